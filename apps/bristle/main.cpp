@@ -1,0 +1,196 @@
+// bristle: the command line of the bristle friction library.
+//
+//   bristle run FILE.toml [--out DIR] [--no-plot] [--quiet]
+//   bristle check FILE.toml
+//   bristle --version | --help
+//
+// Exit codes: 0 success, 2 invalid input (scenario or command line), 3 solver failure, 1 anything else.
+#include <fmt/format.h>
+
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <exception>
+#include <iostream>
+#include <string>
+
+#include "bristle/contact/bench.hpp"
+#include "bristle/contact/contact_model.hpp"
+#include "bristle/core/error.hpp"
+#include "bristle/io/output.hpp"
+#include "bristle/io/scenario.hpp"
+#include "bristle/rheology/rheology.hpp"
+
+namespace {
+
+constexpr int kExitOk = 0;
+constexpr int kExitOther = 1;
+constexpr int kExitInvalidInput = 2;
+constexpr int kExitSolver = 3;
+
+/// The columns of a lumped run, from the library itself, wrapped to `width` after `indent` spaces.
+std::string lumped_columns(std::size_t indent, std::size_t width) {
+  const bristle::contact::ContactModel model(bristle::laws::LawParams{}, bristle::rheology::elastic(1.0),
+                                             bristle::rheology::rigid());
+  const bristle::contact::Bench bench(model, bristle::contact::BenchParams{});
+  const auto names = bench.column_names();
+  std::string out(indent, ' ');
+  std::size_t line = indent;
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    const std::string word = names[i] + (i + 1 < names.size() ? "," : ".");
+    if (line > indent && line + 1 + word.size() > width) {
+      out += '\n';
+      out.append(indent, ' ');
+      line = indent;
+    } else if (line > indent) {
+      out += ' ';
+      ++line;
+    }
+    out += word;
+    line += word.size();
+  }
+  return out;
+}
+
+std::string one_line(std::string message) {
+  std::replace(message.begin(), message.end(), '\n', ' ');
+  return message;
+}
+
+int fail(const std::string& message, int code) {
+  fmt::print(stderr, "bristle: error: {}\n", one_line(message));
+  return code;
+}
+
+/// Progress on stderr: only once a case has run for more than 1 s, at most 2 lines per second.
+class ProgressPrinter {
+ public:
+  void operator()(const bristle::io::Progress& p) {
+    const auto now = Clock::now();
+    if (p.case_index != current_) {
+      current_ = p.case_index;
+      case_start_ = now;
+    }
+    if (now - case_start_ < std::chrono::seconds(1)) return;
+    if (printed_ && now - last_print_ < std::chrono::milliseconds(500)) return;
+    printed_ = true;
+    last_print_ = now;
+    std::string which;
+    if (p.case_count > 1)
+      which = fmt::format("case {}/{}{}: ", p.case_index + 1, p.case_count,
+                          p.label.empty() ? "" : fmt::format(" ({})", p.label));
+    fmt::print(stderr, "bristle: {}{:5.1f}% ({:.1f} s)\n", which, 100.0 * p.fraction,
+               std::chrono::duration<double>(now - case_start_).count());
+  }
+
+ private:
+  using Clock = std::chrono::steady_clock;
+  std::size_t current_ = static_cast<std::size_t>(-1);
+  Clock::time_point case_start_{}, last_print_{};
+  bool printed_ = false;
+};
+
+const char* kExitCodes =
+    "Exit codes:\n"
+    "  0  success\n"
+    "  2  invalid input: a scenario error (TOML syntax, unknown or missing key, wrong type, value out of\n"
+    "     range, unreadable table file) or a command-line error\n"
+    "  3  solver failure (step-size collapse, non-finite state, step budget integrator.max_steps exhausted)\n"
+    "  1  anything else (e.g. the output directory cannot be written, gnuplot missing or failing)\n"
+    "Errors are printed as one line: \"bristle: error: <message>\" on stderr.\n";
+
+const char* kKeysDoc =
+    "Scenario keys (every key with its unit, default and range) are documented in docs/scenarios.md of the\n"
+    "bristle sources.\n";
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"bristle " BRISTLE_VERSION
+               " - dynamic friction modelling: runs scenario files (TOML) of the friction laws (Dahl, LuGre,\n"
+               "FrBD, Bouc-Wen) on viscoelastic contact pairs driven by a mechanical bench.",
+               "bristle"};
+  app.set_version_flag("--version", "bristle " BRISTLE_VERSION, "Print the version and exit");
+  app.require_subcommand(1);
+  app.footer(std::string("\nExamples:\n"
+                         "  bristle check scenario.toml            validate and summarise a scenario\n"
+                         "  bristle run scenario.toml --out out    solve it; write out/<name>.csv, .json, .png\n\n") +
+             kExitCodes + kKeysDoc + "Run 'bristle run --help' for the output files and their columns.");
+
+  std::string run_file, check_file, out_dir = ".";
+  bool no_plot = false, quiet = false;
+
+  CLI::App* run = app.add_subcommand("run", "Solve a scenario and write DIR/<name>.csv, .json and .png");
+  run->add_option("FILE", run_file, "Scenario file (TOML); keys documented in docs/scenarios.md")
+      ->required()
+      ->type_name("FILE.toml");
+  run->add_option("--out,-o", out_dir, "Output directory, created if missing (default: the current directory)")
+      ->type_name("DIR");
+  run->add_flag("--no-plot", no_plot, "Do not render <name>.png (gnuplot is then not needed)");
+  run->add_flag("--quiet,-q", quiet, "No progress messages and no list of written files");
+  run->footer(fmt::format(
+      "\nOutputs (<name> is the scenario's `name`, default the file stem):\n"
+      "  DIR/<name>.csv   header row, then one row per output time (time.t_start_s .. time.t_end_s every\n"
+      "                   time.output_dt_s, both ends included), full double precision. Columns:\n"
+      "{}\n"
+      "                   With a [sweep]: long format, the sweep column first, one block of rows per case.\n"
+      "  DIR/<name>.json  parameters as used (defaults filled in), per case: derived quantities (peak and\n"
+      "                   final friction, stick-slip period for spring drives), final values of every\n"
+      "                   column, the analytic steady friction at the final velocity, integrator\n"
+      "                   statistics and solve_seconds (wall time of the solve only); bristle version and\n"
+      "                   scenario path.\n"
+      "  DIR/<name>.png   gnuplot plot (pngcairo): one panel per output.plot_y column against\n"
+      "                   output.plot_x, one line per case with the sweep value in the legend.\n"
+      "The files appear together or not at all: on any error no output file is left behind.\n"
+      "The paths of the written files are printed on stdout. Progress goes to stderr for cases that run\n"
+      "longer than 1 s (at most 2 lines/s). --quiet suppresses both.\n"
+      "\n"
+      "Environment:\n"
+      "  BRISTLE_GNUPLOT  gnuplot executable to use (default: gnuplot on PATH)\n"
+      "\n{}{}",
+      lumped_columns(19, 105), kExitCodes, kKeysDoc));
+
+  CLI::App* check = app.add_subcommand("check", "Parse and validate a scenario without solving it; print a summary");
+  check->add_option("FILE", check_file, "Scenario file (TOML); keys documented in docs/scenarios.md")
+      ->required()
+      ->type_name("FILE.toml");
+  check->footer(std::string("\nExit codes: 0 the scenario is valid, 2 it is not (the error names the key).\n") +
+                kKeysDoc);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    if (e.get_exit_code() == static_cast<int>(CLI::ExitCodes::Success)) return app.exit(e);
+    return fail(fmt::format("{} (see 'bristle --help')", e.what()), kExitInvalidInput);
+  }
+
+  try {
+    if (*check) {
+      const auto scenario = bristle::io::load_scenario(check_file);
+      fmt::print("{}", scenario->summary());
+      fmt::print("{}: valid ({} case{})\n", check_file, scenario->case_count(),
+                 scenario->case_count() == 1 ? "" : "s");
+      return kExitOk;
+    }
+    const auto scenario = bristle::io::load_scenario(run_file);
+    ProgressPrinter printer;
+    bristle::io::ProgressCallback progress;
+    if (!quiet) progress = [&printer](const bristle::io::Progress& p) { printer(p); };
+    const bristle::io::RunResult result = scenario->run(progress);
+    bristle::io::WriteOptions options;
+    options.plot = !no_plot;
+    const auto files = bristle::io::write_outputs(result, out_dir, options);
+    if (!quiet) {
+      for (const auto& f : files) fmt::print("{}\n", f.string());
+      std::fflush(stdout);
+    }
+    return kExitOk;
+  } catch (const bristle::InvalidInput& e) {
+    return fail(e.what(), kExitInvalidInput);
+  } catch (const bristle::SolverError& e) {
+    return fail(fmt::format("solver failed: {}", e.what()), kExitSolver);
+  } catch (const std::exception& e) {
+    return fail(e.what(), kExitOther);
+  }
+}

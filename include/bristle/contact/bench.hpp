@@ -1,0 +1,89 @@
+#pragma once
+// Mechanical benches around one lumped contact (paper 1, eq. 1 without advection):
+//
+//   velocity  the contact is driven at a prescribed relative velocity v_r(t)           u' = h(u, v_r)
+//   force     a mass m pushed by F_ext(t):      m x'' = F_ext(t) + F_z f(u, v_r),  v_r = x' - v_b(t)
+//   spring    a mass pulled through a spring k whose end moves at v_p(t) (x_p' = v_p):
+//             m x'' = k (x_p - x) + F_z f(u, v_r),  v_r = x' - v_b(t)
+//
+// where u = [f; zeta1; zeta2] is the contact state, f(u, v_r) the normalised friction force on the mass
+// (with LuGre's output terms), F_z(t) the normal load (N) and v_b(t) an optional belt velocity. All
+// vectors are 2-D (x, y). The stored energy is W = F_z W_pair(u) (eq. 85 at a point) and the supplied
+// power P = -F_z f . v_r; passivity (eq. 79) reads  W(t) - W(0) <= int_0^t P. The dissipated power
+// D = F_z ContactModel::dissipation_rate closes the balance W(t) - W(0) = int P - int D exactly.
+//
+// | key          | meaning                                  | unit | range  |
+// |--------------|------------------------------------------|------|--------|
+// | mass_kg      | mass                                     | kg   | > 0    |
+// | spring_N_per_m | drive spring stiffness                 | N/m  | > 0    |
+// | normal_load  | F_z(t)                                   | N    | > 0    |
+#include <functional>
+#include <string_view>
+#include <vector>
+
+#include "bristle/contact/contact_model.hpp"
+#include "bristle/contact/signal.hpp"
+#include "bristle/core/time_series.hpp"
+#include "bristle/integrate/ode.hpp"
+
+namespace bristle::contact {
+
+enum class DriveKind { velocity, force, spring };
+std::string_view to_string(DriveKind kind);
+DriveKind drive_kind_from_string(std::string_view key, std::string_view name);
+
+struct BenchParams {
+  DriveKind drive = DriveKind::velocity;
+  double mass_kg = 1.0;
+  double spring_N_per_m = 1.0;
+  Signal input_x, input_y;                          // v_r (m/s), F_ext (N) or v_p (m/s) by drive
+  Signal belt_x, belt_y;                            // belt velocity v_b (m/s), default 0
+  Signal normal_load = Signal::constant_value(1.0);  // F_z (N)
+  Vec2 x0 = Vec2::Zero();                            // initial position (m)
+  Vec2 v0 = Vec2::Zero();                            // initial velocity (m/s)
+  Vec2 spring_end0 = Vec2::Zero();                   // initial pulled-end position (m)
+
+  void validate(std::string_view prefix) const;
+};
+
+/// The ODE of a bench: state layout and right-hand side, plus the outputs it records.
+class Bench {
+ public:
+  Bench(const ContactModel& model, BenchParams params);
+
+  /// Mechanical state, contact state u, then two quadratures: supplied and dissipated energy (J).
+  int state_size() const { return offset_u_ + model_.state_size() + 2; }
+  /// The initial state: mechanical state from params, contact state u0 (zero if empty).
+  VecX initial_state(const VecX& u0 = {}) const;
+  integrate::OdeSystem system() const;
+
+  /// Columns: t_s, x_m, y_m, v_mps, vy_mps, vr_mps, vr_y_mps, F_N, Fy_N, F_applied_N, F_applied_y_N,
+  /// f_x, f_y, z_m, z_y_m, Fz_N, W_J, E_supplied_J, P_supplied_W, E_dissipated_J, P_dissipated_W
+  /// (x and v are the relative velocity and its integral for the velocity drive).
+  std::vector<std::string> column_names() const;
+  std::vector<double> outputs(double t, const double* state) const;
+
+  const ContactModel& model() const { return model_; }
+  const BenchParams& params() const { return params_; }
+  int contact_offset() const { return offset_u_; }
+
+ private:
+  void rhs(double t, const double* s, double* ds) const;
+  Vec2 relative_velocity(double t, const double* s) const;
+
+  const ContactModel& model_;
+  BenchParams params_;
+  int offset_u_ = 0;  // index of u in the state: velocity 2 (x), force 4 (x, v), spring 6 (x, v, x_p)
+};
+
+struct BenchRun {
+  TimeSeries series;
+  integrate::Stats stats;
+};
+
+/// Integrates the bench through `output_times` (t0 = output_times.front()), recording a row at each.
+/// `progress` (optional) is called with the fraction done.
+BenchRun run(const Bench& bench, const std::vector<double>& output_times, const integrate::Options& options,
+             const VecX& u0 = {}, const std::function<void(double)>& progress = {});
+
+}  // namespace bristle::contact

@@ -1,0 +1,46 @@
+#pragma once
+// Errors and validation helpers. Every parameter is checked where it enters; the message names the
+// key, the value and the rule, e.g. "law.mu_s = -1: must be > 0".
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "bristle/core/types.hpp"
+
+namespace bristle {
+
+/// Thrown for every invalid user input (parameters, scenario files, tables).
+class InvalidInput : public std::runtime_error {
+ public:
+  explicit InvalidInput(const std::string& message) : std::runtime_error(message) {}
+};
+
+/// Thrown when a numerical solve fails (step-size collapse, non-finite state, too many steps).
+class SolverError : public std::runtime_error {
+ public:
+  explicit SolverError(const std::string& message) : std::runtime_error(message) {}
+};
+
+/// Formats a number the way error messages quote it (shortest round-trip form; nan and inf spelled out).
+std::string format_value(double value);
+std::string format_matrix(const Mat2& m);
+
+// Each require_* throws InvalidInput("<key> = <value>: <rule>") when the rule is broken.
+// All of them reject NaN and infinity first ("must be finite").
+void require_finite(std::string_view key, double value);
+void require_positive(std::string_view key, double value);         // value > 0
+void require_non_negative(std::string_view key, double value);     // value >= 0
+void require_open_interval(std::string_view key, double value, double lo, double hi);  // lo < value < hi
+void require_closed_interval(std::string_view key, double value, double lo, double hi);
+void require_finite(std::string_view key, const Mat2& m);
+void require_finite(std::string_view key, const Vec2& v);
+/// Symmetric (to 1e-12 relative) and positive definite.
+void require_spd(std::string_view key, const Mat2& m);
+/// Symmetric positive semidefinite.
+void require_spsd(std::string_view key, const Mat2& m);
+
+/// The candidate nearest to `word` by edit distance, or "" if none is close (used for unknown keys).
+std::string nearest_word(std::string_view word, const std::vector<std::string>& candidates);
+
+}  // namespace bristle

@@ -1,0 +1,75 @@
+#pragma once
+// Time integration of x' = rhs(t, x). Integrators know no physics: a system is a right-hand side,
+// an optional dense Jacobian and optional switching functions; output goes to an observer.
+//
+// Methods
+//   cvode_bdf   adaptive variable-order BDF (SUNDIALS CVODE, orders 1-5) with Newton iterations on a
+//               dense Jacobian (analytic if given, else difference quotients); error control on
+//               rtol |x| + atol. Switching functions are located by CVODE's root finder and the
+//               integration is restarted there, so that kinks of the right-hand side (|v| at v = 0)
+//               never sit inside a step. The default for stiff friction problems.
+//   sdirk2      fixed step, 2-stage L-stable SDIRK (gamma = 1 - 1/sqrt(2)), order 2, Newton
+//               iterations; for embedding in real-time loops (no step rejection).
+//   implicit_euler  fixed step, order 1, L-stable.
+//   rk4         fixed step, classical explicit Runge-Kutta, order 4; non-stiff problems only.
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "bristle/core/types.hpp"
+
+namespace bristle::integrate {
+
+struct OdeSystem {
+  int size = 0;
+  /// dxdt = f(t, x); x and dxdt have `size` entries.
+  std::function<void(double t, const double* x, double* dxdt)> rhs;
+  /// Optional: dense Jacobian d(rhs)/dx, column-major size x size.
+  std::function<void(double t, const double* x, double* jacobian)> jacobian;
+  /// Optional: switching functions g(t, x) whose sign changes mark kinks of rhs.
+  int switch_count = 0;
+  std::function<void(double t, const double* x, double* g)> switches;
+};
+
+enum class Method { cvode_bdf, sdirk2, implicit_euler, rk4 };
+std::string_view to_string(Method method);
+/// Throws InvalidInput naming `key` (and suggesting the nearest name) for an unknown method.
+Method method_from_string(std::string_view key, std::string_view name);
+bool is_adaptive(Method method);
+
+struct Options {
+  Method method = Method::cvode_bdf;
+  double rtol = 1e-8;           // relative tolerance (adaptive)
+  double atol = 1e-12;          // absolute tolerance (adaptive), same units as the state
+  std::vector<double> atol_per_component;  // optional, overrides atol when non-empty
+  double dt = 0.0;              // fixed step (s) for fixed-step methods; > 0 required there
+  double max_dt = 0.0;          // adaptive: largest step (0 = unlimited)
+  double initial_dt = 0.0;      // adaptive: first step (0 = solver's estimate)
+  long max_steps = 50'000'000;  // total step budget over the whole run
+
+  /// Throws InvalidInput naming `prefix`.key.
+  void validate(std::string_view prefix) const;
+};
+
+struct Stats {
+  long steps = 0;
+  long rhs_evaluations = 0;
+  long jacobian_evaluations = 0;
+  long error_test_failures = 0;
+  long nonlinear_failures = 0;
+  long restarts = 0;            // restarts at located switches
+  double smallest_step = 0.0;   // smallest step taken (s)
+  double largest_step = 0.0;
+};
+
+/// Called at each requested output time with the state there.
+using Observer = std::function<void(double t, const double* x)>;
+
+/// Integrates from (t0, x) through the increasing `output_times` (each >= t0), calling `observe` at
+/// each. On return x holds the state at the last output time. Throws SolverError on step-size
+/// collapse, a non-finite state, or an exhausted step budget, naming the time reached.
+Stats integrate(const OdeSystem& system, VecX& x, double t0, const std::vector<double>& output_times,
+                const Options& options, const Observer& observe);
+
+}  // namespace bristle::integrate

@@ -1,0 +1,45 @@
+#pragma once
+// Writing a run's results: DIR/<name>.csv, DIR/<name>.json and DIR/<name>.png.
+//
+//   <name>.csv   header row, then one row per output time; numbers in the shortest form that reads back
+//                to the same double. With a sweep: long format, the sweep column first and one block
+//                of rows per case, in the order of sweep.values.
+//   <name>.json  the run report (RunResult::report): parameters as used, per-case derived quantities,
+//                final and steady values, integrator statistics, solve times, version, scenario path.
+//   <name>.png   gnuplot (pngcairo): one panel per plot_y column against plot_x, one line per case.
+//
+// Writing is all-or-nothing: every file goes to a temporary name in DIR first and is renamed into
+// place only when all of them succeeded; on any error the temporaries are removed, and DIR (with any
+// parents) is removed again if this call created it. A missing or failing gnuplot is an error unless
+// the plot is switched off.
+#include <filesystem>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "bristle/io/scenario.hpp"
+
+namespace bristle::io {
+
+/// Thrown when results cannot be written (file system, gnuplot).
+class OutputError : public std::runtime_error {
+ public:
+  explicit OutputError(const std::string& message) : std::runtime_error(message) {}
+};
+
+struct WriteOptions {
+  bool plot = true;
+  /// The gnuplot executable; empty: $BRISTLE_GNUPLOT if set, else "gnuplot" on PATH.
+  std::string gnuplot;
+};
+
+/// The CSV text of a run (header + rows).
+std::string csv_text(const RunResult& result);
+/// The gnuplot script that renders `result` into `png` (data inline).
+std::string gnuplot_script(const RunResult& result, const std::filesystem::path& png);
+
+/// Writes the files into `dir` (created if needed) and returns their paths.
+std::vector<std::filesystem::path> write_outputs(const RunResult& result, const std::filesystem::path& dir,
+                                                 const WriteOptions& options = {});
+
+}  // namespace bristle::io

@@ -1,0 +1,187 @@
+#pragma once
+// Scenario files: a TOML description of one run (or a sweep of runs) of the library's models.
+//
+// A file names its `kind` (default "lumped"); a dispatcher maps the kind to a parser that turns the
+// TOML into a validated plain struct, and to a runner that solves it. Every key, unit, default and
+// range is documented in docs/scenarios.md. Every problem with a scenario (TOML syntax, unknown or
+// missing keys, wrong types, values out of range, unreadable tables) throws bristle::InvalidInput
+// with a one-line message naming the dotted TOML key, e.g.
+//   unknown key "law.mu_z"; did you mean "law.mu_s"?
+//   missing key "time.t_end_s" (required: end time of the run, s)
+//   law.mu_s = "abc": must be a number
+//
+// Adding a kind: write a parser + runner (a class derived from Scenario) and register it with
+// register_scenario_kind(); load_scenario() then dispatches on `kind`.
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "bristle/contact/bench.hpp"
+#include "bristle/core/time_series.hpp"
+#include "bristle/core/types.hpp"
+#include "bristle/integrate/ode.hpp"
+#include "bristle/io/json.hpp"
+#include "bristle/laws/friction_law.hpp"
+#include "bristle/rheology/rheology.hpp"
+
+namespace bristle::io {
+
+// ---------------------------------------------------------------------------------------------
+// Common pieces
+
+/// Where a scenario came from: its file (empty when parsed from a string) and the directory that
+/// relative paths inside it (table CSV files) are resolved against.
+struct ScenarioSource {
+  std::filesystem::path path;       // absolute path of the scenario file; empty for a string
+  std::filesystem::path directory;  // base directory for relative file names
+  std::string display_name() const;  // the path, or "<string>"
+};
+
+/// [time]: output grid. Output times run from t_start_s to t_end_s in steps of output_dt_s; both ends
+/// are included (the last interval may be shorter).
+struct TimeGrid {
+  double t_start_s = 0.0;
+  double t_end_s = 0.0;
+  double output_dt_s = 0.0;  // filled in: (t_end_s - t_start_s) / 1000 when not given
+  std::vector<double> times() const;
+};
+
+/// [sweep]: one case per value of a numeric key (dotted path), each case re-parsed and validated.
+struct Sweep {
+  std::string parameter;        // e.g. "bench.input.omega"
+  std::string column;           // CSV column holding the value (default: last path component)
+  std::vector<double> values;
+};
+
+/// [output]: what the plot shows.
+struct OutputOptions {
+  std::string plot_x = "t_s";
+  std::vector<std::string> plot_y;  // filled in by drive when not given
+  std::string title;                // filled in: the scenario name
+};
+
+/// [initial]: the initial contact state.
+struct InitialCondition {
+  Vec2 f = Vec2::Zero();  // initial normalised bristle force (branch states zero)
+  bool steady = false;    // start from ContactModel::steady_state at the initial relative velocity
+};
+
+/// Where a table signal was read from (to report it), when it came from a CSV file.
+struct TableFile {
+  std::string key;            // e.g. "bench.input"
+  std::string file;           // as written in the scenario
+  std::filesystem::path path; // resolved
+  std::string time_column, value_column;
+};
+
+// ---------------------------------------------------------------------------------------------
+// kind = "lumped": one contact point on a mechanical bench (contact::Bench).
+
+struct LumpedScenario {
+  std::string name;         // default: the file stem
+  std::string description;
+  ScenarioSource source;
+
+  laws::LawParams law;
+  rheology::RheologyParams body1;
+  rheology::RheologyParams body2 = rheology::rigid();
+  std::optional<double> pair_s;  // [pair] s, when given (body2.k0 was derived from it)
+  contact::BenchParams bench;
+  std::vector<TableFile> table_files;
+  TimeGrid time;
+  integrate::Options integrator;
+  InitialCondition initial;
+  std::optional<Sweep> sweep;          // the [sweep] table, identical in every case
+  std::optional<double> sweep_value;   // this case's value of sweep->parameter
+  OutputOptions output;
+
+  /// Builds the library objects (ContactModel, Bench, Options) and throws InvalidInput if any rejects
+  /// the parameters. The parsers call it for every case.
+  void validate() const;
+  /// The initial contact state u0 for contact::run (from [initial]).
+  VecX initial_contact_state(const contact::ContactModel& model) const;
+};
+
+/// Parses a lumped scenario. Without a sweep the result has one case; with one, a case per value
+/// (the TOML re-parsed with the value substituted, so each case is validated on its own).
+std::vector<LumpedScenario> parse_lumped_file(const std::filesystem::path& path);
+std::vector<LumpedScenario> parse_lumped_string(std::string_view toml, std::string_view name = "scenario",
+                                                const std::filesystem::path& directory = {});
+
+// ---------------------------------------------------------------------------------------------
+// Runs and the dispatcher
+
+/// Progress of a run, reported at each output time.
+struct Progress {
+  std::size_t case_index = 0;  // 0-based
+  std::size_t case_count = 1;
+  double fraction = 0.0;       // of the current case, 0..1
+  std::string label;           // e.g. "omega_rad_per_s = 10" for a sweep case, else ""
+};
+using ProgressCallback = std::function<void(const Progress&)>;
+
+/// The solution of one case.
+struct CaseResult {
+  std::optional<double> sweep_value;
+  TimeSeries series;
+  double solve_seconds = 0.0;
+};
+
+/// Everything the output writers need: data, plot layout and the JSON report.
+struct RunResult {
+  std::string name;
+  std::string title;
+  std::string sweep_column;          // empty without a sweep
+  std::vector<CaseResult> cases;
+  std::string plot_x;
+  std::vector<std::string> plot_y;
+  double solve_seconds = 0.0;        // wall time of the solves only
+  Json report;                       // the whole JSON document, per-case entries included
+};
+
+/// A parsed and validated scenario of some kind.
+class Scenario {
+ public:
+  virtual ~Scenario() = default;
+  virtual std::string_view kind() const = 0;
+  virtual const std::string& name() const = 0;
+  virtual std::size_t case_count() const = 0;
+  /// A human-readable multi-line summary (for `bristle check`).
+  virtual std::string summary() const = 0;
+  /// Solves every case. Throws SolverError if a solve fails.
+  virtual RunResult run(const ProgressCallback& progress = {}) const = 0;
+};
+
+/// The lumped kind as a Scenario.
+class LumpedStudy final : public Scenario {
+ public:
+  explicit LumpedStudy(std::vector<LumpedScenario> cases);
+  std::string_view kind() const override { return "lumped"; }
+  const std::string& name() const override { return cases_.front().name; }
+  std::size_t case_count() const override { return cases_.size(); }
+  std::string summary() const override;
+  RunResult run(const ProgressCallback& progress = {}) const override;
+  const std::vector<LumpedScenario>& cases() const { return cases_; }
+
+ private:
+  std::vector<LumpedScenario> cases_;
+};
+
+/// A parser for one kind: receives the TOML text (already checked to be valid TOML), its default
+/// name and source. It must reject every key it does not know.
+using ScenarioParser = std::function<std::unique_ptr<Scenario>(std::string_view toml, std::string_view name,
+                                                               const ScenarioSource& source)>;
+/// Registers a kind (replacing any parser of the same name). "lumped" is built in.
+void register_scenario_kind(std::string kind, ScenarioParser parser);
+std::vector<std::string> scenario_kinds();
+
+/// Reads `kind` and dispatches. The name defaults to the file stem (or `name` for a string).
+std::unique_ptr<Scenario> load_scenario(const std::filesystem::path& path);
+std::unique_ptr<Scenario> parse_scenario_string(std::string_view toml, std::string_view name = "scenario",
+                                                const std::filesystem::path& directory = {});
+
+}  // namespace bristle::io

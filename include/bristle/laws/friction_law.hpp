@@ -1,0 +1,94 @@
+#pragma once
+// Friction laws h0: the rate of the relative bristle deformation z (paper 1, eq. 1b), in 2-D.
+//
+//   Dahl / LuGre  h0 = -M^-2(v) ||M(v) v||_{2,eps} Sigma0 z - v                   eq. 2
+//   FrBD          h0 = -M^-2(v) ||M(v) v||_{2,eps} f - v                          eq. 3
+//                 h0 = -G^-1(v) f - v   (general form; steady state f = -G(v) v)
+//   Bouc-Wen      h0 = -G(z, v) z - A v,  G = diag(g_x, g_y)                      eqs. 4-6
+//   frictionless  h0 = -v                                                          eq. 7
+//
+// v = v_r is the rigid relative velocity of the upper body (m/s), z the relative deformation (m), f the
+// normalised bristle force (-), positive when it pushes the upper body along +x. Note the sign
+// convention: friction opposes v_r, so at steady sliding f = -mu sgn(v) (paper 1, §2.2.1).
+// Dahl is eq. 2 with a constant M (mu_s = mu_d); LuGre with the Stribeck M(v) of eq. 53 and,
+// optionally, the classical micro-damping sigma1 and viscous sigma2 terms of Canudas de Wit et al.
+// (1995), which enter the output force  f_out = f + Sigma1 zdot - Sigma2 v  (not the state).
+// Sigma0 of eq. 2 defaults to the static (fully relaxed) stiffness of the contact pair, K_static
+// (K0bar for elastic bodies), so that the steady force equals -M^2 v/||M v|| for every rheology; a
+// user-given Sigma0 scales it to K_static Sigma0^-1 (-M^2 v/||M v||).
+//
+// | symbol   | key         | meaning                                   | unit      | range      |
+// |----------|-------------|-------------------------------------------|-----------|------------|
+// | eps      | eps         | norm regularisation                       | m^2/s^2   | >= 0       |
+// | Sigma0   | sigma0      | Dahl/LuGre micro-stiffness (optional)     | 1/m       | SPD        |
+// | Sigma1   | sigma1      | LuGre micro-damping (normalised by F_z)   | s/m       | SPSD       |
+// | Sigma2   | sigma2      | LuGre viscous coefficient (normalised)    | s/m       | SPSD       |
+// | A        | A           | Bouc-Wen gain                             | -         | > 0        |
+// | beta1,2  | beta1/beta2 | Bouc-Wen shape                            | 1/m^2     | > 0        |
+// | gamma    | gamma       | Bouc-Wen shape                            | 1/m^2     | finite     |
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "bristle/core/types.hpp"
+#include "bristle/laws/stribeck.hpp"
+
+namespace bristle::laws {
+
+enum class LawKind { dahl, lugre, frbd, bouc_wen, frictionless };
+
+/// "dahl", "lugre", "frbd", "bouc_wen", "frictionless"
+std::string_view to_string(LawKind kind);
+/// Parses a law name; throws InvalidInput naming `key` and suggesting the nearest valid name.
+LawKind law_kind_from_string(std::string_view key, std::string_view name);
+
+struct LawParams {
+  LawKind kind = LawKind::frbd;
+  FrictionCoefficient M;           // M(v_r); Dahl requires mu_s == mu_d (a constant M)
+  double eps = 0.0;                // regularisation of the norm (m^2/s^2)
+  std::optional<Mat2> sigma0;      // Dahl/LuGre Sigma0 (1/m); default: the pair's static stiffness
+  Mat2 sigma1 = Mat2::Zero();      // LuGre micro-damping (s/m), output term
+  Mat2 sigma2 = Mat2::Zero();      // LuGre viscous term (s/m), output term
+  double A = 1.0;                  // Bouc-Wen, eq. 4
+  double beta1 = 1.0;              // Bouc-Wen, eq. 6
+  double beta2 = 0.0;              // Bouc-Wen, eq. 6 (>= 0; the paper asks > 0 in 2-D coupling)
+  double gamma = 0.0;              // Bouc-Wen, eq. 6
+  /// FrBD general form: G^-1(v) (SPD); empty means G^-1 = M^-2 ||M v||_eps (eq. 3).
+  std::function<Mat2(const Vec2&)> G_inverse;
+
+  void validate(std::string_view prefix) const;
+};
+
+/// The law h0 bound to its contact pair through the pair's static stiffness K_static (the force per
+/// relative deformation once every dissipative branch has relaxed).
+class FrictionLaw {
+ public:
+  FrictionLaw(LawParams params, const Mat2& k_static);
+
+  /// h0(z, f, v): rate of the relative deformation (m/s). Eqs. 2-7.
+  Vec2 h0(const Vec2& z, const Vec2& f, const Vec2& v) const;
+  /// Partial derivatives of h0 with respect to z (dz) and f (df); eqs. 2-7 differentiated (the
+  /// regularised absolute values of Bouc-Wen differentiated as written; at 0 with eps = 0, 0).
+  void h0_jacobian(const Vec2& z, const Vec2& f, const Vec2& v, Mat2& dz, Mat2& df) const;
+  /// Friction force on the upper body, normalised: f + Sigma1 zdot - Sigma2 v (LuGre), else f.
+  Vec2 output(const Vec2& f, const Vec2& zdot, const Vec2& v) const;
+  /// Analytic steady normalised force at constant v (sigma2 included); for Bouc-Wen K_static times
+  /// the steady deformation.
+  Vec2 steady_force(const Vec2& v) const;
+  /// G^-1(v) of the FrBD family: M^-2(v) ||M(v) v||_eps (or the user's G_inverse).
+  Mat2 G_inverse(const Vec2& v) const;
+
+  const LawParams& params() const { return params_; }
+  const Mat2& sigma0() const { return sigma0_; }
+  const Mat2& k_static() const { return k_static_; }
+  bool has_output_terms() const { return has_output_terms_; }
+
+ private:
+  LawParams params_;
+  Mat2 sigma0_;
+  Mat2 k_static_;
+  bool has_output_terms_ = false;
+};
+
+}  // namespace bristle::laws

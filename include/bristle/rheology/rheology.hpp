@@ -1,0 +1,91 @@
+#pragma once
+// Linear viscoelastic bristle rheologies in state-space form (paper 1, eqs. 8-11):
+//
+//   f = K0 z + C zeta,   zeta' = A zeta + B f                                       eq. 11
+//
+// Generalised Kelvin-Voigt, n branches (eq. 8):
+//   f = K0 z - K0 sum_i z_i,   z_i' = -tau_i^-1 z_i + C_i^-1 f,   tau_i = K_i^-1 C_i   eqs. 8-9
+//   A = blockdiag(-tau_i^-1), B = [C_i^-1], C = -K0 [I ... I]
+// Generalised Maxwell, n branches (eq. 10, with the summation index fixed per the errata):
+//   f = K0 z - sum_i K_i z_i,   z_i' = -tau_i^-1 z_i + tau_i^-1 K0^-1 (f + sum_j K_j z_j),
+//   K0 = K_inf + sum_i K_i
+// Elastic: n = 0. Rigid: K0 -> infinity (compliance 0), the body does not deform.
+//
+// | symbol   | key     | meaning                                    | unit   | range |
+// |----------|---------|--------------------------------------------|--------|-------|
+// | K0       | k0      | elastic-branch stiffness (GKV, elastic)    | 1/m    | SPD   |
+// | K_inf    | k_inf   | equilibrium stiffness (GM)                 | 1/m    | SPD   |
+// | K_i      | k       | branch stiffness                           | 1/m    | SPD   |
+// | C_i      | c       | branch damping                             | s/m    | SPD   |
+// | tau_i    | tau     | relaxation time K_i^-1 C_i                 | s      | > 0   |
+// Stiffnesses are normalised by the reference normal load (force per load per metre), as in the paper.
+#include <complex>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "bristle/core/types.hpp"
+
+namespace bristle::rheology {
+
+enum class RheologyKind { rigid, elastic, gkv, gm };
+std::string_view to_string(RheologyKind kind);
+RheologyKind rheology_kind_from_string(std::string_view key, std::string_view name);
+
+/// One dissipative branch: stiffness K_i and damping C_i (both SPD); tau_i = K_i^-1 C_i (eq. 9).
+struct Branch {
+  Mat2 k = Mat2::Identity();
+  Mat2 c = Mat2::Identity();
+};
+
+struct RheologyParams {
+  RheologyKind kind = RheologyKind::elastic;
+  Mat2 k_elastic = Mat2::Identity();  // K0 (GKV, elastic) or K_inf (GM)
+  std::vector<Branch> branches;       // empty for elastic and rigid
+
+  void validate(std::string_view prefix) const;
+  int branch_count() const { return static_cast<int>(branches.size()); }
+};
+
+/// Convenience constructors for isotropic bodies (K = k I).
+RheologyParams rigid();
+RheologyParams elastic(double k0);
+/// GKV with branches given by damping c_i and relaxation time tau_i (k_i = c_i / tau_i).
+RheologyParams gkv(double k0, const std::vector<double>& c, const std::vector<double>& tau);
+/// GM with equilibrium stiffness k_inf and branches (k_i, tau_i), c_i = k_i tau_i.
+RheologyParams gm(double k_inf, const std::vector<double>& k, const std::vector<double>& tau);
+
+/// The generalised Maxwell model with the same relaxation function as an isotropic GKV model
+/// (k0, branches c_i, tau_i): the compliance J(s) = 1/k0 + sum_i 1/(k_i + c_i s) has n real negative
+/// zeros r_j, interlaced with its poles; then k_inf = 1/J(0), tau_j' = -1/r_j and
+/// k_j' = 1/(J'(r_j) r_j) (residues of the modulus 1/J). Paper 1, §3.1.1: both models admit
+/// equivalent realisations.
+RheologyParams gm_equivalent_of_gkv(double k0, const std::vector<double>& c, const std::vector<double>& tau);
+
+/// Transfer function z(s)/f(s) of a realisation (complex s), K0^-1 (I - C (sI - A)^-1 B); eq. 11.
+Eigen::Matrix2cd compliance(const struct Realisation& r, std::complex<double> s);
+
+/// The state-space realisation (eq. 11) of one body, with input its own bristle force f_j.
+struct Realisation {
+  RheologyKind kind = RheologyKind::elastic;
+  int n = 0;                        // number of branches; the state zeta has 2n entries
+  Mat2 K0 = Mat2::Identity();       // elastic stiffness (unused when rigid)
+  Mat2 K0_inv = Mat2::Identity();   // compliance; zero for a rigid body
+  MatX A, B, C;                     // 2n x 2n, 2n x 2, 2 x 2n
+  std::vector<Branch> branches;
+  Mat2 K_inf = Mat2::Identity();    // GM only
+
+  /// Stored energy (normalised, m) for body force f_j and state zeta_j: eq. 82-83 for GKV; the
+  /// spring energies for GM.
+  double stored_energy(const Vec2& f_j, const double* zeta_j) const;
+  /// Power dissipated in the dampers (normalised, m/s) given the branch rates zeta_j'.
+  double damper_power(const double* zeta_dot_j) const;
+  /// Static compliance: z_j / f_j once the branches have relaxed, K0^-1 (I + C A^-1 B); 0 if rigid.
+  Mat2 static_compliance() const;
+  /// Body deformation z_j = K0^-1 (f_j - C zeta_j) (eq. 14).
+  Vec2 deformation(const Vec2& f_j, const double* zeta_j) const;
+};
+
+Realisation realise(const RheologyParams& params);
+
+}  // namespace bristle::rheology

@@ -1,0 +1,195 @@
+#include "bristle/contact/bench.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <string>
+
+#include "bristle/core/error.hpp"
+
+namespace bristle::contact {
+
+namespace {
+constexpr std::array<std::pair<DriveKind, std::string_view>, 3> kNames{{
+    {DriveKind::velocity, "velocity"},
+    {DriveKind::force, "force"},
+    {DriveKind::spring, "spring"},
+}};
+constexpr std::size_t kMaxTimeSwitches = 64;  // beyond this, table knots are left to error control
+}  // namespace
+
+std::string_view to_string(DriveKind kind) {
+  for (const auto& [k, n] : kNames)
+    if (k == kind) return n;
+  return "unknown";
+}
+
+DriveKind drive_kind_from_string(std::string_view key, std::string_view name) {
+  std::vector<std::string> names;
+  for (const auto& [k, n] : kNames) {
+    if (n == name) return k;
+    names.emplace_back(n);
+  }
+  const std::string near = nearest_word(name, names);
+  throw InvalidInput(fmt::format("{} = \"{}\": unknown drive (valid: velocity, force, spring){}", key, name,
+                                 near.empty() ? "" : fmt::format("; did you mean \"{}\"?", near)));
+}
+
+void BenchParams::validate(std::string_view prefix) const {
+  const std::string p(prefix);
+  if (drive != DriveKind::velocity) require_positive(p + ".mass_kg", mass_kg);
+  if (drive == DriveKind::spring) require_positive(p + ".spring_N_per_m", spring_N_per_m);
+  input_x.validate(p + ".input");
+  input_y.validate(p + ".input_y");
+  belt_x.validate(p + ".belt");
+  belt_y.validate(p + ".belt_y");
+  normal_load.validate(p + ".normal_load");
+  require_finite(p + ".x0", x0);
+  require_finite(p + ".v0", v0);
+  require_finite(p + ".spring_end0", spring_end0);
+  // The load must stay positive: check the signal's extremes (knots, ends) and a sample grid.
+  auto check_load = [&](double t) {
+    const double fz = normal_load(t);
+    if (!(fz > 0.0))
+      throw InvalidInput(fmt::format("{}.normal_load = {} at t = {} s: must be > 0", p, format_value(fz),
+                                     format_value(t)));
+  };
+  check_load(0.0);
+  for (double t : normal_load.breakpoints()) check_load(t);
+  if (normal_load.kind == SignalKind::sine && std::abs(normal_load.amplitude) >= normal_load.offset)
+    throw InvalidInput(fmt::format("{}.normal_load.amplitude = {}: must be smaller than offset = {} so that the "
+                                   "load stays > 0",
+                                   p, format_value(normal_load.amplitude), format_value(normal_load.offset)));
+}
+
+Bench::Bench(const ContactModel& model, BenchParams params) : model_(model), params_(std::move(params)) {
+  params_.validate("bench");
+  switch (params_.drive) {
+    case DriveKind::velocity: offset_u_ = 2; break;
+    case DriveKind::force: offset_u_ = 4; break;
+    case DriveKind::spring: offset_u_ = 6; break;
+  }
+}
+
+VecX Bench::initial_state(const VecX& u0) const {
+  VecX s = VecX::Zero(state_size());
+  s.segment<2>(0) = params_.x0;
+  if (params_.drive != DriveKind::velocity) s.segment<2>(2) = params_.v0;
+  if (params_.drive == DriveKind::spring) s.segment<2>(4) = params_.spring_end0;
+  if (u0.size() > 0) {
+    if (u0.size() != model_.state_size())
+      throw InvalidInput(fmt::format("initial contact state: {} values, the model has {} (f, zeta1, zeta2)",
+                                     u0.size(), model_.state_size()));
+    for (Eigen::Index i = 0; i < u0.size(); ++i) require_finite(fmt::format("initial contact state[{}]", i), u0[i]);
+    s.segment(offset_u_, model_.state_size()) = u0;
+  }
+  return s;
+}
+
+Vec2 Bench::relative_velocity(double t, const double* s) const {
+  if (params_.drive == DriveKind::velocity) return Vec2(params_.input_x(t), params_.input_y(t));
+  return Vec2(s[2] - params_.belt_x(t), s[3] - params_.belt_y(t));
+}
+
+void Bench::rhs(double t, const double* s, double* ds) const {
+  const Vec2 v_r = relative_velocity(t, s);
+  const double* u = s + offset_u_;
+  double* du = ds + offset_u_;
+  const Vec2 zdot = model_.source(u, v_r, du);
+  const Vec2 friction = model_.law().output(Vec2(u[0], u[1]), zdot, v_r);
+  const double fz = params_.normal_load(t);
+  const Vec2 force = fz * friction;  // N, on the mass
+  switch (params_.drive) {
+    case DriveKind::velocity:
+      ds[0] = v_r[0];
+      ds[1] = v_r[1];
+      break;
+    case DriveKind::force:
+      ds[0] = s[2];
+      ds[1] = s[3];
+      ds[2] = (params_.input_x(t) + force[0]) / params_.mass_kg;
+      ds[3] = (params_.input_y(t) + force[1]) / params_.mass_kg;
+      break;
+    case DriveKind::spring: {
+      const double k = params_.spring_N_per_m;
+      ds[0] = s[2];
+      ds[1] = s[3];
+      ds[2] = (k * (s[4] - s[0]) + force[0]) / params_.mass_kg;
+      ds[3] = (k * (s[5] - s[1]) + force[1]) / params_.mass_kg;
+      ds[4] = params_.input_x(t);
+      ds[5] = params_.input_y(t);
+      break;
+    }
+  }
+  ds[state_size() - 2] = -force.dot(v_r);                                         // supplied power (W), eq. 79
+  ds[state_size() - 1] = fz * model_.dissipation_rate(u, v_r, du, zdot);          // dissipated power (W)
+}
+
+integrate::OdeSystem Bench::system() const {
+  integrate::OdeSystem sys;
+  sys.size = state_size();
+  sys.rhs = [this](double t, const double* x, double* dxdt) { rhs(t, x, dxdt); };
+  // Kinks: |v_r| at v_r = 0 (each component) and the corners of the input signals.
+  std::vector<double> corners;
+  for (const Signal* sig : {&params_.input_x, &params_.input_y, &params_.belt_x, &params_.belt_y,
+                            &params_.normal_load})
+    for (double tb : sig->breakpoints()) corners.push_back(tb);
+  std::sort(corners.begin(), corners.end());
+  corners.erase(std::unique(corners.begin(), corners.end()), corners.end());
+  if (corners.size() > kMaxTimeSwitches) corners.clear();
+  sys.switch_count = 2 + static_cast<int>(corners.size());
+  sys.switches = [this, corners](double t, const double* x, double* g) {
+    const Vec2 v_r = relative_velocity(t, x);
+    g[0] = v_r[0];
+    g[1] = v_r[1];
+    for (std::size_t i = 0; i < corners.size(); ++i) g[2 + i] = t - corners[i];
+  };
+  return sys;
+}
+
+std::vector<std::string> Bench::column_names() const {
+  return {"t_s",  "x_m",  "y_m",   "v_mps", "vy_mps", "vr_mps", "vr_y_mps", "F_N",          "Fy_N",
+          "F_applied_N", "F_applied_y_N", "f_x", "f_y", "z_m", "z_y_m", "Fz_N", "W_J", "E_supplied_J",
+          "P_supplied_W", "E_dissipated_J", "P_dissipated_W"};
+}
+
+std::vector<double> Bench::outputs(double t, const double* s) const {
+  const Vec2 v_r = relative_velocity(t, s);
+  const double* u = s + offset_u_;
+  VecX du(model_.state_size());
+  const Vec2 zdot = model_.source(u, v_r, du.data());
+  const Vec2 friction = model_.law().output(Vec2(u[0], u[1]), zdot, v_r);
+  const double fz = params_.normal_load(t);
+  const Vec2 force = fz * friction;
+  const Vec2 z = model_.pair().relative_deformation(Vec2(u[0], u[1]), u + 2);
+  Vec2 v = v_r, applied = -force;
+  if (params_.drive != DriveKind::velocity) v = Vec2(s[2], s[3]);
+  if (params_.drive == DriveKind::force) applied = Vec2(params_.input_x(t), params_.input_y(t));
+  if (params_.drive == DriveKind::spring)
+    applied = params_.spring_N_per_m * Vec2(s[4] - s[0], s[5] - s[1]);
+  const double w = fz * model_.stored_energy(u);
+  return {t,           s[0],        s[1],        v[0],
+          v[1],        v_r[0],      v_r[1],      force[0],
+          force[1],    applied[0],  applied[1],  friction[0],
+          friction[1], z[0],        z[1],        fz,
+          w,           s[state_size() - 2],      -force.dot(v_r),
+          s[state_size() - 1],      fz * model_.dissipation_rate(u, v_r, du.data(), zdot)};
+}
+
+BenchRun run(const Bench& bench, const std::vector<double>& output_times, const integrate::Options& options,
+             const VecX& u0, const std::function<void(double)>& progress) {
+  if (output_times.empty()) throw InvalidInput("output times: empty; at least one output time is needed");
+  BenchRun result{TimeSeries(bench.column_names()), {}};
+  VecX state = bench.initial_state(u0);
+  const double t0 = output_times.front(), t1 = output_times.back();
+  result.stats = integrate::integrate(bench.system(), state, t0, output_times, options,
+                                      [&](double t, const double* x) {
+                                        result.series.add_row(bench.outputs(t, x));
+                                        if (progress && t1 > t0) progress((t - t0) / (t1 - t0));
+                                      });
+  return result;
+}
+
+}  // namespace bristle::contact

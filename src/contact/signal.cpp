@@ -1,0 +1,122 @@
+#include "bristle/contact/signal.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <string>
+
+#include "bristle/core/error.hpp"
+
+namespace bristle::contact {
+
+namespace {
+constexpr std::array<std::pair<SignalKind, std::string_view>, 5> kNames{{
+    {SignalKind::constant, "constant"},
+    {SignalKind::step, "step"},
+    {SignalKind::ramp, "ramp"},
+    {SignalKind::sine, "sine"},
+    {SignalKind::table, "table"},
+}};
+}  // namespace
+
+std::string_view to_string(SignalKind kind) {
+  for (const auto& [k, n] : kNames)
+    if (k == kind) return n;
+  return "unknown";
+}
+
+SignalKind signal_kind_from_string(std::string_view key, std::string_view name) {
+  std::vector<std::string> names;
+  for (const auto& [k, n] : kNames) {
+    if (n == name) return k;
+    names.emplace_back(n);
+  }
+  const std::string near = nearest_word(name, names);
+  throw InvalidInput(fmt::format("{} = \"{}\": unknown signal (valid: constant, step, ramp, sine, table){}", key,
+                                 name, near.empty() ? "" : fmt::format("; did you mean \"{}\"?", near)));
+}
+
+Signal Signal::constant_value(double v) {
+  Signal s;
+  s.value = v;
+  return s;
+}
+
+void Signal::validate(std::string_view prefix) const {
+  const std::string p(prefix);
+  switch (kind) {
+    case SignalKind::constant:
+      require_finite(p + ".value", value);
+      break;
+    case SignalKind::step:
+      require_finite(p + ".t0", t0);
+      require_finite(p + ".before", before);
+      require_finite(p + ".after", after);
+      break;
+    case SignalKind::ramp:
+      require_finite(p + ".t0", t0);
+      require_finite(p + ".start", start);
+      require_finite(p + ".rate", rate);
+      if (std::isnan(t_end) || !(t_end > t0))
+        throw InvalidInput(fmt::format("{}.t_end = {}: must be > t0 = {}", p, format_value(t_end), format_value(t0)));
+      break;
+    case SignalKind::sine:
+      require_finite(p + ".offset", offset);
+      require_finite(p + ".amplitude", amplitude);
+      require_finite(p + ".omega", omega);
+      require_finite(p + ".phase", phase);
+      break;
+    case SignalKind::table:
+      if (times.size() < 2 || times.size() != values.size())
+        throw InvalidInput(fmt::format("{}.times: {} times and {} values; a table needs at least 2 points and "
+                                       "one value per time",
+                                       p, times.size(), values.size()));
+      for (std::size_t i = 0; i < times.size(); ++i) {
+        require_finite(fmt::format("{}.times[{}]", p, i), times[i]);
+        require_finite(fmt::format("{}.values[{}]", p, i), values[i]);
+        if (i > 0 && !(times[i] > times[i - 1]))
+          throw InvalidInput(fmt::format("{}.times[{}] = {}: times must be strictly increasing (previous {})", p, i,
+                                         format_value(times[i]), format_value(times[i - 1])));
+      }
+      break;
+  }
+}
+
+double Signal::operator()(double t) const {
+  switch (kind) {
+    case SignalKind::constant:
+      return value;
+    case SignalKind::step:
+      return t < t0 ? before : after;
+    case SignalKind::ramp:
+      return start + rate * (std::clamp(t, t0, t_end) - t0);
+    case SignalKind::sine:
+      return offset + amplitude * std::sin(omega * t + phase);
+    case SignalKind::table: {
+      if (t <= times.front()) return values.front();
+      if (t >= times.back()) return values.back();
+      const auto it = std::upper_bound(times.begin(), times.end(), t);
+      const std::size_t i = static_cast<std::size_t>(it - times.begin());
+      const double w = (t - times[i - 1]) / (times[i] - times[i - 1]);
+      return values[i - 1] + w * (values[i] - values[i - 1]);
+    }
+  }
+  return 0.0;
+}
+
+std::vector<double> Signal::breakpoints() const {
+  switch (kind) {
+    case SignalKind::step:
+      return {t0};
+    case SignalKind::ramp:
+      return t_end < 1e299 ? std::vector<double>{t0, t_end} : std::vector<double>{t0};
+    case SignalKind::table:
+      return times;
+    default:
+      return {};
+  }
+}
+
+}  // namespace bristle::contact

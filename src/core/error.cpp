@@ -1,0 +1,97 @@
+#include "bristle/core/error.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+namespace bristle {
+
+std::string format_value(double value) {
+  if (std::isnan(value)) return "nan";
+  if (std::isinf(value)) return value > 0 ? "inf" : "-inf";
+  return fmt::format("{}", value);
+}
+
+std::string format_matrix(const Mat2& m) {
+  return fmt::format("[[{}, {}], [{}, {}]]", format_value(m(0, 0)), format_value(m(0, 1)),
+                     format_value(m(1, 0)), format_value(m(1, 1)));
+}
+
+namespace {
+[[noreturn]] void fail(std::string_view key, const std::string& value, std::string_view rule) {
+  throw InvalidInput(fmt::format("{} = {}: {}", key, value, rule));
+}
+}  // namespace
+
+void require_finite(std::string_view key, double value) {
+  if (!std::isfinite(value)) fail(key, format_value(value), "must be finite");
+}
+void require_positive(std::string_view key, double value) {
+  require_finite(key, value);
+  if (!(value > 0.0)) fail(key, format_value(value), "must be > 0");
+}
+void require_non_negative(std::string_view key, double value) {
+  require_finite(key, value);
+  if (!(value >= 0.0)) fail(key, format_value(value), "must be >= 0");
+}
+void require_open_interval(std::string_view key, double value, double lo, double hi) {
+  require_finite(key, value);
+  if (!(value > lo && value < hi))
+    fail(key, format_value(value), fmt::format("must lie in ({}, {})", format_value(lo), format_value(hi)));
+}
+void require_closed_interval(std::string_view key, double value, double lo, double hi) {
+  require_finite(key, value);
+  if (!(value >= lo && value <= hi))
+    fail(key, format_value(value), fmt::format("must lie in [{}, {}]", format_value(lo), format_value(hi)));
+}
+void require_finite(std::string_view key, const Mat2& m) {
+  if (!m.allFinite()) fail(key, format_matrix(m), "must be finite");
+}
+void require_finite(std::string_view key, const Vec2& v) {
+  if (!v.allFinite()) fail(key, fmt::format("[{}, {}]", format_value(v[0]), format_value(v[1])), "must be finite");
+}
+void require_spd(std::string_view key, const Mat2& m) {
+  require_finite(key, m);
+  const double scale = std::max(1e-300, m.cwiseAbs().maxCoeff());
+  if (std::abs(m(0, 1) - m(1, 0)) > 1e-12 * scale) fail(key, format_matrix(m), "must be symmetric");
+  const double det = m(0, 0) * m(1, 1) - m(0, 1) * m(1, 0);
+  if (!(m(0, 0) > 0.0 && det > 0.0)) fail(key, format_matrix(m), "must be positive definite");
+}
+void require_spsd(std::string_view key, const Mat2& m) {
+  require_finite(key, m);
+  const double scale = std::max(1e-300, m.cwiseAbs().maxCoeff());
+  if (std::abs(m(0, 1) - m(1, 0)) > 1e-12 * scale) fail(key, format_matrix(m), "must be symmetric");
+  const double det = m(0, 0) * m(1, 1) - m(0, 1) * m(1, 0);
+  if (!(m(0, 0) >= 0.0 && m(1, 1) >= 0.0 && det >= -1e-12 * scale * scale))
+    fail(key, format_matrix(m), "must be positive semidefinite");
+}
+
+std::string nearest_word(std::string_view word, const std::vector<std::string>& candidates) {
+  auto distance = [](std::string_view a, std::string_view b) {
+    std::vector<std::size_t> row(b.size() + 1);
+    for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+    for (std::size_t i = 1; i <= a.size(); ++i) {
+      std::size_t diagonal = row[0];
+      row[0] = i;
+      for (std::size_t j = 1; j <= b.size(); ++j) {
+        const std::size_t up = row[j];
+        row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0u : 1u)});
+        diagonal = up;
+      }
+    }
+    return row[b.size()];
+  };
+  std::string best;
+  std::size_t best_distance = std::max<std::size_t>(3, word.size() / 2) + 1;
+  for (const auto& candidate : candidates) {
+    const std::size_t d = distance(word, candidate);
+    if (d < best_distance) {
+      best_distance = d;
+      best = candidate;
+    }
+  }
+  return best;
+}
+
+}  // namespace bristle

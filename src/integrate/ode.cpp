@@ -1,0 +1,126 @@
+// Method names, option checks and the entry point integrate(), which validates every input and hands
+// over to the adaptive (cvode_bdf.cpp) or the fixed-step (fixed_step.cpp) driver.
+#include "bristle/integrate/ode.hpp"
+
+#include <fmt/format.h>
+
+#include <array>
+#include <cmath>
+#include <string>
+#include <utility>
+
+#include "bristle/core/error.hpp"
+#include "drivers.hpp"
+
+namespace bristle::integrate {
+
+namespace {
+
+constexpr std::array<std::pair<Method, std::string_view>, 4> kMethodNames{{
+    {Method::cvode_bdf, "cvode_bdf"},
+    {Method::sdirk2, "sdirk2"},
+    {Method::implicit_euler, "implicit_euler"},
+    {Method::rk4, "rk4"},
+}};
+
+/// Prefix under which integrate() reports option errors (the scenario table of the integrator).
+constexpr std::string_view kOptionsPrefix = "integrator";
+
+std::string join_key(std::string_view prefix, std::string_view name) {
+  return prefix.empty() ? std::string(name) : fmt::format("{}.{}", prefix, name);
+}
+
+void check_system(const OdeSystem& system, const VecX& x) {
+  if (system.size <= 0) throw InvalidInput(fmt::format("system.size = {}: must be > 0", system.size));
+  if (!system.rhs) throw InvalidInput("system.rhs: not set; a right-hand side is required");
+  if (system.switch_count < 0)
+    throw InvalidInput(fmt::format("system.switch_count = {}: must be >= 0", system.switch_count));
+  if (system.switch_count > 0 && !system.switches)
+    throw InvalidInput(fmt::format("system.switches: not set, but system.switch_count = {}", system.switch_count));
+  if (x.size() != system.size)
+    throw InvalidInput(
+        fmt::format("initial state size = {}: must equal system.size = {}", x.size(), system.size));
+  for (Eigen::Index i = 0; i < x.size(); ++i) require_finite(fmt::format("initial state x[{}]", i), x[i]);
+}
+
+void check_times(double t0, const std::vector<double>& output_times) {
+  require_finite("t0", t0);
+  for (std::size_t i = 0; i < output_times.size(); ++i) {
+    const std::string key = fmt::format("output_times[{}]", i);
+    const double t = output_times[i];
+    require_finite(key, t);
+    if (i == 0 && t < t0)
+      throw InvalidInput(fmt::format("{} = {}: must be >= t0 = {}", key, format_value(t), format_value(t0)));
+    if (i > 0 && t < output_times[i - 1])
+      throw InvalidInput(fmt::format("{} = {}: must be >= output_times[{}] = {} (output times must be non-decreasing)",
+                                     key, format_value(t), i - 1, format_value(output_times[i - 1])));
+  }
+}
+
+}  // namespace
+
+std::string_view to_string(Method method) {
+  for (const auto& [m, name] : kMethodNames)
+    if (m == method) return name;
+  return "unknown";
+}
+
+Method method_from_string(std::string_view key, std::string_view name) {
+  std::vector<std::string> names;
+  for (const auto& [m, n] : kMethodNames) {
+    if (n == name) return m;
+    names.emplace_back(n);
+  }
+  const std::string near = nearest_word(name, names);
+  throw InvalidInput(fmt::format("{} = \"{}\": unknown method (valid: cvode_bdf, sdirk2, implicit_euler, rk4){}",
+                                 key, name, near.empty() ? "" : fmt::format("; did you mean \"{}\"?", near)));
+}
+
+bool is_adaptive(Method method) { return method == Method::cvode_bdf; }
+
+void Options::validate(std::string_view prefix) const {
+  const std::string rtol_key = join_key(prefix, "rtol");
+  require_positive(rtol_key, rtol);
+  if (!(rtol < 1.0)) throw InvalidInput(fmt::format("{} = {}: must be < 1", rtol_key, format_value(rtol)));
+  require_positive(join_key(prefix, "atol"), atol);
+  for (std::size_t i = 0; i < atol_per_component.size(); ++i)
+    require_positive(join_key(prefix, fmt::format("atol_per_component[{}]", i)), atol_per_component[i]);
+  const std::string dt_key = join_key(prefix, "dt");
+  if (is_adaptive(method)) {
+    require_non_negative(dt_key, dt);  // unused by adaptive methods, but a negative step is a mistake
+  } else {
+    require_finite(dt_key, dt);
+    if (!(dt > 0.0))
+      throw InvalidInput(fmt::format("{} = {}: must be > 0 ({} is a fixed-step method)", dt_key, format_value(dt),
+                                     to_string(method)));
+  }
+  require_non_negative(join_key(prefix, "max_dt"), max_dt);
+  require_non_negative(join_key(prefix, "initial_dt"), initial_dt);
+  if (max_steps <= 0)
+    throw InvalidInput(fmt::format("{} = {}: must be > 0", join_key(prefix, "max_steps"), max_steps));
+}
+
+namespace detail {
+
+VecX absolute_tolerances(const Options& options, int size) {
+  if (options.atol_per_component.empty()) return VecX::Constant(size, options.atol);
+  return Eigen::Map<const VecX>(options.atol_per_component.data(), size);
+}
+
+}  // namespace detail
+
+Stats integrate(const OdeSystem& system, VecX& x, double t0, const std::vector<double>& output_times,
+                const Options& options, const Observer& observe) {
+  options.validate(kOptionsPrefix);
+  check_system(system, x);
+  if (!options.atol_per_component.empty() &&
+      options.atol_per_component.size() != static_cast<std::size_t>(system.size))
+    throw InvalidInput(fmt::format("{}.atol_per_component: has {} entries, must have one per state ({})",
+                                   kOptionsPrefix, options.atol_per_component.size(), system.size));
+  check_times(t0, output_times);
+  if (output_times.empty()) return {};
+  return is_adaptive(options.method) ? detail::integrate_cvode(system, x, t0, output_times, options, observe)
+                                     : detail::integrate_fixed_step(system, x, t0, output_times, options, observe);
+}
+
+}  // namespace bristle::integrate

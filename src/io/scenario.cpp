@@ -1,0 +1,300 @@
+// Scenario files: the kind dispatcher, sweeps and the pieces every kind shares.
+#include "bristle/io/scenario.hpp"
+
+#include <fmt/format.h>
+
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <system_error>
+
+#include "bristle/core/error.hpp"
+#include "scenario_internal.hpp"
+
+namespace bristle::io {
+
+std::string ScenarioSource::display_name() const { return path.empty() ? std::string("<string>") : path.string(); }
+
+std::vector<double> TimeGrid::times() const {
+  const double span = t_end_s - t_start_s;
+  if (!(output_dt_s > 0.0) || !(span > 0.0) || !std::isfinite(span / output_dt_s)) return {t_start_s, t_end_s};
+  const double ratio = span / output_dt_s;
+  auto intervals = static_cast<std::size_t>(std::ceil(ratio - 1e-9 * std::max(1.0, ratio)));
+  if (intervals < 1) intervals = 1;
+  std::vector<double> t;
+  t.reserve(intervals + 1);
+  for (std::size_t i = 0; i < intervals; ++i) {
+    const double ti = t_start_s + static_cast<double>(i) * output_dt_s;
+    if (ti >= t_end_s) break;
+    t.push_back(ti);
+  }
+  t.push_back(t_end_s);
+  return t;
+}
+
+namespace detail {
+
+void validate_name(const std::string& key, const std::string& name) {
+  bool ok = !name.empty() && name != "." && name != "..";
+  for (const char c : name)
+    if (c == '/' || c == '\\' || static_cast<unsigned char>(c) < 0x20) ok = false;
+  if (!ok)
+    throw InvalidInput(fmt::format("{} = {}: must be usable as a file name (not empty, no '/', '\\' or control "
+                                   "characters)",
+                                   key, json_quote(name)));
+}
+
+std::optional<SweepSpec> read_sweep(const toml::table& root) {
+  const Section top(&root, "");
+  const Section sw = top.table("sweep");
+  if (!sw.present()) return std::nullopt;
+  sw.check_keys({"parameter", "values", "column"});
+  SweepSpec spec;
+  spec.sweep.parameter =
+      sw.required_string("parameter", "the dotted key of the numeric parameter to vary, e.g. \"bench.input.omega\"");
+  const auto values = sw.numbers("values");
+  if (!values) sw.missing("values", "the values the parameter takes, one case each");
+  if (values->empty()) throw InvalidInput("sweep.values = []: must list at least one value");
+  spec.sweep.values = *values;
+  spec.value_nodes = *sw.node("values")->as_array();
+
+  const std::string& p = spec.sweep.parameter;
+  const std::string where = fmt::format("sweep.parameter = {}", json_quote(p));
+  if (p == "sweep" || p.rfind("sweep.", 0) == 0 || p.rfind("sweep[", 0) == 0)
+    throw InvalidInput(where + ": a sweep cannot vary its own keys");
+  std::string last = p.substr(p.rfind('.') == std::string::npos ? 0 : p.rfind('.') + 1);
+  if (const auto bracket = last.find('['); bracket != std::string::npos) last.erase(bracket);
+  spec.sweep.column = sw.string("column").value_or(last);
+  bool column_ok = !spec.sweep.column.empty();
+  for (const char c : spec.sweep.column)
+    if (c == ',' || c == '"' || static_cast<unsigned char>(c) < 0x20) column_ok = false;
+  if (!column_ok)
+    throw InvalidInput(fmt::format("sweep.column = {}: must be a CSV column name (not empty, no commas, quotes "
+                                   "or control characters)",
+                                   json_quote(spec.sweep.column)));
+  return spec;
+}
+
+namespace {
+struct PathPart {
+  std::string name;
+  std::vector<std::size_t> indices;
+};
+
+std::vector<PathPart> split_path(const std::string& path) {
+  const std::string where = fmt::format("sweep.parameter = {}", json_quote(path));
+  std::vector<PathPart> parts;
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t dot = path.find('.', start);
+    std::string piece = path.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
+    PathPart part;
+    const std::size_t bracket = piece.find('[');
+    part.name = piece.substr(0, bracket);
+    std::size_t pos = bracket;
+    while (pos != std::string::npos && pos < piece.size()) {
+      const std::size_t close = piece.find(']', pos);
+      if (piece[pos] != '[' || close == std::string::npos || close == pos + 1)
+        throw InvalidInput(where + ": not a dotted key (e.g. \"bench.input.omega\" or \"body1.c[0]\")");
+      const std::string digits = piece.substr(pos + 1, close - pos - 1);
+      if (digits.find_first_not_of("0123456789") != std::string::npos)
+        throw InvalidInput(where + ": not a dotted key (e.g. \"bench.input.omega\" or \"body1.c[0]\")");
+      part.indices.push_back(static_cast<std::size_t>(std::stoull(digits)));
+      pos = close + 1;
+    }
+    if (part.name.empty())
+      throw InvalidInput(where + ": not a dotted key (e.g. \"bench.input.omega\" or \"body1.c[0]\")");
+    parts.push_back(std::move(part));
+    if (dot == std::string::npos) break;
+    start = dot + 1;
+  }
+  return parts;
+}
+
+const char* type_name(const toml::node& n) {
+  if (n.is_string()) return "a string";
+  if (n.is_boolean()) return "a boolean";
+  if (n.is_table()) return "a table";
+  if (n.is_array()) return "an array";
+  return "a date or time";
+}
+}  // namespace
+
+void substitute(toml::table& root, const std::string& path, const toml::node& value) {
+  const std::string where = fmt::format("sweep.parameter = {}", json_quote(path));
+  const std::vector<PathPart> parts = split_path(path);
+  toml::table* table = &root;
+  std::string prefix;
+  for (std::size_t k = 0; k < parts.size(); ++k) {
+    const PathPart& part = parts[k];
+    const bool last = k + 1 == parts.size();
+    prefix += (prefix.empty() ? "" : ".") + part.name;
+    toml::node* child = table->get(part.name);
+    if (!child && !part.indices.empty()) throw InvalidInput(fmt::format("{}: {} does not exist", where, prefix));
+    if (!child) {
+      if (last) break;  // inserted below
+      table->insert_or_assign(part.name, toml::table{});
+      child = table->get(part.name);
+    }
+    toml::array* parent_array = nullptr;
+    std::size_t index = 0;
+    for (const std::size_t i : part.indices) {
+      parent_array = child->as_array();
+      if (!parent_array || i >= parent_array->size())
+        throw InvalidInput(fmt::format("{}: {}[{}] does not exist", where, prefix, i));
+      child = parent_array->get(i);
+      index = i;
+      prefix += fmt::format("[{}]", i);
+    }
+    if (last) {
+      if (!child->is_number())
+        throw InvalidInput(fmt::format("{}: {} is {}, not a number", where, prefix, type_name(*child)));
+      if (parent_array) {
+        if (value.is_integer())
+          parent_array->replace(parent_array->cbegin() + static_cast<std::ptrdiff_t>(index),
+                                value.as_integer()->get());
+        else
+          parent_array->replace(parent_array->cbegin() + static_cast<std::ptrdiff_t>(index),
+                                value.as_floating_point()->get());
+        return;
+      }
+      break;
+    }
+    table = child->as_table();
+    if (!table) throw InvalidInput(fmt::format("{}: {} is {}, not a table", where, prefix, type_name(*child)));
+  }
+  const std::string& name = parts.back().name;
+  if (value.is_integer())
+    table->insert_or_assign(name, value.as_integer()->get());
+  else
+    table->insert_or_assign(name, value.as_floating_point()->get());
+}
+
+void for_each_case(const toml::table& root, const CaseParser& parse_case) {
+  std::optional<SweepSpec> spec = read_sweep(root);
+  if (!spec) {
+    parse_case(root, std::nullopt, std::nullopt);
+    return;
+  }
+  const std::size_t n = spec->sweep.values.size();
+  for (std::size_t i = 0; i < n; ++i) {
+    toml::table copy = root;
+    const toml::node& value = *spec->value_nodes.get(i);
+    substitute(copy, spec->sweep.parameter, value);
+    try {
+      parse_case(copy, spec->sweep, spec->sweep.values[i]);
+    } catch (const InvalidInput& e) {
+      throw InvalidInput(fmt::format("sweep case {} of {} ({} = {}): {}", i + 1, n, spec->sweep.parameter,
+                                     format_value(spec->sweep.values[i]), e.what()));
+    }
+  }
+}
+
+}  // namespace detail
+
+// ---------------------------------------------------------------------------------------------
+// Dispatcher
+
+namespace {
+
+struct Registry {
+  std::vector<std::pair<std::string, ScenarioParser>> kinds;
+};
+
+Registry& registry() {
+  static Registry r = [] {
+    Registry reg;
+    reg.kinds.emplace_back("lumped", [](std::string_view text, std::string_view name, const ScenarioSource& source) {
+      const toml::table root = detail::parse_toml(text, source.display_name());
+      return std::unique_ptr<Scenario>(std::make_unique<LumpedStudy>(detail::parse_lumped(root, name, source)));
+    });
+    return reg;
+  }();
+  return r;
+}
+
+std::string read_text(const std::filesystem::path& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    throw InvalidInput(fmt::format("cannot read scenario {}: is a directory", path.string()));
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InvalidInput(fmt::format("cannot read scenario {}: {}", path.string(), std::strerror(errno)));
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (in.bad()) throw InvalidInput(fmt::format("cannot read scenario {}: {}", path.string(), std::strerror(errno)));
+  return text.str();
+}
+
+ScenarioSource file_source(const std::filesystem::path& path) {
+  ScenarioSource source;
+  source.path = path;
+  std::error_code ec;
+  const std::filesystem::path absolute = std::filesystem::absolute(path, ec);
+  source.directory = (ec ? path : absolute).parent_path();
+  return source;
+}
+
+ScenarioSource string_source(const std::filesystem::path& directory) {
+  ScenarioSource source;
+  std::error_code ec;
+  source.directory = directory.empty() ? std::filesystem::current_path(ec) : directory;
+  return source;
+}
+
+std::unique_ptr<Scenario> dispatch(std::string_view text, std::string_view name, const ScenarioSource& source) {
+  const toml::table root = detail::parse_toml(text, source.display_name());
+  const detail::Section top(&root, "");
+  const std::string kind = top.string("kind").value_or("lumped");
+  std::vector<std::string> names;
+  for (const auto& [k, parser] : registry().kinds) {
+    if (k == kind) return parser(text, name, source);
+    names.push_back(k);
+  }
+  const std::string near = nearest_word(kind, names);
+  throw InvalidInput(fmt::format("kind = {}: unknown scenario kind (valid: {}){}", json_quote(kind),
+                                 fmt::join(names, ", "),
+                                 near.empty() ? "" : fmt::format("; did you mean \"{}\"?", near)));
+}
+
+}  // namespace
+
+void register_scenario_kind(std::string kind, ScenarioParser parser) {
+  for (auto& [k, p] : registry().kinds)
+    if (k == kind) {
+      p = std::move(parser);
+      return;
+    }
+  registry().kinds.emplace_back(std::move(kind), std::move(parser));
+}
+
+std::vector<std::string> scenario_kinds() {
+  std::vector<std::string> out;
+  for (const auto& [k, p] : registry().kinds) out.push_back(k);
+  return out;
+}
+
+std::unique_ptr<Scenario> load_scenario(const std::filesystem::path& path) {
+  const std::string text = read_text(path);
+  return dispatch(text, path.stem().string(), file_source(path));
+}
+
+std::unique_ptr<Scenario> parse_scenario_string(std::string_view toml, std::string_view name,
+                                                const std::filesystem::path& directory) {
+  return dispatch(toml, name, string_source(directory));
+}
+
+std::vector<LumpedScenario> parse_lumped_file(const std::filesystem::path& path) {
+  const std::string text = read_text(path);
+  const ScenarioSource source = file_source(path);
+  return detail::parse_lumped(detail::parse_toml(text, source.display_name()), path.stem().string(), source);
+}
+
+std::vector<LumpedScenario> parse_lumped_string(std::string_view toml, std::string_view name,
+                                                const std::filesystem::path& directory) {
+  const ScenarioSource source = string_source(directory);
+  return detail::parse_lumped(detail::parse_toml(toml, source.display_name()), name, source);
+}
+
+}  // namespace bristle::io

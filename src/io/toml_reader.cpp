@@ -1,0 +1,276 @@
+#include "toml_reader.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+#include "bristle/core/error.hpp"
+#include "bristle/io/json.hpp"
+
+namespace bristle::io::detail {
+
+toml::table parse_toml(std::string_view text, const std::string& source_name) {
+  try {
+    return toml::parse(text, source_name);
+  } catch (const toml::parse_error& e) {
+    std::string description(e.description());
+    std::replace(description.begin(), description.end(), '\n', ' ');
+    throw InvalidInput(fmt::format("{}:{}:{}: invalid TOML: {}", source_name, e.source().begin.line,
+                                   e.source().begin.column, description));
+  }
+}
+
+std::string format_node(const toml::node& node) {
+  if (const auto* s = node.as_string()) return json_quote(s->get());
+  if (const auto* i = node.as_integer()) return fmt::format("{}", i->get());
+  if (const auto* d = node.as_floating_point()) return format_value(d->get());
+  if (const auto* b = node.as_boolean()) return b->get() ? "true" : "false";
+  if (const auto* a = node.as_array()) {
+    std::string out = "[";
+    for (std::size_t k = 0; k < a->size(); ++k) {
+      if (k > 0) out += ", ";
+      if (out.size() > 60) {
+        out += "...";
+        break;
+      }
+      out += format_node(*a->get(k));
+    }
+    return out + "]";
+  }
+  if (const auto* t = node.as_table()) {
+    std::string out = "{ ";
+    bool first = true;
+    for (auto&& [k, v] : *t) {
+      if (!first) out += ", ";
+      first = false;
+      if (out.size() > 60) {
+        out += "...";
+        break;
+      }
+      out += fmt::format("{} = {}", k.str(), format_node(v));
+    }
+    return out + (first ? "}" : " }");
+  }
+  std::ostringstream os;  // dates and times
+  if (const auto* d = node.as_date()) os << *d;
+  else if (const auto* t = node.as_time()) os << *t;
+  else if (const auto* dt = node.as_date_time()) os << *dt;
+  return os.str();
+}
+
+std::string Section::key(std::string_view k) const {
+  return path_.empty() ? std::string(k) : path_ + "." + std::string(k);
+}
+
+bool Section::has(std::string_view k) const { return node(k) != nullptr; }
+
+const toml::node* Section::node(std::string_view k) const {
+  if (!table_) return nullptr;
+  return table_->get(k);
+}
+
+std::vector<std::string> Section::keys() const {
+  std::vector<std::string> out;
+  if (!table_) return out;
+  for (auto&& [k, v] : *table_) out.emplace_back(k.str());
+  return out;
+}
+
+void Section::check_keys(const std::vector<std::string>& valid, const std::vector<std::string>& known,
+                         std::string_view context) const {
+  if (!table_) return;
+  for (auto&& [k, v] : *table_) {
+    const std::string name(k.str());
+    if (std::find(valid.begin(), valid.end(), name) != valid.end()) continue;
+    if (std::find(known.begin(), known.end(), name) != known.end())
+      throw InvalidInput(fmt::format("key \"{}\" does not apply to {} (valid keys here: {})", key(name), context,
+                                     fmt::join(valid, ", ")));
+    std::string near = nearest_word(name, valid);
+    if (near.empty()) near = nearest_word(name, known);
+    if (!near.empty())
+      throw InvalidInput(fmt::format("unknown key \"{}\"; did you mean \"{}\"?", key(name), key(near)));
+    throw InvalidInput(fmt::format("unknown key \"{}\" (valid keys{}: {})", key(name),
+                                   path_.empty() ? "" : fmt::format(" in [{}]", path_), fmt::join(valid, ", ")));
+  }
+}
+
+void Section::missing(std::string_view k, std::string_view description) const {
+  throw InvalidInput(fmt::format("missing key \"{}\" (required: {})", key(k), description));
+}
+
+void Section::wrong_type(std::string_view k, std::string_view expected) const {
+  const toml::node* n = node(k);
+  throw InvalidInput(fmt::format("{} = {}: must be {}", key(k), n ? format_node(*n) : "?", expected));
+}
+
+namespace {
+std::optional<double> as_number(const toml::node& n) {
+  if (const auto* i = n.as_integer()) return static_cast<double>(i->get());
+  if (const auto* d = n.as_floating_point()) return d->get();
+  return std::nullopt;
+}
+}  // namespace
+
+std::optional<double> Section::number(std::string_view k, bool allow_infinite) const {
+  const toml::node* n = node(k);
+  if (!n) return std::nullopt;
+  const auto v = as_number(*n);
+  if (!v) wrong_type(k, "a number");
+  if (!(allow_infinite && std::isinf(*v))) require_finite(key(k), *v);
+  return v;
+}
+
+double Section::number_or(std::string_view k, double fallback) const { return number(k).value_or(fallback); }
+
+double Section::required_number(std::string_view k, std::string_view description) const {
+  const auto v = number(k);
+  if (!v) missing(k, description);
+  return *v;
+}
+
+std::optional<std::int64_t> Section::integer(std::string_view k) const {
+  const toml::node* n = node(k);
+  if (!n) return std::nullopt;
+  if (const auto* i = n->as_integer()) return i->get();
+  if (const auto* d = n->as_floating_point()) {
+    require_finite(key(k), d->get());
+    if (d->get() == std::trunc(d->get()) && std::abs(d->get()) < 9e15) return static_cast<std::int64_t>(d->get());
+  }
+  wrong_type(k, "an integer");
+}
+
+std::optional<std::string> Section::string(std::string_view k) const {
+  const toml::node* n = node(k);
+  if (!n) return std::nullopt;
+  if (const auto* s = n->as_string()) return s->get();
+  wrong_type(k, "a string");
+}
+
+std::string Section::required_string(std::string_view k, std::string_view description) const {
+  const auto v = string(k);
+  if (!v) missing(k, description);
+  return *v;
+}
+
+std::optional<bool> Section::boolean(std::string_view k) const {
+  const toml::node* n = node(k);
+  if (!n) return std::nullopt;
+  if (const auto* b = n->as_boolean()) return b->get();
+  wrong_type(k, "true or false");
+}
+
+std::optional<std::vector<double>> Section::numbers(std::string_view k, bool allow_scalar) const {
+  const toml::node* n = node(k);
+  if (!n) return std::nullopt;
+  if (allow_scalar && as_number(*n)) return std::vector<double>{*number(k)};
+  const auto* a = n->as_array();
+  if (!a) wrong_type(k, allow_scalar ? "a number or an array of numbers" : "an array of numbers");
+  std::vector<double> out;
+  for (std::size_t i = 0; i < a->size(); ++i) {
+    const auto v = as_number(*a->get(i));
+    const std::string element = fmt::format("{}[{}]", key(k), i);
+    if (!v) throw InvalidInput(fmt::format("{} = {}: must be a number", element, format_node(*a->get(i))));
+    require_finite(element, *v);
+    out.push_back(*v);
+  }
+  return out;
+}
+
+std::optional<std::vector<std::string>> Section::strings(std::string_view k, bool allow_scalar) const {
+  const toml::node* n = node(k);
+  if (!n) return std::nullopt;
+  if (allow_scalar && n->is_string()) return std::vector<std::string>{n->as_string()->get()};
+  const auto* a = n->as_array();
+  if (!a) wrong_type(k, allow_scalar ? "a string or an array of strings" : "an array of strings");
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < a->size(); ++i) {
+    const auto* s = a->get(i)->as_string();
+    if (!s)
+      throw InvalidInput(fmt::format("{}[{}] = {}: must be a string", key(k), i, format_node(*a->get(i))));
+    out.push_back(s->get());
+  }
+  return out;
+}
+
+std::optional<Vec2> Section::vec2(std::string_view k) const {
+  const toml::node* n = node(k);
+  if (!n) return std::nullopt;
+  Vec2 v = Vec2::Zero();
+  if (const auto x = as_number(*n)) {
+    v[0] = *x;
+  } else if (const auto* a = n->as_array(); a && a->size() == 2 && as_number(*a->get(0)) && as_number(*a->get(1))) {
+    v = Vec2(*as_number(*a->get(0)), *as_number(*a->get(1)));
+  } else {
+    wrong_type(k, "a number (the x component) or [x, y]");
+  }
+  require_finite(key(k), v);
+  return v;
+}
+
+MatrixValue read_matrix(const toml::node& n, const std::string& key, MatrixRule rule) {
+  MatrixValue out;
+  const auto fail = [&]() -> MatrixValue {
+    throw InvalidInput(fmt::format("{} = {}: must be a number k (k I), [a, b] (diag(a, b)) or [[a, b], [c, d]]",
+                                   key, format_node(n)));
+  };
+  if (const auto x = as_number(n)) {
+    if (rule == MatrixRule::spd)
+      require_positive(key, *x);
+    else
+      require_non_negative(key, *x);
+    out.m = *x * Mat2::Identity();
+    out.form = MatrixForm::scalar;
+    return out;
+  }
+  const auto* a = n.as_array();
+  if (!a || a->size() != 2) return fail();
+  if (as_number(*a->get(0)) && as_number(*a->get(1))) {
+    out.m = Mat2::Zero();
+    out.m(0, 0) = *as_number(*a->get(0));
+    out.m(1, 1) = *as_number(*a->get(1));
+    out.form = MatrixForm::diagonal;
+  } else {
+    for (std::size_t r = 0; r < 2; ++r) {
+      const auto* row = a->get(r)->as_array();
+      if (!row || row->size() != 2 || !as_number(*row->get(0)) || !as_number(*row->get(1))) return fail();
+      out.m(static_cast<Eigen::Index>(r), 0) = *as_number(*row->get(0));
+      out.m(static_cast<Eigen::Index>(r), 1) = *as_number(*row->get(1));
+    }
+    out.form = MatrixForm::full;
+  }
+  if (rule == MatrixRule::spd)
+    require_spd(key, out.m);
+  else
+    require_spsd(key, out.m);
+  return out;
+}
+
+std::optional<MatrixValue> Section::matrix(std::string_view k, MatrixRule rule) const {
+  const toml::node* n = node(k);
+  if (!n) return std::nullopt;
+  return read_matrix(*n, key(k), rule);
+}
+
+std::optional<std::vector<MatrixValue>> Section::matrices(std::string_view k, MatrixRule rule) const {
+  const toml::node* n = node(k);
+  if (!n) return std::nullopt;
+  if (as_number(*n)) return std::vector<MatrixValue>{read_matrix(*n, key(k), rule)};
+  const auto* a = n->as_array();
+  if (!a) wrong_type(k, "an array with one entry per branch (each k, [a, b] or [[a, b], [c, d]])");
+  std::vector<MatrixValue> out;
+  for (std::size_t i = 0; i < a->size(); ++i)
+    out.push_back(read_matrix(*a->get(i), fmt::format("{}[{}]", key(k), i), rule));
+  return out;
+}
+
+Section Section::table(std::string_view k) const {
+  const toml::node* n = node(k);
+  if (!n) return Section(nullptr, key(k));
+  const auto* t = n->as_table();
+  if (!t) wrong_type(k, "a table");
+  return Section(t, key(k));
+}
+
+}  // namespace bristle::io::detail

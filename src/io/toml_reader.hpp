@@ -1,0 +1,83 @@
+#pragma once
+// Private helpers for reading scenario TOML: typed access to keys of one table with error messages
+// that name the full dotted key, and checks for unknown keys.
+#include <toml++/toml.h>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "bristle/core/types.hpp"
+
+namespace bristle::io::detail {
+
+/// Parses TOML text; a syntax error becomes InvalidInput "<source>:<line>:<column>: invalid TOML: ...".
+toml::table parse_toml(std::string_view text, const std::string& source_name);
+
+/// A TOML value as it would be quoted in an error message (strings quoted, arrays in brackets).
+std::string format_node(const toml::node& node);
+
+/// How a matrix value was written: k (k I), [a, b] (diag) or [[a, b], [c, d]].
+enum class MatrixForm { scalar, diagonal, full };
+struct MatrixValue {
+  Mat2 m = Mat2::Identity();
+  MatrixForm form = MatrixForm::scalar;
+};
+/// Rule checked on a matrix value: symmetric positive definite or semidefinite.
+enum class MatrixRule { spd, spsd };
+
+/// One table of the scenario, with the dotted path of its keys.
+class Section {
+ public:
+  Section() = default;
+  Section(const toml::table* table, std::string path) : table_(table), path_(std::move(path)) {}
+
+  bool present() const { return table_ != nullptr; }
+  const std::string& path() const { return path_; }
+  /// The full dotted key for `key` in this section.
+  std::string key(std::string_view key) const;
+  bool has(std::string_view key) const;
+  const toml::node* node(std::string_view key) const;
+  std::vector<std::string> keys() const;
+
+  /// Rejects keys not in `valid`. Keys in `known` but not in `valid` are reported as not applying
+  /// in `context` (e.g. `law.type = "frbd"`); others as unknown, with the nearest valid key.
+  void check_keys(const std::vector<std::string>& valid, const std::vector<std::string>& known = {},
+                  std::string_view context = {}) const;
+
+  // Typed access. Absent keys give nullopt; a value of the wrong type throws naming the key. Numbers
+  // (integers or floats) must be finite unless allow_infinite (NaN is never accepted).
+  std::optional<double> number(std::string_view key, bool allow_infinite = false) const;
+  double number_or(std::string_view key, double fallback) const;
+  double required_number(std::string_view key, std::string_view description) const;
+  std::optional<std::int64_t> integer(std::string_view key) const;
+  std::optional<std::string> string(std::string_view key) const;
+  std::string required_string(std::string_view key, std::string_view description) const;
+  std::optional<bool> boolean(std::string_view key) const;
+  /// Arrays of numbers (a single number is a one-entry list when `allow_scalar`).
+  std::optional<std::vector<double>> numbers(std::string_view key, bool allow_scalar = false) const;
+  std::optional<std::vector<std::string>> strings(std::string_view key, bool allow_scalar = false) const;
+  /// A 2-vector: a number x (y = 0) or [x, y].
+  std::optional<Vec2> vec2(std::string_view key) const;
+  /// A 2x2 matrix (k, [a, b] or [[a, b], [c, d]]), checked with `rule` under the key's name.
+  std::optional<MatrixValue> matrix(std::string_view key, MatrixRule rule) const;
+  /// An array of matrices (or one bare matrix value when it is a number): branch parameters.
+  std::optional<std::vector<MatrixValue>> matrices(std::string_view key, MatrixRule rule) const;
+
+  /// A sub-table; an absent key gives an absent section, a non-table value throws.
+  Section table(std::string_view key) const;
+
+  [[noreturn]] void missing(std::string_view key, std::string_view description) const;
+  [[noreturn]] void wrong_type(std::string_view key, std::string_view expected) const;
+
+ private:
+  const toml::table* table_ = nullptr;
+  std::string path_;
+};
+
+/// Parses one matrix value (k, [a, b], [[a, b], [c, d]]) under `key`; checks `rule`.
+MatrixValue read_matrix(const toml::node& node, const std::string& key, MatrixRule rule);
+
+}  // namespace bristle::io::detail

@@ -1,0 +1,189 @@
+#include "bristle/laws/friction_law.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "bristle/core/error.hpp"
+#include "bristle/core/norms.hpp"
+
+namespace bristle::laws {
+
+namespace {
+constexpr std::array<std::pair<LawKind, std::string_view>, 5> kLawNames{{
+    {LawKind::dahl, "dahl"},
+    {LawKind::lugre, "lugre"},
+    {LawKind::frbd, "frbd"},
+    {LawKind::bouc_wen, "bouc_wen"},
+    {LawKind::frictionless, "frictionless"},
+}};
+}  // namespace
+
+std::string_view to_string(LawKind kind) {
+  for (const auto& [k, name] : kLawNames)
+    if (k == kind) return name;
+  return "unknown";
+}
+
+LawKind law_kind_from_string(std::string_view key, std::string_view name) {
+  std::vector<std::string> names;
+  for (const auto& [k, n] : kLawNames) {
+    if (n == name) return k;
+    names.emplace_back(n);
+  }
+  const std::string near = nearest_word(name, names);
+  throw InvalidInput(fmt::format("{} = \"{}\": unknown friction law (valid: dahl, lugre, frbd, bouc_wen, "
+                                 "frictionless){}",
+                                 key, name, near.empty() ? "" : fmt::format("; did you mean \"{}\"?", near)));
+}
+
+void LawParams::validate(std::string_view prefix) const {
+  const std::string p(prefix);
+  require_non_negative(p + ".eps", eps);
+  switch (kind) {
+    case LawKind::dahl:
+      M.validate(p);
+      if (sigma0) require_spd(p + ".sigma0", *sigma0);
+      if (M.axis1.mu_s != M.axis1.mu_d || (M.anisotropic && M.axis2.mu_s != M.axis2.mu_d))
+        throw InvalidInput(fmt::format("{}.mu_s = {}: the Dahl law has a constant friction coefficient, "
+                                       "mu_s must equal mu_d = {} (use \"lugre\" for a Stribeck curve)",
+                                       p, format_value(M.axis1.mu_s), format_value(M.axis1.mu_d)));
+      break;
+    case LawKind::lugre:
+      M.validate(p);
+      if (sigma0) require_spd(p + ".sigma0", *sigma0);
+      require_spsd(p + ".sigma1", sigma1);
+      require_spsd(p + ".sigma2", sigma2);
+      break;
+    case LawKind::frbd:
+      if (!G_inverse) M.validate(p);
+      break;
+    case LawKind::bouc_wen:
+      require_positive(p + ".A", A);
+      require_positive(p + ".beta1", beta1);
+      require_non_negative(p + ".beta2", beta2);
+      require_finite(p + ".gamma", gamma);
+      if (!(beta1 + gamma > 0.0))
+        throw InvalidInput(fmt::format("{}.gamma = {}: beta1 + gamma must be > 0 for a bounded hysteresis "
+                                       "(beta1 = {})",
+                                       p, format_value(gamma), format_value(beta1)));
+      break;
+    case LawKind::frictionless:
+      break;
+  }
+}
+
+FrictionLaw::FrictionLaw(LawParams params, const Mat2& k_static)
+    : params_(std::move(params)), sigma0_(params_.sigma0.value_or(k_static)), k_static_(k_static) {
+  params_.validate("law");
+  has_output_terms_ = params_.kind == LawKind::lugre && (params_.sigma1.any() || params_.sigma2.any());
+}
+
+Mat2 FrictionLaw::G_inverse(const Vec2& v) const {
+  if (params_.G_inverse) return params_.G_inverse(v);
+  const Mat2 m = params_.M.M(v);
+  const Mat2 m_inv = m.inverse();
+  return m_inv * m_inv * regularised_norm(m * v, params_.eps);  // M^-2 ||M v||_{2,eps}
+}
+
+Vec2 FrictionLaw::h0(const Vec2& z, const Vec2& f, const Vec2& v) const {
+  switch (params_.kind) {
+    case LawKind::dahl:
+    case LawKind::lugre:
+      return -G_inverse(v) * (sigma0_ * z) - v;  // eq. 2
+    case LawKind::frbd:
+      return -G_inverse(v) * f - v;  // eq. 3
+    case LawKind::bouc_wen: {
+      const double e = params_.eps;
+      const double ax = regularised_abs(v[0] * z[0], e);
+      const double ay = regularised_abs(v[1] * z[1], e);
+      const double vz = v.dot(z);
+      const double gx = params_.beta1 * ax + params_.beta2 * ay - params_.gamma * vz;  // eq. 6a
+      const double gy = params_.beta2 * ax + params_.beta1 * ay - params_.gamma * vz;  // eq. 6b
+      return Vec2(-gx * z[0], -gy * z[1]) - params_.A * v;                            // eq. 4
+    }
+    case LawKind::frictionless:
+      return -v;  // eq. 7
+  }
+  return -v;
+}
+
+void FrictionLaw::h0_jacobian(const Vec2& z, const Vec2& /*f*/, const Vec2& v, Mat2& dz, Mat2& df) const {
+  dz.setZero();
+  df.setZero();
+  switch (params_.kind) {
+    case LawKind::dahl:
+    case LawKind::lugre:
+      dz = -G_inverse(v) * sigma0_;  // eq. 2
+      break;
+    case LawKind::frbd:
+      df = -G_inverse(v);  // eq. 3
+      break;
+    case LawKind::bouc_wen: {
+      const double e = params_.eps;
+      const double px = v[0] * z[0], py = v[1] * z[1];
+      const double ax = regularised_abs(px, e), ay = regularised_abs(py, e);
+      const double sx = ax > 0.0 ? px / ax : 0.0, sy = ay > 0.0 ? py / ay : 0.0;  // d|p|_eps/dp
+      const double vz = v.dot(z);
+      const double b1 = params_.beta1, b2 = params_.beta2, g = params_.gamma;
+      const double gx = b1 * ax + b2 * ay - g * vz;  // eq. 6a
+      const double gy = b2 * ax + b1 * ay - g * vz;  // eq. 6b
+      const double dgx_dzx = b1 * sx * v[0] - g * v[0], dgx_dzy = b2 * sy * v[1] - g * v[1];
+      const double dgy_dzx = b2 * sx * v[0] - g * v[0], dgy_dzy = b1 * sy * v[1] - g * v[1];
+      dz << -gx - z[0] * dgx_dzx, -z[0] * dgx_dzy, -z[1] * dgy_dzx, -gy - z[1] * dgy_dzy;  // eq. 4
+      break;
+    }
+    case LawKind::frictionless:
+      break;
+  }
+}
+
+Vec2 FrictionLaw::output(const Vec2& f, const Vec2& zdot, const Vec2& v) const {
+  if (!has_output_terms_) return f;
+  return f + params_.sigma1 * zdot - params_.sigma2 * v;
+}
+
+Vec2 FrictionLaw::steady_force(const Vec2& v) const {
+  switch (params_.kind) {
+    case LawKind::dahl:
+    case LawKind::lugre:
+    case LawKind::frbd: {
+      // h0 = 0:  G^-1 f = -v  ->  f = -G v (FrBD); for Dahl/LuGre Sigma0 z = -G v and f = K_static z.
+      Vec2 f = -G_inverse(v).inverse() * v;
+      if (params_.kind == LawKind::frbd) return f;
+      if (params_.sigma0) f = k_static_ * sigma0_.inverse() * f;
+      return f - params_.sigma2 * v;
+    }
+    case LawKind::bouc_wen: {
+      // h0(z) = 0 solved by Newton from the axis-wise closed form z_i = -sgn(v_i) sqrt(A/(beta1+gamma)),
+      // exact when v is along an axis and eps = 0.
+      Vec2 z = Vec2::Zero();
+      const double a = std::sqrt(params_.A / (params_.beta1 + params_.gamma));
+      for (int i = 0; i < 2; ++i)
+        if (v[i] != 0.0) z[i] = v[i] > 0 ? -a : a;
+      for (int iter = 0; iter < 60; ++iter) {
+        const Vec2 r = h0(z, Vec2::Zero(), v);
+        if (r.norm() <= 1e-15 * (params_.A * v.norm() + 1e-300)) break;
+        Mat2 jac;
+        for (int j = 0; j < 2; ++j) {
+          const double dz = 1e-7 * std::max(a, std::abs(z[j]));
+          Vec2 zp = z;
+          zp[j] += dz;
+          jac.col(j) = (h0(zp, Vec2::Zero(), v) - r) / dz;
+        }
+        if (std::abs(jac.determinant()) < 1e-300) break;
+        z -= jac.inverse() * r;
+      }
+      return k_static_ * z;
+    }
+    case LawKind::frictionless:
+      return Vec2::Zero();  // z grows without bound; no steady force exists
+  }
+  return Vec2::Zero();
+}
+
+}  // namespace bristle::laws

@@ -1,0 +1,43 @@
+#include "bristle/laws/stribeck.hpp"
+
+#include <cmath>
+#include <string>
+
+#include "bristle/core/error.hpp"
+
+namespace bristle::laws {
+
+void StribeckParams::validate(std::string_view prefix) const {
+  const std::string p(prefix);
+  require_positive(p + ".mu_s", mu_s);
+  require_positive(p + ".mu_d", mu_d);
+  require_positive(p + ".v_s", v_s);
+  require_non_negative(p + ".delta_s", delta_s);
+  require_non_negative(p + ".mu_v", mu_v);
+}
+
+double stribeck_mu(const StribeckParams& p, double speed) {
+  // paper 1, eq. 53
+  return p.mu_d + (p.mu_s - p.mu_d) * std::exp(-std::pow(speed / p.v_s, p.delta_s)) + p.mu_v * speed;
+}
+
+void FrictionCoefficient::validate(std::string_view prefix) const {
+  const std::string p(prefix);
+  axis1.validate(anisotropic ? p + ".axis1" : p);
+  if (anisotropic) {
+    axis2.validate(p + ".axis2");
+    require_finite(p + ".angle_rad", angle_rad);
+  }
+}
+
+Mat2 FrictionCoefficient::M(const Vec2& v_r) const {
+  const double speed = v_r.norm();
+  if (!anisotropic) return stribeck_mu(axis1, speed) * Mat2::Identity();
+  const Mat2 r = rotation(angle_rad);
+  Mat2 d = Mat2::Zero();
+  d(0, 0) = stribeck_mu(axis1, speed);
+  d(1, 1) = stribeck_mu(axis2, speed);
+  return r * d * r.transpose();
+}
+
+}  // namespace bristle::laws

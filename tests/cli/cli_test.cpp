@@ -1,0 +1,265 @@
+// The `bristle` command line, run as a separate process: outputs, exit codes, error lines, and that a
+// failed run leaves no output files behind.
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string read(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+struct CliResult {
+  int code = -1;
+  std::string out, err;
+};
+
+const char* kValid =
+    "name = \"tiny\"\n"
+    "[law]\ntype = \"lugre\"\nmu_s = 1.5\nmu_d = 1.0\nv_s = 0.001\nsigma1 = 316\n"
+    "[body1]\ntype = \"elastic\"\nk0 = 1e5\n"
+    "[bench]\ndrive = \"velocity\"\nnormal_load_N = 2\n[bench.input]\ntype = \"ramp\"\nrate = 1\n"
+    "[time]\nt_end_s = 0.01\noutputs = 11\n";
+
+/// A scenario with one section replaced (the tiny valid one otherwise).
+std::string scenario_with(const std::string& law, const std::string& body1 = "[body1]\ntype = \"elastic\"\nk0 = 1e5\n",
+                          const std::string& bench = "[bench]\ndrive = \"velocity\"\ninput = 0.01\n",
+                          const std::string& extra = "") {
+  return law + body1 + bench + "[time]\nt_end_s = 0.01\noutputs = 11\n" + extra;
+}
+const std::string kLaw = "[law]\ntype = \"lugre\"\n";
+
+class Cli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string pattern = (fs::temp_directory_path() / "bristle_cli_XXXXXX").string();
+    ASSERT_NE(mkdtemp(pattern.data()), nullptr);
+    dir_ = pattern;
+  }
+  void TearDown() override {
+    std::error_code ec;
+    fs::remove_all(dir_, ec);
+  }
+  void write(const std::string& name, const std::string& text) const { std::ofstream(dir_ / name) << text; }
+  CliResult run(const std::string& args, const std::string& env = "") const {
+    const std::string command = fmt::format("cd '{}' && {} '{}' {} > '{}' 2> '{}' < /dev/null", dir_.string(), env,
+                                            BRISTLE_CLI_PATH, args, (dir_ / ".stdout").string(),
+                                            (dir_ / ".stderr").string());
+    const int status = std::system(command.c_str());
+    CliResult r;
+    r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    r.out = read(dir_ / ".stdout");
+    r.err = read(dir_ / ".stderr");
+    return r;
+  }
+  fs::path dir_;
+};
+
+TEST_F(Cli, ValidScenarioWritesCsvJsonAndPng) {
+  write("tiny.toml", kValid);
+  const CliResult r = run("run tiny.toml --out results");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.err, "");
+  for (const char* ext : {".csv", ".json", ".png"}) {
+    EXPECT_TRUE(fs::exists(dir_ / "results" / (std::string("tiny") + ext))) << ext;
+    EXPECT_NE(r.out.find(std::string("tiny") + ext), std::string::npos) << r.out;
+  }
+  std::ifstream csv(dir_ / "results" / "tiny.csv");
+  std::string header;
+  std::getline(csv, header);
+  for (const char* column : {"t_s", "x_m", "v_mps", "F_N"})
+    EXPECT_NE(("," + header + ",").find(std::string(",") + column + ","), std::string::npos) << header;
+  EXPECT_EQ(header.rfind("t_s,x_m,", 0), 0u) << header;
+  int rows = 0;
+  for (std::string line; std::getline(csv, line);) ++rows;
+  EXPECT_EQ(rows, 11);
+  const std::string json = read(dir_ / "results" / "tiny.json");
+  EXPECT_NE(json.find("\"solve_seconds\""), std::string::npos);
+  EXPECT_NE(json.find("\"bristle_version\""), std::string::npos);
+  EXPECT_NE(json.find("tiny.toml"), std::string::npos);
+  EXPECT_EQ(read(dir_ / "results" / "tiny.png").substr(1, 3), "PNG");
+  std::size_t entries = 0;
+  for ([[maybe_unused]] const auto& e : fs::directory_iterator(dir_ / "results")) ++entries;
+  EXPECT_EQ(entries, 3u);
+}
+
+TEST_F(Cli, QuietPrintsNothingAndNoPlotSkipsThePng) {
+  write("tiny.toml", kValid);
+  const CliResult r = run("run tiny.toml --out o --quiet --no-plot", "BRISTLE_GNUPLOT=/nonexistent/gnuplot");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(r.err, "");
+  EXPECT_TRUE(fs::exists(dir_ / "o" / "tiny.csv"));
+  EXPECT_TRUE(fs::exists(dir_ / "o" / "tiny.json"));
+  EXPECT_FALSE(fs::exists(dir_ / "o" / "tiny.png"));
+}
+
+TEST_F(Cli, DefaultOutputDirectoryIsTheCurrentOne) {
+  write("tiny.toml", kValid);
+  const CliResult r = run("run tiny.toml -q");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(fs::exists(dir_ / "tiny.csv"));
+}
+
+TEST_F(Cli, SweepWritesLongFormatCsv) {
+  write("sw.toml", std::string(kValid) + "[sweep]\nparameter = \"bench.input.rate\"\nvalues = [1, 2]\n");
+  const CliResult r = run("run sw.toml --out o -q");
+  ASSERT_EQ(r.code, 0) << r.err;
+  std::ifstream csv(dir_ / "o" / "tiny.csv");
+  std::string line;
+  std::getline(csv, line);
+  EXPECT_EQ(line.rfind("rate,t_s,x_m,", 0), 0u) << line;
+  int rows = 0;
+  while (std::getline(csv, line)) ++rows;
+  EXPECT_EQ(rows, 22);
+}
+
+TEST_F(Cli, CheckValidatesAndSummarises) {
+  write("tiny.toml", kValid);
+  const CliResult r = run("check tiny.toml");
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("tiny.toml: valid (1 case)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("lugre"), std::string::npos) << r.out;
+  write("bad.toml", scenario_with(kLaw + "mu_z = 1\n"));
+  const CliResult bad = run("check bad.toml");
+  EXPECT_EQ(bad.code, 2);
+  EXPECT_EQ(bad.err, "bristle: error: unknown key \"law.mu_z\"; did you mean \"law.mu_s\"?\n");
+}
+
+TEST_F(Cli, HelpAndVersion) {
+  CliResult r = run("--help");
+  EXPECT_EQ(r.code, 0);
+  for (const char* text : {"run", "check", "--version", "Exit codes", "docs/scenarios.md"})
+    EXPECT_NE(r.out.find(text), std::string::npos) << text;
+  r = run("run --help");
+  EXPECT_EQ(r.code, 0);
+  for (const char* text : {"FILE", "--out", "--no-plot", "--quiet", "<name>.csv", "<name>.json", "<name>.png",
+                           "t_s, x_m, y_m, v_mps", "solve_seconds", "Exit codes", "2  invalid input",
+                           "3  solver failure", "docs/scenarios.md", "BRISTLE_GNUPLOT"})
+    EXPECT_NE(r.out.find(text), std::string::npos) << text;
+  r = run("check --help");
+  EXPECT_EQ(r.code, 0);
+  EXPECT_NE(r.out.find("docs/scenarios.md"), std::string::npos);
+  r = run("--version");
+  EXPECT_EQ(r.code, 0);
+  EXPECT_EQ(r.out.rfind("bristle ", 0), 0u) << r.out;
+}
+
+TEST_F(Cli, CommandLineErrorsExitWith2) {
+  CliResult r = run("");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(r.err.rfind("bristle: error: ", 0), 0u) << r.err;
+  r = run("run");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(r.err.rfind("bristle: error: ", 0), 0u) << r.err;
+  r = run("run x.toml --bogus");
+  EXPECT_EQ(r.code, 2);
+  r = run("frobnicate");
+  EXPECT_EQ(r.code, 2);
+  r = run("run missing.toml --out o");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(r.err, "bristle: error: cannot read scenario missing.toml: No such file or directory\n");
+  EXPECT_FALSE(fs::exists(dir_ / "o"));
+}
+
+TEST_F(Cli, SolverFailureExitsWith3AndWritesNothing) {
+  write("fail.toml", scenario_with(kLaw, "[body1]\ntype = \"elastic\"\nk0 = 1e5\n",
+                                   "[bench]\ndrive = \"velocity\"\ninput = 0.01\n", "[integrator]\nmax_steps = 5\n"));
+  const CliResult r = run("run fail.toml --out o");
+  EXPECT_EQ(r.code, 3) << r.err;
+  EXPECT_EQ(r.err.rfind("bristle: error: solver failed: ", 0), 0u) << r.err;
+  EXPECT_NE(r.err.find("max_steps"), std::string::npos) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_FALSE(fs::exists(dir_ / "o"));
+}
+
+TEST_F(Cli, MissingGnuplotExitsWith1AndWritesNothing) {
+  write("tiny.toml", kValid);
+  fs::create_directory(dir_ / "o");
+  const CliResult r = run("run tiny.toml --out o", "BRISTLE_GNUPLOT=/nonexistent/gnuplot");
+  EXPECT_EQ(r.code, 1) << r.err;
+  EXPECT_NE(r.err.find("gnuplot"), std::string::npos) << r.err;
+  EXPECT_TRUE(fs::is_empty(dir_ / "o"));
+  const CliResult f = run("run tiny.toml --out p", "BRISTLE_GNUPLOT=false");
+  EXPECT_EQ(f.code, 1) << f.err;
+  EXPECT_FALSE(fs::exists(dir_ / "p"));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Every class of bad input: exit code 2, one error line naming the key, no output files.
+
+struct BadInput {
+  const char* label;
+  std::string toml;
+  std::string in_message;  // must appear in the error line
+};
+
+std::vector<BadInput> bad_inputs() {
+  const std::string b1 = "[body1]\ntype = \"elastic\"\nk0 = 1e5\n";
+  const std::string bench = "[bench]\ndrive = \"velocity\"\ninput = 0.01\n";
+  const auto body = [&](const std::string& b) { return scenario_with(kLaw, b); };
+  const auto table = [&](const std::string& file) {
+    return scenario_with(kLaw, b1,
+                         "[bench]\ndrive = \"velocity\"\n[bench.input]\ntype = \"table\"\nfile = \"" + file + "\"\n");
+  };
+  return {
+      {"unknown_key", scenario_with(kLaw + "mu_z = 1\n"), "unknown key \"law.mu_z\"; did you mean \"law.mu_s\"?"},
+      {"missing_key", kLaw + b1 + bench, "missing key \"time.t_end_s\""},
+      {"wrong_type", scenario_with(kLaw + "mu_s = \"abc\"\n"), "law.mu_s = \"abc\": must be a number"},
+      {"nan", scenario_with(kLaw + "mu_s = nan\n"), "law.mu_s = nan: must be finite"},
+      {"inf", scenario_with(kLaw + "mu_s = inf\n"), "law.mu_s = inf: must be finite"},
+      {"malformed", "[law\ntype = \"lugre\"\n", "malformed.toml:1:5: invalid TOML"},
+      {"zero_stiffness", body("[body1]\ntype = \"elastic\"\nk0 = 0\n"), "body1.k0 = 0: must be > 0"},
+      {"negative_damping", body("[body1]\ntype = \"gkv\"\nk0 = 1\nc = [-1]\ntau = [1]\n"), "body1.c[0] = -1"},
+      {"zero_tau", body("[body1]\ntype = \"gkv\"\nk0 = 1\nc = [1]\ntau = [0]\n"), "body1.tau[0] = 0"},
+      {"non_symmetric", body("[body1]\ntype = \"elastic\"\nk0 = [[1, 2], [0, 1]]\n"), "body1.k0"},
+      {"not_positive_definite", body("[body1]\ntype = \"elastic\"\nk0 = [[1, 2], [2, 1]]\n"), "body1.k0"},
+      {"pair_s_0", scenario_with(kLaw, b1, bench, "[pair]\ns = 0\n"), "pair.s = 0: must lie in (0, 1)"},
+      {"pair_s_1", scenario_with(kLaw, b1, bench, "[pair]\ns = 1\n"), "pair.s = 1: must lie in (0, 1)"},
+      {"pair_s_1_5", scenario_with(kLaw, b1, bench, "[pair]\ns = 1.5\n"), "pair.s = 1.5: must lie in (0, 1)"},
+      {"unknown_law", scenario_with("[law]\ntype = \"lugree\"\n"), "law.type = \"lugree\""},
+      {"unknown_drive", scenario_with(kLaw, b1, "[bench]\ndrive = \"velocty\"\ninput = 1\n"), "bench.drive"},
+      {"unknown_rheology", body("[body1]\ntype = \"gkvv\"\nk0 = 1\n"), "body1.type = \"gkvv\""},
+      {"mismatched_branches", body("[body1]\ntype = \"gkv\"\nk0 = 1\nc = [1, 2]\ntau = [1]\n"), "body1.tau"},
+      {"unreadable_csv", table("missing.csv"), "bench.input.file = \"missing.csv\": cannot read"},
+      {"bad_csv_cell", table("bad.csv"), "bad.csv:3:2: \"abc\" is not a number"},
+  };
+}
+
+class CliBadInput : public Cli, public ::testing::WithParamInterface<BadInput> {};
+
+TEST_P(CliBadInput, ExitsWith2NamingTheKeyAndWritesNothing) {
+  const BadInput& bad = GetParam();
+  write("bad.csv", "t_s,v\n0,0\n0.5,abc\n");
+  write(std::string(bad.label) + ".toml", bad.toml);
+  const CliResult r = run(fmt::format("run {}.toml --out out", bad.label));
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_EQ(r.err.rfind("bristle: error: ", 0), 0u) << r.err;
+  EXPECT_NE(r.err.find(bad.in_message), std::string::npos) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_EQ(r.out, "");
+  EXPECT_FALSE(fs::exists(dir_ / "out"));
+  const CliResult check = run(fmt::format("check {}.toml", bad.label));
+  EXPECT_EQ(check.code, 2) << check.err;
+  EXPECT_EQ(check.err, r.err);
+}
+
+INSTANTIATE_TEST_SUITE_P(AllClasses, CliBadInput, ::testing::ValuesIn(bad_inputs()),
+                         [](const ::testing::TestParamInfo<BadInput>& info) { return std::string(info.param.label); });
+
+}  // namespace

@@ -1,0 +1,66 @@
+// Validation helpers, regularised norms and the TimeSeries table.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <functional>
+#include <limits>
+
+#include "bristle/core/error.hpp"
+#include "bristle/core/norms.hpp"
+#include "bristle/core/time_series.hpp"
+
+namespace bristle {
+namespace {
+
+std::string message_of(const std::function<void()>& fn) {
+  try {
+    fn();
+  } catch (const InvalidInput& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+TEST(Validation, MessagesNameKeyValueAndRule) {
+  const double inf = std::numeric_limits<double>::infinity();
+  EXPECT_EQ(message_of([] { require_positive("body1.k0", 0.0); }), "body1.k0 = 0: must be > 0");
+  EXPECT_EQ(message_of([&] { require_positive("body1.k0", inf); }), "body1.k0 = inf: must be finite");
+  EXPECT_EQ(message_of([] { require_non_negative("law.mu_v", -0.5); }), "law.mu_v = -0.5: must be >= 0");
+  EXPECT_EQ(message_of([] { require_open_interval("pair.s", 1.0, 0.0, 1.0); }), "pair.s = 1: must lie in (0, 1)");
+  EXPECT_EQ(message_of([] { require_finite("x", std::nan("")); }), "x = nan: must be finite");
+  EXPECT_EQ(message_of([] { require_spd("k", Mat2{{1.0, 0.0}, {0.0, -1.0}}); }),
+            "k = [[1, 0], [0, -1]]: must be positive definite");
+  EXPECT_EQ(message_of([] { require_spd("k", Mat2{{1.0, 0.5}, {0.4, 1.0}}); }),
+            "k = [[1, 0.5], [0.4, 1]]: must be symmetric");
+  EXPECT_EQ(message_of([] { require_spd("k", Mat2{{2.0, 1.0}, {1.0, 2.0}}); }), "(no error)");
+}
+
+TEST(Validation, NearestWordSuggestsCloseKeysOnly) {
+  const std::vector<std::string> keys{"mu_s", "mu_d", "v_s", "delta_s", "sigma1"};
+  EXPECT_EQ(nearest_word("mu_z", keys), "mu_s");
+  EXPECT_EQ(nearest_word("sigma_1", keys), "sigma1");
+  EXPECT_EQ(nearest_word("completely_unrelated", keys), "");
+}
+
+TEST(Norms, RegularisedNormAndSign) {
+  EXPECT_DOUBLE_EQ(regularised_norm(Vec2(3.0, 4.0), 0.0), 5.0);
+  EXPECT_DOUBLE_EQ(regularised_norm(Vec2(0.0, 0.0), 1e-4), 1e-2);
+  EXPECT_DOUBLE_EQ(regularised_sign(-2.0, 0.0), -1.0);
+  EXPECT_DOUBLE_EQ(regularised_sign(0.0, 0.0), 0.0);
+  EXPECT_NEAR(regularised_sign(1e-3, 1e-6), 1e-3 / std::sqrt(2e-6), 1e-15);
+}
+
+TEST(TimeSeries, ColumnsByName) {
+  TimeSeries ts({"t_s", "F_N"});
+  ts.add_row({0.0, 1.0});
+  ts.add_row({0.1, 2.0});
+  EXPECT_EQ(ts.rows(), 2u);
+  EXPECT_EQ(ts.column("F_N")[1], 2.0);
+  EXPECT_TRUE(ts.has("t_s"));
+  EXPECT_FALSE(ts.has("x_m"));
+  EXPECT_THROW(ts.column("x_m"), std::out_of_range);
+  EXPECT_THROW(ts.add_row({1.0}), std::logic_error);
+}
+
+}  // namespace
+}  // namespace bristle

@@ -1,0 +1,198 @@
+// Output writers: CSV text, JSON, and the all-or-nothing file writing with gnuplot.
+#include "bristle/io/output.hpp"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "bristle/io/json.hpp"
+#include "bristle/io/scenario.hpp"
+
+namespace bristle::io {
+namespace {
+
+namespace fs = std::filesystem;
+
+class TempDir {
+ public:
+  TempDir() {
+    std::string pattern = (fs::temp_directory_path() / "bristle_out_XXXXXX").string();
+    if (!mkdtemp(pattern.data())) throw std::runtime_error("mkdtemp failed");
+    path_ = pattern;
+  }
+  ~TempDir() {
+    std::error_code ec;
+    fs::remove_all(path_, ec);
+  }
+  const fs::path& path() const { return path_; }
+
+ private:
+  fs::path path_;
+};
+
+std::string read(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+std::size_t count_entries(const fs::path& dir) {
+  std::size_t n = 0;
+  for ([[maybe_unused]] const auto& e : fs::directory_iterator(dir)) ++n;
+  return n;
+}
+
+RunResult small_result(bool sweep) {
+  RunResult r;
+  r.name = "small";
+  r.title = "Small 'quoted' title";
+  r.plot_x = "t_s";
+  r.plot_y = {"F_N", "x_m"};
+  if (sweep) r.sweep_column = "omega";
+  for (int c = 0; c < (sweep ? 2 : 1); ++c) {
+    CaseResult cr;
+    if (sweep) cr.sweep_value = c == 0 ? 1.0 : 2.5;
+    cr.series = TimeSeries({"t_s", "x_m", "F_N"});
+    for (int i = 0; i < 3; ++i) cr.series.add_row({0.1 * i, 1.0 / 3.0 * (c + 1), i == 2 ? -0.0 : 1e-300 * i});
+    r.cases.push_back(std::move(cr));
+  }
+  r.report["name"] = "small";
+  r.report["solve_seconds"] = 0.25;
+  return r;
+}
+
+TEST(Json, WritesShortestRoundTripNumbersAndEscapes) {
+  Json j = Json::object();
+  j["a"] = 0.1;
+  j["b"] = 1.0 / 3.0;
+  j["nan"] = std::nan("");
+  j["s"] = "quote \" backslash \\ newline \n";
+  j["list"] = Json(std::vector<double>{1, 2.5});
+  j["n"] = 42;
+  j["t"] = true;
+  j["null"] = nullptr;
+  EXPECT_EQ(j.dump(0), "{\"a\": 0.1, \"b\": 0.3333333333333333, \"nan\": null, \"s\": \"quote \\\" backslash \\\\ "
+                       "newline \\n\", \"list\": [1, 2.5], \"n\": 42, \"t\": true, \"null\": null}");
+  const Json* b = j.find("b");
+  ASSERT_NE(b, nullptr);
+  EXPECT_EQ(j.find("zzz"), nullptr);
+}
+
+TEST(Output, CsvHasAHeaderAndFullPrecision) {
+  const std::string csv = csv_text(small_result(false));
+  EXPECT_EQ(csv,
+            "t_s,x_m,F_N\n"
+            "0,0.3333333333333333,0\n"
+            "0.1,0.3333333333333333,1e-300\n"
+            "0.2,0.3333333333333333,-0\n");
+}
+
+TEST(Output, SweepCsvIsLongFormatWithTheSweepColumnFirst) {
+  const std::string csv = csv_text(small_result(true));
+  std::istringstream in(csv);
+  std::string line;
+  std::getline(in, line);
+  EXPECT_EQ(line, "omega,t_s,x_m,F_N");
+  int ones = 0, others = 0;
+  while (std::getline(in, line)) {
+    if (line.rfind("1,", 0) == 0) ++ones;
+    if (line.rfind("2.5,", 0) == 0) {
+      ++others;
+      EXPECT_EQ(ones, 3) << "cases must come in blocks";
+    }
+  }
+  EXPECT_EQ(ones, 3);
+  EXPECT_EQ(others, 3);
+}
+
+TEST(Output, GnuplotScriptHasOnePanelPerColumnAndALegendPerCase) {
+  const std::string s = gnuplot_script(small_result(true), "/tmp/x.png");
+  EXPECT_NE(s.find("set terminal pngcairo"), std::string::npos);
+  EXPECT_NE(s.find("set multiplot layout 2,1 title 'Small ''quoted'' title'"), std::string::npos);
+  EXPECT_NE(s.find("set ylabel 'F_N'"), std::string::npos);
+  EXPECT_NE(s.find("set ylabel 'x_m'"), std::string::npos);
+  EXPECT_NE(s.find("set xlabel 't_s'"), std::string::npos);
+  EXPECT_NE(s.find("title 'omega = 1'"), std::string::npos);
+  EXPECT_NE(s.find("title 'omega = 2.5'"), std::string::npos);
+}
+
+TEST(Output, WritesCsvJsonAndPng) {
+  TempDir dir;
+  const fs::path out = dir.path() / "new" / "nested";
+  const auto files = write_outputs(small_result(true), out);
+  ASSERT_EQ(files.size(), 3u);
+  EXPECT_EQ(read(out / "small.csv"), csv_text(small_result(true)));
+  EXPECT_NE(read(out / "small.json").find("\"solve_seconds\": 0.25"), std::string::npos);
+  const std::string png = read(out / "small.png");
+  ASSERT_GT(png.size(), 8u);
+  EXPECT_EQ(png.substr(1, 3), "PNG");
+  EXPECT_EQ(count_entries(out), 3u);  // no temporaries left
+}
+
+TEST(Output, NoPlotWritesTwoFiles) {
+  TempDir dir;
+  WriteOptions o;
+  o.plot = false;
+  o.gnuplot = "/nonexistent/gnuplot";
+  const auto files = write_outputs(small_result(false), dir.path(), o);
+  EXPECT_EQ(files.size(), 2u);
+  EXPECT_EQ(count_entries(dir.path()), 2u);
+}
+
+TEST(Output, FailingOrMissingGnuplotLeavesNothing) {
+  TempDir dir;
+  for (const char* gnuplot : {"false", "/nonexistent/gnuplot"}) {
+    WriteOptions o;
+    o.gnuplot = gnuplot;
+    const fs::path out = dir.path() / "a" / "b";
+    EXPECT_THROW(write_outputs(small_result(false), out, o), OutputError) << gnuplot;
+    EXPECT_FALSE(fs::exists(dir.path() / "a")) << gnuplot;  // created directories are removed again
+    // An existing directory keeps its own files and gets none of ours.
+    std::ofstream(dir.path() / "keep.txt") << "x";
+    EXPECT_THROW(write_outputs(small_result(false), dir.path(), o), OutputError) << gnuplot;
+    EXPECT_EQ(count_entries(dir.path()), 1u) << gnuplot;
+  }
+}
+
+TEST(Output, ExistingFileAsDirectoryIsAnError) {
+  TempDir dir;
+  std::ofstream(dir.path() / "file") << "x";
+  WriteOptions o;
+  o.plot = false;
+  EXPECT_THROW(write_outputs(small_result(false), dir.path() / "file", o), OutputError);
+  EXPECT_EQ(count_entries(dir.path()), 1u);
+}
+
+TEST(Output, RunningALumpedScenarioFillsTheReport) {
+  const auto scenario = parse_scenario_string(
+      "[law]\ntype = \"lugre\"\nmu_s = 1.5\nmu_d = 1\nv_s = 0.001\n[body1]\ntype = \"elastic\"\nk0 = 1e5\n"
+      "[bench]\ndrive = \"velocity\"\ninput = 0.01\nnormal_load_N = 10\n[time]\nt_end_s = 0.05\noutputs = 51\n"
+      "[sweep]\nparameter = \"bench.normal_load_N\"\nvalues = [10, 20]\ncolumn = \"load\"\n",
+      "report");
+  int calls = 0;
+  const RunResult r = scenario->run([&](const Progress& p) {
+    ++calls;
+    EXPECT_EQ(p.case_count, 2u);
+  });
+  EXPECT_GT(calls, 0);
+  ASSERT_EQ(r.cases.size(), 2u);
+  EXPECT_EQ(r.sweep_column, "load");
+  EXPECT_EQ(r.cases[1].series.rows(), 51u);
+  // Steady sliding at 0.01 m/s >> v_s: F = -F_z mu_d.
+  EXPECT_NEAR(r.cases[0].series.column("F_N").back(), -10.0, 1e-6);
+  EXPECT_NEAR(r.cases[1].series.column("F_N").back(), -20.0, 1e-6);
+  const std::string json = r.report.dump();
+  for (const char* key : {"\"bristle_version\"", "\"solve_seconds\"", "\"parameters\"", "\"derived\"",
+                          "\"F_peak_N\"", "\"integrator_stats\"", "\"steady_at_final_velocity\"", "\"load\": 20"})
+    EXPECT_NE(json.find(key), std::string::npos) << key;
+  EXPECT_GE(r.solve_seconds, 0.0);
+}
+
+}  // namespace
+}  // namespace bristle::io

@@ -1,0 +1,130 @@
+// Rheologies (paper 1, eqs. 8-11) and the viscoelastic contact pair (eqs. 12-19).
+#include "bristle/rheology/contact_pair.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <complex>
+#include <functional>
+
+#include "bristle/core/error.hpp"
+
+namespace bristle::rheology {
+namespace {
+
+TEST(Rheology, GkvRealisationMatchesEq8) {
+  const RheologyParams p = gkv(240.0, {100.0, 50.0}, {0.1, 0.2});
+  const Realisation r = realise(p);
+  ASSERT_EQ(r.n, 2);
+  EXPECT_NEAR(r.A(0, 0), -1.0 / 0.1, 1e-12);  // -tau_1^-1
+  EXPECT_NEAR(r.A(2, 2), -1.0 / 0.2, 1e-12);
+  EXPECT_NEAR(r.B(0, 0), 1.0 / 100.0, 1e-15);  // C_1^-1
+  EXPECT_NEAR(r.C(0, 2), -240.0, 1e-12);       // -K0
+  // Static compliance: springs in series, 1/k0 + sum 1/k_i with k_i = c_i / tau_i.
+  EXPECT_NEAR(r.static_compliance()(0, 0), 1.0 / 240.0 + 0.1 / 100.0 + 0.2 / 50.0, 1e-15);
+}
+
+TEST(Rheology, GmStaticStiffnessIsKinf) {
+  const Realisation r = realise(gm(100.0, {50.0, 30.0}, {0.1, 1.0}));
+  EXPECT_NEAR(r.K0(0, 0), 180.0, 1e-12);  // K0 = K_inf + sum K_i
+  EXPECT_NEAR(r.static_compliance()(1, 1), 1.0 / 100.0, 1e-14);
+}
+
+TEST(Rheology, GmEquivalentOfGkvHasTheSameTransferFunction) {
+  const double k0 = 240.0;
+  const std::vector<double> c{72.0, 78.0, 5.0}, tau{0.1, 0.3, 0.01};
+  const Realisation a = realise(gkv(k0, c, tau));
+  const Realisation b = realise(gm_equivalent_of_gkv(k0, c, tau));
+  ASSERT_EQ(b.n, 3);
+  for (double w : {0.0, 0.1, 1.0, 10.0, 100.0, 1e4}) {
+    const std::complex<double> s(0.0, w);
+    const auto ja = compliance(a, s), jb = compliance(b, s);
+    EXPECT_LT(std::abs(ja(0, 0) - jb(0, 0)), 1e-11 * std::abs(ja(0, 0))) << "omega " << w;
+  }
+  // One branch: the closed-form standard-linear-solid conversion.
+  const RheologyParams one = gm_equivalent_of_gkv(k0, {72.0}, {0.1});
+  const double k1 = 720.0;
+  EXPECT_NEAR(one.k_elastic(0, 0), k0 * k1 / (k0 + k1), 1e-10);
+  EXPECT_NEAR(one.branches[0].k(0, 0), k0 * k0 / (k0 + k1), 1e-10);
+  EXPECT_NEAR(one.branches[0].c(0, 0) / one.branches[0].k(0, 0), 72.0 / (k0 + k1), 1e-14);
+}
+
+TEST(Rheology, StoredEnergyGkv) {
+  const Realisation r = realise(gkv(200.0, {10.0}, {0.5}));
+  const double zeta[2] = {1e-3, -2e-3};
+  const Vec2 f(0.4, 0.1);
+  const double k1 = 20.0;
+  EXPECT_NEAR(r.stored_energy(f, zeta), 0.5 * f.squaredNorm() / 200.0 + 0.5 * k1 * (1e-6 + 4e-6), 1e-15);
+}
+
+TEST(ContactPair, ElasticPairFromS) {
+  const double k01 = 240.0, s = 0.4;
+  const double k02 = substrate_stiffness_from_s("pair.s", s, k01);
+  const ContactPair pair(elastic(k01), elastic(k02));
+  EXPECT_NEAR(pair.S2()(0, 0), s, 1e-14);        // s = s2 = k01/(k01 + k02), errata §5
+  EXPECT_NEAR(pair.S1()(0, 0), 1.0 - s, 1e-14);  // s1 = 1 - s
+  EXPECT_NEAR(pair.K0bar()(0, 0), (1.0 - s) * k01, 1e-12);  // k0bar = (1 - s) k01
+  EXPECT_LT((pair.S1() + pair.S2() - Mat2::Identity()).norm(), 1e-15);
+}
+
+TEST(ContactPair, RigidSubstrateIsLumpedLimit) {
+  const ContactPair pair(gkv(1e5, {10.0}, {0.01}), rigid());
+  EXPECT_LT((pair.S1() - Mat2::Identity()).norm(), 1e-15);
+  EXPECT_LT(pair.S2().norm(), 1e-15);
+  EXPECT_NEAR(pair.K0bar()(0, 0), 1e5, 1e-9);
+}
+
+TEST(ContactPair, DeformationsSplitAsEq18) {
+  // z1 = S0 zeta + S1 z, z2 = S0 zeta - S2 z (eq. 18) for GKV bodies.
+  const ContactPair pair(gkv(240.0, {100.0, 50.0}, {0.1, 0.1}), gkv(160.0, {30.0}, {0.1}));
+  const double zeta[6] = {1e-3, 2e-3, -1e-3, 5e-4, 3e-4, -2e-4};
+  const Vec2 f(0.3, -0.2);
+  const Vec2 z = pair.relative_deformation(f, zeta);
+  const Vec2 z1 = pair.body1().deformation(f, zeta);
+  const Vec2 z2 = pair.body2().deformation(-f, zeta + 4);
+  Eigen::Map<const VecX> zv(zeta, 6);
+  const Vec2 s0zeta = pair.S0() * zv;
+  EXPECT_LT((z1 - (s0zeta + pair.S1() * z)).norm(), 1e-15);
+  EXPECT_LT((z2 - (s0zeta - pair.S2() * z)).norm(), 1e-15);
+  // f = K0bar z + Cbar zeta (eq. 15)
+  EXPECT_LT((pair.K0bar() * z + pair.Cbar() * zv - f).norm(), 1e-13);
+}
+
+void expect_invalid(const std::function<void()>& fn, const std::string& message) {
+  try {
+    fn();
+    FAIL() << "expected InvalidInput: " << message;
+  } catch (const InvalidInput& e) {
+    EXPECT_EQ(std::string(e.what()), message);
+  }
+}
+
+TEST(ContactPair, RejectsBadInput) {
+  expect_invalid([] { elastic(0.0); }, "k0 = 0: must be > 0");
+  expect_invalid([] { gkv(100.0, {-1.0}, {0.1}); }, "c[0] = -1: must be > 0");
+  expect_invalid([] { gkv(100.0, {1.0}, {0.0}); }, "tau[0] = 0: must be > 0");
+  expect_invalid([] { gkv(100.0, {1.0, 2.0}, {0.1}); }, "tau: 1 values for 2 damping values c; one tau per branch");
+  expect_invalid([] { substrate_stiffness_from_s("pair.s", 1.0, 240.0); }, "pair.s = 1: must lie in (0, 1)");
+  expect_invalid([] { substrate_stiffness_from_s("pair.s", 0.0, 240.0); }, "pair.s = 0: must lie in (0, 1)");
+  expect_invalid([] { ContactPair(rigid(), rigid()); },
+                 "body1.type = \"rigid\": at least one body must deform (body2 is rigid too)");
+  RheologyParams nonsym = elastic(100.0);
+  nonsym.k_elastic(0, 1) = 5.0;
+  expect_invalid([&] { ContactPair(nonsym, rigid()); }, "body1.k0 = [[100, 5], [0, 100]]: must be symmetric");
+  RheologyParams indefinite = elastic(100.0);
+  indefinite.k_elastic << 1.0, 2.0, 2.0, 1.0;
+  expect_invalid([&] { ContactPair(rigid(), indefinite); }, "body2.k0 = [[1, 2], [2, 1]]: must be positive definite");
+  RheologyParams nan_branch = gkv(100.0, {1.0}, {0.1});
+  nan_branch.branches[0].c(1, 1) = std::nan("");
+  expect_invalid([&] { ContactPair(nan_branch, rigid()); },
+                 "body1.branches[0].c = [[1, 0], [0, nan]]: must be finite");
+  RheologyParams aniso1 = elastic(100.0), aniso2 = elastic(50.0);
+  aniso1.k_elastic << 100.0, 10.0, 10.0, 80.0;
+  aniso2.k_elastic << 50.0, 0.0, 0.0, 30.0;
+  expect_invalid([&] { ContactPair(aniso1, aniso2); },
+                 "body2.k0 = [[50, 0], [0, 30]]: the elastic stiffnesses of the two bodies must share principal axes "
+                 "(commute with body1.k0 = [[100, 10], [10, 80]]), paper 1 eqs. 19 and 41");
+}
+
+}  // namespace
+}  // namespace bristle::rheology

@@ -1,0 +1,174 @@
+#pragma once
+// Line contact of length L: the viscoelasto-kinematic PDEs of paper 1 (eqs. 33-35, 74, 76) in one
+// space dimension, for sliding (eq. 54), rolling (eq. 60) and anything between.
+//
+// Coordinate xi in [0, L] from the leading edge (xi = L/2 - x, §5.1). The material velocities of the
+// two bodies along xi are inputs V1(t), V2(t) (sliding: V1 = 0, V2 = V_x; rolling: V1 = V_r,
+// V2 = V_x; errata §5.2). Each component of u = [f; zeta1; zeta2] is transported with its own speed
+//   f_x: S1_xx V1 + S2_xx V2,  f_y: S1_yy V1 + S2_yy V2   (s1 V1 + s2 V2, eq. 34a)
+//   zeta1: V1,  zeta2: V2                                  (eq. 34a)
+// and reacts through the pointwise source of the contact model (eq. 35):
+//   du/dt + Lambda du/dxi = h(u, v_r),   v_r = (V2 - V1, v_y)  (the rigid relative velocity)
+// A component with positive speed enters at xi = 0, one with negative speed at xi = L, where it is
+// zero (eqs. 50, 54d-e, 60d-f); a component with zero speed needs no boundary condition and is an
+// ODE at each xi (eq. 54b). With V1 = V2 = 0 every cell follows the lumped model exactly.
+//
+// Forces: F(t) = int_0^L p(xi) f(xi, t) dxi (eq. 36) with int p = F_z. Energy: W = int p w(u) dxi
+// (eq. 85), supplied power P = -int p f . v_r dxi (eq. 79).
+//
+// | key        | meaning                                 | unit | range                |
+// |------------|-----------------------------------------|------|----------------------|
+// | L_m        | contact length                          | m    | > 0                  |
+// | cells      | finite volumes                          | -    | >= 2                 |
+// | normal_load_N | F_z                                  | N    | > 0                  |
+// | cfl        | Courant number of the automatic step    | -    | (0, 1]               |
+// | dt_s       | fixed time step (0: automatic)          | s    | >= 0, CFL-stable     |
+#include <functional>
+#include <memory>
+#include <string_view>
+#include <vector>
+
+#include "bristle/contact/contact_model.hpp"
+#include "bristle/contact/signal.hpp"
+#include "bristle/core/time_series.hpp"
+#include "bristle/integrate/ode.hpp"
+
+namespace bristle::integrate {
+class FixedStepper;
+}
+
+namespace bristle::transport {
+
+enum class PressureKind { uniform, parabolic, table };
+std::string_view to_string(PressureKind kind);
+PressureKind pressure_kind_from_string(std::string_view key, std::string_view name);
+
+struct PressureParams {
+  PressureKind kind = PressureKind::uniform;
+  std::vector<double> xi_m, values;  // table: shape of p(xi), scaled so that int p = F_z
+  void validate(std::string_view prefix) const;
+};
+
+/// p(xi) in N/m, normalised so that int_0^L p dxi = F_z.
+class Pressure {
+ public:
+  Pressure(const PressureParams& params, double L, double normal_load_N);
+  double operator()(double xi) const;
+  /// Mean of p over [a, b] (exact for uniform, parabolic and piecewise-linear tables).
+  double mean(double a, double b) const;
+  const PressureParams& params() const { return params_; }
+  double normal_load() const { return normal_load_; }
+
+ private:
+  double primitive(double xi) const;  // int_0^xi p
+  PressureParams params_;
+  double L_ = 1.0, normal_load_ = 1.0, scale_ = 1.0;
+};
+
+enum class Limiter { none, minmod, van_leer, mc };  // none = first-order upwind
+std::string_view to_string(Limiter limiter);
+Limiter limiter_from_string(std::string_view key, std::string_view name);
+
+struct LineContactParams {
+  double L_m = 0.2;
+  int cells = 200;
+  double normal_load_N = 1.0;
+  PressureParams pressure;
+  contact::Signal V1, V2;                 // material velocities along xi (m/s)
+  contact::Signal v_y;                    // lateral rigid relative velocity (m/s), default 0
+  double cfl = 0.9;
+  double dt_s = 0.0;                      // 0: automatic, from the CFL condition
+  double max_dt_s = 0.0;                  // cap on the automatic step (0: none; needed without advection)
+  Limiter limiter = Limiter::van_leer;
+
+  void validate(std::string_view prefix) const;
+};
+
+/// Characteristic speeds of each state component for material velocities (V1, V2): eq. 34a.
+/// Requires S1, S2 diagonal (the decoupled longitudinal/lateral line contact).
+VecX characteristic_speeds(const contact::ContactModel& model, double V1, double V2);
+
+class LineContact {
+ public:
+  LineContact(const contact::ContactModel& model, LineContactParams params);
+  ~LineContact();
+  LineContact(const LineContact&) = delete;
+  LineContact& operator=(const LineContact&) = delete;
+
+  int cells() const { return params_.cells; }
+  int components() const { return model_.state_size(); }
+  double dx() const { return dx_; }
+  double cell_centre(int i) const { return (i + 0.5) * dx_; }
+  /// The state field, cell-major: u(i, k) = state[i * components() + k].
+  VecX& state() { return u_; }
+  const VecX& state() const { return u_; }
+  double time() const { return t_; }
+  void reset(double t0, const VecX& initial = {});
+
+  /// Advances to t_end with steps of at most the CFL limit (or the fixed dt_s); throws SolverError if
+  /// a fixed dt_s breaks the CFL condition at some time, or if the state becomes non-finite.
+  void advance_to(double t_end);
+  /// One Strang-split step: half source, transport, half source (second order).
+  void step(double dt);
+  /// Largest stable step at time t: cfl * dx / max |speed| (infinity without advection).
+  double stable_dt(double t) const;
+
+  Vec2 relative_velocity(double t) const;
+  Vec2 total_force() const;            // eq. 36, N
+  double stored_energy() const;        // eq. 85, J
+  double supplied_power() const;       // -int p f . v_r, W
+  double dissipated_power() const;     // int p D(u), W
+  double supplied_energy() const { return supplied_energy_; }  // int_0^t supplied power, J (trapezoidal)
+  /// The fields at the current time: xi_m, p_N_per_m, f_x, f_y, z1_<i>_<x|y>_m, z2_<i>_<x|y>_m.
+  TimeSeries field() const;
+  long steps_taken() const { return steps_; }
+
+  const contact::ContactModel& model() const { return model_; }
+  const LineContactParams& params() const { return params_; }
+  const Pressure& pressure() const { return pressure_; }
+
+ private:
+  void source_step(double t, double dt);
+  void transport_step(double t, double dt);
+
+  const contact::ContactModel& model_;
+  LineContactParams params_;
+  Pressure pressure_;
+  double dx_ = 0.0, t_ = 0.0;
+  long steps_ = 0;
+  double supplied_energy_ = 0.0, supplied_power_ = 0.0;
+  VecX u_;
+  std::vector<double> p_cell_;  // cell means of p
+  integrate::OdeSystem cell_system_;  // u' = h(u, v_r(t)) at one point: the lumped model
+  integrate::Stats stepper_stats_;
+  std::unique_ptr<integrate::FixedStepper> stepper_;
+};
+
+struct LineRun {
+  TimeSeries series;   // t_s, V1_mps, V2_mps, vr_mps, Fx_N, Fy_N, W_J, P_supplied_W, E_supplied_J, ...
+  std::vector<double> field_times;
+  std::vector<TimeSeries> fields;   // per field time: xi_m, f_x, f_y, z1_<i>_x ..., p_N_per_m
+  long steps = 0;
+};
+
+/// Runs from t0 through output_times, recording forces and energy at each, and the fields at the
+/// requested field_times (each must be one of output_times or between them).
+LineRun run(LineContact& contact, const std::vector<double>& output_times, const std::vector<double>& field_times,
+            const std::function<void(double)>& progress = {});
+
+// ---- Steady state ----------------------------------------------------------------------------------
+struct SteadyLine {
+  Vec2 force_N = Vec2::Zero();     // eq. 36
+  bool exact = false;              // true: matrix exponential (affine source); false: adaptive ODE in xi
+  TimeSeries field;                // xi_m, f_x, f_y, state components (when requested)
+};
+
+/// The steady state of the line contact at constant V1, V2, v_y: the ODE in xi
+///   Lambda du/dxi = h(u, v_r)  (zero-speed components algebraic: h_k = 0)
+/// solved exactly by a matrix exponential when the source is affine in u at fixed v_r (Dahl, LuGre,
+/// FrBD, frictionless with any linear rheology), else by an adaptive integrator at rtol 1e-12.
+/// `field_points` > 0 also returns the fields at that many equally spaced xi.
+SteadyLine steady_state(const contact::ContactModel& model, const LineContactParams& params, double V1, double V2,
+                        double v_y = 0.0, int field_points = 0);
+
+}  // namespace bristle::transport

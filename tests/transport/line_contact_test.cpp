@@ -1,0 +1,237 @@
+// Line contact (paper 1, §5): steady closed forms, transient convergence, unification with the
+// lumped model, passivity, bad input.
+#include "bristle/transport/line_contact.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <iostream>
+#include <random>
+
+#include "bristle/core/error.hpp"
+#include "bristle/integrate/ode.hpp"
+
+namespace bristle::transport {
+namespace {
+
+using laws::LawKind;
+using laws::LawParams;
+using laws::StribeckParams;
+namespace rh = bristle::rheology;
+
+// Table 1 (sliding) and Table 2 (rolling) of paper 1.
+constexpr double kK01 = 240.0;
+LawParams table1_law() {
+  LawParams p;
+  p.kind = LawKind::frbd;
+  p.M.axis1 = StribeckParams{1.0, 0.7, 6.0, 2.0, 0.0};
+  return p;
+}
+LawParams table2_law() {
+  LawParams p;
+  p.kind = LawKind::frbd;
+  p.M.axis1 = StribeckParams{1.2, 0.7, 3.49, 0.6, 0.0};
+  return p;
+}
+contact::ContactModel elastic_pair(const LawParams& law, double s) {
+  return contact::ContactModel(law, rh::elastic(kK01), rh::elastic(rh::substrate_stiffness_from_s("s", s, kK01)));
+}
+LineContactParams line(double L, double Fz, int cells = 200) {
+  LineContactParams p;
+  p.L_m = L;
+  p.normal_load_N = Fz;
+  p.cells = cells;
+  return p;
+}
+
+// Eq. 57 and eq. 62 (with eps = 0), the normalised force F_x / (mu F_z), written with expm1 so that
+// 1 - (1 - e^-a)/a = (a + expm1(-a))/a keeps its digits for small a (slow rolling).
+double eq57(double mu, double s, double L) {
+  const double a = (1.0 - s) * kK01 * L / (s * mu);
+  return -(a + std::expm1(-a)) / a;
+}
+double eq62(double mu, double s, double L, double vx, double Vr) {
+  const double a = (1.0 - s) * kK01 * std::abs(vx) * L / ((Vr + s * vx) * mu);
+  return -(vx > 0 ? 1.0 : -1.0) * (a + std::expm1(-a)) / a;
+}
+
+TEST(LineSteady, SlidingClosedFormEq57) {
+  for (double s : {0.2, 0.4, 0.6, 0.8}) {
+    const auto model = elastic_pair(table1_law(), s);
+    for (double V : {0.05, 1.0, 7.0, 30.0}) {
+      const SteadyLine st = steady_state(model, line(0.2, 10.0), 0.0, V);
+      const double mu = laws::stribeck_mu(table1_law().M.axis1, V);
+      const double expected = mu * 10.0 * eq57(mu, s, 0.2);
+      EXPECT_TRUE(st.exact);
+      EXPECT_NEAR(st.force_N[0], expected, 1e-10 * std::abs(expected)) << "s=" << s << " V=" << V;
+      EXPECT_EQ(st.force_N[1], 0.0);
+    }
+  }
+}
+
+TEST(LineSteady, RollingClosedFormEq62) {
+  const double Vr = 16.0;
+  for (double s : {0.2, 0.4, 0.6, 0.8}) {
+    const auto model = elastic_pair(table2_law(), s);
+    for (double vx : {-3.2, -0.5, -1e-3, 2e-2, 1.0, 3.2}) {
+      const double Vx = Vr + vx;
+      const SteadyLine st = steady_state(model, line(0.1, 3000.0), Vr, Vx);
+      const double mu = laws::stribeck_mu(table2_law().M.axis1, std::abs(vx));
+      const double expected = mu * 3000.0 * eq62(mu, s, 0.1, vx, Vr);
+      EXPECT_NEAR(st.force_N[0], expected, 1e-10 * std::abs(expected)) << "s=" << s << " vx=" << vx;
+    }
+  }
+}
+
+TEST(LineSteady, GeneralSolverAgreesWithExactOne) {
+  // Parabolic pressure with GKV bodies: the adaptive xi-integration (forced through a tabulated copy of
+  // the same pressure) against the matrix exponential.
+  const double s = 0.4;
+  const contact::ContactModel model(table1_law(), rh::gkv(kK01, {100.0, 50.0}, {0.1, 0.1}),
+                                    rh::gkv(rh::substrate_stiffness_from_s("s", s, kK01), {36.0, 36.0}, {0.1, 0.1}));
+  LineContactParams exact = line(0.2, 10.0);
+  exact.pressure.kind = PressureKind::parabolic;
+  LineContactParams tabulated = exact;
+  tabulated.pressure.kind = PressureKind::table;
+  for (int i = 0; i <= 2000; ++i) {
+    const double xi = 0.2 * i / 2000.0;
+    tabulated.pressure.xi_m.push_back(xi);
+    tabulated.pressure.values.push_back(xi * (0.2 - xi));
+  }
+  for (double V : {0.1, 2.0}) {
+    const SteadyLine a = steady_state(model, exact, 0.0, V);
+    const SteadyLine b = steady_state(model, tabulated, 0.0, V);
+    EXPECT_TRUE(a.exact);
+    EXPECT_FALSE(b.exact);
+    // The table interpolates the parabola linearly: O(h^2) = 1e-8 relative difference at most.
+    EXPECT_NEAR(a.force_N[0], b.force_N[0], 1e-6 * std::abs(a.force_N[0])) << "V=" << V;
+  }
+}
+
+TEST(LineSteady, LumpedLimitAsSTendsToZero) {
+  double previous = 1.0;
+  for (double s : {1e-1, 1e-2, 1e-3, 1e-4}) {
+    const auto model = elastic_pair(table1_law(), s);
+    const SteadyLine st = steady_state(model, line(0.2, 10.0), 0.0, 1.0);
+    const double mu = laws::stribeck_mu(table1_law().M.axis1, 1.0);
+    const double gap = std::abs(st.force_N[0] / (mu * 10.0) + 1.0);  // |F_x/(mu F_z) - (-1)|
+    EXPECT_LT(gap, previous);
+    previous = gap;
+  }
+  EXPECT_LT(previous, 1e-3);
+}
+
+integrate::Options sdirk2(double dt) {
+  integrate::Options o;
+  o.method = integrate::Method::sdirk2;
+  o.dt = dt;
+  o.rtol = 1e-10;
+  o.atol = 1e-14;
+  return o;
+}
+
+// V1 = V2 = 0: every node follows the lumped model (the same source, the same stepper) to round-off.
+TEST(LineTransient, WithoutAdvectionEveryNodeIsTheLumpedModel) {
+  const contact::ContactModel model(table1_law(), rh::gkv(kK01, {100.0}, {0.1}), rh::gkv(300.0, {40.0}, {0.2}));
+  LineContactParams p = line(0.2, 10.0, 8);
+  p.V1 = contact::Signal::constant_value(0.0);
+  p.V2 = contact::Signal::constant_value(0.0);
+  p.v_y.kind = contact::SignalKind::sine;  // v_r = (V2 - V1, v_y): drive through the lateral slip
+  p.v_y.amplitude = 0.3;
+  p.v_y.omega = 5.0;
+  p.v_y.offset = 0.1;
+  p.dt_s = 0.01;
+  LineContact lc(model, p);
+  std::mt19937 rng(5);
+  std::uniform_real_distribution<double> u(-0.5, 0.5);
+  VecX initial(lc.cells() * lc.components());
+  for (Eigen::Index i = 0; i < initial.size(); ++i) initial[i] = u(rng) * (i % lc.components() < 2 ? 1.0 : 1e-3);
+  lc.reset(0.0, initial);
+  lc.advance_to(1.0);
+  integrate::OdeSystem lumped;
+  lumped.size = model.state_size();
+  lumped.rhs = [&](double t, const double* x, double* dx) { model.source(x, Vec2(0.0, p.v_y(t)), dx); };
+  double worst = 0.0;
+  for (int i = 0; i < lc.cells(); ++i) {
+    VecX x = initial.segment(i * lc.components(), lc.components());
+    integrate::integrate(lumped, x, 0.0, {1.0}, sdirk2(0.005), [](double, const double*) {});
+    worst = std::max(worst, (x - lc.state().segment(i * lc.components(), lc.components())).cwiseAbs().maxCoeff());
+  }
+  std::cout << "unification: max |node - lumped| = " << worst << "\n";
+  EXPECT_LE(worst, 1e-14);
+}
+
+// The transient solver run to steady state reaches the closed forms within its discretisation
+// error, which falls with the grid.
+TEST(LineTransient, ReachesSteadyClosedForms) {
+  for (double s : {0.4, 0.8}) {
+    const auto model = elastic_pair(table1_law(), s);
+    const double V = 0.3, mu = laws::stribeck_mu(table1_law().M.axis1, V);
+    const double expected = mu * 10.0 * eq57(mu, s, 0.2);
+    double previous = 1.0;
+    for (int cells : {50, 100, 200, 400}) {
+      LineContactParams p = line(0.2, 10.0, cells);
+      p.V1 = contact::Signal::constant_value(0.0);
+      p.V2 = contact::Signal::constant_value(V);
+      LineContact lc(model, p);
+      // Characteristics carry the steady solution in from the leading edge: after one transit time of
+      // the slowest family the exact solution is steady; two transits leave only the scheme's error.
+      lc.advance_to(2.0 * 0.2 / (s * V));
+      const double rel = std::abs(lc.total_force()[0] / expected - 1.0);
+      std::cout << "sliding steady s=" << s << " cells=" << cells << " relative error " << rel << "\n";
+      EXPECT_LT(rel, previous);
+      previous = rel;
+    }
+    EXPECT_LT(previous, 1e-3);
+  }
+  const double Vr = 16.0, vx = -3.2, s = 0.4;
+  const auto model = elastic_pair(table2_law(), s);
+  const double mu = laws::stribeck_mu(table2_law().M.axis1, std::abs(vx));
+  const double expected = mu * 3000.0 * eq62(mu, s, 0.1, vx, Vr);
+  LineContactParams p = line(0.1, 3000.0, 400);
+  p.V1 = contact::Signal::constant_value(Vr);
+  p.V2 = contact::Signal::constant_value(Vr + vx);
+  LineContact lc(model, p);
+  lc.advance_to(2.0 * 0.1 / (Vr + s * vx));
+  EXPECT_NEAR(lc.total_force()[0], expected, 1e-3 * std::abs(expected));
+}
+
+TEST(LineTransient, RejectsBadInput) {
+  const auto model = elastic_pair(table1_law(), 0.4);
+  auto expect_invalid = [&](LineContactParams p, const std::string& message) {
+    try {
+      LineContact lc(model, p);
+      FAIL() << "expected InvalidInput: " << message;
+    } catch (const InvalidInput& e) {
+      EXPECT_EQ(std::string(e.what()), message);
+    }
+  };
+  LineContactParams p = line(0.2, 10.0);
+  p.L_m = 0.0;
+  expect_invalid(p, "line.L_m = 0: must be > 0");
+  p = line(0.2, 10.0);
+  p.cells = 1;
+  expect_invalid(p, "line.cells = 1: must be >= 2");
+  p = line(0.2, 10.0);
+  p.cfl = 1.5;
+  expect_invalid(p, "line.cfl = 1.5: must lie in (0, 1] (the scheme is stable for Courant numbers <= 1)");
+  p = line(0.2, 10.0);
+  p.normal_load_N = std::nan("");
+  expect_invalid(p, "line.normal_load_N = nan: must be finite");
+  // A fixed step beyond the CFL limit is refused when it is taken.
+  p = line(0.2, 10.0, 100);
+  p.V2 = contact::Signal::constant_value(1.0);
+  p.dt_s = 0.01;  // dx / max|c| = 0.002 m / (s V2 = 0.4 m/s) = 0.005 s
+  LineContact lc(model, p);
+  try {
+    lc.advance_to(0.1);
+    FAIL();
+  } catch (const SolverError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "line.dt_s = 0.01: breaks the CFL condition at t = 0 s (largest stable step dx / max|c| = 0.005 s); use a "
+              "smaller dt_s or the automatic step");
+  }
+}
+
+}  // namespace
+}  // namespace bristle::transport

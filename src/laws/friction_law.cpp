@@ -85,6 +85,11 @@ FrictionLaw::FrictionLaw(LawParams params, const Mat2& k_static)
 
 Mat2 FrictionLaw::G_inverse(const Vec2& v) const {
   if (params_.G_inverse) return params_.G_inverse(v);
+  if (!params_.M.anisotropic) {
+    // M = mu I: M^-2 ||M v||_eps = sqrt(mu^2 ||v||^2 + eps) / mu^2, without 2x2 inverses.
+    const double mu = stribeck_mu(params_.M.axis1, v.norm());
+    return (std::sqrt(mu * mu * v.squaredNorm() + params_.eps) / (mu * mu)) * Mat2::Identity();
+  }
   const Mat2 m = params_.M.M(v);
   const Mat2 m_inv = m.inverse();
   return m_inv * m_inv * regularised_norm(m * v, params_.eps);  // M^-2 ||M v||_{2,eps}

@@ -17,8 +17,10 @@ void StribeckParams::validate(std::string_view prefix) const {
 }
 
 double stribeck_mu(const StribeckParams& p, double speed) {
-  // paper 1, eq. 53
-  return p.mu_d + (p.mu_s - p.mu_d) * std::exp(-std::pow(speed / p.v_s, p.delta_s)) + p.mu_v * speed;
+  // paper 1, eq. 53; the common exponents 1 and 2 without pow()
+  const double r = speed / p.v_s;
+  const double power = p.delta_s == 2.0 ? r * r : p.delta_s == 1.0 ? r : std::pow(r, p.delta_s);
+  return p.mu_d + (p.mu_s - p.mu_d) * std::exp(-power) + p.mu_v * speed;
 }
 
 void FrictionCoefficient::validate(std::string_view prefix) const {

@@ -11,6 +11,8 @@
 // extrapolation at the outflow end. Stable for nu <= 1; second order where the limiter is inactive.
 #include <fmt/format.h>
 
+#include <unsupported/Eigen/MatrixFunctions>
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -97,6 +99,22 @@ LineContact::LineContact(const contact::ContactModel& model, LineContactParams p
   options.atol = 1e-14;
   options.dt = 1.0;  // unused by the stepper; each step gets its own h
   stepper_ = std::make_unique<integrate::FixedStepper>(cell_system_, options, stepper_stats_);
+  switch (params_.source_scheme) {
+    case SourceScheme::automatic:
+      exponential_ = source_is_affine(model_);
+      break;
+    case SourceScheme::sdirk2:
+      exponential_ = false;
+      break;
+    case SourceScheme::exponential:
+      if (!source_is_affine(model_))
+        throw InvalidInput(fmt::format("line.source_scheme = \"exponential\": needs a source affine in the state; "
+                                       "law.type = \"{}\"{} is not (use \"sdirk2\" or \"automatic\")",
+                                       laws::to_string(model_.law().params().kind),
+                                       model_.law().params().G_inverse ? " with a user G^-1" : ""));
+      exponential_ = true;
+      break;
+  }
   reset(0.0);
 }
 
@@ -131,6 +149,31 @@ double LineContact::stable_dt(double t) const {
 
 void LineContact::source_step(double t, double dt) {
   const int m = components();
+  if (exponential_) {
+    // Frozen at the midpoint: u' = J u + b with J, b at v_r(t + dt/2); exact propagator from the
+    // exponential of the augmented matrix [[J, b], [0, 0]] dt = [[P, q], [0, 1]].
+    const Vec2 v_mid = relative_velocity(t + 0.5 * dt);
+    if (!(v_mid == propagator_v_) || dt != propagator_h_) {
+      MatX aug = MatX::Zero(m + 1, m + 1);
+      const VecX zero = VecX::Zero(m);
+      VecX b(m);
+      model_.source(zero.data(), v_mid, b.data());
+      MatX jac(m, m);
+      model_.source_jacobian(zero.data(), v_mid, jac.data());
+      aug.topLeftCorner(m, m) = jac;
+      aug.topRightCorner(m, 1) = b;
+      const MatX e = (aug * dt).exp();
+      propagator_ = e.topLeftCorner(m, m);
+      propagator_shift_ = e.topRightCorner(m, 1);
+      propagator_v_ = v_mid;
+      propagator_h_ = dt;
+    }
+    Eigen::Map<MatX> cells(u_.data(), m, params_.cells);  // one column per cell
+    MatX next = propagator_ * cells;
+    next.colwise() += propagator_shift_;
+    cells = next;
+    return;
+  }
   VecX cell(m);
   for (int i = 0; i < params_.cells; ++i) {
     cell = u_.segment(i * m, m);

@@ -23,9 +23,10 @@ namespace bristle::transport {
 
 namespace {
 
-bool source_is_affine(const contact::ContactModel& model) {
-  const auto& law = model.law().params();
-  return law.kind != laws::LawKind::bouc_wen && !law.G_inverse && !model.law().has_output_terms();
+// The steady force integrates f_out = f + (LuGre output terms); those are affine too, but the
+// exact path integrates f only, so LuGre with sigma1/sigma2 takes the general path.
+bool steady_is_affine(const contact::ContactModel& model) {
+  return source_is_affine(model) && !model.law().has_output_terms();
 }
 
 struct Partition {
@@ -59,29 +60,18 @@ std::vector<std::string> field_names(const contact::ContactModel& model) {
   return names;
 }
 
-Vec2 force_from_moments(const Pressure& p, double L, const Vec2& g0, const Vec2& g1, const Vec2& g2) {
-  if (p.params().kind == PressureKind::uniform) return p(0.0) * g0;
-  // parabolic p = a xi (L - xi), a = 6 F_z / L^3
-  const double a = 6.0 * p.normal_load() / (L * L * L);
-  const Vec2 int_xf = L * g0 - g1;
-  const Vec2 int_x2f = L * L * g0 - 2.0 * (L * g1 - g2);
-  return a * (L * int_xf - int_x2f);
-}
+// One decoupled block of components (all of them, or one axis when x and y do not couple).
+struct BlockSolution {
+  Vec2 force = Vec2::Zero();
+  std::vector<VecX> field;  // full-size states at the field points (block entries filled)
+};
 
-SteadyLine steady_affine(const contact::ContactModel& model, const LineContactParams& params, const Pressure& pressure,
-                         const VecX& c, const Vec2& v_r, int field_points) {
-  const int m = model.state_size();
-  const double L = params.L_m;
-  // h(u) = J u + b, read off exactly (up to rounding) since h is affine in u at fixed v_r.
-  VecX b(m), col(m), u = VecX::Zero(m);
-  model.source(u.data(), v_r, b.data());
-  MatX J(m, m);
-  for (int k = 0; k < m; ++k) {
-    u.setZero();
-    u[k] = 1.0;
-    model.source(u.data(), v_r, col.data());
-    J.col(k) = col - b;
-  }
+BlockSolution solve_affine_block(const MatX& J_full, const VecX& b_full, const VecX& c_full,
+                                 const std::vector<int>& block, const Pressure& pressure, double L,
+                                 int field_points, int m) {
+  const MatX J = select(J_full, block, block);
+  const VecX b = select(b_full, block);
+  const VecX c = select(c_full, block);
   const Partition part = partition(c);
   const int nm = static_cast<int>(part.moving.size());
   // Zero-speed components: J_RR u_R + J_RM u_M + b_R = 0  ->  u_R = E u_M + e.
@@ -96,35 +86,39 @@ SteadyLine steady_affine(const contact::ContactModel& model, const LineContactPa
   for (int i = 0; i < nm; ++i) inv_c[i] = 1.0 / c[part.moving[i]];
   const MatX A = inv_c.asDiagonal() * (select(J, part.moving, part.moving) + select(J, part.moving, part.resting) * E);
   const VecX beta = inv_c.asDiagonal() * (select(b, part.moving) + select(J, part.moving, part.resting) * e);
-  // f = P u_M + q (f's components may move or rest).
-  MatX P = MatX::Zero(2, nm);
-  Vec2 q = Vec2::Zero();
-  auto full_state = [&](const VecX& um) {  // u from u_M
-    VecX full(m);
-    for (int i = 0; i < nm; ++i) full[part.moving[i]] = um[i];
-    const VecX ur = E * um + e;
-    for (std::size_t i = 0; i < part.resting.size(); ++i) full[part.resting[i]] = ur[i];
-    return full;
-  };
+  // The force components present in this block (f_x is component 0, f_y component 1): f_d = P_d u_M + q_d.
+  std::vector<int> force_dims;
+  std::vector<Eigen::RowVectorXd> P;
+  std::vector<double> q;
   for (int d = 0; d < 2; ++d) {
     for (int i = 0; i < nm; ++i)
-      if (part.moving[i] == d) P(d, i) = 1.0;
+      if (block[part.moving[i]] == d) {
+        force_dims.push_back(d);
+        P.push_back(Eigen::RowVectorXd::Unit(nm, i));
+        q.push_back(0.0);
+      }
     for (std::size_t i = 0; i < part.resting.size(); ++i)
-      if (part.resting[i] == d) {
-        P.row(d) = E.row(i);
-        q[d] = e[i];
+      if (block[part.resting[i]] == d) {
+        force_dims.push_back(d);
+        P.push_back(E.row(static_cast<Eigen::Index>(i)));
+        q.push_back(e[static_cast<Eigen::Index>(i)]);
       }
   }
-  // Augmented linear system y = [u_M, 1, G0(2), G1(2), G2(2)].
-  const int na = nm + 7;
-  MatX Aug = MatX::Zero(na, na);
-  Aug.topLeftCorner(nm, nm) = A;
-  Aug.block(0, nm, nm, 1) = beta;
-  Aug.block(nm + 1, 0, 2, nm) = P;
-  Aug.block(nm + 1, nm, 2, 1) = q;
-  Aug.block(nm + 3, nm + 1, 2, 2) = Mat2::Identity();
-  Aug.block(nm + 5, nm + 3, 2, 2) = Mat2::Identity();
-  const MatX expL = (Aug * L).exp();
+  // Augmented linear system y = [u_M, 1, G0, G1, G2] per force component (G1, G2 only for parabolic
+  // pressure), G0' = f, G1' = G0, G2' = G1.
+  const int moments = pressure.params().kind == PressureKind::uniform ? 1 : 3;
+  const int nf = static_cast<int>(force_dims.size());
+  const int na = nm + 1 + moments * nf;
+  MatX aug = MatX::Zero(na, na);
+  aug.topLeftCorner(nm, nm) = A;
+  aug.block(0, nm, nm, 1) = beta;
+  for (int k = 0; k < nf; ++k) {
+    const int g0 = nm + 1 + k * moments;
+    aug.block(g0, 0, 1, nm) = P[k];
+    aug(g0, nm) = q[k];
+    for (int j = 1; j < moments; ++j) aug(g0 + j, g0 + j - 1) = 1.0;
+  }
+  const MatX expL = (aug * L).exp();
   // Boundary values: u_k(0) = 0 for c_k > 0; u_k(L) = 0 for c_k < 0 (unknown u_k(0)).
   VecX y0 = VecX::Zero(na);
   y0[nm] = 1.0;
@@ -143,20 +137,80 @@ SteadyLine steady_affine(const contact::ContactModel& model, const LineContactPa
     for (int a = 0; a < nu; ++a) y0[unknown[a]] = x[a];
   }
   const VecX yL = expL * y0;
-  SteadyLine out;
-  out.exact = true;
-  out.force_N = force_from_moments(pressure, L, yL.segment<2>(nm + 1), yL.segment<2>(nm + 3), yL.segment<2>(nm + 5));
+  BlockSolution out;
+  for (int k = 0; k < nf; ++k) {
+    const int g0 = nm + 1 + k * moments;
+    if (moments == 1) {
+      out.force[force_dims[k]] += pressure(0.0) * yL[g0];
+    } else {
+      // int p f for p = a xi (L - xi), a = 6 F_z / L^3, by parts: int xi f = L G0 - G1,
+      // int xi^2 f = L^2 G0 - 2 (L G1 - G2).
+      const double a = 6.0 * pressure.normal_load() / (L * L * L);
+      const double int_xf = L * yL[g0] - yL[g0 + 1];
+      const double int_x2f = L * L * yL[g0] - 2.0 * (L * yL[g0 + 1] - yL[g0 + 2]);
+      out.force[force_dims[k]] += a * (L * int_xf - int_x2f);
+    }
+  }
   if (field_points > 0) {
-    out.field = TimeSeries(field_names(model));
     const double h = field_points > 1 ? L / (field_points - 1) : 0.0;
-    const MatX step = (Aug * h).exp();
+    const MatX step = (aug * h).exp();
     VecX y = y0;
     for (int j = 0; j < field_points; ++j) {
-      const VecX full = full_state(y.head(nm));
-      std::vector<double> r{j * h};
-      for (int k = 0; k < m; ++k) r.push_back(full[k]);
-      out.field.add_row(r);
+      VecX full = VecX::Zero(m);
+      const VecX um = y.head(nm);
+      const VecX ur = E * um + e;
+      for (int i = 0; i < nm; ++i) full[block[part.moving[i]]] = um[i];
+      for (std::size_t i = 0; i < part.resting.size(); ++i) full[block[part.resting[i]]] = ur[i];
+      out.field.push_back(full);
       y = step * y;
+    }
+  }
+  return out;
+}
+
+SteadyLine steady_affine(const contact::ContactModel& model, const LineContactParams& params, const Pressure& pressure,
+                         const VecX& c, const Vec2& v_r, int field_points) {
+  const int m = model.state_size();
+  // h(u) = J u + b, read off exactly (up to rounding) since h is affine in u at fixed v_r.
+  VecX b(m), col(m), u = VecX::Zero(m);
+  model.source(u.data(), v_r, b.data());
+  MatX J(m, m);
+  for (int k = 0; k < m; ++k) {
+    u.setZero();
+    u[k] = 1.0;
+    model.source(u.data(), v_r, col.data());
+    J.col(k) = col - b;
+  }
+  // The state is [f_x, f_y, zeta_1x, zeta_1y, ...]: x components at even indices. When the axes do
+  // not couple (isotropic or axis-aligned matrices), each axis is its own smaller problem, and an
+  // axis without forcing (b = 0 there, e.g. no lateral slip) stays identically zero.
+  std::vector<std::vector<int>> blocks(2);
+  bool coupled = false;
+  for (int i = 0; i < m; ++i)
+    for (int j = 0; j < m; ++j)
+      if ((i + j) % 2 == 1 && J(i, j) != 0.0) coupled = true;
+  if (coupled) {
+    blocks = {std::vector<int>(m)};
+    for (int i = 0; i < m; ++i) blocks[0][i] = i;
+  } else {
+    for (int i = 0; i < m; ++i) blocks[i % 2].push_back(i);
+  }
+  SteadyLine out;
+  out.exact = true;
+  std::vector<VecX> field(field_points > 0 ? field_points : 0, VecX::Zero(m));
+  for (const auto& block : blocks) {
+    if (select(b, block).cwiseAbs().maxCoeff() == 0.0) continue;  // unforced: u = 0 on this block
+    const BlockSolution sol = solve_affine_block(J, b, c, block, pressure, params.L_m, field_points, m);
+    out.force_N += sol.force;
+    for (std::size_t j = 0; j < sol.field.size(); ++j) field[j] += sol.field[j];
+  }
+  if (field_points > 0) {
+    out.field = TimeSeries(field_names(model));
+    const double h = field_points > 1 ? params.L_m / (field_points - 1) : 0.0;
+    for (int j = 0; j < field_points; ++j) {
+      std::vector<double> r{j * h};
+      for (int k = 0; k < m; ++k) r.push_back(field[j][k]);
+      out.field.add_row(r);
     }
   }
   return out;
@@ -249,7 +303,7 @@ SteadyLine steady_state(const contact::ContactModel& model, const LineContactPar
     out.force_N = params.normal_load_N * model.friction(model.steady_state(v_r).data(), v_r);
     return out;
   }
-  if (source_is_affine(model) && params.pressure.kind != PressureKind::table)
+  if (steady_is_affine(model) && params.pressure.kind != PressureKind::table)
     return steady_affine(model, params, pressure, c, v_r, field_points);
   return steady_general(model, params, pressure, c, v_r, field_points);
 }

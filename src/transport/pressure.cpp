@@ -16,6 +16,11 @@ constexpr std::array<std::pair<PressureKind, std::string_view>, 3> kPressureName
     {PressureKind::parabolic, "parabolic"},
     {PressureKind::table, "table"},
 }};
+constexpr std::array<std::pair<SourceScheme, std::string_view>, 3> kSchemeNames{{
+    {SourceScheme::automatic, "automatic"},
+    {SourceScheme::sdirk2, "sdirk2"},
+    {SourceScheme::exponential, "exponential"},
+}};
 constexpr std::array<std::pair<Limiter, std::string_view>, 4> kLimiterNames{{
     {Limiter::none, "none"},
     {Limiter::minmod, "minmod"},
@@ -54,6 +59,20 @@ std::string_view to_string(Limiter limiter) {
 }
 Limiter limiter_from_string(std::string_view key, std::string_view name) {
   return from_string(kLimiterNames, key, name, "slope limiter");
+}
+
+std::string_view to_string(SourceScheme scheme) {
+  for (const auto& [k, n] : kSchemeNames)
+    if (k == scheme) return n;
+  return "unknown";
+}
+SourceScheme source_scheme_from_string(std::string_view key, std::string_view name) {
+  return from_string(kSchemeNames, key, name, "source scheme");
+}
+
+bool source_is_affine(const contact::ContactModel& model) {
+  const auto& law = model.law().params();
+  return law.kind != laws::LawKind::bouc_wen && !law.G_inverse;
 }
 
 void PressureParams::validate(std::string_view prefix) const {

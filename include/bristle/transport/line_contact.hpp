@@ -24,6 +24,7 @@
 // | cfl        | Courant number of the automatic step    | -    | (0, 1]               |
 // | dt_s       | fixed time step (0: automatic)          | s    | >= 0, CFL-stable     |
 #include <functional>
+#include <limits>
 #include <memory>
 #include <string_view>
 #include <vector>
@@ -69,6 +70,19 @@ enum class Limiter { none, minmod, van_leer, mc };  // none = first-order upwind
 std::string_view to_string(Limiter limiter);
 Limiter limiter_from_string(std::string_view key, std::string_view name);
 
+/// How the source half-steps are integrated.
+///   sdirk2       the lumped model's own fixed-step SDIRK2 (Newton, analytic Jacobian), any law;
+///   exponential  exact propagator u <- e^{J h} u + phi_1(J h) h b of the source frozen at the half
+///                step's midpoint, h(u) = J u + b; only for sources affine in u at fixed v_r (every law
+///                but Bouc-Wen and a user G^-1). Second order like the splitting; exact for constant
+///                velocities, and one matrix-vector product per cell;
+///   automatic    exponential when the source is affine, else sdirk2.
+enum class SourceScheme { automatic, sdirk2, exponential };
+std::string_view to_string(SourceScheme scheme);
+SourceScheme source_scheme_from_string(std::string_view key, std::string_view name);
+
+/// True when the contact model's source is affine in the state at fixed v_r.
+bool source_is_affine(const contact::ContactModel& model);
 struct LineContactParams {
   double L_m = 0.2;
   int cells = 200;
@@ -80,6 +94,7 @@ struct LineContactParams {
   double dt_s = 0.0;                      // 0: automatic, from the CFL condition
   double max_dt_s = 0.0;                  // cap on the automatic step (0: none; needed without advection)
   Limiter limiter = Limiter::van_leer;
+  SourceScheme source_scheme = SourceScheme::automatic;
 
   void validate(std::string_view prefix) const;
 };
@@ -142,6 +157,12 @@ class LineContact {
   integrate::OdeSystem cell_system_;  // u' = h(u, v_r(t)) at one point: the lumped model
   integrate::Stats stepper_stats_;
   std::unique_ptr<integrate::FixedStepper> stepper_;
+  bool exponential_ = false;  // resolved source scheme
+  // Cached propagator of the frozen affine source for (v_r, h): u <- P u + q.
+  MatX propagator_;
+  VecX propagator_shift_;
+  Vec2 propagator_v_ = Vec2::Constant(std::numeric_limits<double>::quiet_NaN());
+  double propagator_h_ = -1.0;
 };
 
 struct LineRun {

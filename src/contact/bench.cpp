@@ -182,6 +182,7 @@ BenchRun run(const Bench& bench, const std::vector<double>& output_times, const 
              const VecX& u0, const std::function<void(double)>& progress) {
   if (output_times.empty()) throw InvalidInput("output times: empty; at least one output time is needed");
   BenchRun result{TimeSeries(bench.column_names()), {}};
+  result.series.reserve(output_times.size());
   VecX state = bench.initial_state(u0);
   const double t0 = output_times.front(), t1 = output_times.back();
   result.stats = integrate::integrate(bench.system(), state, t0, output_times, options,

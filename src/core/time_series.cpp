@@ -12,6 +12,10 @@ void TimeSeries::add_row(const std::vector<double>& row) {
   for (std::size_t i = 0; i < row.size(); ++i) columns[i].push_back(row[i]);
 }
 
+void TimeSeries::reserve(std::size_t rows) {
+  for (auto& c : columns) c.reserve(rows);
+}
+
 const std::vector<double>& TimeSeries::column(std::string_view name) const {
   for (std::size_t i = 0; i < names.size(); ++i)
     if (names[i] == name) return columns[i];

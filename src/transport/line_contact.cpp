@@ -302,6 +302,7 @@ LineRun run(LineContact& contact, const std::vector<double>& output_times, const
   LineRun result{TimeSeries({"t_s", "V1_mps", "V2_mps", "vr_mps", "vr_y_mps", "Fx_N", "Fy_N", "W_J",
                              "P_supplied_W", "E_supplied_J", "P_dissipated_W"}),
                  {}, {}, 0};
+  result.series.reserve(output_times.size());
   std::size_t next_field = 0;
   const double t0 = output_times.front(), t1 = output_times.back();
   for (const double t : output_times) {

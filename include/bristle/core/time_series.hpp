@@ -14,6 +14,8 @@ struct TimeSeries {
   explicit TimeSeries(std::vector<std::string> column_names = {});
   std::size_t rows() const { return columns.empty() ? 0 : columns.front().size(); }
   void add_row(const std::vector<double>& row);
+  /// Reserves room for `rows` rows in every column (avoids regrowth while a solver records).
+  void reserve(std::size_t rows);
   /// The column called `name`; throws std::out_of_range naming it if absent.
   const std::vector<double>& column(std::string_view name) const;
   bool has(std::string_view name) const;

@@ -7,12 +7,13 @@
 #include <cmath>
 #include <string>
 
+#include "bristle/core/enum_names.hpp"
 #include "bristle/core/error.hpp"
 
 namespace bristle::contact {
 
 namespace {
-constexpr std::array<std::pair<DriveKind, std::string_view>, 3> kNames{{
+constexpr NameTable<DriveKind, 3> kNames{{
     {DriveKind::velocity, "velocity"},
     {DriveKind::force, "force"},
     {DriveKind::spring, "spring"},
@@ -20,21 +21,10 @@ constexpr std::array<std::pair<DriveKind, std::string_view>, 3> kNames{{
 constexpr std::size_t kMaxTimeSwitches = 64;  // beyond this, table knots are left to error control
 }  // namespace
 
-std::string_view to_string(DriveKind kind) {
-  for (const auto& [k, n] : kNames)
-    if (k == kind) return n;
-  return "unknown";
-}
+std::string_view to_string(DriveKind kind) { return name_of(kNames, kind); }
 
 DriveKind drive_kind_from_string(std::string_view key, std::string_view name) {
-  std::vector<std::string> names;
-  for (const auto& [k, n] : kNames) {
-    if (n == name) return k;
-    names.emplace_back(n);
-  }
-  const std::string near = nearest_word(name, names);
-  throw InvalidInput(fmt::format("{} = \"{}\": unknown drive (valid: velocity, force, spring){}", key, name,
-                                 near.empty() ? "" : fmt::format("; did you mean \"{}\"?", near)));
+  return parse_name(kNames, key, name, "drive");
 }
 
 void BenchParams::validate(std::string_view prefix) const {

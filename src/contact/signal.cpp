@@ -7,12 +7,13 @@
 #include <cmath>
 #include <string>
 
+#include "bristle/core/enum_names.hpp"
 #include "bristle/core/error.hpp"
 
 namespace bristle::contact {
 
 namespace {
-constexpr std::array<std::pair<SignalKind, std::string_view>, 5> kNames{{
+constexpr NameTable<SignalKind, 5> kNames{{
     {SignalKind::constant, "constant"},
     {SignalKind::step, "step"},
     {SignalKind::ramp, "ramp"},
@@ -21,21 +22,10 @@ constexpr std::array<std::pair<SignalKind, std::string_view>, 5> kNames{{
 }};
 }  // namespace
 
-std::string_view to_string(SignalKind kind) {
-  for (const auto& [k, n] : kNames)
-    if (k == kind) return n;
-  return "unknown";
-}
+std::string_view to_string(SignalKind kind) { return name_of(kNames, kind); }
 
 SignalKind signal_kind_from_string(std::string_view key, std::string_view name) {
-  std::vector<std::string> names;
-  for (const auto& [k, n] : kNames) {
-    if (n == name) return k;
-    names.emplace_back(n);
-  }
-  const std::string near = nearest_word(name, names);
-  throw InvalidInput(fmt::format("{} = \"{}\": unknown signal (valid: constant, step, ramp, sine, table){}", key,
-                                 name, near.empty() ? "" : fmt::format("; did you mean \"{}\"?", near)));
+  return parse_name(kNames, key, name, "signal");
 }
 
 Signal Signal::constant_value(double v) {

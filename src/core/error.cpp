@@ -1,4 +1,5 @@
 #include "bristle/core/error.hpp"
+#include "bristle/core/enum_names.hpp"
 
 #include <fmt/format.h>
 
@@ -65,6 +66,15 @@ void require_spsd(std::string_view key, const Mat2& m) {
   const double det = m(0, 0) * m(1, 1) - m(0, 1) * m(1, 0);
   if (!(m(0, 0) >= 0.0 && m(1, 1) >= 0.0 && det >= -1e-12 * scale * scale))
     fail(key, format_matrix(m), "must be positive semidefinite");
+}
+
+void throw_unknown_name(std::string_view key, std::string_view name, std::string_view what,
+                        const std::vector<std::string>& valid) {
+  std::string list;
+  for (const auto& v : valid) list += (list.empty() ? "" : ", ") + v;
+  const std::string near = nearest_word(name, valid);
+  throw InvalidInput(fmt::format("{} = \"{}\": unknown {} (valid: {}){}", key, name, what, list,
+                                 near.empty() ? "" : fmt::format("; did you mean \"{}\"?", near)));
 }
 
 std::string nearest_word(std::string_view word, const std::vector<std::string>& candidates) {

@@ -9,6 +9,7 @@
 #include <string>
 #include <utility>
 
+#include "bristle/core/enum_names.hpp"
 #include "bristle/core/error.hpp"
 #include "drivers.hpp"
 
@@ -16,7 +17,7 @@ namespace bristle::integrate {
 
 namespace {
 
-constexpr std::array<std::pair<Method, std::string_view>, 4> kMethodNames{{
+constexpr NameTable<Method, 4> kMethodNames{{
     {Method::cvode_bdf, "cvode_bdf"},
     {Method::sdirk2, "sdirk2"},
     {Method::implicit_euler, "implicit_euler"},
@@ -59,21 +60,10 @@ void check_times(double t0, const std::vector<double>& output_times) {
 
 }  // namespace
 
-std::string_view to_string(Method method) {
-  for (const auto& [m, name] : kMethodNames)
-    if (m == method) return name;
-  return "unknown";
-}
+std::string_view to_string(Method kind) { return name_of(kMethodNames, kind); }
 
 Method method_from_string(std::string_view key, std::string_view name) {
-  std::vector<std::string> names;
-  for (const auto& [m, n] : kMethodNames) {
-    if (n == name) return m;
-    names.emplace_back(n);
-  }
-  const std::string near = nearest_word(name, names);
-  throw InvalidInput(fmt::format("{} = \"{}\": unknown method (valid: cvode_bdf, sdirk2, implicit_euler, rk4){}",
-                                 key, name, near.empty() ? "" : fmt::format("; did you mean \"{}\"?", near)));
+  return parse_name(kMethodNames, key, name, "method");
 }
 
 bool is_adaptive(Method method) { return method == Method::cvode_bdf; }

@@ -8,13 +8,14 @@
 #include <string>
 #include <vector>
 
+#include "bristle/core/enum_names.hpp"
 #include "bristle/core/error.hpp"
 #include "bristle/core/norms.hpp"
 
 namespace bristle::laws {
 
 namespace {
-constexpr std::array<std::pair<LawKind, std::string_view>, 5> kLawNames{{
+constexpr NameTable<LawKind, 5> kLawNames{{
     {LawKind::dahl, "dahl"},
     {LawKind::lugre, "lugre"},
     {LawKind::frbd, "frbd"},
@@ -23,22 +24,10 @@ constexpr std::array<std::pair<LawKind, std::string_view>, 5> kLawNames{{
 }};
 }  // namespace
 
-std::string_view to_string(LawKind kind) {
-  for (const auto& [k, name] : kLawNames)
-    if (k == kind) return name;
-  return "unknown";
-}
+std::string_view to_string(LawKind kind) { return name_of(kLawNames, kind); }
 
 LawKind law_kind_from_string(std::string_view key, std::string_view name) {
-  std::vector<std::string> names;
-  for (const auto& [k, n] : kLawNames) {
-    if (n == name) return k;
-    names.emplace_back(n);
-  }
-  const std::string near = nearest_word(name, names);
-  throw InvalidInput(fmt::format("{} = \"{}\": unknown friction law (valid: dahl, lugre, frbd, bouc_wen, "
-                                 "frictionless){}",
-                                 key, name, near.empty() ? "" : fmt::format("; did you mean \"{}\"?", near)));
+  return parse_name(kLawNames, key, name, "friction law");
 }
 
 void LawParams::validate(std::string_view prefix) const {

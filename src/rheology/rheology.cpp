@@ -8,12 +8,13 @@
 #include <string>
 #include <vector>
 
+#include "bristle/core/enum_names.hpp"
 #include "bristle/core/error.hpp"
 
 namespace bristle::rheology {
 
 namespace {
-constexpr std::array<std::pair<RheologyKind, std::string_view>, 4> kNames{{
+constexpr NameTable<RheologyKind, 4> kNames{{
     {RheologyKind::rigid, "rigid"},
     {RheologyKind::elastic, "elastic"},
     {RheologyKind::gkv, "gkv"},
@@ -21,21 +22,10 @@ constexpr std::array<std::pair<RheologyKind, std::string_view>, 4> kNames{{
 }};
 }  // namespace
 
-std::string_view to_string(RheologyKind kind) {
-  for (const auto& [k, n] : kNames)
-    if (k == kind) return n;
-  return "unknown";
-}
+std::string_view to_string(RheologyKind kind) { return name_of(kNames, kind); }
 
 RheologyKind rheology_kind_from_string(std::string_view key, std::string_view name) {
-  std::vector<std::string> names;
-  for (const auto& [k, n] : kNames) {
-    if (n == name) return k;
-    names.emplace_back(n);
-  }
-  const std::string near = nearest_word(name, names);
-  throw InvalidInput(fmt::format("{} = \"{}\": unknown rheology (valid: rigid, elastic, gkv, gm){}", key, name,
-                                 near.empty() ? "" : fmt::format("; did you mean \"{}\"?", near)));
+  return parse_name(kNames, key, name, "rheology");
 }
 
 void RheologyParams::validate(std::string_view prefix) const {

@@ -5,69 +5,44 @@
 #include <cmath>
 #include <string>
 
+#include "bristle/core/enum_names.hpp"
 #include "bristle/core/error.hpp"
 #include "bristle/transport/line_contact.hpp"
 
 namespace bristle::transport {
 
 namespace {
-constexpr std::array<std::pair<PressureKind, std::string_view>, 3> kPressureNames{{
+constexpr NameTable<PressureKind, 3> kPressureNames{{
     {PressureKind::uniform, "uniform"},
     {PressureKind::parabolic, "parabolic"},
     {PressureKind::table, "table"},
 }};
-constexpr std::array<std::pair<SourceScheme, std::string_view>, 3> kSchemeNames{{
+constexpr NameTable<SourceScheme, 3> kSchemeNames{{
     {SourceScheme::automatic, "automatic"},
     {SourceScheme::sdirk2, "sdirk2"},
     {SourceScheme::exponential, "exponential"},
 }};
-constexpr std::array<std::pair<Limiter, std::string_view>, 4> kLimiterNames{{
+constexpr NameTable<Limiter, 4> kLimiterNames{{
     {Limiter::none, "none"},
     {Limiter::minmod, "minmod"},
     {Limiter::van_leer, "van_leer"},
     {Limiter::mc, "mc"},
 }};
 
-template <typename Kind, std::size_t N>
-Kind from_string(const std::array<std::pair<Kind, std::string_view>, N>& names, std::string_view key,
-                 std::string_view name, std::string_view what) {
-  std::vector<std::string> valid;
-  for (const auto& [k, n] : names) {
-    if (n == name) return k;
-    valid.emplace_back(n);
-  }
-  std::string list;
-  for (const auto& v : valid) list += (list.empty() ? "" : ", ") + v;
-  const std::string near = nearest_word(name, valid);
-  throw InvalidInput(fmt::format("{} = \"{}\": unknown {} (valid: {}){}", key, name, what, list,
-                                 near.empty() ? "" : fmt::format("; did you mean \"{}\"?", near)));
-}
 }  // namespace
 
-std::string_view to_string(PressureKind kind) {
-  for (const auto& [k, n] : kPressureNames)
-    if (k == kind) return n;
-  return "unknown";
-}
+std::string_view to_string(PressureKind kind) { return name_of(kPressureNames, kind); }
 PressureKind pressure_kind_from_string(std::string_view key, std::string_view name) {
-  return from_string(kPressureNames, key, name, "pressure distribution");
+  return parse_name(kPressureNames, key, name, "pressure distribution");
 }
-std::string_view to_string(Limiter limiter) {
-  for (const auto& [k, n] : kLimiterNames)
-    if (k == limiter) return n;
-  return "unknown";
-}
+std::string_view to_string(Limiter kind) { return name_of(kLimiterNames, kind); }
 Limiter limiter_from_string(std::string_view key, std::string_view name) {
-  return from_string(kLimiterNames, key, name, "slope limiter");
+  return parse_name(kLimiterNames, key, name, "slope limiter");
 }
 
-std::string_view to_string(SourceScheme scheme) {
-  for (const auto& [k, n] : kSchemeNames)
-    if (k == scheme) return n;
-  return "unknown";
-}
+std::string_view to_string(SourceScheme kind) { return name_of(kSchemeNames, kind); }
 SourceScheme source_scheme_from_string(std::string_view key, std::string_view name) {
-  return from_string(kSchemeNames, key, name, "source scheme");
+  return parse_name(kSchemeNames, key, name, "source scheme");
 }
 
 bool source_is_affine(const contact::ContactModel& model) {

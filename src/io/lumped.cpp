@@ -137,11 +137,7 @@ laws::LawParams parse_law(const Section& root) {
 // ---------------------------------------------------------------------------------------------
 // [body1], [body2], [pair]
 
-struct Body {
-  bool present = false;
-  rheology::RheologyParams params = rheology::rigid();
-  std::optional<MatrixValue> k0;  // body k0 / k_inf as written
-};
+using detail::Body;  // shared with the line kinds (scenario_internal.hpp)
 
 /// `product` = a b^-1 (branch stiffness from damping and tau, or damping from stiffness and tau when
 /// b = tau^-1); must be SPD.
@@ -741,6 +737,26 @@ std::string describe_signal(const contact::Signal& s) {
 // ---------------------------------------------------------------------------------------------
 
 namespace detail {
+
+// The readers and JSON writers above, shared with the other kinds (scenario_internal.hpp).
+laws::LawParams read_law(const Section& root) { return parse_law(root); }
+Body read_body(const Section& root, const std::string& name, bool required) {
+  return parse_body(root, name, required);
+}
+void read_pair(const Section& root, Body& body1, Body& body2, std::optional<double>& pair_s) {
+  apply_pair(root, body1, body2, pair_s);
+}
+contact::Signal read_signal(const Section& parent, const std::string& name, const ScenarioSource& source,
+                            std::vector<TableFile>& files) {
+  return parse_signal(parent, name, source, files);
+}
+TimeGrid read_time(const Section& root) { return parse_time(root); }
+Json law_to_json(const laws::LawParams& p, const Mat2& sigma0_used) { return law_json(p, sigma0_used); }
+Json body_to_json(const rheology::RheologyParams& p) { return body_json(p); }
+Json signal_to_json(const contact::Signal& s, const std::string& key, const std::vector<TableFile>& files) {
+  return signal_json(s, key, files);
+}
+std::string signal_summary(const contact::Signal& s) { return describe_signal(s); }
 
 std::vector<LumpedScenario> parse_lumped(const toml::table& root, std::string_view name,
                                          const ScenarioSource& source) {

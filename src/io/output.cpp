@@ -45,6 +45,8 @@ std::size_t column_index(const TimeSeries& series, const std::string& name) {
 }
 
 std::string case_label(const RunResult& r, const CaseResult& c) {
+  const auto i = static_cast<std::size_t>(&c - r.cases.data());
+  if (i < r.case_labels.size() && !r.case_labels[i].empty()) return r.case_labels[i];
   if (r.sweep_column.empty() || !c.sweep_value) return r.name;
   return fmt::format("{} = {}", r.sweep_column, number(*c.sweep_value));
 }
@@ -157,7 +159,7 @@ std::string csv_text(const RunResult& result) {
 
 std::string gnuplot_script(const RunResult& result, const fs::path& png) {
   const std::size_t panels = std::max<std::size_t>(1, result.plot_y.size());
-  const bool legend = !result.sweep_column.empty() && result.cases.size() > 1;
+  const bool legend = (!result.sweep_column.empty() || !result.case_labels.empty()) && result.cases.size() > 1;
   std::string s;
   s += fmt::format("set terminal pngcairo size 1000,{} noenhanced font 'sans,10'\n", 120 + 300 * panels);
   s += fmt::format("set output {}\n", gp_quote(png.string()));
@@ -178,6 +180,7 @@ std::string gnuplot_script(const RunResult& result, const fs::path& png) {
     s += "EOD\n";
   }
   s += "set grid\n";
+  if (result.log_x) s += "set logscale x\n";
   s += legend ? "set key outside right top noenhanced\n" : "unset key\n";
   s += fmt::format("set multiplot layout {},1 title {} noenhanced\n", panels, gp_quote(result.title));
   for (std::size_t p = 0; p < result.plot_y.size(); ++p) {
@@ -212,6 +215,9 @@ std::vector<fs::path> write_outputs(const RunResult& result, const fs::path& dir
   std::vector<Item> items = {{temporary("csv"), dir / (result.name + ".csv")},
                              {temporary("json"), dir / (result.name + ".json")}};
   if (options.plot) items.push_back({temporary("png"), dir / (result.name + ".png")});
+  const std::size_t first_extra = items.size();
+  for (std::size_t i = 0; i < result.extra_files.size(); ++i)
+    items.push_back({temporary(fmt::format("extra{}", i)), dir / (result.name + result.extra_files[i].suffix)});
   const fs::path script_path = temporary("gp");
 
   // Create DIR lazily, remembering which directories this call made.
@@ -246,6 +252,8 @@ std::vector<fs::path> write_outputs(const RunResult& result, const fs::path& dir
   try {
     write_file(items[0].temporary, csv);
     write_file(items[1].temporary, json);
+    for (std::size_t i = 0; i < result.extra_files.size(); ++i)
+      write_file(items[first_extra + i].temporary, result.extra_files[i].text);
     if (options.plot) {
       write_file(script_path, gnuplot_script(result, items[2].temporary));
       std::string gnuplot = options.gnuplot;

@@ -11,6 +11,7 @@
 #include <system_error>
 
 #include "bristle/core/error.hpp"
+#include "bristle/io/line_scenario.hpp"
 #include "scenario_internal.hpp"
 
 namespace bristle::io {
@@ -210,6 +211,8 @@ Registry& registry() {
       const toml::table root = detail::parse_toml(text, source.display_name());
       return std::unique_ptr<Scenario>(std::make_unique<LumpedStudy>(detail::parse_lumped(root, name, source)));
     });
+    reg.kinds.emplace_back("line_steady", parse_line_steady_scenario);        // line_scenario.cpp
+    reg.kinds.emplace_back("line_transient", parse_line_transient_scenario);  // line_scenario.cpp
     return reg;
   }();
   return r;

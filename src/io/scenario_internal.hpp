@@ -8,6 +8,8 @@
 #include <string_view>
 #include <vector>
 
+#include "bristle/contact/signal.hpp"
+#include "bristle/io/json.hpp"
 #include "bristle/io/scenario.hpp"
 #include "toml_reader.hpp"
 
@@ -33,6 +35,32 @@ void substitute(toml::table& root, const std::string& path, const toml::node& va
 using CaseParser = std::function<void(const toml::table& root, const std::optional<Sweep>& sweep,
                                       std::optional<double> value)>;
 void for_each_case(const toml::table& root, const CaseParser& parse_case);
+
+// ---- Readers of the lumped kind shared with the other kinds (defined in lumped.cpp) --------------
+
+/// A body as read from [body1] / [body2].
+struct Body {
+  bool present = false;
+  rheology::RheologyParams params = rheology::rigid();
+  std::optional<MatrixValue> k0;  // body k0 / k_inf as written
+};
+/// [law] of `root`.
+laws::LawParams read_law(const Section& root);
+/// [body1] or [body2] of `root` (`required`: a missing table is an error).
+Body read_body(const Section& root, const std::string& name, bool required);
+/// [pair] s: sets body2.k0 from body1.k0; checks that the bodies that need a k0 have one.
+void read_pair(const Section& root, Body& body1, Body& body2, std::optional<double>& pair_s);
+/// A signal (a number or a table with a type) under `parent`.`name`, which must be present.
+contact::Signal read_signal(const Section& parent, const std::string& name, const ScenarioSource& source,
+                            std::vector<TableFile>& files);
+/// [time] of `root`.
+TimeGrid read_time(const Section& root);
+/// JSON echoes of the parameters as used.
+Json law_to_json(const laws::LawParams& p, const Mat2& sigma0_used);
+Json body_to_json(const rheology::RheologyParams& p);
+Json signal_to_json(const contact::Signal& s, const std::string& key, const std::vector<TableFile>& files);
+/// One-line description of a signal, for summaries.
+std::string signal_summary(const contact::Signal& s);
 
 /// The lumped kind's parser on an already parsed TOML table.
 std::vector<LumpedScenario> parse_lumped(const toml::table& root, std::string_view name,

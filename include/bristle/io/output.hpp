@@ -7,6 +7,7 @@
 //   <name>.json  the run report (RunResult::report): parameters as used, per-case derived quantities,
 //                final and steady values, integrator statistics, solve times, version, scenario path.
 //   <name>.png   gnuplot (pngcairo): one panel per plot_y column against plot_x, one line per case.
+//   <name><suffix> any RunResult::extra_files (e.g. the line contact's "_fields.csv").
 //
 // Writing is all-or-nothing: every file goes to a temporary name in DIR first and is renamed into
 // place only when all of them succeeded; on any error the temporaries are removed, and DIR (with any

@@ -131,6 +131,12 @@ struct CaseResult {
   double solve_seconds = 0.0;
 };
 
+/// An additional output file DIR/<name><suffix> (e.g. "_fields.csv"), written with the others.
+struct ExtraFile {
+  std::string suffix;
+  std::string text;
+};
+
 /// Everything the output writers need: data, plot layout and the JSON report.
 struct RunResult {
   std::string name;
@@ -141,6 +147,9 @@ struct RunResult {
   std::vector<std::string> plot_y;
   double solve_seconds = 0.0;        // wall time of the solves only
   Json report;                       // the whole JSON document, per-case entries included
+  std::vector<std::string> case_labels;  // legend entry per case (empty: from the sweep column)
+  bool log_x = false;                    // logarithmic x axis in the plot
+  std::vector<ExtraFile> extra_files;    // further files, written atomically with the others
 };
 
 /// A parsed and validated scenario of some kind.

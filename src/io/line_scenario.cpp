@@ -1,0 +1,1362 @@
+// kind = "line_steady" and kind = "line_transient": the line contact of paper 1, §5, as scenario files
+// (docs/scenarios.md, "Line contact"; docs/line_contact.md). The [law], [body1], [body2] and [pair]
+// tables are read by the lumped kind's readers (scenario_internal.hpp), so they accept exactly the same
+// keys with the same messages.
+//
+// A study is a list of cases: the [[case]] tables of the file (each a partial scenario merged over the
+// rest of the file), times the Cartesian product of the [sweep] lists (s, n, n1, n2, tau1, tau2 in
+// this order, the first varying slowest). Each case is substituted into a copy of the TOML and parsed
+// and validated on its own; an error in a case names it: "case 3 of 12 (s = 0.4, n2 = 2): ...".
+#include "bristle/io/line_scenario.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <numbers>
+#include <system_error>
+
+#include "bristle/core/error.hpp"
+#include "bristle/rheology/contact_pair.hpp"
+#include "scenario_internal.hpp"
+
+#ifndef BRISTLE_VERSION
+#define BRISTLE_VERSION "unknown"
+#endif
+
+namespace bristle::io {
+
+std::string_view to_string(LineMode mode) {
+  switch (mode) {
+    case LineMode::sliding: return "sliding";
+    case LineMode::rolling: return "rolling";
+    case LineMode::general: return "general";
+  }
+  return "unknown";
+}
+
+namespace {
+
+using detail::Body;
+using detail::Section;
+using rheology::RheologyKind;
+using Keys = std::vector<std::string>;
+
+enum class Kind { steady, transient };
+
+constexpr std::size_t kMaxCases = 10'000;
+constexpr std::int64_t kMaxPoints = 1'000'000;
+constexpr std::int64_t kMaxCells = 1'000'000;
+
+std::string q(std::string_view s) { return json_quote(s); }
+std::string kind_name(Kind kind) { return kind == Kind::steady ? "line_steady" : "line_transient"; }
+
+[[noreturn]] void cannot_combine(const std::string& key, const std::string& other, std::string_view advice) {
+  throw InvalidInput(fmt::format("key \"{}\" cannot be combined with {}; {}", key, other, advice));
+}
+
+void replace_all(std::string& text, const std::string& from, const std::string& to) {
+  for (std::size_t pos = text.find(from); pos != std::string::npos; pos = text.find(from, pos + to.size()))
+    text.replace(pos, from.size(), to);
+}
+
+std::string number_text(double v) { return fmt::format("{}", v); }
+
+/// The nearest valid name, as a "; did you mean" suffix.
+std::string suggestion(std::string_view word, const Keys& valid) {
+  const std::string near = nearest_word(word, valid);
+  return near.empty() ? std::string() : fmt::format("; did you mean \"{}\"?", near);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Cases: [[case]] tables times the [sweep] product
+
+const Keys kSweepKeys = {"s", "n", "n1", "n2", "tau1", "tau2"};
+
+struct SweepDim {
+  std::string key;  // "s", "n", ...
+  std::vector<double> values;
+  std::vector<std::string> names;  // the TOML key of each value: "sweep.s[0]" (or "sweep.s")
+};
+
+std::vector<SweepDim> read_line_sweep(const toml::table& root) {
+  const Section top(&root, "");
+  const Section sw = top.table("sweep");
+  if (!sw.present()) return {};
+  sw.check_keys(kSweepKeys);
+  if (sw.has("n") && (sw.has("n1") || sw.has("n2")))
+    cannot_combine(sw.key(sw.has("n1") ? "n1" : "n2"), sw.key("n"), "sweep.n sets n1 = n2 = n");
+  std::vector<SweepDim> dims;
+  for (const std::string& k : kSweepKeys) {
+    const auto values = sw.numbers(k, true);
+    if (!values) continue;
+    if (values->empty()) throw InvalidInput(fmt::format("{} = []: must list at least one value", sw.key(k)));
+    SweepDim dim{k, *values, {}};
+    const bool scalar = sw.node(k)->is_number();
+    for (std::size_t i = 0; i < values->size(); ++i) {
+      const std::string name = scalar ? sw.key(k) : fmt::format("{}[{}]", sw.key(k), i);
+      const double v = (*values)[i];
+      if (k == "s") {
+        require_open_interval(name, v, 0.0, 1.0);
+      } else if (k[0] == 'n') {
+        if (!(v >= 0.0 && v == std::floor(v) && v <= 1000.0))
+          throw InvalidInput(fmt::format("{} = {}: must be a whole number of branches >= 0", name, format_value(v)));
+      } else {
+        require_positive(name, v);
+      }
+      dim.names.push_back(name);
+    }
+    dims.push_back(std::move(dim));
+  }
+  return dims;
+}
+
+/// Copies `value` under `key` into `table` (replacing what was there).
+void put(toml::table& table, std::string_view key, const toml::node& value) {
+  value.visit([&](const auto& v) { table.insert_or_assign(key, v); });
+}
+
+/// Merges `from` into `into`: tables merge key by key, everything else replaces.
+void deep_merge(toml::table& into, const toml::table& from) {
+  for (auto&& [k, v] : from) {
+    toml::node* existing = into.get(k.str());
+    if (v.is_table() && existing && existing->is_table())
+      deep_merge(*existing->as_table(), *v.as_table());
+    else
+      put(into, k.str(), v);
+  }
+}
+
+toml::table* sub_table(toml::table& t, std::string_view key) {
+  toml::node* n = t.get(key);
+  return n ? n->as_table() : nullptr;
+}
+
+std::string type_of(const toml::table* body) {
+  if (!body) return "";
+  const toml::node* t = body->get("type");
+  return t && t->is_string() ? t->as_string()->get() : "";
+}
+
+/// Entries of a branch list: a number is one branch, an array one per element, anything else -1.
+int entries(const toml::node* n) {
+  if (!n) return -1;
+  if (n->is_number()) return 1;
+  if (const auto* a = n->as_array()) return static_cast<int>(a->size());
+  return -1;
+}
+
+/// Keeps the first `n` branches of body `name` (n = 0: the body becomes elastic). `where` names the
+/// sweep value ("sweep.n2[2] = 3").
+void truncate_branches(toml::table& t, const std::string& name, int n, const std::string& where) {
+  toml::table* body = sub_table(t, name);
+  const std::string type = type_of(body);
+  if (type != "gkv" && type != "gm") {
+    if (n == 0) return;
+    if (!body)
+      throw InvalidInput(
+          fmt::format("{}: needs a [{}] table of type \"gkv\" (or \"gm\") with at least {} "
+                      "branch{}",
+                      where, name, n, n == 1 ? "" : "es"));
+    throw InvalidInput(
+        fmt::format("{}: {}.type = {} has no dissipative branches; give {}.type = \"gkv\" (or "
+                    "\"gm\") with at least {} entr{} in its branch lists",
+                    where, name, q(type), name, n, n == 1 ? "y" : "ies"));
+  }
+  const bool gkv = type == "gkv";
+  const Keys lists = gkv ? Keys{"c", "tau", "k"} : Keys{"k", "tau", "c"};
+  // The lists must agree before they are cut (the message of the body reader).
+  int count = -1;
+  std::string first;
+  for (const auto& key : lists) {
+    const int e = entries(body->get(key));
+    if (e < 0) continue;
+    if (count < 0) {
+      count = e;
+      first = key;
+    } else if (e != count) {
+      throw InvalidInput(fmt::format("{}.{} has {} {} but {}.{} has {}; give one per branch", name, key, e,
+                                     e == 1 ? "entry" : "entries", name, first, count));
+    }
+  }
+  if (n == 0) {
+    for (const auto& key : lists) body->erase(key);
+    if (const toml::node* k_inf = body->get("k_inf"); k_inf && !gkv) {  // gm: K0 = K_inf without branches
+      toml::table keep;
+      put(keep, "k0", *k_inf);
+      body->erase("k_inf");
+      put(*body, "k0", *keep.get("k0"));
+    }
+    body->insert_or_assign("type", "elastic");
+    return;
+  }
+  if (count < 0) return;  // no list given: the body reader reports the missing key
+  if (n > count) {
+    Keys given;
+    for (const auto& key : lists)
+      if (entries(body->get(key)) >= 0) given.push_back(name + "." + key);
+    throw InvalidInput(fmt::format("{}: {} has only {} branch{} ({} entr{} in {}); the sweep asks for {}", where, name,
+                                   count, count == 1 ? "" : "es", count, count == 1 ? "y" : "ies",
+                                   fmt::join(given, " and "), n));
+  }
+  for (const auto& key : lists)
+    if (toml::node* node = body->get(key); node && node->is_array())
+      node->as_array()->truncate(static_cast<std::size_t>(n));
+}
+
+/// Sets every relaxation time of body `name` to `tau`.
+void set_relaxation_times(toml::table& t, const std::string& name, double tau, const std::string& where) {
+  toml::table* body = sub_table(t, name);
+  const std::string type = type_of(body);
+  if (type != "gkv" && type != "gm")
+    throw InvalidInput(
+        fmt::format("{}: {} has no dissipative branches ({}.type = {}); the relaxation times "
+                    "apply to type \"gkv\" or \"gm\"",
+                    where, name, name, body ? q(type) : std::string("absent")));
+  toml::node* node = body->get("tau");
+  if (!node)
+    throw InvalidInput(fmt::format("{}: {} gives no {}.tau (its branches are given by {}.{}); give {}.tau instead",
+                                   where, name, name, name, type == "gkv" ? "k" : "c", name));
+  if (auto* a = node->as_array()) {
+    for (std::size_t i = 0; i < a->size(); ++i) a->replace(a->cbegin() + static_cast<std::ptrdiff_t>(i), tau);
+  } else {
+    body->insert_or_assign("tau", tau);
+  }
+}
+
+/// body2.c = "eq58": c_i,2 = tau_i,2 k01 (1 - s)/s = tau_i,2 k02 (paper 1, eq. 58). Returns whether the
+/// rule was used.
+bool apply_eq58(toml::table& t) {
+  toml::table* body2 = sub_table(t, "body2");
+  if (!body2) return false;
+  const toml::node* c = body2->get("c");
+  if (!c || !c->is_string()) return false;
+  const std::string value = c->as_string()->get();
+  if (value != "eq58")
+    throw InvalidInput(
+        fmt::format("body2.c = {}: must be an array of branch dampings (s/m) or \"eq58\" (c_i,2 = "
+                    "tau_i,2 k01 (1 - s)/s, paper 1 eq. 58){}",
+                    q(value), suggestion(value, {"eq58"})));
+  const std::string where = "body2.c = \"eq58\"";
+  if (type_of(body2) != "gkv")
+    throw InvalidInput(fmt::format("{}: applies to body2.type = \"gkv\" (body2.type is {})", where, q(type_of(body2))));
+  if (body2->get("k")) cannot_combine("body2.k", where, "eq. 58 gives the dampings from body2.tau");
+  const toml::node* tau = body2->get("tau");
+  if (!tau)
+    throw InvalidInput(
+        fmt::format("missing key \"body2.tau\" (required: branch relaxation times tau_i,2 (s), one "
+                    "per branch; {} gives c from them)",
+                    where));
+  std::vector<double> taus;
+  const auto read_tau = [&](const toml::node& n, const std::string& key) {
+    const auto v = n.value<double>();
+    if (!n.is_number() || !v)
+      throw InvalidInput(fmt::format("{} = {}: {} needs scalar relaxation times", key, detail::format_node(n), where));
+    require_positive(key, *v);
+    taus.push_back(*v);
+  };
+  if (const auto* a = tau->as_array()) {
+    for (std::size_t i = 0; i < a->size(); ++i) read_tau(*a->get(i), fmt::format("body2.tau[{}]", i));
+  } else {
+    read_tau(*tau, "body2.tau");
+  }
+  double k02 = 0.0;
+  const toml::table* pair = sub_table(t, "pair");
+  const toml::node* s = pair ? pair->get("s") : nullptr;
+  if (s && s->is_number()) {
+    const toml::table* body1 = sub_table(t, "body1");
+    const toml::node* k01 = body1 ? body1->get("k0") : nullptr;
+    if (!k01 || !k01->is_number())
+      throw InvalidInput(fmt::format("{}: needs a scalar body1.k0 (eq. 58: c_i,2 = tau_i,2 k01 (1 - s)/s)", where));
+    const double k01_value = *k01->value<double>();
+    require_positive("body1.k0", k01_value);
+    k02 = rheology::substrate_stiffness_from_s("pair.s", *s->value<double>(), k01_value);
+  } else if (const toml::node* k0 = body2->get("k0"); k0 && k0->is_number()) {
+    k02 = *k0->value<double>();
+    require_positive("body2.k0", k02);
+  } else {
+    throw InvalidInput(
+        fmt::format("{}: needs pair.s (with a scalar body1.k0) or a scalar body2.k0 (eq. 58: c_i,2 = "
+                    "tau_i,2 k01 (1 - s)/s = tau_i,2 k02)",
+                    where));
+  }
+  toml::array dampings;
+  for (const double ti : taus) dampings.push_back(ti * k02);
+  body2->insert_or_assign("c", std::move(dampings));
+  return true;
+}
+
+struct CaseTable {
+  toml::table table;
+  std::vector<std::pair<std::string, double>> columns;  // s, n, ... (swept) and "case"
+  std::string label;
+  bool eq58 = false;
+};
+
+/// The cases of a file, each a complete TOML table with its values substituted.
+template <typename ParseCase>
+void for_each_line_case(const toml::table& root, const ParseCase& parse_case) {
+  const Section top(&root, "");
+  toml::table base = root;
+  base.erase("case");
+  base.erase("sweep");
+
+  struct Base {
+    toml::table table;
+    std::string label;
+  };
+  std::vector<Base> bases;
+  const bool has_cases = top.has("case");
+  if (has_cases) {
+    const toml::array* cases = top.node("case")->as_array();
+    if (!cases || !cases->is_array_of_tables() || cases->empty())
+      top.wrong_type("case", "[[case]] tables, each overriding keys of the scenario");
+    for (std::size_t i = 0; i < cases->size(); ++i) {
+      const Section cs(cases->get(i)->as_table(), fmt::format("case[{}]", i));
+      for (const char* k : {"kind", "name", "description", "case", "sweep"})
+        if (cs.has(k))
+          throw InvalidInput(
+              fmt::format("key \"{}\" cannot be set in a [[case]] (it applies to the whole scenario)", cs.key(k)));
+      Base b{base, cs.string("label").value_or(fmt::format("case {}", i + 1))};
+      toml::table overrides = *cases->get(i)->as_table();
+      overrides.erase("label");
+      deep_merge(b.table, overrides);
+      bases.push_back(std::move(b));
+    }
+  } else {
+    bases.push_back({base, ""});
+  }
+  const std::vector<SweepDim> dims = read_line_sweep(root);
+  std::size_t product = 1;
+  for (const auto& d : dims) product *= d.values.size();
+  const std::size_t total = product * bases.size();
+  if (total > kMaxCases)
+    throw InvalidInput(
+        fmt::format("the [[case]] tables and [sweep] give {} cases; at most {} are allowed", total, kMaxCases));
+
+  std::size_t index = 0;
+  for (std::size_t b = 0; b < bases.size(); ++b) {
+    for (std::size_t p = 0; p < product; ++p, ++index) {
+      // Decompose p: the first sweep key varies slowest.
+      std::vector<std::size_t> at(dims.size());
+      std::size_t rest = p;
+      for (std::size_t d = dims.size(); d-- > 0;) {
+        at[d] = rest % dims[d].values.size();
+        rest /= dims[d].values.size();
+      }
+      CaseTable c{bases[b].table, {}, bases[b].label, false};
+      std::vector<std::string> parts;
+      if (has_cases) parts.push_back(bases[b].label);
+      for (std::size_t d = 0; d < dims.size(); ++d) {
+        c.columns.emplace_back(dims[d].key, dims[d].values[at[d]]);
+        parts.push_back(fmt::format("{} = {}", dims[d].key, number_text(dims[d].values[at[d]])));
+      }
+      if (has_cases) c.columns.emplace_back("case", static_cast<double>(b + 1));
+      c.label = fmt::format("{}", fmt::join(parts, ", "));
+      try {
+        bool zero1 = false, zero2 = false;
+        for (std::size_t d = 0; d < dims.size(); ++d) {
+          const std::string& key = dims[d].key;
+          const double v = dims[d].values[at[d]];
+          const std::string where = fmt::format("{} = {}", dims[d].names[at[d]], format_value(v));
+          if (key == "s") {
+            if (!sub_table(c.table, "pair")) c.table.insert_or_assign("pair", toml::table{});
+            sub_table(c.table, "pair")->insert_or_assign("s", v);
+          } else if (key == "n" || key == "n1" || key == "n2") {
+            const int n = static_cast<int>(v);
+            if (key != "n2") truncate_branches(c.table, "body1", n, where);
+            if (key != "n1") truncate_branches(c.table, "body2", n, where);
+            if (key != "n2") zero1 = n == 0;
+            if (key != "n1") zero2 = n == 0;
+          } else if (key == "tau1" && !zero1) {
+            set_relaxation_times(c.table, "body1", v, where);
+          } else if (key == "tau2" && !zero2) {
+            set_relaxation_times(c.table, "body2", v, where);
+          }
+        }
+        c.eq58 = apply_eq58(c.table);
+        parse_case(c, index, total);
+      } catch (const InvalidInput& e) {
+        if (total == 1) throw;
+        throw InvalidInput(fmt::format("case {} of {} ({}): {}", index + 1, total, c.label, e.what()));
+      }
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// One case: the common part
+
+/// Library messages name the C++ fields; these are the TOML keys.
+std::string toml_keys(std::string message, LineMode mode) {
+  replace_all(message, "line.pressure.", "line.pressure_table.");
+  if (message.rfind("pressure.", 0) == 0) message = "line.pressure_table." + message.substr(9);
+  replace_all(message, "line.V1/V2", "kinematics");
+  replace_all(message, "line.V1", mode == LineMode::rolling ? "kinematics.Vr" : "kinematics.V1");
+  replace_all(message, "line.V2", mode == LineMode::general ? "kinematics.V2" : "kinematics.Vx");
+  return message;
+}
+
+template <typename F>
+auto with_toml_keys(LineMode mode, F&& f) {
+  try {
+    return f();
+  } catch (const InvalidInput& e) {
+    throw InvalidInput(toml_keys(e.what(), mode));
+  }
+}
+
+const Keys kSteadyTop = {"name", "description", "kind",       "law",   "body1", "body2",
+                         "pair", "line",        "kinematics", "sweep", "case",  "output"};
+const Keys kTransientTop = {"name", "description", "kind", "law",   "body1", "body2", "pair",
+                            "line", "kinematics",  "time", "sweep", "case",  "output"};
+
+void parse_line_table(const Section& root, Kind kind, LineCaseBase& sc) {
+  const Section l = root.table("line");
+  const Keys steady_keys = {"L_m", "normal_load_N", "pressure", "pressure_table"};
+  const Keys transient_keys = {"L_m", "normal_load_N", "pressure", "pressure_table", "cells",
+                               "cfl", "dt_s",          "max_dt_s", "limiter",        "source_scheme"};
+  l.check_keys(kind == Kind::steady ? steady_keys : transient_keys, transient_keys,
+               fmt::format("kind = {}", q(kind_name(kind))));
+  transport::LineContactParams& p = sc.line;
+  p.L_m = l.required_number("L_m", "contact length L, m");
+  require_positive(l.key("L_m"), p.L_m);
+  p.normal_load_N = l.required_number("normal_load_N", "normal load F_z, N");
+  require_positive(l.key("normal_load_N"), p.normal_load_N);
+  p.pressure.kind = transport::pressure_kind_from_string(l.key("pressure"), l.string("pressure").value_or("uniform"));
+  const Section pt = l.table("pressure_table");
+  if (p.pressure.kind == transport::PressureKind::table) {
+    if (!pt.present())
+      l.missing("pressure_table",
+                "the table [line.pressure_table] with xi_m and values, for line.pressure = \"table\"");
+    pt.check_keys({"xi_m", "values"});
+    const auto xi = pt.numbers("xi_m");
+    if (!xi) pt.missing("xi_m", "positions xi (m) of the pressure table, strictly increasing, covering [0, L_m]");
+    const auto values = pt.numbers("values");
+    if (!values) pt.missing("values", "pressure shape at each xi_m (>= 0; scaled so that its integral is F_z)");
+    p.pressure.xi_m = *xi;
+    p.pressure.values = *values;
+  } else if (pt.present()) {
+    throw InvalidInput(
+        fmt::format("key \"line.pressure_table\" applies only with line.pressure = \"table\" "
+                    "(line.pressure is {})",
+                    q(transport::to_string(p.pressure.kind))));
+  }
+  if (kind == Kind::transient) {
+    if (const auto cells = l.integer("cells")) {
+      if (*cells < 2) throw InvalidInput(fmt::format("line.cells = {}: must be >= 2", *cells));
+      if (*cells > kMaxCells) throw InvalidInput(fmt::format("line.cells = {}: at most {} cells", *cells, kMaxCells));
+      p.cells = static_cast<int>(*cells);
+    }
+    p.cfl = l.number_or("cfl", p.cfl);
+    if (!(p.cfl > 0.0 && p.cfl <= 1.0))
+      throw InvalidInput(
+          fmt::format("line.cfl = {}: must lie in (0, 1] (the scheme is stable for Courant numbers "
+                      "<= 1)",
+                      format_value(p.cfl)));
+    p.dt_s = l.number_or("dt_s", 0.0);
+    require_non_negative(l.key("dt_s"), p.dt_s);
+    p.max_dt_s = l.number_or("max_dt_s", 0.0);
+    require_non_negative(l.key("max_dt_s"), p.max_dt_s);
+    p.limiter = transport::limiter_from_string(l.key("limiter"), l.string("limiter").value_or("van_leer"));
+    p.source_scheme =
+        transport::source_scheme_from_string(l.key("source_scheme"), l.string("source_scheme").value_or("automatic"));
+  }
+}
+
+LineMode parse_mode(const Section& k, Kind kind) {
+  const Keys valid = kind == Kind::steady ? Keys{"sliding", "rolling"} : Keys{"sliding", "rolling", "general"};
+  const std::string mode = k.required_string(
+      "mode", kind == Kind::steady ? "\"sliding\" (V1 = 0, V2 = V_x) or \"rolling\" (V1 = V_r, V2 = V_x)"
+                                   : "\"sliding\" (V1 = 0, V2 = V_x), \"rolling\" (V1 = V_r, V2 = V_x) or "
+                                     "\"general\" (V1 and V2 given)");
+  if (mode == "sliding") return LineMode::sliding;
+  if (mode == "rolling") return LineMode::rolling;
+  if (mode == "general" && kind == Kind::transient) return LineMode::general;
+  throw InvalidInput(fmt::format("kinematics.mode = {}: unknown mode (valid: {}){}", q(mode), fmt::join(valid, ", "),
+                                 suggestion(mode, valid)));
+}
+
+/// The reversal rule as it reads in messages.
+std::string reversal_rule(const LineCaseBase& sc, bool given) {
+  return fmt::format(
+      "reversals are forbidden by kinematics.allow_reversal = false{}; set kinematics.allow_reversal "
+      "= true to allow them",
+      given ? "" : fmt::format(" (the default for kinematics.mode = {})", q(to_string(sc.mode))));
+}
+
+/// Reads the model ([law], [body1], [body2], [pair]) and checks it is a line contact with s in (0, 1).
+void parse_model(const Section& root, LineCaseBase& sc) {
+  sc.law = detail::read_law(root);
+  Body body1 = detail::read_body(root, "body1", true);
+  Body body2 = detail::read_body(root, "body2", false);
+  detail::read_pair(root, body1, body2, sc.pair_s);
+  sc.body1 = body1.params;
+  sc.body2 = body2.params;
+  const contact::ContactModel model(sc.law, sc.body1, sc.body2);
+  transport::characteristic_speeds(model, 0.0, 0.0);  // diagonal stiffness matrices (names body1.k0)
+  sc.s = model.pair().S2()(0, 0);
+  if (sc.body2.kind == RheologyKind::rigid)
+    root.table("pair").missing("s",
+                               "stiffness ratio s = k01/(k01 + k02) in (0, 1) of the line contact; or give "
+                               "[body2] with its k0");
+  if (sc.body1.kind == RheologyKind::rigid)
+    throw InvalidInput(
+        "body1.type = \"rigid\": the line contact needs two deformable bodies (s = k01/(k01 + k02) in "
+        "(0, 1)); give body1.type = \"elastic\" or \"gkv\" with its k0");
+  if (!(sc.s > 0.0 && sc.s < 1.0))
+    throw InvalidInput(
+        fmt::format("body2.k0: the pair gives s = k01/(k01 + k02) = {}; it must lie in (0, 1)", format_value(sc.s)));
+  sc.n1 = model.n1();
+  sc.n2 = model.n2();
+}
+
+void parse_output(const Section& root, LineCaseBase& sc, const std::string& x, const Keys& y, const Keys& columns) {
+  const Section o = root.table("output");
+  o.check_keys({"plot_x", "plot_y", "title", "log_x"});
+  sc.output.plot_x = o.string("plot_x").value_or(x);
+  if (const auto ys = o.strings("plot_y", true)) {
+    if (ys->empty()) throw InvalidInput("output.plot_y = []: must name at least one column");
+    sc.output.plot_y = *ys;
+  } else {
+    sc.output.plot_y = y;
+  }
+  sc.output.title = o.string("title").value_or(sc.name);
+  sc.log_x = o.boolean("log_x").value_or(sc.log_x);
+  const auto check = [&](const std::string& key, const std::string& column) {
+    if (std::find(columns.begin(), columns.end(), column) != columns.end()) return;
+    throw InvalidInput(fmt::format("{} = {}: unknown column{} (columns: {})", key, q(column),
+                                   suggestion(column, columns), fmt::join(columns, ", ")));
+  };
+  check("output.plot_x", sc.output.plot_x);
+  for (std::size_t i = 0; i < sc.output.plot_y.size(); ++i)
+    check(fmt::format("output.plot_y[{}]", i), sc.output.plot_y[i]);
+}
+
+void parse_base(const toml::table& table, const CaseTable& c, Kind kind, std::string_view default_name,
+                const ScenarioSource& source, LineCaseBase& sc) {
+  const Section root(&table, "");
+  root.check_keys(kind == Kind::steady ? kSteadyTop : kTransientTop);
+  sc.source = source;
+  if (const auto k = root.string("kind"); k && *k != kind_name(kind))
+    throw InvalidInput(fmt::format("kind = {}: this parser reads kind = {}", q(*k), q(kind_name(kind))));
+  sc.name = root.string("name").value_or(std::string(default_name));
+  detail::validate_name(root.has("name") ? "name" : "name (the file stem)", sc.name);
+  sc.description = root.string("description").value_or("");
+  parse_model(root, sc);
+  sc.body2_c_eq58 = c.eq58;
+  parse_line_table(root, kind, sc);
+  sc.label = c.label;
+  // s as written (pair.s or the sweep value), else from the stiffnesses.
+  sc.columns = {
+      {"s", sc.pair_s.value_or(sc.s)}, {"n1", static_cast<double>(sc.n1)}, {"n2", static_cast<double>(sc.n2)}};
+  for (const auto& col : c.columns)
+    if (col.first != "s" && col.first != "n1" && col.first != "n2") sc.columns.push_back(col);
+}
+
+/// Pressure and line parameters through the library's checks, with the TOML keys.
+void validate_line(const LineCaseBase& sc) {
+  with_toml_keys(sc.mode, [&] {
+    sc.line.validate("line");
+    const transport::Pressure pressure(sc.line.pressure, sc.line.L_m, sc.line.normal_load_N);
+    return 0;
+  });
+}
+
+Keys case_column_names(const LineCaseBase& sc) {
+  Keys names;
+  for (const auto& c : sc.columns) names.push_back(c.first);
+  return names;
+}
+
+// ---------------------------------------------------------------------------------------------
+// line_steady: velocity grids
+
+struct Grid {
+  std::vector<double> values;
+  bool log = false;
+  std::string key;     // e.g. "kinematics.V_mps"
+  bool table = false;  // { from, to, points, spacing }
+  bool scalar = false;
+  /// The TOML key that gives values[i].
+  std::string key_of(std::size_t i) const {
+    if (scalar) return key;
+    if (table) return key + (i == 0 ? ".from" : i + 1 == values.size() ? ".to" : fmt::format(" (point {})", i));
+    return fmt::format("{}[{}]", key, i);
+  }
+};
+
+Grid read_grid(const Section& k, const std::string& name, std::string_view description) {
+  Grid g;
+  g.key = k.key(name);
+  const toml::node* node = k.node(name);
+  if (!node) k.missing(name, description);
+  if (node->is_number()) {
+    g.values = {*k.number(name)};
+    g.scalar = true;
+  } else if (node->is_array()) {
+    g.values = *k.numbers(name);
+    if (g.values.empty()) throw InvalidInput(fmt::format("{} = []: must list at least one velocity", g.key));
+  } else if (node->is_table()) {
+    g.table = true;
+    const Section t = k.table(name);
+    t.check_keys({"from", "to", "points", "spacing"});
+    const double from = t.required_number("from", "first velocity of the grid, m/s");
+    const double to = t.required_number("to", "last velocity of the grid, m/s");
+    const auto points = t.integer("points");
+    if (!points) t.missing("points", "number of velocities, >= 2");
+    if (*points < 2) throw InvalidInput(fmt::format("{} = {}: must be >= 2", t.key("points"), *points));
+    if (*points > kMaxPoints)
+      throw InvalidInput(fmt::format("{} = {}: at most {} points", t.key("points"), *points, kMaxPoints));
+    if (!(to > from))
+      throw InvalidInput(
+          fmt::format("{} = {}: must be > {} = {}", t.key("to"), format_value(to), t.key("from"), format_value(from)));
+    const std::string spacing = t.string("spacing").value_or("linear");
+    if (spacing != "linear" && spacing != "log")
+      throw InvalidInput(fmt::format("{} = {}: unknown spacing (valid: linear, log){}", t.key("spacing"), q(spacing),
+                                     suggestion(spacing, {"linear", "log"})));
+    g.log = spacing == "log";
+    if (g.log && !(from > 0.0))
+      throw InvalidInput(
+          fmt::format("{} = {}: must be > 0 with {} = \"log\"", t.key("from"), format_value(from), t.key("spacing")));
+    const auto n = static_cast<std::size_t>(*points);
+    g.values.resize(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      const double w = static_cast<double>(i) / static_cast<double>(n - 1);
+      g.values[i] = g.log ? std::exp(std::log(from) * (1.0 - w) + std::log(to) * w) : from * (1.0 - w) + to * w;
+    }
+    g.values.front() = from;
+    g.values.back() = to;
+  } else {
+    k.wrong_type(name, "a number, an array of numbers or a grid { from, to, points, spacing }");
+  }
+  return g;
+}
+
+/// The first grid index whose velocity (through `transform`) is negative, if any.
+template <typename F>
+std::optional<std::size_t> first_negative(const Grid& g, F&& transform) {
+  for (std::size_t i = 0; i < g.values.size(); ++i)
+    if (transform(g.values[i]) < 0.0) return i;
+  return std::nullopt;
+}
+
+LineSteadyScenario parse_steady_case(const CaseTable& c, std::string_view name, const ScenarioSource& source) {
+  LineSteadyScenario sc;
+  parse_base(c.table, c, Kind::steady, name, source, sc);
+  const Section root(&c.table, "");
+  const Section k = root.table("kinematics");
+  sc.mode = parse_mode(k, Kind::steady);
+  const bool sliding = sc.mode == LineMode::sliding;
+  const Keys sliding_keys = {"mode", "allow_reversal", "V_mps"};
+  const Keys rolling_keys = {"mode", "allow_reversal", "Vr_mps", "vx_mps"};
+  k.check_keys(sliding ? sliding_keys : rolling_keys, {"mode", "allow_reversal", "V_mps", "Vr_mps", "vx_mps"},
+               fmt::format("kinematics.mode = {}", q(to_string(sc.mode))));
+  const auto allow = k.boolean("allow_reversal");
+  sc.allow_reversal = allow.value_or(false);
+  Grid grid;
+  if (sliding) {
+    grid = read_grid(k, "V_mps", "sliding speeds V_x (m/s): a list or { from, to, points, spacing }");
+    if (!sc.allow_reversal)
+      if (const auto i = first_negative(grid, [](double v) { return v; }))
+        throw InvalidInput(fmt::format("{} = {}: negative sliding speed; {}", grid.key_of(*i),
+                                       format_value(grid.values[*i]), reversal_rule(sc, allow.has_value())));
+  } else {
+    sc.Vr_mps = k.required_number("Vr_mps", "rolling speed V_r (m/s), the material velocity V1 of body 1");
+    grid = read_grid(k, "vx_mps",
+                     "rigid relative velocities v_x = V_x - V_r (m/s): a list or { from, to, points, spacing }");
+    if (!sc.allow_reversal) {
+      if (sc.Vr_mps < 0.0)
+        throw InvalidInput(fmt::format("kinematics.Vr_mps = {}: negative rolling speed; {}", format_value(sc.Vr_mps),
+                                       reversal_rule(sc, allow.has_value())));
+      const double Vr = sc.Vr_mps;
+      if (const auto i = first_negative(grid, [Vr](double vx) { return Vr + vx; }))
+        throw InvalidInput(fmt::format("{} = {}: gives V_x = V_r + v_x = {} m/s < 0; {}", grid.key_of(*i),
+                                       format_value(grid.values[*i]), format_value(Vr + grid.values[*i]),
+                                       reversal_rule(sc, allow.has_value())));
+    }
+  }
+  sc.velocities = grid.values;
+  sc.log_x = grid.log;
+  validate_line(sc);
+  // A negative characteristic speed needs the exact (matrix-exponential) steady solver: try the first
+  // such velocity now, so that a refusal names the key.
+  const contact::ContactModel model(sc.law, sc.body1, sc.body2);
+  for (std::size_t i = 0; i < sc.velocities.size(); ++i) {
+    const double V1 = sliding ? 0.0 : sc.Vr_mps;
+    const double V2 = sliding ? sc.velocities[i] : sc.Vr_mps + sc.velocities[i];
+    if (transport::characteristic_speeds(model, V1, V2).minCoeff() >= 0.0) continue;
+    try {
+      transport::steady_state(model, sc.line, V1, V2);
+    } catch (const InvalidInput& e) {
+      std::string m = e.what();
+      if (m.rfind("line.V1/V2: ", 0) == 0) m.erase(0, 12);
+      throw InvalidInput(
+          fmt::format("{} = {}: {}", grid.key_of(i), format_value(sc.velocities[i]), toml_keys(m, sc.mode)));
+    }
+    break;
+  }
+  const Keys columns = sc.column_names();
+  parse_output(root, sc, sliding ? "V_mps" : "vx_mps", {"Fx_abs_N", "Fx_norm_abs"}, columns);
+  return sc;
+}
+
+// ---------------------------------------------------------------------------------------------
+// line_transient: signals, reversal and stability checks
+
+/// Extremes of a signal over [a, b]: (min, t_min, max, t_max), exact for every signal kind.
+struct Extremes {
+  double min = 0.0, t_min = 0.0, max = 0.0, t_max = 0.0;
+};
+
+std::vector<double> candidate_times(const contact::Signal& s, double a, double b) {
+  std::vector<double> t{a, b};
+  for (const double bp : s.breakpoints())
+    if (bp > a && bp <= b) {
+      t.push_back(bp);
+      t.push_back(std::nextafter(bp, -std::numeric_limits<double>::infinity()));
+    }
+  if (s.kind == contact::SignalKind::sine && s.omega != 0.0 && s.amplitude != 0.0) {
+    // omega t + phase = pi/2 + k pi
+    const double period = std::numbers::pi / std::abs(s.omega);
+    const double first = (std::numbers::pi / 2.0 - s.phase) / s.omega;
+    const double k0 = std::ceil((a - first) / period);
+    const double count = std::floor((b - first) / period) - k0 + 1.0;
+    if (count > 1e6) {  // many periods: the global extremes are reached
+      t.push_back(first + k0 * period);
+      t.push_back(first + (k0 + 1.0) * period);
+    } else {
+      for (double k = k0; first + k * period <= b; k += 1.0) t.push_back(first + k * period);
+    }
+  }
+  return t;
+}
+
+Extremes extremes(const contact::Signal& s, double a, double b) {
+  Extremes e{std::numeric_limits<double>::infinity(), a, -std::numeric_limits<double>::infinity(), a};
+  for (const double t : candidate_times(s, a, b)) {
+    if (t < a || t > b) continue;
+    const double v = s(t);
+    if (v < e.min) e = {v, t, e.max, e.t_max};
+    if (v > e.max) e = {e.min, e.t_min, v, t};
+  }
+  return e;
+}
+
+/// Rejects a negative velocity in signal `key` (reversal forbidden).
+void check_no_reversal(const LineCaseBase& sc, const contact::Signal& s, const std::string& key, bool scalar,
+                       const TimeGrid& time, bool given) {
+  const std::string rule = reversal_rule(sc, given);
+  switch (s.kind) {
+    case contact::SignalKind::constant:
+      if (s.value < 0.0)
+        throw InvalidInput(
+            fmt::format("{} = {}: negative velocity; {}", scalar ? key : key + ".value", format_value(s.value), rule));
+      return;
+    case contact::SignalKind::step:
+      if (s.before < 0.0)
+        throw InvalidInput(fmt::format("{}.before = {}: negative velocity; {}", key, format_value(s.before), rule));
+      if (s.after < 0.0)
+        throw InvalidInput(fmt::format("{}.after = {}: negative velocity; {}", key, format_value(s.after), rule));
+      return;
+    case contact::SignalKind::table:
+      for (std::size_t i = 0; i < s.values.size(); ++i)
+        if (s.values[i] < 0.0)
+          throw InvalidInput(
+              fmt::format("{}.values[{}] = {}: negative velocity; {}", key, i, format_value(s.values[i]), rule));
+      return;
+    case contact::SignalKind::ramp:
+    case contact::SignalKind::sine: {
+      const Extremes e = extremes(s, time.t_start_s, time.t_end_s);
+      if (e.min < 0.0)
+        throw InvalidInput(fmt::format("{} ({}) reaches {} at t = {} s: negative velocity; {}", key,
+                                       contact::to_string(s.kind), format_value(e.min), format_value(e.t_min), rule));
+      return;
+    }
+  }
+}
+
+/// The largest characteristic speed over [a, b] and where it is reached.
+std::pair<double, double> fastest_speed(const contact::ContactModel& model, const contact::Signal& V1,
+                                        const contact::Signal& V2, double a, double b) {
+  std::vector<double> times = candidate_times(V1, a, b);
+  const std::vector<double> more = candidate_times(V2, a, b);
+  times.insert(times.end(), more.begin(), more.end());
+  const bool sine = V1.kind == contact::SignalKind::sine || V2.kind == contact::SignalKind::sine;
+  if (sine) {  // a sine combined with another signal: its extremes are sampled densely as well
+    constexpr int kSamples = 4096;
+    for (int i = 0; i <= kSamples; ++i) times.push_back(a + (b - a) * i / kSamples);
+  }
+  double fastest = 0.0, at = a;
+  for (const double t : times) {
+    if (t < a || t > b) continue;
+    const double c = transport::characteristic_speeds(model, V1(t), V2(t)).cwiseAbs().maxCoeff();
+    if (c > fastest) {
+      fastest = c;
+      at = t;
+    }
+  }
+  return {fastest, at};
+}
+
+std::vector<double> merged_times(const TimeGrid& grid, const std::vector<double>& fields) {
+  std::vector<double> t = grid.times();
+  for (const double f : fields) {
+    const auto it = std::lower_bound(t.begin(), t.end(), f);
+    const double tol = 1e-9 * std::max(1.0, std::abs(f));
+    if ((it != t.end() && std::abs(*it - f) <= tol) || (it != t.begin() && std::abs(*(it - 1) - f) <= tol)) continue;
+    t.insert(it, f);
+  }
+  return t;
+}
+
+LineTransientScenario parse_transient_case(const CaseTable& c, std::string_view name, const ScenarioSource& source) {
+  LineTransientScenario sc;
+  parse_base(c.table, c, Kind::transient, name, source, sc);
+  const Section root(&c.table, "");
+
+  // [time] with field_times_s (the lumped reader knows the other keys).
+  const Section ts = root.table("time");
+  ts.check_keys({"t_start_s", "t_end_s", "output_dt_s", "outputs", "field_times_s"});
+  {
+    toml::table stripped;
+    if (const toml::node* t = root.node("time"); t && t->is_table()) {
+      toml::table copy = *t->as_table();
+      copy.erase("field_times_s");
+      stripped.insert_or_assign("time", std::move(copy));
+    }
+    sc.time = detail::read_time(Section(&stripped, ""));
+  }
+  if (const auto f = ts.numbers("field_times_s", true)) {
+    sc.field_times = *f;
+    for (std::size_t i = 0; i < f->size(); ++i) {
+      const double t = (*f)[i];
+      const std::string key = fmt::format("time.field_times_s[{}]", i);
+      if (t < sc.time.t_start_s || t > sc.time.t_end_s)
+        throw InvalidInput(fmt::format("{} = {}: must lie in [time.t_start_s, time.t_end_s] = [{}, {}]", key,
+                                       format_value(t), format_value(sc.time.t_start_s),
+                                       format_value(sc.time.t_end_s)));
+      if (i > 0 && !(t > (*f)[i - 1]))
+        throw InvalidInput(fmt::format("{} = {}: field times must be strictly increasing (previous {})", key,
+                                       format_value(t), format_value((*f)[i - 1])));
+    }
+  }
+
+  // [kinematics]
+  const Section k = root.table("kinematics");
+  sc.mode = parse_mode(k, Kind::transient);
+  Keys valid;
+  switch (sc.mode) {
+    case LineMode::sliding: valid = {"mode", "allow_reversal", "Vx"}; break;
+    case LineMode::rolling: valid = {"mode", "allow_reversal", "Vr", "Vx"}; break;
+    case LineMode::general: valid = {"mode", "allow_reversal", "V1", "V2"}; break;
+  }
+  k.check_keys(valid, {"mode", "allow_reversal", "Vx", "Vr", "V1", "V2"},
+               fmt::format("kinematics.mode = {}", q(to_string(sc.mode))));
+  const auto allow = k.boolean("allow_reversal");
+  sc.allow_reversal = allow.value_or(sc.mode == LineMode::general);
+  const auto signal = [&](const std::string& key, std::string_view description) {
+    if (!k.has(key)) k.missing(key, description);
+    contact::Signal s = detail::read_signal(k, key, source, sc.table_files);
+    s.validate(k.key(key));
+    if (!sc.allow_reversal) check_no_reversal(sc, s, k.key(key), k.node(key)->is_number(), sc.time, allow.has_value());
+    return s;
+  };
+  switch (sc.mode) {
+    case LineMode::sliding:
+      sc.line.V1 = contact::Signal::constant_value(0.0);
+      sc.line.V2 = signal("Vx", "sliding speed V_x(t) (m/s): a number or a signal table");
+      break;
+    case LineMode::rolling:
+      sc.line.V1 = signal("Vr", "rolling speed V_r(t) (m/s), the material velocity of body 1");
+      sc.line.V2 = signal("Vx", "forward speed V_x(t) (m/s), the material velocity of body 2");
+      break;
+    case LineMode::general:
+      sc.line.V1 = signal("V1", "material velocity V1(t) of body 1 along xi (m/s)");
+      sc.line.V2 = signal("V2", "material velocity V2(t) of body 2 along xi (m/s)");
+      break;
+  }
+  validate_line(sc);
+  const contact::ContactModel model(sc.law, sc.body1, sc.body2);
+  if (sc.line.source_scheme == transport::SourceScheme::exponential && !transport::source_is_affine(model))
+    throw InvalidInput(
+        fmt::format("line.source_scheme = \"exponential\": needs a source affine in the state; "
+                    "law.type = {} is not (use \"sdirk2\" or \"automatic\")",
+                    q(laws::to_string(sc.law.kind))));
+
+  // A fixed step must satisfy the CFL condition over the whole run (the solver would stop there).
+  if (sc.line.dt_s > 0.0) {
+    const auto [fastest, at] = fastest_speed(model, sc.line.V1, sc.line.V2, sc.time.t_start_s, sc.time.t_end_s);
+    const double dx = sc.line.L_m / sc.line.cells;
+    if (sc.line.dt_s * fastest > dx * (1.0 + 1e-12))
+      throw InvalidInput(
+          fmt::format("line.dt_s = {}: beyond the stability limit of the transport scheme: at t = {} s "
+                      "the fastest characteristic moves at {} m/s, so the largest stable step is "
+                      "dx / |c| = {} s (dx = line.L_m / line.cells = {} m); use a smaller line.dt_s, "
+                      "or line.dt_s = 0 for the automatic step",
+                      format_value(sc.line.dt_s), format_value(at), format_value(fastest), format_value(dx / fastest),
+                      format_value(dx)));
+  }
+  Keys columns = case_column_names(sc);
+  for (const char* n : {"t_s", "V1_mps", "V2_mps", "vr_mps", "vr_y_mps", "Fx_N", "Fy_N", "W_J", "P_supplied_W",
+                        "E_supplied_J", "P_dissipated_W", "Fx_abs_N"})
+    columns.emplace_back(n);
+  parse_output(root, sc, "t_s", {"Fx_abs_N"}, columns);
+  return sc;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Shared run pieces
+
+ScenarioSource string_source(const std::filesystem::path& directory) {
+  ScenarioSource source;
+  std::error_code ec;
+  source.directory = directory.empty() ? std::filesystem::current_path(ec) : directory;
+  return source;
+}
+
+Json line_json(const transport::LineContactParams& p, Kind kind) {
+  Json j = Json::object();
+  j["L_m"] = p.L_m;
+  j["normal_load_N"] = p.normal_load_N;
+  j["pressure"] = transport::to_string(p.pressure.kind);
+  if (p.pressure.kind == transport::PressureKind::table) {
+    j["pressure_table"]["xi_m"] = Json(p.pressure.xi_m);
+    j["pressure_table"]["values"] = Json(p.pressure.values);
+  }
+  if (kind == Kind::transient) {
+    j["cells"] = p.cells;
+    j["cfl"] = p.cfl;
+    j["dt_s"] = p.dt_s;
+    j["max_dt_s"] = p.max_dt_s;
+    j["limiter"] = transport::to_string(p.limiter);
+    j["source_scheme"] = transport::to_string(p.source_scheme);
+  }
+  return j;
+}
+
+Json model_json(const LineCaseBase& sc, const contact::ContactModel& model) {
+  Json j = Json::object();
+  j["law"] = detail::law_to_json(sc.law, model.law().sigma0());
+  j["body1"] = detail::body_to_json(sc.body1);
+  j["body2"] = detail::body_to_json(sc.body2);
+  if (sc.body2_c_eq58) j["body2"]["c_rule"] = "eq58: c_i,2 = tau_i,2 k01 (1 - s)/s";
+  if (sc.pair_s) j["pair"]["s"] = *sc.pair_s;
+  return j;
+}
+
+Json case_columns_json(const LineCaseBase& sc) {
+  Json j = Json::object();
+  for (const auto& [k, v] : sc.columns) j[k] = v;
+  return j;
+}
+
+void fill_report_header(Json& r, const LineCaseBase& first, Kind kind, double solve_seconds) {
+  r["bristle_version"] = BRISTLE_VERSION;
+  r["kind"] = kind_name(kind);
+  r["name"] = first.name;
+  r["description"] = first.description;
+  if (first.source.path.empty()) {
+    r["scenario"] = nullptr;
+  } else {
+    std::error_code ec;
+    const auto absolute = std::filesystem::absolute(first.source.path, ec);
+    r["scenario"] = (ec ? first.source.path : absolute).string();
+  }
+  r["solve_seconds"] = solve_seconds;
+}
+
+std::string body_summary(const rheology::RheologyParams& b) {
+  if (b.kind == RheologyKind::rigid) return "rigid";
+  return fmt::format("{}, {} = {}, {} branch(es)", rheology::to_string(b.kind),
+                     b.kind == RheologyKind::gm ? "k_inf" : "k0", format_matrix(b.k_elastic), b.branches.size());
+}
+
+std::string base_summary(const LineCaseBase& sc, Kind kind, std::size_t cases) {
+  std::string s;
+  s += fmt::format("scenario   {} (kind = \"{}\", {})\n", sc.name, kind_name(kind), sc.source.display_name());
+  if (!sc.description.empty()) s += fmt::format("description {}\n", sc.description);
+  s += fmt::format("law        {}\n", laws::to_string(sc.law.kind));
+  s += fmt::format("body1      {}\n", body_summary(sc.body1));
+  s += fmt::format("body2      {}{}\n", body_summary(sc.body2), sc.body2_c_eq58 ? " (c from eq. 58)" : "");
+  s += fmt::format("pair       s = {}\n", format_value(sc.s));
+  s += fmt::format("line       L = {} m, F_z = {} N, {} pressure", format_value(sc.line.L_m),
+                   format_value(sc.line.normal_load_N), transport::to_string(sc.line.pressure.kind));
+  if (kind == Kind::transient)
+    s += fmt::format(", {} cells, cfl = {}, dt_s = {}{}, limiter {}", sc.line.cells, format_value(sc.line.cfl),
+                     format_value(sc.line.dt_s), sc.line.dt_s > 0.0 ? "" : " (automatic)",
+                     transport::to_string(sc.line.limiter));
+  s += "\n";
+  s += fmt::format("cases      {}\n", cases);
+  return s;
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------------
+// line_steady
+
+std::vector<std::string> LineSteadyScenario::column_names() const {
+  std::vector<std::string> names = case_column_names(*this);
+  if (mode == LineMode::sliding) {
+    names.emplace_back("V_mps");
+  } else {
+    for (const char* n : {"vx_mps", "Vr_mps", "Vx_mps"}) names.emplace_back(n);
+  }
+  for (const char* n : {"mu", "Fx_N", "Fx_norm", "Fx_abs_N", "Fx_norm_abs"}) names.emplace_back(n);
+  return names;
+}
+
+TimeSeries LineSteadyScenario::solve(const contact::ContactModel& model) const {
+  TimeSeries out(column_names());
+  const bool has_mu =
+      law.kind == laws::LawKind::dahl || law.kind == laws::LawKind::lugre || law.kind == laws::LawKind::frbd;
+  std::vector<double> row;
+  for (const double v : velocities) {
+    const double V1 = mode == LineMode::sliding ? 0.0 : Vr_mps;
+    const double V2 = mode == LineMode::sliding ? v : Vr_mps + v;
+    const transport::SteadyLine st = with_toml_keys(mode, [&] { return transport::steady_state(model, line, V1, V2); });
+    const Vec2 v_r(V2 - V1, 0.0);
+    const double mu = has_mu ? law.M.M(v_r)(0, 0) : std::nan("");  // eq. 53 at |v_r|
+    const double fx = st.force_N[0];
+    const double norm = fx / (mu * line.normal_load_N);
+    row.clear();
+    for (const auto& c : columns) row.push_back(c.second);
+    if (mode == LineMode::sliding) {
+      row.push_back(v);
+    } else {
+      row.push_back(v);
+      row.push_back(Vr_mps);
+      row.push_back(V2);
+    }
+    for (const double x : {mu, fx, norm, std::abs(fx), std::abs(norm)}) row.push_back(x);
+    out.add_row(row);
+  }
+  return out;
+}
+
+LineSteadyStudy::LineSteadyStudy(std::vector<LineSteadyScenario> cases) : cases_(std::move(cases)) {
+  if (cases_.empty()) throw InvalidInput("a scenario needs at least one case");
+}
+
+std::string LineSteadyStudy::summary() const {
+  const LineSteadyScenario& sc = cases_.front();
+  std::string s = base_summary(sc, Kind::steady, cases_.size());
+  const auto& v = sc.velocities;
+  const auto [lo, hi] = std::minmax_element(v.begin(), v.end());
+  if (sc.mode == LineMode::sliding)
+    s += fmt::format("kinematics sliding, {} speeds V_x = {} .. {} m/s{}\n", v.size(), format_value(*lo),
+                     format_value(*hi), sc.log_x ? " (log)" : "");
+  else
+    s += fmt::format("kinematics rolling, V_r = {} m/s, {} values v_x = {} .. {} m/s\n", format_value(sc.Vr_mps),
+                     v.size(), format_value(*lo), format_value(*hi));
+  if (cases_.size() > 1) {
+    std::vector<std::string> labels;
+    for (const auto& c : cases_) labels.push_back(c.label);
+    s += fmt::format("case list  {}\n", fmt::join(labels, "; "));
+  }
+  s += fmt::format("plot       {} against {}\n", fmt::join(sc.output.plot_y, ", "), sc.output.plot_x);
+  return s;
+}
+
+RunResult LineSteadyStudy::run(const ProgressCallback& progress) const {
+  const LineSteadyScenario& first = cases_.front();
+  RunResult result;
+  result.name = first.name;
+  result.title = first.output.title;
+  result.plot_x = first.output.plot_x;
+  result.plot_y = first.output.plot_y;
+  result.log_x = first.log_x;
+  Json cases_json = Json::array();
+  Json parameters;
+  for (std::size_t i = 0; i < cases_.size(); ++i) {
+    const LineSteadyScenario& sc = cases_[i];
+    const contact::ContactModel model(sc.law, sc.body1, sc.body2);
+    if (i == 0) {
+      parameters = model_json(sc, model);
+      parameters["line"] = line_json(sc.line, Kind::steady);
+      Json k = Json::object();
+      k["mode"] = to_string(sc.mode);
+      k["allow_reversal"] = sc.allow_reversal;
+      if (sc.mode == LineMode::sliding) {
+        k["V_mps"] = Json(sc.velocities);
+      } else {
+        k["Vr_mps"] = sc.Vr_mps;
+        k["vx_mps"] = Json(sc.velocities);
+      }
+      parameters["kinematics"] = k;
+    }
+    if (progress) progress(Progress{i, cases_.size(), 0.0, sc.label});
+    const auto start = std::chrono::steady_clock::now();
+    TimeSeries series = sc.solve(model);
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (progress) progress(Progress{i, cases_.size(), 1.0, sc.label});
+    Json c = case_columns_json(sc);
+    c["label"] = sc.label;
+    c["points"] = series.rows();
+    c["solve_seconds"] = seconds;
+    if (cases_.size() > 1) {
+      c["body2"] = detail::body_to_json(sc.body2);
+      c["body1"] = detail::body_to_json(sc.body1);
+    }
+    cases_json.push_back(std::move(c));
+    result.solve_seconds += seconds;
+    result.case_labels.push_back(sc.label);
+    result.cases.push_back(CaseResult{std::nullopt, std::move(series), seconds});
+  }
+  if (cases_.size() == 1) result.case_labels.clear();
+  Json& r = result.report;
+  fill_report_header(r, first, Kind::steady, result.solve_seconds);
+  r["parameters"] = parameters;
+  r["note"] =
+      cases_.size() > 1 ? "parameters are those of the first case; each case lists its own values and bodies" : "";
+  r["columns"] = Json(first.column_names());
+  r["cases"] = cases_json;
+  return result;
+}
+
+// ---------------------------------------------------------------------------------------------
+// line_transient
+
+std::vector<double> LineTransientScenario::output_times() const { return merged_times(time, field_times); }
+
+LineTransientStudy::LineTransientStudy(std::vector<LineTransientScenario> cases) : cases_(std::move(cases)) {
+  if (cases_.empty()) throw InvalidInput("a scenario needs at least one case");
+}
+
+std::string LineTransientStudy::summary() const {
+  const LineTransientScenario& sc = cases_.front();
+  std::string s = base_summary(sc, Kind::transient, cases_.size());
+  switch (sc.mode) {
+    case LineMode::sliding:
+      s += fmt::format("kinematics sliding, V_x: {}\n", detail::signal_summary(sc.line.V2));
+      break;
+    case LineMode::rolling:
+      s += fmt::format("kinematics rolling, V_r: {}; V_x: {}\n", detail::signal_summary(sc.line.V1),
+                       detail::signal_summary(sc.line.V2));
+      break;
+    case LineMode::general:
+      s += fmt::format("kinematics V1: {}; V2: {}\n", detail::signal_summary(sc.line.V1),
+                       detail::signal_summary(sc.line.V2));
+      break;
+  }
+  s += fmt::format("time       {} .. {} s, {} output times{}\n", format_value(sc.time.t_start_s),
+                   format_value(sc.time.t_end_s), sc.output_times().size(),
+                   sc.field_times.empty() ? "" : fmt::format(", fields at {} times", sc.field_times.size()));
+  if (cases_.size() > 1) {
+    std::vector<std::string> labels;
+    for (const auto& c : cases_) labels.push_back(c.label);
+    s += fmt::format("case list  {}\n", fmt::join(labels, "; "));
+  }
+  s += fmt::format("plot       {} against {}\n", fmt::join(sc.output.plot_y, ", "), sc.output.plot_x);
+  return s;
+}
+
+RunResult LineTransientStudy::run(const ProgressCallback& progress) const {
+  const LineTransientScenario& first = cases_.front();
+  RunResult result;
+  result.name = first.name;
+  result.title = first.output.title;
+  result.plot_x = first.output.plot_x;
+  result.plot_y = first.output.plot_y;
+  result.log_x = first.log_x;
+  Json cases_json = Json::array();
+  Json parameters;
+  std::vector<std::string> case_names = case_column_names(first);
+
+  // Fields: long format over every case, the union of the field columns (a column a case does not have,
+  // e.g. a branch it lacks, is left empty).
+  struct FieldBlock {
+    std::vector<double> case_values;
+    double t = 0.0;
+    TimeSeries field;
+  };
+  std::vector<FieldBlock> blocks;
+  std::vector<std::string> field_columns;
+
+  for (std::size_t i = 0; i < cases_.size(); ++i) {
+    const LineTransientScenario& sc = cases_[i];
+    const contact::ContactModel model(sc.law, sc.body1, sc.body2);
+    if (i == 0) {
+      parameters = model_json(sc, model);
+      parameters["line"] = line_json(sc.line, Kind::transient);
+      Json k = Json::object();
+      k["mode"] = to_string(sc.mode);
+      k["allow_reversal"] = sc.allow_reversal;
+      switch (sc.mode) {
+        case LineMode::sliding: k["Vx"] = detail::signal_to_json(sc.line.V2, "kinematics.Vx", sc.table_files); break;
+        case LineMode::rolling:
+          k["Vr"] = detail::signal_to_json(sc.line.V1, "kinematics.Vr", sc.table_files);
+          k["Vx"] = detail::signal_to_json(sc.line.V2, "kinematics.Vx", sc.table_files);
+          break;
+        case LineMode::general:
+          k["V1"] = detail::signal_to_json(sc.line.V1, "kinematics.V1", sc.table_files);
+          k["V2"] = detail::signal_to_json(sc.line.V2, "kinematics.V2", sc.table_files);
+          break;
+      }
+      parameters["kinematics"] = k;
+      Json t = Json::object();
+      t["t_start_s"] = sc.time.t_start_s;
+      t["t_end_s"] = sc.time.t_end_s;
+      t["output_dt_s"] = sc.time.output_dt_s;
+      t["field_times_s"] = Json(sc.field_times);
+      t["outputs"] = sc.output_times().size();
+      parameters["time"] = t;
+    }
+    const std::vector<double> times = sc.output_times();
+    std::function<void(double)> on_progress;
+    if (progress) on_progress = [&, i](double fraction) { progress(Progress{i, cases_.size(), fraction, sc.label}); };
+    const auto start = std::chrono::steady_clock::now();
+    transport::LineRun run = with_toml_keys(sc.mode, [&] {
+      transport::LineContact contact(model, sc.line);
+      contact.reset(sc.time.t_start_s);
+      return transport::run(contact, times, sc.field_times, on_progress);
+    });
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+
+    // The case columns first, |F_x| last.
+    TimeSeries series(case_names);
+    for (const auto& n : run.series.names) series.names.push_back(n);
+    series.names.emplace_back("Fx_abs_N");
+    series.columns.assign(series.names.size(), {});
+    const std::size_t rows = run.series.rows();
+    for (std::size_t c = 0; c < sc.columns.size(); ++c) series.columns[c].assign(rows, sc.columns[c].second);
+    for (std::size_t c = 0; c < run.series.columns.size(); ++c)
+      series.columns[sc.columns.size() + c] = run.series.columns[c];
+    std::vector<double>& abs_fx = series.columns.back();
+    for (const double f : run.series.column("Fx_N")) abs_fx.push_back(std::abs(f));
+
+    for (std::size_t f = 0; f < run.fields.size(); ++f) {
+      for (const auto& n : run.fields[f].names)
+        if (std::find(field_columns.begin(), field_columns.end(), n) == field_columns.end()) field_columns.push_back(n);
+      std::vector<double> values;
+      for (const auto& c : sc.columns) values.push_back(c.second);
+      blocks.push_back({values, run.field_times[f], std::move(run.fields[f])});
+    }
+
+    Json c = case_columns_json(sc);
+    c["label"] = sc.label;
+    c["solve_seconds"] = seconds;
+    c["steps"] = run.steps;
+    if (cases_.size() > 1) {
+      c["body1"] = detail::body_to_json(sc.body1);
+      c["body2"] = detail::body_to_json(sc.body2);
+    }
+    Json final_values = Json::object();
+    for (std::size_t k = 0; k < run.series.names.size(); ++k)
+      final_values[run.series.names[k]] = run.series.columns[k].back();
+    c["final"] = final_values;
+    // The steady solver's force at the final velocities (null where it does not apply).
+    const double t_end = sc.time.t_end_s;
+    Json steady = Json::object();
+    steady["V1_mps"] = sc.line.V1(t_end);
+    steady["V2_mps"] = sc.line.V2(t_end);
+    try {
+      const transport::SteadyLine st = transport::steady_state(model, sc.line, sc.line.V1(t_end), sc.line.V2(t_end));
+      steady["Fx_N"] = st.force_N[0];
+      steady["Fy_N"] = st.force_N[1];
+      steady["final_over_steady"] = run.series.column("Fx_N").back() / st.force_N[0];
+    } catch (const InvalidInput&) {
+      steady["Fx_N"] = nullptr;
+    }
+    c["steady_at_final_velocity"] = steady;
+    cases_json.push_back(std::move(c));
+
+    result.solve_seconds += seconds;
+    result.case_labels.push_back(sc.label);
+    result.cases.push_back(CaseResult{std::nullopt, std::move(series), seconds});
+  }
+  if (cases_.size() == 1) result.case_labels.clear();
+
+  if (!blocks.empty()) {
+    std::string text = fmt::format("{}{}t_s,{}\n", fmt::join(case_names, ","), case_names.empty() ? "" : ",",
+                                   fmt::join(field_columns, ","));
+    for (const FieldBlock& b : blocks) {
+      std::vector<const std::vector<double>*> cols;
+      for (const auto& n : field_columns) cols.push_back(b.field.has(n) ? &b.field.column(n) : nullptr);
+      std::string prefix;
+      for (const double v : b.case_values) prefix += number_text(v) + ",";
+      prefix += number_text(b.t);
+      for (std::size_t r = 0; r < b.field.rows(); ++r) {
+        text += prefix;
+        for (const auto* col : cols) {
+          text += ',';
+          if (col) text += number_text((*col)[r]);
+        }
+        text += '\n';
+      }
+    }
+    result.extra_files.push_back({"_fields.csv", std::move(text)});
+  }
+
+  Json& r = result.report;
+  fill_report_header(r, first, Kind::transient, result.solve_seconds);
+  r["parameters"] = parameters;
+  r["note"] =
+      cases_.size() > 1 ? "parameters are those of the first case; each case lists its own values and bodies" : "";
+  Json columns = Json(result.cases.front().series.names);
+  r["columns"] = columns;
+  if (!blocks.empty()) {
+    std::vector<std::string> fc = case_names;
+    fc.emplace_back("t_s");
+    fc.insert(fc.end(), field_columns.begin(), field_columns.end());
+    r["fields_file"] = result.name + "_fields.csv";
+    r["field_columns"] = Json(fc);
+  } else {
+    r["fields_file"] = nullptr;
+  }
+  r["cases"] = cases_json;
+  return result;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Parsers
+
+namespace {
+
+template <typename Case, typename ParseOne>
+std::vector<Case> parse_all(const toml::table& root, std::string_view name, const ScenarioSource& source,
+                            const ParseOne& parse_one) {
+  std::vector<Case> cases;
+  for_each_line_case(root, [&](const CaseTable& c, std::size_t index, std::size_t total) {
+    Case sc = parse_one(c, name, source);
+    sc.case_index = index;
+    sc.case_count = total;
+    if (total == 1) sc.label.clear();
+    cases.push_back(std::move(sc));
+  });
+  return cases;
+}
+
+}  // namespace
+
+std::vector<LineSteadyScenario> parse_line_steady_string(std::string_view toml, std::string_view name,
+                                                         const std::filesystem::path& directory) {
+  const ScenarioSource source = string_source(directory);
+  return parse_all<LineSteadyScenario>(detail::parse_toml(toml, source.display_name()), name, source,
+                                       parse_steady_case);
+}
+
+std::vector<LineTransientScenario> parse_line_transient_string(std::string_view toml, std::string_view name,
+                                                               const std::filesystem::path& directory) {
+  const ScenarioSource source = string_source(directory);
+  return parse_all<LineTransientScenario>(detail::parse_toml(toml, source.display_name()), name, source,
+                                          parse_transient_case);
+}
+
+std::unique_ptr<Scenario> parse_line_steady_scenario(std::string_view toml, std::string_view name,
+                                                     const ScenarioSource& source) {
+  const toml::table root = detail::parse_toml(toml, source.display_name());
+  return std::make_unique<LineSteadyStudy>(parse_all<LineSteadyScenario>(root, name, source, parse_steady_case));
+}
+
+std::unique_ptr<Scenario> parse_line_transient_scenario(std::string_view toml, std::string_view name,
+                                                        const ScenarioSource& source) {
+  const toml::table root = detail::parse_toml(toml, source.display_name());
+  return std::make_unique<LineTransientStudy>(
+      parse_all<LineTransientScenario>(root, name, source, parse_transient_case));
+}
+
+}  // namespace bristle::io

@@ -11,6 +11,7 @@
 #include <system_error>
 
 #include "bristle/core/error.hpp"
+#include "bristle/io/directional_scenario.hpp"
 #include "bristle/io/line_scenario.hpp"
 #include "scenario_internal.hpp"
 
@@ -213,6 +214,10 @@ Registry& registry() {
     });
     reg.kinds.emplace_back("line_steady", parse_line_steady_scenario);        // line_scenario.cpp
     reg.kinds.emplace_back("line_transient", parse_line_transient_scenario);  // line_scenario.cpp
+    // directional_scenario.cpp
+    reg.kinds.emplace_back("directional_coefficients", parse_directional_coefficients_scenario);
+    reg.kinds.emplace_back("directional_loop", parse_directional_loop_scenario);
+    reg.kinds.emplace_back("directional_crawler", parse_directional_crawler_scenario);
     return reg;
   }();
   return r;

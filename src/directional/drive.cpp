@@ -1,0 +1,126 @@
+// A bristle pulled through a horizontal spring (paper 2, §3, eqs. 3.1-3.3).
+#include "bristle/directional/drive.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <limits>
+
+#include "bristle/core/error.hpp"
+
+namespace bristle::directional {
+
+void DriveParams::validate(std::string_view prefix) const {
+  const std::string p = prefix.empty() ? "" : fmt::format("{}.", prefix);
+  require_finite(p + "k_h_N_per_m", k_h_N_per_m);
+  if (!(k_h_N_per_m > 0.0))
+    throw InvalidInput(fmt::format("{}k_h_N_per_m = {}: must be > 0 (Phi = k_h/2 z^2 must be uniformly convex; paper 2, "
+                                   "eqs. 2.1 and 3.3)",
+                                   p, format_value(k_h_N_per_m)));
+  require_finite(p + "rest_length_m", rest_length_m);
+}
+
+Loading drive_loading(const Mechanism& mechanism, const DriveParams& drive, const Loading& q) {
+  drive.validate();
+  // l = k_h (q - L_h + gap), eq. 3.3 with the gap of z = u + gap kept (see drive.hpp).
+  return q.affine(drive.k_h_N_per_m, drive.k_h_N_per_m * (mechanism.gap() - drive.rest_length_m));
+}
+
+SlidingForce measure_sliding_force(const Mechanism& mechanism, const EpsilonParams& eps, int direction,
+                                   const SlidingOptions& options) {
+  return measure_sliding_force(mechanism, eps, direction, options, WigglySystem::default_options(eps.epsilon));
+}
+
+SlidingForce measure_sliding_force(const Mechanism& mechanism, const EpsilonParams& eps, int direction,
+                                   const SlidingOptions& options, const integrate::Options& integrator) {
+  eps.validate();
+  if (direction != 1 && direction != -1)
+    throw InvalidInput(fmt::format("direction = {}: must be +1 (rightward) or -1 (leftward)", direction));
+  require_positive("sliding.k_h_N_per_m", options.k_h_N_per_m);
+  require_positive("sliding.speed_mps", options.speed_mps);
+  if (options.transient_wiggles < 1 || options.averaged_wiggles < 1 || options.samples_per_wiggle < 2)
+    throw InvalidInput(fmt::format("sliding: transient_wiggles = {}, averaged_wiggles = {} (must be >= 1), "
+                                   "samples_per_wiggle = {} (must be >= 2)",
+                                   options.transient_wiggles, options.averaged_wiggles, options.samples_per_wiggle));
+  const auto& limit = mechanism.limit();
+  const double rho = direction > 0 ? limit.rho_plus : limit.rho_minus;
+  const double k = options.k_h_N_per_m, v = options.speed_mps * direction;
+  // Start at z = 0 on the sliding edge of the limit: l(0) - Phi'(0) = rho, then l' = k v.
+  const Loading l = Loading::ramp(rho, k * v);
+  const WigglySystem system(WigglyPotential(mechanism, eps.epsilon), ConvexEnergy({k, 0.0}), l, eps.gamma);
+  const double period = eps.epsilon / options.speed_mps;  // one wiggle, in time
+  const double t1 = options.transient_wiggles * period;
+  const int samples = options.averaged_wiggles * options.samples_per_wiggle;
+  std::vector<double> times;
+  times.reserve(static_cast<std::size_t>(samples) + 1);
+  for (int i = 0; i <= samples; ++i) times.push_back(t1 + options.averaged_wiggles * period * i / samples);
+  const auto run = system.run(0.0, 0.0, times, integrator);
+  const auto& impulse = run.series.column("I_Ns");
+  const auto& force = run.series.column("F_N");
+  SlidingForce out;
+  out.mean_N = (impulse.back() - impulse.front()) / (times.back() - times.front());
+  out.min_N = *std::min_element(force.begin(), force.end());
+  out.max_N = *std::max_element(force.begin(), force.end());
+  out.limit_N = rho;
+  out.simulated_s = times.back();
+  out.stats = run.stats;
+  out.wall_seconds = run.wall_seconds;
+  return out;
+}
+
+Loop epsilon_loop(const Mechanism& mechanism, const EpsilonParams& eps, const DriveParams& drive, const Loading& q,
+                  const std::vector<double>& times) {
+  return epsilon_loop(mechanism, eps, drive, q, times, WigglySystem::default_options(eps.epsilon));
+}
+
+Loop epsilon_loop(const Mechanism& mechanism, const EpsilonParams& eps, const DriveParams& drive, const Loading& q,
+                  const std::vector<double>& times, const integrate::Options& integrator) {
+  eps.validate();
+  drive.validate();
+  if (times.empty()) throw InvalidInput("times: empty; at least one output time is required");
+  const double t0 = std::min(0.0, times.front());
+  const WigglyPotential V(mechanism, eps.epsilon);
+  const WigglySystem system(V, ConvexEnergy({drive.k_h_N_per_m, 0.0}), drive_loading(mechanism, drive, q), eps.gamma);
+  const double u0 = q.value(t0) - drive.rest_length_m;  // F = 0 at the start
+  const auto run = system.run(u0 + mechanism.gap(), t0, times, integrator);
+  Loop out;
+  out.series = TimeSeries({"t_s", "q_m", "u_m", "p_m", "angle_rad", "F_N", "D_J"});
+  const auto& t = run.series.column("t_s");
+  const auto& z = run.series.column("z_m");
+  const auto& F = run.series.column("F_N");
+  const auto& D = run.series.column("D_J");
+  for (std::size_t i = 0; i < t.size(); ++i) {
+    const auto point = V.at(z[i]);
+    out.series.add_row({t[i], q.value(t[i]), z[i] - mechanism.gap(), point.p, mechanism.angle(point.y), F[i], D[i]});
+  }
+  out.stats = run.stats;
+  out.wall_seconds = run.wall_seconds;
+  return out;
+}
+
+Loop limit_loop(const Mechanism& mechanism, const DriveParams& drive, const Loading& q,
+                const std::vector<double>& times) {
+  drive.validate();
+  if (times.empty()) throw InvalidInput("times: empty; at least one output time is required");
+  const double t0 = std::min(0.0, times.front());
+  const auto& limit = mechanism.limit();
+  const LimitSystem system(ConvexEnergy({drive.k_h_N_per_m, 0.0}), drive_loading(mechanism, drive, q), limit.rho_plus,
+                           limit.rho_minus);
+  const double u0 = q.value(t0) - drive.rest_length_m;
+  const auto start = std::chrono::steady_clock::now();
+  const auto run = system.run(u0 + mechanism.gap(), t0, times);
+  Loop out;
+  out.series = TimeSeries({"t_s", "q_m", "u_m", "p_m", "angle_rad", "F_N", "D_J"});
+  const auto& t = run.column("t_s");
+  const auto& z = run.column("z_m");
+  const auto& F = run.column("F_N");
+  const auto& D = run.column("D_J");
+  for (std::size_t i = 0; i < t.size(); ++i)  // flat surface: the tip is at p = z (y = 0)
+    out.series.add_row({t[i], q.value(t[i]), z[i] - mechanism.gap(), z[i], mechanism.theta_lim(), F[i], D[i]});
+  out.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return out;
+}
+
+}  // namespace bristle::directional

@@ -1,0 +1,127 @@
+// The crawler (beyond paper 2): the limit's incremental minimisation against the two-foot closed form,
+// the eps-systems' advance per cycle converging to the limit's, and bad input.
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <numbers>
+#include <string>
+
+#include "bristle/core/error.hpp"
+#include "bristle/directional/crawler.hpp"
+
+namespace {
+
+using bristle::InvalidInput;
+using namespace bristle::directional;
+
+template <class F>
+std::string message_of(F&& f) {
+  try {
+    f();
+  } catch (const InvalidInput& e) {
+    return e.what();
+  }
+  return "(no InvalidInput thrown)";
+}
+
+Mechanism bristle_foot(MechanismKind kind) {
+  ProfileParams p;
+  p.amplitude = 0.5 / (2.0 * std::numbers::pi);  // omega_+ = -omega_- = 0.5
+  MechanismParams m;
+  m.kind = kind;
+  return Mechanism(m, Profile(p));
+}
+
+TEST(Crawler, TwoFootLimitMatchesTheClosedForm) {
+  for (const auto kind : {MechanismKind::slanted, MechanismKind::angular}) {
+    const Mechanism foot = bristle_foot(kind);
+    for (const double stroke : {0.05, 0.2, 0.5}) {
+      CrawlerParams c;
+      c.stroke_m = stroke;
+      const auto run = crawl_limit(foot, c, 4, 2000);
+      const double expected = two_foot_advance(foot.limit().rho_plus, foot.limit().rho_minus, c.k_a_N_per_m, stroke);
+      EXPECT_NEAR(run.advance_per_cycle_m, expected, 1e-9) << to_string(kind) << ", stroke = " << stroke;
+    }
+  }
+  // The slanted spring crawls leftward (rho_+ > -rho_-), the angular one rightward (errata).
+  CrawlerParams c;
+  EXPECT_LT(crawl_limit(bristle_foot(MechanismKind::slanted), c, 3).advance_per_cycle_m, 0.0);
+  EXPECT_GT(crawl_limit(bristle_foot(MechanismKind::angular), c, 3).advance_per_cycle_m, 0.0);
+  // Too short a stroke to overcome the stick band: no advance.
+  c.stroke_m = 0.01;
+  EXPECT_EQ(crawl_limit(bristle_foot(MechanismKind::angular), c, 3).advance_per_cycle_m, 0.0);
+}
+
+TEST(Crawler, LimitEnergyBalance) {
+  // E_el(T) + D(T) = E_el(0) + int d_t E_el dt with d_t E_el = -sum_j k_a s_j L_j' (s_j the spring
+  // extensions), the power integral computed independently by the trapezoid rule on the samples.
+  const Mechanism foot = bristle_foot(MechanismKind::angular);
+  CrawlerParams c;
+  c.feet = 3;
+  const int cycles = 3, steps = 8000;
+  const auto run = crawl_limit(foot, c, cycles, steps);
+  const auto& t = run.series.column("t_s");
+  auto extension = [&](int j, std::size_t i) {
+    return run.series.column(fmt::format("x{}_m", j + 2))[i] - run.series.column(fmt::format("x{}_m", j + 1))[i] -
+           c.rest_length(j, t[i]);
+  };
+  double work = 0.0, previous = 0.0;
+  for (std::size_t i = 0; i < t.size(); ++i) {
+    double power = 0.0;
+    for (int j = 0; j + 1 < c.feet; ++j) power -= c.k_a_N_per_m * extension(j, i) * c.rest_length_rate(j, t[i]);
+    if (i > 0) work += 0.5 * (t[i] - t[i - 1]) * (power + previous);
+    previous = power;
+  }
+  double elastic_end = 0.0;
+  for (int j = 0; j + 1 < c.feet; ++j) elastic_end += 0.5 * c.k_a_N_per_m * std::pow(extension(j, t.size() - 1), 2);
+  const double D = run.series.column("D_J").back();
+  EXPECT_GT(D, 0.3);
+  EXPECT_NEAR(elastic_end + D, work, 1e-3 * D);
+}
+
+TEST(Crawler, EpsilonAdvanceConvergesToTheLimit) {
+  const Mechanism foot = bristle_foot(MechanismKind::angular);
+  std::printf("Crawler (angular bristle feet, omega = +-0.5, k_a = 10 N/m, stroke 0.2 m, gamma = 1): advance per "
+              "cycle\n");
+  for (const int feet : {2, 3}) {
+    CrawlerParams c;
+    c.feet = feet;
+    const auto limit = crawl_limit(foot, c, 4, 4000);
+    std::printf("  %d feet: limit law %.6f m/cycle%s\n", feet, limit.advance_per_cycle_m,
+                feet == 2 ? " (closed form, crawler.hpp)" : "");
+    std::printf("      eps      eps-system (m/cycle)   |difference|     steps    wall (s)\n");
+    double previous = 1.0;
+    for (const double eps : {1e-1, 1e-2, 1e-3}) {
+      const auto run = crawl_epsilon(foot, c, {eps, 1.0}, 3);
+      const double difference = std::abs(run.advance_per_cycle_m - limit.advance_per_cycle_m);
+      std::printf("    %7.0e   %18.6f     %12.3e   %8ld   %7.2f\n", eps, run.advance_per_cycle_m, difference,
+                  run.stats.steps, run.wall_seconds);
+      // Each foot advances a whole number of wiggles per cycle and each of its two slides per cycle ends
+      // within about a wiggle of the limit's stopping point: the difference is O(eps), up to ~2 eps.
+      EXPECT_LT(difference, 3.0 * eps) << feet << " feet, eps = " << eps;
+      if (eps < 1e-1) {
+        EXPECT_LT(difference, previous);
+      }
+      previous = difference;
+    }
+  }
+}
+
+TEST(CrawlerErrors, BadInput) {
+  CrawlerParams c;
+  c.feet = 4;
+  EXPECT_EQ(message_of([&] { c.validate(); }), "crawler.feet = 4: must be 2 or 3");
+  c.feet = 2;
+  c.phase_lag = 1.0;
+  EXPECT_EQ(message_of([&] { c.validate(); }), "crawler.phase_lag = 1: must lie in [0, 1) (a fraction of the period)");
+  c.phase_lag = 0.25;
+  c.stroke_m = 0.0;
+  EXPECT_EQ(message_of([&] { c.validate(); }), "crawler.stroke_m = 0: must be > 0");
+  c.stroke_m = 0.2;
+  EXPECT_EQ(message_of([&] { crawl_limit(bristle_foot(MechanismKind::angular), c, 1); }),
+            "cycles = 1: must be >= 2 (the first is a transient)");
+}
+
+}  // namespace

@@ -1,0 +1,112 @@
+// The bristle pulled through a horizontal spring (paper 2, §3, eqs. 3.1-3.3): force-displacement loops of
+// the eps-systems approach the limit loop (a parallelogram between rho_- and rho_+), the spring force of
+// the limit is the friction law of eq. 3.1, and the loading of eq. 3.3 keeps the gap.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <numbers>
+#include <string>
+#include <vector>
+
+#include "bristle/core/error.hpp"
+#include "bristle/directional/drive.hpp"
+
+namespace {
+
+using bristle::InvalidInput;
+using namespace bristle::directional;
+
+template <class F>
+std::string message_of(F&& f) {
+  try {
+    f();
+  } catch (const InvalidInput& e) {
+    return e.what();
+  }
+  return "(no InvalidInput thrown)";
+}
+
+Mechanism make(MechanismKind kind) {
+  ProfileParams p;
+  p.amplitude = 0.5 / (2.0 * std::numbers::pi);
+  MechanismParams m;
+  m.kind = kind;
+  return Mechanism(m, Profile(p));
+}
+
+std::vector<double> grid(double t_end, int n) {
+  std::vector<double> t;
+  for (int i = 0; i <= n; ++i) t.push_back(t_end * i / n);
+  return t;
+}
+
+TEST(Drive, LimitLoopIsTheDryFrictionParallelogram) {
+  const Mechanism m = make(MechanismKind::slanted);
+  const DriveParams drive{2.0, 0.3};
+  const Loading q = Loading::triangle(0.3, 1.0, 4.0, 2.0);  // q in [-0.7, 1.3], starts at rest (F = 0)
+  const auto loop = limit_loop(m, drive, q, grid(8.0, 8000));
+  const auto& t = loop.series.column("t_s");
+  const auto& u = loop.series.column("u_m");
+  const auto& F = loop.series.column("F_N");
+  for (std::size_t i = 1; i < t.size(); ++i) {
+    EXPECT_NEAR(F[i], drive.k_h_N_per_m * (q.value(t[i]) - drive.rest_length_m - u[i]), 1e-13);
+    EXPECT_LE(F[i], m.limit().rho_plus + 1e-13);  // eq. 3.1
+    EXPECT_GE(F[i], m.limit().rho_minus - 1e-13);
+    if (u[i] > u[i - 1] + 1e-12) {
+      EXPECT_NEAR(F[i], m.limit().rho_plus, 1e-12);
+    } else if (u[i] < u[i - 1] - 1e-12) {
+      EXPECT_NEAR(F[i], m.limit().rho_minus, 1e-12);
+    }
+  }
+  EXPECT_NEAR(u.front(), 0.0, 1e-15);  // at rest: u(0) = q(0) - L_h
+  // One full loop (second cycle) dissipates (rho_+ - rho_-) times the sliding distance each way.
+  const auto& D = loop.series.column("D_J");
+  const double slide = 2.0 * 1.0 - (m.limit().rho_plus - m.limit().rho_minus) / drive.k_h_N_per_m;
+  EXPECT_NEAR(D[7000] - D[3000], (m.limit().rho_plus - m.limit().rho_minus) * slide, 1e-12);
+}
+
+TEST(Drive, EpsilonLoopsApproachTheLimitLoop) {
+  const DriveParams drive{1.0, 0.0};
+  const Loading q = Loading::triangle(0.0, 0.8, 2.0, 1.0);
+  const auto times = grid(2.0, 2000);
+  std::printf("Force-displacement loops (driver triangle +-0.8 m, k_h = 1 N/m, period 2 s, gamma = 1):\n");
+  std::printf("  mechanism    eps      max |F_eps - F_lim|   max |u_eps - u_lim|   D_eps(T) - D(T)\n");
+  for (const auto kind : {MechanismKind::vertical, MechanismKind::slanted, MechanismKind::angular}) {
+    const Mechanism m = make(kind);
+    const auto limit = limit_loop(m, drive, q, times);
+    double previous = 1.0;
+    for (const double eps : {1e-1, 1e-2, 1e-3}) {
+      const auto loop = epsilon_loop(m, {eps, 1.0}, drive, q, times);
+      double dF = 0.0, du = 0.0;
+      for (std::size_t i = 0; i < times.size(); ++i) {
+        dF = std::max(dF, std::abs(loop.series.column("F_N")[i] - limit.series.column("F_N")[i]));
+        du = std::max(du, std::abs(loop.series.column("u_m")[i] - limit.series.column("u_m")[i]));
+      }
+      const double dD = loop.series.column("D_J").back() - limit.series.column("D_J").back();
+      std::printf("  %-9s %7.0e   %12.4e          %12.4e          %12.4e\n", std::string(to_string(kind)).c_str(), eps,
+                  dF, du, dD);
+      EXPECT_LT(du, previous) << to_string(kind);
+      EXPECT_LT(du, 2.0 * eps) << to_string(kind);
+      EXPECT_LT(std::abs(dD), 2.0 * eps) << to_string(kind);
+      previous = du;
+    }
+  }
+}
+
+TEST(Drive, LoadingKeepsTheGap) {
+  // l = k_h (q - L_h + gap): at F = 0 the state z = u + gap satisfies l = Phi'(z) = k_h z.
+  const Mechanism m = make(MechanismKind::angular);
+  const DriveParams drive{3.0, 0.2};
+  const Loading l = drive_loading(m, drive, Loading::ramp(0.5, 0.0));
+  const double u = 0.5 - 0.2;
+  EXPECT_NEAR(l.value(0.0), 3.0 * (u + m.gap()), 1e-15);
+  EXPECT_EQ(message_of([&] { drive_loading(m, DriveParams{0.0, 0.0}, Loading::ramp(0.0, 1.0)); }),
+            "drive.k_h_N_per_m = 0: must be > 0 (Phi = k_h/2 z^2 must be uniformly convex; paper 2, eqs. 2.1 and "
+            "3.3)");
+  EXPECT_EQ(message_of([&] { measure_sliding_force(m, {1e-2, 1.0}, 0); }),
+            "direction = 0: must be +1 (rightward) or -1 (leftward)");
+}
+
+}  // namespace

@@ -1,0 +1,116 @@
+#pragma once
+// Stick-slip of a structure pressed against a moving belt (paper 3, §§I, III; docs/structures.md §5).
+//
+// Contact point chi_c (contact_index) of the structure is pressed with normal load N against a belt
+// moving at v_b; the relative velocity is v_r = w'(chi_c, t) - v_b and F is the friction force on the
+// structure (N). The structure is any ContactStepper (reduced or modal model):
+//
+//   v_r(t_{n+1}) = c + a F_{n+1},   c = v_pred - v_b - a F_n,   a = A_cc > 0 (one-step admittance)
+//
+// Friction laws
+//   Coulomb-Stribeck (set-valued), mu(v) = mu_d + (mu_s - mu_d) exp(-(v/v_S)^delta_S) + mu_v v:
+//     stick  v_r = 0 and F = -c/a, accepted while |F| <= mu_s N (the force follows from the velocity
+//            constraint: stick is exact, not regularised);
+//     slip   F = -mu(|v_r|) N sgn(v_r), with |v_r| the smallest root of x = |c| - a N mu(x) in (0, |c|).
+//     The step problem has a unique solution when a N max(-mu') < 1 (reported as well_posed; otherwise
+//     the solution continuous with the stick branch is taken).
+//   dynamic (any law of the core, through contact::ContactModel; LuGre, FrBD, ...): the contact state
+//     u' = h(u, v_r) is integrated by BDF2 (BDF1 on the first step) together with the structure,
+//     F = N f_out(u, v_r), solved by Newton's method per step; "stick" means |v_r| <= tolerance.
+//
+// Outputs: the time series, stick and slip intervals, the limit cycle (period from the break-away
+// times, interpolated to where |F| reaches mu_s N, resp. where |v_r| leaves the tolerance band; half
+// peak-to-peak amplitudes of w, v over the last cycle) and, when the structure provides intra-step
+// samples (ModalModel with track_energy), the energy account
+//   belt work  int F v_b dt  =  friction dissipation  int -F v_r dt  +  modal damping  +  change of stored energy.
+//
+// | key                      | meaning                               | unit | range       |
+// |--------------------------|---------------------------------------|------|-------------|
+// | normal_load_N            | normal load N                         | N    | > 0, finite |
+// | belt_speed_m_per_s       | belt speed v_b                        | m/s  | finite      |
+// | contact_index            | contact point touching the belt       | -    | [0, M)      |
+// | t_end_s                  | duration                              | s    | > 0         |
+// | output_every             | record every k-th step                | -    | >= 1        |
+// | stick_tolerance_m_per_s  | dynamic laws: |v_r| counted as stick  | m/s  | >= 0 (0: 1e-3 |v_b|) |
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "bristle/contact/contact_model.hpp"
+#include "bristle/core/time_series.hpp"
+#include "bristle/laws/stribeck.hpp"
+#include "bristle/structures/contact_stepper.hpp"
+
+namespace bristle::structures {
+
+struct BeltParams {
+  double normal_load_N = 1.0;
+  double belt_speed_m_per_s = 0.1;
+  int contact_index = 0;
+
+  /// Throws InvalidInput("<prefix>.<key> = <value>: <rule>").
+  void validate(std::string_view prefix, int contact_count) const;
+};
+
+struct StickSlipOptions {
+  double t_end_s = 10.0;
+  long output_every = 1;
+  double stick_tolerance_m_per_s = 0.0;
+  int cycles = 4;  // cycles averaged for the period
+
+  void validate(std::string_view prefix) const;
+};
+
+struct StickSlipInterval {
+  double t_start_s = 0.0;
+  double t_end_s = 0.0;
+  bool stick = false;
+};
+
+struct LimitCycle {
+  bool found = false;          // at least cycles + 1 break-aways with a consistent period
+  int cycles = 0;              // cycles averaged
+  int breakaways_per_cycle = 0;
+  double period_s = 0.0;
+  double period_spread_s = 0.0;  // largest deviation of a measured cycle from the mean
+  double amplitude_w_m = 0.0;    // half peak-to-peak over the last cycle
+  double amplitude_v_mps = 0.0;
+  double mean_w_m = 0.0;
+  double force_min_N = 0.0, force_max_N = 0.0;
+  double stick_fraction = 0.0;   // of the last cycle's duration
+};
+
+struct EnergyAccount {
+  bool available = false;
+  double belt_work_J = 0.0;             // int F v_b dt
+  double friction_dissipation_J = 0.0;  // int -F v_r dt
+  double modal_damping_J = 0.0;         // int sum 2 D w q'^2 dt
+  double stored_energy_change_J = 0.0;  // E(t_end) - E(0)
+  double residual_J() const {
+    return belt_work_J - friction_dissipation_J - modal_damping_J - stored_energy_change_J;
+  }
+};
+
+struct StickSlipResult {
+  /// Columns: t_s, w_m, v_mps, vr_mps, F_N, stick (1/0); with an energy account also E_belt_J,
+  /// D_friction_J, D_modal_J, dE_stored_J, energy_residual_J; dynamic laws add f_state (normalised).
+  TimeSeries series;
+  std::vector<StickSlipInterval> intervals;
+  LimitCycle cycle;
+  EnergyAccount energy;
+  long steps = 0;
+  bool well_posed = true;
+  double admittance_m_per_N_s = 0.0;  // a
+  double max_stick_velocity_mps = 0.0;  // max |v_r| over stick steps
+  double max_stick_force_ratio = 0.0;   // max |F| / (mu_s N) over stick steps (Coulomb-Stribeck)
+};
+
+/// Coulomb-Stribeck friction (set-valued stick). `friction` is validated under "friction".
+StickSlipResult run_stick_slip(ContactStepper& structure, const BeltParams& belt, const laws::StribeckParams& friction,
+                               const StickSlipOptions& options);
+
+/// A dynamic law of the core (contact state from rest, u = 0).
+StickSlipResult run_stick_slip(ContactStepper& structure, const BeltParams& belt, const contact::ContactModel& law,
+                               const StickSlipOptions& options);
+
+}  // namespace bristle::structures

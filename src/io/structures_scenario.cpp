@@ -1,0 +1,848 @@
+// kind = "structure_kernel" and "structure_stick_slip": elastic structures with frictional point contacts
+// (paper 3) as scenario files. Keys and units: docs/structures.md, "Scenario files". Everything is
+// validated at parse time (the structures and models are built once), so a bad file fails before
+// anything is solved or written.
+#include "bristle/io/structures_scenario.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <fstream>
+#include <sstream>
+#include <system_error>
+
+#include "bristle/contact/contact_model.hpp"
+#include "bristle/core/error.hpp"
+#include "bristle/structures/modal_model.hpp"
+#include "scenario_internal.hpp"
+
+#ifndef BRISTLE_VERSION
+#define BRISTLE_VERSION "unknown"
+#endif
+
+namespace bristle::io {
+
+namespace {
+
+using detail::Section;
+using Keys = std::vector<std::string>;
+namespace st = bristle::structures;
+
+constexpr std::int64_t kMaxPoints = 1'000'000;
+
+std::string q(std::string_view s) { return json_quote(s); }
+
+std::string suggestion(std::string_view word, const Keys& valid) {
+  const std::string near = nearest_word(word, valid);
+  return near.empty() ? std::string() : fmt::format("; did you mean \"{}\"?", near);
+}
+
+ScenarioSource string_source(const std::filesystem::path& directory) {
+  ScenarioSource source;
+  std::error_code ec;
+  source.directory = directory.empty() ? std::filesystem::current_path(ec) : directory;
+  return source;
+}
+
+/// Re-raises a library error about an unprefixed key ("dt_s = ...", "modes = ...") under its TOML key.
+template <class F>
+auto with_keys(F&& f) {
+  try {
+    return f();
+  } catch (const InvalidInput& e) {
+    const std::string m = e.what();
+    if (m.rfind("dt_s = ", 0) == 0) throw InvalidInput("run." + m);
+    if (m.rfind("modes = ", 0) == 0) throw InvalidInput("model." + m);
+    throw;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// [structure]
+
+const Keys kStringKeys = {"type", "density_kg_per_m", "length_m", "wave_speed_m_per_s", "damping_ratio",
+                          "contact_positions_m"};
+const Keys kBeamKeys = {"type", "bending_stiffness_N_m2", "mass_per_length_kg_per_m", "length_m", "damping_ratio",
+                        "contact_positions_m"};
+const Keys kGenericKeys = {"type", "frequencies_rad_per_s", "damping_ratios", "mode_values", "file"};
+const Keys kAllStructureKeys = {"type",          "density_kg_per_m",      "length_m",   "wave_speed_m_per_s",
+                                "damping_ratio", "contact_positions_m",   "bending_stiffness_N_m2",
+                                "mass_per_length_kg_per_m", "frequencies_rad_per_s", "damping_ratios",
+                                "mode_values",   "file"};
+
+/// Splits one CSV line at commas (no quoting in numeric tables), trimming blanks.
+std::vector<std::string> split_csv(const std::string& line) {
+  std::vector<std::string> out;
+  std::string cell;
+  std::istringstream in(line);
+  while (std::getline(in, cell, ',')) {
+    const auto a = cell.find_first_not_of(" \t\r"), b = cell.find_last_not_of(" \t\r");
+    out.push_back(a == std::string::npos ? std::string() : cell.substr(a, b - a + 1));
+  }
+  if (!line.empty() && line.back() == ',') out.emplace_back();
+  return out;
+}
+
+/// A modes table: header row, then one row per mode: omega_rad_per_s, damping_ratio, n at each contact.
+void read_modes_csv(const std::string& file, const std::filesystem::path& path, st::GenericModalParams& g) {
+  const std::string key = fmt::format("structure.file = {}", q(file));
+  std::ifstream in(path);
+  if (!in) throw InvalidInput(fmt::format("{}: cannot read {}", key, path.string()));
+  std::string line;
+  std::vector<std::string> header;
+  long line_no = 0;
+  while (std::getline(in, line)) {
+    ++line_no;
+    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+    if (header.empty()) {
+      header = split_csv(line);
+      if (header.size() < 3 || header[0] != "omega_rad_per_s" || header[1] != "damping_ratio")
+        throw InvalidInput(fmt::format("{}: line {}: the header must be omega_rad_per_s, damping_ratio, then one "
+                                       "column of mode values per contact point",
+                                       key, line_no));
+      continue;
+    }
+    const std::vector<std::string> cells = split_csv(line);
+    if (cells.size() != header.size())
+      throw InvalidInput(fmt::format("{}: line {}: {} values, the header has {} columns", key, line_no, cells.size(),
+                                     header.size()));
+    std::vector<double> row;
+    for (std::size_t c = 0; c < cells.size(); ++c) {
+      char* end = nullptr;
+      const double v = std::strtod(cells[c].c_str(), &end);
+      if (cells[c].empty() || end != cells[c].c_str() + cells[c].size())
+        throw InvalidInput(fmt::format("{}: line {}, column {} ({}): {} is not a number", key, line_no, c + 1,
+                                       header[c], q(cells[c])));
+      row.push_back(v);
+    }
+    g.frequencies_rad_per_s.push_back(row[0]);
+    g.damping_ratios.push_back(row[1]);
+    g.mode_values.emplace_back(row.begin() + 2, row.end());
+  }
+  if (header.empty()) throw InvalidInput(fmt::format("{}: the file is empty", key));
+}
+
+StructureSpec read_structure(const Section& root, const ScenarioSource& source) {
+  const Section s = root.table("structure");
+  if (!s.present())
+    root.missing("structure", "the structure: a table with type = \"taut_string\", \"cantilever\", "
+                              "\"simply_supported_beam\" or \"generic\"");
+  const std::string type =
+      s.required_string("type", "the structure: taut_string, cantilever, simply_supported_beam or generic");
+  StructureSpec spec;
+  spec.kind = st::structure_kind_from_string(s.key("type"), type);
+  const std::string context = fmt::format("structure.type = {}", q(type));
+  switch (spec.kind) {
+    case st::StructureKind::taut_string: {
+      s.check_keys(kStringKeys, kAllStructureKeys, context);
+      auto& p = spec.string;
+      p.density_kg_per_m = s.number_or("density_kg_per_m", p.density_kg_per_m);
+      p.length_m = s.number_or("length_m", p.length_m);
+      p.wave_speed_m_per_s = s.number_or("wave_speed_m_per_s", p.wave_speed_m_per_s);
+      p.damping_ratio = s.number_or("damping_ratio", p.damping_ratio);
+      if (const auto chi = s.numbers("contact_positions_m", true)) p.contact_positions_m = *chi;
+      break;
+    }
+    case st::StructureKind::cantilever:
+    case st::StructureKind::simply_supported_beam: {
+      s.check_keys(kBeamKeys, kAllStructureKeys, context);
+      auto& p = spec.beam;
+      p.bending_stiffness_N_m2 = s.number_or("bending_stiffness_N_m2", p.bending_stiffness_N_m2);
+      p.mass_per_length_kg_per_m = s.number_or("mass_per_length_kg_per_m", p.mass_per_length_kg_per_m);
+      p.length_m = s.number_or("length_m", p.length_m);
+      p.damping_ratio = s.number_or("damping_ratio", p.damping_ratio);
+      if (spec.kind == st::StructureKind::simply_supported_beam) p.contact_positions_m = {0.5 * p.length_m};
+      if (const auto chi = s.numbers("contact_positions_m", true)) p.contact_positions_m = *chi;
+      break;
+    }
+    case st::StructureKind::generic: {
+      s.check_keys(kGenericKeys, kAllStructureKeys, context);
+      auto& g = spec.generic;
+      if (s.has("file")) {
+        for (const char* k : {"frequencies_rad_per_s", "damping_ratios", "mode_values"})
+          if (s.has(k))
+            throw InvalidInput(fmt::format("key \"{}\" cannot be combined with {}; give the modes either inline or "
+                                           "in the file",
+                                           s.key(k), s.key("file")));
+        spec.file = *s.string("file");
+        const auto path = std::filesystem::path(spec.file).is_absolute() ? std::filesystem::path(spec.file)
+                                                                         : source.directory / spec.file;
+        read_modes_csv(spec.file, path, g);
+        break;
+      }
+      if (!s.has("frequencies_rad_per_s")) s.missing("frequencies_rad_per_s", "the natural frequencies, rad/s");
+      if (!s.has("mode_values"))
+        s.missing("mode_values", "the mass-normalised mode values at the contact points, one row per mode");
+      g.frequencies_rad_per_s = *s.numbers("frequencies_rad_per_s", true);
+      const std::size_t n = g.frequencies_rad_per_s.size();
+      if (const auto d = s.numbers("damping_ratios", true))
+        g.damping_ratios = (d->size() == 1 && s.node("damping_ratios")->is_number()) ? std::vector<double>(n, d->front())
+                                                                                       : *d;
+      else
+        g.damping_ratios.assign(n, 0.0);
+      const toml::array* rows = s.node("mode_values")->as_array();
+      if (!rows) s.wrong_type("mode_values", "an array of rows (one array of numbers per mode)");
+      for (std::size_t k = 0; k < rows->size(); ++k) {
+        const toml::array* row = rows->get(k)->as_array();
+        if (!row)
+          throw InvalidInput(fmt::format("structure.mode_values[{}] = {}: must be an array of numbers (one per "
+                                         "contact point)",
+                                         k, detail::format_node(*rows->get(k))));
+        std::vector<double> values;
+        for (std::size_t c = 0; c < row->size(); ++c) {
+          const toml::node* v = row->get(c);
+          if (!v->is_number())
+            throw InvalidInput(fmt::format("structure.mode_values[{}][{}] = {}: must be a number", k, c,
+                                           detail::format_node(*v)));
+          values.push_back(v->is_integer() ? static_cast<double>(v->as_integer()->get()) : v->as_floating_point()->get());
+        }
+        g.mode_values.push_back(std::move(values));
+      }
+      break;
+    }
+  }
+  spec.build();  // validates under "structure"
+  return spec;
+}
+
+Json structure_json(const StructureSpec& spec, const st::Structure& s) {
+  Json j = Json::object();
+  j["type"] = st::to_string(spec.kind);
+  switch (spec.kind) {
+    case st::StructureKind::taut_string:
+      j["density_kg_per_m"] = spec.string.density_kg_per_m;
+      j["length_m"] = spec.string.length_m;
+      j["wave_speed_m_per_s"] = spec.string.wave_speed_m_per_s;
+      j["tension_N"] = spec.string.tension_N();
+      j["damping_ratio"] = spec.string.damping_ratio;
+      j["contact_positions_m"] = Json(spec.string.contact_positions_m);
+      break;
+    case st::StructureKind::cantilever:
+    case st::StructureKind::simply_supported_beam:
+      j["bending_stiffness_N_m2"] = spec.beam.bending_stiffness_N_m2;
+      j["mass_per_length_kg_per_m"] = spec.beam.mass_per_length_kg_per_m;
+      j["length_m"] = spec.beam.length_m;
+      j["damping_ratio"] = spec.beam.damping_ratio;
+      j["contact_positions_m"] = Json(spec.beam.contact_positions_m);
+      break;
+    case st::StructureKind::generic:
+      if (!spec.file.empty()) j["file"] = spec.file;
+      j["modes"] = static_cast<long>(spec.generic.frequencies_rad_per_s.size());
+      j["frequencies_rad_per_s"] = Json(spec.generic.frequencies_rad_per_s);
+      j["damping_ratios"] = Json(spec.generic.damping_ratios);
+      break;
+  }
+  j["contact_points"] = s.contact_count();
+  Json g = Json::array();
+  for (int a = 0; a < s.contact_count(); ++a) {
+    std::vector<double> row;
+    for (int b = 0; b < s.contact_count(); ++b) row.push_back(s.static_compliance()(a, b));
+    g.push_back(Json(row));
+  }
+  j["static_compliance_m_per_N"] = g;
+  std::vector<double> omegas;
+  const st::ModeTable t = s.modes(std::min<long>(s.mode_count(), 5));
+  for (long k = 0; k < t.size(); ++k) omegas.push_back(t.omega[k]);
+  j["first_frequencies_rad_per_s"] = Json(omegas);
+  return j;
+}
+
+void read_top(const Section& root, std::string_view kind, const Keys& top_keys, std::string_view default_name,
+              std::string& name, std::string& description) {
+  root.check_keys(top_keys);
+  if (const auto k = root.string("kind"); k && *k != kind)
+    throw InvalidInput(fmt::format("kind = {}: this parser reads kind = {}", q(*k), q(kind)));
+  name = root.string("name").value_or(std::string(default_name));
+  detail::validate_name(root.has("name") ? "name" : "name (the file stem)", name);
+  description = root.string("description").value_or("");
+}
+
+void read_output(const Section& root, OutputOptions& out, const std::string& name, const std::string& x,
+                 const Keys& y, const Keys& columns) {
+  const Section o = root.table("output");
+  o.check_keys({"plot_x", "plot_y", "title"});
+  out.plot_x = o.string("plot_x").value_or(x);
+  if (const auto ys = o.strings("plot_y", true)) {
+    if (ys->empty()) throw InvalidInput("output.plot_y = []: must name at least one column");
+    out.plot_y = *ys;
+  } else {
+    out.plot_y = y;
+  }
+  out.title = o.string("title").value_or(name);
+  const auto check = [&](const std::string& key, const std::string& column) {
+    if (std::find(columns.begin(), columns.end(), column) != columns.end()) return;
+    throw InvalidInput(fmt::format("{} = {}: unknown column{} (columns: {})", key, q(column),
+                                   suggestion(column, columns), fmt::join(columns, ", ")));
+  };
+  check("output.plot_x", out.plot_x);
+  for (std::size_t i = 0; i < out.plot_y.size(); ++i) check(fmt::format("output.plot_y[{}]", i), out.plot_y[i]);
+}
+
+void fill_header(Json& r, std::string_view kind, const std::string& name, const std::string& description,
+                 const ScenarioSource& source, double seconds) {
+  r["bristle_version"] = BRISTLE_VERSION;
+  r["kind"] = kind;
+  r["name"] = name;
+  r["description"] = description;
+  if (source.path.empty()) {
+    r["scenario"] = nullptr;
+  } else {
+    std::error_code ec;
+    const auto absolute = std::filesystem::absolute(source.path, ec);
+    r["scenario"] = (ec ? source.path : absolute).string();
+  }
+  r["solve_seconds"] = seconds;
+}
+
+std::string structure_summary(const StructureSpec& spec, const st::Structure& s) {
+  std::string out = fmt::format("structure  {} with {} contact point{}", st::to_string(spec.kind), s.contact_count(),
+                                s.contact_count() == 1 ? "" : "s");
+  if (s.finite()) out += fmt::format(", {} modes{}", s.mode_count(), spec.file.empty() ? "" : " from " + spec.file);
+  out += fmt::format(", D = {}, G = {} m/N\n", format_value(s.min_damping_ratio()),
+                     format_value(s.static_compliance()(0, 0)));
+  return out;
+}
+
+template <class Parse>
+auto parse_text(std::string_view toml, std::string_view name, const ScenarioSource& source, Parse&& parse) {
+  const toml::table root = detail::parse_toml(toml, source.display_name());
+  return parse(Section(&root, ""), name, source);
+}
+
+// ---------------------------------------------------------------------------------------------
+// structure_kernel
+
+const Keys kKernelTop = {"kind", "name", "description", "structure", "kernel", "output"};
+const Keys kKernelKeys = {"quantity", "i", "j", "tau_start_s", "tau_end_s", "points", "spacing",
+                          "columns", "damping_ratios", "max_modes", "relative_tolerance"};
+
+std::string quantity_name(StructureKernelScenario::Quantity q) {
+  switch (q) {
+    case StructureKernelScenario::Quantity::displacement: return "displacement";
+    case StructureKernelScenario::Quantity::velocity: return "velocity";
+    case StructureKernelScenario::Quantity::step: return "step";
+    case StructureKernelScenario::Quantity::step_oscillating: return "step_oscillating";
+  }
+  return "?";
+}
+
+std::string quantity_symbol(StructureKernelScenario::Quantity q) {
+  switch (q) {
+    case StructureKernelScenario::Quantity::displacement: return "L1";
+    case StructureKernelScenario::Quantity::velocity: return "K";
+    case StructureKernelScenario::Quantity::step: return "S";
+    case StructureKernelScenario::Quantity::step_oscillating: return "S0";
+  }
+  return "?";
+}
+
+StructureKernelScenario parse_kernel(const Section& root, std::string_view name, const ScenarioSource& source) {
+  StructureKernelScenario sc;
+  sc.source = source;
+  read_top(root, "structure_kernel", kKernelTop, name, sc.name, sc.description);
+  sc.structure = read_structure(root, source);
+  const st::Structure s = sc.structure.build();
+  const Section k = root.table("kernel");
+  if (!k.present()) root.missing("kernel", "what to evaluate: at least kernel.tau_end_s");
+  k.check_keys(kKernelKeys);
+  using Q = StructureKernelScenario::Quantity;
+  const Keys quantities = {"displacement", "velocity", "step", "step_oscillating"};
+  const std::string quantity = k.string("quantity").value_or("displacement");
+  const auto it = std::find(quantities.begin(), quantities.end(), quantity);
+  if (it == quantities.end())
+    throw InvalidInput(fmt::format("kernel.quantity = {}: unknown kernel (valid: {}){}", q(quantity),
+                                   fmt::join(quantities, ", "), suggestion(quantity, quantities)));
+  sc.quantity = static_cast<Q>(it - quantities.begin());
+  const int M = s.contact_count();
+  for (const auto& [key, target] : {std::pair{"i", &sc.i}, std::pair{"j", &sc.j}}) {
+    const auto v = k.integer(key);
+    if (!v) continue;
+    if (*v < 0 || *v >= M)
+      throw InvalidInput(fmt::format("{} = {}: must be a contact index in [0, {}]", k.key(key), *v, M - 1));
+    *target = static_cast<int>(*v);
+  }
+  sc.tau_end_s = k.required_number("tau_end_s", "the last delay tau of the grid, s");
+  require_positive(k.key("tau_end_s"), sc.tau_end_s);
+  if (const auto p = k.integer("points")) {
+    if (*p < 2 || *p > kMaxPoints)
+      throw InvalidInput(fmt::format("{} = {}: must be a whole number in [2, {}]", k.key("points"), *p, kMaxPoints));
+    sc.points = static_cast<int>(*p);
+  }
+  const std::string spacing = k.string("spacing").value_or("linear");
+  if (spacing != "linear" && spacing != "log")
+    throw InvalidInput(fmt::format("kernel.spacing = {}: must be \"linear\" or \"log\"{}", q(spacing),
+                                   suggestion(spacing, {"linear", "log"})));
+  sc.log_spacing = spacing == "log";
+  if (const auto t0 = k.number("tau_start_s")) {
+    sc.tau_start_s = *t0;
+    if (sc.log_spacing || sc.quantity == Q::velocity)
+      require_positive(k.key("tau_start_s"), sc.tau_start_s);
+    else
+      require_non_negative(k.key("tau_start_s"), sc.tau_start_s);
+    if (!(sc.tau_start_s < sc.tau_end_s))
+      throw InvalidInput(fmt::format("kernel.tau_start_s = {}: must be < kernel.tau_end_s = {}",
+                                     format_value(sc.tau_start_s), format_value(sc.tau_end_s)));
+  } else if (sc.log_spacing) {
+    k.missing("tau_start_s", "the first delay of a logarithmic grid, s (> 0)");
+  } else {
+    sc.tau_start_s = -1.0;  // the grid (0, tau_end]: tau_end k / points, k = 1..points
+  }
+  const auto columns = k.strings("columns", true);
+  const auto damping = k.numbers("damping_ratios", true);
+  if (damping && columns && damping->size() != columns->size())
+    throw InvalidInput(fmt::format("kernel.damping_ratios has {} entries but kernel.columns has {}: one damping "
+                                   "ratio per column",
+                                   damping->size(), columns->size()));
+  if (damping && !columns && damping->size() > 1)
+    k.missing("columns", "one column name per entry of kernel.damping_ratios");
+  sc.columns = columns ? *columns : Keys{quantity_symbol(sc.quantity)};
+  if (sc.columns.empty()) throw InvalidInput("kernel.columns = []: must name at least one column");
+  for (std::size_t c = 0; c < sc.columns.size(); ++c) {
+    const std::string& col = sc.columns[c];
+    bool ok = !col.empty() && col != "tau_s";
+    for (const char ch : col)
+      if (ch == ',' || ch == '"' || static_cast<unsigned char>(ch) < 0x20) ok = false;
+    for (std::size_t d = 0; d < c; ++d) ok = ok && sc.columns[d] != col;
+    if (!ok)
+      throw InvalidInput(fmt::format("kernel.columns[{}] = {}: must be a new CSV column name (not empty, not "
+                                     "\"tau_s\", no commas, quotes or repeats)",
+                                     c, q(col)));
+  }
+  sc.damping_ratios.assign(sc.columns.size(), std::nullopt);
+  if (damping)
+    for (std::size_t c = 0; c < damping->size(); ++c) {
+      const std::string key = damping->size() == 1 && !columns ? "kernel.damping_ratios"
+                                                               : fmt::format("kernel.damping_ratios[{}]", c);
+      const double d = (*damping)[c];
+      require_finite(key, d);
+      if (!(d >= 0.0 && d < 1.0))
+        throw InvalidInput(fmt::format("{} = {}: must lie in [0, 1) (every mode underdamped)", key, format_value(d)));
+      sc.damping_ratios[c] = d;
+    }
+  sc.kernel.max_modes = k.integer("max_modes").value_or(sc.kernel.max_modes);
+  sc.kernel.relative_tolerance = k.number_or("relative_tolerance", sc.kernel.relative_tolerance);
+  sc.kernel.validate("kernel");
+  if (sc.quantity == Q::velocity && sc.structure.kind != st::StructureKind::taut_string &&
+      sc.structure.kind != st::StructureKind::generic)
+    for (std::size_t c = 0; c < sc.columns.size(); ++c) {
+      const double d = sc.damping_ratios[c].value_or(s.min_damping_ratio());
+      if (!(d > 0.0))
+        throw InvalidInput(fmt::format("{} = 0: the velocity kernel of an undamped {} is not a function (its mode "
+                                       "series diverges); give a damping ratio > 0",
+                                       sc.damping_ratios[c] ? fmt::format("kernel.damping_ratios[{}]", c)
+                                                            : std::string("structure.damping_ratio"),
+                                       st::to_string(sc.structure.kind)));
+    }
+  Keys all{"tau_s"};
+  all.insert(all.end(), sc.columns.begin(), sc.columns.end());
+  read_output(root, sc.output, sc.name, "tau_s", sc.columns, all);
+  return sc;
+}
+
+// ---------------------------------------------------------------------------------------------
+// structure_stick_slip
+
+const Keys kStickTop = {"kind", "name", "description", "structure", "contact", "friction", "law", "body1", "body2",
+                        "pair", "model", "run", "output"};
+const Keys kStickColumns = {"t_s", "w_m", "v_mps", "vr_mps", "F_N", "stick"};
+const Keys kEnergyColumns = {"E_belt_J", "D_friction_J", "D_modal_J", "dE_stored_J", "energy_residual_J"};
+
+StructureStickSlipScenario parse_stick_slip(const Section& root, std::string_view name, const ScenarioSource& source) {
+  StructureStickSlipScenario sc;
+  sc.source = source;
+  read_top(root, "structure_stick_slip", kStickTop, name, sc.name, sc.description);
+  sc.structure = read_structure(root, source);
+  const st::Structure s = sc.structure.build();
+
+  const Section c = root.table("contact");
+  if (!c.present()) root.missing("contact", "the belt contact: normal_load_N, belt_speed_m_per_s");
+  c.check_keys({"normal_load_N", "belt_speed_m_per_s", "contact_index"});
+  sc.contact.normal_load_N = c.required_number("normal_load_N", "the normal load pressing the contact on the belt, N");
+  sc.contact.belt_speed_m_per_s = c.required_number("belt_speed_m_per_s", "the belt speed, m/s");
+  if (const auto ci = c.integer("contact_index")) {
+    if (*ci < 0 || *ci >= s.contact_count())
+      throw InvalidInput(fmt::format("contact.contact_index = {}: must lie in [0, {}] (the structure has {} contact "
+                                     "point{})",
+                                     *ci, s.contact_count() - 1, s.contact_count(), s.contact_count() == 1 ? "" : "s"));
+    sc.contact.contact_index = static_cast<int>(*ci);
+  }
+  sc.contact.validate("contact", s.contact_count());
+
+  const Section f = root.table("friction"), law = root.table("law");
+  if (f.present() && law.present())
+    throw InvalidInput("key \"law\" cannot be combined with [friction]; give [friction] for Coulomb-Stribeck friction "
+                       "or [law] (with [body1]) for a dynamic law of the core");
+  if (!f.present() && !law.present())
+    root.missing("friction", "the friction: [friction] (Coulomb-Stribeck: mu_s, mu_d, v_s, delta_s, mu_v) or [law] "
+                             "with [body1] for a dynamic law (LuGre, FrBD, ...)");
+  if (f.present()) {
+    f.check_keys({"type", "mu_s", "mu_d", "v_s", "delta_s", "mu_v"});
+    if (const auto t = f.string("type"); t && *t != "coulomb_stribeck")
+      throw InvalidInput(fmt::format("friction.type = {}: must be \"coulomb_stribeck\" (dynamic laws go in [law]){}",
+                                     q(*t), suggestion(*t, {"coulomb_stribeck"})));
+    sc.friction.mu_s = f.number_or("mu_s", sc.friction.mu_s);
+    sc.friction.mu_d = f.number_or("mu_d", sc.friction.mu_d);
+    sc.friction.v_s = f.number_or("v_s", sc.friction.v_s);
+    sc.friction.delta_s = f.number_or("delta_s", sc.friction.delta_s);
+    sc.friction.mu_v = f.number_or("mu_v", sc.friction.mu_v);
+    sc.friction.validate("friction");
+    for (const char* t : {"body1", "body2", "pair"})
+      if (root.has(t))
+        throw InvalidInput(fmt::format("key \"{}\" does not apply to [friction] (Coulomb-Stribeck); it belongs to a "
+                                       "dynamic [law]",
+                                       t));
+  } else {
+    sc.dynamic = true;
+    sc.law = detail::read_law(root);
+    detail::Body b1 = detail::read_body(root, "body1", true), b2 = detail::read_body(root, "body2", false);
+    std::optional<double> pair_s;
+    detail::read_pair(root, b1, b2, pair_s);
+    sc.body1 = b1.params;
+    sc.body2 = b2.present ? b2.params : rheology::rigid();
+    const contact::ContactModel check(sc.law, sc.body1, sc.body2);  // validates the law and the pair
+    (void)check;
+  }
+
+  const Section m = root.table("model");
+  const std::string type = m.string("type").value_or("reduced");
+  const Keys model_keys = {"type", "modes", "track_energy", "window_steps", "far_tolerance"};
+  if (type == "reduced") {
+    m.check_keys({"type", "window_steps", "far_tolerance"}, model_keys, "model.type = \"reduced\"");
+    sc.reduced.window_steps = m.integer("window_steps").value_or(0);
+    sc.reduced.far_tolerance = m.number_or("far_tolerance", sc.reduced.far_tolerance);
+    sc.reduced.validate("model");
+  } else if (type == "modal") {
+    m.check_keys({"type", "modes", "track_energy"}, model_keys, "model.type = \"modal\"");
+    sc.modal = true;
+    const auto n = m.integer("modes");
+    if (!n) m.missing("modes", "the number of modes of the truncated model");
+    sc.modes = *n;
+    sc.track_energy = m.boolean("track_energy").value_or(false);
+  } else {
+    throw InvalidInput(fmt::format("model.type = {}: must be \"reduced\" or \"modal\"{}", q(type),
+                                   suggestion(type, {"reduced", "modal"})));
+  }
+
+  const Section r = root.table("run");
+  if (!r.present()) root.missing("run", "the time stepping: dt_s and t_end_s");
+  r.check_keys({"dt_s", "t_end_s", "output_every", "stick_tolerance_m_per_s", "cycles"});
+  sc.dt_s = r.required_number("dt_s", "the time step, s");
+  require_positive(r.key("dt_s"), sc.dt_s);
+  sc.run.t_end_s = r.required_number("t_end_s", "the duration of the run, s");
+  sc.run.output_every = r.integer("output_every").value_or(sc.run.output_every);
+  sc.run.stick_tolerance_m_per_s = r.number_or("stick_tolerance_m_per_s", sc.run.stick_tolerance_m_per_s);
+  sc.run.cycles = static_cast<int>(r.integer("cycles").value_or(sc.run.cycles));
+  sc.run.validate("run");
+  if (sc.run.t_end_s / sc.dt_s > 1e9)
+    throw InvalidInput(fmt::format("run.t_end_s = {}: more than 1e9 steps of run.dt_s = {}", format_value(sc.run.t_end_s),
+                                   format_value(sc.dt_s)));
+
+  (void)sc.build_model(s);  // validates the model against the structure (damping, step, modes)
+
+  Keys columns = kStickColumns;
+  if (sc.modal && sc.track_energy) columns.insert(columns.end(), kEnergyColumns.begin(), kEnergyColumns.end());
+  if (sc.dynamic) columns.emplace_back("f_state");
+  read_output(root, sc.output, sc.name, "t_s", {"w_m", "v_mps", "F_N"}, columns);
+  return sc;
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------------
+
+st::Structure StructureSpec::build(std::optional<double> damping) const {
+  switch (kind) {
+    case st::StructureKind::taut_string: {
+      st::TautStringParams p = string;
+      if (damping) p.damping_ratio = *damping;
+      return st::Structure::taut_string(p, "structure");
+    }
+    case st::StructureKind::cantilever: {
+      st::BeamParams p = beam;
+      if (damping) p.damping_ratio = *damping;
+      return st::Structure::cantilever(p, "structure");
+    }
+    case st::StructureKind::simply_supported_beam: {
+      st::BeamParams p = beam;
+      if (damping) p.damping_ratio = *damping;
+      return st::Structure::simply_supported_beam(p, "structure");
+    }
+    case st::StructureKind::generic: {
+      st::GenericModalParams g = generic;
+      if (damping) g.damping_ratios.assign(g.damping_ratios.size(), *damping);
+      return st::Structure::generic(g, "structure");
+    }
+  }
+  throw InvalidInput("structure.type: unknown");
+}
+
+std::vector<double> StructureKernelScenario::taus() const {
+  std::vector<double> t;
+  t.reserve(static_cast<std::size_t>(points));
+  if (log_spacing) {
+    const double a = std::log(tau_start_s), b = std::log(tau_end_s);
+    for (int k = 0; k < points; ++k) t.push_back(std::exp(a + (b - a) * k / (points - 1)));
+    t.back() = tau_end_s;
+  } else if (tau_start_s < 0.0) {
+    for (int k = 1; k <= points; ++k) t.push_back(tau_end_s * k / points);
+  } else {
+    for (int k = 0; k < points; ++k) t.push_back(tau_start_s + (tau_end_s - tau_start_s) * k / (points - 1));
+  }
+  return t;
+}
+
+std::unique_ptr<st::ContactStepper> StructureStickSlipScenario::build_model(const st::Structure& s) const {
+  return with_keys([&]() -> std::unique_ptr<st::ContactStepper> {
+    if (modal) {
+      st::ModalModelOptions o;
+      o.track_energy = track_energy;
+      return std::make_unique<st::ModalModel>(s, modes, dt_s, o);
+    }
+    return st::make_reduced_model(s, dt_s, reduced);
+  });
+}
+
+StructureKernelScenario parse_structure_kernel_string(std::string_view toml, std::string_view name,
+                                                      const std::filesystem::path& directory) {
+  return parse_text(toml, name, string_source(directory), parse_kernel);
+}
+
+StructureStickSlipScenario parse_structure_stick_slip_string(std::string_view toml, std::string_view name,
+                                                             const std::filesystem::path& directory) {
+  return parse_text(toml, name, string_source(directory), parse_stick_slip);
+}
+
+std::string StructureKernelStudy::summary() const {
+  const st::Structure s = sc_.structure.build();
+  std::string out = fmt::format("scenario   {} (kind = \"structure_kernel\", {})\n", sc_.name, sc_.source.display_name());
+  if (!sc_.description.empty()) out += fmt::format("description {}\n", sc_.description);
+  out += structure_summary(sc_.structure, s);
+  const auto t = sc_.taus();
+  out += fmt::format("kernel     {} ({}) of contacts ({}, {}) at {} delays in [{}, {}] s ({} spacing)\n",
+                     quantity_name(sc_.quantity), quantity_symbol(sc_.quantity), sc_.i, sc_.j, sc_.points,
+                     format_value(t.front()), format_value(t.back()), sc_.log_spacing ? "log" : "linear");
+  for (std::size_t c = 0; c < sc_.columns.size(); ++c)
+    out += fmt::format("column     {}: damping ratio {}\n", sc_.columns[c],
+                       sc_.damping_ratios[c] ? format_value(*sc_.damping_ratios[c]) : "of the structure");
+  out += fmt::format("plot       {} against {}\n", fmt::join(sc_.output.plot_y, ", "), sc_.output.plot_x);
+  return out;
+}
+
+RunResult StructureKernelStudy::run(const ProgressCallback& progress) const {
+  using Q = StructureKernelScenario::Quantity;
+  RunResult result;
+  result.name = sc_.name;
+  result.title = sc_.output.title;
+  result.plot_x = sc_.output.plot_x;
+  result.plot_y = sc_.output.plot_y;
+  result.log_x = sc_.log_spacing;
+  const std::vector<double> tau = sc_.taus();
+  Keys names{"tau_s"};
+  names.insert(names.end(), sc_.columns.begin(), sc_.columns.end());
+  TimeSeries series(names);
+  series.columns[0] = tau;
+  Json cases = Json::array();
+  const auto start = std::chrono::steady_clock::now();
+  for (std::size_t c = 0; c < sc_.columns.size(); ++c) {
+    if (progress) progress(Progress{0, 1, static_cast<double>(c) / sc_.columns.size(), sc_.columns[c]});
+    const st::Structure s = sc_.structure.build(sc_.damping_ratios[c]);
+    st::KernelSamples k;
+    switch (sc_.quantity) {
+      case Q::displacement: k = st::displacement_kernel(s, sc_.i, sc_.j, tau, sc_.kernel); break;
+      case Q::velocity: k = st::velocity_kernel(s, sc_.i, sc_.j, tau, sc_.kernel); break;
+      case Q::step: k = st::step_response(s, sc_.i, sc_.j, tau, sc_.kernel); break;
+      case Q::step_oscillating: k = st::step_response_oscillating(s, sc_.i, sc_.j, tau, sc_.kernel); break;
+    }
+    series.columns[c + 1] = k.value;
+    Json j = Json::object();
+    j["column"] = sc_.columns[c];
+    j["damping_ratio"] = s.min_damping_ratio();
+    j["method"] = k.method;
+    j["max_error_bound"] = k.max_error_bound();
+    j["max_modes_summed"] = k.modes.empty() ? 0L : *std::max_element(k.modes.begin(), k.modes.end());
+    j["right_limit_L1_0plus"] = st::right_limit(s, sc_.i, sc_.j);
+    j["static_compliance_m_per_N"] = s.static_compliance()(sc_.i, sc_.j);
+    if ((s.kind() == st::StructureKind::cantilever || s.kind() == st::StructureKind::simply_supported_beam) &&
+        sc_.i == sc_.j)
+      j["sqrt_law_coefficient"] = st::sqrt_law_coefficient(s, sc_.i);
+    Json jumps = Json::array();
+    for (const st::KernelJump& jp : st::kernel_jumps(s, sc_.i, sc_.j, tau.back())) {
+      Json e = Json::object();
+      e["tau_s"] = jp.tau_s;
+      e["jump"] = jp.jump;
+      jumps.push_back(std::move(e));
+    }
+    j["jumps"] = jumps;
+    cases.push_back(std::move(j));
+  }
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (progress) progress(Progress{0, 1, 1.0, ""});
+  Json& r = result.report;
+  fill_header(r, kind(), sc_.name, sc_.description, sc_.source, seconds);
+  Json parameters = Json::object();
+  parameters["structure"] = structure_json(sc_.structure, sc_.structure.build());
+  Json kj = Json::object();
+  kj["quantity"] = quantity_name(sc_.quantity);
+  kj["i"] = sc_.i;
+  kj["j"] = sc_.j;
+  kj["tau_first_s"] = tau.front();
+  kj["tau_end_s"] = sc_.tau_end_s;
+  kj["points"] = sc_.points;
+  kj["spacing"] = sc_.log_spacing ? "log" : "linear";
+  kj["columns"] = Json(sc_.columns);
+  kj["max_modes"] = sc_.kernel.max_modes;
+  kj["relative_tolerance"] = sc_.kernel.relative_tolerance;
+  parameters["kernel"] = kj;
+  r["parameters"] = parameters;
+  r["columns"] = Json(names);
+  r["cases"] = cases;
+  result.solve_seconds = seconds;
+  result.cases.push_back(CaseResult{std::nullopt, std::move(series), seconds});
+  return result;
+}
+
+std::string StructureStickSlipStudy::summary() const {
+  const st::Structure s = sc_.structure.build();
+  std::string out =
+      fmt::format("scenario   {} (kind = \"structure_stick_slip\", {})\n", sc_.name, sc_.source.display_name());
+  if (!sc_.description.empty()) out += fmt::format("description {}\n", sc_.description);
+  out += structure_summary(sc_.structure, s);
+  out += fmt::format("contact    point {} on a belt at {} m/s under {} N\n", sc_.contact.contact_index,
+                     format_value(sc_.contact.belt_speed_m_per_s), format_value(sc_.contact.normal_load_N));
+  if (sc_.dynamic)
+    out += fmt::format("friction   dynamic law {} (contact model of the core)\n", laws::to_string(sc_.law.kind));
+  else
+    out += fmt::format("friction   Coulomb-Stribeck: mu_s = {}, mu_d = {}, v_S = {} m/s, delta_S = {}, mu_v = {} s/m\n",
+                       format_value(sc_.friction.mu_s), format_value(sc_.friction.mu_d), format_value(sc_.friction.v_s),
+                       format_value(sc_.friction.delta_s), format_value(sc_.friction.mu_v));
+  const auto model = sc_.build_model(s);
+  out += fmt::format("model      {}\n", model->description());
+  out += fmt::format("run        dt = {} s to {} s, every {} step(s) recorded\n", format_value(sc_.dt_s),
+                     format_value(sc_.run.t_end_s), sc_.run.output_every);
+  out += fmt::format("plot       {} against {}\n", fmt::join(sc_.output.plot_y, ", "), sc_.output.plot_x);
+  return out;
+}
+
+RunResult StructureStickSlipStudy::run(const ProgressCallback& progress) const {
+  RunResult result;
+  result.name = sc_.name;
+  result.title = sc_.output.title;
+  result.plot_x = sc_.output.plot_x;
+  result.plot_y = sc_.output.plot_y;
+  if (progress) progress(Progress{0, 1, 0.0, ""});
+  const auto start = std::chrono::steady_clock::now();
+  const st::Structure s = sc_.structure.build();
+  const auto model = sc_.build_model(s);
+  st::StickSlipResult out;
+  if (sc_.dynamic) {
+    const contact::ContactModel cm(sc_.law, sc_.body1, sc_.body2);
+    out = st::run_stick_slip(*model, sc_.contact, cm, sc_.run);
+  } else {
+    out = st::run_stick_slip(*model, sc_.contact, sc_.friction, sc_.run);
+  }
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (progress) progress(Progress{0, 1, 1.0, ""});
+
+  Json& r = result.report;
+  fill_header(r, kind(), sc_.name, sc_.description, sc_.source, seconds);
+  Json parameters = Json::object();
+  parameters["structure"] = structure_json(sc_.structure, s);
+  Json c = Json::object();
+  c["normal_load_N"] = sc_.contact.normal_load_N;
+  c["belt_speed_m_per_s"] = sc_.contact.belt_speed_m_per_s;
+  c["contact_index"] = sc_.contact.contact_index;
+  parameters["contact"] = c;
+  if (sc_.dynamic) {
+    const contact::ContactModel cm(sc_.law, sc_.body1, sc_.body2);
+    parameters["law"] = detail::law_to_json(sc_.law, cm.law().sigma0());
+    parameters["body1"] = detail::body_to_json(sc_.body1);
+    parameters["body2"] = detail::body_to_json(sc_.body2);
+  } else {
+    Json f = Json::object();
+    f["type"] = "coulomb_stribeck";
+    f["mu_s"] = sc_.friction.mu_s;
+    f["mu_d"] = sc_.friction.mu_d;
+    f["v_s"] = sc_.friction.v_s;
+    f["delta_s"] = sc_.friction.delta_s;
+    f["mu_v"] = sc_.friction.mu_v;
+    parameters["friction"] = f;
+  }
+  Json m = Json::object();
+  m["type"] = sc_.modal ? "modal" : "reduced";
+  if (sc_.modal) {
+    m["modes"] = sc_.modes;
+    m["track_energy"] = sc_.track_energy;
+  } else {
+    m["window_steps"] = sc_.reduced.window_steps;
+    m["far_tolerance"] = sc_.reduced.far_tolerance;
+  }
+  m["description"] = model->description();
+  m["history_terms_per_step"] = model->history_terms();
+  parameters["model"] = m;
+  Json rn = Json::object();
+  rn["dt_s"] = model->step_s();
+  rn["t_end_s"] = sc_.run.t_end_s;
+  rn["output_every"] = sc_.run.output_every;
+  rn["stick_tolerance_m_per_s"] = sc_.run.stick_tolerance_m_per_s;
+  rn["cycles"] = sc_.run.cycles;
+  parameters["run"] = rn;
+  r["parameters"] = parameters;
+
+  r["steps"] = out.steps;
+  r["admittance_m_per_N_s"] = out.admittance_m_per_N_s;
+  r["well_posed"] = out.well_posed;
+  r["max_stick_velocity_mps"] = out.max_stick_velocity_mps;
+  if (!sc_.dynamic) r["max_stick_force_ratio"] = out.max_stick_force_ratio;
+  Json lc = Json::object();
+  lc["found"] = out.cycle.found;
+  lc["cycles"] = out.cycle.cycles;
+  lc["breakaways_per_cycle"] = out.cycle.breakaways_per_cycle;
+  lc["period_s"] = out.cycle.period_s;
+  lc["period_spread_s"] = out.cycle.period_spread_s;
+  lc["amplitude_w_m"] = out.cycle.amplitude_w_m;
+  lc["amplitude_v_mps"] = out.cycle.amplitude_v_mps;
+  lc["mean_w_m"] = out.cycle.mean_w_m;
+  lc["force_min_N"] = out.cycle.force_min_N;
+  lc["force_max_N"] = out.cycle.force_max_N;
+  lc["stick_fraction"] = out.cycle.stick_fraction;
+  r["limit_cycle"] = lc;
+  long sticks = 0;
+  for (const auto& iv : out.intervals) sticks += iv.stick ? 1 : 0;
+  Json iv = Json::object();
+  iv["count"] = static_cast<long>(out.intervals.size());
+  iv["stick_count"] = sticks;
+  iv["file"] = sc_.name + "_intervals.csv";
+  r["intervals"] = iv;
+  if (out.energy.available) {
+    Json e = Json::object();
+    e["belt_work_J"] = out.energy.belt_work_J;
+    e["friction_dissipation_J"] = out.energy.friction_dissipation_J;
+    e["modal_damping_J"] = out.energy.modal_damping_J;
+    e["stored_energy_change_J"] = out.energy.stored_energy_change_J;
+    e["residual_J"] = out.energy.residual_J();
+    r["energy"] = e;
+  }
+  r["columns"] = Json(out.series.names);
+
+  std::string intervals = "t_start_s,t_end_s,stick\n";
+  for (const auto& x : out.intervals)
+    intervals += fmt::format("{},{},{}\n", x.t_start_s, x.t_end_s, x.stick ? 1 : 0);
+  result.extra_files.push_back(ExtraFile{"_intervals.csv", std::move(intervals)});
+  result.solve_seconds = seconds;
+  result.cases.push_back(CaseResult{std::nullopt, std::move(out.series), seconds});
+  return result;
+}
+
+std::unique_ptr<Scenario> parse_structure_kernel_scenario(std::string_view toml, std::string_view name,
+                                                          const ScenarioSource& source) {
+  return std::make_unique<StructureKernelStudy>(parse_text(toml, name, source, parse_kernel));
+}
+
+std::unique_ptr<Scenario> parse_structure_stick_slip_scenario(std::string_view toml, std::string_view name,
+                                                              const ScenarioSource& source) {
+  return std::make_unique<StructureStickSlipStudy>(parse_text(toml, name, source, parse_stick_slip));
+}
+
+}  // namespace bristle::io

@@ -1,0 +1,411 @@
+#include "bristle/structures/stick_slip.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <limits>
+
+#include "bristle/core/error.hpp"
+
+namespace bristle::structures {
+
+namespace {
+
+/// d mu / d v of the Stribeck law for v > 0 (paper 1, eq. 53 differentiated); the common exponents
+/// 1 and 2 without pow().
+double stribeck_slope(const laws::StribeckParams& p, double v) {
+  const double x = v / p.v_s, d = p.delta_s;
+  double shape = 0.0;
+  if (d == 2.0)
+    shape = 2.0 * x * std::exp(-x * x);
+  else if (d == 1.0)
+    shape = std::exp(-x);
+  else if (d != 0.0)
+    shape = d * std::pow(x, d - 1.0) * std::exp(-std::pow(x, d));
+  return -(p.mu_s - p.mu_d) * shape / p.v_s + p.mu_v;
+}
+
+/// sup over v > 0 of -mu'(v) (<= 0 if mu never decreases). With x = v/v_S the Stribeck term's slope
+/// magnitude (mu_s - mu_d) d x^(d-1) e^{-x^d} / v_S peaks at x^d = (d - 1)/d for d > 1, at x -> 0 for
+/// d = 1 and is unbounded for 0 < d < 1.
+double steepest_descent(const laws::StribeckParams& p) {
+  const double d = p.delta_s, drop = p.mu_s - p.mu_d;
+  if (d == 0.0 || drop <= 0.0) return -p.mu_v;
+  if (d < 1.0) return std::numeric_limits<double>::infinity();
+  if (d == 1.0) return drop / p.v_s - p.mu_v;
+  const double xd = (d - 1.0) / d;  // x^d at the peak
+  return drop * d * std::pow(xd, (d - 1.0) / d) * std::exp(-xd) / p.v_s - p.mu_v;
+}
+
+/// Where the quantity with samples y(-1) = ym, y(0) = y0, y(1) = y1 (step units) first reaches `level`
+/// in [0, 1], given y0 <= level <= y1: the quadratic through the three samples when ym is known
+/// (has_ym), else the straight line through y0 and y1.
+double crossing_fraction(double ym, double y0, double y1, double level, bool has_ym) {
+  const double linear = y1 > y0 ? std::clamp((level - y0) / (y1 - y0), 0.0, 1.0) : 1.0;
+  if (!has_ym) return linear;
+  // q(x) = y0 + b x + c x^2, b = (y1 - ym)/2, c = (y1 - 2 y0 + ym)/2
+  const double b = 0.5 * (y1 - ym), c = 0.5 * (y1 - 2.0 * y0 + ym), r = y0 - level;
+  if (std::abs(c) < 1e-14 * (std::abs(b) + std::abs(r))) return b != 0.0 ? std::clamp(-r / b, 0.0, 1.0) : linear;
+  const double disc = b * b - 4.0 * c * r;
+  if (disc < 0.0) return linear;
+  // the root in [0, 1] (stable form)
+  const double sq = std::sqrt(disc);
+  const double qq = -0.5 * (b + (b >= 0.0 ? sq : -sq));
+  double best = -1.0;
+  for (const double x : {qq / c, qq != 0.0 ? r / qq : -1.0})
+    if (x >= 0.0 && x <= 1.0 && (best < 0.0 || x < best)) best = x;
+  return best >= 0.0 ? best : linear;
+}
+
+/// What a contact law returns for one step.
+struct StepSolution {
+  double force = 0.0;
+  bool stick = false;
+  double extra = 0.0;        // dynamic laws: normalised state force f (u[0])
+  double breakaway_fraction = -1.0;  // in [0, 1] when the step starts a slip phase
+};
+
+using StepSolver = std::function<StepSolution(double c, double t_next)>;
+
+struct Driver {
+  ContactStepper& s;
+  BeltParams belt;
+  StickSlipOptions options;
+  double a = 0.0;
+  bool dynamic = false;
+
+  StickSlipResult run(const StepSolver& solve, double mu_s) {
+    StickSlipResult out;
+    const int i = belt.contact_index;
+    const double dt = s.step_s(), vb = belt.belt_speed_m_per_s, N = belt.normal_load_N;
+    const StepQuadrature* q = s.step_quadrature();
+    std::vector<std::string> names{"t_s", "w_m", "v_mps", "vr_mps", "F_N", "stick"};
+    if (q) {
+      for (const char* n : {"E_belt_J", "D_friction_J", "D_modal_J", "dE_stored_J", "energy_residual_J"}) names.emplace_back(n);
+      out.energy.available = true;
+    }
+    if (dynamic) names.emplace_back("f_state");
+    out.series = TimeSeries(names);
+    out.admittance_m_per_N_s = a;
+    const long steps = std::max(1L, std::lround(options.t_end_s / dt));
+    std::vector<double> breakaways;
+    auto record = [&](double t, double w, double v, double F, bool stick, double extra) {
+      std::vector<double> row{t, w, v, v - vb, F, stick ? 1.0 : 0.0};
+      if (q) {
+        const EnergyAccount& e = out.energy;
+        row.insert(row.end(), {e.belt_work_J, e.friction_dissipation_J, e.modal_damping_J, e.stored_energy_change_J,
+                               e.residual_J()});
+      }
+      if (dynamic) row.push_back(extra);
+      out.series.add_row(row);
+    };
+    record(0.0, 0.0, 0.0, 0.0, vb == 0.0, 0.0);
+    bool prev_stick = (vb == 0.0);
+    double interval_start = 0.0;
+    VecX f_next = s.force();
+    for (long n = 0; n < steps; ++n) {
+      const double F_old = s.force()[i];
+      const double c = s.predicted_velocity()[i] - vb - a * F_old;
+      const double t_next = static_cast<double>(n + 1) * dt;
+      const StepSolution sol = solve(c, t_next);
+      if (!std::isfinite(sol.force))
+        throw SolverError(fmt::format("stick-slip: non-finite friction force at t = {} s", format_value(t_next)));
+      f_next = s.force();  // same size: no allocation
+      f_next[i] = sol.force;
+      const bool want_w = ((n + 1) % options.output_every == 0) || n + 1 == steps;
+      s.advance(f_next, want_w);
+      const double v = s.velocity()[i];
+      if (!std::isfinite(v))
+        throw SolverError(fmt::format("stick-slip: non-finite contact velocity at t = {} s", format_value(t_next)));
+      if (q) {
+        EnergyAccount& e = out.energy;
+        e.belt_work_J += dt * vb * 0.5 * (F_old + sol.force);
+        double fr = 0.0;
+        for (std::size_t g = 0; g < q->fraction.size(); ++g) {
+          const double F = F_old + (sol.force - F_old) * q->fraction[g];
+          fr += q->weight[g] * (-F) * (q->velocity(i, static_cast<long>(g)) - vb);
+        }
+        e.friction_dissipation_J += dt * fr;
+        e.modal_damping_J += q->damping_work_J;
+        e.stored_energy_change_J = q->stored_energy_J;
+      }
+      if (sol.stick) {
+        out.max_stick_velocity_mps = std::max(out.max_stick_velocity_mps, std::abs(v - vb));
+        if (mu_s > 0.0) out.max_stick_force_ratio = std::max(out.max_stick_force_ratio, std::abs(sol.force) / (mu_s * N));
+      }
+      if (sol.stick != prev_stick) {
+        const double t_switch = static_cast<double>(n) * dt;
+        if (t_switch > interval_start) out.intervals.push_back({interval_start, t_switch, prev_stick});
+        interval_start = t_switch;
+        if (prev_stick && !sol.stick && sol.breakaway_fraction >= 0.0)
+          breakaways.push_back((static_cast<double>(n) + sol.breakaway_fraction) * dt);
+        prev_stick = sol.stick;
+      }
+      if (want_w) record(t_next, s.displacement()[i], v, sol.force, sol.stick, sol.extra);
+    }
+    out.intervals.push_back({interval_start, static_cast<double>(steps) * dt, prev_stick});
+    out.steps = steps;
+    analyse_cycle(out, breakaways);
+    return out;
+  }
+
+  void analyse_cycle(StickSlipResult& out, const std::vector<double>& b) const {
+    LimitCycle& lc = out.cycle;
+    const int cycles = options.cycles;
+    const double dt = s.step_s();
+    for (int p = 1; p <= 4; ++p) {
+      const long m = static_cast<long>(b.size()) - 1;
+      if (m < static_cast<long>(cycles) * p) break;
+      std::vector<double> periods;
+      for (int k = 0; k < cycles; ++k) {
+        const auto hi = static_cast<std::size_t>(m - static_cast<long>(k) * p);
+        periods.push_back(b[hi] - b[hi - static_cast<std::size_t>(p)]);
+      }
+      double mean = 0.0;
+      for (const double x : periods) mean += x;
+      mean /= cycles;
+      double spread = 0.0;
+      for (const double x : periods) spread = std::max(spread, std::abs(x - mean));
+      if (spread <= std::max(1e-3 * mean, 2.0 * dt)) {
+        lc.found = true;
+        lc.cycles = cycles;
+        lc.breakaways_per_cycle = p;
+        lc.period_s = mean;
+        lc.period_spread_s = spread;
+        const double t1 = b.back(), t0 = t1 - mean;
+        const auto& t = out.series.column("t_s");
+        const auto& w = out.series.column("w_m");
+        const auto& v = out.series.column("v_mps");
+        const auto& F = out.series.column("F_N");
+        double wmin = 1e300, wmax = -1e300, vmin = 1e300, vmax = -1e300, fmin = 1e300, fmax = -1e300, wsum = 0.0;
+        long count = 0;
+        for (std::size_t r = 0; r < t.size(); ++r) {
+          if (t[r] < t0 || t[r] > t1 || !std::isfinite(w[r])) continue;
+          wmin = std::min(wmin, w[r]);
+          wmax = std::max(wmax, w[r]);
+          vmin = std::min(vmin, v[r]);
+          vmax = std::max(vmax, v[r]);
+          fmin = std::min(fmin, F[r]);
+          fmax = std::max(fmax, F[r]);
+          wsum += w[r];
+          ++count;
+        }
+        if (count > 0) {
+          lc.amplitude_w_m = 0.5 * (wmax - wmin);
+          lc.amplitude_v_mps = 0.5 * (vmax - vmin);
+          lc.mean_w_m = wsum / static_cast<double>(count);
+          lc.force_min_N = fmin;
+          lc.force_max_N = fmax;
+        }
+        double stick_time = 0.0;
+        for (const StickSlipInterval& iv : out.intervals)
+          if (iv.stick) stick_time += std::max(0.0, std::min(iv.t_end_s, t1) - std::max(iv.t_start_s, t0));
+        lc.stick_fraction = stick_time / mean;
+        return;
+      }
+    }
+  }
+};
+
+}  // namespace
+
+void BeltParams::validate(std::string_view prefix, int contact_count) const {
+  require_positive(fmt::format("{}.normal_load_N", prefix), normal_load_N);
+  require_finite(fmt::format("{}.belt_speed_m_per_s", prefix), belt_speed_m_per_s);
+  if (contact_index < 0 || contact_index >= contact_count)
+    throw InvalidInput(fmt::format("{}.contact_index = {}: must lie in [0, {}] (the structure has {} contact point{})",
+                                   prefix, contact_index, contact_count - 1, contact_count,
+                                   contact_count == 1 ? "" : "s"));
+}
+
+void StickSlipOptions::validate(std::string_view prefix) const {
+  require_positive(fmt::format("{}.t_end_s", prefix), t_end_s);
+  if (output_every < 1) throw InvalidInput(fmt::format("{}.output_every = {}: must be >= 1", prefix, output_every));
+  require_non_negative(fmt::format("{}.stick_tolerance_m_per_s", prefix), stick_tolerance_m_per_s);
+  if (cycles < 1) throw InvalidInput(fmt::format("{}.cycles = {}: must be >= 1", prefix, cycles));
+}
+
+StickSlipResult run_stick_slip(ContactStepper& structure, const BeltParams& belt, const laws::StribeckParams& friction,
+                               const StickSlipOptions& options) {
+  belt.validate("contact", structure.contact_count());
+  friction.validate("friction");
+  options.validate("run");
+  const int i = belt.contact_index;
+  const double a = structure.admittance()(i, i);
+  if (!(a > 0.0))
+    throw InvalidInput(fmt::format("contact.contact_index = {}: the structure's admittance there is {} (a node of "
+                                   "every mode?); friction cannot act",
+                                   i, format_value(a)));
+  const double N = belt.normal_load_N;
+  const double mu_s = laws::stribeck_mu(friction, 0.0);
+  const bool well_posed = a * N * steepest_descent(friction) < 1.0;
+  double F_prev = 0.0, F_prev2 = 0.0, slip_speed = 0.0;
+  bool stick_prev = belt.belt_speed_m_per_s == 0.0, stick_prev2 = false;
+  auto solve = [&](double c, double /*t_next*/) {
+    StepSolution out;
+    const double F_stick = -c / a;
+    if (std::abs(F_stick) <= mu_s * N) {
+      out.force = F_stick;
+      out.stick = true;
+    } else {
+      const double C = std::abs(c);
+      auto g = [&](double x) { return x - C + a * N * laws::stribeck_mu(friction, x); };
+      double x = 0.0;
+      if (well_posed) {
+        // g increasing on (0, C): safeguarded Newton, warm-started from the last slip speed.
+        double lo = 0.0, hi = C;
+        x = (!stick_prev && slip_speed > 0.0 && slip_speed < C) ? slip_speed : 0.5 * C;
+        const double tol = 4.0 * std::numeric_limits<double>::epsilon() * C;
+        for (int it = 0; it < 100; ++it) {
+          const double gx = g(x);
+          if (std::abs(gx) <= tol) break;  // g is evaluated to about eps C: converged
+          if (gx > 0.0) hi = x; else lo = x;
+          double next = x - gx / (1.0 + a * N * stribeck_slope(friction, x));
+          if (!(next >= lo && next <= hi)) next = 0.5 * (lo + hi);
+          const bool done = std::abs(next - x) <= tol || hi - lo <= tol;
+          x = next;
+          if (done) break;
+        }
+      } else {
+        // smallest root: scan a log + linear grid for the first sign change, then bisect.
+        std::vector<double> grid;
+        for (int k = 60; k >= 1; --k) grid.push_back(C * std::pow(2.0, -k));
+        for (int k = 1; k <= 400; ++k) grid.push_back(C * k / 400.0);
+        double lo = 0.0, hi = C;
+        for (const double xg : grid) {
+          if (g(xg) > 0.0) {
+            hi = xg;
+            break;
+          }
+          lo = xg;
+        }
+        for (int it = 0; it < 200 && hi - lo > 1e-15 * C; ++it) {
+          const double mid = 0.5 * (lo + hi);
+          if (g(mid) > 0.0) hi = mid; else lo = mid;
+        }
+        x = 0.5 * (lo + hi);
+      }
+      const double sgn = c > 0.0 ? 1.0 : -1.0;
+      slip_speed = x;
+      out.force = -sgn * laws::stribeck_mu(friction, x) * N;
+      out.stick = false;
+      if (stick_prev) {
+        // |F| reached mu_s N inside the step: interpolate |F| of the stick branch (|F_{n-1}|, |F_n| and
+        // the candidate |F*_{n+1}|) to where it equals mu_s N.
+        out.breakaway_fraction =
+            crossing_fraction(std::abs(F_prev2), std::abs(F_prev), std::abs(F_stick), mu_s * N, stick_prev2);
+      }
+    }
+    F_prev2 = F_prev;
+    stick_prev2 = stick_prev;
+    F_prev = out.force;
+    stick_prev = out.stick;
+    return out;
+  };
+  Driver d{structure, belt, options, a, false};
+  StickSlipResult r = d.run(solve, mu_s);
+  r.well_posed = well_posed;
+  return r;
+}
+
+StickSlipResult run_stick_slip(ContactStepper& structure, const BeltParams& belt, const contact::ContactModel& law,
+                               const StickSlipOptions& options) {
+  belt.validate("contact", structure.contact_count());
+  options.validate("run");
+  const int i = belt.contact_index;
+  const double a = structure.admittance()(i, i);
+  if (!(a > 0.0))
+    throw InvalidInput(fmt::format("contact.contact_index = {}: the structure's admittance there is {}; friction "
+                                   "cannot act",
+                                   i, format_value(a)));
+  const double N = belt.normal_load_N, vb = belt.belt_speed_m_per_s, dt = structure.step_s();
+  const double tol = options.stick_tolerance_m_per_s > 0.0 ? options.stick_tolerance_m_per_s
+                                                            : 1e-3 * std::max(std::abs(vb), 1e-12);
+  const int ns = law.state_size();
+  VecX u = VecX::Zero(ns), u_old = VecX::Zero(ns), h(ns);
+  double vr = -vb, vr_prev_abs = std::abs(vb), vr_prev2_abs = std::abs(vb);
+  bool first = true, have_prev2 = false;
+  VecX X(ns + 1), R(ns + 1), R2(ns + 1), Xt(ns + 1), dX(ns + 1);
+  MatX J(ns + 1, ns + 1);
+  Eigen::PartialPivLU<MatX> lu(ns + 1);
+  const double su = 1e-2, sv = 1e-3 * std::max(std::abs(vb), 1e-3);
+  auto residual = [&](const VecX& X, const VecX& un, const VecX& unm1, double c, bool bdf1, VecX& R) {
+    const double x = X[ns];
+    Eigen::Map<const VecX> uu(X.data(), ns);
+    law.source(uu.data(), Vec2(x, 0.0), h.data());
+    if (bdf1)
+      R.head(ns) = uu - un - dt * h;
+    else
+      R.head(ns) = uu - (4.0 / 3.0) * un + (1.0 / 3.0) * unm1 - (2.0 / 3.0) * dt * h;
+    R[ns] = x - c - a * N * law.friction(uu.data(), Vec2(x, 0.0))[0];
+  };
+  auto solve = [&](double c, double t_next) {
+    const bool bdf1 = first;
+    if (bdf1)
+      X.head(ns) = u;
+    else
+      X.head(ns) = 2.0 * u - u_old;
+    X[ns] = vr;
+    auto scaled_norm = [&](const VecX& r) {
+      double m = 0.0;
+      for (int k = 0; k < ns; ++k) m = std::max(m, std::abs(r[k]) / su);
+      return std::max(m, std::abs(r[ns]) / sv);
+    };
+    bool converged = false;
+    residual(X, u, u_old, c, bdf1, R);
+    for (int it = 0; it < 50 && !converged; ++it) {
+      for (int k = 0; k <= ns; ++k) {
+        const double scale = k < ns ? su : sv;
+        const double delta = 1e-7 * std::max(std::abs(X[k]), scale);
+        Xt = X;
+        Xt[k] += delta;
+        residual(Xt, u, u_old, c, bdf1, R2);
+        J.col(k) = (R2 - R) / delta;
+      }
+      lu.compute(J);
+      dX = lu.solve(-R);
+      double lambda = 1.0;
+      const double r0 = scaled_norm(R);
+      for (int ls = 0; ls < 30; ++ls) {
+        Xt = X + lambda * dX;
+        residual(Xt, u, u_old, c, bdf1, R2);
+        if (scaled_norm(R2) < r0 || lambda < 1e-6) break;
+        lambda *= 0.5;
+      }
+      X = Xt;
+      R = R2;
+      converged = true;
+      for (int k = 0; k <= ns; ++k) {
+        const double scale = k < ns ? su : sv;
+        if (std::abs(lambda * dX[k]) > 1e-11 * std::max(std::abs(X[k]), scale)) converged = false;
+      }
+      if (!X.allFinite()) break;
+    }
+    if (!converged)
+      throw SolverError(fmt::format("stick-slip: the implicit step of the dynamic friction law did not converge at "
+                                    "t = {} s (try a smaller dt_s)",
+                                    format_value(t_next)));
+    u_old = u;
+    u = X.head(ns);
+    vr = X[ns];
+    first = false;
+    StepSolution out;
+    out.force = N * law.friction(u.data(), Vec2(vr, 0.0))[0];
+    out.stick = std::abs(vr) <= tol;
+    out.extra = u[0];
+    if (!out.stick && vr_prev_abs <= tol)
+      out.breakaway_fraction = crossing_fraction(vr_prev2_abs, vr_prev_abs, std::abs(vr), tol, have_prev2);
+    vr_prev2_abs = vr_prev_abs;
+    have_prev2 = true;
+    vr_prev_abs = std::abs(vr);
+    return out;
+  };
+  Driver d{structure, belt, options, a, true};
+  StickSlipResult r = d.run(solve, 0.0);
+  r.well_posed = true;
+  return r;
+}
+
+}  // namespace bristle::structures

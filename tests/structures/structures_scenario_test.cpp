@@ -1,0 +1,190 @@
+// Scenario files of the structures kinds (include/bristle/io/structures_scenario.hpp): inline TOML parsed
+// with the exact error messages, and the command line: the examples' columns, and bad input that exits
+// with code 2 and writes nothing.
+#include "bristle/io/structures_scenario.hpp"
+
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "bristle/core/error.hpp"
+
+namespace bristle::io {
+namespace {
+
+namespace fs = std::filesystem;
+
+const std::string kStructure = "[structure]\ntype = \"taut_string\"\ndamping_ratio = 0.1\ncontact_positions_m = [0.3]\n";
+const std::string kBelt = "[contact]\nnormal_load_N = 1.0\nbelt_speed_m_per_s = 0.1\n";
+const std::string kFriction = "[friction]\nmu_s = 0.5\nmu_d = 0.3\nv_s = 0.1\n";
+const std::string kRun = "[run]\ndt_s = 2e-3\nt_end_s = 40.0\n";
+
+std::string stick(const std::string& structure = kStructure, const std::string& belt = kBelt,
+                  const std::string& friction = kFriction, const std::string& extra = "",
+                  const std::string& run = kRun) {
+  return "kind = \"structure_stick_slip\"\n" + structure + belt + friction + run + extra;
+}
+
+void expect_error(const std::string& toml, const std::string& message) {
+  try {
+    parse_scenario_string(toml, "case");
+    FAIL() << "expected InvalidInput: " << message;
+  } catch (const InvalidInput& e) {
+    EXPECT_EQ(std::string(e.what()), message);
+  }
+}
+
+TEST(StructuresScenario, KernelKindRunsAndReportsTheClosedForms) {
+  const std::string toml =
+      "kind = \"structure_kernel\"\n" + kStructure +
+      "[kernel]\ntau_end_s = 2.0\npoints = 40\ncolumns = [\"L1_undamped\", \"L1_damped\"]\ndamping_ratios = [0.0, 0.1]\n";
+  const auto sc = parse_scenario_string(toml, "k");
+  EXPECT_EQ(sc->kind(), "structure_kernel");
+  const RunResult r = sc->run();
+  const TimeSeries& t = r.cases.at(0).series;
+  ASSERT_EQ(t.names, (std::vector<std::string>{"tau_s", "L1_undamped", "L1_damped"}));
+  EXPECT_DOUBLE_EQ(t.column("tau_s").front(), 0.05);
+  EXPECT_DOUBLE_EQ(t.column("tau_s").back(), 2.0);
+  EXPECT_NEAR(t.column("L1_undamped")[0], 0.5, 1e-15);
+  EXPECT_NEAR(t.column("L1_damped")[0], 0.4705, 2e-3);
+  const Json* cases = r.report.find("cases");
+  ASSERT_NE(cases, nullptr);
+  EXPECT_NE(r.report.dump().find("\"right_limit_L1_0plus\": 0.5"), std::string::npos);
+}
+
+TEST(StructuresScenario, StickSlipKindRunsTheReducedAndTheModalModel) {
+  const RunResult reduced = parse_scenario_string(stick(), "s")->run();
+  EXPECT_EQ(reduced.plot_y, (std::vector<std::string>{"w_m", "v_mps", "F_N"}));
+  EXPECT_NE(reduced.report.dump().find("\"found\": true"), std::string::npos);
+  ASSERT_EQ(reduced.extra_files.size(), 1u);
+  EXPECT_EQ(reduced.extra_files[0].suffix, "_intervals.csv");
+  EXPECT_EQ(reduced.extra_files[0].text.rfind("t_start_s,t_end_s,stick\n0,", 0), 0u);
+  const RunResult modal =
+      parse_scenario_string(stick(kStructure, kBelt, kFriction, "[model]\ntype = \"modal\"\nmodes = 50\ntrack_energy = true\n"),
+                            "m")
+          ->run();
+  const TimeSeries& t = modal.cases.at(0).series;
+  ASSERT_TRUE(t.has("energy_residual_J"));
+  EXPECT_LT(std::abs(t.column("energy_residual_J").back()), 1e-11 * t.column("E_belt_J").back());
+}
+
+TEST(StructuresScenario, BadInputNamesTheTomlKey) {
+  // non-positive frequencies, D < 0, contact outside, mismatched mode counts
+  const std::string generic = "[structure]\ntype = \"generic\"\nfrequencies_rad_per_s = [3.0, -1.0]\n"
+                              "damping_ratios = [0.1, 0.1]\nmode_values = [[1.0], [0.5]]\n";
+  expect_error(stick(generic), "structure.frequencies_rad_per_s[1] = -1: must be > 0");
+  expect_error(stick("[structure]\ntype = \"generic\"\nfrequencies_rad_per_s = [3.0, 5.0]\ndamping_ratios = [0.1]\n"
+                     "mode_values = [[1.0], [0.5]]\n"),
+               "structure.damping_ratios has 1 entries but structure.frequencies_rad_per_s has 2: one damping ratio "
+               "per mode is needed");
+  expect_error(stick("[structure]\ntype = \"generic\"\nfrequencies_rad_per_s = [3.0, 5.0]\nmode_values = [[1.0]]\n"),
+               "structure.mode_values has 1 rows but structure.frequencies_rad_per_s has 2: one row of contact-point "
+               "values per mode is needed");
+  expect_error(stick("[structure]\ntype = \"taut_string\"\ndamping_ratio = -0.1\n"),
+               "structure.damping_ratio = -0.1: must lie in [0, 1) (every mode underdamped)");
+  expect_error(stick("[structure]\ntype = \"cantilever\"\ndamping_ratio = 0.05\ncontact_positions_m = 1.2\n"),
+               "structure.contact_positions_m[0] = 1.2: must lie in (0, 1] (inside the beam)");
+  // belt speed and load non-finite (TOML allows nan and inf)
+  expect_error(stick(kStructure, "[contact]\nnormal_load_N = 1.0\nbelt_speed_m_per_s = nan\n"),
+               "contact.belt_speed_m_per_s = nan: must be finite");
+  expect_error(stick(kStructure, "[contact]\nnormal_load_N = inf\nbelt_speed_m_per_s = 0.1\n"),
+               "contact.normal_load_N = inf: must be finite");
+  expect_error(stick(kStructure, "[contact]\nnormal_load_N = 0\nbelt_speed_m_per_s = 0.1\n"),
+               "contact.normal_load_N = 0: must be > 0");
+  // unknown keys suggest the nearest one
+  expect_error(stick(kStructure, kBelt, "[friction]\nmu_z = 0.5\n"),
+               "unknown key \"friction.mu_z\"; did you mean \"friction.mu_s\"?");
+  // the model against the structure
+  expect_error(stick("[structure]\ntype = \"cantilever\"\n"),
+               "structure.damping_ratio = 0: the kernel of an undamped cantilever never decays, so its memory cannot "
+               "be truncated; give damping_ratio > 0");
+  expect_error(stick("[structure]\ntype = \"taut_string\"\n", kBelt, kFriction, "", "[run]\ndt_s = 3e-3\nt_end_s = 1\n"),
+               fmt::format("run.dt_s = 0.003: must divide 2 l / c = 2 s for the neutral delay form (e.g. dt_s = {})",
+                           format_value(2.0 / 667.0)));
+}
+
+TEST(StructuresScenario, KernelBadInput) {
+  const std::string head = "kind = \"structure_kernel\"\n" + kStructure;
+  expect_error(head + "[kernel]\ntau_end_s = 2.0\ncolumns = [\"a\", \"b\"]\ndamping_ratios = [0.1]\n",
+               "kernel.damping_ratios has 1 entries but kernel.columns has 2: one damping ratio per column");
+  expect_error(head + "[kernel]\ntau_end_s = 2.0\nquantity = \"velocty\"\n",
+               "kernel.quantity = \"velocty\": unknown kernel (valid: displacement, velocity, step, step_oscillating); "
+               "did you mean \"velocity\"?");
+  expect_error(head + "[kernel]\ntau_end_s = -1\n", "kernel.tau_end_s = -1: must be > 0");
+  expect_error("kind = \"structure_kernel\"\n[structure]\ntype = \"cantilever\"\n[kernel]\ntau_end_s = 1\n"
+               "quantity = \"velocity\"\ntau_start_s = 0.1\n",
+               "structure.damping_ratio = 0: the velocity kernel of an undamped cantilever is not a function (its "
+               "mode series diverges); give a damping ratio > 0");
+}
+
+// ---------------------------------------------------------------------------------------------
+// The command line
+
+class StructuresCli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string pattern = (fs::temp_directory_path() / "bristle_structures_XXXXXX").string();
+    ASSERT_NE(mkdtemp(pattern.data()), nullptr);
+    dir_ = pattern;
+  }
+  void TearDown() override {
+    std::error_code ec;
+    fs::remove_all(dir_, ec);
+  }
+  int run(const std::string& args) const {
+    const std::string command = fmt::format("cd '{}' && '{}' {} > '{}' 2> '{}' < /dev/null", dir_.string(),
+                                            BRISTLE_CLI_PATH, args, (dir_ / ".stdout").string(),
+                                            (dir_ / ".stderr").string());
+    const int status = std::system(command.c_str());
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  }
+  std::string stderr_text() const {
+    std::ifstream in(dir_ / ".stderr");
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+  }
+  fs::path dir_;
+};
+
+TEST_F(StructuresCli, StringKernelExampleWritesItsColumns) {
+  ASSERT_EQ(run(fmt::format("run '{}/examples/string_kernel.toml' --out out --no-plot -q", BRISTLE_SOURCE_DIR)), 0)
+      << stderr_text();
+  std::ifstream csv(dir_ / "out" / "string_kernel.csv");
+  std::string header, first;
+  std::getline(csv, header);
+  std::getline(csv, first);
+  EXPECT_EQ(header, "tau_s,L1_undamped,L1_damped");
+  EXPECT_EQ(first.rfind("0.005,0.5,", 0), 0u);
+  long rows = 1;
+  std::string line, last;
+  while (std::getline(csv, line)) {
+    ++rows;
+    last = line;
+  }
+  EXPECT_EQ(rows, 1200);
+  EXPECT_EQ(last.rfind("6,", 0), 0u);  // tau covers (0, 6]
+  EXPECT_TRUE(fs::exists(dir_ / "out" / "string_kernel.json"));
+}
+
+TEST_F(StructuresCli, BadInputExitsWithCode2AndWritesNothing) {
+  std::ofstream(dir_ / "bad.toml") << stick(kStructure, "[contact]\nnormal_load_N = 1.0\nbelt_speed_m_per_s = inf\n");
+  EXPECT_EQ(run("run bad.toml --out out --no-plot"), 2);
+  EXPECT_NE(stderr_text().find("bristle: error: contact.belt_speed_m_per_s = inf: must be finite"), std::string::npos);
+  EXPECT_FALSE(fs::exists(dir_ / "out"));
+  std::ofstream(dir_ / "bad2.toml") << stick("[structure]\ntype = \"generic\"\nfrequencies_rad_per_s = [0.0]\n"
+                                             "mode_values = [[1.0]]\n");
+  EXPECT_EQ(run("run bad2.toml --out out --no-plot"), 2);
+  EXPECT_NE(stderr_text().find("structure.frequencies_rad_per_s[0] = 0: must be > 0"), std::string::npos);
+  EXPECT_FALSE(fs::exists(dir_ / "out"));
+}
+
+}  // namespace
+}  // namespace bristle::io

@@ -1,0 +1,63 @@
+"""bristle: dynamic friction models, from a single bristle to a rolling tyre.
+
+The compiled core (``bristle._bristle``, pybind11) mirrors the C++ library's namespaces as
+submodules, importable as ``bristle.laws``, ``bristle.rheology``, ``bristle.contact``,
+``bristle.integrate``, ``bristle.transport`` and ``bristle.io``; the common classes and functions are
+also available at the top level (``bristle.ContactModel``, ``bristle.gkv``, ...). Pure-Python parts:
+
+- ``bristle.sweeps``   parameter sweeps on all cores (``sweep_steady_line``, ``sweep_steady_lumped``)
+- ``bristle.papers``   parameter tables of the papers and their closed forms (eqs. 57, 62)
+- ``bristle.gallery``  ``python3 -m bristle.gallery --out DIR`` regenerates every reproduced figure
+
+Units are SI throughout and named in docstrings and column names (``t_s``, ``F_N``, ``v_mps``).
+Errors: ``bristle.InvalidInput`` (a ``ValueError``) and ``bristle.SolverError`` (a ``RuntimeError``)
+carry the library's messages.
+"""
+
+import sys as _sys
+
+from . import _bristle
+from ._bristle import InvalidInput, SolverError, TimeSeries, __version__
+from ._bristle import format_value, regularised_abs, regularised_norm, regularised_sign, rotation
+from ._bristle import contact, integrate, io, laws, parallel, rheology, transport
+
+# `import bristle.laws` etc. work like real submodules.
+for _name in ("laws", "rheology", "contact", "integrate", "transport", "io", "parallel"):
+    _sys.modules[__name__ + "." + _name] = getattr(_bristle, _name)
+
+from .laws import (FrictionCoefficient, FrictionLaw, LawKind, LawParams, StribeckParams,  # noqa: E402
+                   stribeck_mu)
+from .rheology import (Branch, ContactPair, Realisation, RheologyKind, RheologyParams, compliance,  # noqa: E402
+                       elastic, gkv, gm, gm_equivalent_of_gkv, realise, rigid, substrate_stiffness_from_s)
+from .contact import (Bench, BenchParams, BenchRun, ContactModel, DriveKind, Signal, SignalKind,  # noqa: E402
+                      StickSlipCycle, breakaway, derived_quantities, peak_abs, stick_slip_cycle)
+from .integrate import IntegratorOptions, Method, Stats  # noqa: E402
+from .transport import (LineContact, LineContactParams, LineRun, Limiter, Pressure, PressureKind,  # noqa: E402
+                        PressureParams, SourceScheme, SteadyLine, characteristic_speeds)
+from .io import (OutputError, RunResult, Scenario, load_scenario, parse_scenario_string,  # noqa: E402
+                 scenario_kinds)
+
+run_bench = contact.run
+run_line = transport.run
+steady_line = transport.steady_state
+
+from . import papers  # noqa: E402
+from .sweeps import SweepResult, sweep_steady_line, sweep_steady_lumped  # noqa: E402
+
+del _name
+
+__all__ = [
+    "InvalidInput", "SolverError", "OutputError", "TimeSeries", "__version__",
+    "format_value", "regularised_abs", "regularised_norm", "regularised_sign", "rotation",
+    "laws", "rheology", "contact", "integrate", "transport", "io", "parallel", "papers",
+    "FrictionCoefficient", "FrictionLaw", "LawKind", "LawParams", "StribeckParams", "stribeck_mu",
+    "Branch", "ContactPair", "Realisation", "RheologyKind", "RheologyParams", "compliance", "elastic", "gkv", "gm",
+    "gm_equivalent_of_gkv", "realise", "rigid", "substrate_stiffness_from_s",
+    "Bench", "BenchParams", "BenchRun", "ContactModel", "DriveKind", "Signal", "SignalKind", "StickSlipCycle",
+    "breakaway", "derived_quantities", "peak_abs", "stick_slip_cycle", "run_bench",
+    "IntegratorOptions", "Method", "Stats",
+    "LineContact", "LineContactParams", "LineRun", "Limiter", "Pressure", "PressureKind", "PressureParams",
+    "SourceScheme", "SteadyLine", "characteristic_speeds", "run_line", "steady_line",
+    "RunResult", "Scenario", "load_scenario", "parse_scenario_string", "scenario_kinds",
+    "SweepResult", "sweep_steady_line", "sweep_steady_lumped",
+]

@@ -1,0 +1,133 @@
+#pragma once
+// Shared helpers of the Python bindings: conversions between Python objects and the library's value
+// types (with the checks that keep bad input from ever reaching Eigen unchecked), numpy views of
+// result columns, and the export_<area>() entry points (one file each, gathered in module.cpp).
+//
+// Conventions of the bindings
+// - Parameter structs take keyword arguments only, have readable and writable attributes, copy()
+//   and a repr that reads back as Python.
+// - 2x2 matrices (stiffness, damping, Sigma) accept a number k (meaning k I) or a 2x2 array; 2-vectors
+//   accept a length-2 sequence (velocities also a number v, meaning (v, 0)).
+// - Results are numpy arrays; columns of a TimeSeries are read-only views (no copy) that keep the
+//   series alive.
+// - Library errors: bristle::InvalidInput -> bristle.InvalidInput (a ValueError),
+//   bristle::SolverError -> bristle.SolverError (a RuntimeError), with the library's message.
+//   Wrong types -> TypeError; wrong sizes and shapes -> InvalidInput (ValueError).
+#include <pybind11/complex.h>
+#include <pybind11/eigen.h>
+#include <pybind11/functional.h>
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <chrono>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "bristle/contact/signal.hpp"
+#include "bristle/core/error.hpp"
+#include "bristle/core/time_series.hpp"
+#include "bristle/core/types.hpp"
+
+namespace bristle::python {
+
+namespace py = pybind11;
+
+void export_core(py::module_& m);
+void export_laws(py::module_& m);
+void export_rheology(py::module_& m);
+void export_contact(py::module_& m);
+void export_integrate(py::module_& m);
+void export_transport(py::module_& m);
+void export_io(py::module_& m);
+void export_sweeps(py::module_& m);
+
+/// A number k -> k I, or a 2x2 array-like. TypeError for other types, InvalidInput for other shapes.
+Mat2 to_mat2(py::handle value, std::string_view what);
+/// A length-2 sequence (or, with `allow_scalar`, a number v -> (v, 0)).
+Vec2 to_vec2(py::handle value, std::string_view what, bool allow_scalar = false);
+/// A 1-D sequence of numbers; `expected_size` >= 0 checks the length.
+VecX to_vecx(py::handle value, std::string_view what, Eigen::Index expected_size = -1);
+/// A 1-D sequence of numbers as std::vector.
+std::vector<double> to_vector(py::handle value, std::string_view what);
+
+/// A Signal, or a number as a constant signal (contact.cpp).
+contact::Signal to_signal(py::handle value, std::string_view what);
+
+/// A read-only 1-D numpy view of `data` (n doubles) kept valid by `owner`.
+py::array_t<double> view(const double* data, std::size_t n, py::handle owner);
+/// A new 1-D numpy array holding a copy of `v`.
+py::array_t<double> copy_array(const std::vector<double>& v);
+py::array_t<double> copy_array(const VecX& v);
+
+/// Python repr of a double (shortest round-trip form; nan and inf as float('nan'), float('inf')).
+std::string repr_double(double value);
+std::string repr_mat2(const Mat2& m);
+std::string repr_vec2(const Vec2& v);
+
+/// Converts a Python string or enum value into an enum via the library's parser (which throws
+/// InvalidInput naming `key` and suggesting the nearest valid name).
+template <class Enum, class Parser>
+Enum enum_from(py::handle value, std::string_view key, Parser parse) {
+  if (py::isinstance<py::str>(value)) return parse(key, value.cast<std::string>());
+  try {
+    return value.cast<Enum>();
+  } catch (const py::cast_error&) {
+    throw py::type_error(std::string(key) + ": expected a name (str) or the enum, got " +
+                         std::string(py::str(py::type::handle_of(value).attr("__name__"))));
+  }
+}
+
+/// value.cast<T>() with a TypeError naming `what` (pybind11's own cast_error would be a RuntimeError).
+template <class T>
+T cast_arg(py::handle value, std::string_view what, std::string_view expected) {
+  try {
+    return value.cast<T>();
+  } catch (const py::cast_error&) {
+    throw py::type_error(std::string(what) + ": expected " + std::string(expected) + ", got " +
+                         std::string(py::str(py::type::handle_of(value).attr("__name__"))));
+  }
+}
+
+/// Applies fn(double) -> double elementwise: a number gives a float, an array-like an array of the
+/// same shape.
+template <class Fn>
+py::object map_array(py::handle x, Fn&& fn) {
+  if (py::isinstance<py::float_>(x) || py::isinstance<py::int_>(x)) return py::float_(fn(x.cast<double>()));
+  auto in = py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(x);
+  if (!in) throw py::type_error("expected a number or an array of numbers");
+  py::array_t<double> out(std::vector<py::ssize_t>(in.shape(), in.shape() + in.ndim()));
+  const double* src = in.data();
+  double* dst = out.mutable_data();
+  for (py::ssize_t i = 0; i < in.size(); ++i) dst[i] = fn(src[i]);
+  if (in.ndim() == 0) return py::float_(dst[0]);
+  return py::object(std::move(out));
+}
+
+/// Relays the progress of a solve that runs with the GIL released to an optional Python callable
+/// callback(fraction) (fraction of the run done, 0..1): at most every 0.1 s and at the end, with the GIL
+/// taken. Also checks for Ctrl-C at the same times, so that long runs raise KeyboardInterrupt. The
+/// callable is borrowed: the caller keeps it alive for the duration of the solve.
+class ProgressRelay {
+ public:
+  explicit ProgressRelay(py::handle callback) : callback_(callback) {}
+  void operator()(double fraction) {
+    const auto now = std::chrono::steady_clock::now();
+    if (fraction < 1.0 && now - last_ < std::chrono::milliseconds(100)) return;
+    last_ = now;
+    py::gil_scoped_acquire gil;
+    if (PyErr_CheckSignals() != 0) throw py::error_already_set();
+    if (!callback_.is_none()) callback_(fraction);
+  }
+  std::function<void(double)> function() {
+    return [this](double fraction) { (*this)(fraction); };
+  }
+
+ private:
+  py::handle callback_;
+  std::chrono::steady_clock::time_point last_ = std::chrono::steady_clock::now();
+};
+
+}  // namespace bristle::python

@@ -1,0 +1,432 @@
+// Python bindings of bristle/contact: the contact model (law x pair, paper 1 eq. 35), input signals,
+// the mechanical benches of the lumped model and the analysis of their runs.
+#include "bristle/contact/analysis.hpp"
+#include "bristle/contact/bench.hpp"
+#include "bristle/contact/contact_model.hpp"
+#include "bristle/contact/signal.hpp"
+#include "common.hpp"
+
+namespace bristle::python {
+
+using contact::Bench;
+using contact::BenchParams;
+using contact::BenchRun;
+using contact::ContactModel;
+using contact::DriveKind;
+using contact::Signal;
+using contact::SignalKind;
+
+contact::Signal to_signal(py::handle value, std::string_view what) {
+  if (py::isinstance<Signal>(value)) return value.cast<Signal>();
+  if (py::isinstance<py::float_>(value) || py::isinstance<py::int_>(value))
+    return Signal::constant_value(value.cast<double>());
+  throw py::type_error(std::string(what) + ": expected a Signal or a number (a constant), got " +
+                       std::string(py::str(py::type::handle_of(value).attr("__name__"))));
+}
+
+namespace {
+
+std::string repr(const Signal& s) {
+  std::string r = "Signal(kind='" + std::string(contact::to_string(s.kind)) + "'";
+  switch (s.kind) {
+    case SignalKind::constant:
+      r += ", value=" + repr_double(s.value);
+      break;
+    case SignalKind::step:
+      r += ", t0=" + repr_double(s.t0) + ", before=" + repr_double(s.before) + ", after=" + repr_double(s.after);
+      break;
+    case SignalKind::ramp:
+      r += ", t0=" + repr_double(s.t0) + ", start=" + repr_double(s.start) + ", rate=" + repr_double(s.rate) +
+           ", t_end=" + repr_double(s.t_end);
+      break;
+    case SignalKind::sine:
+      r += ", offset=" + repr_double(s.offset) + ", amplitude=" + repr_double(s.amplitude) +
+           ", omega=" + repr_double(s.omega) + ", phase=" + repr_double(s.phase);
+      break;
+    case SignalKind::table:
+      r += ", times=[" + std::to_string(s.times.size()) + " values], values=[...]";
+      break;
+  }
+  return r + ")";
+}
+
+/// The contact state u of a model from Python, size-checked.
+VecX state_of(const ContactModel& model, py::handle u, std::string_view what = "u") {
+  return to_vecx(u, what, model.state_size());
+}
+
+/// Calls `fn` translating std::out_of_range (a missing TimeSeries column) into KeyError.
+template <class Fn>
+auto with_columns(Fn&& fn) {
+  try {
+    return fn();
+  } catch (const std::out_of_range& e) {
+    throw py::key_error(e.what());
+  }
+}
+
+}  // namespace
+
+void export_contact(py::module_& root) {
+  py::module_ m = root.def_submodule(
+      "contact",
+      "The contact model (law x pair, paper 1 eq. 35), input signals, benches of the lumped model, analysis.");
+
+  py::class_<ContactModel>(m, "ContactModel", R"doc(
+The contact model = friction law h0 x viscoelastic contact pair (paper 1, §§2-4):
+ContactModel(law, body1, body2=rigid()). Validates every parameter (InvalidInput naming "law.*",
+"body1.*", "body2.*"). The state of a point is u = [f; zeta1; zeta2] (2 (n1 + n2 + 1) entries);
+its source h(u, v_r) is eq. 35. v_r (m/s): 2 values, or a number v for (v, 0).)doc")
+      .def(py::init([](const laws::LawParams& law, const rheology::RheologyParams& body1, py::object body2) {
+             return ContactModel(law, body1,
+                                 body2.is_none()
+                                     ? rheology::rigid()
+                                     : cast_arg<rheology::RheologyParams>(body2, "body2", "RheologyParams"));
+           }),
+           py::arg("law"), py::arg("body1"), py::arg("body2") = py::none())
+      .def_property_readonly("state_size", &ContactModel::state_size)
+      .def_property_readonly("n1", &ContactModel::n1)
+      .def_property_readonly("n2", &ContactModel::n2)
+      .def(
+          "source",
+          [](const ContactModel& model, py::handle u, py::handle v_r) {
+            const VecX x = state_of(model, u);
+            VecX h(model.state_size());
+            const Vec2 zdot = model.source(x.data(), to_vec2(v_r, "v_r", true), h.data());
+            return py::make_tuple(copy_array(h), zdot);
+          },
+          py::arg("u"), py::arg("v_r"), "(h, zdot): the source h(u, v_r) of eq. 35 and zdot = h0 (m/s).")
+      .def(
+          "source_jacobian",
+          [](const ContactModel& model, py::handle u, py::handle v_r) {
+            const VecX x = state_of(model, u);
+            MatX jacobian(model.state_size(), model.state_size());
+            model.source_jacobian(x.data(), to_vec2(v_r, "v_r", true), jacobian.data());
+            return jacobian;
+          },
+          py::arg("u"), py::arg("v_r"), "dh/du, state_size x state_size.")
+      .def(
+          "friction",
+          [](const ContactModel& model, py::handle u, py::handle v_r) {
+            const VecX x = state_of(model, u);
+            return model.friction(x.data(), to_vec2(v_r, "v_r", true));
+          },
+          py::arg("u"), py::arg("v_r"), "Normalised friction force on the upper body (f plus LuGre's output terms).")
+      .def(
+          "stored_energy",
+          [](const ContactModel& model, py::handle u) {
+            const VecX x = state_of(model, u);
+            return model.stored_energy(x.data());
+          },
+          py::arg("u"), "Stored energy at a point, eq. 85 without the pressure factor (normalised, m).")
+      .def(
+          "damper_power",
+          [](const ContactModel& model, py::handle h) {
+            const VecX x = state_of(model, h, "h");
+            return model.damper_power(x.data());
+          },
+          py::arg("h"), "Power dissipated in the dampers at a point (normalised, m/s), given the source h.")
+      .def(
+          "dissipation_rate",
+          [](const ContactModel& model, py::handle u, py::handle v_r, py::handle h, py::handle zdot) {
+            const VecX x = state_of(model, u);
+            const VecX hx = state_of(model, h, "h");
+            return model.dissipation_rate(x.data(), to_vec2(v_r, "v_r", true), hx.data(), to_vec2(zdot, "zdot"));
+          },
+          py::arg("u"), py::arg("v_r"), py::arg("h"), py::arg("zdot"),
+          "Dissipated power at a point (normalised, m/s); >= 0 for FrBD (Lemma B.1).")
+      .def(
+          "steady_force",
+          [](const ContactModel& model, py::handle v_r) { return model.steady_force(to_vec2(v_r, "v_r", true)); },
+          py::arg("v_r"), "Analytic steady normalised friction force at constant v_r (m/s).")
+      .def(
+          "steady_state",
+          [](const ContactModel& model, py::handle v_r) {
+            return copy_array(model.steady_state(to_vec2(v_r, "v_r", true)));
+          },
+          py::arg("v_r"), "The steady state u at constant v_r.")
+      .def_property_readonly(
+          "law", [](const ContactModel& model) { return model.law(); }, "FrictionLaw (a copy)")
+      .def_property_readonly(
+          "pair", [](const ContactModel& model) { return model.pair(); }, "ContactPair (a copy)");
+
+  py::enum_<SignalKind>(m, "SignalKind")
+      .value("constant", SignalKind::constant)
+      .value("step", SignalKind::step)
+      .value("ramp", SignalKind::ramp)
+      .value("sine", SignalKind::sine)
+      .value("table", SignalKind::table);
+
+  py::class_<Signal> signal(m, "Signal", R"doc(
+A scalar input u(t) (velocities in m/s, forces in N, loads in N):
+  constant  u = value
+  step      u = before for t < t0, after for t >= t0
+  ramp      u = start + rate (t - t0) for t0 <= t <= t_end (held outside)
+  sine      u = offset + amplitude sin(omega t + phase)   (omega in rad/s)
+  table     linear interpolation of (times, values), held outside
+Build with Signal.constant(v), .step(...), .ramp(...), .sine(...), .table(...) or keywords. Calling
+s(t) evaluates it (elementwise on arrays), after validating it.)doc");
+  signal
+      .def(py::init([](py::handle kind, double value, double t0, double before, double after, double start, double rate,
+                       double t_end, double offset, double amplitude, double omega, double phase, py::handle times,
+                       py::handle values) {
+             Signal s;
+             s.kind = enum_from<SignalKind>(kind, "signal.type", contact::signal_kind_from_string);
+             s.value = value;
+             s.t0 = t0;
+             s.before = before;
+             s.after = after;
+             s.start = start;
+             s.rate = rate;
+             s.t_end = t_end;
+             s.offset = offset;
+             s.amplitude = amplitude;
+             s.omega = omega;
+             s.phase = phase;
+             s.times = to_vector(times, "signal.times");
+             s.values = to_vector(values, "signal.values");
+             return s;
+           }),
+           py::kw_only(), py::arg("kind") = "constant", py::arg("value") = 0.0, py::arg("t0") = 0.0,
+           py::arg("before") = 0.0, py::arg("after") = 0.0, py::arg("start") = 0.0, py::arg("rate") = 0.0,
+           py::arg("t_end") = 1e300, py::arg("offset") = 0.0, py::arg("amplitude") = 0.0, py::arg("omega") = 0.0,
+           py::arg("phase") = 0.0, py::arg("times") = py::list(), py::arg("values") = py::list())
+      .def_static("constant", &Signal::constant_value, py::arg("value"), "u = value.")
+      .def_static(
+          "step",
+          [](double t0, double before, double after) {
+            Signal s;
+            s.kind = SignalKind::step;
+            s.t0 = t0;
+            s.before = before;
+            s.after = after;
+            return s;
+          },
+          py::arg("t0"), py::arg("before"), py::arg("after"), "u = before for t < t0 (s), after for t >= t0.")
+      .def_static(
+          "ramp",
+          [](double start, double rate, double t0, double t_end) {
+            Signal s;
+            s.kind = SignalKind::ramp;
+            s.start = start;
+            s.rate = rate;
+            s.t0 = t0;
+            s.t_end = t_end;
+            return s;
+          },
+          py::arg("start"), py::arg("rate"), py::arg("t0") = 0.0, py::arg("t_end") = 1e300,
+          "u = start + rate (t - t0) between t0 and t_end (s), held outside.")
+      .def_static(
+          "sine",
+          [](double amplitude, double omega, double offset, double phase) {
+            Signal s;
+            s.kind = SignalKind::sine;
+            s.amplitude = amplitude;
+            s.omega = omega;
+            s.offset = offset;
+            s.phase = phase;
+            return s;
+          },
+          py::arg("amplitude"), py::arg("omega"), py::arg("offset") = 0.0, py::arg("phase") = 0.0,
+          "u = offset + amplitude sin(omega t + phase), omega in rad/s.")
+      .def_static(
+          "table",
+          [](py::handle times, py::handle values) {
+            Signal s;
+            s.kind = SignalKind::table;
+            s.times = to_vector(times, "signal.times");
+            s.values = to_vector(values, "signal.values");
+            s.validate("signal");
+            return s;
+          },
+          py::arg("times"), py::arg("values"), "Linear interpolation of (times (s), values), held outside.")
+      .def_property(
+          "kind", [](const Signal& s) { return s.kind; },
+          [](Signal& s, py::handle k) {
+            s.kind = enum_from<SignalKind>(k, "signal.type", contact::signal_kind_from_string);
+          })
+      .def_readwrite("value", &Signal::value)
+      .def_readwrite("t0", &Signal::t0)
+      .def_readwrite("before", &Signal::before)
+      .def_readwrite("after", &Signal::after)
+      .def_readwrite("start", &Signal::start)
+      .def_readwrite("rate", &Signal::rate)
+      .def_readwrite("t_end", &Signal::t_end)
+      .def_readwrite("offset", &Signal::offset)
+      .def_readwrite("amplitude", &Signal::amplitude)
+      .def_readwrite("omega", &Signal::omega)
+      .def_readwrite("phase", &Signal::phase)
+      .def_property(
+          "times", [](const Signal& s) { return copy_array(s.times); },
+          [](Signal& s, py::handle v) { s.times = to_vector(v, "signal.times"); })
+      .def_property(
+          "values", [](const Signal& s) { return copy_array(s.values); },
+          [](Signal& s, py::handle v) { s.values = to_vector(v, "signal.values"); })
+      .def("validate", &Signal::validate, py::arg("prefix") = "signal")
+      .def(
+          "__call__",
+          [](const Signal& s, py::handle t) {
+            s.validate("signal");
+            return map_array(t, [&s](double x) { return s(x); });
+          },
+          py::arg("t"), "u(t); elementwise on arrays.")
+      .def("breakpoints", &Signal::breakpoints, "Times of kinks and jumps (s).")
+      .def("copy", [](const Signal& s) { return Signal(s); })
+      .def("__copy__", [](const Signal& s) { return Signal(s); })
+      .def(
+          "__deepcopy__", [](const Signal& s, py::dict) { return Signal(s); }, py::arg("memo"))
+      .def("__repr__", [](const Signal& s) { return repr(s); });
+
+  py::enum_<DriveKind>(
+      m, "DriveKind",
+      "Bench drive: velocity (prescribed v_r), force (mass pushed by F_ext), spring (mass pulled through a spring).")
+      .value("velocity", DriveKind::velocity)
+      .value("force", DriveKind::force)
+      .value("spring", DriveKind::spring);
+
+  auto signal_property = [](auto& cls, const char* name, Signal BenchParams::*member, const char* doc) {
+    cls.def_property(
+        name, [member](const BenchParams& p) { return p.*member; },
+        [member, name](BenchParams& p, py::handle v) { p.*member = to_signal(v, std::string("bench.") + name); }, doc);
+  };
+  auto vec_property = [](auto& cls, const char* name, Vec2 BenchParams::*member, const char* doc) {
+    cls.def_property(
+        name, [member](const BenchParams& p) { return p.*member; },
+        [member, name](BenchParams& p, py::handle v) { p.*member = to_vec2(v, std::string("bench.") + name); }, doc);
+  };
+  py::class_<BenchParams> bench_params(m, "BenchParams", R"doc(
+A mechanical bench around one lumped contact (paper 1, eq. 1 without advection):
+  velocity  the contact is driven at v_r(t) = input_x(t), input_y(t) (m/s)
+  force     m x'' = F_ext(t) + F_z f,   F_ext = input (N),  v_r = x' - v_belt
+  spring    m x'' = k (x_p - x) + F_z f,  x_p' = input (m/s)
+mass_kg (kg) > 0, spring_N_per_m (N/m) > 0, normal_load (N) > 0; signals accept a Signal or a number.
+x0 (m), v0 (m/s), spring_end0 (m): initial values, 2 values each.)doc");
+  bench_params.def(py::init([](py::handle drive, double mass_kg, double spring_N_per_m, py::handle input_x,
+                               py::handle input_y, py::handle belt_x, py::handle belt_y, py::handle normal_load,
+                               py::handle x0, py::handle v0, py::handle spring_end0) {
+                     BenchParams p;
+                     p.drive = enum_from<DriveKind>(drive, "bench.drive", contact::drive_kind_from_string);
+                     p.mass_kg = mass_kg;
+                     p.spring_N_per_m = spring_N_per_m;
+                     p.input_x = to_signal(input_x, "bench.input_x");
+                     p.input_y = to_signal(input_y, "bench.input_y");
+                     p.belt_x = to_signal(belt_x, "bench.belt_x");
+                     p.belt_y = to_signal(belt_y, "bench.belt_y");
+                     p.normal_load = to_signal(normal_load, "bench.normal_load");
+                     p.x0 = to_vec2(x0, "bench.x0");
+                     p.v0 = to_vec2(v0, "bench.v0");
+                     p.spring_end0 = to_vec2(spring_end0, "bench.spring_end0");
+                     return p;
+                   }),
+                   py::kw_only(), py::arg("drive") = "velocity", py::arg("mass_kg") = 1.0,
+                   py::arg("spring_N_per_m") = 1.0, py::arg("input_x") = 0.0, py::arg("input_y") = 0.0,
+                   py::arg("belt_x") = 0.0, py::arg("belt_y") = 0.0, py::arg("normal_load") = 1.0,
+                   py::arg("x0") = py::make_tuple(0.0, 0.0), py::arg("v0") = py::make_tuple(0.0, 0.0),
+                   py::arg("spring_end0") = py::make_tuple(0.0, 0.0));
+  bench_params
+      .def_property(
+          "drive", [](const BenchParams& p) { return p.drive; },
+          [](BenchParams& p, py::handle d) {
+            p.drive = enum_from<DriveKind>(d, "bench.drive", contact::drive_kind_from_string);
+          })
+      .def_readwrite("mass_kg", &BenchParams::mass_kg, "mass (kg), > 0 (force and spring drives)")
+      .def_readwrite("spring_N_per_m", &BenchParams::spring_N_per_m, "drive spring stiffness (N/m), > 0");
+  signal_property(bench_params, "input_x", &BenchParams::input_x,
+                  "v_r (m/s), F_ext (N) or v_p (m/s) along x, by drive");
+  signal_property(bench_params, "input_y", &BenchParams::input_y, "the same along y");
+  signal_property(bench_params, "belt_x", &BenchParams::belt_x, "belt velocity (m/s) along x");
+  signal_property(bench_params, "belt_y", &BenchParams::belt_y, "belt velocity (m/s) along y");
+  signal_property(bench_params, "normal_load", &BenchParams::normal_load, "normal load F_z (N), > 0");
+  vec_property(bench_params, "x0", &BenchParams::x0, "initial position (m)");
+  vec_property(bench_params, "v0", &BenchParams::v0, "initial velocity (m/s)");
+  vec_property(bench_params, "spring_end0", &BenchParams::spring_end0, "initial pulled-end position (m)");
+  bench_params.def("validate", &BenchParams::validate, py::arg("prefix") = "bench")
+      .def("copy", [](const BenchParams& p) { return BenchParams(p); })
+      .def("__copy__", [](const BenchParams& p) { return BenchParams(p); })
+      .def(
+          "__deepcopy__", [](const BenchParams& p, py::dict) { return BenchParams(p); }, py::arg("memo"));
+
+  py::class_<Bench>(m, "Bench", R"doc(
+The ODE of a bench: Bench(model, params). Keeps `model` alive. State: mechanical state, contact state
+u, then the supplied and dissipated energies (J).)doc")
+      .def(py::init<const ContactModel&, BenchParams>(), py::arg("model"), py::arg("params"), py::keep_alive<1, 2>())
+      .def_property_readonly("state_size", &Bench::state_size)
+      .def_property_readonly("contact_offset", &Bench::contact_offset, "index of u in the state")
+      .def(
+          "initial_state",
+          [](const Bench& b, py::handle u0) {
+            return copy_array(b.initial_state(u0.is_none() ? VecX() : to_vecx(u0, "u0")));
+          },
+          py::arg("u0") = py::none())
+      .def("column_names", &Bench::column_names, "Names of the recorded columns (with units).")
+      .def(
+          "outputs",
+          [](const Bench& b, double t, py::handle state) {
+            const VecX s = to_vecx(state, "state", b.state_size());
+            return copy_array(b.outputs(t, s.data()));
+          },
+          py::arg("t"), py::arg("state"), "The recorded outputs at (t, state), in column order.")
+      .def_property_readonly(
+          "model", [](const Bench& b) { return &b.model(); }, py::return_value_policy::reference_internal)
+      .def_property_readonly("params", [](const Bench& b) { return b.params(); });
+
+  py::class_<BenchRun>(m, "BenchRun", "Result of contact.run: series (TimeSeries) and stats (integrator Stats).")
+      .def_readonly("series", &BenchRun::series)
+      .def_readonly("stats", &BenchRun::stats);
+
+  m.def(
+      "run",
+      [](const Bench& bench, py::handle output_times, py::object options, py::handle u0, py::object progress) {
+        const std::vector<double> times = to_vector(output_times, "output_times");
+        const integrate::Options opts = options.is_none()
+                                            ? integrate::Options{}
+                                            : cast_arg<integrate::Options>(options, "options", "IntegratorOptions");
+        const VecX u = u0.is_none() ? VecX() : to_vecx(u0, "u0");
+        ProgressRelay relay(progress);
+        const auto on_progress = relay.function();
+        py::gil_scoped_release release;
+        return contact::run(bench, times, opts, u, on_progress);
+      },
+      py::arg("bench"), py::arg("output_times"), py::arg("options") = py::none(), py::arg("u0") = py::none(),
+      py::arg("progress") = py::none(),
+      R"doc(Integrates a bench through output_times (s; t0 = the first), recording a row at each.
+options: IntegratorOptions (default CVODE BDF, rtol 1e-8, atol 1e-12); u0: initial contact state (zero
+if None); progress: optional callable(fraction). Runs with the GIL released; Ctrl-C interrupts it.)doc");
+
+  m.def(
+      "peak_abs",
+      [](const TimeSeries& s, const std::string& column) {
+        return with_columns([&] { return contact::peak_abs(s, column); });
+      },
+      py::arg("series"), py::arg("column"), "(time, value) of the peak of |column| (parabolic refinement).");
+  m.def(
+      "breakaway", [](const TimeSeries& s) { return with_columns([&] { return contact::breakaway(s); }); },
+      py::arg("series"),
+      "(time, force): the friction |F_N| at its first local maximum (the break-away force); (0, 0) if none.");
+  py::class_<contact::StickSlipCycle>(m, "StickSlipCycle")
+      .def_readonly("cycles", &contact::StickSlipCycle::cycles, "complete cycles measured (0: no stick-slip)")
+      .def_readonly("period_s", &contact::StickSlipCycle::period_s)
+      .def_readonly("peak_friction_N", &contact::StickSlipCycle::peak_friction_N)
+      .def_readonly("peak_velocity_mps", &contact::StickSlipCycle::peak_velocity_mps)
+      .def("__repr__", [](const contact::StickSlipCycle& c) {
+        return "StickSlipCycle(cycles=" + std::to_string(c.cycles) + ", period_s=" + repr_double(c.period_s) +
+               ", peak_friction_N=" + repr_double(c.peak_friction_N) +
+               ", peak_velocity_mps=" + repr_double(c.peak_velocity_mps) + ")";
+      });
+  m.def(
+      "stick_slip_cycle",
+      [](const TimeSeries& s, int max_cycles) {
+        if (max_cycles < 1) throw InvalidInput("max_cycles = " + std::to_string(max_cycles) + ": must be >= 1");
+        return with_columns([&] { return contact::stick_slip_cycle(s, max_cycles); });
+      },
+      py::arg("series"), py::arg("max_cycles") = 4, "Stick-slip limit cycle of a spring-driven run.");
+  m.def(
+      "derived_quantities",
+      [](const TimeSeries& s, bool spring_drive) {
+        return with_columns([&] { return contact::derived_quantities(s, spring_drive); });
+      },
+      py::arg("series"), py::arg("spring_drive") = false,
+      "The derived quantities of a bench run (final values, peak and break-away force, stick-slip period).");
+}
+
+}  // namespace bristle::python

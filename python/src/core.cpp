@@ -1,0 +1,228 @@
+// Python bindings of bristle/core: errors, TimeSeries, regularised norms, rotation; and the shared
+// conversion helpers of common.hpp.
+#include <cmath>
+#include <sstream>
+
+#include "bristle/core/norms.hpp"
+#include "common.hpp"
+
+namespace bristle::python {
+
+namespace {
+
+std::string shape_text(const py::array& a) {
+  std::string s = "(";
+  for (py::ssize_t i = 0; i < a.ndim(); ++i) {
+    s += std::to_string(a.shape(i));
+    if (a.ndim() == 1 || i + 1 < a.ndim()) s += a.ndim() == 1 ? "," : ", ";
+  }
+  return s + ")";
+}
+
+std::string type_name(py::handle value) { return py::str(py::type::handle_of(value).attr("__name__")); }
+
+/// The value as a float64 C-contiguous array, rejecting strings and None (which numpy would turn into
+/// numbers or NaN) with a TypeError.
+py::array_t<double, py::array::c_style | py::array::forcecast> as_array(py::handle value, std::string_view what,
+                                                                        std::string_view expected) {
+  if (value.is_none() || py::isinstance<py::str>(value) || py::isinstance<py::bytes>(value))
+    throw py::type_error(std::string(what) + ": expected " + std::string(expected) + ", got " + type_name(value));
+  auto a = py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(value);
+  if (!a) throw py::type_error(std::string(what) + ": expected " + std::string(expected) + ", got " + type_name(value));
+  return a;
+}
+
+}  // namespace
+
+Mat2 to_mat2(py::handle value, std::string_view what) {
+  const auto a = as_array(value, what, "a number or a 2x2 matrix");
+  if (a.ndim() == 0) {  // k I with exact zeros off the diagonal (no -0 for negative k)
+    Mat2 m = Mat2::Zero();
+    m(0, 0) = m(1, 1) = a.data()[0];
+    return m;
+  }
+  if (a.ndim() != 2 || a.shape(0) != 2 || a.shape(1) != 2)
+    throw InvalidInput(std::string(what) + ": expected a number or a 2x2 matrix, got an array of shape " +
+                       shape_text(a));
+  Mat2 m;
+  m << a.at(0, 0), a.at(0, 1), a.at(1, 0), a.at(1, 1);
+  return m;
+}
+
+Vec2 to_vec2(py::handle value, std::string_view what, bool allow_scalar) {
+  const auto a = as_array(value, what, allow_scalar ? "a number or 2 values (x, y)" : "2 values (x, y)");
+  if (allow_scalar && a.ndim() == 0) return Vec2(a.data()[0], 0.0);
+  if (a.ndim() != 1 || a.shape(0) != 2)
+    throw InvalidInput(std::string(what) + ": expected 2 values (x, y), got " +
+                       (a.ndim() == 0 ? std::string("a number") : "an array of shape " + shape_text(a)));
+  return Vec2(a.data()[0], a.data()[1]);
+}
+
+VecX to_vecx(py::handle value, std::string_view what, Eigen::Index expected_size) {
+  const auto a = as_array(value, what, "a 1-D array of numbers");
+  if (a.ndim() != 1)
+    throw InvalidInput(std::string(what) + ": expected a 1-D array, got " +
+                       (a.ndim() == 0 ? std::string("a number") : "an array of shape " + shape_text(a)));
+  if (expected_size >= 0 && a.shape(0) != expected_size)
+    throw InvalidInput(std::string(what) + ": " + std::to_string(a.shape(0)) + " values; expected " +
+                       std::to_string(expected_size));
+  VecX v(a.shape(0));
+  for (py::ssize_t i = 0; i < a.shape(0); ++i) v[i] = a.data()[i];
+  return v;
+}
+
+std::vector<double> to_vector(py::handle value, std::string_view what) {
+  const VecX v = to_vecx(value, what);
+  return std::vector<double>(v.data(), v.data() + v.size());
+}
+
+py::array_t<double> view(const double* data, std::size_t n, py::handle owner) {
+  py::array_t<double> a({static_cast<py::ssize_t>(n)}, {static_cast<py::ssize_t>(sizeof(double))}, data, owner);
+  py::detail::array_proxy(a.ptr())->flags &= ~py::detail::npy_api::NPY_ARRAY_WRITEABLE_;
+  return a;
+}
+
+py::array_t<double> copy_array(const std::vector<double>& v) {
+  py::array_t<double> a(static_cast<py::ssize_t>(v.size()));
+  std::copy(v.begin(), v.end(), a.mutable_data());
+  return a;
+}
+
+py::array_t<double> copy_array(const VecX& v) {
+  py::array_t<double> a(static_cast<py::ssize_t>(v.size()));
+  std::copy(v.data(), v.data() + v.size(), a.mutable_data());
+  return a;
+}
+
+std::string repr_double(double value) {
+  if (std::isnan(value)) return "float('nan')";
+  if (std::isinf(value)) return value > 0 ? "float('inf')" : "float('-inf')";
+  return py::repr(py::float_(value));
+}
+
+std::string repr_mat2(const Mat2& m) {
+  if (m(0, 1) == 0.0 && m(1, 0) == 0.0 && m(0, 0) == m(1, 1)) return repr_double(m(0, 0));
+  return "[[" + repr_double(m(0, 0)) + ", " + repr_double(m(0, 1)) + "], [" + repr_double(m(1, 0)) + ", " +
+         repr_double(m(1, 1)) + "]]";
+}
+
+std::string repr_vec2(const Vec2& v) { return "[" + repr_double(v[0]) + ", " + repr_double(v[1]) + "]"; }
+
+namespace {
+
+std::size_t column_index(const TimeSeries& ts, const std::string& name) {
+  for (std::size_t i = 0; i < ts.names.size(); ++i)
+    if (ts.names[i] == name) return i;
+  std::string valid;
+  for (const auto& n : ts.names) valid += (valid.empty() ? "" : ", ") + n;
+  const std::string near = nearest_word(name, ts.names);
+  throw py::key_error("TimeSeries: no column named \"" + name + "\"" +
+                      (near.empty() ? std::string() : "; did you mean \"" + near + "\"?") + " (columns: " + valid +
+                      ")");
+}
+
+}  // namespace
+
+void export_core(py::module_& m) {
+  py::register_exception<InvalidInput>(m, "InvalidInput", PyExc_ValueError);
+  py::register_exception<SolverError>(m, "SolverError", PyExc_RuntimeError);
+  m.attr("InvalidInput").attr("__doc__") =
+      "Invalid input (parameters, scenario files, tables, array sizes): a ValueError carrying the library's "
+      "message, which names the key, the value and the rule, e.g. \"law.mu_s = -1: must be > 0\".";
+  m.attr("SolverError").attr("__doc__") =
+      "A numerical solve failed (step-size collapse, non-finite state, exhausted step budget): a RuntimeError "
+      "carrying the library's message.";
+
+  py::class_<TimeSeries>(m, "TimeSeries", R"doc(
+A table of named columns, one row per output time: the result type of every solver.
+
+Column names carry SI units ("t_s", "x_m", "v_mps", "F_N"). ``ts["F_N"]`` is a read-only numpy view of
+a column (no copy; it keeps the series alive), ``ts.columns`` a dict of all of them, ``ts.names`` the
+names in order, ``len(ts)`` the number of rows. Use ``ts.to_dict()`` for writable copies.)doc")
+      .def_static(
+          "from_columns",
+          [](const py::dict& columns) {
+            TimeSeries ts;
+            for (const auto& [key, value] : columns) {
+              ts.names.push_back(py::str(key));
+              const std::vector<double> v = to_vector(value, "column \"" + ts.names.back() + "\"");
+              if (!ts.columns.empty() && v.size() != ts.columns.front().size())
+                throw InvalidInput("column \"" + ts.names.back() + "\": " + std::to_string(v.size()) +
+                                   " values; the first column has " + std::to_string(ts.columns.front().size()));
+              ts.columns.push_back(v);
+            }
+            return ts;
+          },
+          py::arg("columns"),
+          "A TimeSeries from a dict {name: 1-D array}; all columns must have the same length. The series is "
+          "immutable afterwards (views of its columns stay valid).")
+      .def_property_readonly(
+          "names", [](const TimeSeries& ts) { return ts.names; }, "Column names, in order.")
+      .def_property_readonly("rows", &TimeSeries::rows, "Number of rows.")
+      .def("__len__", &TimeSeries::rows)
+      .def("__contains__", [](const TimeSeries& ts, const std::string& name) { return ts.has(name); })
+      .def(
+          "keys", [](const TimeSeries& ts) { return ts.names; }, "Column names, in order.")
+      .def(
+          "__iter__", [](const TimeSeries& ts) { return py::iter(py::cast(ts.names)); },
+          "Iterates over the column names (like a dict).")
+      .def(
+          "__getitem__",
+          [](py::object self, const std::string& name) {
+            const TimeSeries& ts = self.cast<const TimeSeries&>();
+            const auto& col = ts.columns[column_index(ts, name)];
+            return view(col.data(), col.size(), self);
+          },
+          py::arg("name"), "Read-only numpy view of the column `name` (KeyError naming the columns if absent).")
+      .def_property_readonly(
+          "columns",
+          [](py::object self) {
+            const TimeSeries& ts = self.cast<const TimeSeries&>();
+            py::dict d;
+            for (std::size_t i = 0; i < ts.names.size(); ++i)
+              d[py::str(ts.names[i])] = view(ts.columns[i].data(), ts.columns[i].size(), self);
+            return d;
+          },
+          "dict {name: read-only numpy view}, in column order.")
+      .def(
+          "to_dict",
+          [](const TimeSeries& ts) {
+            py::dict d;
+            for (std::size_t i = 0; i < ts.names.size(); ++i) d[py::str(ts.names[i])] = copy_array(ts.columns[i]);
+            return d;
+          },
+          "dict {name: numpy array} of writable copies.")
+      .def(
+          "to_array",
+          [](const TimeSeries& ts) {
+            py::array_t<double> a({static_cast<py::ssize_t>(ts.rows()), static_cast<py::ssize_t>(ts.names.size())});
+            auto w = a.mutable_unchecked<2>();
+            for (std::size_t j = 0; j < ts.columns.size(); ++j)
+              for (std::size_t i = 0; i < ts.rows(); ++i)
+                w(static_cast<py::ssize_t>(i), static_cast<py::ssize_t>(j)) = ts.columns[j][i];
+            return a;
+          },
+          "A (rows, columns) numpy array (a copy), columns in the order of `names`.")
+      .def("__repr__", [](const TimeSeries& ts) {
+        std::string s = "TimeSeries(rows=" + std::to_string(ts.rows()) + ", names=[";
+        for (std::size_t i = 0; i < ts.names.size(); ++i) s += (i ? ", '" : "'") + ts.names[i] + "'";
+        return s + "])";
+      });
+
+  m.def("format_value", &format_value, py::arg("value"),
+        "A number as the library's messages quote it (shortest round-trip form; nan and inf spelled out).");
+  m.def(
+      "regularised_norm", [](py::handle y, double eps) { return regularised_norm(to_vec2(y, "y"), eps); }, py::arg("y"),
+      py::arg("eps"), "||y||_{2,eps} = sqrt(||y||^2 + eps), eps in m^2/s^2 (paper 1, §2.2.1).");
+  m.def(
+      "regularised_abs",
+      [](py::handle y, double eps) { return map_array(y, [eps](double v) { return regularised_abs(v, eps); }); },
+      py::arg("y"), py::arg("eps"), "|y|_eps = sqrt(y^2 + eps) (paper 1, eqs. 60-62); elementwise on arrays.");
+  m.def(
+      "regularised_sign",
+      [](py::handle y, double eps) { return map_array(y, [eps](double v) { return regularised_sign(v, eps); }); },
+      py::arg("y"), py::arg("eps"), "sgn_eps(y) = y / |y|_eps (0 at y = 0 when eps = 0); elementwise on arrays.");
+  m.def("rotation", &rotation, py::arg("theta"), "2x2 rotation matrix by theta (rad), paper 1, eq. 41.");
+}
+
+}  // namespace bristle::python

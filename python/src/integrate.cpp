@@ -1,0 +1,147 @@
+// Python bindings of bristle/integrate: integrator options and statistics, and the generic
+// integrate() driver for a right-hand side written in Python.
+#include "bristle/integrate/ode.hpp"
+#include "common.hpp"
+
+namespace bristle::python {
+
+using integrate::Method;
+using integrate::Options;
+using integrate::Stats;
+
+namespace {
+
+/// Copies n doubles into a new numpy array.
+py::array_t<double> array_of(const double* x, int n) {
+  py::array_t<double> a(n);
+  std::copy(x, x + n, a.mutable_data());
+  return a;
+}
+
+/// Writes the result of a Python callback (rows values, or rows x cols for a Jacobian, column-major)
+/// into `out`.
+void write_result(py::handle result, double* out, int rows, int cols, bool matrix, const char* what) {
+  auto a = py::array_t<double, py::array::f_style | py::array::forcecast>::ensure(result);
+  if (!a) throw py::type_error(std::string(what) + ": must return an array of numbers");
+  const bool ok =
+      !matrix ? (a.ndim() == 1 && a.shape(0) == rows) : (a.ndim() == 2 && a.shape(0) == rows && a.shape(1) == cols);
+  if (!ok)
+    throw InvalidInput(std::string(what) + ": returned an array of " + std::to_string(a.size()) + " values; expected " +
+                       (!matrix ? std::to_string(rows) : std::to_string(rows) + " x " + std::to_string(cols)));
+  std::copy(a.data(), a.data() + a.size(), out);
+}
+
+}  // namespace
+
+void export_integrate(py::module_& root) {
+  py::module_ m =
+      root.def_submodule("integrate", "Time integrators (no physics): CVODE BDF, SDIRK2, implicit Euler, RK4.");
+
+  py::enum_<Method>(m, "Method", "cvode_bdf (adaptive BDF), sdirk2, implicit_euler, rk4 (fixed step).")
+      .value("cvode_bdf", Method::cvode_bdf)
+      .value("sdirk2", Method::sdirk2)
+      .value("implicit_euler", Method::implicit_euler)
+      .value("rk4", Method::rk4);
+
+  py::class_<Options>(m, "IntegratorOptions", R"doc(
+Integrator options: method ("cvode_bdf", "sdirk2", "implicit_euler", "rk4"); rtol (-), atol (state
+units), atol_per_component; dt (s, fixed-step methods, > 0); max_dt, initial_dt (s, adaptive; 0 =
+automatic); max_steps (total step budget).)doc")
+      .def(py::init([](py::handle method, double rtol, double atol, py::handle atol_per_component, double dt,
+                       double max_dt, double initial_dt, long max_steps) {
+             Options o;
+             o.method = enum_from<Method>(method, "integrator.method", integrate::method_from_string);
+             o.rtol = rtol;
+             o.atol = atol;
+             o.atol_per_component = to_vector(atol_per_component, "integrator.atol_per_component");
+             o.dt = dt;
+             o.max_dt = max_dt;
+             o.initial_dt = initial_dt;
+             o.max_steps = max_steps;
+             return o;
+           }),
+           py::kw_only(), py::arg("method") = "cvode_bdf", py::arg("rtol") = 1e-8, py::arg("atol") = 1e-12,
+           py::arg("atol_per_component") = py::list(), py::arg("dt") = 0.0, py::arg("max_dt") = 0.0,
+           py::arg("initial_dt") = 0.0, py::arg("max_steps") = 50'000'000L)
+      .def_property(
+          "method", [](const Options& o) { return o.method; },
+          [](Options& o, py::handle v) {
+            o.method = enum_from<Method>(v, "integrator.method", integrate::method_from_string);
+          })
+      .def_readwrite("rtol", &Options::rtol)
+      .def_readwrite("atol", &Options::atol)
+      .def_property(
+          "atol_per_component", [](const Options& o) { return copy_array(o.atol_per_component); },
+          [](Options& o, py::handle v) { o.atol_per_component = to_vector(v, "integrator.atol_per_component"); })
+      .def_readwrite("dt", &Options::dt)
+      .def_readwrite("max_dt", &Options::max_dt)
+      .def_readwrite("initial_dt", &Options::initial_dt)
+      .def_readwrite("max_steps", &Options::max_steps)
+      .def("validate", &Options::validate, py::arg("prefix") = "integrator")
+      .def("copy", [](const Options& o) { return Options(o); })
+      .def("__copy__", [](const Options& o) { return Options(o); })
+      .def(
+          "__deepcopy__", [](const Options& o, py::dict) { return Options(o); }, py::arg("memo"));
+
+  py::class_<Stats>(m, "Stats", "Integrator statistics of a run.")
+      .def_readonly("steps", &Stats::steps)
+      .def_readonly("rhs_evaluations", &Stats::rhs_evaluations)
+      .def_readonly("jacobian_evaluations", &Stats::jacobian_evaluations)
+      .def_readonly("error_test_failures", &Stats::error_test_failures)
+      .def_readonly("nonlinear_failures", &Stats::nonlinear_failures)
+      .def_readonly("restarts", &Stats::restarts, "restarts at located switches")
+      .def_readonly("smallest_step", &Stats::smallest_step, "s")
+      .def_readonly("largest_step", &Stats::largest_step, "s")
+      .def("__repr__", [](const Stats& s) {
+        return "Stats(steps=" + std::to_string(s.steps) + ", rhs_evaluations=" + std::to_string(s.rhs_evaluations) +
+               ", jacobian_evaluations=" + std::to_string(s.jacobian_evaluations) +
+               ", restarts=" + std::to_string(s.restarts) + ")";
+      });
+
+  m.def(
+      "integrate",
+      [](py::function rhs, py::handle x0, double t0, py::handle output_times, py::object options, py::object jacobian,
+         py::object switches, int switch_count) {
+        VecX x = to_vecx(x0, "x0");
+        const int n = static_cast<int>(x.size());
+        integrate::OdeSystem system;
+        system.size = n;
+        system.rhs = [rhs, n](double t, const double* state, double* dxdt) {
+          write_result(rhs(t, array_of(state, n)), dxdt, n, 1, false, "rhs");
+        };
+        if (!jacobian.is_none()) {
+          system.jacobian = [jacobian, n](double t, const double* state, double* jac) {
+            write_result(jacobian(t, array_of(state, n)), jac, n, n, true, "jacobian");
+          };
+        }
+        if (!switches.is_none()) {
+          if (switch_count < 1)
+            throw InvalidInput("switch_count = " + std::to_string(switch_count) + ": must be >= 1 with switches");
+          system.switch_count = switch_count;
+          system.switches = [switches, switch_count, n](double t, const double* state, double* g) {
+            write_result(switches(t, array_of(state, n)), g, switch_count, 1, false, "switches");
+          };
+        }
+        const std::vector<double> times = to_vector(output_times, "output_times");
+        const Options opts = options.is_none() ? Options{} : cast_arg<Options>(options, "options", "IntegratorOptions");
+        std::vector<double> out_t;
+        std::vector<double> out_x;
+        const Stats stats = integrate::integrate(system, x, t0, times, opts, [&](double t, const double* state) {
+          out_t.push_back(t);
+          out_x.insert(out_x.end(), state, state + n);
+        });
+        py::array_t<double> states({static_cast<py::ssize_t>(out_t.size()), static_cast<py::ssize_t>(n)});
+        std::copy(out_x.begin(), out_x.end(), states.mutable_data());
+        return py::make_tuple(copy_array(out_t), states, stats);
+      },
+      py::arg("rhs"), py::arg("x0"), py::arg("t0"), py::arg("output_times"), py::arg("options") = py::none(),
+      py::arg("jacobian") = py::none(), py::arg("switches") = py::none(), py::arg("switch_count") = 0,
+      R"doc(Integrates x' = rhs(t, x) from (t0, x0) through the increasing output_times.
+
+rhs(t, x) -> array of len(x); jacobian(t, x) -> (n, n) array (optional); switches(t, x) -> array of
+switch_count values whose sign changes mark kinks of rhs (optional, CVODE only).
+Returns (times, states (len(times), n), Stats). Exceptions raised by the callables propagate;
+SolverError (RuntimeError) on step-size collapse or non-finite states.)doc");
+}
+
+}  // namespace bristle::python

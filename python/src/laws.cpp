@@ -1,0 +1,241 @@
+// Python bindings of bristle/laws: the Stribeck law and M(v) (paper 1, eq. 53) and the friction laws
+// h0 (eqs. 2-7).
+#include "bristle/laws/friction_law.hpp"
+#include "bristle/laws/stribeck.hpp"
+#include "common.hpp"
+
+namespace bristle::python {
+
+using laws::FrictionCoefficient;
+using laws::FrictionLaw;
+using laws::LawKind;
+using laws::LawParams;
+using laws::StribeckParams;
+
+namespace {
+
+std::string repr(const StribeckParams& p) {
+  return "StribeckParams(mu_s=" + repr_double(p.mu_s) + ", mu_d=" + repr_double(p.mu_d) +
+         ", v_s=" + repr_double(p.v_s) + ", delta_s=" + repr_double(p.delta_s) + ", mu_v=" + repr_double(p.mu_v) + ")";
+}
+
+std::string repr(const FrictionCoefficient& c) {
+  if (!c.anisotropic) return "FrictionCoefficient(axis1=" + repr(c.axis1) + ")";
+  return "FrictionCoefficient(axis1=" + repr(c.axis1) + ", axis2=" + repr(c.axis2) +
+         ", anisotropic=True, angle_rad=" + repr_double(c.angle_rad) + ")";
+}
+
+std::string repr(const LawParams& p) {
+  std::string s =
+      "LawParams(kind='" + std::string(laws::to_string(p.kind)) + "', M=" + repr(p.M) + ", eps=" + repr_double(p.eps);
+  if (p.sigma0) s += ", sigma0=" + repr_mat2(*p.sigma0);
+  if (p.kind == LawKind::lugre) s += ", sigma1=" + repr_mat2(p.sigma1) + ", sigma2=" + repr_mat2(p.sigma2);
+  if (p.kind == LawKind::bouc_wen)
+    s += ", A=" + repr_double(p.A) + ", beta1=" + repr_double(p.beta1) + ", beta2=" + repr_double(p.beta2) +
+         ", gamma=" + repr_double(p.gamma);
+  return s + ")";
+}
+
+template <class T, class Class>
+void add_copy(Class& cls) {
+  cls.def(
+         "copy", [](const T& self) { return T(self); }, "A copy (parameters are plain values).")
+      .def("__copy__", [](const T& self) { return T(self); })
+      .def(
+          "__deepcopy__", [](const T& self, py::dict) { return T(self); }, py::arg("memo"));
+}
+
+}  // namespace
+
+void export_laws(py::module_& root) {
+  py::module_ m = root.def_submodule("laws", "Friction laws h0 (paper 1, eqs. 2-7), Stribeck law and M(v) (eq. 53).");
+
+  py::enum_<LawKind>(m, "LawKind", "Friction law: dahl, lugre, frbd, bouc_wen, frictionless.")
+      .value("dahl", LawKind::dahl)
+      .value("lugre", LawKind::lugre)
+      .value("frbd", LawKind::frbd)
+      .value("bouc_wen", LawKind::bouc_wen)
+      .value("frictionless", LawKind::frictionless);
+
+  py::class_<StribeckParams> stribeck(m, "StribeckParams", R"doc(
+Stribeck friction coefficient (paper 1, eq. 53):
+
+    mu(v) = mu_d + (mu_s - mu_d) exp(-(|v|/v_s)^delta_s) + mu_v |v|
+
+mu_s, mu_d (-) > 0; v_s (m/s) > 0; delta_s (-) >= 0; mu_v (s/m) >= 0. Checked when a model is built
+(or by validate()), with messages naming the key, e.g. "law.mu_s = -1: must be > 0".)doc");
+  stribeck
+      .def(py::init([](double mu_s, double mu_d, double v_s, double delta_s, double mu_v) {
+             return StribeckParams{mu_s, mu_d, v_s, delta_s, mu_v};
+           }),
+           py::kw_only(), py::arg("mu_s") = 1.0, py::arg("mu_d") = 1.0, py::arg("v_s") = 1.0, py::arg("delta_s") = 2.0,
+           py::arg("mu_v") = 0.0)
+      .def_readwrite("mu_s", &StribeckParams::mu_s, "static friction coefficient (-), > 0")
+      .def_readwrite("mu_d", &StribeckParams::mu_d, "dynamic (Coulomb) friction coefficient (-), > 0")
+      .def_readwrite("v_s", &StribeckParams::v_s, "Stribeck velocity (m/s), > 0")
+      .def_readwrite("delta_s", &StribeckParams::delta_s, "Stribeck exponent (-), >= 0")
+      .def_readwrite("mu_v", &StribeckParams::mu_v, "viscous coefficient (s/m), mu_v(v) = mu_v |v|, >= 0")
+      .def("validate", &StribeckParams::validate, py::arg("prefix") = "law",
+           "Raises InvalidInput (ValueError) naming prefix.key if a value is out of range.")
+      .def(
+          "mu",
+          [](const StribeckParams& p, py::handle speed) {
+            return map_array(speed, [&p](double s) { return laws::stribeck_mu(p, s); });
+          },
+          py::arg("speed"), "mu(speed) of eq. 53 for speeds >= 0 (m/s); elementwise on arrays.")
+      .def("__repr__", [](const StribeckParams& p) { return repr(p); });
+  add_copy<StribeckParams>(stribeck);
+
+  m.def(
+      "stribeck_mu",
+      [](const StribeckParams& p, py::handle speed) {
+        return map_array(speed, [&p](double s) { return laws::stribeck_mu(p, s); });
+      },
+      py::arg("params"), py::arg("speed"), "mu(speed) of eq. 53 (speed in m/s, >= 0); elementwise on arrays.");
+
+  py::class_<FrictionCoefficient> coefficient(m, "FrictionCoefficient", R"doc(
+The friction-coefficient matrix M(v_r): isotropic (one Stribeck law, axis1) or anisotropic
+M = R(angle_rad) diag(mu_1, mu_2) R^T with one law per principal axis. Always SPD.)doc");
+  coefficient
+      .def(py::init([](const StribeckParams& axis1, const StribeckParams& axis2, bool anisotropic, double angle_rad) {
+             return FrictionCoefficient{axis1, axis2, anisotropic, angle_rad};
+           }),
+           py::kw_only(), py::arg("axis1") = StribeckParams{}, py::arg("axis2") = StribeckParams{},
+           py::arg("anisotropic") = false, py::arg("angle_rad") = 0.0)
+      .def_readwrite("axis1", &FrictionCoefficient::axis1,
+                     "law along the first principal axis (the only one if isotropic)")
+      .def_readwrite("axis2", &FrictionCoefficient::axis2, "law along the second principal axis (anisotropic only)")
+      .def_readwrite("anisotropic", &FrictionCoefficient::anisotropic)
+      .def_readwrite("angle_rad", &FrictionCoefficient::angle_rad, "rotation of the principal axes from x (rad)")
+      .def("validate", &FrictionCoefficient::validate, py::arg("prefix") = "law")
+      .def(
+          "M", [](const FrictionCoefficient& c, py::handle v) { return c.M(to_vec2(v, "v_r", true)); }, py::arg("v_r"),
+          "M(v_r), 2x2 (v_r in m/s: 2 values, or a number for (v, 0)).")
+      .def("__repr__", [](const FrictionCoefficient& c) { return repr(c); });
+  add_copy<FrictionCoefficient>(coefficient);
+
+  py::class_<LawParams> law(m, "LawParams", R"doc(
+Parameters of a friction law h0 (paper 1, eqs. 2-7).
+
+kind: "dahl", "lugre", "frbd", "bouc_wen" or "frictionless" (or a LawKind).
+M: FrictionCoefficient; or give the isotropic Stribeck parameters directly as mu_s, mu_d, v_s (m/s),
+   delta_s, mu_v (s/m) (eq. 53).
+eps (m^2/s^2, >= 0): regularisation of the norm.
+sigma0 (1/m, SPD, optional): Dahl/LuGre micro-stiffness; None = the pair's static stiffness.
+sigma1, sigma2 (s/m, SPSD): LuGre micro-damping and viscous terms (output force only).
+A (-, > 0), beta1, beta2 (1/m^2), gamma (1/m^2): Bouc-Wen (eqs. 4-6).
+Matrices accept a number k (meaning k I) or a 2x2 array; reading returns a copy, so assign whole
+matrices (law.sigma1 = 0.5), not entries. Checked when a model is built.)doc");
+  law.def(py::init([](py::handle kind, py::object M, py::object mu_s, py::object mu_d, py::object v_s,
+                      py::object delta_s, py::object mu_v, double eps, py::object sigma0, py::handle sigma1,
+                      py::handle sigma2, double A, double beta1, double beta2, double gamma) {
+            LawParams p;
+            p.kind = enum_from<LawKind>(kind, "law.type", laws::law_kind_from_string);
+            const bool any_mu =
+                !mu_s.is_none() || !mu_d.is_none() || !v_s.is_none() || !delta_s.is_none() || !mu_v.is_none();
+            if (!M.is_none()) {
+              if (any_mu)
+                throw InvalidInput(
+                    "LawParams: give either M or the Stribeck parameters mu_s, mu_d, v_s, delta_s, mu_v, "
+                    "not both");
+              p.M = cast_arg<FrictionCoefficient>(M, "LawParams.M", "a FrictionCoefficient");
+            }
+            if (!mu_s.is_none()) p.M.axis1.mu_s = cast_arg<double>(mu_s, "law.mu_s", "a number");
+            if (!mu_d.is_none()) p.M.axis1.mu_d = cast_arg<double>(mu_d, "law.mu_d", "a number");
+            if (!v_s.is_none()) p.M.axis1.v_s = cast_arg<double>(v_s, "law.v_s", "a number");
+            if (!delta_s.is_none()) p.M.axis1.delta_s = cast_arg<double>(delta_s, "law.delta_s", "a number");
+            if (!mu_v.is_none()) p.M.axis1.mu_v = cast_arg<double>(mu_v, "law.mu_v", "a number");
+            p.eps = eps;
+            if (!sigma0.is_none()) p.sigma0 = to_mat2(sigma0, "law.sigma0");
+            p.sigma1 = to_mat2(sigma1, "law.sigma1");
+            p.sigma2 = to_mat2(sigma2, "law.sigma2");
+            p.A = A;
+            p.beta1 = beta1;
+            p.beta2 = beta2;
+            p.gamma = gamma;
+            return p;
+          }),
+          py::kw_only(), py::arg("kind") = "frbd", py::arg("M") = py::none(), py::arg("mu_s") = py::none(),
+          py::arg("mu_d") = py::none(), py::arg("v_s") = py::none(), py::arg("delta_s") = py::none(),
+          py::arg("mu_v") = py::none(), py::arg("eps") = 0.0, py::arg("sigma0") = py::none(), py::arg("sigma1") = 0.0,
+          py::arg("sigma2") = 0.0, py::arg("A") = 1.0, py::arg("beta1") = 1.0, py::arg("beta2") = 0.0,
+          py::arg("gamma") = 0.0)
+      .def_property(
+          "kind", [](const LawParams& p) { return p.kind; },
+          [](LawParams& p, py::handle k) { p.kind = enum_from<LawKind>(k, "law.type", laws::law_kind_from_string); },
+          "LawKind (assign a name or a LawKind)")
+      .def_readwrite("M", &LawParams::M, "FrictionCoefficient M(v), eq. 53")
+      .def_readwrite("eps", &LawParams::eps, "norm regularisation (m^2/s^2), >= 0")
+      .def_property(
+          "sigma0", [](const LawParams& p) -> py::object { return p.sigma0 ? py::cast(*p.sigma0) : py::none(); },
+          [](LawParams& p, py::handle v) {
+            if (v.is_none())
+              p.sigma0.reset();
+            else
+              p.sigma0 = to_mat2(v, "law.sigma0");
+          },
+          "Dahl/LuGre micro-stiffness Sigma0 (1/m, SPD) or None (the pair's static stiffness)")
+      .def_property(
+          "sigma1", [](const LawParams& p) { return p.sigma1; },
+          [](LawParams& p, py::handle v) { p.sigma1 = to_mat2(v, "law.sigma1"); }, "LuGre micro-damping (s/m), SPSD")
+      .def_property(
+          "sigma2", [](const LawParams& p) { return p.sigma2; },
+          [](LawParams& p, py::handle v) { p.sigma2 = to_mat2(v, "law.sigma2"); }, "LuGre viscous term (s/m), SPSD")
+      .def_readwrite("A", &LawParams::A, "Bouc-Wen gain (-), > 0, eq. 4")
+      .def_readwrite("beta1", &LawParams::beta1, "Bouc-Wen shape (1/m^2), > 0, eq. 6")
+      .def_readwrite("beta2", &LawParams::beta2, "Bouc-Wen shape (1/m^2), >= 0, eq. 6")
+      .def_readwrite("gamma", &LawParams::gamma, "Bouc-Wen shape (1/m^2), finite, beta1 + gamma > 0")
+      .def("validate", &LawParams::validate, py::arg("prefix") = "law",
+           "Raises InvalidInput (ValueError) naming prefix.key if a value is out of range.")
+      .def("__repr__", [](const LawParams& p) { return repr(p); });
+  add_copy<LawParams>(law);
+
+  py::class_<FrictionLaw>(m, "FrictionLaw", R"doc(
+A friction law h0 bound to its contact pair through the pair's static stiffness K_static (1/m):
+FrictionLaw(params, k_static). Vectors are 2-D (x, y): z (m), f (-, normalised force), v (m/s).)doc")
+      .def(py::init([](const LawParams& params, py::handle k_static) {
+             return FrictionLaw(params, to_mat2(k_static, "k_static"));
+           }),
+           py::arg("params"), py::arg("k_static"))
+      .def(
+          "h0",
+          [](const FrictionLaw& l, py::handle z, py::handle f, py::handle v) {
+            return l.h0(to_vec2(z, "z"), to_vec2(f, "f"), to_vec2(v, "v", true));
+          },
+          py::arg("z"), py::arg("f"), py::arg("v"), "h0(z, f, v): rate of the relative deformation (m/s), eqs. 2-7.")
+      .def(
+          "h0_jacobian",
+          [](const FrictionLaw& l, py::handle z, py::handle f, py::handle v) {
+            Mat2 dz, df;
+            l.h0_jacobian(to_vec2(z, "z"), to_vec2(f, "f"), to_vec2(v, "v", true), dz, df);
+            return py::make_tuple(dz, df);
+          },
+          py::arg("z"), py::arg("f"), py::arg("v"), "(dh0/dz, dh0/df), each 2x2.")
+      .def(
+          "output",
+          [](const FrictionLaw& l, py::handle f, py::handle zdot, py::handle v) {
+            return l.output(to_vec2(f, "f"), to_vec2(zdot, "zdot"), to_vec2(v, "v", true));
+          },
+          py::arg("f"), py::arg("zdot"), py::arg("v"),
+          "Normalised friction force on the upper body: f + Sigma1 zdot - Sigma2 v (LuGre), else f.")
+      .def(
+          "steady_force", [](const FrictionLaw& l, py::handle v) { return l.steady_force(to_vec2(v, "v", true)); },
+          py::arg("v"), "Analytic steady normalised force at constant v (m/s; sigma2 included).")
+      .def(
+          "G_inverse", [](const FrictionLaw& l, py::handle v) { return l.G_inverse(to_vec2(v, "v", true)); },
+          py::arg("v"), "G^-1(v) = M^-2(v) ||M(v) v||_eps (m/s) of the FrBD family (h0 = -G^-1 f - v, eq. 3).")
+      .def_property_readonly(
+          "params", [](const FrictionLaw& l) { return l.params(); }, "LawParams (a copy)")
+      .def_property_readonly(
+          "sigma0", [](const FrictionLaw& l) -> Mat2 { return l.sigma0(); }, "Sigma0 in use (1/m)")
+      .def_property_readonly(
+          "k_static", [](const FrictionLaw& l) -> Mat2 { return l.k_static(); }, "static stiffness of the pair (1/m)")
+      .def_property_readonly("has_output_terms", &FrictionLaw::has_output_terms);
+
+  m.def(
+      "law_kind_from_string",
+      [](const std::string& name, const std::string& key) { return laws::law_kind_from_string(key, name); },
+      py::arg("name"), py::arg("key") = "law.type", "Parses a law name (InvalidInput suggesting the nearest name).");
+}
+
+}  // namespace bristle::python

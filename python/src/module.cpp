@@ -1,0 +1,17 @@
+// The compiled module bristle._bristle: one export_<area>() per binding file, gathered here. The
+// pure-Python package bristle (python/bristle/__init__.py) re-exports it.
+#include "common.hpp"
+
+PYBIND11_MODULE(_bristle, m) {
+  namespace bp = bristle::python;
+  m.doc() = "bristle: dynamic friction models, from a single bristle to a rolling tyre (compiled core).";
+  m.attr("__version__") = BRISTLE_VERSION;
+  bp::export_core(m);
+  bp::export_laws(m);
+  bp::export_rheology(m);
+  bp::export_integrate(m);
+  bp::export_contact(m);
+  bp::export_transport(m);
+  bp::export_io(m);
+  bp::export_sweeps(m);
+}

@@ -1,0 +1,199 @@
+// Python bindings of bristle/rheology: GKV/GM rheologies (paper 1, eqs. 8-11) and the viscoelastic
+// contact pair (eqs. 12-19).
+#include "bristle/rheology/rheology.hpp"
+
+#include "bristle/rheology/contact_pair.hpp"
+#include "common.hpp"
+
+namespace bristle::python {
+
+using rheology::Branch;
+using rheology::ContactPair;
+using rheology::Realisation;
+using rheology::RheologyKind;
+using rheology::RheologyParams;
+
+namespace {
+
+std::string repr(const Branch& b) { return "Branch(k=" + repr_mat2(b.k) + ", c=" + repr_mat2(b.c) + ")"; }
+
+std::string repr(const RheologyParams& p) {
+  std::string s = "RheologyParams(kind='" + std::string(rheology::to_string(p.kind)) + "'";
+  if (p.kind != RheologyKind::rigid) s += ", k_elastic=" + repr_mat2(p.k_elastic);
+  if (!p.branches.empty()) {
+    s += ", branches=[";
+    for (std::size_t i = 0; i < p.branches.size(); ++i) s += (i ? ", " : "") + repr(p.branches[i]);
+    s += "]";
+  }
+  return s + ")";
+}
+
+std::vector<Branch> to_branches(py::handle value) {
+  if (!py::isinstance<py::sequence>(value) || py::isinstance<py::str>(value))
+    throw py::type_error("branches: expected a list of Branch");
+  std::vector<Branch> out;
+  for (py::handle b : value) {
+    if (!py::isinstance<Branch>(b)) throw py::type_error("branches: expected a list of Branch");
+    out.push_back(b.cast<Branch>());
+  }
+  return out;
+}
+
+/// A body state zeta of `n` entries from Python (empty allowed when n == 0).
+VecX zeta_of(py::handle value, Eigen::Index n, std::string_view what) {
+  if (value.is_none()) return VecX::Zero(n);
+  return to_vecx(value, what, n);
+}
+
+}  // namespace
+
+void export_rheology(py::module_& root) {
+  py::module_ m = root.def_submodule(
+      "rheology", "Linear viscoelastic rheologies (paper 1, eqs. 8-11) and the contact pair (eqs. 12-19).");
+
+  py::enum_<RheologyKind>(m, "RheologyKind",
+                          "Rheology: rigid, elastic, gkv (generalised Kelvin-Voigt), gm (generalised Maxwell).")
+      .value("rigid", RheologyKind::rigid)
+      .value("elastic", RheologyKind::elastic)
+      .value("gkv", RheologyKind::gkv)
+      .value("gm", RheologyKind::gm);
+
+  py::class_<Branch> branch(
+      m, "Branch", "One dissipative branch: stiffness k (1/m) and damping c (s/m), SPD; tau = k^-1 c (eq. 9).");
+  branch
+      .def(py::init([](py::handle k, py::handle c) {
+             return Branch{to_mat2(k, "branch.k"), to_mat2(c, "branch.c")};
+           }),
+           py::kw_only(), py::arg("k") = 1.0, py::arg("c") = 1.0)
+      .def_property(
+          "k", [](const Branch& b) { return b.k; }, [](Branch& b, py::handle v) { b.k = to_mat2(v, "branch.k"); },
+          "branch stiffness (1/m, normalised by the load), SPD")
+      .def_property(
+          "c", [](const Branch& b) { return b.c; }, [](Branch& b, py::handle v) { b.c = to_mat2(v, "branch.c"); },
+          "branch damping (s/m), SPD")
+      .def("__repr__", [](const Branch& b) { return repr(b); });
+
+  py::class_<RheologyParams> params(m, "RheologyParams", R"doc(
+A body's rheology (paper 1, eqs. 8-11): kind "rigid", "elastic", "gkv" or "gm";
+k_elastic (1/m): K0 (elastic, GKV) or K_inf (GM), a number k (k I) or a 2x2 SPD matrix;
+branches: list of Branch (GKV, GM). Stiffnesses are normalised by the reference normal load.
+Prefer the constructors rigid(), elastic(k0), gkv(k0, c, tau), gm(k_inf, k, tau), which check their
+arguments at once. `branches` returns a copy: assign a whole list.)doc");
+  params
+      .def(py::init([](py::handle kind, py::handle k_elastic, py::handle branches) {
+             RheologyParams p;
+             p.kind = enum_from<RheologyKind>(kind, "body.type", rheology::rheology_kind_from_string);
+             p.k_elastic = to_mat2(k_elastic, "body.k0");
+             p.branches = to_branches(branches);
+             return p;
+           }),
+           py::kw_only(), py::arg("kind") = "elastic", py::arg("k_elastic") = 1.0, py::arg("branches") = py::list())
+      .def_property(
+          "kind", [](const RheologyParams& p) { return p.kind; },
+          [](RheologyParams& p, py::handle k) {
+            p.kind = enum_from<RheologyKind>(k, "body.type", rheology::rheology_kind_from_string);
+          })
+      .def_property(
+          "k_elastic", [](const RheologyParams& p) { return p.k_elastic; },
+          [](RheologyParams& p, py::handle v) { p.k_elastic = to_mat2(v, "body.k0"); },
+          "K0 (elastic, GKV) or K_inf (GM), 1/m")
+      .def_property(
+          "branches", [](const RheologyParams& p) { return p.branches; },
+          [](RheologyParams& p, py::handle v) { p.branches = to_branches(v); }, "list of Branch (a copy)")
+      .def_property_readonly("branch_count", &RheologyParams::branch_count)
+      .def("validate", &RheologyParams::validate, py::arg("prefix") = "body1")
+      .def("copy", [](const RheologyParams& p) { return RheologyParams(p); })
+      .def("__copy__", [](const RheologyParams& p) { return RheologyParams(p); })
+      .def(
+          "__deepcopy__", [](const RheologyParams& p, py::dict) { return RheologyParams(p); }, py::arg("memo"))
+      .def("__repr__", [](const RheologyParams& p) { return repr(p); });
+
+  m.def("rigid", &rheology::rigid, "A rigid body (zero compliance).");
+  m.def("elastic", &rheology::elastic, py::arg("k0"), "Isotropic elastic body, k0 (1/m) > 0.");
+  m.def("gkv", &rheology::gkv, py::arg("k0"), py::arg("c"), py::arg("tau"),
+        "Isotropic generalised Kelvin-Voigt body (eq. 8): k0 (1/m), branch dampings c_i (s/m) and relaxation "
+        "times tau_i (s); k_i = c_i / tau_i.");
+  m.def("gm", &rheology::gm, py::arg("k_inf"), py::arg("k"), py::arg("tau"),
+        "Isotropic generalised Maxwell body (eq. 10): k_inf (1/m), branch stiffnesses k_i (1/m), relaxation times "
+        "tau_i (s); c_i = k_i tau_i.");
+  m.def("gm_equivalent_of_gkv", &rheology::gm_equivalent_of_gkv, py::arg("k0"), py::arg("c"), py::arg("tau"),
+        "The GM body with the same relaxation function as the isotropic GKV body (k0, c, tau).");
+
+  py::class_<Realisation>(m, "Realisation",
+                          "State-space realisation of one body (eq. 11): f = K0 z + C zeta, zeta' = A zeta + B f.")
+      .def_readonly("kind", &Realisation::kind)
+      .def_readonly("n", &Realisation::n, "number of branches (zeta has 2n entries)")
+      .def_property_readonly("K0", [](const Realisation& r) -> Mat2 { return r.K0; })
+      .def_property_readonly("K0_inv", [](const Realisation& r) -> Mat2 { return r.K0_inv; })
+      .def_property_readonly("A", [](const Realisation& r) -> MatX { return r.A; })
+      .def_property_readonly("B", [](const Realisation& r) -> MatX { return r.B; })
+      .def_property_readonly("C", [](const Realisation& r) -> MatX { return r.C; })
+      .def_property_readonly("K_inf", [](const Realisation& r) -> Mat2 { return r.K_inf; })
+      .def_property_readonly("branches", [](const Realisation& r) { return r.branches; })
+      .def("static_compliance", &Realisation::static_compliance, "K0^-1 (I + C A^-1 B) (m); 0 if rigid.")
+      .def(
+          "stored_energy",
+          [](const Realisation& r, py::handle f, py::handle zeta) {
+            const VecX z = zeta_of(zeta, 2 * r.n, "zeta");
+            return r.stored_energy(to_vec2(f, "f"), z.data());
+          },
+          py::arg("f"), py::arg("zeta") = py::none(), "Stored energy (normalised, m), eqs. 82-83.")
+      .def(
+          "deformation",
+          [](const Realisation& r, py::handle f, py::handle zeta) {
+            const VecX z = zeta_of(zeta, 2 * r.n, "zeta");
+            return r.deformation(to_vec2(f, "f"), z.data());
+          },
+          py::arg("f"), py::arg("zeta") = py::none(), "Body deformation z_j = K0^-1 (f_j - C zeta_j) (m), eq. 14.");
+  m.def("realise", &rheology::realise, py::arg("params"), "The state-space realisation of a body (validates it).");
+  m.def(
+      "compliance",
+      [](const Realisation& r, std::complex<double> s) -> Eigen::Matrix2cd { return rheology::compliance(r, s); },
+      py::arg("realisation"), py::arg("s"), "Transfer function z(s)/f(s) (m), complex 2x2, eq. 11.");
+
+  py::class_<ContactPair>(m, "ContactPair", R"doc(
+The viscoelastic contact pair (paper 1, eqs. 12-19): ContactPair(body1, body2). body1 is the upper
+body, body2 the substrate; for isotropic elastic parts s = k01/(k01 + k02).)doc")
+      .def(py::init<const RheologyParams&, const RheologyParams&>(), py::arg("body1"), py::arg("body2"))
+      .def_property_readonly("body1", [](const ContactPair& p) { return p.body1(); })
+      .def_property_readonly("body2", [](const ContactPair& p) { return p.body2(); })
+      .def_property_readonly("n1", &ContactPair::n1)
+      .def_property_readonly("n2", &ContactPair::n2)
+      .def_property_readonly("zeta_size", &ContactPair::zeta_size)
+      .def_property_readonly(
+          "K0bar", [](const ContactPair& p) -> Mat2 { return p.K0bar(); }, "eq. 16a (1/m)")
+      .def_property_readonly("K0bar_inv", [](const ContactPair& p) -> Mat2 { return p.K0bar_inv(); })
+      .def_property_readonly(
+          "K_static", [](const ContactPair& p) -> Mat2 { return p.K_static(); },
+          "static stiffness (1/m), every branch relaxed")
+      .def_property_readonly(
+          "S1", [](const ContactPair& p) -> Mat2 { return p.S1(); }, "eq. 19b")
+      .def_property_readonly(
+          "S2", [](const ContactPair& p) -> Mat2 { return p.S2(); }, "eq. 19c")
+      .def_property_readonly(
+          "Cbar", [](const ContactPair& p) -> MatX { return p.Cbar(); }, "eq. 16b, 2 x 2n")
+      .def_property_readonly(
+          "S0", [](const ContactPair& p) -> MatX { return p.S0(); }, "eq. 19a, 2 x 2n")
+      .def(
+          "relative_deformation",
+          [](const ContactPair& p, py::handle f, py::handle zeta) {
+            const VecX z = zeta_of(zeta, p.zeta_size(), "zeta");
+            return p.relative_deformation(to_vec2(f, "f"), z.data());
+          },
+          py::arg("f"), py::arg("zeta") = py::none(), "z = K0bar^-1 (f - Cbar zeta) (m), eq. 15.")
+      .def(
+          "stored_energy",
+          [](const ContactPair& p, py::handle f, py::handle zeta) {
+            const VecX z = zeta_of(zeta, p.zeta_size(), "zeta");
+            return p.stored_energy(to_vec2(f, "f"), z.data());
+          },
+          py::arg("f"), py::arg("zeta") = py::none(), "Stored energy W at a point (normalised, m), eq. 85.");
+
+  m.def(
+      "substrate_stiffness_from_s",
+      [](double s, double k01, const std::string& key) { return rheology::substrate_stiffness_from_s(key, s, k01); },
+      py::arg("s"), py::arg("k01"), py::arg("key") = "pair.s",
+      "k02 = k01 (1 - s) / s (1/m) for s in (0, 1) (paper 1, §5 with the errata).");
+}
+
+}  // namespace bristle::python

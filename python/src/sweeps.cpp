@@ -1,0 +1,246 @@
+// Parallel parameter sweeps: steady line-contact forces (transport::steady_state) and lumped steady
+// forces over (model, velocity) grids, computed by std::thread workers with the GIL released.
+//
+// Every point is one independent call of the same library function with the same arguments as the
+// serial call, written to its own slot of a preallocated array: the results are bit-identical to the
+// serial C++ calls whatever the number of threads or the order the points are taken in. Points are
+// handed out one at a time from an atomic counter (dynamic scheduling: general-solver points can be
+// 100x slower than exact ones). While the workers run, the calling thread sleeps on a condition
+// variable and wakes every 0.1 s to report progress to Python and check for Ctrl-C (the GIL taken
+// only then). The first failing point (lowest index among those that failed) stops the sweep; its
+// exception reaches Python with the library's message and the point named.
+#include <atomic>
+#include <condition_variable>
+#include <exception>
+#include <mutex>
+#include <thread>
+
+#include "bristle/contact/contact_model.hpp"
+#include "bristle/transport/line_contact.hpp"
+#include "common.hpp"
+
+namespace bristle::python {
+
+namespace {
+
+int resolve_threads(int threads) {
+  if (threads < 0) throw InvalidInput("threads = " + std::to_string(threads) + ": must be >= 0 (0: every core)");
+  if (threads == 0) threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  return threads;
+}
+
+/// Runs fn(k) for k in [0, n) on `threads` workers. Called with the GIL held; releases it while the
+/// workers run. `describe(k)` names point k in error messages.
+void parallel_for(std::size_t n, int threads, py::handle progress, const std::function<void(std::size_t)>& fn,
+                  const std::function<std::string(std::size_t)>& describe) {
+  if (n == 0) return;
+  const std::size_t workers = std::min<std::size_t>(static_cast<std::size_t>(threads), n);
+  std::atomic<std::size_t> next{0}, done{0};
+  std::atomic<bool> stop{false};
+  std::mutex mutex;
+  std::condition_variable finished;
+  std::size_t running = workers;
+  std::exception_ptr error;
+  std::size_t error_index = n;
+  std::exception_ptr python_error;  // KeyboardInterrupt, or an exception raised by `progress`
+
+  auto work = [&] {
+    while (!stop.load(std::memory_order_relaxed)) {
+      const std::size_t k = next.fetch_add(1, std::memory_order_relaxed);
+      if (k >= n) break;
+      try {
+        fn(k);
+      } catch (...) {
+        const std::lock_guard<std::mutex> lock(mutex);
+        if (k < error_index) {
+          error = std::current_exception();
+          error_index = k;
+        }
+        stop.store(true);
+      }
+      done.fetch_add(1, std::memory_order_relaxed);
+    }
+    const std::lock_guard<std::mutex> lock(mutex);
+    --running;
+    finished.notify_all();
+  };
+
+  {
+    py::gil_scoped_release release;
+    std::vector<std::thread> pool;
+    pool.reserve(workers);
+    try {
+      for (std::size_t w = 0; w < workers; ++w) pool.emplace_back(work);
+    } catch (...) {  // could not start a thread: stop the others, then report
+      stop.store(true);
+      {
+        std::unique_lock<std::mutex> lock(mutex);
+        running -= workers - pool.size();
+      }
+      for (auto& t : pool) t.join();
+      throw;
+    }
+    std::unique_lock<std::mutex> lock(mutex);
+    while (running > 0) {
+      finished.wait_for(lock, std::chrono::milliseconds(100));
+      if (running == 0) break;
+      lock.unlock();
+      {
+        py::gil_scoped_acquire gil;
+        try {
+          if (PyErr_CheckSignals() != 0) throw py::error_already_set();
+          if (!progress.is_none()) progress(done.load(), n);
+        } catch (...) {
+          python_error = std::current_exception();
+          stop.store(true);
+        }
+      }
+      lock.lock();
+    }
+    lock.unlock();
+    for (auto& t : pool) t.join();
+  }
+  if (python_error) std::rethrow_exception(python_error);
+  if (error) {
+    try {
+      std::rethrow_exception(error);
+    } catch (const InvalidInput& e) {
+      throw InvalidInput(std::string(e.what()) + " (" + describe(error_index) + ")");
+    } catch (const SolverError& e) {
+      throw SolverError(std::string(e.what()) + " (" + describe(error_index) + ")");
+    }
+  }
+  if (!progress.is_none()) progress(n, n);
+}
+
+std::vector<const contact::ContactModel*> model_pointers(const py::sequence& models) {
+  std::vector<const contact::ContactModel*> out;
+  for (py::handle m : models) {
+    if (!py::isinstance<contact::ContactModel>(m))
+      throw py::type_error("models: expected a sequence of ContactModel, got an item of type " +
+                           std::string(py::str(py::type::handle_of(m).attr("__name__"))));
+    out.push_back(&m.cast<const contact::ContactModel&>());
+  }
+  if (out.empty()) throw InvalidInput("models: empty; at least one ContactModel is needed");
+  return out;
+}
+
+std::string number(double v) { return format_value(v); }
+
+}  // namespace
+
+void export_sweeps(py::module_& root) {
+  py::module_ m = root.def_submodule("parallel", R"doc(
+Parallel kernels of the sweeps (see bristle.sweeps for the grid interface): std::thread workers, GIL
+released, results bit-identical to the serial library calls.)doc");
+
+  m.def(
+      "hardware_threads", [] { return std::max(1u, std::thread::hardware_concurrency()); },
+      "Number of hardware threads (the default number of workers).");
+
+  m.def(
+      "steady_line",
+      [](const py::sequence& models, const py::sequence& lines, py::handle V1, py::handle V2, py::handle v_y,
+         int threads, py::object progress) {
+        const auto model_ptrs = model_pointers(models);
+        const std::size_t M = model_ptrs.size();
+        std::vector<transport::LineContactParams> line_params;
+        for (py::handle l : lines) {
+          if (!py::isinstance<transport::LineContactParams>(l))
+            throw py::type_error("lines: expected a sequence of LineContactParams");
+          line_params.push_back(l.cast<transport::LineContactParams>());
+        }
+        if (line_params.size() != 1 && line_params.size() != M)
+          throw InvalidInput("lines: " + std::to_string(line_params.size()) + " LineContactParams for " +
+                             std::to_string(M) + " models; give one, or one per model");
+        for (const auto& l : line_params) l.validate("line");
+        const VecX v1 = to_vecx(V1, "V1"), v2 = to_vecx(V2, "V2"), vy = to_vecx(v_y, "v_y");
+        const Eigen::Index N = v1.size();
+        if (v2.size() != N || vy.size() != N)
+          throw InvalidInput("V1, V2, v_y: " + std::to_string(v1.size()) + ", " + std::to_string(v2.size()) + ", " +
+                             std::to_string(vy.size()) + " values; they must have the same length");
+        for (Eigen::Index i = 0; i < N; ++i) {  // the library's own checks, once, before any thread starts
+          require_finite("line.V1", v1[i]);
+          require_finite("line.V2", v2[i]);
+          require_finite("line.v_y", vy[i]);
+        }
+        const int workers = resolve_threads(threads);
+        py::array_t<double> force({static_cast<py::ssize_t>(M), static_cast<py::ssize_t>(N), py::ssize_t{2}});
+        py::array_t<bool> exact({static_cast<py::ssize_t>(M), static_cast<py::ssize_t>(N)});
+        double* force_out = force.mutable_data();
+        bool* exact_out = exact.mutable_data();
+        const std::size_t n = M * static_cast<std::size_t>(N);
+        parallel_for(
+            n, workers, progress,
+            [&](std::size_t k) {
+              const std::size_t j = k / static_cast<std::size_t>(N);
+              const auto i = static_cast<Eigen::Index>(k % static_cast<std::size_t>(N));
+              const auto& line = line_params.size() == 1 ? line_params.front() : line_params[j];
+              const transport::SteadyLine st = transport::steady_state(*model_ptrs[j], line, v1[i], v2[i], vy[i]);
+              force_out[2 * k] = st.force_N[0];
+              force_out[2 * k + 1] = st.force_N[1];
+              exact_out[k] = st.exact;
+            },
+            [&](std::size_t k) {
+              const std::size_t j = k / static_cast<std::size_t>(N);
+              const auto i = static_cast<Eigen::Index>(k % static_cast<std::size_t>(N));
+              return "sweep point: model " + std::to_string(j) + ", V1 = " + number(v1[i]) + ", V2 = " + number(v2[i]) +
+                     ", v_y = " + number(vy[i]) + " m/s";
+            });
+        return py::make_tuple(force, exact);
+      },
+      py::arg("models"), py::arg("lines"), py::arg("V1"), py::arg("V2"), py::arg("v_y"), py::arg("threads") = 0,
+      py::arg("progress") = py::none(),
+      R"doc(Steady line-contact forces for every (model, velocity) pair.
+
+models: sequence of M ContactModel; lines: one LineContactParams, or one per model; V1, V2, v_y: 1-D
+arrays of N velocities (m/s). Returns (force_N (M, N, 2), exact (M, N) bool), force_N[j, i] equal bit
+for bit to transport.steady_state(models[j], lines[j], V1[i], V2[i], v_y[i]).force_N.
+threads: workers (0: every core); progress: optional callable(done, total).)doc");
+
+  m.def(
+      "steady_lumped",
+      [](const py::sequence& models, py::handle v, double normal_load_N, int threads, py::object progress) {
+        const auto model_ptrs = model_pointers(models);
+        const std::size_t M = model_ptrs.size();
+        require_positive("normal_load_N", normal_load_N);
+        auto a = py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(v);
+        if (!a || v.is_none() || py::isinstance<py::str>(v))
+          throw py::type_error("v: expected an (N, 2) array of velocities");
+        if (a.ndim() != 2 || a.shape(1) != 2)
+          throw InvalidInput("v: expected an (N, 2) array of velocities (v_x, v_y), got " + std::to_string(a.ndim()) +
+                             " dimensions");
+        const auto N = static_cast<std::size_t>(a.shape(0));
+        std::vector<Vec2> vel(N);
+        for (std::size_t i = 0; i < N; ++i) {
+          vel[i] = Vec2(a.data()[2 * i], a.data()[2 * i + 1]);
+          require_finite("v_r", vel[i]);
+        }
+        const int workers = resolve_threads(threads);
+        py::array_t<double> force({static_cast<py::ssize_t>(M), static_cast<py::ssize_t>(N), py::ssize_t{2}});
+        double* out = force.mutable_data();
+        parallel_for(
+            M * N, workers, progress,
+            [&](std::size_t k) {
+              const contact::ContactModel& model = *model_ptrs[k / N];
+              const Vec2& v_r = vel[k % N];
+              const Vec2 f = normal_load_N * model.friction(model.steady_state(v_r).data(), v_r);
+              out[2 * k] = f[0];
+              out[2 * k + 1] = f[1];
+            },
+            [&](std::size_t k) {
+              return "sweep point: model " + std::to_string(k / N) + ", v_r = (" + number(vel[k % N][0]) + ", " +
+                     number(vel[k % N][1]) + ") m/s";
+            });
+        return force;
+      },
+      py::arg("models"), py::arg("v"), py::arg("normal_load_N") = 1.0, py::arg("threads") = 0,
+      py::arg("progress") = py::none(),
+      R"doc(Lumped steady friction forces (eq. 1 without advection) for every (model, velocity) pair.
+
+models: sequence of M ContactModel; v: (N, 2) array of relative velocities v_r (m/s). Returns
+force_N (M, N, 2) = normal_load_N * model.friction(model.steady_state(v_r), v_r), bit for bit.
+threads: workers (0: every core); progress: optional callable(done, total).)doc");
+}
+
+}  // namespace bristle::python

@@ -1,0 +1,255 @@
+// Python bindings of bristle/transport: the line contact of paper 1, §5 (eqs. 33-36, 54, 60): pressure,
+// parameters, the transient finite-volume solver, runs, and the steady state.
+#include "bristle/transport/line_contact.hpp"
+#include "common.hpp"
+
+namespace bristle::python {
+
+using transport::Limiter;
+using transport::LineContact;
+using transport::LineContactParams;
+using transport::LineRun;
+using transport::Pressure;
+using transport::PressureKind;
+using transport::PressureParams;
+using transport::SourceScheme;
+using transport::SteadyLine;
+
+namespace {
+
+/// Items of a vector member as a list of references into `self` (no copy; they keep `self` alive).
+template <class Owner, class Item>
+py::list reference_list(py::object self, std::vector<Item> Owner::*member) {
+  Owner& owner = self.cast<Owner&>();
+  py::list out;
+  for (auto& item : owner.*member) out.append(py::cast(&item, py::return_value_policy::reference_internal, self));
+  return out;
+}
+
+}  // namespace
+
+void export_transport(py::module_& root) {
+  py::module_ m =
+      root.def_submodule("transport", "The line contact of paper 1, §5: steady state and transient solver.");
+
+  py::enum_<PressureKind>(m, "PressureKind", "Pressure distribution: uniform, parabolic, table.")
+      .value("uniform", PressureKind::uniform)
+      .value("parabolic", PressureKind::parabolic)
+      .value("table", PressureKind::table);
+  py::enum_<Limiter>(m, "Limiter", "Slope limiter of the transport step (none = first-order upwind).")
+      .value("none", Limiter::none)
+      .value("minmod", Limiter::minmod)
+      .value("van_leer", Limiter::van_leer)
+      .value("mc", Limiter::mc);
+  py::enum_<SourceScheme>(m, "SourceScheme", "Source half-steps: automatic, sdirk2, exponential.")
+      .value("automatic", SourceScheme::automatic)
+      .value("sdirk2", SourceScheme::sdirk2)
+      .value("exponential", SourceScheme::exponential);
+
+  py::class_<PressureParams>(m, "PressureParams", R"doc(
+Pressure distribution p(xi) (N/m), scaled so that int_0^L p = F_z: "uniform", "parabolic" or "table"
+(shape given by xi_m (m, strictly increasing) and values (>= 0), linearly interpolated).)doc")
+      .def(py::init([](py::handle kind, py::handle xi_m, py::handle values) {
+             PressureParams p;
+             p.kind = enum_from<PressureKind>(kind, "line.pressure", transport::pressure_kind_from_string);
+             p.xi_m = to_vector(xi_m, "line.pressure.xi_m");
+             p.values = to_vector(values, "line.pressure.values");
+             return p;
+           }),
+           py::kw_only(), py::arg("kind") = "uniform", py::arg("xi_m") = py::list(), py::arg("values") = py::list())
+      .def_property(
+          "kind", [](const PressureParams& p) { return p.kind; },
+          [](PressureParams& p, py::handle k) {
+            p.kind = enum_from<PressureKind>(k, "line.pressure", transport::pressure_kind_from_string);
+          })
+      .def_property(
+          "xi_m", [](const PressureParams& p) { return copy_array(p.xi_m); },
+          [](PressureParams& p, py::handle v) { p.xi_m = to_vector(v, "line.pressure.xi_m"); })
+      .def_property(
+          "values", [](const PressureParams& p) { return copy_array(p.values); },
+          [](PressureParams& p, py::handle v) { p.values = to_vector(v, "line.pressure.values"); })
+      .def("validate", &PressureParams::validate, py::arg("prefix") = "line.pressure")
+      .def("copy", [](const PressureParams& p) { return PressureParams(p); });
+
+  py::class_<Pressure>(
+      m, "Pressure", "p(xi) in N/m for a contact of length L (m) and load F_z (N): Pressure(params, L, normal_load_N).")
+      .def(py::init<const PressureParams&, double, double>(), py::arg("params"), py::arg("L"), py::arg("normal_load_N"))
+      .def(
+          "__call__", [](const Pressure& p, py::handle xi) { return map_array(xi, [&p](double x) { return p(x); }); },
+          py::arg("xi"), "p(xi) (N/m); elementwise on arrays.")
+      .def("mean", &Pressure::mean, py::arg("a"), py::arg("b"), "Mean of p over [a, b] (N/m).")
+      .def_property_readonly("normal_load", &Pressure::normal_load);
+
+  auto signal_property = [](auto& cls, const char* name, contact::Signal LineContactParams::*member, const char* doc) {
+    cls.def_property(
+        name, [member](const LineContactParams& p) { return p.*member; },
+        [member, name](LineContactParams& p, py::handle v) { p.*member = to_signal(v, std::string("line.") + name); },
+        doc);
+  };
+  py::class_<LineContactParams> params(m, "LineContactParams", R"doc(
+A line contact of length L_m (m, > 0) with `cells` finite volumes (>= 2), normal load normal_load_N
+(N, > 0) and a pressure distribution; material velocities V1(t), V2(t) of the two bodies along xi
+(m/s; sliding V1 = 0, V2 = V_x; rolling V1 = V_r, V2 = V_x) and the lateral slip v_y(t) (m/s), each a
+Signal or a number; cfl in (0, 1]; dt_s (s, 0 = automatic); max_dt_s (s, 0 = none); limiter;
+source_scheme. The steady solver uses L_m, normal_load_N and pressure only.)doc");
+  params
+      .def(py::init([](double L_m, int cells, double normal_load_N, const PressureParams& pressure, py::handle V1,
+                       py::handle V2, py::handle v_y, double cfl, double dt_s, double max_dt_s, py::handle limiter,
+                       py::handle source_scheme) {
+             LineContactParams p;
+             p.L_m = L_m;
+             p.cells = cells;
+             p.normal_load_N = normal_load_N;
+             p.pressure = pressure;
+             p.V1 = to_signal(V1, "line.V1");
+             p.V2 = to_signal(V2, "line.V2");
+             p.v_y = to_signal(v_y, "line.v_y");
+             p.cfl = cfl;
+             p.dt_s = dt_s;
+             p.max_dt_s = max_dt_s;
+             p.limiter = enum_from<Limiter>(limiter, "line.limiter", transport::limiter_from_string);
+             p.source_scheme =
+                 enum_from<SourceScheme>(source_scheme, "line.source_scheme", transport::source_scheme_from_string);
+             return p;
+           }),
+           py::kw_only(), py::arg("L_m") = 0.2, py::arg("cells") = 200, py::arg("normal_load_N") = 1.0,
+           py::arg("pressure") = PressureParams{}, py::arg("V1") = 0.0, py::arg("V2") = 0.0, py::arg("v_y") = 0.0,
+           py::arg("cfl") = 0.9, py::arg("dt_s") = 0.0, py::arg("max_dt_s") = 0.0, py::arg("limiter") = "van_leer",
+           py::arg("source_scheme") = "automatic")
+      .def_readwrite("L_m", &LineContactParams::L_m, "contact length (m), > 0")
+      .def_readwrite("cells", &LineContactParams::cells, "finite volumes, >= 2")
+      .def_readwrite("normal_load_N", &LineContactParams::normal_load_N, "F_z (N), > 0")
+      .def_readwrite("pressure", &LineContactParams::pressure)
+      .def_readwrite("cfl", &LineContactParams::cfl, "Courant number of the automatic step, (0, 1]")
+      .def_readwrite("dt_s", &LineContactParams::dt_s, "fixed time step (s), 0: automatic")
+      .def_readwrite("max_dt_s", &LineContactParams::max_dt_s, "cap on the automatic step (s), 0: none")
+      .def_property(
+          "limiter", [](const LineContactParams& p) { return p.limiter; },
+          [](LineContactParams& p, py::handle v) {
+            p.limiter = enum_from<Limiter>(v, "line.limiter", transport::limiter_from_string);
+          })
+      .def_property(
+          "source_scheme", [](const LineContactParams& p) { return p.source_scheme; },
+          [](LineContactParams& p, py::handle v) {
+            p.source_scheme = enum_from<SourceScheme>(v, "line.source_scheme", transport::source_scheme_from_string);
+          })
+      .def("validate", &LineContactParams::validate, py::arg("prefix") = "line")
+      .def("copy", [](const LineContactParams& p) { return LineContactParams(p); })
+      .def("__copy__", [](const LineContactParams& p) { return LineContactParams(p); })
+      .def(
+          "__deepcopy__", [](const LineContactParams& p, py::dict) { return LineContactParams(p); }, py::arg("memo"));
+  signal_property(params, "V1", &LineContactParams::V1, "material velocity of body 1 along xi (m/s)");
+  signal_property(params, "V2", &LineContactParams::V2, "material velocity of body 2 along xi (m/s)");
+  signal_property(params, "v_y", &LineContactParams::v_y, "lateral rigid relative velocity (m/s)");
+
+  m.def("characteristic_speeds", &transport::characteristic_speeds, py::arg("model"), py::arg("V1"), py::arg("V2"),
+        "Characteristic speed of each state component (m/s) for material velocities V1, V2: eq. 34a.");
+  m.def("source_is_affine", &transport::source_is_affine, py::arg("model"),
+        "True when the model's source is affine in the state at fixed v_r (every law but Bouc-Wen).");
+
+  py::class_<LineContact>(m, "LineContact", R"doc(
+The transient line contact (Strang-split finite volumes): LineContact(model, params). Keeps `model`
+alive. `state` is a (cells, components) copy of the field u(xi_i); assign a (components,) or
+(cells, components) array, or call reset(t0, initial).)doc")
+      .def(py::init<const contact::ContactModel&, LineContactParams>(), py::arg("model"), py::arg("params"),
+           py::keep_alive<1, 2>())
+      .def_property_readonly("cells", &LineContact::cells)
+      .def_property_readonly("components", &LineContact::components)
+      .def_property_readonly("dx", &LineContact::dx, "cell width (m)")
+      .def("cell_centre", &LineContact::cell_centre, py::arg("i"), "xi of cell i (m)")
+      .def_property(
+          "state",
+          [](const LineContact& lc) {
+            py::array_t<double> a({static_cast<py::ssize_t>(lc.cells()), static_cast<py::ssize_t>(lc.components())});
+            std::copy(lc.state().data(), lc.state().data() + lc.state().size(), a.mutable_data());
+            return a;
+          },
+          [](LineContact& lc, py::handle value) {
+            auto a = py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(value);
+            if (!a || value.is_none() || py::isinstance<py::str>(value))
+              throw py::type_error("state: expected an array of numbers");
+            if (a.size() != lc.state().size() && a.size() != lc.components())
+              throw InvalidInput("state: " + std::to_string(a.size()) + " values; expected " +
+                                 std::to_string(lc.components()) + " (one point) or " +
+                                 std::to_string(lc.state().size()) + " (every cell)");
+            VecX v = Eigen::Map<const VecX>(a.data(), a.size());
+            lc.reset(lc.time(), v);
+          },
+          "The field u, (cells, components), a copy. Assigning resets the supplied energy.")
+      .def_property_readonly("time", &LineContact::time, "s")
+      .def(
+          "reset",
+          [](LineContact& lc, double t0, py::handle initial) {
+            lc.reset(t0, initial.is_none() ? VecX() : to_vecx(initial, "initial"));
+          },
+          py::arg("t0") = 0.0, py::arg("initial") = py::none(),
+          "Restarts at t0 (s) from `initial`: None (zero), one point (components) or every cell (flattened).")
+      .def(
+          "advance_to",
+          [](LineContact& lc, double t_end) {
+            py::gil_scoped_release release;
+            lc.advance_to(t_end);
+          },
+          py::arg("t_end"), "Advances to t_end (s) (GIL released).")
+      .def("step", &LineContact::step, py::arg("dt"), "One Strang-split step of dt (s).")
+      .def("stable_dt", &LineContact::stable_dt, py::arg("t"), "Largest stable step at t (s).")
+      .def("relative_velocity", &LineContact::relative_velocity, py::arg("t"), "v_r = (V2 - V1, v_y) at t (m/s).")
+      .def("total_force", &LineContact::total_force, "F (N), eq. 36.")
+      .def("stored_energy", &LineContact::stored_energy, "W (J), eq. 85.")
+      .def("supplied_power", &LineContact::supplied_power, "-int p f . v_r (W), eq. 79.")
+      .def("dissipated_power", &LineContact::dissipated_power, "W")
+      .def("supplied_energy", &LineContact::supplied_energy, "int supplied power dt (J)")
+      .def("field", &LineContact::field, "TimeSeries of the fields: xi_m, p_N_per_m, f_x, f_y, z1_*, z2_*.")
+      .def_property_readonly("steps_taken", &LineContact::steps_taken)
+      .def_property_readonly(
+          "model", [](const LineContact& lc) { return &lc.model(); }, py::return_value_policy::reference_internal)
+      .def_property_readonly("params", [](const LineContact& lc) { return lc.params(); });
+
+  py::class_<LineRun>(m, "LineRun", R"doc(
+Result of transport.run: series (t_s, V1_mps, V2_mps, vr_mps, vr_y_mps, Fx_N, Fy_N, W_J, P_supplied_W,
+E_supplied_J, P_dissipated_W), field_times (s) and fields (a TimeSeries per field time), steps.)doc")
+      .def_readonly("series", &LineRun::series)
+      .def_property_readonly("field_times", [](const LineRun& r) { return copy_array(r.field_times); })
+      .def_property_readonly("fields", [](py::object self) { return reference_list(self, &LineRun::fields); })
+      .def_readonly("steps", &LineRun::steps);
+
+  m.def(
+      "run",
+      [](LineContact& contact, py::handle output_times, py::handle field_times, py::object progress) {
+        const std::vector<double> times = to_vector(output_times, "output_times");
+        const std::vector<double> fields =
+            field_times.is_none() ? std::vector<double>{} : to_vector(field_times, "field_times");
+        ProgressRelay relay(progress);
+        const auto on_progress = relay.function();
+        py::gil_scoped_release release;
+        return transport::run(contact, times, fields, on_progress);
+      },
+      py::arg("contact"), py::arg("output_times"), py::arg("field_times") = py::none(),
+      py::arg("progress") = py::none(),
+      R"doc(Runs a LineContact from its current time through output_times (s), recording forces and energy
+at each and the fields at field_times. progress: optional callable(fraction). GIL released; Ctrl-C
+interrupts it.)doc");
+
+  py::class_<SteadyLine>(m, "SteadyLine",
+                         "Steady line contact: force_N (N, eq. 36), exact (matrix exponential used), field.")
+      .def_property_readonly("force_N", [](const SteadyLine& s) -> Vec2 { return s.force_N; })
+      .def_readonly("exact", &SteadyLine::exact)
+      .def_readonly("field", &SteadyLine::field);
+
+  m.def(
+      "steady_state",
+      [](const contact::ContactModel& model, const LineContactParams& params, double V1, double V2, double v_y,
+         int field_points) {
+        if (field_points < 0) throw InvalidInput("field_points = " + std::to_string(field_points) + ": must be >= 0");
+        py::gil_scoped_release release;
+        return transport::steady_state(model, params, V1, V2, v_y, field_points);
+      },
+      py::arg("model"), py::arg("params"), py::arg("V1"), py::arg("V2"), py::arg("v_y") = 0.0,
+      py::arg("field_points") = 0,
+      R"doc(The steady state of the line contact at constant V1, V2, v_y (m/s): the ODE in xi
+Lambda du/dxi = h(u, v_r), solved exactly by a matrix exponential when the source is affine, else by
+an adaptive integrator at rtol 1e-12. field_points > 0 also returns the fields at that many xi.
+Sliding: V1 = 0, V2 = V_x; rolling: V1 = V_r, V2 = V_x = V_r + v_x.)doc");
+}
+
+}  // namespace bristle::python

@@ -1,0 +1,259 @@
+"""Bad input from Python raises a clear ValueError or TypeError carrying the library's message; it never
+crashes the interpreter. (A crash would take the whole pytest process down, so every case here also
+checks that.)"""
+
+import math
+
+import numpy as np
+import pytest
+
+import bristle
+from bristle import papers
+
+
+def model():
+    return papers.sliding_model(0.4, 1)
+
+
+# ---- The error classes ---------------------------------------------------------------------------
+
+def test_error_classes():
+    assert issubclass(bristle.InvalidInput, ValueError)
+    assert issubclass(bristle.SolverError, RuntimeError)
+    assert issubclass(bristle.OutputError, OSError)
+
+
+# ---- Library validation: NaN, negative and out-of-range parameters ----------------------------------
+
+@pytest.mark.parametrize("field, value, message", [
+    ("mu_s", -1.0, "law.mu_s = -1: must be > 0"),
+    ("mu_s", math.nan, "law.mu_s = nan: must be finite"),
+    ("mu_d", 0.0, "law.mu_d = 0: must be > 0"),
+    ("v_s", math.inf, "law.v_s = inf: must be finite"),
+    ("delta_s", -2.0, "law.delta_s = -2: must be >= 0"),
+    ("mu_v", -0.5, "law.mu_v = -0.5: must be >= 0"),
+])
+def test_stribeck_parameters_are_checked(field, value, message):
+    law = bristle.LawParams(kind="frbd", **{field: value})
+    with pytest.raises(bristle.InvalidInput) as e:
+        bristle.ContactModel(law, bristle.elastic(100.0))
+    assert str(e.value) == message
+    with pytest.raises(ValueError, match="must be"):
+        law.validate()
+
+
+def test_law_parameters_are_checked():
+    with pytest.raises(ValueError, match=r"^law.eps = -1: must be >= 0$"):
+        bristle.ContactModel(bristle.LawParams(eps=-1.0), bristle.elastic(1.0))
+    with pytest.raises(ValueError, match=r"^law.sigma1 = \[\[-1, 0\], \[0, -1\]\]: must be positive semidefinite$"):
+        bristle.ContactModel(bristle.LawParams(kind="lugre", sigma1=-1.0), bristle.elastic(1.0))
+    with pytest.raises(ValueError, match="the Dahl law has a constant friction coefficient"):
+        bristle.ContactModel(bristle.LawParams(kind="dahl", mu_s=1.5, mu_d=1.0), bristle.elastic(1.0))
+    with pytest.raises(ValueError, match=r"law.A = nan: must be finite"):
+        bristle.ContactModel(bristle.LawParams(kind="bouc_wen", A=float("nan")), bristle.elastic(1.0))
+
+
+def test_rheology_parameters_are_checked():
+    with pytest.raises(ValueError, match=r"^k0 = -240: must be > 0$"):
+        bristle.elastic(-240.0)
+    with pytest.raises(ValueError, match=r"^c\[1\] = nan: must be finite$"):
+        bristle.gkv(240.0, [1.0, float("nan")], [0.1, 0.1])
+    with pytest.raises(ValueError, match="tau: 1 values for 2 damping values c"):
+        bristle.gkv(240.0, [1.0, 2.0], [0.1])
+    with pytest.raises(ValueError, match=r"^body1.k0 = \[\[-1, 0\], \[0, -1\]\]: must be positive definite$"):
+        bristle.ContactModel(bristle.LawParams(), bristle.RheologyParams(kind="elastic", k_elastic=-1.0))
+    with pytest.raises(ValueError, match=r"^pair.s = 1.5: must lie in \(0, 1\)"):
+        bristle.rheology.substrate_stiffness_from_s(1.5, 240.0)
+
+
+def test_unknown_names_suggest_the_nearest():
+    with pytest.raises(ValueError, match=r'law.type = "lugree": unknown friction law .*did you mean "lugre"\?'):
+        bristle.LawParams(kind="lugree")
+    with pytest.raises(ValueError, match=r'body.type = "gvk": unknown rheology.*did you mean "gkv"\?'):
+        bristle.RheologyParams(kind="gvk")
+    with pytest.raises(ValueError, match=r'bench.drive = "sprung": unknown drive'):
+        bristle.BenchParams(drive="sprung")
+    with pytest.raises(ValueError, match=r'integrator.method = "rk5": unknown method'):
+        bristle.IntegratorOptions(method="rk5")
+    law = bristle.LawParams()
+    with pytest.raises(ValueError, match="unknown friction law"):
+        law.kind = "coulomb"
+    law.kind = bristle.LawKind.lugre
+    assert law.kind == bristle.LawKind.lugre
+
+
+def test_line_and_signal_parameters_are_checked():
+    m = model()
+    with pytest.raises(ValueError, match=r"^line.L_m = -0.2: must be > 0$"):
+        bristle.transport.steady_state(m, bristle.LineContactParams(L_m=-0.2), 0.0, 1.0)
+    with pytest.raises(ValueError, match=r"^line.V2 = nan: must be finite$"):
+        bristle.transport.steady_state(m, bristle.LineContactParams(), 0.0, float("nan"))
+    with pytest.raises(ValueError, match=r"^line.cells = 1: must be >= 2$"):
+        bristle.LineContact(m, bristle.LineContactParams(cells=1))
+    with pytest.raises(ValueError, match=r"line.cfl = 1.5: must lie in \(0, 1\]"):
+        bristle.LineContact(m, bristle.LineContactParams(cfl=1.5))
+    with pytest.raises(ValueError, match=r"line.V1.value = nan: must be finite"):
+        bristle.LineContact(m, bristle.LineContactParams(V1=float("nan")))
+    with pytest.raises(ValueError, match=r"signal.times: 1 times and 2 values"):
+        bristle.Signal.table([0.0], [1.0, 2.0])
+    s = bristle.Signal(kind="table")  # empty table: evaluating it is refused, not undefined
+    with pytest.raises(ValueError, match="a table needs at least 2 points"):
+        s(0.5)
+    with pytest.raises(ValueError, match=r"bench.mass_kg = -1: must be > 0"):
+        bristle.Bench(m, bristle.BenchParams(drive="force", mass_kg=-1.0))
+    with pytest.raises(ValueError, match=r"bench.normal_load = -2 at t = 0 s: must be > 0"):
+        bristle.Bench(m, bristle.BenchParams(normal_load=-2.0))
+    with pytest.raises(ValueError, match=r"^integrator.rtol = -1e-08: must be > 0$"):
+        bench = bristle.Bench(m, bristle.BenchParams(input_x=0.1))
+        bristle.contact.run(bench, [0.0, 1.0], bristle.IntegratorOptions(rtol=-1e-8))
+
+
+# ---- Wrong types: TypeError -----------------------------------------------------------------------
+
+def test_wrong_types_raise_type_error():
+    with pytest.raises(TypeError):
+        bristle.StribeckParams(mu_s="high")
+    with pytest.raises(TypeError):
+        bristle.LawParams(kind=3.5)
+    with pytest.raises(TypeError):
+        bristle.LawParams(sigma1="0.5")
+    with pytest.raises(TypeError):
+        bristle.LawParams(sigma1=None)
+    with pytest.raises(TypeError):
+        bristle.ContactModel("frbd", bristle.elastic(1.0))
+    with pytest.raises(TypeError):
+        bristle.ContactModel(bristle.LawParams(), bristle.elastic(1.0), body2="rigid")
+    with pytest.raises(TypeError):
+        bristle.gkv(240.0, "abc", [0.1])
+    with pytest.raises(TypeError):
+        bristle.RheologyParams(kind="gkv", branches=[1, 2])
+    with pytest.raises(TypeError):
+        bristle.BenchParams(input_x="fast")
+    with pytest.raises(TypeError):
+        bristle.LineContactParams(V2=[0.1, 0.2])
+    with pytest.raises(TypeError):
+        bristle.transport.steady_state(model(), None, 0.0, 1.0)
+    with pytest.raises(TypeError):
+        bristle.transport.steady_state(model(), bristle.LineContactParams(), "0", 1.0)
+    law = bristle.LawParams()
+    with pytest.raises(TypeError):
+        law.eps = "small"
+    with pytest.raises(TypeError):
+        bristle.TimeSeries.from_columns({"a": "xyz"})
+
+
+# ---- Wrong shapes and sizes: ValueError (InvalidInput) naming what was expected --------------------
+
+def test_wrong_shapes_raise_value_error():
+    m = model()  # state_size 2 + 2 (n1 = 2... ) -> whatever it is, a wrong size is refused
+    n = m.state_size
+    with pytest.raises(ValueError, match=rf"^u: {n + 1} values; expected {n}$"):
+        m.source(np.zeros(n + 1), 1.0)
+    with pytest.raises(ValueError, match=r"^u: expected a 1-D array, got an array of shape \(2, 2\)$"):
+        m.friction(np.zeros((2, 2)), 1.0)
+    with pytest.raises(ValueError, match=r"^v_r: expected 2 values \(x, y\), got an array of shape \(3,\)$"):
+        m.steady_force([1.0, 2.0, 3.0])
+    with pytest.raises(ValueError, match=r"^law.sigma1: expected a number or a 2x2 matrix, got an array of shape \(3,\)$"):
+        bristle.LawParams(sigma1=[1.0, 2.0, 3.0])
+    with pytest.raises(ValueError, match=r"^branch.k: expected a number or a 2x2 matrix, got an array of shape \(2, 3\)$"):
+        bristle.Branch(k=np.ones((2, 3)))
+    with pytest.raises(ValueError, match="bench.x0: expected 2 values"):
+        bristle.BenchParams(x0=[1.0, 2.0, 3.0])
+    lc = bristle.LineContact(m, bristle.LineContactParams(cells=10))
+    with pytest.raises(ValueError, match=rf"^state: 7 values; expected {n} \(one point\) or {10 * n} \(every cell\)$"):
+        lc.state = np.zeros(7)
+    with pytest.raises(ValueError, match="initial state: 3 values"):
+        lc.reset(0.0, np.zeros(3))
+    with pytest.raises(ValueError, match="column \"b\": 2 values; the first column has 3"):
+        bristle.TimeSeries.from_columns({"a": [1, 2, 3], "b": [1, 2]})
+    with pytest.raises(ValueError, match="initial contact state: 1 values"):
+        bristle.Bench(m, bristle.BenchParams()).initial_state([1.0])
+
+
+def test_analysis_of_bad_series_is_refused():
+    ts = bristle.TimeSeries.from_columns({"t_s": [0.0, 1.0], "F_N": [1.0, 2.0]})
+    with pytest.raises(KeyError, match="no column named v_mps"):
+        bristle.stick_slip_cycle(ts)
+    with pytest.raises(ValueError, match="max_cycles = 0: must be >= 1"):
+        bristle.stick_slip_cycle(bristle.TimeSeries.from_columns({"t_s": [0.0], "v_mps": [0.0], "F_N": [0.0]}), 0)
+    with pytest.raises(KeyError, match='no column named "G_N"; did you mean "F_N"'):
+        ts["G_N"]
+    assert bristle.peak_abs(bristle.TimeSeries.from_columns({"t_s": [], "F_N": []}), "F_N") == (0.0, 0.0)
+
+
+def test_scenario_errors_name_the_toml_key(tmp_path):
+    with pytest.raises(ValueError, match='unknown key "law.mu_z"; did you mean "law.mu_s"'):
+        bristle.parse_scenario_string("""
+[law]
+type = "lugre"
+mu_z = 1.0
+[body1]
+type = "elastic"
+k0 = 1e5
+[bench]
+drive = "velocity"
+input = 1e-3
+[time]
+t_end_s = 1.0
+""")
+    with pytest.raises(ValueError, match="cannot|No such|does not exist|unreadable|open"):
+        bristle.load_scenario(str(tmp_path / "missing.toml"))
+
+
+# ---- Solver failures and exceptions raised by Python callbacks ---------------------------------------
+
+def test_python_exceptions_in_callbacks_propagate():
+    def rhs(t, x):
+        if t > 0.5:
+            raise ZeroDivisionError("from rhs")
+        return -x
+    with pytest.raises(ZeroDivisionError, match="from rhs"):
+        bristle.integrate.integrate(rhs, [1.0], 0.0, [1.0])
+    with pytest.raises(ValueError, match="rhs: returned an array of 2 values; expected 1"):
+        bristle.integrate.integrate(lambda t, x: [1.0, 2.0], [1.0], 0.0, [1.0])
+    with pytest.raises(TypeError, match="rhs: must return an array of numbers"):
+        bristle.integrate.integrate(lambda t, x: "x", [1.0], 0.0, [1.0])
+
+    bench = bristle.Bench(model(), bristle.BenchParams(input_x=0.1))
+
+    def progress(fraction):
+        raise RuntimeError("stop here")
+    with pytest.raises(RuntimeError, match="stop here"):
+        bristle.contact.run(bench, np.linspace(0.0, 1.0, 11), progress=progress)
+
+
+def test_solver_errors_are_runtime_errors():
+    # A fixed dt that breaks the CFL condition: the library's SolverError.
+    lc = bristle.LineContact(model(), bristle.LineContactParams(cells=50, V2=1.0, dt_s=0.1))
+    with pytest.raises(bristle.SolverError, match="breaks the CFL condition"):
+        lc.advance_to(1.0)
+    with pytest.raises(RuntimeError):
+        lc.advance_to(1.0)
+    # A non-finite right-hand side with a fixed-step method.
+    with pytest.raises(bristle.SolverError):
+        bristle.integrate.integrate(lambda t, x: x * float("nan"), [1.0], 0.0, [1.0],
+                                    bristle.IntegratorOptions(method="rk4", dt=0.1))
+
+
+def test_sweep_input_is_checked():
+    m = model()
+    with pytest.raises(TypeError, match="expected a ContactModel"):
+        bristle.sweep_steady_line("model", V2=[1.0])
+    with pytest.raises(TypeError, match="callable needs a grid"):
+        bristle.sweep_steady_line(lambda s: m, V2=[1.0])
+    with pytest.raises(ValueError, match=r"^line.V2 = nan: must be finite$"):
+        bristle.sweep_steady_line(m, V2=[1.0, float("nan")], progress=None)
+    with pytest.raises(ValueError, match="V2: expected a number or a 1-D array"):
+        bristle.sweep_steady_line(m, V2=np.ones((2, 2)), progress=None)
+    with pytest.raises(ValueError, match="shape mismatch|broadcast"):
+        bristle.sweep_steady_line(m, V1=[0.0, 0.0, 0.0], V2=[1.0, 2.0], progress=None)
+    with pytest.raises(ValueError, match="threads = -1: must be >= 0"):
+        bristle.sweep_steady_line(m, V2=[1.0], threads=-1, progress=None)
+    with pytest.raises(ValueError, match=r"^line.L_m = 0: must be > 0$"):
+        bristle.sweep_steady_line(m, V2=[1.0], line=bristle.LineContactParams(L_m=0.0), progress=None)
+    with pytest.raises(ValueError, match="v: expected a 1-D array of v_x or an \\(N, 2\\) array"):
+        bristle.sweep_steady_lumped(m, v=np.ones((3, 3)), progress=None)
+    with pytest.raises(ValueError, match=r"^normal_load_N = -1: must be > 0$"):
+        bristle.sweep_steady_lumped(m, v=[1.0], normal_load_N=-1.0, progress=None)
+    with pytest.raises(TypeError, match="progress"):
+        bristle.sweep_steady_line(m, V2=[1.0], progress=42)

@@ -1,15 +1,19 @@
 #!/usr/bin/env bash
-# Installs what is missing, builds bristle and runs every example scenario into out/ (CSV, JSON, PNG).
+# The main job: installs what is missing, builds bristle (library, CLI, Python module), regenerates the
+# figure gallery (python3 -m bristle.gallery: every paper figure as PNG + DIR/gallery/index.html) and
+# runs every example scenario (one CSV, JSON and PNG per scenario in DIR/).  DIR defaults to out/.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
 bash scripts/install-deps.sh
-cmake -S . -B build/release -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake -S . -B build/release -G Ninja -DCMAKE_BUILD_TYPE=Release -DPython3_EXECUTABLE=/usr/bin/python3 >/dev/null
 cmake --build build/release -j"$(nproc)"
 out=${1:-out}
 mkdir -p "$out"
+echo "== figure gallery -> $out/gallery/index.html" >&2
+PYTHONPATH="$root/build/release/python" /usr/bin/python3 -m bristle.gallery --out "$out/gallery" --examples "$root/examples"
 for scenario in examples/*.toml; do
   echo "== $scenario" >&2
   ./build/release/bristle run "$scenario" --out "$out"
 done
-echo "Results in $out/ (one CSV, JSON and PNG per scenario)" >&2
+echo "Results: $out/gallery/index.html (figure gallery), and one CSV, JSON and PNG per scenario in $out/" >&2

@@ -104,19 +104,31 @@ const char* kKeysDoc =
     "Scenario keys (every key with its unit, default and range) are documented in docs/scenarios.md of the\n"
     "bristle sources.\n";
 
+const char* kKinds =
+    "Scenario kinds (top-level key `kind`):\n"
+    "  lumped (default)          one contact point on a mechanical bench (velocity, force or spring drive)\n"
+    "  line_steady               steady force maps of the line contact (sliding or rolling), exact solver\n"
+    "  line_transient            transient line contact (finite volumes); fields in DIR/<name>_fields.csv\n"
+    "  directional_coefficients  directional-friction thresholds rho+- and coefficients mu+- (paper 2)\n"
+    "  directional_loop          the epsilon-system and its limit play law driven through a loop\n"
+    "  directional_crawler       a two- or three-foot crawler on a nap\n"
+    "  structure_kernel          memory kernels L1(tau) of a modal structure (paper 3)\n"
+    "  structure_stick_slip      a structure against a moving belt: reduced (memory) or modal model\n\n";
+
 }  // namespace
 
 int main(int argc, char** argv) {
   CLI::App app{"bristle " BRISTLE_VERSION
                " - dynamic friction modelling: runs scenario files (TOML) of the friction laws (Dahl, LuGre,\n"
-               "FrBD, Bouc-Wen) on viscoelastic contact pairs driven by a mechanical bench.",
+               "FrBD, Bouc-Wen) on viscoelastic contact pairs: lumped benches, sliding and rolling line contacts,\n"
+               "directional friction of bristles (paper 2) and elastic structures with friction contacts (paper 3).",
                "bristle"};
   app.set_version_flag("--version", "bristle " BRISTLE_VERSION, "Print the version and exit");
   app.require_subcommand(1);
   app.footer(std::string("\nExamples:\n"
                          "  bristle check scenario.toml            validate and summarise a scenario\n"
                          "  bristle run scenario.toml --out out    solve it; write out/<name>.csv, .json, .png\n\n") +
-             kExitCodes + kKeysDoc + "Run 'bristle run --help' for the output files and their columns.");
+             kKinds + kExitCodes + kKeysDoc + "Run 'bristle run --help' for the output files and their columns.");
 
   std::string run_file, check_file, out_dir = ".";
   bool no_plot = false, quiet = false;
@@ -130,7 +142,7 @@ int main(int argc, char** argv) {
   run->add_flag("--no-plot", no_plot, "Do not render <name>.png (gnuplot is then not needed)");
   run->add_flag("--quiet,-q", quiet, "No progress messages and no list of written files");
   run->footer(fmt::format(
-      "\nOutputs (<name> is the scenario's `name`, default the file stem):\n"
+      "\nOutputs (<name> is the scenario's `name`, default the file stem). For kind = \"lumped\":\n"
       "  DIR/<name>.csv   header row, then one row per output time (time.t_start_s .. time.t_end_s every\n"
       "                   time.output_dt_s, both ends included), full double precision. Columns:\n"
       "{}\n"
@@ -142,14 +154,17 @@ int main(int argc, char** argv) {
       "                   scenario path.\n"
       "  DIR/<name>.png   gnuplot plot (pngcairo): one panel per output.plot_y column against\n"
       "                   output.plot_x, one line per case with the sweep value in the legend.\n"
+      "Other kinds write the same three files (line_transient also DIR/<name>_fields.csv) with their own\n"
+      "columns, listed in docs/scenarios.md and the kind's page (docs/line_contact.md, directional.md,\n"
+      "structures.md); every CSV starts with a header row naming each column with its unit.\n"
       "The files appear together or not at all: on any error no output file is left behind.\n"
       "The paths of the written files are printed on stdout. Progress goes to stderr for cases that run\n"
       "longer than 1 s (at most 2 lines/s). --quiet suppresses both.\n"
       "\n"
       "Environment:\n"
       "  BRISTLE_GNUPLOT  gnuplot executable to use (default: gnuplot on PATH)\n"
-      "\n{}{}",
-      lumped_columns(19, 105), kExitCodes, kKeysDoc));
+      "\n{}{}{}",
+      lumped_columns(19, 105), kKinds, kExitCodes, kKeysDoc));
 
   CLI::App* check = app.add_subcommand("check", "Parse and validate a scenario without solving it; print a summary");
   check->add_option("FILE", check_file, "Scenario file (TOML); keys documented in docs/scenarios.md")

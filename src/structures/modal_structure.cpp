@@ -115,6 +115,12 @@ double cantilever_root(long k) {
   const double kd = static_cast<double>(k);
   const double x0 = (kd - 0.5) * kPi;
   const double sign = (k % 2 == 1) ? 1.0 : -1.0;
+  if (x0 > 40.0) {
+    // sech x < 9e-18: the root is that of cos x to below an ulp of x (shift 2 e^{-x} / x < 1e-19
+    // relative), so one Newton step on cos from the rounded (k - 1/2) pi gives it to full precision
+    // (and avoids cosh overflowing for k > 226).
+    return x0 + std::cos(x0) / std::sin(x0);
+  }
   // g(x) = cos x + sech x: one root in ((k-1) pi, k pi); g((k-1) pi) and g(k pi) have opposite signs.
   auto g = [](double x) { return std::cos(x) + 1.0 / std::cosh(x); };
   auto dg = [](double x) { return -std::sin(x) - std::tanh(x) / std::cosh(x); };
@@ -152,35 +158,34 @@ double cantilever_mode_shape(double beta, double s) {
 
 // ---------------------------------------------------------------------------------------------
 
+Structure Structure::continuum(StructureKind kind, const std::vector<double>& contact_positions_m) {
+  Structure s;
+  s.kind_ = kind;
+  s.contact_positions_m_ = contact_positions_m;
+  s.contact_count_ = static_cast<int>(contact_positions_m.size());
+  return s;
+}
+
 Structure Structure::taut_string(const TautStringParams& params, std::string_view prefix) {
   params.validate(prefix);
-  Structure s;
-  s.kind_ = StructureKind::taut_string;
+  Structure s = continuum(StructureKind::taut_string, params.contact_positions_m);
   s.string_ = params;
-  s.contact_positions_m_ = params.contact_positions_m;
-  s.contact_count_ = static_cast<int>(params.contact_positions_m.size());
   s.finish();
   return s;
 }
 
 Structure Structure::cantilever(const BeamParams& params, std::string_view prefix) {
   params.validate(prefix, true);
-  Structure s;
-  s.kind_ = StructureKind::cantilever;
+  Structure s = continuum(StructureKind::cantilever, params.contact_positions_m);
   s.beam_ = params;
-  s.contact_positions_m_ = params.contact_positions_m;
-  s.contact_count_ = static_cast<int>(params.contact_positions_m.size());
   s.finish();
   return s;
 }
 
 Structure Structure::simply_supported_beam(const BeamParams& params, std::string_view prefix) {
   params.validate(prefix, false);
-  Structure s;
-  s.kind_ = StructureKind::simply_supported_beam;
+  Structure s = continuum(StructureKind::simply_supported_beam, params.contact_positions_m);
   s.beam_ = params;
-  s.contact_positions_m_ = params.contact_positions_m;
-  s.contact_count_ = static_cast<int>(params.contact_positions_m.size());
   s.finish();
   return s;
 }
@@ -217,6 +222,17 @@ Structure Structure::truncated(const Structure& continuum, long n_modes) {
 
 long Structure::mode_count() const { return finite() ? table_->size() : kUnbounded; }
 
+void Structure::sine_mode_values(long k, double length, double mass_per_length, double* values) const {
+  // n_k(x) = sqrt(2/(rho l)) sin(k pi x / l) (string and simply supported beam), with the argument
+  // reduced exactly in k: sin(pi r), r = (k x/l) mod 2.
+  const double a = std::sqrt(2.0 / (mass_per_length * length));
+  const double kd = static_cast<double>(k);
+  for (int j = 0; j < contact_count_; ++j) {
+    const double r = std::fmod(kd * (contact_positions_m_[static_cast<std::size_t>(j)] / length), 2.0);
+    values[j] = a * std::sin(kPi * r);
+  }
+}
+
 void Structure::mode(long k, double& omega, double& damping, double* values) const {
   switch (kind_) {
     case StructureKind::generic: {
@@ -232,12 +248,7 @@ void Structure::mode(long k, double& omega, double& damping, double* values) con
       const double kd = static_cast<double>(k);
       omega = kd * kPi * string_.wave_speed_m_per_s / l;
       damping = string_.damping_ratio;
-      const double a = std::sqrt(2.0 / (string_.density_kg_per_m * l));
-      // sin(k pi x / l) with the argument reduced exactly in k (x/l rational-free: reduce k x/l mod 2)
-      for (int j = 0; j < contact_count_; ++j) {
-        const double r = std::fmod(kd * (contact_positions_m_[j] / l), 2.0);
-        values[j] = a * std::sin(kPi * r);
-      }
+      sine_mode_values(k, l, string_.density_kg_per_m, values);
       return;
     }
     case StructureKind::simply_supported_beam: {
@@ -246,11 +257,7 @@ void Structure::mode(long k, double& omega, double& damping, double* values) con
       const double kappa = kd * kPi / l;
       omega = beam_.flexural_constant() * kappa * kappa;
       damping = beam_.damping_ratio;
-      const double a = std::sqrt(2.0 / (beam_.mass_per_length_kg_per_m * l));
-      for (int j = 0; j < contact_count_; ++j) {
-        const double r = std::fmod(kd * (contact_positions_m_[j] / l), 2.0);
-        values[j] = a * std::sin(kPi * r);
-      }
+      sine_mode_values(k, l, beam_.mass_per_length_kg_per_m, values);
       return;
     }
     case StructureKind::cantilever: {

@@ -202,13 +202,16 @@ ReducedModel::ReducedModel(const Structure& structure, double dt, const ReducedM
       const ModeResponse m(t.omega[k], t.damping[k]);
       const Complex zdt = std::exp(m.lambda * dt);
       const Complex psi = phi1(m.lambda * dt) / m.lambda / m.omega_d;
+      const double decay = std::exp(m.lambda.real() * dt);  // |z|, tracked without hypot
       Complex zj = 1.0;
+      double magnitude = 1.0;
       for (long j = 0; j < nw; ++j) {
         const double val = (zj * psi).imag();
         for (int a = 0; a < M; ++a)
           for (int b = 0; b < M; ++b) at(d_, j, a, b) += t.values(k, a) * t.values(k, b) * val;
         zj *= zdt;
-        if (std::abs(zj) < 1e-300) break;
+        magnitude *= decay;
+        if (magnitude < 1e-300) break;
       }
     }
     for (long j = 0; j < nw; ++j)
@@ -235,23 +238,25 @@ ReducedModel::ReducedModel(const Structure& structure, double dt, const ReducedM
     far = s.modes(kf);
   }
   far_n_ = far.values;
-  const auto K = static_cast<std::size_t>(far.size());
-  for (auto* v : {&z_re_, &z_im_, &c_re_, &c_im_, &ov_re_, &ov_im_, &ow_re_, &ow_im_}) v->resize(K);
-  y_re_.assign(K, 0.0);
-  y_im_.assign(K, 0.0);
-  for (std::size_t k = 0; k < K; ++k) {
-    const ModeResponse m(far.omega[static_cast<long>(k)], far.damping[static_cast<long>(k)]);
+  const long K = far.size();
+  for (auto* v : {&z_re_, &z_im_, &b_re_, &b_im_, &r_re_, &r_im_, &y_tmp_}) v->resize(K);
+  y_re_ = Eigen::ArrayXd::Zero(K);
+  y_im_ = Eigen::ArrayXd::Zero(K);
+  for (long k = 0; k < K; ++k) {
+    const ModeResponse m(far.omega[k], far.damping[k]);
     const Complex z = std::exp(m.lambda * dt), c = std::exp(m.lambda * tau_w);
-    const Complex ov = phi1(m.lambda * dt) / m.omega_d, ow = phi1(m.lambda * dt) / (m.lambda * m.omega_d);
+    const Complex ov = phi1(m.lambda * dt) / m.omega_d;
+    const double scale = (M == 1) ? far_n_(k, 0) * far_n_(k, 0) : 1.0;
+    const Complex b = ov * c * scale, r = 1.0 / m.lambda;
     z_re_[k] = z.real();
     z_im_[k] = z.imag();
-    c_re_[k] = c.real();
-    c_im_[k] = c.imag();
-    ov_re_[k] = ov.real();
-    ov_im_[k] = ov.imag();
-    ow_re_[k] = ow.real();
-    ow_im_[k] = ow.imag();
+    b_re_[k] = b.real();
+    b_im_[k] = b.imag();
+    r_re_[k] = r.real();
+    r_im_[k] = r.imag();
   }
+  far_u_ = VecX::Zero(K);
+  far_v_ = VecX::Zero(M);
   history_.assign(static_cast<std::size_t>(2 * nw * M), 0.0);
   head_ = 0;
   far_force_ = VecX::Zero(M);
@@ -279,32 +284,28 @@ double ReducedModel::displacement_weight(long lag, int i, int j) const {
 }
 
 void ReducedModel::predict() {
+  // The far field's share (far_v_) was accumulated while its states were advanced (zero before the
+  // first step: all states zero).
   const int M = contact_count_;
   const long nw = window_;
   const double* h = history_.data() + head_ * M;  // newest first: Delta f_{n-1}, Delta f_{n-2}, ...
-  const std::size_t K = z_re_.size();
   if (M == 1) {
-    // Four independent accumulators: the sums are latency-bound otherwise. The far field's share was
-    // accumulated while its states were advanced (far_v_; zero before the first step, all states zero).
-    double acc[4] = {0.0, 0.0, 0.0, 0.0};
+    // Eight independent accumulators (four SSE2 vectors): the sum is latency-bound otherwise.
+    double acc[8] = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
     const double* e = e_.data() + 1;
     const long len = nw - 1;
     long j = 0;
-    for (; j + 4 <= len; j += 4)
-      for (int r = 0; r < 4; ++r) acc[r] += e[j + r] * h[j + r];
+    for (; j + 8 <= len; j += 8)
+      for (int r = 0; r < 8; ++r) acc[r] += e[j + r] * h[j + r];
     for (; j < len; ++j) acc[0] += e[j] * h[j];
-    v_pred_[0] = (acc[0] + acc[1]) + (acc[2] + acc[3]) + far_v_;
+    v_pred_[0] = ((acc[0] + acc[1]) + (acc[2] + acc[3])) + ((acc[4] + acc[5]) + (acc[6] + acc[7])) + far_v_[0];
     return;
   }
-  v_pred_.setZero();
+  v_pred_ = far_v_;
   for (long j = 1; j < nw; ++j)
     for (int a = 0; a < M; ++a)
       for (int b = 0; b < M; ++b)
         v_pred_[a] += e_[static_cast<std::size_t>(j * M * M + a * M + b)] * h[(j - 1) * M + b];
-  for (std::size_t k = 0; k < K; ++k) {
-    const double im = ov_re_[k] * y_im_[k] + ov_im_[k] * y_re_[k];
-    for (int a = 0; a < M; ++a) v_pred_[a] += far_n_(static_cast<long>(k), a) * im;
-  }
 }
 
 void ReducedModel::push_increment(const VecX& df) {
@@ -329,7 +330,6 @@ void ReducedModel::advance(const VecX& f_next, bool compute_displacement) {
     v_ = v_pred_;
     v_.noalias() += admittance_ * df;
   }
-  const std::size_t K = z_re_.size();
   if (compute_displacement) {
     const double* h = history_.data() + head_ * M;
     w_.noalias() = G_ * far_force_;
@@ -338,48 +338,39 @@ void ReducedModel::advance(const VecX& f_next, bool compute_displacement) {
     for (long j = 1; j < nw; ++j)
       for (int a = 0; a < M; ++a)
         for (int b = 0; b < M; ++b) w_[a] += d_[static_cast<std::size_t>(j * M * M + a * M + b)] * h[(j - 1) * M + b];
-    for (std::size_t k = 0; k < K; ++k) {
-      const double im = ow_re_[k] * y_im_[k] + ow_im_[k] * y_re_[k];
-      for (int a = 0; a < M; ++a) w_[a] += far_n_(static_cast<long>(k), a) * im;
-    }
+    y_tmp_ = r_re_ * y_im_ + r_im_ * y_re_;  // Im(r Ytilde)
+    if (M == 1)
+      w_[0] += y_tmp_.sum();
+    else
+      w_.noalias() += far_n_.transpose() * y_tmp_.matrix();
   } else {
     w_.setConstant(std::numeric_limits<double>::quiet_NaN());
   }
   push_increment(df);
-  // The oldest increment in the window, Delta f_{n+1-n_w}, moves into the far field.
+  // The oldest increment in the window, Delta f_{n+1-n_w}, moves into the far field: advance the
+  // far-field states and accumulate their share of the next prediction.
   const double* oldest = history_.data() + (head_ + nw - 1) * M;
   if (M == 1) {
-    // Advance the far-field states and accumulate their contribution to the next prediction.
-    const double u0 = oldest[0];
-    const double* __restrict n = far_n_.data();
+    const double u = oldest[0];
+    const long K = y_re_.size();
     const double* __restrict zr = z_re_.data();
     const double* __restrict zi = z_im_.data();
-    const double* __restrict cr = c_re_.data();
-    const double* __restrict ci = c_im_.data();
-    const double* __restrict vr = ov_re_.data();
-    const double* __restrict vi = ov_im_.data();
+    const double* __restrict br = b_re_.data();
+    const double* __restrict bi = b_im_.data();
     double* __restrict yr = y_re_.data();
     double* __restrict yi = y_im_.data();
-    double acc[4] = {0.0, 0.0, 0.0, 0.0};
-    for (std::size_t k = 0; k < K; ++k) {  // element-wise: vectorisable
-      const double u = n[k] * u0;
+    for (long k = 0; k < K; ++k) {  // one pass, vectorised
       const double a = yr[k], b = yi[k];
-      yr[k] = zr[k] * a - zi[k] * b + cr[k] * u;
-      yi[k] = zr[k] * b + zi[k] * a + ci[k] * u;
+      yr[k] = zr[k] * a - zi[k] * b + br[k] * u;
+      yi[k] = zr[k] * b + zi[k] * a + bi[k] * u;
     }
-    const std::size_t K4 = K - K % 4;
-    for (std::size_t k = 0; k < K4; k += 4)
-      for (std::size_t r = 0; r < 4; ++r) acc[r] += n[k + r] * (vr[k + r] * yi[k + r] + vi[k + r] * yr[k + r]);
-    for (std::size_t k = K4; k < K; ++k) acc[0] += n[k] * (vr[k] * yi[k] + vi[k] * yr[k]);
-    far_v_ = (acc[0] + acc[1]) + (acc[2] + acc[3]);
+    far_v_[0] = y_im_.sum();
   } else {
-    for (std::size_t k = 0; k < K; ++k) {
-      double u = 0.0;
-      for (int b = 0; b < M; ++b) u += far_n_(static_cast<long>(k), b) * oldest[b];
-      const double yr = y_re_[k], yi = y_im_[k];
-      y_re_[k] = z_re_[k] * yr - z_im_[k] * yi + c_re_[k] * u;
-      y_im_[k] = z_re_[k] * yi + z_im_[k] * yr + c_im_[k] * u;
-    }
+    y_tmp_ = y_re_;
+    far_u_.noalias() = far_n_ * Eigen::Map<const VecX>(oldest, M);
+    y_re_ = z_re_ * y_re_ - z_im_ * y_im_ + b_re_ * far_u_.array();
+    y_im_ = z_re_ * y_im_ + z_im_ * y_tmp_ + b_im_ * far_u_.array();
+    far_v_.noalias() = far_n_.transpose() * y_im_.matrix();
   }
   for (int b = 0; b < M; ++b) far_force_[b] += oldest[b];
   f_ = f_next;

@@ -148,6 +148,10 @@ class Structure {
 
  private:
   Structure() = default;
+  /// A continuum of `kind` touching at `contact_positions_m` (parameters set by the caller).
+  static Structure continuum(StructureKind kind, const std::vector<double>& contact_positions_m);
+  /// The sine mode values sqrt(2/(rho l)) sin(k pi chi_j / l) of the string and the simply supported beam.
+  void sine_mode_values(long k, double length, double mass_per_length, double* values) const;
   void finish();
 
   StructureKind kind_ = StructureKind::generic;

@@ -73,12 +73,16 @@ class ReducedModel final : public ContactStepper {
   std::vector<double> history_;
   long head_ = 0;
   VecX far_force_;  // f_{n+1-n_w}: the increments that left the window
-  // Far field (SoA): z = e^{lambda dt}, c = z^{n_w}, output coefficients for v (phi1/omega_d) and w
-  // (phi1/(lambda omega_d)), state Y, mode values.
-  std::vector<double> z_re_, z_im_, c_re_, c_im_, ov_re_, ov_im_, ow_re_, ow_im_, y_re_, y_im_;
+  // Far field (structure of arrays, Eigen arrays: the updates are vectorised). Per mode the state is
+  // the scaled Ytilde = o_v n^s Y (o_v = phi1(lambda dt)/omega_d; s = 1 for M = 1, else 0), so that
+  //   Ytilde <- z Ytilde + b u,   b = o_v c n^s,   z = e^{lambda dt},   c = z^{n_w},
+  // u = n . Delta f (= Delta f for M = 1), its velocity share is n^(1-s) Im Ytilde and its displacement
+  // share n^(1-s) Im(r Ytilde) with r = 1/lambda (o_w = o_v / lambda).
+  Eigen::ArrayXd z_re_, z_im_, b_re_, b_im_, r_re_, r_im_, y_re_, y_im_, y_tmp_;
+  VecX far_u_;  // scratch: u per mode (M > 1)
   MatX far_n_;  // K x M
   VecX df_;     // scratch: f_{n+1} - f_n
-  double far_v_ = 0.0;  // M = 1: the far field's share of the next predicted velocity
+  VecX far_v_;  // the far field's share of the next predicted velocity (M entries)
 };
 
 /// The exact neutral delay form of the undamped taut string (see above).

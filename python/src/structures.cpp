@@ -59,7 +59,12 @@ std::vector<std::vector<double>> to_rows(py::handle value, std::string_view what
   if (value.is_none() || py::isinstance<py::str>(value))
     throw py::type_error(std::string(what) + ": expected an (N, M) array of numbers");
   auto a = py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(value);
-  if (!a) throw py::type_error(std::string(what) + ": expected an (N, M) array of numbers");
+  if (!a) {
+    if (py::isinstance<py::sequence>(value))  // e.g. rows of different lengths: a shape problem
+      throw InvalidInput(std::string(what) + ": expected an (N, M) array (N modes, M contact points): rows of "
+                         "equal length holding numbers");
+    throw py::type_error(std::string(what) + ": expected an (N, M) array of numbers");
+  }
   if (a.ndim() != 2)
     throw InvalidInput(std::string(what) + ": expected an (N, M) array (N modes, M contact points), got " +
                        std::to_string(a.ndim()) + " dimension(s)");

@@ -169,6 +169,8 @@ def test_bad_parameters_raise_value_error():
                           bristle.StribeckParams(mu_s=0.5, mu_d=0.3), st.StickSlipOptions(t_end_s=0.1))
     with pytest.raises(ValueError, match="mode_values"):
         st.GenericModalParams(frequencies_rad_per_s=[1.0], damping_ratios=[0.1], mode_values=[1.0])
+    with pytest.raises(ValueError, match="mode_values"):  # ragged rows
+        st.GenericModalParams(frequencies_rad_per_s=[1.0, 2.0], damping_ratios=[0.1, 0.1], mode_values=[[1.0], [1.0, 2.0]])
     with pytest.raises(ValueError):
         st.Structure.generic(st.GenericModalParams(frequencies_rad_per_s=[1.0, -2.0], damping_ratios=[0.1, 0.1],
                                                    mode_values=[[1.0], [1.0]]))

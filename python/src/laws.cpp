@@ -33,6 +33,10 @@ std::string repr(const LawParams& p) {
   if (p.kind == LawKind::bouc_wen)
     s += ", A=" + repr_double(p.A) + ", beta1=" + repr_double(p.beta1) + ", beta2=" + repr_double(p.beta2) +
          ", gamma=" + repr_double(p.gamma);
+  if (p.G_inverse) {
+    const auto* f = p.G_inverse.target<MatrixCallable>();
+    s += ", G_inverse=" + (f ? std::string(py::repr(f->fn.object())) : std::string("<C++ function>"));
+  }
   return s + ")";
 }
 

@@ -88,6 +88,8 @@ def test_python_threads_keep_running_during_a_run_with_a_python_G():
 def test_property_round_trip():
     law = bristle.LawParams(kind="frbd", G_inverse=G_inverse)
     assert law.G_inverse is G_inverse
+    assert "G_inverse=<function G_inverse" in repr(law)
+    assert law.copy().G_inverse is G_inverse
     law.G_inverse = None
     assert law.G_inverse is None
     assert bristle.LawParams().G_inverse is None

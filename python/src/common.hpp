@@ -174,7 +174,11 @@ struct ScalarCallable {
 };
 struct MatrixCallable {
   PyCallable fn;
-  Mat2 operator()(const Vec2& v) const { return fn.matrix(v); }
+  bool invert = false;  // fn gives G(v); the std::function returns G(v)^-1 (FrBD general form given by G)
+  Mat2 operator()(const Vec2& v) const {
+    const Mat2 m = fn.matrix(v);  // finite and SPD (checked), so invertible
+    return invert ? Mat2(m.inverse()) : m;
+  }
 };
 
 }  // namespace bristle::python

@@ -112,3 +112,20 @@ def test_bad_callables():
         bristle.contact.run(bristle.Bench(m, bristle.BenchParams(drive="velocity", input_x=0.3)), [0.0, 0.1])
     with pytest.raises(ZeroDivisionError, match="inside G"):
         bristle.sweep_steady_lumped([m], v=V, threads=2, progress=None)
+
+
+def test_general_form_given_by_G_equals_the_inverse_given_by_G_inverse():
+    def G(v):
+        return np.linalg.inv(np.array(G_inverse(v)))
+    law = bristle.LawParams(kind="frbd", mu_s=1.0, mu_d=0.7, v_s=6.0, delta_s=2.0, G=G)
+    assert law.G is G and law.G_inverse is None and "G=<function" in repr(law)
+    by_G = bristle.ContactModel(law, bristle.gkv(240.0, c=[100.0], tau=[0.1]), bristle.elastic(600.0))
+    by_inv = model()
+    for v in V:
+        assert np.allclose(by_G.law.steady_force(v), by_inv.law.steady_force(v), rtol=1e-13, atol=0)
+        assert np.allclose(by_G.law.steady_force(v), -G(v) @ v, rtol=1e-13, atol=0)
+    with pytest.raises(ValueError, match="not both"):
+        bristle.LawParams(kind="frbd", G=G, G_inverse=G_inverse)
+    with pytest.raises(ValueError, match="law.G"):
+        bristle.ContactModel(bristle.LawParams(kind="frbd", G=lambda v: -np.eye(2)),
+                             bristle.elastic(600.0)).steady_state(V[1])

@@ -2,7 +2,8 @@
 
 The compiled core (``bristle._bristle``, pybind11) mirrors the C++ library's namespaces as
 submodules, importable as ``bristle.laws``, ``bristle.rheology``, ``bristle.contact``,
-``bristle.integrate``, ``bristle.transport`` and ``bristle.io``; the common classes and functions are
+``bristle.integrate``, ``bristle.transport``, ``bristle.directional`` (paper 2), ``bristle.structures``
+(paper 3) and ``bristle.io``; the common classes and functions are
 also available at the top level (``bristle.ContactModel``, ``bristle.gkv``, ...). Pure-Python parts:
 
 - ``bristle.sweeps``   parameter sweeps on all cores (``sweep_steady_line``, ``sweep_steady_lumped``)
@@ -19,10 +20,11 @@ import sys as _sys
 from . import _bristle
 from ._bristle import InvalidInput, SolverError, TimeSeries, __version__
 from ._bristle import format_value, regularised_abs, regularised_norm, regularised_sign, rotation
-from ._bristle import contact, integrate, io, laws, parallel, rheology, transport
+from ._bristle import contact, directional, integrate, io, laws, parallel, rheology, structures, transport
 
 # `import bristle.laws` etc. work like real submodules.
-for _name in ("laws", "rheology", "contact", "integrate", "transport", "io", "parallel"):
+for _name in ("laws", "rheology", "contact", "integrate", "transport", "io", "parallel", "directional",
+              "structures"):
     _sys.modules[__name__ + "." + _name] = getattr(_bristle, _name)
 
 from .laws import (FrictionCoefficient, FrictionLaw, LawKind, LawParams, StribeckParams,  # noqa: E402
@@ -42,14 +44,15 @@ run_line = transport.run
 steady_line = transport.steady_state
 
 from . import papers  # noqa: E402
-from .sweeps import SweepResult, sweep_steady_line, sweep_steady_lumped  # noqa: E402
+from .sweeps import (EpsilonSweepResult, StickSlipSweepResult, SweepResult, sweep_sliding_force,  # noqa: E402
+                     sweep_steady_line, sweep_steady_lumped, sweep_stick_slip)
 
 del _name
 
 __all__ = [
     "InvalidInput", "SolverError", "OutputError", "TimeSeries", "__version__",
     "format_value", "regularised_abs", "regularised_norm", "regularised_sign", "rotation",
-    "laws", "rheology", "contact", "integrate", "transport", "io", "parallel", "papers",
+    "laws", "rheology", "contact", "integrate", "transport", "io", "parallel", "papers", "directional", "structures",
     "FrictionCoefficient", "FrictionLaw", "LawKind", "LawParams", "StribeckParams", "stribeck_mu",
     "Branch", "ContactPair", "Realisation", "RheologyKind", "RheologyParams", "compliance", "elastic", "gkv", "gm",
     "gm_equivalent_of_gkv", "realise", "rigid", "substrate_stiffness_from_s",
@@ -60,4 +63,5 @@ __all__ = [
     "SourceScheme", "SteadyLine", "characteristic_speeds", "run_line", "steady_line",
     "RunResult", "Scenario", "load_scenario", "parse_scenario_string", "scenario_kinds",
     "SweepResult", "sweep_steady_line", "sweep_steady_lumped",
+    "EpsilonSweepResult", "sweep_sliding_force", "StickSlipSweepResult", "sweep_stick_slip",
 ]

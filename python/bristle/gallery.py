@@ -717,6 +717,10 @@ def paper1_eq62(ctx: Context) -> Rendered:
     return Rendered(data, caption, draw)
 
 
+# ---- Papers 2 and 3 (directional friction, elastic structures): python/bristle/_gallery_papers23.py ----
+
+from . import _gallery_papers23  # noqa: E402  (registers its figures here, after paper 1's)
+
 # ---- Running -------------------------------------------------------------------------------------------
 
 def compute(name: str, ctx: Optional[Context] = None) -> Rendered:
@@ -815,7 +819,9 @@ def main(argv: Optional[List[str]] = None) -> int:
     start = time.perf_counter()
     ctx.log(f"gallery: {len(entries)} figures into {out} ({ctx.threads} threads, examples {ctx.examples})")
     # The LuGre scenarios are independent runs: start them together.
-    lumped = sorted({ex for e in entries for ex in e.examples if ex.startswith("lugre_")})
+    # So are the paper 2 and paper 3 scenarios (each releases the GIL): start them together too.
+    runner = set(_gallery_papers23.papers23_examples())
+    lumped = sorted({ex for e in entries for ex in e.examples if ex.startswith("lugre_") or ex in runner})
     if lumped:
         ctx.log(f"gallery: running {', '.join(lumped)} in parallel")
         ctx.prefetch(lumped)
@@ -840,4 +846,7 @@ def main(argv: Optional[List[str]] = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    # `python3 -m bristle.gallery` runs this file as __main__, a second copy of the module; the figures of
+    # _gallery_papers23 register into the package's bristle.gallery, so run that one's main().
+    from bristle.gallery import main as _package_main
+    sys.exit(_package_main())

@@ -22,6 +22,14 @@ callable may return ``(model, line)`` to vary the line parameters (L, F_z, press
 Progress: ``progress="auto"`` (default) prints a line on stderr for sweeps that run longer than half
 a second; ``progress=None`` is silent; a callable receives ``(done, total)`` about every 0.1 s.
 Ctrl-C stops a sweep (KeyboardInterrupt).
+
+Models whose law calls a Python function (``LawParams(G_inverse=...)``, the FrBD general form) take
+the GIL at every evaluation; sweeps over them run on one thread (``result.threads == 1``), with the
+same results.
+
+Paper 2 and paper 3 sweeps: ``sweep_sliding_force`` (the eps-systems' sliding force against eps and
+the limit thresholds rho_+-, over a grid of mechanisms) and ``sweep_stick_slip`` (stick-slip limit
+cycles of a structure on a belt over a grid of structure, belt and friction parameters).
 """
 
 from __future__ import annotations
@@ -36,7 +44,8 @@ import numpy as np
 
 from . import _bristle
 
-__all__ = ["SweepResult", "StderrProgress", "sweep_steady_line", "sweep_steady_lumped", "default_threads"]
+__all__ = ["SweepResult", "StderrProgress", "sweep_steady_line", "sweep_steady_lumped", "default_threads",
+           "EpsilonSweepResult", "sweep_sliding_force", "StickSlipSweepResult", "sweep_stick_slip"]
 
 
 def default_threads() -> int:
@@ -216,6 +225,8 @@ def sweep_steady_line(model: Union[Any, Sequence[Any], Callable[..., Any]], *, V
     force, exact = _bristle.parallel.steady_line(models, line_list, v1, v2, vy, nthreads,
                                                  _progress_of(progress, "sweep_steady_line"))
     seconds = time.perf_counter() - start
+    if _bristle.parallel.calls_python(models):
+        nthreads = 1
     n = v1.shape[0]
     axes = dict(axes, V1=v1, V2=v2, v_y=vy)
     return SweepResult(force.reshape(shape + (n, 2)), exact.reshape(shape + (n,)), axes, shape, models, seconds,
@@ -254,6 +265,180 @@ def sweep_steady_lumped(model: Union[Any, Sequence[Any], Callable[..., Any]], *,
     force = _bristle.parallel.steady_lumped(models, a, float(normal_load_N), nthreads,
                                             _progress_of(progress, "sweep_steady_lumped"))
     seconds = time.perf_counter() - start
+    if _bristle.parallel.calls_python(models):
+        nthreads = 1
     axes = dict(axes, v=a)
     return SweepResult(force.reshape(shape + (a.shape[0], 2)), None, axes, shape, models, seconds,
                        nthreads if nthreads > 0 else default_threads())
+
+
+# ---- Paper 2: the eps-systems against the limit play law ------------------------------------------
+
+def _grid_items(item, grid, kinds: tuple, what: str):
+    """(items, axes, shape) for an object, a list of objects, or a callable over a grid."""
+    def check(x, point=None):
+        first = x[0] if isinstance(x, tuple) else x
+        if not isinstance(first, kinds[0]):
+            where = f"{what}({point})" if point is not None else what
+            raise TypeError(f"{where}: expected {kinds[0].__name__}, got {type(first).__name__}")
+        return x
+    if grid is not None:
+        if not callable(item) or isinstance(item, kinds):
+            raise TypeError(f"grid: needs `{what}` to be a callable(**point)")
+        if not isinstance(grid, dict) or not grid:
+            raise TypeError("grid: expected a non-empty dict {name: sequence of values}")
+        names = list(grid)
+        values = [list(grid[n]) for n in names]
+        for n, v in zip(names, values):
+            if not v:
+                raise _bristle.InvalidInput(f"grid[{n!r}]: empty; give at least one value")
+        items = [check(item(**dict(zip(names, p))), dict(zip(names, p))) for p in itertools.product(*values)]
+        return items, dict(zip(names, values)), tuple(len(v) for v in values)
+    if isinstance(item, kinds):
+        return [item], {}, ()
+    if isinstance(item, (list, tuple)):
+        items = [check(x) for x in item]
+        if not items:
+            raise _bristle.InvalidInput(f"{what}: empty list")
+        return items, {what: list(range(len(items)))}, (len(items),)
+    if callable(item):
+        raise TypeError(f"{what}: a callable needs a grid={{name: values}}")
+    raise TypeError(f"{what}: expected {kinds[0].__name__}, a list of them or a callable, got {type(item).__name__}")
+
+
+@dataclass
+class EpsilonSweepResult:
+    """Result of sweep_sliding_force.
+
+    mean_N, min_N, max_N: the eps-systems' sliding force (N) averaged over whole wiggles and its sampled
+    extremes, shape ``shape + (E, D)`` (E values of eps, D directions); limit_N: rho_+ (direction +1)
+    or rho_- (direction -1) of eq. 2.17, shape ``shape + (E, D)`` (constant along eps).
+    axes: grid axes, then ``epsilon`` and ``direction``. error: mean_N - limit_N.
+    """
+
+    mean_N: np.ndarray
+    min_N: np.ndarray
+    max_N: np.ndarray
+    limit_N: np.ndarray
+    axes: Dict[str, Any]
+    shape: Tuple[int, ...]
+    mechanisms: List[Any] = field(repr=False)
+    seconds: float = 0.0
+    threads: int = 1
+    point_seconds: Optional[np.ndarray] = field(default=None, repr=False)
+
+    @property
+    def error(self) -> np.ndarray:
+        """mean_N - limit_N (N): tends to 0 like eps^beta, beta = min(1, gamma) (Theorem 1)."""
+        return self.mean_N - self.limit_N
+
+    @property
+    def points(self) -> int:
+        return int(self.mean_N.size)
+
+
+def sweep_sliding_force(mechanism, *, epsilon, gamma: float = 1.0, directions=(1, -1), grid=None,
+                        options=None, integrator=None, threads: Optional[int] = None,
+                        progress="auto") -> EpsilonSweepResult:
+    """The eps-systems' sliding force against eps and the limit play law (paper 2, eq. 2.8 vs eq. 2.17).
+
+    For every mechanism, eps and direction, ``directional.measure_sliding_force`` drives the bristle
+    through a horizontal spring at constant speed and averages the spring force over whole wiggles;
+    as eps -> 0 it tends to rho_+ (rightward) or rho_- (leftward).
+
+    mechanism: a directional.Mechanism, a list of them, or a callable(**grid point) returning one.
+    epsilon: 1-D array of eps (m, > 0); gamma: viscosity exponent (eps^gamma, > 0).
+    directions: +1 (rightward) and/or -1 (leftward).
+    options: directional.SlidingOptions (k_h, speed, wiggles); integrator: IntegratorOptions or None
+        (the library's tight defaults).
+    threads: worker threads (None: every core); progress: "auto", None or callable(done, total).
+
+    Every point equals the serial ``measure_sliding_force`` call bit for bit, whatever ``threads``.
+    Profiles or loadings built from Python functions (Profile.custom) are correct on any number of
+    threads but serialised by the GIL.
+    """
+    d = _bristle.directional
+    mechs, axes, shape = _grid_items(mechanism, grid, (d.Mechanism,), "mechanism")
+    eps = np.atleast_1d(np.asarray(epsilon, dtype=float)) if not isinstance(epsilon, (str, bytes)) else None
+    if eps is None or eps.ndim != 1:
+        raise TypeError("epsilon: expected a number or a 1-D array of eps values (m)")
+    dirs = np.atleast_1d(np.asarray(directions, dtype=float))
+    opts = options if options is not None else d.SlidingOptions()
+    nthreads = default_threads() if threads is None else int(threads)
+    start = time.perf_counter()
+    out = _bristle.parallel.sliding_forces(mechs, eps, float(gamma), dirs, opts, integrator, nthreads,
+                                           _progress_of(progress, "sweep_sliding_force"))
+    seconds = time.perf_counter() - start
+    full = shape + (eps.size, dirs.size)
+    axes = dict(axes, epsilon=eps, direction=dirs)
+    return EpsilonSweepResult(out["mean_N"].reshape(full), out["min_N"].reshape(full), out["max_N"].reshape(full),
+                              out["limit_N"].reshape(full), axes, shape, mechs, seconds, int(out["threads"]),
+                              out["wall_seconds"].reshape(full))
+
+
+# ---- Paper 3: stick-slip of a structure on a belt ------------------------------------------------
+
+@dataclass
+class StickSlipSweepResult:
+    """Result of sweep_stick_slip: limit-cycle quantities with the grid's shape.
+
+    period_s, period_spread_s (s), amplitude_w_m (m), amplitude_v_mps (m/s), force_min_N, force_max_N
+    (N), stick_fraction, admittance_m_per_N_s, found (a limit cycle was found), well_posed,
+    breakaways_per_cycle; axes: the grid.
+    """
+
+    values: Dict[str, np.ndarray]
+    axes: Dict[str, Any]
+    shape: Tuple[int, ...]
+    seconds: float = 0.0
+    threads: int = 1
+
+    def __getattr__(self, name):
+        values = self.__dict__.get("values")
+        if values is not None and name in values:
+            return values[name]
+        raise AttributeError(name)
+
+    @property
+    def points(self) -> int:
+        return int(np.prod(self.shape)) if self.shape else 1
+
+
+def sweep_stick_slip(structure, *, dt: float, belt=None, friction=None, options=None, model_options=None,
+                     grid=None, threads: Optional[int] = None, progress="auto") -> StickSlipSweepResult:
+    """Stick-slip limit cycles of a structure pressed against a moving belt (paper 3) over a grid.
+
+    structure: a structures.Structure, a list of them, or a callable(**grid point) returning a
+        Structure or (Structure, BeltParams) or (Structure, BeltParams, StribeckParams).
+    dt: step (s) of the reduced model (make_reduced_model); belt: BeltParams for the points that do
+        not bring their own (default BeltParams()); friction: StribeckParams (Coulomb-Stribeck with
+        exact stick) likewise; options: StickSlipOptions (t_end_s, output_every, cycles);
+        model_options: ReducedModelOptions.
+
+    Every point equals ``run_stick_slip(make_reduced_model(structure, dt, model_options), belt,
+    friction, options).cycle`` bit for bit, whatever ``threads``.
+    """
+    s = _bristle.structures
+    items, axes, shape = _grid_items(structure, grid, (s.Structure,), "structure")
+    base_belt = belt if belt is not None else s.BeltParams()
+    base_friction = friction if friction is not None else _bristle.laws.StribeckParams(mu_s=0.5, mu_d=0.3, v_s=0.1)
+    if not isinstance(base_belt, s.BeltParams):
+        raise TypeError(f"belt: expected BeltParams, got {type(base_belt).__name__}")
+    if not isinstance(base_friction, _bristle.laws.StribeckParams):
+        raise TypeError(f"friction: expected StribeckParams, got {type(base_friction).__name__}")
+    structures, belts, frictions = [], [], []
+    for it in items:
+        parts = it if isinstance(it, tuple) else (it,)
+        structures.append(parts[0])
+        belts.append(parts[1] if len(parts) > 1 else base_belt)
+        frictions.append(parts[2] if len(parts) > 2 else base_friction)
+    opts = options if options is not None else s.StickSlipOptions()
+    mopts = model_options if model_options is not None else s.ReducedModelOptions()
+    nthreads = default_threads() if threads is None else int(threads)
+    start = time.perf_counter()
+    out = _bristle.parallel.stick_slip(structures, belts, frictions, float(dt), opts, mopts, nthreads,
+                                       _progress_of(progress, "sweep_stick_slip"))
+    seconds = time.perf_counter() - start
+    threads_used = int(out.pop("threads"))
+    values = {k: np.asarray(v).reshape(shape) for k, v in out.items()}
+    return StickSlipSweepResult(values, axes, shape, seconds, threads_used)

@@ -7,13 +7,26 @@
 //   bristle_pyref lumped_steady    j i Fx Fy               (friction(steady_state(v)) for a few laws)
 //   bristle_pyref bench            t x v F z               (LuGre on a GKV body, velocity-driven sine)
 //   bristle_pyref line_transient   t Fx W                  (Table 1 sliding, n = 2, 40 cells)
+//   bristle_pyref frbd_general     tag ...                 (FrBD with a user G^-1: steady forces, a bench run)
+//   bristle_pyref directional      tag ...                 (paper 2: coefficients, V_eps, loops, sliding force,
+//                                                           crawler)
+//   bristle_pyref structures       tag ...                 (paper 3: kernels, steppers, stick-slip)
 //
 // The inputs are documented next to each mode and repeated in the test.
 #include <cstdio>
 #include <string>
 #include <vector>
 
+#include <cmath>
+
 #include "bristle/contact/bench.hpp"
+#include "bristle/directional/crawler.hpp"
+#include "bristle/directional/drive.hpp"
+#include "bristle/directional/mechanism.hpp"
+#include "bristle/structures/kernels.hpp"
+#include "bristle/structures/modal_model.hpp"
+#include "bristle/structures/reduced_model.hpp"
+#include "bristle/structures/stick_slip.hpp"
 #include "bristle/contact/contact_model.hpp"
 #include "bristle/core/error.hpp"
 #include "bristle/rheology/contact_pair.hpp"
@@ -160,6 +173,144 @@ void line_transient() {
     std::printf("%.17g %.17g %.17g\n", s.column("t_s")[r], s.column("Fx_N")[r], s.column("W_J")[r]);
 }
 
+
+void print_row(const char* tag, const std::vector<double>& values) {
+  std::printf("%s", tag);
+  for (double v : values) std::printf(" %.17g", v);
+  std::printf("\n");
+}
+
+void print_columns(const char* tag, const TimeSeries& s, const std::vector<std::string>& names) {
+  for (std::size_t r = 0; r < s.rows(); ++r) {
+    std::vector<double> row;
+    for (const auto& n : names) row.push_back(s.column(n)[r]);
+    print_row(tag, row);
+  }
+}
+
+void frbd_general() {
+  // FrBD general form with G^-1(v) = (0.5 + ||v||) [[1, 0.1], [0.1, 2]] (m/s), on gkv(240, c = [100], tau = [0.1])
+  // over elastic(600). Steady friction at v below (normal load 2 N), and a velocity-driven bench
+  // v = 0.2 + 0.3 sin(5 t) m/s, normal load 1 N, CVODE rtol 1e-9 atol 1e-12, t = 0, 0.05, ..., 1.
+  laws::LawParams p = frbd(1.0, 0.7, 6.0, 2.0, 0.0);
+  p.G_inverse = [](const Vec2& v) {
+    const double g = 0.5 + std::sqrt(v[0] * v[0] + v[1] * v[1]);
+    Mat2 m;
+    m << g * 1.0, g * 0.1, g * 0.1, g * 2.0;
+    return m;
+  };
+  const contact::ContactModel model(p, rheology::gkv(240.0, {100.0}, {0.1}), rheology::elastic(600.0));
+  const std::vector<Vec2> v{Vec2(0.01, 0.0), Vec2(0.3, -0.2), Vec2(-2.0, 1.0)};
+  for (const auto& vi : v) {
+    const Vec2 f = 2.0 * model.friction(model.steady_state(vi).data(), vi);
+    print_row("steady", {f[0], f[1]});
+  }
+  contact::BenchParams bp;
+  bp.drive = contact::DriveKind::velocity;
+  bp.input_x.kind = contact::SignalKind::sine;
+  bp.input_x.offset = 0.2;
+  bp.input_x.amplitude = 0.3;
+  bp.input_x.omega = 5.0;
+  bp.normal_load = contact::Signal::constant_value(1.0);
+  const contact::Bench bench(model, bp);
+  integrate::Options o;
+  o.rtol = 1e-9;
+  o.atol = 1e-12;
+  std::vector<double> times;
+  for (int k = 0; k <= 20; ++k) times.push_back(0.05 * k);
+  const auto run = contact::run(bench, times, o);
+  print_columns("bench", run.series, {"t_s", "x_m", "F_N"});
+}
+
+void directional_ref() {
+  namespace dir = bristle::directional;
+  // Symmetric sine omega_+- = +-0.5 and the ratchet r = 1/4 (A = 0.5/(2 pi)); the three default mechanisms.
+  dir::ProfileParams sine;
+  sine.kind = dir::ProfileKind::sine;
+  sine.amplitude = 0.5 / (2.0 * 3.14159265358979323846);
+  dir::ProfileParams ratchet = sine;
+  ratchet.kind = dir::ProfileKind::ratchet;
+  ratchet.asymmetry = 0.25;
+  for (const auto& pp : {sine, ratchet}) {
+    const dir::Profile w(pp);
+    print_row("profile", {w.omega_plus(), w.omega_minus(), w.w_max(), w.w_min()});
+    for (auto kind : {dir::MechanismKind::vertical, dir::MechanismKind::slanted, dir::MechanismKind::angular}) {
+      dir::MechanismParams mp;
+      mp.kind = kind;
+      const dir::Mechanism m(mp, w);
+      const auto& l = m.limit();
+      print_row("limit", {l.alpha, l.a, l.mu_plus, l.mu_minus, l.rho_plus, l.rho_minus, m.gap(), m.epsilon_max()});
+    }
+  }
+  // V_eps of the slanted spring on the sine at eps = 0.01, z = -0.3 .. 0.3.
+  dir::MechanismParams slanted;
+  slanted.kind = dir::MechanismKind::slanted;
+  const dir::Mechanism ms(slanted, dir::Profile(sine));
+  const dir::WigglyPotential V(ms, 0.01);
+  for (int k = 0; k <= 6; ++k) {
+    const auto pt = V.at(-0.3 + 0.1 * k);
+    print_row("potential", {pt.p, pt.y, pt.V, pt.dV, pt.d2V});
+  }
+  // Loops: triangle 0 -> 0.8 -> -0.8 -> 0 (period 2 s, 1 cycle), k_h = 1, eps = 0.05, gamma = 1; t = 0, 0.1, .., 2.
+  const dir::Loading q = dir::Loading::triangle(0.0, 0.8, 2.0, 1.0);
+  dir::DriveParams drive;
+  std::vector<double> times;
+  for (int k = 0; k <= 20; ++k) times.push_back(0.1 * k);
+  const auto eloop = dir::epsilon_loop(ms, {0.05, 1.0}, drive, q, times);
+  print_columns("eloop", eloop.series, {"t_s", "u_m", "F_N", "D_J"});
+  const auto lloop = dir::limit_loop(ms, drive, q, times);
+  print_columns("lloop", lloop.series, {"t_s", "u_m", "F_N", "D_J"});
+  // Sliding force at eps = 1e-3, both directions (default options).
+  for (int d : {1, -1}) {
+    const auto f = dir::measure_sliding_force(ms, {1e-3, 1.0}, d);
+    print_row("sliding", {f.mean_N, f.min_N, f.max_N, f.limit_N});
+  }
+  // Two-foot crawler, angular feet, limit law: 3 cycles, 400 steps per cycle.
+  dir::MechanismParams angular;
+  angular.kind = dir::MechanismKind::angular;
+  const dir::Mechanism ma(angular, dir::Profile(sine));
+  const auto crawl = dir::crawl_limit(ma, dir::CrawlerParams{}, 3, 400);
+  print_row("crawl", {crawl.advance_per_cycle_m, crawl.series.column("center_m").back()});
+}
+
+void structures_ref() {
+  namespace st = bristle::structures;
+  // Kernels: the string of string_kernel.toml with D = 0.1, the cantilever with D = 0.1, tau = 0.05 .. 1.
+  st::TautStringParams sp;
+  sp.damping_ratio = 0.1;
+  const auto string = st::Structure::taut_string(sp);
+  st::BeamParams bp;
+  bp.damping_ratio = 0.1;
+  const auto beam = st::Structure::cantilever(bp);
+  std::vector<double> tau;
+  for (int k = 1; k <= 20; ++k) tau.push_back(0.05 * k);
+  print_row("string_L1", st::displacement_kernel(string, 0, 0, tau).value);
+  print_row("string_S", st::step_response(string, 0, 0, tau).value);
+  print_row("beam_L1", st::displacement_kernel(beam, 0, 0, tau).value);
+  print_row("beam_K", st::velocity_kernel(beam, 0, 0, tau).value);
+  print_row("limits", {st::right_limit(string, 0, 0), st::sqrt_law_coefficient(beam, 0), string.static_compliance()(0, 0),
+                       beam.static_compliance()(0, 0)});
+  // Stick-slip of the string through the reduced model: dt = 2 ms, 12 s, every 25th step.
+  st::BeltParams belt;
+  belt.normal_load_N = 1.0;
+  belt.belt_speed_m_per_s = 0.1;
+  laws::StribeckParams f{0.5, 0.3, 0.1, 2.0, 0.0};
+  st::StickSlipOptions o;
+  o.t_end_s = 12.0;
+  o.output_every = 25;
+  auto reduced = st::make_reduced_model(string, 2e-3);
+  const auto r = st::run_stick_slip(*reduced, belt, f, o);
+  print_columns("stick_slip", r.series, {"t_s", "w_m", "v_mps", "F_N"});
+  print_row("cycle", {r.cycle.period_s, r.cycle.amplitude_w_m, r.cycle.stick_fraction, r.admittance_m_per_N_s});
+  // The truncated modal model (50 modes), 200 steps of dt = 1 ms under f = sin(3 t) N.
+  st::ModalModel modal(string, 50, 1e-3);
+  VecX force(1);
+  for (int n = 1; n <= 200; ++n) {
+    force[0] = std::sin(3.0 * 1e-3 * n);
+    modal.advance(force);
+  }
+  print_row("modal", {modal.velocity()[0], modal.displacement()[0], modal.stored_energy()});
+}
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -173,8 +324,14 @@ int main(int argc, char** argv) {
       bench();
     } else if (mode == "line_transient") {
       line_transient();
+    } else if (mode == "frbd_general") {
+      frbd_general();
+    } else if (mode == "directional") {
+      directional_ref();
+    } else if (mode == "structures") {
+      structures_ref();
     } else {
-      std::fprintf(stderr, "usage: bristle_pyref steady_line|lumped_steady|bench|line_transient\n");
+      std::fprintf(stderr, "usage: bristle_pyref steady_line|lumped_steady|bench|line_transient|frbd_general|directional|structures\n");
       return 2;
     }
   } catch (const std::exception& e) {

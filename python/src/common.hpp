@@ -22,6 +22,7 @@
 
 #include <chrono>
 #include <functional>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -43,6 +44,8 @@ void export_integrate(py::module_& m);
 void export_transport(py::module_& m);
 void export_io(py::module_& m);
 void export_sweeps(py::module_& m);
+void export_directional(py::module_& m);
+void export_structures(py::module_& m);
 
 /// A number k -> k I, or a 2x2 array-like. TypeError for other types, InvalidInput for other shapes.
 Mat2 to_mat2(py::handle value, std::string_view what);
@@ -128,6 +131,54 @@ class ProgressRelay {
  private:
   py::handle callback_;
   std::chrono::steady_clock::time_point last_ = std::chrono::steady_clock::now();
+};
+
+/// A Python callable held by C++ objects that may be copied, called and destroyed on threads that do
+/// not hold the GIL (solvers run with the GIL released; sweeps on worker threads). The object is
+/// shared through a std::shared_ptr (copies touch no Python reference count); the last owner takes the
+/// GIL to release it, and every call takes the GIL (so a solver with a Python callable is correct on
+/// any thread, but the calls are serialised by the GIL: no parallel speed-up).
+class PyCallable {
+ public:
+  PyCallable(py::object fn, std::string what) : what_(std::move(what)) {
+    if (!PyCallable_Check(fn.ptr()))
+      throw py::type_error(what_ + ": expected a callable, got " +
+                           std::string(py::str(py::type::handle_of(fn).attr("__name__"))));
+    fn_ = std::shared_ptr<py::object>(new py::object(std::move(fn)), [](py::object* p) {
+      if (Py_IsInitialized() != 0) {
+        py::gil_scoped_acquire gil;
+        delete p;
+      } else {
+        (void)p->release();  // the interpreter is gone: leak the reference rather than touch it
+        delete p;
+      }
+    });
+  }
+  /// f(x) as a finite double (GIL taken). TypeError for a non-number, InvalidInput for NaN or inf.
+  double scalar(double x) const;
+  /// f(v) for a 2-vector v (passed as a numpy array of 2), as a 2x2 matrix (GIL taken).
+  Mat2 matrix(const Vec2& v) const;
+  const py::object& object() const { return *fn_; }
+  const std::string& what() const { return what_; }
+
+ private:
+  std::shared_ptr<py::object> fn_;
+  std::string what_;
+};
+
+/// std::function wrappers of a PyCallable (the wrapper type is named so that C++ code can find out
+/// whether a std::function holds a Python callable: target<ScalarCallable>() / target<MatrixCallable>()).
+struct ScalarCallable {
+  PyCallable fn;
+  double operator()(double x) const { return fn.scalar(x); }
+};
+struct MatrixCallable {
+  PyCallable fn;
+  bool invert = false;  // fn gives G(v); the std::function returns G(v)^-1 (FrBD general form given by G)
+  Mat2 operator()(const Vec2& v) const {
+    const Mat2 m = fn.matrix(v);  // finite and SPD (checked), so invertible
+    return invert ? Mat2(m.inverse()) : m;
+  }
 };
 
 }  // namespace bristle::python

@@ -225,4 +225,31 @@ names in order, ``len(ts)`` the number of rows. Use ``ts.to_dict()`` for writabl
   m.def("rotation", &rotation, py::arg("theta"), "2x2 rotation matrix by theta (rad), paper 1, eq. 41.");
 }
 
+double PyCallable::scalar(double x) const {
+  py::gil_scoped_acquire gil;
+  const py::object r = (*fn_)(x);
+  double value = 0.0;
+  try {
+    value = r.cast<double>();
+  } catch (const py::cast_error&) {
+    throw py::type_error(what_ + ": the callable must return a number, got " +
+                         std::string(py::str(py::type::handle_of(r).attr("__name__"))));
+  }
+  require_finite(what_ + "(" + format_value(x) + ")", value);
+  return value;
+}
+
+Mat2 PyCallable::matrix(const Vec2& v) const {
+  py::gil_scoped_acquire gil;
+  py::array_t<double> arg(2);
+  arg.mutable_data()[0] = v[0];
+  arg.mutable_data()[1] = v[1];
+  const py::object r = (*fn_)(arg);
+  const Mat2 m = to_mat2(r, what_ + " result");
+  const std::string key = what_ + "((" + format_value(v[0]) + ", " + format_value(v[1]) + "))";
+  require_finite(key, m);
+  require_spd(key, m);
+  return m;
+}
+
 }  // namespace bristle::python

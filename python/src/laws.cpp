@@ -33,6 +33,11 @@ std::string repr(const LawParams& p) {
   if (p.kind == LawKind::bouc_wen)
     s += ", A=" + repr_double(p.A) + ", beta1=" + repr_double(p.beta1) + ", beta2=" + repr_double(p.beta2) +
          ", gamma=" + repr_double(p.gamma);
+  if (p.G_inverse) {
+    const auto* f = p.G_inverse.target<MatrixCallable>();
+    s += std::string(f && f->invert ? ", G=" : ", G_inverse=") +
+         (f ? std::string(py::repr(f->fn.object())) : std::string("<C++ function>"));
+  }
   return s + ")";
 }
 
@@ -128,7 +133,8 @@ Matrices accept a number k (meaning k I) or a 2x2 array; reading returns a copy,
 matrices (law.sigma1 = 0.5), not entries. Checked when a model is built.)doc");
   law.def(py::init([](py::handle kind, py::object M, py::object mu_s, py::object mu_d, py::object v_s,
                       py::object delta_s, py::object mu_v, double eps, py::object sigma0, py::handle sigma1,
-                      py::handle sigma2, double A, double beta1, double beta2, double gamma) {
+                      py::handle sigma2, double A, double beta1, double beta2, double gamma, py::object G_inverse,
+                      py::object G) {
             LawParams p;
             p.kind = enum_from<LawKind>(kind, "law.type", laws::law_kind_from_string);
             const bool any_mu =
@@ -153,13 +159,17 @@ matrices (law.sigma1 = 0.5), not entries. Checked when a model is built.)doc");
             p.beta1 = beta1;
             p.beta2 = beta2;
             p.gamma = gamma;
+            if (!G_inverse.is_none() && !G.is_none())
+              throw InvalidInput("LawParams: give G or G_inverse (the FrBD general form), not both");
+            if (!G_inverse.is_none()) p.G_inverse = MatrixCallable{PyCallable(G_inverse, "law.G_inverse")};
+            if (!G.is_none()) p.G_inverse = MatrixCallable{PyCallable(G, "law.G"), true};
             return p;
           }),
           py::kw_only(), py::arg("kind") = "frbd", py::arg("M") = py::none(), py::arg("mu_s") = py::none(),
           py::arg("mu_d") = py::none(), py::arg("v_s") = py::none(), py::arg("delta_s") = py::none(),
           py::arg("mu_v") = py::none(), py::arg("eps") = 0.0, py::arg("sigma0") = py::none(), py::arg("sigma1") = 0.0,
           py::arg("sigma2") = 0.0, py::arg("A") = 1.0, py::arg("beta1") = 1.0, py::arg("beta2") = 0.0,
-          py::arg("gamma") = 0.0)
+          py::arg("gamma") = 0.0, py::arg("G_inverse") = py::none(), py::arg("G") = py::none())
       .def_property(
           "kind", [](const LawParams& p) { return p.kind; },
           [](LawParams& p, py::handle k) { p.kind = enum_from<LawKind>(k, "law.type", laws::law_kind_from_string); },
@@ -185,6 +195,38 @@ matrices (law.sigma1 = 0.5), not entries. Checked when a model is built.)doc");
       .def_readwrite("beta1", &LawParams::beta1, "Bouc-Wen shape (1/m^2), > 0, eq. 6")
       .def_readwrite("beta2", &LawParams::beta2, "Bouc-Wen shape (1/m^2), >= 0, eq. 6")
       .def_readwrite("gamma", &LawParams::gamma, "Bouc-Wen shape (1/m^2), finite, beta1 + gamma > 0")
+      .def_property(
+          "G_inverse",
+          [](const LawParams& p) -> py::object {
+            if (!p.G_inverse) return py::none();
+            if (const auto* f = p.G_inverse.target<MatrixCallable>(); f && !f->invert) return f->fn.object();
+            return py::none();
+          },
+          [](LawParams& p, py::object f) {
+            if (f.is_none())
+              p.G_inverse = nullptr;
+            else
+              p.G_inverse = MatrixCallable{PyCallable(f, "law.G_inverse")};
+          },
+          R"doc(FrBD general form (h0 = -G^-1(v) f - v, steady state f = -G(v) v): a Python callable
+G_inverse(v) -> 2x2 array (m/s; a number g means g I), v a numpy array (v_x, v_y) in m/s; the result
+must be finite and symmetric positive definite (checked at every call: InvalidInput otherwise). None (default): the
+Stribeck form G^-1 = M^-2 ||M v||_eps of eq. 3. Every call takes the GIL: solvers using it run correctly
+with the GIL released, but the parallel sweeps run such models on one thread.)doc")
+      .def_property(
+          "G",
+          [](const LawParams& p) -> py::object {
+            if (const auto* f = p.G_inverse.target<MatrixCallable>(); f && f->invert) return f->fn.object();
+            return py::none();
+          },
+          [](LawParams& p, py::object f) {
+            if (f.is_none())
+              p.G_inverse = nullptr;
+            else
+              p.G_inverse = MatrixCallable{PyCallable(f, "law.G"), true};
+          },
+          R"doc(FrBD general form given by G instead of G^-1: a Python callable G(v) -> 2x2 array (s/m), v in m/s;
+finite and SPD (checked at every call); the law uses its inverse. Setting G replaces G_inverse.)doc")
       .def("validate", &LawParams::validate, py::arg("prefix") = "law",
            "Raises InvalidInput (ValueError) naming prefix.key if a value is out of range.")
       .def("__repr__", [](const LawParams& p) { return repr(p); });

@@ -12,6 +12,8 @@ PYBIND11_MODULE(_bristle, m) {
   bp::export_integrate(m);
   bp::export_contact(m);
   bp::export_transport(m);
+  bp::export_directional(m);
+  bp::export_structures(m);
   bp::export_io(m);
   bp::export_sweeps(m);
 }

@@ -16,6 +16,9 @@
 #include <thread>
 
 #include "bristle/contact/contact_model.hpp"
+#include "bristle/directional/drive.hpp"
+#include "bristle/structures/reduced_model.hpp"
+#include "bristle/structures/stick_slip.hpp"
 #include "bristle/transport/line_contact.hpp"
 #include "common.hpp"
 
@@ -127,6 +130,25 @@ std::vector<const contact::ContactModel*> model_pointers(const py::sequence& mod
 
 std::string number(double v) { return format_value(v); }
 
+/// Whether a model's law calls back into Python (LawParams.G_inverse set from Python): such points
+/// take the GIL at every evaluation, so they run on one worker (no speed-up to gain, less contention).
+bool calls_python(const contact::ContactModel& model) {
+  return static_cast<bool>(model.law().params().G_inverse.target<MatrixCallable>());
+}
+
+int workers_for(const std::vector<const contact::ContactModel*>& models, int threads) {
+  for (const auto* m : models)
+    if (calls_python(*m)) return 1;
+  return resolve_threads(threads);
+}
+
+template <class T>
+std::vector<T> cast_list(const py::sequence& items, const char* what, const char* type) {
+  std::vector<T> out;
+  for (py::handle h : items) out.push_back(cast_arg<T>(h, what, type));
+  return out;
+}
+
 }  // namespace
 
 void export_sweeps(py::module_& root) {
@@ -164,7 +186,7 @@ released, results bit-identical to the serial library calls.)doc");
           require_finite("line.V2", v2[i]);
           require_finite("line.v_y", vy[i]);
         }
-        const int workers = resolve_threads(threads);
+        const int workers = workers_for(model_ptrs, threads);
         py::array_t<double> force({static_cast<py::ssize_t>(M), static_cast<py::ssize_t>(N), py::ssize_t{2}});
         py::array_t<bool> exact({static_cast<py::ssize_t>(M), static_cast<py::ssize_t>(N)});
         double* force_out = force.mutable_data();
@@ -216,7 +238,7 @@ threads: workers (0: every core); progress: optional callable(done, total).)doc"
           vel[i] = Vec2(a.data()[2 * i], a.data()[2 * i + 1]);
           require_finite("v_r", vel[i]);
         }
-        const int workers = resolve_threads(threads);
+        const int workers = workers_for(model_ptrs, threads);
         py::array_t<double> force({static_cast<py::ssize_t>(M), static_cast<py::ssize_t>(N), py::ssize_t{2}});
         double* out = force.mutable_data();
         parallel_for(
@@ -241,6 +263,152 @@ threads: workers (0: every core); progress: optional callable(done, total).)doc"
 models: sequence of M ContactModel; v: (N, 2) array of relative velocities v_r (m/s). Returns
 force_N (M, N, 2) = normal_load_N * model.friction(model.steady_state(v_r), v_r), bit for bit.
 threads: workers (0: every core); progress: optional callable(done, total).)doc");
+
+  m.def(
+      "calls_python",
+      [](const py::sequence& models) {
+        for (const auto* p : model_pointers(models))
+          if (calls_python(*p)) return true;
+        return false;
+      },
+      py::arg("models"),
+      "Whether any model's law calls a Python function (LawParams.G_inverse): such sweeps run on one thread.");
+
+  m.def(
+      "sliding_forces",
+      [](const py::sequence& mechanisms, py::handle epsilon, double gamma, py::handle directions,
+         const directional::SlidingOptions& options, py::object integrator, int threads, py::object progress) {
+        const auto mechs = cast_list<directional::Mechanism>(mechanisms, "mechanisms", "Mechanism");
+        if (mechs.empty()) throw InvalidInput("mechanisms: empty; at least one Mechanism is needed");
+        const std::vector<double> eps = to_vector(epsilon, "epsilon");
+        if (eps.empty()) throw InvalidInput("epsilon: empty; at least one value is needed");
+        std::vector<int> dirs;
+        for (double d : to_vector(directions, "directions")) {
+          if (d != 1.0 && d != -1.0)
+            throw InvalidInput("directions: " + format_value(d) + ": must be +1 (rightward) or -1 (leftward)");
+          dirs.push_back(static_cast<int>(d));
+        }
+        if (dirs.empty()) throw InvalidInput("directions: empty; give +1 and/or -1");
+        for (double e : eps) directional::EpsilonParams{e, gamma}.validate("");  // before any thread starts
+        const bool custom = !integrator.is_none();
+        const integrate::Options opts =
+            custom ? cast_arg<integrate::Options>(integrator, "integrator", "IntegratorOptions") : integrate::Options{};
+        const int workers = resolve_threads(threads);
+        const std::size_t M = mechs.size(), E = eps.size(), D = dirs.size(), n = M * E * D;
+        const std::vector<py::ssize_t> shape{static_cast<py::ssize_t>(M), static_cast<py::ssize_t>(E),
+                                             static_cast<py::ssize_t>(D)};
+        py::array_t<double> mean(shape), lo(shape), hi(shape), limit(shape), seconds(shape);
+        double *mean_out = mean.mutable_data(), *lo_out = lo.mutable_data(), *hi_out = hi.mutable_data(),
+               *limit_out = limit.mutable_data(), *sec_out = seconds.mutable_data();
+        parallel_for(
+            n, workers, progress,
+            [&](std::size_t k) {
+              const std::size_t a = k / (E * D), b = (k / D) % E, c = k % D;
+              const directional::EpsilonParams ep{eps[b], gamma};
+              const directional::SlidingForce f =
+                  custom ? directional::measure_sliding_force(mechs[a], ep, dirs[c], options, opts)
+                         : directional::measure_sliding_force(mechs[a], ep, dirs[c], options);
+              mean_out[k] = f.mean_N;
+              lo_out[k] = f.min_N;
+              hi_out[k] = f.max_N;
+              limit_out[k] = f.limit_N;
+              sec_out[k] = f.wall_seconds;
+            },
+            [&](std::size_t k) {
+              return "sweep point: mechanism " + std::to_string(k / (E * D)) + ", epsilon = " +
+                     number(eps[(k / D) % E]) + " m, direction " + std::to_string(dirs[k % D]);
+            });
+        py::dict out;
+        out["mean_N"] = mean;
+        out["min_N"] = lo;
+        out["max_N"] = hi;
+        out["limit_N"] = limit;
+        out["wall_seconds"] = seconds;
+        out["threads"] = workers;
+        return out;
+      },
+      py::arg("mechanisms"), py::arg("epsilon"), py::arg("gamma") = 1.0, py::arg("directions") = std::vector<double>{1.0, -1.0},
+      py::arg("options") = directional::SlidingOptions{}, py::arg("integrator") = py::none(), py::arg("threads") = 0,
+      py::arg("progress") = py::none(),
+      R"doc(The eps-systems' mean sliding forces (paper 2, eq. 2.8 driven through a horizontal spring) for every
+(mechanism, eps, direction): a dict of (M, E, D) arrays mean_N, min_N, max_N, limit_N (rho_+- of eq.
+2.17, N), wall_seconds; each point equal bit for bit to directional.measure_sliding_force(mechanisms[a],
+EpsilonParams(epsilon=eps[b], gamma=gamma), directions[c], options[, integrator]).)doc");
+
+  m.def(
+      "stick_slip",
+      [](const py::sequence& structures, const py::sequence& belts, const py::sequence& frictions, double dt,
+         const structures::StickSlipOptions& options, const structures::ReducedModelOptions& model_options,
+         int threads, py::object progress) {
+        const auto S = cast_list<structures::Structure>(structures, "structures", "Structure");
+        const auto B = cast_list<structures::BeltParams>(belts, "belts", "BeltParams");
+        const auto F = cast_list<laws::StribeckParams>(frictions, "frictions", "StribeckParams");
+        const std::size_t n = S.size();
+        if (n == 0) throw InvalidInput("structures: empty; at least one Structure is needed");
+        if (B.size() != n || F.size() != n)
+          throw InvalidInput("structures, belts, frictions: " + std::to_string(n) + ", " + std::to_string(B.size()) +
+                             ", " + std::to_string(F.size()) + " items; they must have the same length");
+        require_positive("run.dt_s", dt);
+        options.validate("run");
+        model_options.validate("model");
+        for (std::size_t k = 0; k < n; ++k) {
+          B[k].validate("contact", S[k].contact_count());
+          F[k].validate("friction");
+        }
+        const int workers = resolve_threads(threads);
+        const auto N = static_cast<py::ssize_t>(n);
+        py::array_t<double> period(N), spread(N), amp_w(N), amp_v(N), fmin(N), fmax(N), stick(N), admittance(N);
+        py::array_t<bool> found(N), well_posed(N);
+        py::array_t<int> breakaways(N);
+        double *o_period = period.mutable_data(), *o_spread = spread.mutable_data(), *o_amp_w = amp_w.mutable_data(),
+               *o_amp_v = amp_v.mutable_data(), *o_fmin = fmin.mutable_data(), *o_fmax = fmax.mutable_data(),
+               *o_stick = stick.mutable_data(), *o_adm = admittance.mutable_data();
+        bool *o_found = found.mutable_data(), *o_well = well_posed.mutable_data();
+        int* o_break = breakaways.mutable_data();
+        parallel_for(
+            n, workers, progress,
+            [&](std::size_t k) {
+              const auto model = structures::make_reduced_model(S[k], dt, model_options);
+              const auto r = structures::run_stick_slip(*model, B[k], F[k], options);
+              o_period[k] = r.cycle.period_s;
+              o_spread[k] = r.cycle.period_spread_s;
+              o_amp_w[k] = r.cycle.amplitude_w_m;
+              o_amp_v[k] = r.cycle.amplitude_v_mps;
+              o_fmin[k] = r.cycle.force_min_N;
+              o_fmax[k] = r.cycle.force_max_N;
+              o_stick[k] = r.cycle.stick_fraction;
+              o_adm[k] = r.admittance_m_per_N_s;
+              o_found[k] = r.cycle.found;
+              o_well[k] = r.well_posed;
+              o_break[k] = r.cycle.breakaways_per_cycle;
+            },
+            [&](std::size_t k) {
+              return "sweep point " + std::to_string(k) + ": belt speed " + number(B[k].belt_speed_m_per_s) +
+                     " m/s, normal load " + number(B[k].normal_load_N) + " N";
+            });
+        py::dict out;
+        out["period_s"] = period;
+        out["period_spread_s"] = spread;
+        out["amplitude_w_m"] = amp_w;
+        out["amplitude_v_mps"] = amp_v;
+        out["force_min_N"] = fmin;
+        out["force_max_N"] = fmax;
+        out["stick_fraction"] = stick;
+        out["admittance_m_per_N_s"] = admittance;
+        out["found"] = found;
+        out["well_posed"] = well_posed;
+        out["breakaways_per_cycle"] = breakaways;
+        out["threads"] = workers;
+        return out;
+      },
+      py::arg("structures"), py::arg("belts"), py::arg("frictions"), py::arg("dt"),
+      py::arg("options") = structures::StickSlipOptions{}, py::arg("model_options") = structures::ReducedModelOptions{},
+      py::arg("threads") = 0, py::arg("progress") = py::none(),
+      R"doc(Stick-slip limit cycles (paper 3) for P points (structures[k], belts[k], frictions[k] a StribeckParams):
+each point runs structures.run_stick_slip(make_reduced_model(structures[k], dt, model_options), belts[k],
+frictions[k], options) on a worker thread. Returns a dict of length-P arrays (period_s, period_spread_s,
+amplitude_w_m, amplitude_v_mps, force_min_N, force_max_N, stick_fraction, admittance_m_per_N_s, found,
+well_posed, breakaways_per_cycle) and the threads used.)doc");
 }
 
 }  // namespace bristle::python

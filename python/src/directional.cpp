@@ -1,0 +1,687 @@
+// Python bindings of bristle/directional: directional friction through bristle-like mediating elements
+// (paper 2; docs/directional.md): surface profiles, mechanisms and their limit coefficients (Lemmas 2
+// and 3), the convex energy and loadings, the eps-systems (eq. 2.8), the limit play law (eq. 2.3),
+// the horizontal-spring drive (eqs. 3.1-3.3), the crawler and the nap effects (§3.4).
+//
+// Solvers run with the GIL released. User functions (Profile.custom, Loading.custom) are Python
+// callables held through PyCallable: every call takes the GIL, so they are safe on any thread.
+#include "bristle/directional/crawler.hpp"
+#include "bristle/directional/drive.hpp"
+#include "bristle/directional/energy.hpp"
+#include "bristle/directional/epsilon_system.hpp"
+#include "bristle/directional/limit_system.hpp"
+#include "bristle/directional/mechanism.hpp"
+#include "bristle/directional/nap.hpp"
+#include "bristle/directional/profile.hpp"
+#include "common.hpp"
+
+namespace bristle::python {
+
+using namespace bristle::directional;
+
+namespace {
+
+template <class T, class Class>
+void add_copy(Class& cls) {
+  cls.def(
+         "copy", [](const T& self) { return T(self); }, "A copy (parameters are plain values).")
+      .def("__copy__", [](const T& self) { return T(self); })
+      .def(
+          "__deepcopy__", [](const T& self, py::dict) { return T(self); }, py::arg("memo"));
+}
+
+std::string repr_list(const std::vector<double>& v) {
+  std::string s = "[";
+  for (std::size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + repr_double(v[i]);
+  return s + "]";
+}
+
+std::string repr(const ProfileParams& p) {
+  std::string s = "ProfileParams(kind='" + std::string(to_string(p.kind)) + "'";
+  switch (p.kind) {
+    case ProfileKind::sine:
+      s += ", amplitude=" + repr_double(p.amplitude);
+      break;
+    case ProfileKind::ratchet:
+      s += ", amplitude=" + repr_double(p.amplitude) + ", asymmetry=" + repr_double(p.asymmetry);
+      break;
+    case ProfileKind::fourier:
+      s += ", cos=" + repr_list(p.cos_coefficients) + ", sin=" + repr_list(p.sin_coefficients);
+      break;
+    case ProfileKind::table:
+      s += ", x=" + repr_list(p.x) + ", w=" + repr_list(p.w);
+      break;
+  }
+  return s + ")";
+}
+
+std::string repr(const MechanismParams& p) {
+  return "MechanismParams(kind='" + std::string(to_string(p.kind)) + "', k=" + repr_double(p.k) +
+         ", height_m=" + repr_double(p.height_m) + ", rest_length_m=" + repr_double(p.rest_length_m) +
+         ", theta_rad=" + repr_double(p.theta_rad) + ", length_m=" + repr_double(p.length_m) +
+         ", theta_rest_rad=" + repr_double(p.theta_rest_rad) + ")";
+}
+
+std::string repr(const LimitCoefficients& c) {
+  return "LimitCoefficients(alpha=" + repr_double(c.alpha) + ", a=" + repr_double(c.a) +
+         ", mu_plus=" + repr_double(c.mu_plus) + ", mu_minus=" + repr_double(c.mu_minus) +
+         ", rho_plus=" + repr_double(c.rho_plus) + ", rho_minus=" + repr_double(c.rho_minus) + ")";
+}
+
+integrate::Options options_or(py::handle options, const integrate::Options& fallback) {
+  if (options.is_none()) return fallback;
+  return cast_arg<integrate::Options>(options, "options", "IntegratorOptions");
+}
+
+/// A double argument as a finite number (TypeError for other types).
+double number_arg(py::handle value, std::string_view what) { return cast_arg<double>(value, what, "a number"); }
+
+}  // namespace
+
+void export_directional(py::module_& root) {
+  py::module_ m = root.def_submodule("directional", R"doc(
+Directional friction through bristle-like mediating elements (paper 2, Gidoni & DeSimone;
+docs/directional.md). Lengths in m, forces in N, energies in J, angles in rad, times in s.
+
+Profile (the surface w, eq. 3.4), Mechanism (a bristle on it: limit coefficients of Lemmas 2 and 3,
+eqs. 2.17, 3.12), WigglyPotential (V_eps, eq. 2.16), ConvexEnergy (Phi), Loading (l(t)),
+WigglySystem (the eps-system, eq. 2.8), LimitSystem (the play law, eq. 2.3), the horizontal-spring
+drive (epsilon_loop, limit_loop, measure_sliding_force; eqs. 3.1-3.3), the crawler (crawl_epsilon,
+crawl_limit) and the nap effects (§3.4).)doc");
+
+  // ---- Profiles -----------------------------------------------------------------------------------
+  py::enum_<ProfileKind>(m, "ProfileKind", "Surface profile kind: sine, ratchet, fourier, table.")
+      .value("sine", ProfileKind::sine)
+      .value("ratchet", ProfileKind::ratchet)
+      .value("fourier", ProfileKind::fourier)
+      .value("table", ProfileKind::table);
+
+  py::class_<ProfileParams> profile_params(m, "ProfileParams", R"doc(
+A 1-periodic surface profile w (the physical surface is eps w(x/eps), eq. 3.4), dimensionless:
+  kind="sine"     w = amplitude sin(2 pi x)                          (omega_+- = +-2 pi amplitude)
+  kind="ratchet"  w = amplitude [sin(2 pi x) + (asymmetry/2) sin(4 pi x)], |asymmetry| <= 1/4
+  kind="fourier"  w = sum_k cos[k] cos(2 pi k x) + sin[k] sin(2 pi k x), k = 1..n
+  kind="table"    periodic cubic spline through (x_i, w_i), 0 = x_0 < ... < x_n = 1, w_n = w_0
+Checked when a Profile is built (InvalidInput naming "profile.<key>").)doc");
+  profile_params
+      .def(py::init([](py::handle kind, double amplitude, double asymmetry, py::handle cos, py::handle sin, py::handle x,
+                       py::handle w) {
+             ProfileParams p;
+             p.kind = enum_from<ProfileKind>(kind, "profile.kind", profile_kind_from_string);
+             p.amplitude = amplitude;
+             p.asymmetry = asymmetry;
+             p.cos_coefficients = to_vector(cos, "profile.cos");
+             p.sin_coefficients = to_vector(sin, "profile.sin");
+             p.x = to_vector(x, "profile.x");
+             p.w = to_vector(w, "profile.w");
+             return p;
+           }),
+           py::kw_only(), py::arg("kind") = "sine", py::arg("amplitude") = ProfileParams{}.amplitude,
+           py::arg("asymmetry") = 0.25, py::arg("cos") = py::list(), py::arg("sin") = py::list(),
+           py::arg("x") = py::list(), py::arg("w") = py::list())
+      .def_property(
+          "kind", [](const ProfileParams& p) { return p.kind; },
+          [](ProfileParams& p, py::handle k) {
+            p.kind = enum_from<ProfileKind>(k, "profile.kind", profile_kind_from_string);
+          })
+      .def_readwrite("amplitude", &ProfileParams::amplitude, "A (sine, ratchet), > 0 (-)")
+      .def_readwrite("asymmetry", &ProfileParams::asymmetry, "r (ratchet), in [-1/4, 1/4] (-)")
+      .def_property(
+          "cos", [](const ProfileParams& p) { return copy_array(p.cos_coefficients); },
+          [](ProfileParams& p, py::handle v) { p.cos_coefficients = to_vector(v, "profile.cos"); },
+          "fourier a_k, k = 1..n")
+      .def_property(
+          "sin", [](const ProfileParams& p) { return copy_array(p.sin_coefficients); },
+          [](ProfileParams& p, py::handle v) { p.sin_coefficients = to_vector(v, "profile.sin"); },
+          "fourier b_k, k = 1..n")
+      .def_property(
+          "x", [](const ProfileParams& p) { return copy_array(p.x); },
+          [](ProfileParams& p, py::handle v) { p.x = to_vector(v, "profile.x"); }, "table abscissae (one period)")
+      .def_property(
+          "w", [](const ProfileParams& p) { return copy_array(p.w); },
+          [](ProfileParams& p, py::handle v) { p.w = to_vector(v, "profile.w"); }, "table heights")
+      .def("validate", &ProfileParams::validate, py::arg("prefix") = "profile")
+      .def("__repr__", [](const ProfileParams& p) { return repr(p); });
+  add_copy<ProfileParams>(profile_params);
+
+  py::class_<Profile>(m, "Profile", R"doc(
+An immutable 1-periodic C^2 surface profile w with its slope extrema omega_+- = max/min w' (eq. 3.5).
+Profile(params=ProfileParams()) or Profile.custom(w, dw, d2w, harmonics=16) with Python functions.
+w, dw, d2w evaluate elementwise on arrays (x in periods).)doc")
+      .def(py::init([](const ProfileParams& params) { return Profile(params); }), py::arg("params") = ProfileParams{})
+      .def_static(
+          "custom",
+          [](py::object w, py::object dw, py::object d2w, int harmonics) {
+            return Profile::custom(ScalarCallable{PyCallable(std::move(w), "profile.w")},
+                                   ScalarCallable{PyCallable(std::move(dw), "profile.dw")},
+                                   ScalarCallable{PyCallable(std::move(d2w), "profile.d2w")}, "profile", harmonics);
+          },
+          py::arg("w"), py::arg("dw"), py::arg("d2w"), py::kw_only(), py::arg("harmonics") = 16,
+          R"doc(A user profile from Python functions w(x), w'(x), w''(x) (1-periodic; checked on a grid).
+Every evaluation takes the GIL: solvers using it are correct on any thread but not parallel.)doc")
+      .def(
+          "w", [](const Profile& p, py::handle x) { return map_array(x, [&](double v) { return p.w(v); }); },
+          py::arg("x"))
+      .def(
+          "dw", [](const Profile& p, py::handle x) { return map_array(x, [&](double v) { return p.dw(v); }); },
+          py::arg("x"))
+      .def(
+          "d2w", [](const Profile& p, py::handle x) { return map_array(x, [&](double v) { return p.d2w(v); }); },
+          py::arg("x"))
+      .def_property_readonly("omega_plus", &Profile::omega_plus, "max w' > 0 (eq. 3.5)")
+      .def_property_readonly("omega_minus", &Profile::omega_minus, "min w' < 0 (eq. 3.5)")
+      .def_property_readonly(
+          "slope_max", [](const Profile& p) { return py::make_tuple(p.slope_max().value, p.slope_max().x); },
+          "(omega_+, where)")
+      .def_property_readonly(
+          "slope_min", [](const Profile& p) { return py::make_tuple(p.slope_min().value, p.slope_min().x); },
+          "(omega_-, where)")
+      .def_property_readonly("w_max", &Profile::w_max)
+      .def_property_readonly("w_min", &Profile::w_min)
+      .def("sup_norm", &Profile::sup_norm, "sup |w|")
+      .def_property_readonly("description", &Profile::description)
+      .def("mirrored", &Profile::mirrored, "w(-x): omega~_+ = -omega_- (against the nap, §3.4)")
+      .def("__repr__", [](const Profile& p) { return "<bristle.directional.Profile " + p.description() + ">"; });
+
+  // ---- Mechanisms -----------------------------------------------------------------------------------
+  py::enum_<MechanismKind>(m, "MechanismKind", "Bristle model: vertical (§3.1), slanted (§3.2), angular (§3.3).")
+      .value("vertical", MechanismKind::vertical)
+      .value("slanted", MechanismKind::slanted)
+      .value("angular", MechanismKind::angular);
+
+  py::class_<MechanismParams> mech_params(m, "MechanismParams", R"doc(
+A bristle (paper 2, §3): kind "vertical", "slanted" or "angular"; k (N/m, angular N m/rad, > 0);
+height_m h (m, > 0, root height); rest_length_m L_rest (m, vertical and slanted); theta_rad (rad, slanted,
+[0, pi/2)); length_m L (m, angular, > h, eq. 3.15); theta_rest_rad (rad, angular, (-pi/2, theta_lim)).
+Checked when a Mechanism is built.)doc");
+  mech_params
+      .def(py::init([](py::handle kind, double k, double height_m, double rest_length_m, double theta_rad,
+                       double length_m, double theta_rest_rad) {
+             MechanismParams p;
+             p.kind = enum_from<MechanismKind>(kind, "mechanism.kind", mechanism_kind_from_string);
+             p.k = k;
+             p.height_m = height_m;
+             p.rest_length_m = rest_length_m;
+             p.theta_rad = theta_rad;
+             p.length_m = length_m;
+             p.theta_rest_rad = theta_rest_rad;
+             return p;
+           }),
+           py::kw_only(), py::arg("kind") = "slanted", py::arg("k") = 1.0, py::arg("height_m") = 1.0,
+           py::arg("rest_length_m") = 1.5, py::arg("theta_rad") = 0.5, py::arg("length_m") = 1.25,
+           py::arg("theta_rest_rad") = 0.0)
+      .def_property(
+          "kind", [](const MechanismParams& p) { return p.kind; },
+          [](MechanismParams& p, py::handle k) {
+            p.kind = enum_from<MechanismKind>(k, "mechanism.kind", mechanism_kind_from_string);
+          })
+      .def_readwrite("k", &MechanismParams::k, "spring constant (N/m; angular N m/rad)")
+      .def_readwrite("height_m", &MechanismParams::height_m, "h (m)")
+      .def_readwrite("rest_length_m", &MechanismParams::rest_length_m, "L_rest (m)")
+      .def_readwrite("theta_rad", &MechanismParams::theta_rad, "slant theta (rad)")
+      .def_readwrite("length_m", &MechanismParams::length_m, "rod length L (m)")
+      .def_readwrite("theta_rest_rad", &MechanismParams::theta_rest_rad, "rest angle (rad)")
+      .def("validate", &MechanismParams::validate, py::arg("prefix") = "mechanism")
+      .def("__repr__", [](const MechanismParams& p) { return repr(p); });
+  add_copy<MechanismParams>(mech_params);
+
+  py::class_<LimitCoefficients>(m, "LimitCoefficients", R"doc(
+The eps -> 0 dry friction (Lemmas 2, 3): alpha = F'(0) (N, eq. 2.13), a = c'(0) (-), mu_plus, mu_minus
+(-, eq. 3.12), rho_plus > 0 > rho_minus (N, eq. 2.17).)doc")
+      .def_readonly("alpha", &LimitCoefficients::alpha)
+      .def_readonly("a", &LimitCoefficients::a)
+      .def_readonly("mu_plus", &LimitCoefficients::mu_plus)
+      .def_readonly("mu_minus", &LimitCoefficients::mu_minus)
+      .def_readonly("rho_plus", &LimitCoefficients::rho_plus)
+      .def_readonly("rho_minus", &LimitCoefficients::rho_minus)
+      .def("__repr__", [](const LimitCoefficients& c) { return repr(c); });
+
+  m.def(
+      "lemma3",
+      [](double omega_plus, double omega_minus, double a) { return lemma3(omega_plus, omega_minus, a); },
+      py::arg("omega_plus"), py::arg("omega_minus"), py::arg("a"),
+      "Lemma 3 (eq. 3.12): (mu_+, mu_-) = omega_+- / (1 + a omega_+-); InvalidInput unless 1 + a omega_+- > 0.");
+  m.def("lemma2_thresholds", &lemma2_thresholds, py::arg("alpha"), py::arg("mu_plus"), py::arg("mu_minus"),
+        "Eq. 2.17: (rho_+, rho_-) (N) from alpha (N) and mu_+- (the alpha < 0 case as in docs/directional.md).");
+
+  py::class_<Mechanism>(m, "Mechanism", R"doc(
+A bristle bound to its surface profile: Mechanism(params, profile). Validates the geometry (eqs. 2.13,
+3.9, 3.15-3.17) and computes the limit coefficients (.limit). F, dF, d2F, c, dc, d2c (eq. 2.16 pieces)
+and angle take the tip height y (m) and evaluate elementwise on arrays.)doc")
+      .def(py::init([](const MechanismParams& params, const Profile& profile) { return Mechanism(params, profile); }),
+           py::arg("params"), py::arg("profile") = Profile{})
+      .def(
+          "F", [](const Mechanism& s, py::handle y) { return map_array(y, [&](double v) { return s.F(v); }); },
+          py::arg("y"), "F(y) (J)")
+      .def(
+          "dF", [](const Mechanism& s, py::handle y) { return map_array(y, [&](double v) { return s.dF(v); }); },
+          py::arg("y"), "F'(y) (N)")
+      .def(
+          "d2F", [](const Mechanism& s, py::handle y) { return map_array(y, [&](double v) { return s.d2F(v); }); },
+          py::arg("y"), "F''(y) (N/m)")
+      .def(
+          "c", [](const Mechanism& s, py::handle y) { return map_array(y, [&](double v) { return s.c(v); }); },
+          py::arg("y"), "c(y) (m): z = p + c(y)")
+      .def(
+          "dc", [](const Mechanism& s, py::handle y) { return map_array(y, [&](double v) { return s.dc(v); }); },
+          py::arg("y"))
+      .def(
+          "d2c", [](const Mechanism& s, py::handle y) { return map_array(y, [&](double v) { return s.d2c(v); }); },
+          py::arg("y"))
+      .def(
+          "angle", [](const Mechanism& s, py::handle y) { return map_array(y, [&](double v) { return s.angle(v); }); },
+          py::arg("y"), "the bristle's angle from the vertical (rad) at tip height y")
+      .def_property_readonly("gap", &Mechanism::gap, "z = u + gap (m)")
+      .def_property_readonly("theta_lim", &Mechanism::theta_lim, "theta_lim (rad), eq. 3.15")
+      .def_property_readonly("limit", &Mechanism::limit, "LimitCoefficients (Lemmas 2, 3)")
+      .def_property_readonly("epsilon_max", &Mechanism::epsilon_max,
+                             "largest eps (m) for which the finite-eps geometry holds (inf if none)")
+      .def(
+          "geometry_valid",
+          [](const Mechanism& s, double eps) {
+            std::string why;
+            const bool ok = s.geometry_valid(eps, &why);
+            return py::make_tuple(ok, why);
+          },
+          py::arg("epsilon"), "(valid, why): whether the finite-eps geometry holds at eps (m)")
+      .def_property_readonly("params", &Mechanism::params)
+      .def_property_readonly("profile", &Mechanism::profile)
+      .def("__repr__", [](const Mechanism& s) {
+        return "<bristle.directional.Mechanism " + std::string(to_string(s.params().kind)) + " on " +
+               s.profile().description() + ": " + repr(s.limit()) + ">";
+      });
+
+  py::class_<PerceivedProfile>(m, "PerceivedProfile",
+                               "The profile perceived in the limit (Lemma 3): Wcal(Z) = w(g^-1(Z)), g(P) = P + a w(P).")
+      .def(py::init<Profile, double>(), py::arg("profile"), py::arg("a"))
+      .def(
+          "g_inverse",
+          [](const PerceivedProfile& p, py::handle Z) { return map_array(Z, [&](double v) { return p.g_inverse(v); }); },
+          py::arg("Z"))
+      .def(
+          "W", [](const PerceivedProfile& p, py::handle Z) { return map_array(Z, [&](double v) { return p.W(v); }); },
+          py::arg("Z"))
+      .def(
+          "dW", [](const PerceivedProfile& p, py::handle Z) { return map_array(Z, [&](double v) { return p.dW(v); }); },
+          py::arg("Z"), "Wcal'(Z), eq. 3.13");
+
+  py::class_<WigglyPotential::Point>(m, "PotentialPoint",
+                                     "V_eps at one z: p (m), y (m), dy, d2y (1/m), V (J), dV (N), d2V (N/m).")
+      .def_readonly("p", &WigglyPotential::Point::p)
+      .def_readonly("y", &WigglyPotential::Point::y)
+      .def_readonly("dy", &WigglyPotential::Point::dy)
+      .def_readonly("d2y", &WigglyPotential::Point::d2y)
+      .def_readonly("V", &WigglyPotential::Point::V)
+      .def_readonly("dV", &WigglyPotential::Point::dV)
+      .def_readonly("d2V", &WigglyPotential::Point::d2V);
+
+  py::class_<WigglyPotential>(m, "WigglyPotential", R"doc(
+V_eps(z) = F(w_eps(p(z))) - F(0) (eq. 2.16) of a mechanism at one eps (m):
+WigglyPotential(mechanism, epsilon). value(z) (J), d1(z) (N) elementwise on arrays; at(z) all pieces.)doc")
+      .def(py::init([](const Mechanism& mech, double eps) { return WigglyPotential(mech, eps); }),
+           py::arg("mechanism"), py::arg("epsilon"))
+      .def("at", &WigglyPotential::at, py::arg("z"))
+      .def(
+          "value",
+          [](const WigglyPotential& V, py::handle z) { return map_array(z, [&](double v) { return V.value(v); }); },
+          py::arg("z"))
+      .def(
+          "d1", [](const WigglyPotential& V, py::handle z) { return map_array(z, [&](double v) { return V.d1(v); }); },
+          py::arg("z"))
+      .def_property_readonly("epsilon", &WigglyPotential::epsilon)
+      .def_property_readonly("mechanism", &WigglyPotential::mechanism);
+
+  // ---- Energy and loading ----------------------------------------------------------------------------
+  py::class_<ConvexParams> convex_params(m, "ConvexParams",
+                                         "Phi(z) = k/2 z^2 + c4/4 z^4: k (N/m, > 0), c4 (N/m^3, >= 0).");
+  convex_params
+      .def(py::init([](double k, double c4) { return ConvexParams{k, c4}; }), py::kw_only(), py::arg("k") = 1.0,
+           py::arg("c4") = 0.0)
+      .def_readwrite("k", &ConvexParams::k)
+      .def_readwrite("c4", &ConvexParams::c4)
+      .def("validate", &ConvexParams::validate, py::arg("prefix") = "phi")
+      .def("__repr__", [](const ConvexParams& p) {
+        return "ConvexParams(k=" + repr_double(p.k) + ", c4=" + repr_double(p.c4) + ")";
+      });
+  add_copy<ConvexParams>(convex_params);
+
+  py::class_<ConvexEnergy>(m, "ConvexEnergy", R"doc(
+The uniformly convex Phi of eq. 2.1: ConvexEnergy(params=ConvexParams()) or ConvexEnergy(k=..., c4=...).
+value, d1, d2, d1_inverse, conjugate evaluate elementwise on arrays (z in m, Phi in J, Phi' in N).)doc")
+      .def(py::init([](py::object params, py::object k, py::object c4) {
+             ConvexParams p;
+             if (!params.is_none()) p = cast_arg<ConvexParams>(params, "params", "ConvexParams");
+             if (!k.is_none()) p.k = number_arg(k, "phi.k");
+             if (!c4.is_none()) p.c4 = number_arg(c4, "phi.c4");
+             return ConvexEnergy(p);
+           }),
+           py::arg("params") = py::none(), py::kw_only(), py::arg("k") = py::none(), py::arg("c4") = py::none())
+      .def(
+          "value", [](const ConvexEnergy& e, py::handle z) { return map_array(z, [&](double v) { return e.value(v); }); },
+          py::arg("z"))
+      .def(
+          "d1", [](const ConvexEnergy& e, py::handle z) { return map_array(z, [&](double v) { return e.d1(v); }); },
+          py::arg("z"))
+      .def(
+          "d2", [](const ConvexEnergy& e, py::handle z) { return map_array(z, [&](double v) { return e.d2(v); }); },
+          py::arg("z"))
+      .def(
+          "d1_inverse",
+          [](const ConvexEnergy& e, py::handle y) { return map_array(y, [&](double v) { return e.d1_inverse(v); }); },
+          py::arg("y"))
+      .def(
+          "conjugate",
+          [](const ConvexEnergy& e, py::handle y) { return map_array(y, [&](double v) { return e.conjugate(v); }); },
+          py::arg("y"))
+      .def_property_readonly("convexity", &ConvexEnergy::convexity)
+      .def_property_readonly("params", &ConvexEnergy::params);
+
+  py::class_<Loading>(m, "Loading", R"doc(
+A loading l(t) (N, eq. 2.1) or a driver position q(t) (m): Loading.piecewise_linear(t, value),
+.ramp(l0, rate), .sine(mean, amplitude, period, phase=0), .triangle(start, amplitude, period, cycles),
+.custom(value, rate, resolution) with Python functions. value(t), rate(t) elementwise on arrays.)doc")
+      .def_static(
+          "piecewise_linear",
+          [](py::handle t, py::handle value) {
+            return Loading::piecewise_linear(to_vector(t, "loading.t"), to_vector(value, "loading.value"));
+          },
+          py::arg("t"), py::arg("value"), "Through (t_i, l_i), t strictly increasing (s), extended linearly.")
+      .def_static("ramp", &Loading::ramp, py::arg("l0"), py::arg("rate"), "l0 + rate t")
+      .def_static(
+          "sine",
+          [](double mean, double amplitude, double period, double phase) {
+            return Loading::sine(mean, amplitude, period, phase);
+          },
+          py::arg("mean"), py::arg("amplitude"), py::arg("period"), py::arg("phase") = 0.0,
+          "mean + amplitude sin(2 pi t / period + phase)")
+      .def_static(
+          "triangle",
+          [](double start, double amplitude, double period, double cycles) {
+            return Loading::triangle(start, amplitude, period, cycles);
+          },
+          py::arg("start"), py::arg("amplitude"), py::arg("period"), py::arg("cycles"),
+          "start -> start + amplitude, then between start +- amplitude, `cycles` cycles of `period` (s), then hold.")
+      .def_static(
+          "custom",
+          [](py::object value, py::object rate, double resolution) {
+            return Loading::custom(ScalarCallable{PyCallable(std::move(value), "loading.value")},
+                                   ScalarCallable{PyCallable(std::move(rate), "loading.rate")}, resolution);
+          },
+          py::arg("value"), py::arg("rate"), py::arg("resolution"),
+          R"doc(User functions value(t), rate(t) = dl/dt; turning points located on a grid of step `resolution`
+(s). Every evaluation takes the GIL: solvers using it are correct on any thread but not parallel.)doc")
+      .def(
+          "value", [](const Loading& l, py::handle t) { return map_array(t, [&](double v) { return l.value(v); }); },
+          py::arg("t"))
+      .def(
+          "rate", [](const Loading& l, py::handle t) { return map_array(t, [&](double v) { return l.rate(v); }); },
+          py::arg("t"))
+      .def(
+          "turning_points", [](const Loading& l, double t0, double t1) { return copy_array(l.turning_points(t0, t1)); },
+          py::arg("t0"), py::arg("t1"), "times in (t0, t1) where l may change monotonicity")
+      .def(
+          "kinks", [](const Loading& l) { return copy_array(l.kinks()); }, "times where dl/dt jumps")
+      .def("affine", &Loading::affine, py::arg("scale"), py::arg("offset"), "scale l(t) + offset");
+
+  // ---- eps-systems and the limit ---------------------------------------------------------------------
+  py::class_<EpsilonParams> eps_params(m, "EpsilonParams",
+                                       "epsilon (m, > 0): wiggle period and viscosity eps^gamma; gamma (-, > 0).");
+  eps_params
+      .def(py::init([](double epsilon, double gamma) { return EpsilonParams{epsilon, gamma}; }), py::kw_only(),
+           py::arg("epsilon") = 1e-2, py::arg("gamma") = 1.0)
+      .def_readwrite("epsilon", &EpsilonParams::epsilon)
+      .def_readwrite("gamma", &EpsilonParams::gamma)
+      .def("beta", &EpsilonParams::beta, "min(1, gamma): the rate of Theorem 1")
+      .def("validate", &EpsilonParams::validate, py::arg("prefix") = "")
+      .def("__repr__", [](const EpsilonParams& p) {
+        return "EpsilonParams(epsilon=" + repr_double(p.epsilon) + ", gamma=" + repr_double(p.gamma) + ")";
+      });
+  add_copy<EpsilonParams>(eps_params);
+
+  py::class_<WigglyRun>(m, "WigglyRun", R"doc(
+An eps-system solution: series (t_s, l_N, z_m, F_N, E_J, D_J, P_J, I_Ns), stats, wall_seconds.)doc")
+      .def_readonly("series", &WigglyRun::series)
+      .def_readonly("stats", &WigglyRun::stats)
+      .def_readonly("wall_seconds", &WigglyRun::wall_seconds);
+
+  py::class_<WigglySystem>(m, "WigglySystem", R"doc(
+The eps-system eps^gamma z' = l(t) - Phi'(z) - V_eps'(z) (eq. 2.8): WigglySystem(V, phi, loading, gamma).
+run(z0, t0, times, options=None) integrates it (CVODE BDF; default_options(eps) are the tight defaults)
+with the GIL released.)doc")
+      .def(py::init([](const WigglyPotential& V, const ConvexEnergy& phi, const Loading& l, double gamma) {
+             return WigglySystem(V, phi, l, gamma);
+           }),
+           py::arg("V"), py::arg("phi"), py::arg("loading"), py::arg("gamma") = 1.0)
+      .def("energy", &WigglySystem::energy, py::arg("t"), py::arg("z"), "E_eps(t, z) (J), eq. 2.4")
+      .def("velocity", &WigglySystem::velocity, py::arg("t"), py::arg("z"), "z' (m/s) from eq. 2.8")
+      .def_property_readonly("viscosity", &WigglySystem::viscosity, "eps^gamma")
+      .def_static("default_options", &WigglySystem::default_options, py::arg("epsilon"))
+      .def(
+          "run",
+          [](const WigglySystem& s, double z0, double t0, py::handle times, py::handle options) {
+            const std::vector<double> t = to_vector(times, "times");
+            const integrate::Options o = options_or(options, WigglySystem::default_options(s.potential().epsilon()));
+            py::gil_scoped_release release;
+            return s.run(z0, t0, t, o);
+          },
+          py::arg("z0"), py::arg("t0"), py::arg("times"), py::arg("options") = py::none(),
+          "Integrates from z(t0) = z0 (m) through `times` (s).")
+      .def_property_readonly("potential", &WigglySystem::potential)
+      .def_property_readonly("phi", &WigglySystem::phi)
+      .def_property_readonly("loading", &WigglySystem::loading)
+      .def_property_readonly("gamma", &WigglySystem::gamma);
+
+  py::class_<LimitSystem::State>(m, "LimitState",
+                                 "t (s), z (m), l (N), dissipation (J), power (J) of the limit system.")
+      .def_readonly("t", &LimitSystem::State::t)
+      .def_readonly("z", &LimitSystem::State::z)
+      .def_readonly("l", &LimitSystem::State::l)
+      .def_readonly("dissipation", &LimitSystem::State::dissipation)
+      .def_readonly("power", &LimitSystem::State::power);
+
+  py::class_<LimitSystem>(m, "LimitSystem", R"doc(
+The limit play law 0 in dR(z') + D_z E(t, z) (eqs. 2.1-2.3), exact on monotone pieces of the loading:
+LimitSystem(phi, loading, rho_plus, rho_minus) with rho_plus > 0 > rho_minus (N).)doc")
+      .def(py::init([](const ConvexEnergy& phi, const Loading& l, double rho_plus, double rho_minus) {
+             return LimitSystem(phi, l, rho_plus, rho_minus);
+           }),
+           py::arg("phi"), py::arg("loading"), py::arg("rho_plus"), py::arg("rho_minus"))
+      .def("energy", &LimitSystem::energy, py::arg("t"), py::arg("z"), "E(t, z) (J), eq. 2.1")
+      .def("strip", &LimitSystem::strip, py::arg("t"), "(z~_-(t), z~_+(t)) (m), eq. 5.6")
+      .def(
+          "start", [](const LimitSystem& s, double t0, double z0) { return s.start(t0, z0); }, py::arg("t0"),
+          py::arg("z0"), "The state at t0 (InvalidInput if z0 violates eq. 2.10).")
+      .def(
+          "advance",
+          [](const LimitSystem& s, LimitSystem::State state, double t1) {
+            s.advance(state, t1);
+            return state;
+          },
+          py::arg("state"), py::arg("t1"), "The exact state at t1 >= state.t (a new LimitState).")
+      .def(
+          "run",
+          [](const LimitSystem& s, double z0, double t0, py::handle times) {
+            const std::vector<double> t = to_vector(times, "times");
+            py::gil_scoped_release release;
+            return s.run(z0, t0, t);
+          },
+          py::arg("z0"), py::arg("t0"), py::arg("times"),
+          "TimeSeries t_s, l_N, z_m, F_N, E_J, D_J, P_J from z(t0) = z0 (m) through `times` (s).")
+      .def_property_readonly("rho_plus", &LimitSystem::rho_plus)
+      .def_property_readonly("rho_minus", &LimitSystem::rho_minus);
+
+  // ---- The horizontal-spring drive ----------------------------------------------------------------------
+  py::class_<DriveParams> drive_params(m, "DriveParams",
+                                       "Horizontal spring: k_h_N_per_m (N/m, > 0), rest_length_m L_h (m, finite).");
+  drive_params
+      .def(py::init([](double k_h, double L_h) { return DriveParams{k_h, L_h}; }), py::kw_only(),
+           py::arg("k_h_N_per_m") = 1.0, py::arg("rest_length_m") = 0.0)
+      .def_readwrite("k_h_N_per_m", &DriveParams::k_h_N_per_m)
+      .def_readwrite("rest_length_m", &DriveParams::rest_length_m)
+      .def("validate", &DriveParams::validate, py::arg("prefix") = "drive")
+      .def("__repr__", [](const DriveParams& p) {
+        return "DriveParams(k_h_N_per_m=" + repr_double(p.k_h_N_per_m) +
+               ", rest_length_m=" + repr_double(p.rest_length_m) + ")";
+      });
+  add_copy<DriveParams>(drive_params);
+  m.def("drive_loading", &drive_loading, py::arg("mechanism"), py::arg("drive"), py::arg("q"),
+        "l(t) = k_h (q(t) - L_h + gap) (N), eq. 3.3 with the gap kept.");
+
+  py::class_<SlidingOptions> sliding_options(m, "SlidingOptions", R"doc(
+measure_sliding_force options: k_h_N_per_m (N/m), speed_mps (driver speed, m/s), transient_wiggles,
+averaged_wiggles, samples_per_wiggle.)doc");
+  sliding_options
+      .def(py::init([](double k_h, double speed, int transient, int averaged, int samples) {
+             return SlidingOptions{k_h, speed, transient, averaged, samples};
+           }),
+           py::kw_only(), py::arg("k_h_N_per_m") = 1.0, py::arg("speed_mps") = 1.0, py::arg("transient_wiggles") = 8,
+           py::arg("averaged_wiggles") = 16, py::arg("samples_per_wiggle") = 64)
+      .def_readwrite("k_h_N_per_m", &SlidingOptions::k_h_N_per_m)
+      .def_readwrite("speed_mps", &SlidingOptions::speed_mps)
+      .def_readwrite("transient_wiggles", &SlidingOptions::transient_wiggles)
+      .def_readwrite("averaged_wiggles", &SlidingOptions::averaged_wiggles)
+      .def_readwrite("samples_per_wiggle", &SlidingOptions::samples_per_wiggle);
+  add_copy<SlidingOptions>(sliding_options);
+
+  py::class_<SlidingForce>(m, "SlidingForce", R"doc(
+The eps-system's mean sliding force: mean_N, min_N, max_N (N), limit_N (rho_+ or rho_-, eq. 2.17),
+simulated_s, stats, wall_seconds.)doc")
+      .def_readonly("mean_N", &SlidingForce::mean_N)
+      .def_readonly("min_N", &SlidingForce::min_N)
+      .def_readonly("max_N", &SlidingForce::max_N)
+      .def_readonly("limit_N", &SlidingForce::limit_N)
+      .def_readonly("simulated_s", &SlidingForce::simulated_s)
+      .def_readonly("stats", &SlidingForce::stats)
+      .def_readonly("wall_seconds", &SlidingForce::wall_seconds)
+      .def("__repr__", [](const SlidingForce& f) {
+        return "SlidingForce(mean_N=" + repr_double(f.mean_N) + ", min_N=" + repr_double(f.min_N) +
+               ", max_N=" + repr_double(f.max_N) + ", limit_N=" + repr_double(f.limit_N) + ")";
+      });
+
+  m.def(
+      "measure_sliding_force",
+      [](const Mechanism& mech, const EpsilonParams& eps, int direction, const SlidingOptions& options,
+         py::handle integrator) {
+        if (integrator.is_none()) {
+          py::gil_scoped_release release;
+          return measure_sliding_force(mech, eps, direction, options);
+        }
+        const integrate::Options o = cast_arg<integrate::Options>(integrator, "integrator", "IntegratorOptions");
+        py::gil_scoped_release release;
+        return measure_sliding_force(mech, eps, direction, options, o);
+      },
+      py::arg("mechanism"), py::arg("epsilon"), py::arg("direction"), py::arg("options") = SlidingOptions{},
+      py::arg("integrator") = py::none(),
+      R"doc(Drives the eps-system (EpsilonParams) at constant speed in `direction` (+1 right, -1 left) and
+averages the spring force (N) over whole wiggles: rho_+- "from simulation" (to compare with .limit_N).)doc");
+
+  py::class_<Loop>(m, "Loop", R"doc(
+A force-displacement record: series (t_s, q_m, u_m, p_m, angle_rad, F_N, D_J), stats (empty for the
+limit), wall_seconds.)doc")
+      .def_readonly("series", &Loop::series)
+      .def_readonly("stats", &Loop::stats)
+      .def_readonly("wall_seconds", &Loop::wall_seconds);
+
+  m.def(
+      "epsilon_loop",
+      [](const Mechanism& mech, const EpsilonParams& eps, const DriveParams& drive, const Loading& q, py::handle times,
+         py::handle integrator) {
+        const std::vector<double> t = to_vector(times, "times");
+        if (integrator.is_none()) {
+          py::gil_scoped_release release;
+          return epsilon_loop(mech, eps, drive, q, t);
+        }
+        const integrate::Options o = cast_arg<integrate::Options>(integrator, "integrator", "IntegratorOptions");
+        py::gil_scoped_release release;
+        return epsilon_loop(mech, eps, drive, q, t, o);
+      },
+      py::arg("mechanism"), py::arg("epsilon"), py::arg("drive"), py::arg("q"), py::arg("times"),
+      py::arg("integrator") = py::none(),
+      "The eps-system driven along q(t) (m) through `times` (s), from rest (GIL released).");
+  m.def(
+      "limit_loop",
+      [](const Mechanism& mech, const DriveParams& drive, const Loading& q, py::handle times) {
+        const std::vector<double> t = to_vector(times, "times");
+        py::gil_scoped_release release;
+        return limit_loop(mech, drive, q, t);
+      },
+      py::arg("mechanism"), py::arg("drive"), py::arg("q"), py::arg("times"),
+      "The limit play law driven along q(t) (m) through `times` (s), from rest (exact).");
+
+  // ---- Crawler ----------------------------------------------------------------------------------------
+  py::class_<CrawlerParams> crawler_params(m, "CrawlerParams", R"doc(
+A crawler: feet (2 or 3), k_a_N_per_m (N/m, > 0), rest_length_m L0 (m, > 0), stroke_m (m, > 0),
+period_s T (s, > 0), phase_lag (periods, [0, 1)).)doc");
+  crawler_params
+      .def(py::init([](int feet, double k_a, double L0, double stroke, double period, double lag) {
+             return CrawlerParams{feet, k_a, L0, stroke, period, lag};
+           }),
+           py::kw_only(), py::arg("feet") = 2, py::arg("k_a_N_per_m") = 10.0, py::arg("rest_length_m") = 1.0,
+           py::arg("stroke_m") = 0.2, py::arg("period_s") = 1.0, py::arg("phase_lag") = 0.25)
+      .def_readwrite("feet", &CrawlerParams::feet)
+      .def_readwrite("k_a_N_per_m", &CrawlerParams::k_a_N_per_m)
+      .def_readwrite("rest_length_m", &CrawlerParams::rest_length_m)
+      .def_readwrite("stroke_m", &CrawlerParams::stroke_m)
+      .def_readwrite("period_s", &CrawlerParams::period_s)
+      .def_readwrite("phase_lag", &CrawlerParams::phase_lag)
+      .def("validate", &CrawlerParams::validate, py::arg("prefix") = "crawler");
+  add_copy<CrawlerParams>(crawler_params);
+
+  py::class_<CrawlerRun>(m, "CrawlerRun", R"doc(
+A crawler run: series (t_s, x1_m, ..., xn_m, center_m, D_J), advance_per_cycle_m (m, averaged over cycles
+2..N), stats (eps-system only), wall_seconds.)doc")
+      .def_readonly("series", &CrawlerRun::series)
+      .def_readonly("advance_per_cycle_m", &CrawlerRun::advance_per_cycle_m)
+      .def_readonly("stats", &CrawlerRun::stats)
+      .def_readonly("wall_seconds", &CrawlerRun::wall_seconds);
+  m.def(
+      "crawl_epsilon",
+      [](const Mechanism& mech, const CrawlerParams& c, const EpsilonParams& eps, int cycles, int samples) {
+        py::gil_scoped_release release;
+        return crawl_epsilon(mech, c, eps, cycles, samples);
+      },
+      py::arg("mechanism"), py::arg("crawler"), py::arg("epsilon"), py::arg("cycles"),
+      py::arg("samples_per_cycle") = 200, "The crawler's eps-system over `cycles` (>= 2) periods (GIL released).");
+  m.def(
+      "crawl_limit",
+      [](const Mechanism& mech, const CrawlerParams& c, int cycles, int steps) {
+        py::gil_scoped_release release;
+        return crawl_limit(mech, c, cycles, steps);
+      },
+      py::arg("mechanism"), py::arg("crawler"), py::arg("cycles"), py::arg("steps_per_cycle") = 2000,
+      "The crawler's limit law by exact incremental minimisation (GIL released).");
+  m.def("two_foot_advance", &two_foot_advance, py::arg("rho_plus"), py::arg("rho_minus"), py::arg("k_a"),
+        py::arg("stroke"), "Closed-form advance per cycle (m, signed) of the two-footed limit crawler.");
+
+  // ---- Nap effects -------------------------------------------------------------------------------------
+  m.def("axial_tension", &axial_tension, py::arg("angular"), py::arg("rho"),
+        "Eq. 3.25: the rod's axial tension (N, > 0 traction) for an angular mechanism and a threshold rho (N).");
+  py::class_<NapEffect>(m, "NapEffect", R"doc(
+With and against the nap (§3.4): rho_with_N, rho_against_N (N, magnitudes), alpha_with_N,
+alpha_against_N (N), mu_with, mu_against (-), tension_with_N, tension_against_N (N, eq. 3.25), warnings.)doc")
+      .def_readonly("rho_with_N", &NapEffect::rho_with_N)
+      .def_readonly("rho_against_N", &NapEffect::rho_against_N)
+      .def_readonly("alpha_with_N", &NapEffect::alpha_with_N)
+      .def_readonly("alpha_against_N", &NapEffect::alpha_against_N)
+      .def_readonly("mu_with", &NapEffect::mu_with)
+      .def_readonly("mu_against", &NapEffect::mu_against)
+      .def_readonly("tension_with_N", &NapEffect::tension_with_N)
+      .def_readonly("tension_against_N", &NapEffect::tension_against_N)
+      .def_readonly("warnings", &NapEffect::warnings);
+  m.def(
+      "geometric_nap_effect",
+      [](const Mechanism& angular, std::optional<double> buckling_load_N) {
+        return geometric_nap_effect(angular, buckling_load_N);
+      },
+      py::arg("angular"), py::arg("buckling_load_N") = py::none(),
+      "Geometric effect for an angular mechanism: with = rightward, against = leftward.");
+  m.def(
+      "energetic_nap_effect",
+      [](const MechanismParams& params, const Profile& profile, std::optional<double> buckling_load_N) {
+        return energetic_nap_effect(params, profile, buckling_load_N);
+      },
+      py::arg("params"), py::arg("profile"), py::arg("buckling_load_N") = py::none(),
+      "Energetic effect: params an angular spring with theta_rest_rad = theta_with in (0, theta_lim).");
+}
+
+}  // namespace bristle::python

@@ -1,0 +1,676 @@
+// Python bindings of bristle/structures: linear elastic structures seen from their contact points
+// (paper 3; docs/structures.md): modal structures (taut string, cantilever, simply supported beam,
+// generic modes), memory kernels (eqs. III.10-III.11), the one-mode responses, the reduced model (the
+// structure eliminated, eqs. III.11, III.20), the truncated modal model, and stick-slip on a belt.
+//
+// Kernel evaluation and stick-slip runs release the GIL. Results are numpy arrays; the TimeSeries of a
+// stick-slip run gives read-only views of its columns.
+#include <algorithm>
+#include <cmath>
+
+#include "bristle/structures/contact_stepper.hpp"
+#include "bristle/structures/kernels.hpp"
+#include "bristle/structures/modal_model.hpp"
+#include "bristle/structures/modal_structure.hpp"
+#include "bristle/structures/mode_response.hpp"
+#include "bristle/structures/reduced_model.hpp"
+#include "bristle/structures/stick_slip.hpp"
+#include "common.hpp"
+
+namespace bristle::python {
+
+using namespace bristle::structures;
+
+namespace {
+
+template <class T, class Class>
+void add_copy(Class& cls) {
+  cls.def(
+         "copy", [](const T& self) { return T(self); }, "A copy (parameters are plain values).")
+      .def("__copy__", [](const T& self) { return T(self); })
+      .def(
+          "__deepcopy__", [](const T& self, py::dict) { return T(self); }, py::arg("memo"));
+}
+
+std::string repr_list(const std::vector<double>& v) {
+  std::string s = "[";
+  for (std::size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + repr_double(v[i]);
+  return s + "]";
+}
+
+/// A contact index checked against the structure (IndexError-free: InvalidInput naming `key`).
+int contact_index(const Structure& s, int i, const char* key) {
+  if (i < 0 || i >= s.contact_count())
+    throw InvalidInput(std::string(key) + " = " + std::to_string(i) + ": must be in [0, " +
+                       std::to_string(s.contact_count()) + ") (the structure has " +
+                       std::to_string(s.contact_count()) + " contact point(s))");
+  return i;
+}
+
+py::array_t<double> copy_matrix(const MatX& m) {
+  py::array_t<double> out({static_cast<py::ssize_t>(m.rows()), static_cast<py::ssize_t>(m.cols())});
+  for (Eigen::Index r = 0; r < m.rows(); ++r)
+    for (Eigen::Index c = 0; c < m.cols(); ++c) out.mutable_at(r, c) = m(r, c);
+  return out;
+}
+
+/// A (N, M) array-like of mode values as rows.
+std::vector<std::vector<double>> to_rows(py::handle value, std::string_view what) {
+  if (value.is_none() || py::isinstance<py::str>(value))
+    throw py::type_error(std::string(what) + ": expected an (N, M) array of numbers");
+  auto a = py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(value);
+  if (!a) {
+    if (py::isinstance<py::sequence>(value))  // e.g. rows of different lengths: a shape problem
+      throw InvalidInput(std::string(what) + ": expected an (N, M) array (N modes, M contact points): rows of "
+                         "equal length holding numbers");
+    throw py::type_error(std::string(what) + ": expected an (N, M) array of numbers");
+  }
+  if (a.ndim() != 2)
+    throw InvalidInput(std::string(what) + ": expected an (N, M) array (N modes, M contact points), got " +
+                       std::to_string(a.ndim()) + " dimension(s)");
+  std::vector<std::vector<double>> rows(static_cast<std::size_t>(a.shape(0)));
+  for (py::ssize_t r = 0; r < a.shape(0); ++r)
+    for (py::ssize_t c = 0; c < a.shape(1); ++c) rows[static_cast<std::size_t>(r)].push_back(a.at(r, c));
+  return rows;
+}
+
+py::dict samples_dict(const KernelSamples& k) {
+  py::dict d;
+  d["tau_s"] = copy_array(k.tau_s);
+  d["value"] = copy_array(k.value);
+  d["error_bound"] = copy_array(k.error_bound);
+  return d;
+}
+
+using KernelFn = KernelSamples (*)(const Structure&, int, int, const std::vector<double>&, const KernelOptions&);
+
+void def_kernel(py::module_& m, const char* name, KernelFn fn, const char* doc) {
+  m.def(
+      name,
+      [fn](const Structure& s, py::handle tau, int i, int j, const KernelOptions& options) {
+        contact_index(s, i, "i");
+        contact_index(s, j, "j");
+        const std::vector<double> t = to_vector(tau, "tau");
+        py::gil_scoped_release release;
+        return fn(s, i, j, t, options);
+      },
+      py::arg("structure"), py::arg("tau"), py::arg("i") = 0, py::arg("j") = 0, py::arg("options") = KernelOptions{},
+      doc);
+}
+
+}  // namespace
+
+void export_structures(py::module_& root) {
+  py::module_ m = root.def_submodule("structures", R"doc(
+Elastic structures with frictional point contacts (paper 3; docs/structures.md). SI units: lengths m,
+times s, forces N, frequencies rad/s, mode values 1/sqrt(kg), kernels L1 in m/(N s), step responses in m/N.
+
+Structure (taut string, cantilever, simply supported beam, generic modes), the memory kernels
+(displacement_kernel = L1, velocity_kernel = K, step_response = S, eqs. III.10-III.11), ModeResponse,
+the contact steppers ReducedModel / StringDelayModel (the structure eliminated) and ModalModel (N
+modes), and run_stick_slip (a contact point on a moving belt).)doc");
+
+  // ---- Structures ---------------------------------------------------------------------------------------
+  py::enum_<StructureKind>(m, "StructureKind", "generic, taut_string, cantilever, simply_supported_beam")
+      .value("generic", StructureKind::generic)
+      .value("taut_string", StructureKind::taut_string)
+      .value("cantilever", StructureKind::cantilever)
+      .value("simply_supported_beam", StructureKind::simply_supported_beam);
+
+  py::class_<TautStringParams> string_params(m, "TautStringParams", R"doc(
+A taut string fixed at both ends: density_kg_per_m rho (kg/m, > 0), length_m l (m, > 0),
+wave_speed_m_per_s c = sqrt(T/rho) (m/s, > 0), damping_ratio D (every mode, [0, 1)),
+contact_positions_m chi_j (m, in (0, l)).)doc");
+  string_params
+      .def(py::init([](double rho, double l, double c, double D, py::handle chi) {
+             TautStringParams p;
+             p.density_kg_per_m = rho;
+             p.length_m = l;
+             p.wave_speed_m_per_s = c;
+             p.damping_ratio = D;
+             p.contact_positions_m = to_vector(chi, "structure.contact_positions_m");
+             return p;
+           }),
+           py::kw_only(), py::arg("density_kg_per_m") = 1.0, py::arg("length_m") = 1.0,
+           py::arg("wave_speed_m_per_s") = 1.0, py::arg("damping_ratio") = 0.0,
+           py::arg("contact_positions_m") = std::vector<double>{0.3})
+      .def_readwrite("density_kg_per_m", &TautStringParams::density_kg_per_m)
+      .def_readwrite("length_m", &TautStringParams::length_m)
+      .def_readwrite("wave_speed_m_per_s", &TautStringParams::wave_speed_m_per_s)
+      .def_readwrite("damping_ratio", &TautStringParams::damping_ratio)
+      .def_property(
+          "contact_positions_m", [](const TautStringParams& p) { return copy_array(p.contact_positions_m); },
+          [](TautStringParams& p, py::handle v) {
+            p.contact_positions_m = to_vector(v, "structure.contact_positions_m");
+          })
+      .def("tension_N", &TautStringParams::tension_N, "T = rho c^2 (N)")
+      .def("validate", &TautStringParams::validate, py::arg("prefix") = "structure")
+      .def("__repr__", [](const TautStringParams& p) {
+        return "TautStringParams(density_kg_per_m=" + repr_double(p.density_kg_per_m) +
+               ", length_m=" + repr_double(p.length_m) + ", wave_speed_m_per_s=" + repr_double(p.wave_speed_m_per_s) +
+               ", damping_ratio=" + repr_double(p.damping_ratio) +
+               ", contact_positions_m=" + repr_list(p.contact_positions_m) + ")";
+      });
+  add_copy<TautStringParams>(string_params);
+
+  py::class_<BeamParams> beam_params(m, "BeamParams", R"doc(
+An Euler-Bernoulli beam: bending_stiffness_N_m2 EI (N m^2, > 0), mass_per_length_kg_per_m rho A (kg/m,
+> 0), length_m l (m, > 0), damping_ratio D ([0, 1)), contact_positions_m (m; cantilever (0, l], simply
+supported (0, l)).)doc");
+  beam_params
+      .def(py::init([](double EI, double rhoA, double l, double D, py::handle chi) {
+             BeamParams p;
+             p.bending_stiffness_N_m2 = EI;
+             p.mass_per_length_kg_per_m = rhoA;
+             p.length_m = l;
+             p.damping_ratio = D;
+             p.contact_positions_m = to_vector(chi, "structure.contact_positions_m");
+             return p;
+           }),
+           py::kw_only(), py::arg("bending_stiffness_N_m2") = 1.0, py::arg("mass_per_length_kg_per_m") = 1.0,
+           py::arg("length_m") = 1.0, py::arg("damping_ratio") = 0.0,
+           py::arg("contact_positions_m") = std::vector<double>{1.0})
+      .def_readwrite("bending_stiffness_N_m2", &BeamParams::bending_stiffness_N_m2)
+      .def_readwrite("mass_per_length_kg_per_m", &BeamParams::mass_per_length_kg_per_m)
+      .def_readwrite("length_m", &BeamParams::length_m)
+      .def_readwrite("damping_ratio", &BeamParams::damping_ratio)
+      .def_property(
+          "contact_positions_m", [](const BeamParams& p) { return copy_array(p.contact_positions_m); },
+          [](BeamParams& p, py::handle v) { p.contact_positions_m = to_vector(v, "structure.contact_positions_m"); })
+      .def("flexural_constant", &BeamParams::flexural_constant, "a = sqrt(EI / (rho A)) (m^2/s)")
+      .def("validate", &BeamParams::validate, py::arg("prefix") = "structure", py::arg("cantilever") = true)
+      .def("__repr__", [](const BeamParams& p) {
+        return "BeamParams(bending_stiffness_N_m2=" + repr_double(p.bending_stiffness_N_m2) +
+               ", mass_per_length_kg_per_m=" + repr_double(p.mass_per_length_kg_per_m) +
+               ", length_m=" + repr_double(p.length_m) + ", damping_ratio=" + repr_double(p.damping_ratio) +
+               ", contact_positions_m=" + repr_list(p.contact_positions_m) + ")";
+      });
+  add_copy<BeamParams>(beam_params);
+
+  py::class_<GenericModalParams> generic_params(m, "GenericModalParams", R"doc(
+N modes as data: frequencies_rad_per_s omega_k (> 0), damping_ratios D_k ([0, 1)), mode_values
+n_k(chi_j) as an (N, M) array (1/sqrt(kg)).)doc");
+  generic_params
+      .def(py::init([](py::handle omega, py::handle D, py::handle values) {
+             GenericModalParams p;
+             p.frequencies_rad_per_s = to_vector(omega, "structure.frequencies_rad_per_s");
+             p.damping_ratios = to_vector(D, "structure.damping_ratios");
+             p.mode_values = to_rows(values, "structure.mode_values");
+             return p;
+           }),
+           py::kw_only(), py::arg("frequencies_rad_per_s"), py::arg("damping_ratios"), py::arg("mode_values"))
+      .def_property(
+          "frequencies_rad_per_s", [](const GenericModalParams& p) { return copy_array(p.frequencies_rad_per_s); },
+          [](GenericModalParams& p, py::handle v) {
+            p.frequencies_rad_per_s = to_vector(v, "structure.frequencies_rad_per_s");
+          })
+      .def_property(
+          "damping_ratios", [](const GenericModalParams& p) { return copy_array(p.damping_ratios); },
+          [](GenericModalParams& p, py::handle v) { p.damping_ratios = to_vector(v, "structure.damping_ratios"); })
+      .def_property(
+          "mode_values", [](const GenericModalParams& p) { return p.mode_values; },
+          [](GenericModalParams& p, py::handle v) { p.mode_values = to_rows(v, "structure.mode_values"); })
+      .def("validate", &GenericModalParams::validate, py::arg("prefix") = "structure");
+  add_copy<GenericModalParams>(generic_params);
+
+  py::class_<ModeTable>(m, "ModeTable", "Modes 1..N: omega (rad/s), damping (-), values (N, M) n_k(chi_j).")
+      .def_property_readonly("omega", [](const ModeTable& t) { return copy_array(t.omega); })
+      .def_property_readonly("damping", [](const ModeTable& t) { return copy_array(t.damping); })
+      .def_property_readonly("values", [](const ModeTable& t) { return copy_matrix(t.values); })
+      .def("__len__", &ModeTable::size);
+
+  m.def(
+      "cantilever_root",
+      [](long k) {
+        if (k < 1) throw InvalidInput("k = " + std::to_string(k) + ": must be >= 1");
+        return cantilever_root(k);
+      },
+      py::arg("k"), "beta_k (k >= 1): the root of 1 + cos(beta) cosh(beta) = 0 (full precision).");
+  m.def(
+      "cantilever_mode_shape",
+      [](double beta, py::handle s) {
+        require_positive("beta", beta);
+        return map_array(s, [beta](double x) {
+          require_closed_interval("s", x, 0.0, 1.0);
+          return cantilever_mode_shape(beta, x);
+        });
+      },
+      py::arg("beta"), py::arg("s"), "phi_k(s), s in [0, 1], of the cantilever (elementwise on arrays).");
+
+  py::class_<Structure>(m, "Structure", R"doc(
+An immutable structure: Structure.taut_string(TautStringParams), .cantilever(BeamParams),
+.simply_supported_beam(BeamParams), .generic(GenericModalParams), .truncated(continuum, n_modes).
+Keyword shortcuts: Structure.taut_string(damping_ratio=0.1, contact_positions_m=[0.3]) etc.)doc")
+      .def_static(
+          "taut_string",
+          [](py::object params, py::kwargs kwargs) {
+            TautStringParams p = params.is_none() ? TautStringParams{}
+                                                  : cast_arg<TautStringParams>(params, "params", "TautStringParams");
+            if (kwargs.size() > 0) {
+              py::object cls = py::module_::import("bristle._bristle").attr("structures").attr("TautStringParams");
+              p = cast_arg<TautStringParams>(cls(**kwargs), "params", "TautStringParams");
+              if (!params.is_none()) throw InvalidInput("Structure.taut_string: give params or keywords, not both");
+            }
+            return Structure::taut_string(p);
+          },
+          py::arg("params") = py::none())
+      .def_static(
+          "cantilever",
+          [](py::object params, py::kwargs kwargs) {
+            BeamParams p = params.is_none() ? BeamParams{} : cast_arg<BeamParams>(params, "params", "BeamParams");
+            if (kwargs.size() > 0) {
+              if (!params.is_none()) throw InvalidInput("Structure.cantilever: give params or keywords, not both");
+              py::object cls = py::module_::import("bristle._bristle").attr("structures").attr("BeamParams");
+              p = cast_arg<BeamParams>(cls(**kwargs), "params", "BeamParams");
+            }
+            return Structure::cantilever(p);
+          },
+          py::arg("params") = py::none())
+      .def_static(
+          "simply_supported_beam",
+          [](py::object params, py::kwargs kwargs) {
+            BeamParams p;
+            p.contact_positions_m = {0.5};
+            if (!params.is_none()) p = cast_arg<BeamParams>(params, "params", "BeamParams");
+            if (kwargs.size() > 0) {
+              if (!params.is_none())
+                throw InvalidInput("Structure.simply_supported_beam: give params or keywords, not both");
+              py::object cls = py::module_::import("bristle._bristle").attr("structures").attr("BeamParams");
+              p = cast_arg<BeamParams>(cls(**kwargs), "params", "BeamParams");
+            }
+            return Structure::simply_supported_beam(p);
+          },
+          py::arg("params") = py::none())
+      .def_static(
+          "generic", [](const GenericModalParams& p) { return Structure::generic(p); }, py::arg("params"))
+      .def_static("truncated", &Structure::truncated, py::arg("continuum"), py::arg("n_modes"),
+                  "The first n_modes modes of a continuum as a finite structure.")
+      .def_property_readonly("kind", &Structure::kind)
+      .def_property_readonly("contact_count", &Structure::contact_count)
+      .def_property_readonly("finite", &Structure::finite)
+      .def_property_readonly(
+          "mode_count",
+          [](const Structure& s) -> py::object {
+            if (!s.finite()) return py::none();
+            return py::int_(s.mode_count());
+          },
+          "number of modes of a finite structure; None for a continuum")
+      .def(
+          "modes",
+          [](const Structure& s, long count) {
+            if (count < 1) throw InvalidInput("count = " + std::to_string(count) + ": must be >= 1");
+            return s.modes(count);
+          },
+          py::arg("count"), "ModeTable of modes 1..count.")
+      .def(
+          "mode",
+          [](const Structure& s, long k) {
+            if (k < 1 || k > s.mode_count())
+              throw InvalidInput("k = " + std::to_string(k) + ": must be in [1, " +
+                                 (s.finite() ? std::to_string(s.mode_count()) : std::string("inf")) + ")");
+            double omega = 0.0, D = 0.0;
+            py::array_t<double> values(s.contact_count());
+            s.mode(k, omega, D, values.mutable_data());
+            return py::make_tuple(omega, D, values);
+          },
+          py::arg("k"), "(omega_k, D_k, n_k(chi_j)) of mode k (1-based).")
+      .def_property_readonly(
+          "static_compliance", [](const Structure& s) { return copy_matrix(s.static_compliance()); },
+          "G_ij (m/N), (M, M)")
+      .def("mode_product_bound", &Structure::mode_product_bound)
+      .def("frequency_lower_bound", &Structure::frequency_lower_bound, py::arg("k"))
+      .def_property_readonly("min_damping_ratio", &Structure::min_damping_ratio)
+      .def_property_readonly("uniform_damping", &Structure::uniform_damping)
+      .def_property_readonly("contact_positions_m",
+                             [](const Structure& s) { return copy_array(s.contact_positions_m()); })
+      .def_property_readonly("string_params", &Structure::string_params)
+      .def_property_readonly("beam_params", &Structure::beam_params)
+      .def("__repr__", [](const Structure& s) {
+        return "<bristle.structures.Structure " + std::string(to_string(s.kind())) + ", " +
+               std::to_string(s.contact_count()) + " contact point(s)>";
+      });
+
+  // ---- Kernels ------------------------------------------------------------------------------------------
+  py::class_<KernelOptions> kernel_options(m, "KernelOptions",
+                                           "max_modes (cap for a continuum without closed form), relative_tolerance.");
+  kernel_options
+      .def(py::init([](long max_modes, double tol) { return KernelOptions{max_modes, tol}; }), py::kw_only(),
+           py::arg("max_modes") = 1L << 17, py::arg("relative_tolerance") = 1e-13)
+      .def_readwrite("max_modes", &KernelOptions::max_modes)
+      .def_readwrite("relative_tolerance", &KernelOptions::relative_tolerance)
+      .def("validate", &KernelOptions::validate, py::arg("prefix") = "kernel");
+  add_copy<KernelOptions>(kernel_options);
+
+  py::class_<KernelSamples>(m, "KernelSamples", R"doc(
+Samples of a kernel entry: tau_s (s), value, error_bound (bound on the truncation error, 0 for closed
+forms), modes (modes summed; 0 for a closed form), method; max_error_bound(). Arrays are read-only views.)doc")
+      .def_property_readonly("tau_s",
+                             [](py::object self) {
+                               const auto& k = self.cast<const KernelSamples&>();
+                               return view(k.tau_s.data(), k.tau_s.size(), self);
+                             })
+      .def_property_readonly("value",
+                             [](py::object self) {
+                               const auto& k = self.cast<const KernelSamples&>();
+                               return view(k.value.data(), k.value.size(), self);
+                             })
+      .def_property_readonly("error_bound",
+                             [](py::object self) {
+                               const auto& k = self.cast<const KernelSamples&>();
+                               return view(k.error_bound.data(), k.error_bound.size(), self);
+                             })
+      .def_property_readonly("modes",
+                             [](const KernelSamples& k) {
+                               py::array_t<long> out(static_cast<py::ssize_t>(k.modes.size()));
+                               std::copy(k.modes.begin(), k.modes.end(), out.mutable_data());
+                               return out;
+                             })
+      .def_readonly("method", &KernelSamples::method)
+      .def("max_error_bound", &KernelSamples::max_error_bound)
+      .def("to_dict", &samples_dict, "{tau_s, value, error_bound} as writable copies");
+
+  def_kernel(m, "displacement_kernel", &displacement_kernel,
+             "L1_ij(tau) (m/(N s)) for tau >= 0 (s): the velocity step response (right-continuous).");
+  def_kernel(m, "velocity_kernel", &velocity_kernel,
+             "K_ij(tau) = dL1/dtau (m/(N s^2)) for tau > 0 (InvalidInput for an undamped beam).");
+  def_kernel(m, "step_response", &step_response, "S_ij(tau) = int_0^tau L1 (m/N).");
+  def_kernel(m, "step_response_oscillating", &step_response_oscillating, "S0_ij(tau) = S - G (m/N).");
+
+  m.def(
+      "right_limit",
+      [](const Structure& s, int i, int j) {
+        return right_limit(s, contact_index(s, i, "i"), contact_index(s, j, "j"));
+      },
+      py::arg("structure"), py::arg("i") = 0, py::arg("j") = 0,
+      "L1_ij(0+) (m/(N s)): arccos(D)/(pi rho c sqrt(1-D^2)) for the string at i = j, 0 otherwise (eq. III.30).");
+  m.def(
+      "sqrt_law_coefficient",
+      [](const Structure& s, int i) { return sqrt_law_coefficient(s, contact_index(s, i, "i")); },
+      py::arg("structure"), py::arg("i") = 0, "C of L1_ii(tau) ~ C sqrt(tau) for the beams (m/(N s^1.5)).");
+
+  py::enum_<KernelQuantity>(m, "KernelQuantity", "displacement (L1), velocity (K), step (S).")
+      .value("displacement", KernelQuantity::displacement)
+      .value("velocity", KernelQuantity::velocity)
+      .value("step", KernelQuantity::step);
+  m.def(
+      "truncated_kernel",
+      [](const Structure& s, long n_modes, KernelQuantity q, py::handle tau, int i, int j) {
+        contact_index(s, i, "i");
+        contact_index(s, j, "j");
+        if (n_modes < 1) throw InvalidInput("n_modes = " + std::to_string(n_modes) + ": must be >= 1");
+        const std::vector<double> t = to_vector(tau, "tau");
+        std::vector<double> out;
+        {
+          py::gil_scoped_release release;
+          out = truncated_kernel(s, i, j, n_modes, q, t);
+        }
+        return copy_array(out);
+      },
+      py::arg("structure"), py::arg("n_modes"), py::arg("quantity"), py::arg("tau"), py::arg("i") = 0,
+      py::arg("j") = 0, "The first n_modes terms of a kernel sum (no tail): the brute-force reference.");
+
+  py::class_<KernelJump>(m, "KernelJump", "A jump of L1 at tau_s (s) > 0: jump (m/(N s)), a discrete delay gain.")
+      .def_readonly("tau_s", &KernelJump::tau_s)
+      .def_readonly("jump", &KernelJump::jump)
+      .def("__repr__", [](const KernelJump& j) {
+        return "KernelJump(tau_s=" + repr_double(j.tau_s) + ", jump=" + repr_double(j.jump) + ")";
+      });
+  m.def(
+      "kernel_jumps",
+      [](const Structure& s, double tau_max, int i, int j) {
+        return kernel_jumps(s, contact_index(s, i, "i"), contact_index(s, j, "j"), tau_max);
+      },
+      py::arg("structure"), py::arg("tau_max"), py::arg("i") = 0, py::arg("j") = 0,
+      "The exact jumps of L1_ij in (0, tau_max] (undamped string; empty otherwise).");
+  py::class_<JumpDetectionOptions> jdo(m, "JumpDetectionOptions", "modes, relative_threshold, consistency.");
+  jdo.def(py::init([](long modes, double thr, double cons) { return JumpDetectionOptions{modes, thr, cons}; }),
+          py::kw_only(), py::arg("modes") = 1024, py::arg("relative_threshold") = 0.05, py::arg("consistency") = 0.1)
+      .def_readwrite("modes", &JumpDetectionOptions::modes)
+      .def_readwrite("relative_threshold", &JumpDetectionOptions::relative_threshold)
+      .def_readwrite("consistency", &JumpDetectionOptions::consistency);
+  m.def(
+      "detect_kernel_jumps",
+      [](const Structure& s, double tau_max, int i, int j, const JumpDetectionOptions& o) {
+        contact_index(s, i, "i");
+        contact_index(s, j, "j");
+        py::gil_scoped_release release;
+        return detect_kernel_jumps(s, i, j, tau_max, o);
+      },
+      py::arg("structure"), py::arg("tau_max"), py::arg("i") = 0, py::arg("j") = 0,
+      py::arg("options") = JumpDetectionOptions{}, "Jumps of L1 detected numerically from the mode data alone.");
+
+  py::class_<ModeResponse>(m, "ModeResponse", R"doc(
+One underdamped mode q'' + 2 D omega q' + omega^2 q = u: ModeResponse(omega_rad_per_s, damping_ratio).
+h (impulse response, s), h_dot, S (step, s^2), S0, Q (ramp), Q0 evaluate elementwise on tau (s).)doc")
+      .def(py::init([](double omega, double D) {
+             require_positive("omega_rad_per_s", omega);
+             require_closed_interval("damping_ratio", D, 0.0, std::nextafter(1.0, 0.0));
+             return ModeResponse(omega, D);
+           }),
+           py::arg("omega_rad_per_s"), py::arg("damping_ratio") = 0.0)
+      .def_readonly("omega", &ModeResponse::omega)
+      .def_readonly("damping", &ModeResponse::damping)
+      .def_readonly("omega_d", &ModeResponse::omega_d)
+      .def(
+          "h", [](const ModeResponse& r, py::handle t) { return map_array(t, [&](double x) { return r.h(x); }); },
+          py::arg("tau"))
+      .def(
+          "h_dot",
+          [](const ModeResponse& r, py::handle t) { return map_array(t, [&](double x) { return r.h_dot(x); }); },
+          py::arg("tau"))
+      .def(
+          "S", [](const ModeResponse& r, py::handle t) { return map_array(t, [&](double x) { return r.S(x); }); },
+          py::arg("tau"))
+      .def(
+          "S0", [](const ModeResponse& r, py::handle t) { return map_array(t, [&](double x) { return r.S0(x); }); },
+          py::arg("tau"))
+      .def(
+          "Q", [](const ModeResponse& r, py::handle t) { return map_array(t, [&](double x) { return r.Q(x); }); },
+          py::arg("tau"))
+      .def(
+          "Q0", [](const ModeResponse& r, py::handle t) { return map_array(t, [&](double x) { return r.Q0(x); }); },
+          py::arg("tau"));
+
+  // ---- Contact steppers -----------------------------------------------------------------------------------
+  py::class_<ContactStepper>(m, "ContactStepper", R"doc(
+A structure seen from its M contact points, advanced in steps dt (s) with forces linear over each step:
+v_{n+1} = v_pred + A (f_{n+1} - f_n). contact_count, step_s, steps_taken, time_s, predicted_velocity
+(m/s), admittance A (m/(N s), (M, M)), force (N), velocity (m/s), displacement (m);
+advance(f_next, compute_displacement=True).)doc")
+      .def_property_readonly("contact_count", &ContactStepper::contact_count)
+      .def_property_readonly("step_s", &ContactStepper::step_s)
+      .def_property_readonly("steps_taken", &ContactStepper::steps_taken)
+      .def_property_readonly("time_s", &ContactStepper::time_s)
+      .def_property_readonly("predicted_velocity",
+                             [](const ContactStepper& s) { return copy_array(s.predicted_velocity()); })
+      .def_property_readonly("admittance", [](const ContactStepper& s) { return copy_matrix(s.admittance()); })
+      .def_property_readonly("force", [](const ContactStepper& s) { return copy_array(s.force()); })
+      .def_property_readonly("velocity", [](const ContactStepper& s) { return copy_array(s.velocity()); })
+      .def_property_readonly("displacement", [](const ContactStepper& s) { return copy_array(s.displacement()); })
+      .def(
+          "advance",
+          [](ContactStepper& s, py::handle f, bool compute_displacement) {
+            const VecX f_next = to_vecx(f, "f_next", s.contact_count());
+            for (Eigen::Index k = 0; k < f_next.size(); ++k) require_finite("f_next", f_next[k]);
+            s.advance(f_next, compute_displacement);
+          },
+          py::arg("f_next"), py::arg("compute_displacement") = true,
+          "Accepts the forces f_{n+1} (N, M values) and moves to t_{n+1}.")
+      .def_property_readonly("history_terms", &ContactStepper::history_terms)
+      .def_property_readonly("description", &ContactStepper::description)
+      .def("__repr__", [](const ContactStepper& s) { return "<bristle.structures." + s.description() + ">"; });
+
+  py::class_<ModalModel, ContactStepper>(m, "ModalModel", R"doc(
+The truncated N-mode model (eq. II.3, k <= N), exact per step for forces linear over the step:
+ModalModel(structure, modes, dt, track_energy=False).)doc")
+      .def(py::init([](const Structure& s, long modes, double dt, bool track_energy) {
+             ModalModelOptions o;
+             o.track_energy = track_energy;
+             return std::make_unique<ModalModel>(s, modes, dt, o);
+           }),
+           py::arg("structure"), py::arg("modes"), py::arg("dt"), py::kw_only(), py::arg("track_energy") = false)
+      .def_property_readonly("mode_count", &ModalModel::mode_count)
+      .def("stored_energy", &ModalModel::stored_energy, "sum_k (q_k'^2 + omega_k^2 q_k^2)/2 (J)");
+
+  py::class_<ReducedModelOptions> rmo(m, "ReducedModelOptions", R"doc(
+window_steps n_w (0: chosen to minimise the work), far_tolerance (dropped far-field modes), kernel
+(KernelOptions of the near-field weights).)doc");
+  rmo.def(py::init([](long window, double tol, const KernelOptions& k) { return ReducedModelOptions{window, tol, k}; }),
+          py::kw_only(), py::arg("window_steps") = 0, py::arg("far_tolerance") = 1e-10,
+          py::arg("kernel") = ReducedModelOptions{}.kernel)
+      .def_readwrite("window_steps", &ReducedModelOptions::window_steps)
+      .def_readwrite("far_tolerance", &ReducedModelOptions::far_tolerance)
+      .def_readwrite("kernel", &ReducedModelOptions::kernel)
+      .def("validate", &ReducedModelOptions::validate, py::arg("prefix") = "model");
+  add_copy<ReducedModelOptions>(rmo);
+
+  py::class_<ReducedModel, ContactStepper>(m, "ReducedModel", R"doc(
+The reduced model (eqs. III.11, III.20): the structure eliminated, a near-field window plus far-field
+exponentials. ReducedModel(structure, dt, options=ReducedModelOptions()); every mode must be damped
+(use StringDelayModel or make_reduced_model for the undamped string).)doc")
+      .def(py::init([](const Structure& s, double dt, const ReducedModelOptions& o) {
+             py::gil_scoped_release release;
+             return std::make_unique<ReducedModel>(s, dt, o);
+           }),
+           py::arg("structure"), py::arg("dt"), py::arg("options") = ReducedModelOptions{})
+      .def_property_readonly("window_steps", &ReducedModel::window_steps)
+      .def_property_readonly("far_modes", &ReducedModel::far_modes)
+      .def_property_readonly("far_error_bound", &ReducedModel::far_error_bound, "m/(N s) per N of sup|f|")
+      .def(
+          "velocity_weight",
+          [](const ReducedModel& r, long lag, int i, int j) {
+            if (lag < 0 || lag >= r.window_steps())
+              throw InvalidInput("lag = " + std::to_string(lag) + ": must be in [0, " +
+                                 std::to_string(r.window_steps()) + ")");
+            if (i < 0 || i >= r.contact_count() || j < 0 || j >= r.contact_count())
+              throw InvalidInput("i, j: must be in [0, " + std::to_string(r.contact_count()) + ")");
+            return r.velocity_weight(lag, i, j);
+          },
+          py::arg("lag"), py::arg("i") = 0, py::arg("j") = 0, "near-field weight e_lag (m/(N s))")
+      .def(
+          "displacement_weight",
+          [](const ReducedModel& r, long lag, int i, int j) {
+            if (lag < 0 || lag >= r.window_steps())
+              throw InvalidInput("lag = " + std::to_string(lag) + ": must be in [0, " +
+                                 std::to_string(r.window_steps()) + ")");
+            if (i < 0 || i >= r.contact_count() || j < 0 || j >= r.contact_count())
+              throw InvalidInput("i, j: must be in [0, " + std::to_string(r.contact_count()) + ")");
+            return r.displacement_weight(lag, i, j);
+          },
+          py::arg("lag"), py::arg("i") = 0, py::arg("j") = 0, "near-field weight d_lag (m/N)");
+
+  py::class_<StringDelayModel, ContactStepper>(m, "StringDelayModel", R"doc(
+The exact neutral delay form of the undamped taut string: StringDelayModel(structure, dt), dt dividing
+2 l / c (string_delay_step gives one).)doc")
+      .def(py::init([](const Structure& s, double dt) { return std::make_unique<StringDelayModel>(s, dt); }),
+           py::arg("structure"), py::arg("dt"))
+      .def_property_readonly("period_steps", &StringDelayModel::period_steps);
+  m.def("string_delay_step", &string_delay_step, py::arg("params"), py::arg("dt"),
+        "The largest dt' <= dt (s) dividing 2 l / c.");
+  m.def(
+      "make_reduced_model",
+      [](const Structure& s, double dt, const ReducedModelOptions& o) {
+        py::gil_scoped_release release;
+        return make_reduced_model(s, dt, o);
+      },
+      py::arg("structure"), py::arg("dt"), py::arg("options") = ReducedModelOptions{},
+      "StringDelayModel for an undamped taut string, ReducedModel otherwise.");
+
+  // ---- Stick-slip on a belt -------------------------------------------------------------------------------
+  py::class_<BeltParams> belt(m, "BeltParams", R"doc(
+normal_load_N N (N, > 0), belt_speed_m_per_s v_b (m/s, finite), contact_index (the contact point on the
+belt, [0, M)).)doc");
+  belt.def(py::init([](double N, double vb, int idx) { return BeltParams{N, vb, idx}; }), py::kw_only(),
+           py::arg("normal_load_N") = 1.0, py::arg("belt_speed_m_per_s") = 0.1, py::arg("contact_index") = 0)
+      .def_readwrite("normal_load_N", &BeltParams::normal_load_N)
+      .def_readwrite("belt_speed_m_per_s", &BeltParams::belt_speed_m_per_s)
+      .def_readwrite("contact_index", &BeltParams::contact_index)
+      .def("__repr__", [](const BeltParams& b) {
+        return "BeltParams(normal_load_N=" + repr_double(b.normal_load_N) +
+               ", belt_speed_m_per_s=" + repr_double(b.belt_speed_m_per_s) +
+               ", contact_index=" + std::to_string(b.contact_index) + ")";
+      });
+  add_copy<BeltParams>(belt);
+
+  py::class_<StickSlipOptions> sso(m, "StickSlipOptions", R"doc(
+t_end_s (s, > 0), output_every (record every k-th step, >= 1), stick_tolerance_m_per_s (dynamic laws;
+0: 1e-3 |v_b|), cycles (averaged for the period).)doc");
+  sso.def(py::init([](double t_end, long every, double tol, int cycles) {
+            return StickSlipOptions{t_end, every, tol, cycles};
+          }),
+          py::kw_only(), py::arg("t_end_s") = 10.0, py::arg("output_every") = 1, py::arg("stick_tolerance_m_per_s") = 0.0,
+          py::arg("cycles") = 4)
+      .def_readwrite("t_end_s", &StickSlipOptions::t_end_s)
+      .def_readwrite("output_every", &StickSlipOptions::output_every)
+      .def_readwrite("stick_tolerance_m_per_s", &StickSlipOptions::stick_tolerance_m_per_s)
+      .def_readwrite("cycles", &StickSlipOptions::cycles);
+  add_copy<StickSlipOptions>(sso);
+
+  py::class_<StickSlipInterval>(m, "StickSlipInterval", "t_start_s, t_end_s (s), stick (bool).")
+      .def_readonly("t_start_s", &StickSlipInterval::t_start_s)
+      .def_readonly("t_end_s", &StickSlipInterval::t_end_s)
+      .def_readonly("stick", &StickSlipInterval::stick);
+  py::class_<LimitCycle>(m, "LimitCycle", R"doc(
+found, cycles, breakaways_per_cycle, period_s, period_spread_s (s), amplitude_w_m (m), amplitude_v_mps
+(m/s), mean_w_m (m), force_min_N, force_max_N (N), stick_fraction.)doc")
+      .def_readonly("found", &LimitCycle::found)
+      .def_readonly("cycles", &LimitCycle::cycles)
+      .def_readonly("breakaways_per_cycle", &LimitCycle::breakaways_per_cycle)
+      .def_readonly("period_s", &LimitCycle::period_s)
+      .def_readonly("period_spread_s", &LimitCycle::period_spread_s)
+      .def_readonly("amplitude_w_m", &LimitCycle::amplitude_w_m)
+      .def_readonly("amplitude_v_mps", &LimitCycle::amplitude_v_mps)
+      .def_readonly("mean_w_m", &LimitCycle::mean_w_m)
+      .def_readonly("force_min_N", &LimitCycle::force_min_N)
+      .def_readonly("force_max_N", &LimitCycle::force_max_N)
+      .def_readonly("stick_fraction", &LimitCycle::stick_fraction)
+      .def("__repr__", [](const LimitCycle& c) {
+        return "LimitCycle(found=" + std::string(c.found ? "True" : "False") + ", period_s=" + repr_double(c.period_s) +
+               ", amplitude_w_m=" + repr_double(c.amplitude_w_m) + ", stick_fraction=" +
+               repr_double(c.stick_fraction) + ")";
+      });
+  py::class_<EnergyAccount>(m, "EnergyAccount", R"doc(
+available, belt_work_J, friction_dissipation_J, modal_damping_J, stored_energy_change_J (J), residual_J().)doc")
+      .def_readonly("available", &EnergyAccount::available)
+      .def_readonly("belt_work_J", &EnergyAccount::belt_work_J)
+      .def_readonly("friction_dissipation_J", &EnergyAccount::friction_dissipation_J)
+      .def_readonly("modal_damping_J", &EnergyAccount::modal_damping_J)
+      .def_readonly("stored_energy_change_J", &EnergyAccount::stored_energy_change_J)
+      .def("residual_J", &EnergyAccount::residual_J);
+  py::class_<StickSlipResult>(m, "StickSlipResult", R"doc(
+series (t_s, w_m, v_mps, vr_mps, F_N, stick, ...), intervals, cycle (LimitCycle), energy (EnergyAccount),
+steps, well_posed, admittance_m_per_N_s, max_stick_velocity_mps, max_stick_force_ratio.)doc")
+      .def_readonly("series", &StickSlipResult::series)
+      .def_readonly("intervals", &StickSlipResult::intervals)
+      .def_readonly("cycle", &StickSlipResult::cycle)
+      .def_readonly("energy", &StickSlipResult::energy)
+      .def_readonly("steps", &StickSlipResult::steps)
+      .def_readonly("well_posed", &StickSlipResult::well_posed)
+      .def_readonly("admittance_m_per_N_s", &StickSlipResult::admittance_m_per_N_s)
+      .def_readonly("max_stick_velocity_mps", &StickSlipResult::max_stick_velocity_mps)
+      .def_readonly("max_stick_force_ratio", &StickSlipResult::max_stick_force_ratio);
+
+  m.def(
+      "run_stick_slip",
+      [](ContactStepper& stepper, const BeltParams& belt_params, py::handle friction, const StickSlipOptions& options) {
+        if (py::isinstance<laws::StribeckParams>(friction)) {
+          const auto f = friction.cast<laws::StribeckParams>();
+          py::gil_scoped_release release;
+          return run_stick_slip(stepper, belt_params, f, options);
+        }
+        if (py::isinstance<contact::ContactModel>(friction)) {
+          const auto& law = friction.cast<const contact::ContactModel&>();
+          py::gil_scoped_release release;
+          return run_stick_slip(stepper, belt_params, law, options);
+        }
+        throw py::type_error("friction: expected a StribeckParams (Coulomb-Stribeck, set-valued stick) or a "
+                             "ContactModel (a dynamic law), got " +
+                             std::string(py::str(py::type::handle_of(friction).attr("__name__"))));
+      },
+      py::arg("structure"), py::arg("belt"), py::arg("friction"), py::arg("options") = StickSlipOptions{},
+      R"doc(A contact point of `structure` (a ContactStepper, advanced in place from its current state) pressed
+against a moving belt: friction a StribeckParams (Coulomb-Stribeck, exact stick) or a ContactModel
+(a dynamic law of the core). GIL released.)doc");
+}
+
+}  // namespace bristle::python

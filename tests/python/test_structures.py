@@ -1,0 +1,193 @@
+"""bristle.structures (paper 3): the bindings against the C++ library (bit for bit, bristle_pyref
+structures), against independent closed forms (string modes, undamped string kernel, static
+compliance, one-mode responses), and bad input."""
+
+import math
+import subprocess
+
+import numpy as np
+import pytest
+
+import bristle
+from bristle import structures as st
+
+
+def reference(pyref, mode):
+    out = subprocess.run([str(pyref), mode], check=True, capture_output=True, text=True).stdout
+    rows = {}
+    for line in out.splitlines():
+        tag, *values = line.split()
+        rows.setdefault(tag, []).append([float(v) for v in values])
+    return rows
+
+
+def damped_string():
+    return st.Structure.taut_string(st.TautStringParams(damping_ratio=0.1))
+
+
+def damped_cantilever():
+    return st.Structure.cantilever(st.BeamParams(damping_ratio=0.1))
+
+
+# ---- Bit for bit against the C++ library ------------------------------------------------------------
+
+def test_structures_equal_cpp(pyref):
+    ref = reference(pyref, "structures")
+    s, b = damped_string(), damped_cantilever()
+    tau = [0.05 * k for k in range(1, 21)]
+    assert [list(st.displacement_kernel(s, tau).value)] == ref["string_L1"]
+    assert [list(st.step_response(s, tau).value)] == ref["string_S"]
+    assert [list(st.displacement_kernel(b, tau).value)] == ref["beam_L1"]
+    assert [list(st.velocity_kernel(b, tau).value)] == ref["beam_K"]
+    assert [[st.right_limit(s), st.sqrt_law_coefficient(b), s.static_compliance[0, 0],
+             b.static_compliance[0, 0]]] == ref["limits"]
+
+    friction = bristle.StribeckParams(mu_s=0.5, mu_d=0.3, v_s=0.1, delta_s=2.0)
+    belt = st.BeltParams(normal_load_N=1.0, belt_speed_m_per_s=0.1)
+    model = st.make_reduced_model(s, 2e-3)
+    assert isinstance(model, st.ReducedModel)
+    r = st.run_stick_slip(model, belt, friction, st.StickSlipOptions(t_end_s=12.0, output_every=25))
+    got = np.column_stack([r.series[c] for c in ("t_s", "w_m", "v_mps", "F_N")])
+    assert np.array_equal(got, np.array(ref["stick_slip"]))
+    assert [[r.cycle.period_s, r.cycle.amplitude_w_m, r.cycle.stick_fraction,
+             r.admittance_m_per_N_s]] == ref["cycle"]
+
+    modal = st.ModalModel(s, 50, 1e-3)
+    for n in range(1, 201):
+        modal.advance([math.sin(3.0 * 1e-3 * n)])
+    assert [[modal.velocity[0], modal.displacement[0], modal.stored_energy()]] == ref["modal"]
+
+
+def test_stick_slip_sweep_equals_serial_runs():
+    friction = bristle.StribeckParams(mu_s=0.5, mu_d=0.3, v_s=0.1, delta_s=2.0)
+    opts = st.StickSlipOptions(t_end_s=12.0, output_every=50)
+    speeds = [0.05, 0.1, 0.2]
+    serial = []
+    for vb in speeds:
+        r = st.run_stick_slip(st.make_reduced_model(damped_string(), 2e-3),
+                              st.BeltParams(belt_speed_m_per_s=vb), friction, opts)
+        serial.append([r.cycle.period_s, r.cycle.amplitude_w_m])
+    for threads in (1, 2):
+        sw = bristle.sweep_stick_slip(lambda vb: (damped_string(), st.BeltParams(belt_speed_m_per_s=vb)),
+                                      grid={"vb": speeds}, dt=2e-3, friction=friction, options=opts,
+                                      threads=threads, progress=None)
+        assert sw.period_s.shape == (3,)
+        assert np.array_equal(np.column_stack([sw.period_s, sw.amplitude_w_m]), np.array(serial))
+        assert sw.threads == threads
+
+
+# ---- Independent closed forms -------------------------------------------------------------------
+
+def test_string_modes_closed_form():
+    p = st.TautStringParams(density_kg_per_m=2.0, length_m=1.5, wave_speed_m_per_s=3.0, contact_positions_m=[0.4, 1.1])
+    s = st.Structure.taut_string(p)
+    modes = s.modes(5)
+    k = np.arange(1, 6)
+    assert np.allclose(modes.omega, k * np.pi * 3.0 / 1.5, rtol=1e-15)
+    expected = np.sqrt(2 / (2.0 * 1.5)) * np.sin(np.outer(k, [0.4, 1.1]) * np.pi / 1.5)
+    assert np.allclose(modes.values, expected, rtol=1e-14, atol=1e-15)
+    # static compliance: the string's Green's function x (l - y) / (T l) for x <= y
+    T = 2.0 * 9.0
+    G = s.static_compliance
+    assert G[0, 1] == pytest.approx(0.4 * (1.5 - 1.1) / (T * 1.5), rel=1e-13)
+    assert G[0, 0] == pytest.approx(0.4 * (1.5 - 0.4) / (T * 1.5), rel=1e-13)
+    assert s.mode_count is None and not s.finite
+
+
+def undamped_string_L1(tau, chi, l=1.0, c=1.0, rho=1.0):
+    """d'Alembert: a unit force step at chi sends waves of speed c both ways; the images at the fixed ends
+    return with opposite sign. L1 = (1/(2 rho c)) [1 - H(tau - 2 chi/c) - H(tau - 2(l - chi)/c) + H(tau - 2l/c)],
+    periodic with period 2l/c (right-continuous)."""
+    t = np.mod(np.asarray(tau) * c / l, 2.0)  # in units of l/c
+    h = lambda x: (t >= x).astype(float)  # noqa: E731
+    return (1.0 - h(2 * chi / l) - h(2 * (l - chi) / l)) / (2 * rho * c)
+
+
+def test_undamped_string_kernel_closed_form():
+    s = st.Structure.taut_string(st.TautStringParams(contact_positions_m=[0.3]))
+    tau = np.linspace(0.0013, 7.9, 997)  # avoids the jump times 0.6 + 2n, 1.4 + 2n
+    k = st.displacement_kernel(s, tau)
+    assert np.array_equal(np.asarray(k.tau_s), tau)
+    assert np.max(np.abs(np.asarray(k.value) - undamped_string_L1(tau, 0.3))) < 1e-13
+    jumps = st.kernel_jumps(s, 2.7)
+    assert [round(j.tau_s, 12) for j in jumps] == [0.6, 1.4, 2.0, 2.6]
+    assert st.right_limit(s) == pytest.approx(0.5, rel=1e-15)
+
+
+def test_damped_right_limit_closed_form():
+    for D in (0.05, 0.1, 0.5):
+        s = st.Structure.taut_string(st.TautStringParams(damping_ratio=D))
+        assert st.right_limit(s) == pytest.approx(math.acos(D) / (math.pi * math.sqrt(1 - D * D)), rel=1e-14)
+
+
+def test_mode_response_closed_forms():
+    r = st.ModeResponse(3.0, 0.2)
+    wd = 3.0 * math.sqrt(1 - 0.04)
+    tau = np.linspace(0.0, 5.0, 51)
+    assert np.allclose(r.h(tau), np.exp(-0.6 * tau) * np.sin(wd * tau) / wd, rtol=1e-13, atol=1e-16)
+    # S -> 1/omega^2 (static), S0 = S - 1/omega^2
+    assert np.allclose(r.S(tau) - r.S0(tau), 1.0 / 9.0, rtol=1e-13)
+
+
+def test_cantilever_roots():
+    for k in range(1, 8):
+        b = st.cantilever_root(k)
+        assert abs(1 + math.cos(b) * math.cosh(b)) < 1e-9 * math.cosh(b)
+    assert st.cantilever_mode_shape(st.cantilever_root(3), 1.0) == pytest.approx(2.0, rel=1e-12)
+
+
+def test_kernel_samples_are_views():
+    k = st.displacement_kernel(damped_string(), [0.1, 0.2])
+    v = k.value
+    assert not v.flags.writeable
+    assert k.to_dict()["value"].flags.writeable
+
+
+# ---- Bad input ---------------------------------------------------------------------------------------
+
+def test_bad_parameters_raise_value_error():
+    with pytest.raises(ValueError, match="structure.damping_ratio"):
+        st.Structure.taut_string(st.TautStringParams(damping_ratio=1.0))
+    with pytest.raises(ValueError, match="structure.density_kg_per_m = -1"):
+        st.Structure.taut_string(density_kg_per_m=-1.0)
+    with pytest.raises(ValueError, match="contact_positions_m"):
+        st.Structure.taut_string(contact_positions_m=[1.3])
+    with pytest.raises(ValueError, match="nan"):
+        st.Structure.cantilever(st.BeamParams(bending_stiffness_N_m2=float("nan")))
+    with pytest.raises(ValueError, match="i = 3"):
+        st.displacement_kernel(damped_string(), [0.1], i=3)
+    with pytest.raises(ValueError, match="tau"):
+        st.displacement_kernel(damped_string(), [[0.1, 0.2]])
+    with pytest.raises(ValueError):
+        st.ReducedModel(damped_string(), -1e-3)
+    with pytest.raises(ValueError, match="f_next"):
+        st.ModalModel(damped_string(), 10, 1e-3).advance([1.0, 2.0])
+    with pytest.raises(ValueError, match="f_next"):
+        st.ModalModel(damped_string(), 10, 1e-3).advance([float("nan")])
+    with pytest.raises(ValueError, match="normal_load_N"):
+        st.run_stick_slip(st.ModalModel(damped_string(), 10, 1e-3), st.BeltParams(normal_load_N=-1.0),
+                          bristle.StribeckParams(mu_s=0.5, mu_d=0.3), st.StickSlipOptions(t_end_s=0.1))
+    with pytest.raises(ValueError, match="mode_values"):
+        st.GenericModalParams(frequencies_rad_per_s=[1.0], damping_ratios=[0.1], mode_values=[1.0])
+    with pytest.raises(ValueError, match="mode_values"):  # ragged rows
+        st.GenericModalParams(frequencies_rad_per_s=[1.0, 2.0], damping_ratios=[0.1, 0.1], mode_values=[[1.0], [1.0, 2.0]])
+    with pytest.raises(ValueError):
+        st.Structure.generic(st.GenericModalParams(frequencies_rad_per_s=[1.0, -2.0], damping_ratios=[0.1, 0.1],
+                                                   mode_values=[[1.0], [1.0]]))
+    with pytest.raises(ValueError, match="dt"):
+        bristle.sweep_stick_slip(damped_string(), dt=0.0, progress=None)
+
+
+def test_wrong_types_raise_type_error():
+    with pytest.raises(TypeError):
+        st.TautStringParams(length_m="long")
+    with pytest.raises(TypeError):
+        st.Structure.taut_string(st.BeamParams())
+    with pytest.raises(TypeError):
+        st.displacement_kernel("string", [0.1])
+    with pytest.raises(TypeError, match="friction"):
+        st.run_stick_slip(st.ModalModel(damped_string(), 10, 1e-3), st.BeltParams(), 0.5)
+    with pytest.raises(TypeError):
+        st.ModalModel(damped_string(), 10, 1e-3).advance("force")
+    with pytest.raises(TypeError):
+        bristle.sweep_stick_slip([1.0], dt=1e-3, progress=None)

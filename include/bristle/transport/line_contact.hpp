@@ -117,7 +117,10 @@ class LineContact {
   int components() const { return model_.state_size(); }
   double dx() const { return dx_; }
   double cell_centre(int i) const { return (i + 0.5) * dx_; }
-  /// The state field, cell-major: u(i, k) = state[i * components() + k].
+  /// The state field, cell-major: u(i, k) = state[i * components() + k]. The affine-source path keeps
+  /// its own work arrays and refreshes this vector when it is read (const methods may therefore write
+  /// internal caches: do not share one LineContact between threads); after the non-const state() the
+  /// next step reloads it, so changes made through it take effect.
   VecX& state();
   const VecX& state() const {
     sync();
@@ -132,9 +135,9 @@ class LineContact {
   /// One Strang-split step: half source, transport, half source (second order).
   void step(double dt);
   /// Dense output: advances to times.back() with the solver's own steps (as advance_to(times.back()),
-  /// not landing on the other times) and calls visit(j) once per times[j], in order, while the
-  /// contact's state(), time(), supplied_energy() and every output show their values at times[j], interpolated
-  /// between the steps (Lagrange polynomial of degree 5 through the six nearest step points, centred:
+  /// not landing on the other times) and calls visit(j, *this) once per times[j], in order, while the
+  /// contact's state(), time(), supplied_energy() and every output show their values at times[j],
+  /// interpolated between the steps (Lagrange polynomial of degree 5 through the six nearest step points, centred:
   /// error O(dt^6), below the scheme's O(dt^2) once the step resolves the source's time scale; exact at
   /// the step points). Afterwards the contact is at times.back().
   /// `times` must be non-decreasing and not before time().
@@ -175,7 +178,7 @@ class LineContact {
   void legacy_step(double dt);
   // Affine-source path: component-major work arrays, only the non-zero or forced components.
   const Propagator& propagator(const Vec2& v, double h, const Propagator* keep);
-  void load_work();    // u_ -> work (component-major), resets the known-zero components
+  void load_work();    // u_ -> work (component-major); marks the components that are non-zero
   void fast_step(double dt);
   void transport_column(double* column, double c, double dt);
 

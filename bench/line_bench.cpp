@@ -2,6 +2,8 @@
 // transient on 400 cells, (c) one steady solve per rheology order.
 #include <benchmark/benchmark.h>
 
+#include <vector>
+
 #include "bristle/transport/line_contact.hpp"
 
 namespace {
@@ -78,5 +80,34 @@ void BM_Fig7Transient(benchmark::State& state) {
   state.counters["steps"] = static_cast<double>(steps) / static_cast<double>(state.iterations());
 }
 BENCHMARK(BM_Fig7Transient)->Arg(400)->Unit(benchmark::kMillisecond);
+
+// The same with F_x at the 201 output times t = 0, 0.01, ..., 2 s (bench/peers/fig7_transient_mol.py):
+// dense output between the solver's own steps (range(1) = 1) or steps landing on each output (0).
+void BM_Fig7TransientOutputs(benchmark::State& state) {
+  const contact::ContactModel model = table1_model(0.4, 2);
+  transport::LineContactParams line = table1_line(static_cast<int>(state.range(0)));
+  line.V1 = contact::Signal::constant_value(0.0);
+  line.V2 = contact::Signal::constant_value(0.1);
+  const bool interpolate = state.range(1) != 0;
+  std::vector<double> times(201);
+  for (int j = 0; j < 201; ++j) times[j] = 0.01 * j;
+  std::vector<double> fx(times.size());
+  long steps = 0;
+  for (auto _ : state) {
+    transport::LineContact lc(model, line);
+    if (interpolate) {
+      lc.sample(times, [&](std::size_t j, const transport::LineContact& at) { fx[j] = at.total_force()[0]; });
+    } else {
+      for (std::size_t j = 0; j < times.size(); ++j) {
+        lc.advance_to(times[j]);
+        fx[j] = lc.total_force()[0];
+      }
+    }
+    steps += lc.steps_taken();
+    benchmark::DoNotOptimize(fx.data());
+  }
+  state.counters["steps"] = static_cast<double>(steps) / static_cast<double>(state.iterations());
+}
+BENCHMARK(BM_Fig7TransientOutputs)->Args({400, 1})->Args({400, 0})->Unit(benchmark::kMillisecond);
 
 }  // namespace

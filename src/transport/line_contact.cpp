@@ -1,14 +1,22 @@
-// Transient line-contact solver: Strang splitting of the pointwise source (implicit SDIRK2, the
-// same stepper as the lumped fixed-step integration) and the transport of each component (explicit
-// second-order upwind finite volumes with a slope limiter, Lax-Wendroff-type face values).
+// Transient line-contact solver: Strang splitting of the pointwise source and the transport of each
+// component (explicit second-order upwind finite volumes with a slope limiter, Lax-Wendroff-type face
+// values).
 //
 //   u^{n+1} = S(dt/2) A(dt) S(dt/2) u^n
 //
+// S: for a source affine in u at fixed v_r (every law but Bouc-Wen and a user G^-1) the exact propagator
+// u <- P u + q of the source frozen at the half step's midpoint, the same for every cell; otherwise the
+// lumped model's SDIRK2 step in each cell.
 // A(dt), for a component with speed c > 0 (mirrored for c < 0; nothing for c = 0):
 //   face value  u_{i+1/2} = u_i + (1 - nu)/2 sigma_i,   nu = c dt/dx,   sigma_i = limiter(u_i - u_{i-1}, u_{i+1} - u_i)
 //   update      u_i <- u_i - nu (u_{i+1/2} - u_{i-1/2}),  u_{-1/2} = 0 (inflow boundary, eqs. 50, 54d-e)
 // with the ghost value u_{-1} = -u_0 (so the reconstruction meets the boundary value) and linear
 // extrapolation at the outflow end. Stable for nu <= 1; second order where the limiter is inactive.
+//
+// The affine path runs on component-major work arrays (one contiguous column per component), skips the
+// components that are zero and unforced, and gets eq. 36 and the supplied power from the p-weighted
+// sums of the components (friction is affine in u there); the public cell-major state is refreshed
+// from the work arrays when it is read (sync).
 #include <fmt/format.h>
 
 #include <unsupported/Eigen/MatrixFunctions>
@@ -115,6 +123,21 @@ LineContact::LineContact(const contact::ContactModel& model, LineContactParams p
       exponential_ = true;
       break;
   }
+  if (exponential_) {
+    const int m = model_.state_size(), n = params_.cells;
+    ring_.assign(kDenseNodes, MatX::Zero(n, m));
+    scratch_ = MatX::Zero(n, m);
+    column_.assign(static_cast<std::size_t>(n) + 2, 0.0);
+    face_.assign(static_cast<std::size_t>(n) + 1, 0.0);
+    weights_.resize(n);
+    for (int i = 0; i < n; ++i) weights_[i] = p_cell_[i] * dx_;
+    weight_sum_ = weights_.sum();
+    nonzero_.assign(m, 0);
+    active_.reserve(m);
+    speed_ = VecX::Zero(m);
+    mean_ = VecX::Zero(m);
+    for (VecX& s : slot_sum_) s = VecX::Zero(m);
+  }
   reset(0.0);
 }
 
@@ -132,48 +155,57 @@ void LineContact::reset(double t0, const VecX& initial) {
                                    initial.size(), m, u_.size()));
   }
   if (!u_.allFinite()) throw InvalidInput("initial state: must be finite");
+  work_live_ = false;
+  u_fresh_ = true;
+  interp_count_ = 0;
   t_ = t0;
   steps_ = 0;
   supplied_energy_ = 0.0;
   supplied_power_ = supplied_power();
 }
 
+VecX& LineContact::state() {
+  sync();
+  work_live_ = false;  // the caller may change u_: the affine path reloads it before its next step
+  return u_;
+}
+
+void LineContact::sync() const {
+  if (u_fresh_) return;
+  const int m = components(), n = params_.cells;
+  Eigen::Map<MatX> cells(u_.data(), m, n);
+  if (interp_count_ > 0) {
+    interp_buf_ = interp_w_[0] * ring_[interp_slot_[0]];
+    for (int i = 1; i < interp_count_; ++i) interp_buf_ += interp_w_[i] * ring_[interp_slot_[i]];
+    cells = interp_buf_.transpose();
+  } else {
+    cells = ring_[head_].transpose();
+  }
+  u_fresh_ = true;
+}
+
 Vec2 LineContact::relative_velocity(double t) const {
   return Vec2(params_.V2(t) - params_.V1(t), params_.v_y(t));  // v_r = V2 - V1 along xi (errata §5.2)
 }
 
+double LineContact::max_speed(double t) const {
+  const double V1 = params_.V1(t), V2 = params_.V2(t);
+  const Mat2& s1 = model_.pair().S1();
+  const Mat2& s2 = model_.pair().S2();
+  double c = std::max(std::abs(s1(0, 0) * V1 + s2(0, 0) * V2), std::abs(s1(1, 1) * V1 + s2(1, 1) * V2));  // eq. 34a
+  if (model_.n1() > 0) c = std::max(c, std::abs(V1));
+  if (model_.n2() > 0) c = std::max(c, std::abs(V2));
+  return c;
+}
+
 double LineContact::stable_dt(double t) const {
-  const double c = characteristic_speeds(model_, params_.V1(t), params_.V2(t)).cwiseAbs().maxCoeff();
+  const double c = max_speed(t);
   return c > 0.0 ? params_.cfl * dx_ / c : std::numeric_limits<double>::infinity();
 }
 
+// ---- SDIRK2 path (any source): on the cell-major u_ ----------------------------------------------------
 void LineContact::source_step(double t, double dt) {
   const int m = components();
-  if (exponential_) {
-    // Frozen at the midpoint: u' = J u + b with J, b at v_r(t + dt/2); exact propagator from the
-    // exponential of the augmented matrix [[J, b], [0, 0]] dt = [[P, q], [0, 1]].
-    const Vec2 v_mid = relative_velocity(t + 0.5 * dt);
-    if (!(v_mid == propagator_v_) || dt != propagator_h_) {
-      MatX aug = MatX::Zero(m + 1, m + 1);
-      const VecX zero = VecX::Zero(m);
-      VecX b(m);
-      model_.source(zero.data(), v_mid, b.data());
-      MatX jac(m, m);
-      model_.source_jacobian(zero.data(), v_mid, jac.data());
-      aug.topLeftCorner(m, m) = jac;
-      aug.topRightCorner(m, 1) = b;
-      const MatX e = (aug * dt).exp();
-      propagator_ = e.topLeftCorner(m, m);
-      propagator_shift_ = e.topRightCorner(m, 1);
-      propagator_v_ = v_mid;
-      propagator_h_ = dt;
-    }
-    Eigen::Map<MatX> cells(u_.data(), m, params_.cells);  // one column per cell
-    MatX next = propagator_ * cells;
-    next.colwise() += propagator_shift_;
-    cells = next;
-    return;
-  }
   VecX cell(m);
   for (int i = 0; i < params_.cells; ++i) {
     cell = u_.segment(i * m, m);
@@ -206,7 +238,7 @@ void LineContact::transport_step(double t, double dt) {
   }
 }
 
-void LineContact::step(double dt) {
+void LineContact::legacy_step(double dt) {
   source_step(t_, 0.5 * dt);
   transport_step(t_ + 0.5 * dt, dt);
   source_step(t_ + 0.5 * dt, 0.5 * dt);
@@ -218,32 +250,421 @@ void LineContact::step(double dt) {
   supplied_power_ = p_new;
 }
 
-void LineContact::advance_to(double t_end) {
-  constexpr double kSlack = 1e-12;
-  while (t_ < t_end - kSlack * std::max(1.0, std::abs(t_end))) {
-    const double remaining = t_end - t_;
-    // The Courant limit over the step: speeds at its start and its end.
-    const double limit = std::min(stable_dt(t_), stable_dt(std::min(t_end, t_ + remaining)));
-    double dt = remaining;
-    if (params_.dt_s > 0.0) {
-      dt = std::min(params_.dt_s, remaining);
-      const double courant_limit = limit / params_.cfl;  // nu = 1
-      if (dt > courant_limit * (1.0 + 1e-12))
-        throw SolverError(fmt::format("line.dt_s = {}: breaks the CFL condition at t = {} s (largest stable step "
-                                      "dx / max|c| = {} s); use a smaller dt_s or the automatic step",
-                                      format_value(params_.dt_s), format_value(t_), format_value(courant_limit)));
-    } else {
-      dt = std::min(dt, limit);
-      if (params_.max_dt_s > 0.0) dt = std::min(dt, params_.max_dt_s);
-    }
-    // Avoid a sliver of a last step.
-    if (t_end - (t_ + dt) < 1e-3 * dt) dt = t_end - t_;
-    step(dt);
-  }
-  t_ = t_end;
+// ---- Affine-source path ---------------------------------------------------------------------------------
+// The same splitting, on component-major work arrays (cells x components, one contiguous column per
+// component) so that the source step is a few vectorised column operations with the propagator that
+// every cell shares, and the transport a contiguous loop per component. Components that are zero in
+// every cell and not forced (b_k = 0 and not coupled through J to a non-zero component; e.g. the
+// lateral states under a longitudinal drive) are skipped: the exact propagator keeps them zero, and
+// transport with a zero inflow value keeps zero zero, so skipping them changes nothing.
+const LineContact::Propagator& LineContact::propagator(const Vec2& v, double h, const Propagator* keep) {
+  for (const Propagator& e : cache_)
+    if (e.h == h && e.v == v) return e;
+  int slot = cache_next_;
+  if (&cache_[slot] == keep) slot = 1 - slot;
+  cache_next_ = 1 - slot;
+  Propagator& e = cache_[slot];
+  // Frozen at the half step's midpoint: u' = J u + b with J, b at v; exact propagator from the exponential
+  // of the augmented matrix [[J, b], [0, 0]] h = [[P, q], [0, 1]].
+  const int m = components();
+  MatX aug = MatX::Zero(m + 1, m + 1);
+  const VecX zero = VecX::Zero(m);
+  VecX b(m);
+  model_.source(zero.data(), v, b.data());
+  MatX jac(m, m);
+  model_.source_jacobian(zero.data(), v, jac.data());
+  aug.topLeftCorner(m, m) = jac;
+  aug.topRightCorner(m, 1) = b;
+  const MatX ex = (aug * h).exp();
+  e.P = ex.topLeftCorner(m, m);
+  e.q = ex.topRightCorner(m, 1);
+  e.coupled = (jac.array() != 0.0).cast<double>().matrix();
+  e.forced.assign(m, 0);
+  for (int k = 0; k < m; ++k) e.forced[k] = b[k] != 0.0;
+  e.v = v;
+  e.h = h;
+  return e;
 }
 
+void LineContact::load_work() {
+  const int m = components(), n = params_.cells;
+  MatX& x = ring_[head_];
+  x = Eigen::Map<const MatX>(u_.data(), m, n).transpose();
+  for (int k = 0; k < m; ++k)
+    if (!nonzero_[k]) nonzero_[k] = (x.col(k).array() != 0.0).any();
+  for (int k = 0; k < m; ++k) slot_sum_[head_][k] = nonzero_[k] ? weights_.dot(x.col(k)) : 0.0;
+  slot_t_[head_] = t_;
+  slot_e_[head_] = supplied_energy_;
+  work_live_ = true;
+  u_fresh_ = true;
+}
+
+namespace {
+
+// Limited face values u_{j+1/2} = u_j + half sigma_j for j = 0 .. n-1 of column[1 .. n] (column[0] and
+// column[n + 1] are the ghosts); face[0] is the inflow value.
+template <Limiter kLimiter>
+void limited_faces(const double* column, double* face, int n, double half) {
+  // face and column are distinct buffers.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC ivdep
+#endif
+  for (int j = 0; j < n; ++j) {
+    const double left = column[j + 1] - column[j], right = column[j + 2] - column[j + 1];
+    double sigma;
+    if constexpr (kLimiter == Limiter::van_leer) {
+      // Branch-free form of limited_slope (vectorises): the same value bit for bit.
+      const double prod = left * right;
+      const bool same_sign = prod > 0.0;
+      const double den = same_sign ? left + right : 1.0;
+      const double value = 2.0 * left * right / den;
+      sigma = same_sign ? value : 0.0;
+    } else {
+      sigma = limited_slope(kLimiter, left, right);
+    }
+    face[j + 1] = column[j + 1] + half * sigma;
+  }
+}
+
+}  // namespace
+
+namespace {
+
+// out(:, r) = q_r + sum_c P(r, c) in(:, c) over the active components, cell by cell with the M inputs
+// in registers (the loop over cells vectorises).
+template <int M>
+void apply_fixed(const MatX& P, const VecX& q, const std::vector<int>& active, const MatX& in, MatX& out) {
+  double p[M][M], b[M];
+  const double* x[M];
+  double* y[M];
+  for (int r = 0; r < M; ++r) {
+    b[r] = q[active[r]];
+    x[r] = in.col(active[r]).data();
+    y[r] = out.col(active[r]).data();
+    for (int c = 0; c < M; ++c) p[r][c] = P(active[r], active[c]);
+  }
+  const Eigen::Index n = in.rows();
+  // in and out are distinct matrices: no dependence between cells.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC ivdep
+#endif
+  for (Eigen::Index i = 0; i < n; ++i) {
+    double v[M];
+    for (int c = 0; c < M; ++c) v[c] = x[c][i];
+    for (int r = 0; r < M; ++r) {
+      double acc = b[r];
+      for (int c = 0; c < M; ++c) acc += p[r][c] * v[c];
+      y[r][i] = acc;
+    }
+  }
+}
+
+// The two kernels below are also compiled for x86-64-v3 (AVX2, FMA) and chosen at run time on CPUs that
+// have it (GCC function multi-versioning); elsewhere the baseline build runs.
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
+#define BRISTLE_KERNEL __attribute__((target_clones("arch=x86-64-v3", "default"), flatten))
+#else
+#define BRISTLE_KERNEL
+#endif
+
+BRISTLE_KERNEL
+void apply_affine(const MatX& P, const VecX& q, const std::vector<int>& active, const MatX& in, MatX& out) {
+  switch (active.size()) {
+    case 0: return;
+    case 1: return apply_fixed<1>(P, q, active, in, out);
+    case 2: return apply_fixed<2>(P, q, active, in, out);
+    case 3: return apply_fixed<3>(P, q, active, in, out);
+    case 4: return apply_fixed<4>(P, q, active, in, out);
+    case 5: return apply_fixed<5>(P, q, active, in, out);
+    case 6: return apply_fixed<6>(P, q, active, in, out);
+    case 7: return apply_fixed<7>(P, q, active, in, out);
+    case 8: return apply_fixed<8>(P, q, active, in, out);
+    case 9: return apply_fixed<9>(P, q, active, in, out);
+    case 10: return apply_fixed<10>(P, q, active, in, out);
+    default:
+      for (const int r : active) {
+        auto o = out.col(r);
+        o.setConstant(q[r]);
+        for (const int c : active) o += P(r, c) * in.col(c);
+      }
+  }
+}
+
+}  // namespace
+
+namespace {
+
+// One component's limited upwind update in place (values in cell order; reversed: the inflow is at the
+// last cell). column (n + 2) and face (n + 1) are scratch.
+BRISTLE_KERNEL
+void transport_kernel(Limiter limiter, double* values, double* column, double* face, int n, double nu, bool reversed) {
+  // In upwind order: index 1 is the inflow cell.
+  if (!reversed)
+    std::copy(values, values + n, column + 1);
+  else
+    std::reverse_copy(values, values + n, column + 1);
+  column[0] = -column[1];                          // ghost: reconstruction is 0 at the inflow face
+  column[n + 1] = 2.0 * column[n] - column[n - 1];  // outflow: linear extrapolation
+  face[0] = 0.0;                                   // boundary value at the inflow face
+  const double half = 0.5 * (1.0 - nu);
+  switch (limiter) {
+    case Limiter::none:
+      limited_faces<Limiter::none>(column, face, n, half);
+      break;
+    case Limiter::minmod:
+      limited_faces<Limiter::minmod>(column, face, n, half);
+      break;
+    case Limiter::van_leer:
+      limited_faces<Limiter::van_leer>(column, face, n, half);
+      break;
+    case Limiter::mc:
+      limited_faces<Limiter::mc>(column, face, n, half);
+      break;
+  }
+  // values, column and face are distinct buffers.
+  if (!reversed) {
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC ivdep
+#endif
+    for (int j = 0; j < n; ++j) values[j] = column[j + 1] - nu * (face[j + 1] - face[j]);
+  } else {
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC ivdep
+#endif
+    for (int j = 0; j < n; ++j) values[n - 1 - j] = column[j + 1] - nu * (face[j + 1] - face[j]);
+  }
+}
+
+}  // namespace
+
+void LineContact::transport_column(double* values, double c, double dt) {
+  transport_kernel(params_.limiter, values, column_.data(), face_.data(), params_.cells, std::abs(c) * dt / dx_, c < 0);
+}
+
+void LineContact::fast_step(double dt) {
+  const int m = components();
+  const double t = t_, t_half = t + 0.5 * dt;
+  const Propagator& first = propagator(relative_velocity(t + 0.5 * (0.5 * dt)), 0.5 * dt, nullptr);
+  const Propagator& second = propagator(relative_velocity(t_half + 0.5 * (0.5 * dt)), 0.5 * dt, &first);
+  // Components to update: non-zero somewhere, forced, or coupled to one of those (closure under J).
+  for (int k = 0; k < m; ++k)
+    if (first.forced[k] || second.forced[k]) nonzero_[k] = 1;
+  for (bool grew = true; grew;) {
+    grew = false;
+    for (int k = 0; k < m; ++k) {
+      if (nonzero_[k]) continue;
+      for (int j = 0; j < m; ++j)
+        if (nonzero_[j] && (first.coupled(k, j) != 0.0 || second.coupled(k, j) != 0.0)) {
+          nonzero_[k] = 1;
+          grew = true;
+          break;
+        }
+    }
+  }
+  active_.clear();
+  for (int k = 0; k < m; ++k)
+    if (nonzero_[k]) active_.push_back(k);
+  auto apply = [this](const Propagator& pr, const MatX& in, MatX& out) {
+    apply_affine(pr.P, pr.q, active_, in, out);
+  };
+  const int next = (head_ + 1) % kDenseNodes;
+  apply(first, ring_[head_], ring_[next]);
+  // Transport at the midpoint (eq. 34a speeds).
+  const double V1 = params_.V1(t_half), V2 = params_.V2(t_half);
+  const Mat2& s1 = model_.pair().S1();
+  const Mat2& s2 = model_.pair().S2();
+  speed_[0] = s1(0, 0) * V1 + s2(0, 0) * V2;
+  speed_[1] = s1(1, 1) * V1 + s2(1, 1) * V2;
+  speed_.segment(2, 2 * model_.n1()).setConstant(V1);
+  speed_.segment(2 + 2 * model_.n1(), 2 * model_.n2()).setConstant(V2);
+  for (const int k : active_)
+    if (speed_[k] != 0.0) transport_column(ring_[next].col(k).data(), speed_[k], dt);
+  apply(second, ring_[next], scratch_);
+  std::swap(ring_[next], scratch_);
+  head_ = next;
+  t_ += dt;
+  ++steps_;
+  u_fresh_ = false;
+  VecX& sum = slot_sum_[head_];
+  for (int k = 0; k < m; ++k) sum[k] = nonzero_[k] ? weights_.dot(ring_[head_].col(k)) : 0.0;
+  // A non-finite value anywhere makes its weighted sum non-finite (the weights are finite).
+  if (!sum.allFinite()) throw SolverError(fmt::format("line contact: non-finite state at t = {} s", format_value(t_)));
+  const Vec2 v_r = relative_velocity(t_);
+  const double p_new = -affine_force(sum, v_r).dot(v_r);  // eq. 79
+  supplied_energy_ += 0.5 * dt * (supplied_power_ + p_new);  // trapezoidal rule, second order
+  supplied_power_ = p_new;
+  slot_t_[head_] = t_;
+  slot_e_[head_] = supplied_energy_;
+}
+
+Vec2 LineContact::affine_force(const VecX& weighted_sum, const Vec2& v_r) const {
+  // friction(u, v_r) is affine in u for an affine source (f plus LuGre's sigma1 zdot, zdot affine), so
+  // sum_i w_i friction(u_i) = W friction(sum_i w_i u_i / W) with W = sum_i w_i: eq. 36 in O(m).
+  mean_ = weighted_sum / weight_sum_;
+  return weight_sum_ * model_.friction(mean_.data(), v_r);
+}
+
+VecX LineContact::visible_weighted_sum() const {
+  if (interp_count_ == 0) return slot_sum_[head_];
+  VecX sum = interp_w_[0] * slot_sum_[interp_slot_[0]];
+  for (int i = 1; i < interp_count_; ++i) sum += interp_w_[i] * slot_sum_[interp_slot_[i]];
+  return sum;
+}
+
+// ---- Stepping -------------------------------------------------------------------------------------------
+double LineContact::next_dt(double t_end) const {
+  const double remaining = t_end - t_;
+  // The Courant limit over the step: speeds at its start and its end.
+  const double limit = std::min(stable_dt(t_), stable_dt(t_end));
+  double dt = remaining;
+  if (params_.dt_s > 0.0) {
+    dt = std::min(params_.dt_s, remaining);
+    const double courant_limit = limit / params_.cfl;  // nu = 1
+    if (dt > courant_limit * (1.0 + 1e-12))
+      throw SolverError(fmt::format("line.dt_s = {}: breaks the CFL condition at t = {} s (largest stable step "
+                                    "dx / max|c| = {} s); use a smaller dt_s or the automatic step",
+                                    format_value(params_.dt_s), format_value(t_), format_value(courant_limit)));
+  } else {
+    dt = std::min(dt, limit);
+    if (params_.max_dt_s > 0.0) dt = std::min(dt, params_.max_dt_s);
+  }
+  // Avoid a sliver of a last step.
+  if (t_end - (t_ + dt) < 1e-3 * dt) dt = t_end - t_;
+  return dt;
+}
+
+void LineContact::step(double dt) {
+  if (!exponential_) {
+    legacy_step(dt);
+    return;
+  }
+  if (!work_live_) load_work();
+  fast_step(dt);
+}
+
+namespace {
+constexpr double kSlack = 1e-12;
+bool before(double t, double t_end) { return t < t_end - kSlack * std::max(1.0, std::abs(t_end)); }
+}  // namespace
+
+void LineContact::advance_to(double t_end) {
+  if (exponential_ && !work_live_ && before(t_, t_end)) load_work();
+  while (before(t_, t_end)) step(next_dt(t_end));
+  t_ = t_end;
+  if (exponential_ && work_live_) slot_t_[head_] = t_end;
+}
+
+void LineContact::sample(const std::vector<double>& times,
+                         const std::function<void(std::size_t, const LineContact&)>& visit) {
+  if (times.empty()) throw InvalidInput("output times: empty; at least one output time is needed");
+  for (std::size_t j = 0; j < times.size(); ++j) {
+    const double previous = j == 0 ? t_ : times[j - 1];
+    if (!std::isfinite(times[j]) || before(times[j], previous))
+      throw InvalidInput(fmt::format("output times: times[{}] = {} s {}; they must be finite, non-decreasing and not "
+                                     "before the current time {} s",
+                                     j, format_value(times[j]), j == 0 ? "is before the current time" : "goes back",
+                                     format_value(t_)));
+  }
+  const double t_end = times.back();
+  // Step points, newest first: the affine path keeps them in its ring; the SDIRK2 path copies u_.
+  std::vector<VecX> copies;
+  double copy_t[kDenseNodes] = {t_}, copy_e[kDenseNodes] = {supplied_energy_};
+  int copy_head = 0;
+  if (exponential_) {
+    if (!work_live_) load_work();
+  } else {
+    copies.assign(kDenseNodes, VecX());
+    copies[0] = u_;
+  }
+  int count = 1;
+  std::size_t next = 0;
+  auto node_time = [&](int back) {  // back = 0: the newest step point
+    return exponential_ ? slot_t_[(head_ - back + kDenseNodes) % kDenseNodes]
+                        : copy_t[(copy_head - back + kDenseNodes) % kDenseNodes];
+  };
+  auto emit = [&](std::size_t j) {
+    const double tj = times[j];
+    const int k = std::min(count, kDenseNodes);
+    double w[kDenseNodes], e = 0.0;
+    for (int i = 0; i < k; ++i) {  // Lagrange weights through the k newest step points
+      w[i] = 1.0;
+      for (int l = 0; l < k; ++l)
+        if (l != i) w[i] *= (tj - node_time(l)) / (node_time(i) - node_time(l));
+    }
+    const double t_save = t_, e_save = supplied_energy_;
+    VecX live;  // SDIRK2 path: the live state, set aside while u_ shows the interpolation
+    if (exponential_) {
+      interp_count_ = k;
+      for (int i = 0; i < k; ++i) {
+        interp_slot_[i] = (head_ - i + kDenseNodes) % kDenseNodes;
+        interp_w_[i] = w[i];
+        e += w[i] * slot_e_[interp_slot_[i]];
+      }
+      u_fresh_ = false;
+    } else {
+      live = w[0] * copies[copy_head];
+      e = w[0] * copy_e[copy_head];
+      for (int i = 1; i < k; ++i) {
+        const int s = (copy_head - i + kDenseNodes) % kDenseNodes;
+        live += w[i] * copies[s];
+        e += w[i] * copy_e[s];
+      }
+      u_.swap(live);
+    }
+    auto restore = [&] {
+      t_ = t_save;
+      supplied_energy_ = e_save;
+      if (exponential_) {
+        interp_count_ = 0;
+        u_fresh_ = false;
+      } else {
+        u_.swap(live);
+      }
+    };
+    t_ = tj;
+    supplied_energy_ = e;
+    try {
+      visit(j, *this);
+    } catch (...) {
+      restore();
+      throw;
+    }
+    restore();
+  };
+  auto flush = [&](bool final) {
+    while (next < times.size()) {
+      // A time is interpolated once kDenseNodes / 2 - 1 step points follow its interval (centred stencil).
+      if (!final && (count < kDenseNodes || times[next] > node_time(kDenseNodes / 2 - 1))) break;
+      emit(next++);
+    }
+  };
+  while (before(t_, t_end)) {
+    const double dt = next_dt(t_end);
+    if (exponential_) {
+      fast_step(dt);
+    } else {
+      legacy_step(dt);
+      copy_head = (copy_head + 1) % kDenseNodes;
+      copies[copy_head] = u_;
+      copy_t[copy_head] = t_;
+      copy_e[copy_head] = supplied_energy_;
+    }
+    count = std::min(count + 1, kDenseNodes);
+    flush(false);
+  }
+  if (exponential_)
+    slot_t_[head_] = t_end;
+  else
+    copy_t[copy_head] = t_end;
+  t_ = t_end;
+  flush(true);
+}
+
+// ---- Outputs (of the visible state) -----------------------------------------------------------------------
 Vec2 LineContact::total_force() const {
+  if (exponential_ && (work_live_ || interp_count_ > 0))
+    return affine_force(visible_weighted_sum(), relative_velocity(t_));  // eq. 36
+  sync();
   const int m = components();
   const Vec2 v_r = relative_velocity(t_);
   Vec2 f = Vec2::Zero();
@@ -252,6 +673,7 @@ Vec2 LineContact::total_force() const {
 }
 
 double LineContact::stored_energy() const {
+  sync();
   const int m = components();
   double w = 0.0;
   for (int i = 0; i < params_.cells; ++i) w += p_cell_[i] * model_.stored_energy(u_.data() + i * m);
@@ -259,14 +681,17 @@ double LineContact::stored_energy() const {
 }
 
 double LineContact::supplied_power() const {
-  const int m = components();
   const Vec2 v_r = relative_velocity(t_);
+  if (exponential_ && (work_live_ || interp_count_ > 0)) return -affine_force(visible_weighted_sum(), v_r).dot(v_r);
+  sync();
+  const int m = components();
   double p = 0.0;
   for (int i = 0; i < params_.cells; ++i) p -= p_cell_[i] * model_.friction(u_.data() + i * m, v_r).dot(v_r);
   return p * dx_;  // eq. 79
 }
 
 double LineContact::dissipated_power() const {
+  sync();
   const int m = components();
   const Vec2 v_r = relative_velocity(t_);
   VecX h(m);
@@ -279,6 +704,7 @@ double LineContact::dissipated_power() const {
 }
 
 TimeSeries LineContact::field() const {
+  sync();
   const int m = components();
   std::vector<std::string> names{"xi_m", "p_N_per_m", "f_x", "f_y"};
   for (int i = 0; i < model_.n1(); ++i)
@@ -305,19 +731,26 @@ LineRun run(LineContact& contact, const std::vector<double>& output_times, const
   result.series.reserve(output_times.size());
   std::size_t next_field = 0;
   const double t0 = output_times.front(), t1 = output_times.back();
-  for (const double t : output_times) {
-    contact.advance_to(t);
-    const Vec2 v_r = contact.relative_velocity(t);
-    const Vec2 force = contact.total_force();
-    const auto& p = contact.params();
-    result.series.add_row({t, p.V1(t), p.V2(t), v_r[0], v_r[1], force[0], force[1], contact.stored_energy(),
-                           contact.supplied_power(), contact.supplied_energy(), contact.dissipated_power()});
+  auto record = [&](const LineContact& c, double t) {
+    const Vec2 v_r = c.relative_velocity(t);
+    const Vec2 force = c.total_force();
+    const auto& p = c.params();
+    result.series.add_row({t, p.V1(t), p.V2(t), v_r[0], v_r[1], force[0], force[1], c.stored_energy(),
+                           c.supplied_power(), c.supplied_energy(), c.dissipated_power()});
     while (next_field < field_times.size() && field_times[next_field] <= t + 1e-12 * std::max(1.0, std::abs(t))) {
       result.field_times.push_back(t);
-      result.fields.push_back(contact.field());
+      result.fields.push_back(c.field());
       ++next_field;
     }
     if (progress && t1 > t0) progress((t - t0) / (t1 - t0));
+  };
+  if (contact.params().interpolate_outputs) {
+    contact.sample(output_times, [&](std::size_t j, const LineContact& c) { record(c, output_times[j]); });
+  } else {
+    for (const double t : output_times) {
+      contact.advance_to(t);
+      record(contact, t);
+    }
   }
   result.steps = contact.steps_taken();
   return result;

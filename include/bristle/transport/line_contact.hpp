@@ -95,6 +95,9 @@ struct LineContactParams {
   double max_dt_s = 0.0;                  // cap on the automatic step (0: none; needed without advection)
   Limiter limiter = Limiter::van_leer;
   SourceScheme source_scheme = SourceScheme::automatic;
+  /// run(): false = the steps land on every output time; true = the solver keeps its own (CFL) steps
+  /// and the outputs are interpolated between them (see LineContact::sample).
+  bool interpolate_outputs = false;
 
   void validate(std::string_view prefix) const;
 };
@@ -114,9 +117,15 @@ class LineContact {
   int components() const { return model_.state_size(); }
   double dx() const { return dx_; }
   double cell_centre(int i) const { return (i + 0.5) * dx_; }
-  /// The state field, cell-major: u(i, k) = state[i * components() + k].
-  VecX& state() { return u_; }
-  const VecX& state() const { return u_; }
+  /// The state field, cell-major: u(i, k) = state[i * components() + k]. The affine-source path keeps
+  /// its own work arrays and refreshes this vector when it is read (const methods may therefore write
+  /// internal caches: do not share one LineContact between threads); after the non-const state() the
+  /// next step reloads it, so changes made through it take effect.
+  VecX& state();
+  const VecX& state() const {
+    sync();
+    return u_;
+  }
   double time() const { return t_; }
   void reset(double t0, const VecX& initial = {});
 
@@ -125,6 +134,14 @@ class LineContact {
   void advance_to(double t_end);
   /// One Strang-split step: half source, transport, half source (second order).
   void step(double dt);
+  /// Dense output: advances to times.back() with the solver's own steps (as advance_to(times.back()),
+  /// not landing on the other times) and calls visit(j, *this) once per times[j], in order, while the
+  /// contact's state(), time(), supplied_energy() and every output show their values at times[j],
+  /// interpolated between the steps (Lagrange polynomial of degree 5 through the six nearest step points, centred:
+  /// error O(dt^6), below the scheme's O(dt^2) once the step resolves the source's time scale; exact at
+  /// the step points). Afterwards the contact is at times.back().
+  /// `times` must be non-decreasing and not before time().
+  void sample(const std::vector<double>& times, const std::function<void(std::size_t, const LineContact&)>& visit);
   /// Largest stable step at time t: cfl * dx / max |speed| (infinity without advection).
   double stable_dt(double t) const;
 
@@ -143,8 +160,27 @@ class LineContact {
   const Pressure& pressure() const { return pressure_; }
 
  private:
-  void source_step(double t, double dt);
-  void transport_step(double t, double dt);
+  // Propagator of the frozen affine source over h at v_r = v: u <- P u + q, with the sparsity of J.
+  struct Propagator {
+    Vec2 v = Vec2::Constant(std::numeric_limits<double>::quiet_NaN());
+    double h = -1.0;
+    MatX P, coupled;  // coupled(k, j) != 0: J(k, j) != 0
+    VecX q;
+    std::vector<char> forced;  // b_k != 0
+  };
+  void sync() const;  // u_ <- the visible state (the work arrays, or their interpolation in a sample visit)
+  Vec2 affine_force(const VecX& weighted_sum, const Vec2& v_r) const;  // int p friction for an affine source
+  VecX visible_weighted_sum() const;
+  double next_dt(double t_end) const;   // the step advance_to takes towards t_end (CFL / fixed dt_s)
+  double max_speed(double t) const;     // max |characteristic speed| (no allocation)
+  void source_step(double t, double dt);  // SDIRK2 path, on u_
+  void transport_step(double t, double dt);  // SDIRK2 path, on u_
+  void legacy_step(double dt);
+  // Affine-source path: component-major work arrays, only the non-zero or forced components.
+  const Propagator& propagator(const Vec2& v, double h, const Propagator* keep);
+  void load_work();    // u_ -> work (component-major); marks the components that are non-zero
+  void fast_step(double dt);
+  void transport_column(double* column, double c, double dt);
 
   const contact::ContactModel& model_;
   LineContactParams params_;
@@ -152,18 +188,38 @@ class LineContact {
   double dx_ = 0.0, t_ = 0.0;
   long steps_ = 0;
   double supplied_energy_ = 0.0, supplied_power_ = 0.0;
-  VecX u_;
+  mutable VecX u_;  // cell-major; may lag the work arrays of the affine path (see sync)
   std::vector<double> p_cell_;  // cell means of p
   integrate::OdeSystem cell_system_;  // u' = h(u, v_r(t)) at one point: the lumped model
   integrate::Stats stepper_stats_;
   std::unique_ptr<integrate::FixedStepper> stepper_;
   bool exponential_ = false;  // resolved source scheme
-  // Cached propagator of the frozen affine source for (v_r, h): u <- P u + q.
-  MatX propagator_;
-  VecX propagator_shift_;
-  Vec2 propagator_v_ = Vec2::Constant(std::numeric_limits<double>::quiet_NaN());
-  double propagator_h_ = -1.0;
+  Propagator cache_[2];
+  int cache_next_ = 0;
+  // Work arrays of the affine path: the state as cells x components (column k = component k), ring
+  // slots for dense output, a scratch matrix, the transport column and faces.
+  std::vector<MatX> ring_;
+  int head_ = 0;
+  MatX scratch_;
+  std::vector<double> column_, face_;
+  VecX weights_;                 // p_i dx
+  double weight_sum_ = 0.0;
+  std::vector<char> nonzero_;    // component may be non-zero somewhere
+  std::vector<int> active_;      // components updated this step
+  VecX speed_;
+  mutable VecX mean_;
+  bool work_live_ = false;       // ring_[head_] holds the current state (u_ may lag)
+  mutable bool u_fresh_ = true;  // u_ holds the visible state
+  // Per ring slot: time, supplied energy and int p u dxi (the weighted sum of each component).
+  static constexpr int kDenseNodes = 6;  // step points of the dense-output interpolant (degree 5)
+  double slot_t_[kDenseNodes] = {}, slot_e_[kDenseNodes] = {};
+  VecX slot_sum_[kDenseNodes];
+  // The interpolation shown during a sample visit: sum_i interp_w_[i] ring_[interp_slot_[i]].
+  int interp_count_ = 0, interp_slot_[kDenseNodes] = {};
+  double interp_w_[kDenseNodes] = {};
+  mutable MatX interp_buf_;
 };
+
 
 struct LineRun {
   TimeSeries series;   // t_s, V1_mps, V2_mps, vr_mps, Fx_N, Fy_N, W_J, P_supplied_W, E_supplied_J, ...
@@ -173,7 +229,9 @@ struct LineRun {
 };
 
 /// Runs from t0 through output_times, recording forces and energy at each, and the fields at the
-/// requested field_times (each must be one of output_times or between them).
+/// requested field_times (each must be one of output_times or between them). The steps land on every
+/// output time, or, with params.interpolate_outputs, keep the solver's own size and the outputs are
+/// interpolated between them (LineContact::sample).
 LineRun run(LineContact& contact, const std::vector<double>& output_times, const std::vector<double>& field_times,
             const std::function<void(double)>& progress = {});
 

@@ -1,0 +1,246 @@
+// Steady patch solver: second-order upwind differences on the mapped square, Gauss-Seidel sweeps,
+// pointwise Newton with the contact model's own source and Jacobian (paper 1, eqs. 33-39, 46-50).
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "bristle/core/error.hpp"
+#include "bristle/patch/patch.hpp"
+#include "bristle/transport/line_contact.hpp"
+
+namespace bristle::patch {
+
+namespace {
+
+// Upwind derivative weights at a node from points at distances d1 < d2 upstream (three-point
+// backward formula, the derivative of the quadratic through them), or d1 only (two points).
+struct Backward {
+  double c_node, c1, c2;
+};
+Backward backward3(double d1, double d2) {
+  return {1.0 / d1 + 1.0 / d2, -d2 / (d1 * (d2 - d1)), d1 / (d2 * (d2 - d1))};
+}
+
+}  // namespace
+
+namespace {
+// Fills the stencil part of one direction: n cells, node index i, mapped velocity W, stride between
+// neighbours in the node numbering, spacing h.
+void add_direction(PatchSolver::Stencil& s, int& slot, int i, int n, double W, int node, int stride, double h) {
+  if (W == 0.0) return;
+  const double aw = std::abs(W);
+  const int up = W > 0.0 ? -1 : 1;  // direction of the upstream neighbours
+  const int upstream = W > 0.0 ? i : n - 1 - i;  // cells between the node and the inflow face
+  if (upstream == 0) {
+    // Only the face (value 0) half a cell upstream: first order, (u - 0) / (h/2).
+    s.diag += aw * 2.0 / h;
+    return;
+  }
+  const double d1 = h, d2 = upstream == 1 ? 1.5 * h : 2.0 * h;
+  const Backward b = backward3(d1, d2);
+  s.diag += aw * b.c_node;
+  s.nb[slot] = node + up * stride;
+  s.wt[slot++] = aw * b.c1;
+  if (upstream >= 2) {
+    s.nb[slot] = node + 2 * up * stride;
+    s.wt[slot++] = aw * b.c2;
+  }  // else the second point is the face, value 0
+}
+}  // namespace
+
+PatchSolver::PatchSolver(const contact::ContactModel& model, const PatchParams& params)
+    : model_(model), params_(params), geometry_(params), riemann_(riemann(model.pair())) {
+  nx_ = params.nx;
+  ny_ = params.ny;
+  m_ = model.state_size();
+  family_of_.resize(m_);
+  family_of_[0] = 0;
+  family_of_[1] = 1;
+  for (int k = 2; k < m_; ++k) family_of_[k] = k < 2 + 2 * model.n1() ? 2 : 3;
+  const int N = nx_ * ny_;
+  x_.resize(N);
+  area_.resize(N);
+  load_.resize(N);
+  xi_.resize(nx_);
+  eta_.resize(ny_);
+  const double hx = 2.0 / nx_, hy = 2.0 / ny_;
+  for (int i = 0; i < nx_; ++i) xi_[i] = -1.0 + (i + 0.5) * hx;
+  for (int j = 0; j < ny_; ++j) eta_[j] = -1.0 + (j + 0.5) * hy;
+  double load_sum = 0.0;
+  for (int i = 0; i < nx_; ++i) {
+    const double x = geometry_.a() * xi_[i];
+    const double w = geometry_.half_width(x);
+    for (int j = 0; j < ny_; ++j) {
+      const int n = idx(i, j);
+      x_[n] = Vec2(x, w * eta_[j]);
+      area_[n] = geometry_.a() * w * hx * hy;  // |d(x, y)/d(xi, eta)| = a w(x)
+      load_[n] = geometry_.pressure(x_[n]) * area_[n];
+      load_sum += load_[n];
+    }
+  }
+  if (!(load_sum > 0.0))
+    throw InvalidInput(fmt::format("patch.nx = {}, patch.ny = {}: the grid carries no pressure", nx_, ny_));
+  load_quadrature_error_ = load_sum / geometry_.normal_load() - 1.0;
+  const double scale = geometry_.normal_load() / load_sum;  // the cell loads sum to F_z exactly
+  for (double& l : load_) l *= scale;
+  Q_ = MatX::Identity(m_, m_);
+  Q_.topLeftCorner(2, 2) = riemann_.R;
+  J_.resize(m_, m_);
+  Jt_.resize(m_, m_);
+  A_.resize(m_, m_);
+  u_.resize(m_);
+  h_.resize(m_);
+  ht_.resize(m_);
+  rhs_.resize(m_);
+  d_.resize(m_);
+  ut_.assign(static_cast<std::size_t>(N) * m_, 0.0);
+  stencils_.resize(N);
+}
+
+VecX PatchSolver::state(int i, int j) const {
+  const Eigen::Map<const VecX> ut(ut_.data() + static_cast<std::size_t>(idx(i, j)) * m_, m_);
+  return Q_ * ut;
+}
+
+void PatchSolver::prepare(const PatchKinematics& kin) {
+  const double hx = 2.0 / nx_, hy = 2.0 / ny_;
+  const double a = geometry_.a();
+  for (int i = 0; i < nx_; ++i) {
+    for (int j = 0; j < ny_; ++j) {
+      const int n = idx(i, j);
+      const Vec2& x = x_[n];
+      const double w = geometry_.half_width(x[0]);
+      const double ws = geometry_.half_width_slope(x[0]);
+      for (int k = 0; k < 4; ++k) {
+        const Vec2 c = family_velocity(riemann_, kin, kFamilies[k], x);
+        // Mapped velocity W = (V . grad) Phi with xi = x/a, eta = y/w(x) (App. A.1, eq. 63c).
+        const double W_xi = c[0] / a;
+        const double W_eta = (c[1] - eta_[j] * ws * c[0]) / w;
+        Stencil s;
+        int slot = 0;
+        add_direction(s, slot, i, nx_, W_xi, n, ny_, hx);
+        add_direction(s, slot, j, ny_, W_eta, n, 1, hy);
+        stencils_[n][k] = s;
+      }
+    }
+  }
+}
+
+double PatchSolver::sweep(const PatchKinematics& kin, int direction) {
+  const bool i_up = (direction & 1) == 0, j_up = (direction & 2) == 0;
+  const bool rotate = riemann_.theta != 0.0;
+  const bool affine = transport::source_is_affine(model_);
+  const bool vr_depends_on_u =
+      kin.s_corrections && (kin.body1.omega_radps != 0.0 || kin.body2.omega_radps != 0.0);
+  const int newton_max = (affine && !vr_depends_on_u) ? 1 : 30;
+  double max_change = 0.0;
+  const Mat2& R = riemann_.R;
+  for (int ii = 0; ii < nx_; ++ii) {
+    const int i = i_up ? ii : nx_ - 1 - ii;
+    for (int jj = 0; jj < ny_; ++jj) {
+      const int j = j_up ? jj : ny_ - 1 - jj;
+      const int n = idx(i, j);
+      double* ut = ut_.data() + static_cast<std::size_t>(n) * m_;
+      // Upstream part of W . grad u~ per component.
+      for (int c = 0; c < m_; ++c) {
+        const Stencil& s = stencils_[n][family_of_[c]];
+        double r = 0.0;
+        for (int k = 0; k < 4; ++k)
+          if (s.nb[k] >= 0) r += s.wt[k] * ut_[static_cast<std::size_t>(s.nb[k]) * m_ + c];
+        rhs_[c] = r;
+        d_[c] = s.diag;
+      }
+      for (int it = 0; it < newton_max; ++it) {
+        // u = Q u~; h~ = Q^T h(Q u~); J~ = Q^T J Q (eqs. 45-46).
+        for (int c = 0; c < m_; ++c) u_[c] = ut[c];
+        if (rotate) u_.head<2>() = R * Vec2(ut[0], ut[1]);
+        const Vec2 v_r = relative_velocity(model_, kin, x_[n], u_.data());
+        model_.source(u_.data(), v_r, h_.data());
+        model_.source_jacobian(u_.data(), v_r, J_.data());
+        if (rotate) {
+          ht_ = Q_.transpose() * h_;
+          Jt_.noalias() = Q_.transpose() * J_ * Q_;
+        } else {
+          ht_ = h_;
+          Jt_ = J_;
+        }
+        // Residual G = d u~ + r - h~;  (diag(d) - J~) delta = -G.
+        A_ = -Jt_;
+        for (int c = 0; c < m_; ++c) {
+          A_(c, c) += d_[c];
+          ht_[c] = -(d_[c] * ut[c] + rhs_[c] - ht_[c]);
+        }
+        lu_.compute(A_);
+        const VecX delta = lu_.solve(ht_);
+        double step = 0.0, size = 0.0;
+        for (int c = 0; c < m_; ++c) {
+          ut[c] += delta[c];
+          step = std::max(step, std::abs(delta[c]));
+          size = std::max(size, std::abs(ut[c]));
+          max_change = std::max(max_change, std::abs(delta[c]));
+        }
+        if (!std::isfinite(step))
+          throw SolverError(fmt::format("patch steady solve: non-finite state at x = ({}, {}) m",
+                                        format_value(x_[n][0]), format_value(x_[n][1])));
+        if (step <= 1e-15 * std::max(size, 1e-300)) break;
+      }
+    }
+  }
+  return max_change;
+}
+
+SteadyPatch PatchSolver::solve(const PatchKinematics& kin, bool warm) {
+  kin.validate("kinematics");
+  require_leading_edges(classify_edges(geometry_, riemann_, kin), model_, "kinematics");
+  prepare(kin);
+  if (!warm) std::fill(ut_.begin(), ut_.end(), 0.0);
+  int sweeps = 0;
+  // The change of a sweep is measured against the state's scale, tracked across sweeps.
+  for (;;) {
+    double change = 0.0;
+    // A sweep is counted as converged when its largest update is below tolerance * scale.
+    change = sweep(kin, sweeps % 4);
+    ++sweeps;
+    double scale = 0.0;
+    for (double v : ut_) scale = std::max(scale, std::abs(v));
+    if (change <= params_.tolerance * scale || scale == 0.0) break;
+    if (sweeps >= params_.max_sweeps)
+      throw SolverError(fmt::format("patch steady solve: not converged after patch.max_sweeps = {} sweeps (last "
+                                    "change {} of scale {}); the fields may have closed streamlines without "
+                                    "damping",
+                                    params_.max_sweeps, format_value(change), format_value(scale)));
+  }
+  SteadyPatch out = integrate(kin);
+  out.sweeps = sweeps;
+  return out;
+}
+
+SteadyPatch PatchSolver::integrate(const PatchKinematics& kin) const {
+  SteadyPatch out;
+  const auto& pair = model_.pair();
+  const Mat2 dS = pair.S1() - pair.S2();
+  const int nz = pair.zeta_size();
+  VecX u(m_), h(m_);
+  for (int n = 0; n < nx_ * ny_; ++n) {
+    const Eigen::Map<const VecX> ut(ut_.data() + static_cast<std::size_t>(n) * m_, m_);
+    u = Q_ * ut;
+    const Vec2& x = x_[n];
+    const Vec2 v_r = relative_velocity(model_, kin, x, u.data());
+    const Vec2 f = model_.friction(u.data(), v_r);
+    const double p = load_[n];
+    out.force_N += p * f;  // eq. 36
+    // phi = (S1 - S2) z + 2 S0 zeta (eq. 37)
+    Vec2 phi = dS * pair.relative_deformation(Vec2(u[0], u[1]), u.data() + 2);
+    if (nz > 0) phi += 2.0 * pair.S0() * u.segment(2, nz);
+    out.Mz_Nm += p * ((x[0] + phi[0]) * f[1] - (x[1] + phi[1]) * f[0]);  // eq. 38
+    out.Mz_no_phi_Nm += p * (x[0] * f[1] - x[1] * f[0]);                 // eq. 39
+    out.stored_energy_J += p * model_.stored_energy(u.data());            // eq. 85
+    out.supplied_power_W -= p * f.dot(v_r);
+    const Vec2 zdot = model_.source(u.data(), v_r, h.data());
+    out.dissipated_power_W += p * model_.dissipation_rate(u.data(), v_r, h.data(), zdot);
+  }
+  return out;
+}
+
+}  // namespace bristle::patch

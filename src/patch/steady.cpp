@@ -7,7 +7,6 @@
 
 #include "bristle/core/error.hpp"
 #include "bristle/patch/patch.hpp"
-#include "bristle/transport/line_contact.hpp"
 
 namespace bristle::patch {
 
@@ -46,6 +45,10 @@ void add_direction(PatchSolver::Stencil& s, int& slot, int i, int n, double W, i
     s.nb[slot] = node + 2 * up * stride;
     s.wt[slot++] = aw * b.c2;
   }  // else the second point is the face, value 0
+}
+[[noreturn]] void throw_non_finite(const Vec2& x) {
+  throw SolverError(fmt::format("patch steady solve: non-finite state at x = ({}, {}) m", format_value(x[0]),
+                                format_value(x[1])));
 }
 }  // namespace
 
@@ -106,6 +109,16 @@ VecX PatchSolver::state(int i, int j) const {
 void PatchSolver::prepare(const PatchKinematics& kin) {
   const double hx = 2.0 / nx_, hy = 2.0 / ny_;
   const double a = geometry_.a();
+  // Sweep orders: along the flow where every moving family agrees on the sign of its mapped speed
+  // (over the patch for xi, per column for eta), alternating otherwise.
+  auto merge = [](int& sign, double W) {
+    const int s = W > 0.0 ? 1 : (W < 0.0 ? -1 : 0);
+    if (s == 0 || sign == 2) return;
+    sign = sign == 3 ? s : (sign == s ? s : 2);
+  };  // 3: none seen yet, 2: mixed
+  const bool present[4] = {true, true, model_.n1() > 0, model_.n2() > 0};
+  int xi_sign = 3;
+  col_sign_.assign(nx_, 3);
   for (int i = 0; i < nx_; ++i) {
     for (int j = 0; j < ny_; ++j) {
       const int n = idx(i, j);
@@ -117,6 +130,10 @@ void PatchSolver::prepare(const PatchKinematics& kin) {
         // Mapped velocity W = (V . grad) Phi with xi = x/a, eta = y/w(x) (App. A.1, eq. 63c).
         const double W_xi = c[0] / a;
         const double W_eta = (c[1] - eta_[j] * ws * c[0]) / w;
+        if (present[k]) {
+          merge(xi_sign, W_xi);
+          merge(col_sign_[i], W_eta);
+        }
         Stencil s;
         int slot = 0;
         add_direction(s, slot, i, nx_, W_xi, n, ny_, hx);
@@ -125,19 +142,17 @@ void PatchSolver::prepare(const PatchKinematics& kin) {
       }
     }
   }
+  xi_sign_ = xi_sign;
 }
 
 double PatchSolver::sweep(const PatchKinematics& kin, int direction) {
-  const bool i_up = (direction & 1) == 0, j_up = (direction & 2) == 0;
+  const bool i_up = xi_sign_ == 1 || (xi_sign_ != -1 && (direction & 1) == 0);
   const bool rotate = riemann_.theta != 0.0;
-  const bool affine = transport::source_is_affine(model_);
-  const bool vr_depends_on_u =
-      kin.s_corrections && (kin.body1.omega_radps != 0.0 || kin.body2.omega_radps != 0.0);
-  const int newton_max = (affine && !vr_depends_on_u) ? 1 : 30;
   double max_change = 0.0;
   const Mat2& R = riemann_.R;
   for (int ii = 0; ii < nx_; ++ii) {
     const int i = i_up ? ii : nx_ - 1 - ii;
+    const bool j_up = col_sign_[i] == 1 || (col_sign_[i] != -1 && (direction & 2) == 0);
     for (int jj = 0; jj < ny_; ++jj) {
       const int j = j_up ? jj : ny_ - 1 - jj;
       const int n = idx(i, j);
@@ -151,40 +166,58 @@ double PatchSolver::sweep(const PatchKinematics& kin, int direction) {
         rhs_[c] = r;
         d_[c] = s.diag;
       }
-      for (int it = 0; it < newton_max; ++it) {
-        // u = Q u~; h~ = Q^T h(Q u~); J~ = Q^T J Q (eqs. 45-46).
-        for (int c = 0; c < m_; ++c) u_[c] = ut[c];
-        if (rotate) u_.head<2>() = R * Vec2(ut[0], ut[1]);
-        const Vec2 v_r = relative_velocity(model_, kin, x_[n], u_.data());
-        model_.source(u_.data(), v_r, h_.data());
-        model_.source_jacobian(u_.data(), v_r, J_.data());
+      // One Newton step per node and sweep (exact for sources affine at fixed v_r; otherwise the
+      // sweeps iterate the nonlinearity together with the transport coupling).
+      // u = Q u~; h~ = Q^T h(Q u~); J~ = Q^T J Q (eqs. 45-46); residual G = d u~ + r - h~;
+      // (diag(d) - J~) delta = -G.
+      if (m_ == 2) {
+        Vec2 u(ut[0], ut[1]);
+        if (rotate) u = R * u;
+        const Vec2 v_r = relative_velocity(model_, kin, x_[n], u.data());
+        Vec2 h;
+        Mat2 J;
+        model_.source(u.data(), v_r, h.data());
+        model_.source_jacobian(u.data(), v_r, J.data());
         if (rotate) {
-          ht_ = Q_.transpose() * h_;
-          Jt_.noalias() = Q_.transpose() * J_ * Q_;
-        } else {
-          ht_ = h_;
-          Jt_ = J_;
+          h = R.transpose() * h;
+          J = R.transpose() * J * R;
         }
-        // Residual G = d u~ + r - h~;  (diag(d) - J~) delta = -G.
-        A_ = -Jt_;
-        for (int c = 0; c < m_; ++c) {
-          A_(c, c) += d_[c];
-          ht_[c] = -(d_[c] * ut[c] + rhs_[c] - ht_[c]);
-        }
-        lu_.compute(A_);
-        const VecX delta = lu_.solve(ht_);
-        double step = 0.0, size = 0.0;
-        for (int c = 0; c < m_; ++c) {
-          ut[c] += delta[c];
-          step = std::max(step, std::abs(delta[c]));
-          size = std::max(size, std::abs(ut[c]));
-          max_change = std::max(max_change, std::abs(delta[c]));
-        }
-        if (!std::isfinite(step))
-          throw SolverError(fmt::format("patch steady solve: non-finite state at x = ({}, {}) m",
-                                        format_value(x_[n][0]), format_value(x_[n][1])));
-        if (step <= 1e-15 * std::max(size, 1e-300)) break;
+        Mat2 A = -J;
+        A(0, 0) += d_[0];
+        A(1, 1) += d_[1];
+        const Vec2 G(d_[0] * ut[0] + rhs_[0] - h[0], d_[1] * ut[1] + rhs_[1] - h[1]);
+        const Vec2 delta = -A.inverse() * G;
+        ut[0] += delta[0];
+        ut[1] += delta[1];
+        max_change = std::max({max_change, std::abs(delta[0]), std::abs(delta[1])});
+        if (!std::isfinite(delta[0] + delta[1])) throw_non_finite(x_[n]);
+        continue;
       }
+      for (int c = 0; c < m_; ++c) u_[c] = ut[c];
+      if (rotate) u_.head<2>() = R * Vec2(ut[0], ut[1]);
+      const Vec2 v_r = relative_velocity(model_, kin, x_[n], u_.data());
+      model_.source(u_.data(), v_r, h_.data());
+      model_.source_jacobian(u_.data(), v_r, J_.data());
+      if (rotate) {
+        ht_.noalias() = Q_.transpose() * h_;
+        A_.noalias() = J_ * Q_;
+        Jt_.noalias() = Q_.transpose() * A_;
+      } else {
+        ht_ = h_;
+        Jt_ = J_;
+      }
+      A_ = -Jt_;
+      for (int c = 0; c < m_; ++c) {
+        A_(c, c) += d_[c];
+        ht_[c] = -(d_[c] * ut[c] + rhs_[c] - ht_[c]);
+      }
+      lu_.compute(A_);
+      rhs_ = lu_.solve(ht_);
+      for (int c = 0; c < m_; ++c) {
+        ut[c] += rhs_[c];
+        max_change = std::max(max_change, std::abs(rhs_[c]));
+      }
+      if (!std::isfinite(rhs_.sum())) throw_non_finite(x_[n]);
     }
   }
   return max_change;

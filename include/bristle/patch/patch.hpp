@@ -74,7 +74,7 @@ struct PatchParams {
   double normal_load_N = 3000.0;           // F_z
   std::optional<double> peak_pressure_Pa;  // p_0 if the user states it: checked against F_z
   int nx = 100, ny = 20;                   // cells on the mapped square
-  double tolerance = 1e-12;                // steady Gauss-Seidel: max |change| / max(|u|, tiny)
+  double tolerance = 1e-10;                // steady Gauss-Seidel: max |change| / max(|u|, tiny)
   int max_sweeps = 400;
 
   void validate(std::string_view prefix) const;
@@ -234,6 +234,8 @@ class PatchSolver {
   std::vector<double> area_, load_;
   double load_quadrature_error_ = 0.0;
   std::vector<std::array<Stencil, 4>> stencils_;  // per node and family
+  int xi_sign_ = 2;                                // +-1: every family flows that way along xi; else mixed
+  std::vector<int> col_sign_;                      // the same along eta, per column
   std::vector<double> ut_;  // Riemann state u~, node-major
   // workspace
   MatX Q_, J_, Jt_, A_;

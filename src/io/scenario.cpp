@@ -13,6 +13,7 @@
 #include "bristle/core/error.hpp"
 #include "bristle/io/directional_scenario.hpp"
 #include "bristle/io/line_scenario.hpp"
+#include "bristle/io/patch_scenario.hpp"
 #include "scenario_internal.hpp"
 
 namespace bristle::io {
@@ -218,6 +219,7 @@ Registry& registry() {
     reg.kinds.emplace_back("directional_coefficients", parse_directional_coefficients_scenario);
     reg.kinds.emplace_back("directional_loop", parse_directional_loop_scenario);
     reg.kinds.emplace_back("directional_crawler", parse_directional_crawler_scenario);
+    reg.kinds.emplace_back("patch_steady_map", parse_patch_steady_map_scenario);  // patch_scenario.cpp
     return reg;
   }();
   return r;

@@ -237,7 +237,8 @@ SteadyPatch PatchSolver::solve(const PatchKinematics& kin, bool warm) {
     ++sweeps;
     double scale = 0.0;
     for (double v : ut_) scale = std::max(scale, std::abs(v));
-    if (change <= params_.tolerance * scale || scale == 0.0) break;
+    // A state below 1e-8 (normalised force) counts as zero: its changes are measured against 1e-8.
+    if (change <= params_.tolerance * std::max(scale, 1e-8)) break;
     if (sweeps >= params_.max_sweeps)
       throw SolverError(fmt::format("patch steady solve: not converged after patch.max_sweeps = {} sweeps (last "
                                     "change {} of scale {}); the fields may have closed streamlines without "

@@ -1,12 +1,13 @@
 // Two-dimensional contact patch (paper 1, §4): (a) one steady solve on a 100 x 100 grid, elastic and
 // GKV pairs; (b) a force-and-moment map of 1000 operating points (40 slip angles x 25 spins) on the
 // default 100 x 20 grid and a coarser 50 x 10 one, warm-started along the sweep. Table 2 parameters,
-// rectangle 0.1 x 0.05 m, uniform pressure, V_r = 16 m/s, S-corrections on.
+// rectangle 0.1 x 0.05 m, uniform pressure, V_r = 16 m/s, S-corrections on; (c) one transient step.
 #include <benchmark/benchmark.h>
 
 #include <cmath>
 
 #include "bristle/patch/patch.hpp"
+#include "bristle/patch/transient.hpp"
 
 namespace {
 
@@ -62,5 +63,24 @@ void BM_PatchMap1000(benchmark::State& state) {
       benchmark::Counter(1000.0, benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
 }
 BENCHMARK(BM_PatchMap1000)->Args({100, 20})->Args({50, 10})->Unit(benchmark::kMillisecond);
+
+}  // namespace
+
+namespace {
+
+// (c) Transient: the cost of one Strang step on the default 100 x 20 grid (rolling with slip and spin,
+// S-corrections on), elastic (closed-form 2 x 2 source propagator) and GKV n1 = n2 = 1 (Eigen's
+// matrix exponential per cell).
+void BM_PatchTransientStep(benchmark::State& state) {
+  const contact::ContactModel model = table2_model(0.4, static_cast<int>(state.range(0)));
+  patch::PatchTransientParams p;
+  p.patch = grid(100, 20);
+  patch::PatchTransient tr(model, p, [](double) { return patch::rolling(16.0, 0.5, 0.3, 4.0); },
+                           [](double) { return 3000.0; });
+  const double dt = tr.stable_dt(0.0);
+  for (auto _ : state) tr.step(dt);
+  state.counters["dt_us"] = dt * 1e6;
+}
+BENCHMARK(BM_PatchTransientStep)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
 
 }  // namespace

@@ -220,6 +220,7 @@ Registry& registry() {
     reg.kinds.emplace_back("directional_loop", parse_directional_loop_scenario);
     reg.kinds.emplace_back("directional_crawler", parse_directional_crawler_scenario);
     reg.kinds.emplace_back("patch_steady_map", parse_patch_steady_map_scenario);  // patch_scenario.cpp
+    reg.kinds.emplace_back("patch_transient", parse_patch_transient_scenario);    // patch_scenario.cpp
     return reg;
   }();
   return r;

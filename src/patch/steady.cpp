@@ -7,45 +7,11 @@
 
 #include "bristle/core/error.hpp"
 #include "bristle/patch/patch.hpp"
+#include "stencil.hpp"
 
 namespace bristle::patch {
 
 namespace {
-
-// Upwind derivative weights at a node from points at distances d1 < d2 upstream (three-point
-// backward formula, the derivative of the quadratic through them), or d1 only (two points).
-struct Backward {
-  double c_node, c1, c2;
-};
-Backward backward3(double d1, double d2) {
-  return {1.0 / d1 + 1.0 / d2, -d2 / (d1 * (d2 - d1)), d1 / (d2 * (d2 - d1))};
-}
-
-}  // namespace
-
-namespace {
-// Fills the stencil part of one direction: n cells, node index i, mapped velocity W, stride between
-// neighbours in the node numbering, spacing h.
-void add_direction(PatchSolver::Stencil& s, int& slot, int i, int n, double W, int node, int stride, double h) {
-  if (W == 0.0) return;
-  const double aw = std::abs(W);
-  const int up = W > 0.0 ? -1 : 1;  // direction of the upstream neighbours
-  const int upstream = W > 0.0 ? i : n - 1 - i;  // cells between the node and the inflow face
-  if (upstream == 0) {
-    // Only the face (value 0) half a cell upstream: first order, (u - 0) / (h/2).
-    s.diag += aw * 2.0 / h;
-    return;
-  }
-  const double d1 = h, d2 = upstream == 1 ? 1.5 * h : 2.0 * h;
-  const Backward b = backward3(d1, d2);
-  s.diag += aw * b.c_node;
-  s.nb[slot] = node + up * stride;
-  s.wt[slot++] = aw * b.c1;
-  if (upstream >= 2) {
-    s.nb[slot] = node + 2 * up * stride;
-    s.wt[slot++] = aw * b.c2;
-  }  // else the second point is the face, value 0
-}
 [[noreturn]] void throw_non_finite(const Vec2& x) {
   throw SolverError(fmt::format("patch steady solve: non-finite state at x = ({}, {}) m", format_value(x[0]),
                                 format_value(x[1])));
@@ -136,8 +102,8 @@ void PatchSolver::prepare(const PatchKinematics& kin) {
         }
         Stencil s;
         int slot = 0;
-        add_direction(s, slot, i, nx_, W_xi, n, ny_, hx);
-        add_direction(s, slot, j, ny_, W_eta, n, 1, hy);
+        detail::add_direction(s, slot, i, nx_, W_xi, n, ny_, hx);
+        detail::add_direction(s, slot, j, ny_, W_eta, n, 1, hy);
         stencils_[n][k] = s;
       }
     }

@@ -142,3 +142,29 @@ TEST(PatchScenario, LongitudinalCreepExampleColumnsAndEq62) {
 
 }  // namespace
 }  // namespace bristle::io
+
+namespace bristle::io {
+namespace {
+
+const std::string kTransient = "kind = \"patch_transient\"\n" + kBase.substr(kBase.find('\n') + 1) + kPatch +
+                               "[kinematics]\nVr_mps = 16.0\nvx_mps = 0.5\nspin_radps = 3.0\n"
+                               "[time]\nt_end_s = 0.01\noutput_dt_s = 0.002\n";
+
+TEST(PatchScenario, TransientRunsAndChecksTheLoad) {
+  const auto sc = parse_scenario_string(
+      kTransient + "[load]\nFz_N = { type = \"ramp\", t0 = 0.004, start = 3000.0, rate = 2e5, t_end = 0.006 }\n",
+      "t");
+  EXPECT_EQ(sc->kind(), "patch_transient");
+  const RunResult r = sc->run();
+  const TimeSeries& s = r.cases.front().series;
+  EXPECT_EQ(s.rows(), 6u);
+  EXPECT_EQ(s.column("Fz_N").back(), 3400.0);
+  EXPECT_NEAR(s.column("scale").back(), std::cbrt(3400.0 / 3000.0), 1e-12);
+  EXPECT_LT(s.column("Fx_N").back(), 0.0);
+  EXPECT_EQ(error_of(kTransient + "[load]\nFz_N = { type = \"step\", t0 = 0.005, before = 3000.0, after = -1.0 }\n"),
+            "load.Fz_N at t = 0.006 s is -1: must be finite and > 0");
+  EXPECT_EQ(error_of(kTransient + "[transient]\ncfl = 0.9\n"), "transient.cfl = 0.9: must be in (0, 0.5]");
+}
+
+}  // namespace
+}  // namespace bristle::io

@@ -5,7 +5,11 @@
 //                              of operating points (longitudinal creep v_x, lateral slip v_y or slip
 //                              angle, spin), one patch::PatchSolver solve per point
 //
-// Reads [law], [body1], [body2], [pair] exactly as kind = "lumped" does, plus [patch] (shape, size,
+//   kind = "patch_transient"   a transient run of patch::PatchTransient from an unloaded contact:
+//                              forces, moment, load, patch scale and the energy account (eq. 85) over
+//                              time, with time-varying kinematics and load (App. A.1)
+//
+// Both read [law], [body1], [body2], [pair] exactly as kind = "lumped" does, plus [patch] (shape, size,
 // pressure, grid), [kinematics] (rolling speed and the operating points) and [output]. Every
 // operating point is checked when the file is read (finite velocities, a leading edge for every
 // moving family), so that a bad file writes nothing. Keys, units and ranges: docs/patch.md.
@@ -16,7 +20,9 @@
 #include <vector>
 
 #include "bristle/io/scenario.hpp"
+#include "bristle/contact/signal.hpp"
 #include "bristle/patch/patch.hpp"
+#include "bristle/patch/transient.hpp"
 
 namespace bristle::io {
 
@@ -72,8 +78,46 @@ class PatchSteadyMapStudy final : public Scenario {
   PatchMapScenario sc_;
 };
 
-/// The registered parser (ScenarioParser signature).
+/// kind = "patch_transient": signals for V_r, v_x, v_y, spin (rolling kinematics) and F_z(t).
+struct PatchTransientScenario {
+  std::string name;
+  std::string description;
+  ScenarioSource source;
+  laws::LawParams law;
+  rheology::RheologyParams body1;
+  rheology::RheologyParams body2 = rheology::rigid();
+  std::optional<double> pair_s;
+  patch::PatchTransientParams transient;  // [patch] (reference patch at normal_load_N) + [transient]
+  contact::Signal Vr_mps, vx_mps, vy_mps, spin_radps, Fz_N;
+  std::vector<TableFile> table_files;
+  bool s_corrections = true;
+  TimeGrid time;
+  OutputOptions output;
+  patch::PatchKinematics kinematics(double t) const;
+  static std::vector<std::string> column_names();
+};
+
+PatchTransientScenario parse_patch_transient_string(std::string_view toml, std::string_view name = "scenario",
+                                                    const ScenarioSource& source = {});
+
+class PatchTransientStudy final : public Scenario {
+ public:
+  explicit PatchTransientStudy(PatchTransientScenario sc) : sc_(std::move(sc)) {}
+  std::string_view kind() const override { return "patch_transient"; }
+  const std::string& name() const override { return sc_.name; }
+  std::size_t case_count() const override { return 1; }
+  std::string summary() const override;
+  RunResult run(const ProgressCallback& progress = {}) const override;
+  const PatchTransientScenario& scenario() const { return sc_; }
+
+ private:
+  PatchTransientScenario sc_;
+};
+
+/// The registered parsers (ScenarioParser signature).
 std::unique_ptr<Scenario> parse_patch_steady_map_scenario(std::string_view toml, std::string_view name,
                                                           const ScenarioSource& source);
+std::unique_ptr<Scenario> parse_patch_transient_scenario(std::string_view toml, std::string_view name,
+                                                         const ScenarioSource& source);
 
 }  // namespace bristle::io

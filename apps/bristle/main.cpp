@@ -109,6 +109,8 @@ const char* kKinds =
     "  lumped (default)          one contact point on a mechanical bench (velocity, force or spring drive)\n"
     "  line_steady               steady force maps of the line contact (sliding or rolling), exact solver\n"
     "  line_transient            transient line contact (finite volumes); fields in DIR/<name>_fields.csv\n"
+    "  patch_steady_map          steady forces and moment of a 2-D contact patch over slip/spin grids\n"
+    "  patch_transient           transient 2-D contact patch (e.g. a load step)\n"
     "  directional_coefficients  directional-friction thresholds rho+- and coefficients mu+- (paper 2)\n"
     "  directional_loop          the epsilon-system and its limit play law driven through a loop\n"
     "  directional_crawler       a two- or three-foot crawler on a nap\n"
@@ -121,7 +123,8 @@ int main(int argc, char** argv) {
   CLI::App app{"bristle " BRISTLE_VERSION
                " - dynamic friction modelling: runs scenario files (TOML) of the friction laws (Dahl, LuGre,\n"
                "FrBD, Bouc-Wen) on viscoelastic contact pairs: lumped benches, sliding and rolling line contacts,\n"
-               "directional friction of bristles (paper 2) and elastic structures with friction contacts (paper 3).",
+               "2-D contact patches, directional friction of bristles (paper 2) and elastic structures with friction\n"
+               "contacts (paper 3).",
                "bristle"};
   app.set_version_flag("--version", "bristle " BRISTLE_VERSION, "Print the version and exit");
   app.require_subcommand(1);
@@ -155,8 +158,8 @@ int main(int argc, char** argv) {
       "  DIR/<name>.png   gnuplot plot (pngcairo): one panel per output.plot_y column against\n"
       "                   output.plot_x, one line per case with the sweep value in the legend.\n"
       "Other kinds write the same three files (line_transient also DIR/<name>_fields.csv) with their own\n"
-      "columns, listed in docs/scenarios.md and the kind's page (docs/line_contact.md, directional.md,\n"
-      "structures.md); every CSV starts with a header row naming each column with its unit.\n"
+      "columns, listed in docs/scenarios.md and the kind's page (docs/line_contact.md, patch.md,\n"
+      "directional.md, structures.md); every CSV starts with a header row naming each column with its unit.\n"
       "The files appear together or not at all: on any error no output file is left behind.\n"
       "The paths of the written files are printed on stdout. Progress goes to stderr for cases that run\n"
       "longer than 1 s (at most 2 lines/s). --quiet suppresses both.\n"

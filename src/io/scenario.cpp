@@ -14,6 +14,7 @@
 #include "bristle/io/directional_scenario.hpp"
 #include "bristle/io/line_scenario.hpp"
 #include "bristle/io/structures_scenario.hpp"
+#include "bristle/io/patch_scenario.hpp"
 #include "scenario_internal.hpp"
 
 namespace bristle::io {
@@ -221,6 +222,8 @@ Registry& registry() {
     reg.kinds.emplace_back("directional_crawler", parse_directional_crawler_scenario);
     reg.kinds.emplace_back("structure_kernel", parse_structure_kernel_scenario);          // structures_scenario.cpp
     reg.kinds.emplace_back("structure_stick_slip", parse_structure_stick_slip_scenario);  // structures_scenario.cpp
+    reg.kinds.emplace_back("patch_steady_map", parse_patch_steady_map_scenario);  // patch_scenario.cpp
+    reg.kinds.emplace_back("patch_transient", parse_patch_transient_scenario);    // patch_scenario.cpp
     return reg;
   }();
   return r;

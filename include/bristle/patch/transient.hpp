@@ -1,0 +1,109 @@
+#pragma once
+// Transient two-dimensional contact patch (paper 1, §4, eqs. 33-39, 85; App. A.1 for a time-varying
+// contact area).
+//
+// The patch follows a prescribed load history F_z(t) self-similarly: every length scales with
+//   sigma(t) = (F_z(t) / F_z0)^gamma        (gamma = 1/3: Hertz point contact, 1/2: line contact)
+// so x = sigma(t) X with X in the reference patch (patch.length_m x patch.width_m at F_z0 =
+// patch.normal_load_N), and the pressure keeps its shape with int p dA = F_z(t). The level-preserving
+// map of App. A.1, Phi(x, t) = Phi_0(x / sigma(t)) onto the square (xi, eta), turns the moving domain
+// into a fixed one; the transported families keep their form with the mapped velocities
+//   W = (V . grad) Phi + dPhi/dt = grad Phi . (V - V_dC),   V_dC = (sigma'/sigma) x          (eq. 63c-d)
+// and the leading edges of eqs. 48-49 are those of V - V_dC: a growing patch takes in new, unstressed
+// material on its whole boundary.
+//
+// Scheme: Strang splitting (second order) of
+//   source      du/dt = h(u, v_r)  per cell: the exact propagator of the source frozen at the half
+//               step (affine in u at fixed v_r: u <- e^{J dt/2} u + phi1(J dt/2) dt/2 b), v_r taken at a
+//               predicted midpoint state when the S-corrections make it depend on u;
+//   transport   du~_k/dt + W_k . grad u~_k = 0  per Riemann family with the steady solver's
+//               second-order upwind stencil, SSP-RK3 in time (stable for Courant <= 0.4 per
+//               direction sum), stencils at the step's midpoint.
+// Only sources affine in u at fixed v_r are accepted (Dahl, LuGre, FrBD with linear rheologies).
+//
+// | key            | meaning                                      | unit | range                 |
+// |----------------|----------------------------------------------|------|-----------------------|
+// | size_exponent  | gamma of sigma = (F_z/F_z0)^gamma            | -    | [0, 1]                |
+// | cfl            | Courant number of the automatic step         | -    | (0, 0.5]              |
+// | max_dt_s       | cap on the step (0: none; needed at rest)     | s    | >= 0                  |
+#include <functional>
+#include <string_view>
+#include <vector>
+
+#include "bristle/core/time_series.hpp"
+#include "bristle/patch/patch.hpp"
+
+namespace bristle::patch {
+
+/// e^A and phi1(A) = A^-1 (e^A - I) (= int_0^1 e^{A tau} dtau) of a real 2 x 2 matrix, in closed form
+/// (Cayley-Hamilton) with the phi1 integral by Gauss-Legendre: the exact source step of elastic pairs.
+void exp_phi1_2x2(const Mat2& A, Mat2& E, Mat2& F);
+
+struct PatchTransientParams {
+  PatchParams patch;             // the reference patch at F_z0 = patch.normal_load_N, and the grid
+  double size_exponent = 1.0 / 3.0;
+  double cfl = 0.4;
+  double max_dt_s = 0.0;
+  void validate(std::string_view prefix) const;
+};
+
+using KinematicsHistory = std::function<PatchKinematics(double t)>;
+using LoadHistory = std::function<double(double t)>;
+
+struct PatchSnapshot {
+  double t_s = 0.0;
+  double Fz_N = 0.0, scale = 1.0;     // load and sigma
+  Vec2 force_N = Vec2::Zero();        // eq. 36
+  double Mz_Nm = 0.0, Mz_no_phi_Nm = 0.0;  // eqs. 38, 39
+  double stored_energy_J = 0.0;       // eq. 85
+  double supplied_power_W = 0.0;      // -int p f . v_r dA
+  double dissipated_power_W = 0.0;    // int p D dA
+  double supplied_energy_J = 0.0;     // int_0^t supplied power (trapezoidal over steps)
+};
+
+class PatchTransient {
+ public:
+  PatchTransient(const contact::ContactModel& model, PatchTransientParams params, KinematicsHistory kinematics,
+                 LoadHistory load);
+
+  /// Unloaded contact (u = 0) at t0.
+  void reset(double t0);
+  void advance_to(double t_end);
+  /// One Strang step: half source, transport, half source.
+  void step(double dt);
+  double stable_dt(double t) const;
+  PatchSnapshot snapshot() const;
+  double time() const { return t_; }
+  long steps_taken() const { return steps_; }
+  int nx() const { return nx_; }
+  int ny() const { return ny_; }
+  /// The state at cell (i, j) in the original variables.
+  VecX state(int i, int j) const;
+
+ private:
+  double sigma(double t) const;
+  double sigma_rate(double t) const;  // sigma'/sigma
+  void build_stencils(double t);
+  void transport_step(double t, double dt);
+  void source_step(double t, double dt);
+  Vec2 position(int n, double s) const { return s * X_[static_cast<std::size_t>(n)]; }
+
+  const contact::ContactModel& model_;
+  PatchTransientParams params_;
+  KinematicsHistory kinematics_;
+  LoadHistory load_;
+  PatchGeometry geometry_;  // the reference patch
+  Riemann riemann_;
+  int nx_, ny_, m_;
+  std::vector<int> family_of_;
+  std::vector<Vec2> X_;         // reference cell centres
+  std::vector<double> eta_;
+  std::vector<double> weight_;  // fraction of the load per cell (sums to 1)
+  std::vector<std::array<PatchSolver::Stencil, 4>> stencils_;
+  std::vector<double> ut_, k1_, k2_;
+  MatX Q_;
+  double t_ = 0.0, supplied_energy_ = 0.0, supplied_power_ = 0.0;
+  long steps_ = 0;
+};
+
+}  // namespace bristle::patch

@@ -1,0 +1,500 @@
+// kind = "patch_steady_map": steady forces and moment of a rolling contact patch over a grid of
+// operating points (paper 1, §4; see include/bristle/io/patch_scenario.hpp and docs/patch.md).
+#include "bristle/io/patch_scenario.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <numbers>
+
+#include "bristle/core/error.hpp"
+#include "scenario_internal.hpp"
+
+namespace bristle::io {
+
+namespace {
+
+using detail::Section;
+
+constexpr std::size_t kMaxPoints = 200000;
+const std::vector<std::string> kExtraColumns{"Mz_no_phi_Nm", "W_J", "P_supplied_W", "P_dissipated_W", "sweeps"};
+
+PatchAxis read_axis(const Section& k, const std::string& name, const std::string& column) {
+  PatchAxis axis{column};
+  const toml::node* node = k.node(name);
+  if (!node) return axis;
+  if (node->is_number()) {
+    axis.values = {*k.number(name)};
+  } else if (node->is_array()) {
+    axis.values = *k.numbers(name);
+    axis.list = true;
+    if (axis.values.empty()) throw InvalidInput(fmt::format("{} = []: must list at least one value", k.key(name)));
+  } else if (node->is_table()) {
+    axis.list = true;
+    const Section t = k.table(name);
+    t.check_keys({"from", "to", "points"});
+    const double from = t.required_number("from", "first value of the grid");
+    const double to = t.required_number("to", "last value of the grid");
+    const auto points = t.integer("points");
+    if (!points) t.missing("points", "number of values, >= 2");
+    if (*points < 2 || static_cast<std::size_t>(*points) > kMaxPoints)
+      throw InvalidInput(fmt::format("{} = {}: must be in [2, {}]", t.key("points"), *points, kMaxPoints));
+    if (!(to > from))
+      throw InvalidInput(
+          fmt::format("{} = {}: must be > {} = {}", t.key("to"), format_value(to), t.key("from"), format_value(from)));
+    const auto n = static_cast<std::size_t>(*points);
+    axis.values.resize(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      const double w = static_cast<double>(i) / static_cast<double>(n - 1);
+      axis.values[i] = from * (1.0 - w) + to * w;
+    }
+    axis.values.back() = to;
+  } else {
+    k.wrong_type(name, "a number, an array of numbers or a grid { from, to, points }");
+  }
+  return axis;
+}
+
+void parse_patch_table(const Section& root, patch::PatchParams& p, bool transient = false) {
+  const Section t = root.table("patch");
+  if (!t.present()) root.missing("patch", "the [patch] table: shape, length_m, width_m, pressure, normal_load_N");
+  std::vector<std::string> keys{"shape", "length_m", "width_m", "pressure", "normal_load_N", "peak_pressure_Pa",
+                                "nx", "ny"};
+  if (transient) {
+    keys.push_back("size_exponent");
+  } else {
+    keys.insert(keys.end(), {"tolerance", "max_sweeps"});
+  }
+  t.check_keys(keys);
+  if (const auto s = t.string("shape")) p.shape = patch::patch_shape_from_string(t.key("shape"), *s);
+  p.length_m = t.required_number("length_m", "extent of the patch along x (rolling direction), m");
+  p.width_m = t.required_number("width_m", "extent of the patch along y, m");
+  if (const auto s = t.string("pressure")) p.pressure = patch::patch_pressure_from_string(t.key("pressure"), *s);
+  p.normal_load_N = t.required_number("normal_load_N", "normal load F_z = int p dA, N");
+  p.peak_pressure_Pa = t.number("peak_pressure_Pa");
+  const auto integer = [&](const char* key, int& out) {
+    if (const auto v = t.integer(key)) {
+      if (*v < 1 || *v > 100000) throw InvalidInput(fmt::format("{} = {}: must be in [1, 100000]", t.key(key), *v));
+      out = static_cast<int>(*v);
+    }
+  };
+  integer("nx", p.nx);
+  integer("ny", p.ny);
+  integer("max_sweeps", p.max_sweeps);
+  if (const auto v = t.number("tolerance")) p.tolerance = *v;
+  p.validate("patch");
+}
+
+}  // namespace
+
+patch::PatchKinematics PatchMapScenario::kinematics(double v_x, double lat, double w) const {
+  const double v_y = lateral.column == "slip_angle_deg" ? (Vr_mps + v_x) * std::tan(lat * std::numbers::pi / 180.0)
+                                                        : lat;
+  return patch::rolling(Vr_mps, v_x, v_y, w, s_corrections);
+}
+
+const PatchAxis& PatchMapScenario::row_axis() const {
+  for (const PatchAxis* a : {&vx, &lateral, &spin})
+    if (a->list) return *a;
+  return vx;
+}
+
+const PatchAxis* PatchMapScenario::case_axis() const {
+  const PatchAxis* row = &row_axis();
+  for (const PatchAxis* a : {&vx, &lateral, &spin})
+    if (a->list && a != row) return a;
+  return nullptr;
+}
+
+std::vector<std::string> PatchMapScenario::column_names() const {
+  std::vector<std::string> names{row_axis().column, "Fx_N", "Fy_N", "Mz_Nm"};
+  names.insert(names.end(), extra_columns.begin(), extra_columns.end());
+  return names;
+}
+
+PatchMapScenario parse_patch_steady_map_string(std::string_view toml, std::string_view name,
+                                               const ScenarioSource& source) {
+  const toml::table table = detail::parse_toml(toml, source.display_name());
+  const Section root(&table, "");
+  root.check_keys({"kind", "name", "description", "law", "body1", "body2", "pair", "patch", "kinematics", "output"});
+  PatchMapScenario sc;
+  sc.source = source;
+  if (const auto k = root.string("kind"); k && *k != "patch_steady_map")
+    throw InvalidInput(fmt::format("kind = {}: this parser reads kind = \"patch_steady_map\"", json_quote(*k)));
+  sc.name = root.string("name").value_or(std::string(name));
+  detail::validate_name(root.has("name") ? "name" : "name (the file stem)", sc.name);
+  sc.description = root.string("description").value_or("");
+
+  sc.law = detail::read_law(root);
+  detail::Body body1 = detail::read_body(root, "body1", true);
+  detail::Body body2 = detail::read_body(root, "body2", false);
+  detail::read_pair(root, body1, body2, sc.pair_s);
+  sc.body1 = body1.params;
+  sc.body2 = body2.params;
+  const contact::ContactModel model(sc.law, sc.body1, sc.body2);  // validates the bodies (SPD, commuting)
+  (void)patch::riemann(model.pair());
+
+  parse_patch_table(root, sc.patch);
+  const patch::PatchGeometry geometry(sc.patch, "patch");
+
+  const Section k = root.table("kinematics");
+  if (!k.present()) root.missing("kinematics", "the [kinematics] table: Vr_mps and the operating points");
+  k.check_keys({"mode", "Vr_mps", "vx_mps", "vy_mps", "slip_angle_deg", "spin_radps", "s_corrections"});
+  if (const auto mode = k.string("mode"); mode && *mode != "rolling")
+    throw InvalidInput(fmt::format("{} = {}: unknown mode (valid: rolling)", k.key("mode"), json_quote(*mode)));
+  sc.Vr_mps = k.required_number("Vr_mps", "rolling speed V_r, m/s");
+  require_non_negative(k.key("Vr_mps"), sc.Vr_mps);  // 0: a pivoting contact (spin only)
+  if (k.has("vy_mps") && k.has("slip_angle_deg"))
+    throw InvalidInput("kinematics.vy_mps and kinematics.slip_angle_deg: give one of them, not both");
+  sc.vx = read_axis(k, "vx_mps", "vx_mps");
+  sc.lateral = k.has("slip_angle_deg") ? read_axis(k, "slip_angle_deg", "slip_angle_deg")
+                                       : read_axis(k, "vy_mps", "vy_mps");
+  sc.spin = read_axis(k, "spin_radps", "spin_radps");
+  sc.s_corrections = k.boolean("s_corrections").value_or(true);
+  if (sc.vx.list && sc.lateral.list && sc.spin.list)
+    throw InvalidInput("kinematics: at most two of vx_mps, vy_mps/slip_angle_deg and spin_radps may be lists (rows "
+                       "and cases)");
+  if (sc.lateral.column == "slip_angle_deg")
+    for (std::size_t i = 0; i < sc.lateral.values.size(); ++i)
+      if (!(std::abs(sc.lateral.values[i]) < 89.0))
+        throw InvalidInput(fmt::format("kinematics.slip_angle_deg = {}: must be in (-89, 89)",
+                                       format_value(sc.lateral.values[i])));
+  if (sc.vx.values.size() * sc.lateral.values.size() * sc.spin.values.size() > kMaxPoints)
+    throw InvalidInput(fmt::format("kinematics: at most {} operating points", kMaxPoints));
+  // Every operating point: finite fields and a leading edge for every moving family (eqs. 48-50).
+  const patch::Riemann r = patch::riemann(model.pair());
+  for (double v : sc.vx.values)
+    for (double l : sc.lateral.values)
+      for (double w : sc.spin.values) {
+        const patch::PatchKinematics kin = sc.kinematics(v, l, w);
+        const std::string where = fmt::format("kinematics (vx_mps = {}, {} = {}, spin_radps = {})", format_value(v),
+                                              sc.lateral.column, format_value(l), format_value(w));
+        kin.validate(where);
+        patch::require_leading_edges(patch::classify_edges(geometry, r, kin), model, where);
+      }
+
+  const Section o = root.table("output");
+  o.check_keys({"plot_x", "plot_y", "title", "columns"});
+  if (const auto cols = o.strings("columns", true)) {
+    for (std::size_t i = 0; i < cols->size(); ++i)
+      if (std::find(kExtraColumns.begin(), kExtraColumns.end(), (*cols)[i]) == kExtraColumns.end())
+        throw InvalidInput(fmt::format("output.columns[{}] = {}: unknown column (valid: {})", i,
+                                       json_quote((*cols)[i]), fmt::join(kExtraColumns, ", ")));
+    sc.extra_columns = *cols;
+  }
+  const std::vector<std::string> columns = sc.column_names();
+  sc.output.plot_x = o.string("plot_x").value_or(sc.row_axis().column);
+  sc.output.plot_y = o.strings("plot_y", true).value_or(std::vector<std::string>{"Fx_N", "Fy_N", "Mz_Nm"});
+  if (sc.output.plot_y.empty()) throw InvalidInput("output.plot_y = []: must name at least one column");
+  sc.output.title = o.string("title").value_or(sc.name);
+  const auto check = [&](const std::string& key, const std::string& c) {
+    if (std::find(columns.begin(), columns.end(), c) == columns.end())
+      throw InvalidInput(
+          fmt::format("{} = {}: unknown column (columns: {})", key, json_quote(c), fmt::join(columns, ", ")));
+  };
+  check("output.plot_x", sc.output.plot_x);
+  for (std::size_t i = 0; i < sc.output.plot_y.size(); ++i)
+    check(fmt::format("output.plot_y[{}]", i), sc.output.plot_y[i]);
+  return sc;
+}
+
+std::size_t PatchSteadyMapStudy::case_count() const {
+  const PatchAxis* c = sc_.case_axis();
+  return c ? c->values.size() : 1;
+}
+
+std::string PatchSteadyMapStudy::summary() const {
+  std::string s;
+  s += fmt::format("scenario   {} (kind = \"patch_steady_map\", {})\n", sc_.name, sc_.source.display_name());
+  if (!sc_.description.empty()) s += fmt::format("description {}\n", sc_.description);
+  s += fmt::format("law        {}\n", laws::to_string(sc_.law.kind));
+  s += fmt::format("patch      {} {} x {} m, {} pressure, F_z = {} N, grid {} x {}\n", patch::to_string(sc_.patch.shape),
+                   format_value(sc_.patch.length_m), format_value(sc_.patch.width_m),
+                   patch::to_string(sc_.patch.pressure), format_value(sc_.patch.normal_load_N), sc_.patch.nx,
+                   sc_.patch.ny);
+  s += fmt::format("kinematics rolling, V_r = {} m/s, {} x {} x {} operating points (vx, {}, spin), S-corrections {}\n",
+                   format_value(sc_.Vr_mps), sc_.vx.values.size(), sc_.lateral.values.size(), sc_.spin.values.size(),
+                   sc_.lateral.column, sc_.s_corrections ? "on" : "off");
+  s += fmt::format("columns    {}\n", fmt::join(sc_.column_names(), ", "));
+  return s;
+}
+
+RunResult PatchSteadyMapStudy::run(const ProgressCallback& progress) const {
+  const contact::ContactModel model(sc_.law, sc_.body1, sc_.body2);
+  patch::PatchSolver solver(model, sc_.patch);
+  const PatchAxis& row = sc_.row_axis();
+  const PatchAxis* cases = sc_.case_axis();
+  RunResult result;
+  result.name = sc_.name;
+  result.title = sc_.output.title;
+  result.plot_x = sc_.output.plot_x;
+  result.plot_y = sc_.output.plot_y;
+  if (cases) result.sweep_column = cases->column;
+  const std::size_t n_cases = cases ? cases->values.size() : 1;
+  for (std::size_t c = 0; c < n_cases; ++c) {
+    if (progress) progress(Progress{c, n_cases, 0.0, cases ? fmt::format("{} = {}", cases->column,
+                                                                          format_value(cases->values[c]))
+                                                           : std::string()});
+    TimeSeries series(sc_.column_names());
+    series.reserve(row.values.size());
+    const auto start = std::chrono::steady_clock::now();
+    for (std::size_t i = 0; i < row.values.size(); ++i) {
+      double v[3] = {sc_.vx.values.front(), sc_.lateral.values.front(), sc_.spin.values.front()};
+      const PatchAxis* axes[3] = {&sc_.vx, &sc_.lateral, &sc_.spin};
+      for (int a = 0; a < 3; ++a) {
+        if (axes[a] == &row) v[a] = row.values[i];
+        if (axes[a] == cases) v[a] = cases->values[c];
+      }
+      const patch::SteadyPatch st = solver.solve(sc_.kinematics(v[0], v[1], v[2]), i > 0);
+      std::vector<double> r{row.values[i], st.force_N[0], st.force_N[1], st.Mz_Nm};
+      for (const std::string& e : sc_.extra_columns) {
+        if (e == "Mz_no_phi_Nm") r.push_back(st.Mz_no_phi_Nm);
+        if (e == "W_J") r.push_back(st.stored_energy_J);
+        if (e == "P_supplied_W") r.push_back(st.supplied_power_W);
+        if (e == "P_dissipated_W") r.push_back(st.dissipated_power_W);
+        if (e == "sweeps") r.push_back(st.sweeps);
+      }
+      series.add_row(r);
+    }
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    result.solve_seconds += seconds;
+    result.cases.push_back(CaseResult{cases ? std::optional<double>(cases->values[c]) : std::nullopt,
+                                      std::move(series), seconds});
+    if (progress) progress(Progress{c, n_cases, 1.0, ""});
+  }
+  Json& r = result.report;
+  r["bristle_version"] = BRISTLE_VERSION;
+  r["kind"] = "patch_steady_map";
+  r["name"] = sc_.name;
+  r["description"] = sc_.description;
+  r["scenario"] = sc_.source.path.empty() ? Json(nullptr) : Json(sc_.source.path.string());
+  r["solve_seconds"] = result.solve_seconds;
+  Json params = Json::object();
+  params["law"] = detail::law_to_json(sc_.law, model.law().sigma0());
+  params["body1"] = detail::body_to_json(sc_.body1);
+  params["body2"] = detail::body_to_json(sc_.body2);
+  if (sc_.pair_s) params["s"] = *sc_.pair_s;
+  Json p = Json::object();
+  p["shape"] = patch::to_string(sc_.patch.shape);
+  p["length_m"] = sc_.patch.length_m;
+  p["width_m"] = sc_.patch.width_m;
+  p["pressure"] = patch::to_string(sc_.patch.pressure);
+  p["normal_load_N"] = sc_.patch.normal_load_N;
+  p["peak_pressure_Pa"] = solver.geometry().peak_pressure();
+  p["nx"] = sc_.patch.nx;
+  p["ny"] = sc_.patch.ny;
+  p["tolerance"] = sc_.patch.tolerance;
+  p["load_quadrature_error"] = solver.load_quadrature_error();
+  params["patch"] = p;
+  Json k = Json::object();
+  k["mode"] = "rolling";
+  k["Vr_mps"] = sc_.Vr_mps;
+  k["vx_mps"] = Json(sc_.vx.values);
+  k[sc_.lateral.column] = Json(sc_.lateral.values);
+  k["spin_radps"] = Json(sc_.spin.values);
+  k["s_corrections"] = sc_.s_corrections;
+  params["kinematics"] = k;
+  bool eq84 = true;  // Lemma B.1's condition at every operating point
+  for (double v : sc_.vx.values)
+    for (double l : sc_.lateral.values)
+      for (double w : sc_.spin.values)
+        eq84 = eq84 && patch::check_eq84(solver.geometry(), sc_.kinematics(v, l, w), 21).satisfied();
+  params["eq84_satisfied"] = eq84;
+  r["parameters"] = params;
+  r["columns"] = Json(sc_.column_names());
+  return result;
+}
+
+std::unique_ptr<Scenario> parse_patch_steady_map_scenario(std::string_view toml, std::string_view name,
+                                                          const ScenarioSource& source) {
+  return std::make_unique<PatchSteadyMapStudy>(parse_patch_steady_map_string(toml, name, source));
+}
+
+// ---------------------------------------------------------------------------------------------
+// patch_transient
+
+patch::PatchKinematics PatchTransientScenario::kinematics(double t) const {
+  return patch::rolling(Vr_mps(t), vx_mps(t), vy_mps(t), spin_radps(t), s_corrections);
+}
+
+std::vector<std::string> PatchTransientScenario::column_names() {
+  return {"t_s",   "Fz_N", "scale",        "Fx_N",           "Fy_N",           "Mz_Nm",
+          "Mz_no_phi_Nm", "W_J", "P_supplied_W", "P_dissipated_W", "E_supplied_J"};
+}
+
+PatchTransientScenario parse_patch_transient_string(std::string_view toml, std::string_view name,
+                                                    const ScenarioSource& source) {
+  const toml::table table = detail::parse_toml(toml, source.display_name());
+  const Section root(&table, "");
+  root.check_keys({"kind", "name", "description", "law", "body1", "body2", "pair", "patch", "transient",
+                   "kinematics", "load", "time", "output"});
+  PatchTransientScenario sc;
+  sc.source = source;
+  if (const auto k = root.string("kind"); k && *k != "patch_transient")
+    throw InvalidInput(fmt::format("kind = {}: this parser reads kind = \"patch_transient\"", json_quote(*k)));
+  sc.name = root.string("name").value_or(std::string(name));
+  detail::validate_name(root.has("name") ? "name" : "name (the file stem)", sc.name);
+  sc.description = root.string("description").value_or("");
+  sc.law = detail::read_law(root);
+  detail::Body body1 = detail::read_body(root, "body1", true);
+  detail::Body body2 = detail::read_body(root, "body2", false);
+  detail::read_pair(root, body1, body2, sc.pair_s);
+  sc.body1 = body1.params;
+  sc.body2 = body2.params;
+  const contact::ContactModel model(sc.law, sc.body1, sc.body2);
+  (void)patch::riemann(model.pair());
+
+  parse_patch_table(root, sc.transient.patch, true);
+  if (const auto g = root.table("patch").number("size_exponent")) sc.transient.size_exponent = *g;
+  const Section tr = root.table("transient");
+  tr.check_keys({"cfl", "max_dt_s"});
+  sc.transient.cfl = tr.number_or("cfl", sc.transient.cfl);
+  sc.transient.max_dt_s = tr.number_or("max_dt_s", 0.0);
+  // Validates the numerics and the law (affine source) by building the solver once.
+  const patch::PatchGeometry geometry(sc.transient.patch, "patch");
+
+  const Section k = root.table("kinematics");
+  if (!k.present()) root.missing("kinematics", "the [kinematics] table: Vr_mps, vx_mps, vy_mps, spin_radps");
+  k.check_keys({"mode", "Vr_mps", "vx_mps", "vy_mps", "spin_radps", "s_corrections"});
+  if (const auto mode = k.string("mode"); mode && *mode != "rolling")
+    throw InvalidInput(fmt::format("{} = {}: unknown mode (valid: rolling)", k.key("mode"), json_quote(*mode)));
+  sc.Vr_mps = detail::read_signal(k, "Vr_mps", source, sc.table_files);
+  sc.vx_mps = k.has("vx_mps") ? detail::read_signal(k, "vx_mps", source, sc.table_files)
+                              : contact::Signal::constant_value(0.0);
+  sc.vy_mps = k.has("vy_mps") ? detail::read_signal(k, "vy_mps", source, sc.table_files)
+                              : contact::Signal::constant_value(0.0);
+  sc.spin_radps = k.has("spin_radps") ? detail::read_signal(k, "spin_radps", source, sc.table_files)
+                                      : contact::Signal::constant_value(0.0);
+  sc.s_corrections = k.boolean("s_corrections").value_or(true);
+  const Section l = root.table("load");
+  l.check_keys({"Fz_N"});
+  sc.Fz_N = l.has("Fz_N") ? detail::read_signal(l, "Fz_N", source, sc.table_files)
+                          : contact::Signal::constant_value(sc.transient.patch.normal_load_N);
+  sc.time = detail::read_time(root);
+
+  // Every output time and signal breakpoint: finite fields, a positive load, a leading edge for every
+  // moving family (eqs. 48-50), so that a bad file writes nothing.
+  std::vector<double> times = sc.time.times();
+  for (const contact::Signal* s : {&sc.Vr_mps, &sc.vx_mps, &sc.vy_mps, &sc.spin_radps, &sc.Fz_N})
+    for (double b : s->breakpoints())
+      if (b >= sc.time.t_start_s && b <= sc.time.t_end_s) times.push_back(b);
+  const patch::Riemann r = patch::riemann(model.pair());
+  for (double t : times) {
+    const double Fz = sc.Fz_N(t);
+    if (!(std::isfinite(Fz) && Fz > 0.0))
+      throw InvalidInput(fmt::format("load.Fz_N at t = {} s is {}: must be finite and > 0", format_value(t),
+                                     format_value(Fz)));
+    const patch::PatchKinematics kin = sc.kinematics(t);
+    const std::string where = fmt::format("kinematics at t = {} s", format_value(t));
+    kin.validate(where);
+    if (!(kin.body1.V0_mps[0] <= 0.0))
+      throw InvalidInput(fmt::format("kinematics.Vr_mps at t = {} s is {}: must be >= 0", format_value(t),
+                                     format_value(-kin.body1.V0_mps[0])));
+    patch::require_leading_edges(patch::classify_edges(geometry, r, kin), model, where);
+  }
+  (void)patch::PatchTransient(model, sc.transient, [&](double t) { return sc.kinematics(t); },
+                              [&](double t) { return sc.Fz_N(t); });
+
+  const Section o = root.table("output");
+  o.check_keys({"plot_x", "plot_y", "title"});
+  const std::vector<std::string> columns = PatchTransientScenario::column_names();
+  sc.output.plot_x = o.string("plot_x").value_or("t_s");
+  sc.output.plot_y = o.strings("plot_y", true).value_or(std::vector<std::string>{"Fz_N", "Fx_N", "Fy_N", "Mz_Nm"});
+  if (sc.output.plot_y.empty()) throw InvalidInput("output.plot_y = []: must name at least one column");
+  sc.output.title = o.string("title").value_or(sc.name);
+  const auto check = [&](const std::string& key, const std::string& c) {
+    if (std::find(columns.begin(), columns.end(), c) == columns.end())
+      throw InvalidInput(
+          fmt::format("{} = {}: unknown column (columns: {})", key, json_quote(c), fmt::join(columns, ", ")));
+  };
+  check("output.plot_x", sc.output.plot_x);
+  for (std::size_t i = 0; i < sc.output.plot_y.size(); ++i)
+    check(fmt::format("output.plot_y[{}]", i), sc.output.plot_y[i]);
+  return sc;
+}
+
+std::string PatchTransientStudy::summary() const {
+  const patch::PatchParams& p = sc_.transient.patch;
+  std::string s;
+  s += fmt::format("scenario   {} (kind = \"patch_transient\", {})\n", sc_.name, sc_.source.display_name());
+  if (!sc_.description.empty()) s += fmt::format("description {}\n", sc_.description);
+  s += fmt::format("law        {}\n", laws::to_string(sc_.law.kind));
+  s += fmt::format("patch      {} {} x {} m at F_z0 = {} N, {} pressure, size ~ F_z^{}, grid {} x {}\n",
+                   patch::to_string(p.shape), format_value(p.length_m), format_value(p.width_m),
+                   format_value(p.normal_load_N), patch::to_string(p.pressure),
+                   format_value(sc_.transient.size_exponent), p.nx, p.ny);
+  s += fmt::format("time       {} .. {} s, output every {} s\n", format_value(sc_.time.t_start_s),
+                   format_value(sc_.time.t_end_s), format_value(sc_.time.output_dt_s));
+  s += fmt::format("columns    {}\n", fmt::join(PatchTransientScenario::column_names(), ", "));
+  return s;
+}
+
+RunResult PatchTransientStudy::run(const ProgressCallback& progress) const {
+  const contact::ContactModel model(sc_.law, sc_.body1, sc_.body2);
+  patch::PatchTransient solver(model, sc_.transient, [&](double t) { return sc_.kinematics(t); },
+                               [&](double t) { return sc_.Fz_N(t); });
+  solver.reset(sc_.time.t_start_s);
+  RunResult result;
+  result.name = sc_.name;
+  result.title = sc_.output.title;
+  result.plot_x = sc_.output.plot_x;
+  result.plot_y = sc_.output.plot_y;
+  TimeSeries series(PatchTransientScenario::column_names());
+  const std::vector<double> times = sc_.time.times();
+  series.reserve(times.size());
+  const auto start = std::chrono::steady_clock::now();
+  for (std::size_t i = 0; i < times.size(); ++i) {
+    solver.advance_to(times[i]);
+    const patch::PatchSnapshot s = solver.snapshot();
+    series.add_row({s.t_s, s.Fz_N, s.scale, s.force_N[0], s.force_N[1], s.Mz_Nm, s.Mz_no_phi_Nm, s.stored_energy_J,
+                    s.supplied_power_W, s.dissipated_power_W, s.supplied_energy_J});
+    if (progress) progress(Progress{0, 1, static_cast<double>(i + 1) / static_cast<double>(times.size()), ""});
+  }
+  result.solve_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  result.cases.push_back(CaseResult{std::nullopt, std::move(series), result.solve_seconds});
+  Json& r = result.report;
+  r["bristle_version"] = BRISTLE_VERSION;
+  r["kind"] = "patch_transient";
+  r["name"] = sc_.name;
+  r["description"] = sc_.description;
+  r["scenario"] = sc_.source.path.empty() ? Json(nullptr) : Json(sc_.source.path.string());
+  r["solve_seconds"] = result.solve_seconds;
+  r["steps"] = static_cast<long>(solver.steps_taken());
+  Json params = Json::object();
+  params["law"] = detail::law_to_json(sc_.law, model.law().sigma0());
+  params["body1"] = detail::body_to_json(sc_.body1);
+  params["body2"] = detail::body_to_json(sc_.body2);
+  if (sc_.pair_s) params["s"] = *sc_.pair_s;
+  Json k = Json::object();
+  k["mode"] = "rolling";
+  k["s_corrections"] = sc_.s_corrections;
+  k["Vr_mps"] = detail::signal_to_json(sc_.Vr_mps, "kinematics.Vr_mps", sc_.table_files);
+  k["vx_mps"] = detail::signal_to_json(sc_.vx_mps, "kinematics.vx_mps", sc_.table_files);
+  k["vy_mps"] = detail::signal_to_json(sc_.vy_mps, "kinematics.vy_mps", sc_.table_files);
+  k["spin_radps"] = detail::signal_to_json(sc_.spin_radps, "kinematics.spin_radps", sc_.table_files);
+  params["kinematics"] = k;
+  params["Fz_N"] = detail::signal_to_json(sc_.Fz_N, "load.Fz_N", sc_.table_files);
+  Json p = Json::object();
+  p["shape"] = patch::to_string(sc_.transient.patch.shape);
+  p["length_m"] = sc_.transient.patch.length_m;
+  p["width_m"] = sc_.transient.patch.width_m;
+  p["pressure"] = patch::to_string(sc_.transient.patch.pressure);
+  p["normal_load_N"] = sc_.transient.patch.normal_load_N;
+  p["size_exponent"] = sc_.transient.size_exponent;
+  p["nx"] = sc_.transient.patch.nx;
+  p["ny"] = sc_.transient.patch.ny;
+  p["cfl"] = sc_.transient.cfl;
+  params["patch"] = p;
+  r["parameters"] = params;
+  r["columns"] = Json(PatchTransientScenario::column_names());
+  return result;
+}
+
+std::unique_ptr<Scenario> parse_patch_transient_scenario(std::string_view toml, std::string_view name,
+                                                         const ScenarioSource& source) {
+  return std::make_unique<PatchTransientStudy>(parse_patch_transient_string(toml, name, source));
+}
+
+}  // namespace bristle::io

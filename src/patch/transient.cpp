@@ -1,0 +1,308 @@
+// Transient patch: Strang splitting of the exact per-cell source step and second-order upwind
+// transport on the mapped square (paper 1, eqs. 33-39, 85; App. A.1). See patch/transient.hpp.
+#include "bristle/patch/transient.hpp"
+
+#include <fmt/format.h>
+
+#include <unsupported/Eigen/MatrixFunctions>
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "bristle/core/error.hpp"
+#include "bristle/transport/line_contact.hpp"
+#include "stencil.hpp"
+
+namespace bristle::patch {
+
+namespace {
+// Gauss-Legendre, 8 points on [0, 1].
+constexpr double kGx[8] = {0.0198550717512319, 0.1016667612931866, 0.2372337950418355, 0.4082826787521751,
+                           0.5917173212478249, 0.7627662049581645, 0.8983332387068134, 0.9801449282487681};
+constexpr double kGw[8] = {0.0506142681451881, 0.1111905172266872, 0.1568533229389436, 0.1813418916891810,
+                           0.1813418916891810, 0.1568533229389436, 0.1111905172266872, 0.0506142681451881};
+}  // namespace
+
+void exp_phi1_2x2(const Mat2& A, Mat2& E, Mat2& F) {
+  // Cayley-Hamilton: with m = tr A / 2 and B = A - m I, B^2 = d I (d = m^2 - det A), so
+  //   e^{A tau} = e^{m tau} (C(tau) I + S(tau) B),  C = cosh(sqrt(d) tau), S = sinh(sqrt(d) tau)/sqrt(d)
+  // (cos and sin for d < 0), and phi1(A) = int_0^1 e^{A tau} dtau by composite Gauss-Legendre.
+  const double m = 0.5 * A.trace();
+  const double d = m * m - A.determinant();
+  const Mat2 B = A - m * Mat2::Identity();
+  const double r = std::sqrt(std::abs(d));
+  const auto CS = [&](double tau, double& c, double& sv) {
+    const double x = r * tau;
+    if (x < 1e-4) {  // series: C = 1 + d tau^2/2, S = tau (1 + d tau^2 / 6)
+      c = 1.0 + 0.5 * d * tau * tau;
+      sv = tau * (1.0 + d * tau * tau / 6.0);
+    } else if (d > 0.0) {
+      c = std::cosh(x);
+      sv = std::sinh(x) / r;
+    } else {
+      c = std::cos(x);
+      sv = std::sin(x) / r;
+    }
+  };
+  double c1, s1;
+  CS(1.0, c1, s1);
+  E = std::exp(m) * (c1 * Mat2::Identity() + s1 * B);
+  const int panels = 1 + static_cast<int>((std::abs(m) + r) / 2.0);
+  double alpha = 0.0, beta = 0.0;
+  for (int p = 0; p < panels; ++p)
+    for (int k = 0; k < 8; ++k) {
+      const double tau = (p + kGx[k]) / panels;
+      double c, sv;
+      CS(tau, c, sv);
+      const double w = kGw[k] / panels * std::exp(m * tau);
+      alpha += w * c;
+      beta += w * sv;
+    }
+  F = alpha * Mat2::Identity() + beta * B;
+}
+
+void PatchTransientParams::validate(std::string_view prefix) const {
+  patch.validate(fmt::format("{}.patch", prefix));
+  require_closed_interval(fmt::format("{}.size_exponent", prefix), size_exponent, 0.0, 1.0);
+  require_finite(fmt::format("{}.cfl", prefix), cfl);
+  if (!(cfl > 0.0 && cfl <= 0.5))
+    throw InvalidInput(fmt::format("{}.cfl = {}: must be in (0, 0.5]", prefix, format_value(cfl)));
+  require_non_negative(fmt::format("{}.max_dt_s", prefix), max_dt_s);
+}
+
+PatchTransient::PatchTransient(const contact::ContactModel& model, PatchTransientParams params,
+                               KinematicsHistory kinematics, LoadHistory load)
+    : model_(model),
+      params_(std::move(params)),
+      kinematics_(std::move(kinematics)),
+      load_(std::move(load)),
+      geometry_(params_.patch),
+      riemann_(riemann(model.pair())) {
+  params_.validate("transient");
+  if (!transport::source_is_affine(model_))
+    throw InvalidInput(fmt::format("law.type = \"{}\"{}: the transient patch needs a source affine in the state at "
+                                   "fixed v_r (Dahl, LuGre, FrBD with eq. 3)",
+                                   laws::to_string(model_.law().params().kind),
+                                   model_.law().params().G_inverse ? " with a user G^-1" : ""));
+  nx_ = params_.patch.nx;
+  ny_ = params_.patch.ny;
+  m_ = model_.state_size();
+  family_of_.resize(m_);
+  for (int k = 0; k < m_; ++k) family_of_[k] = k < 2 ? k : (k < 2 + 2 * model_.n1() ? 2 : 3);
+  const int N = nx_ * ny_;
+  X_.resize(N);
+  weight_.resize(N);
+  eta_.resize(ny_);
+  const double hx = 2.0 / nx_, hy = 2.0 / ny_;
+  for (int j = 0; j < ny_; ++j) eta_[j] = -1.0 + (j + 0.5) * hy;
+  double sum = 0.0;
+  for (int i = 0; i < nx_; ++i) {
+    const double x = geometry_.a() * (-1.0 + (i + 0.5) * hx);
+    const double w = geometry_.half_width(x);
+    for (int j = 0; j < ny_; ++j) {
+      const int n = i * ny_ + j;
+      X_[n] = Vec2(x, w * eta_[j]);
+      weight_[n] = geometry_.pressure(X_[n]) * geometry_.a() * w * hx * hy;
+      sum += weight_[n];
+    }
+  }
+  for (double& w : weight_) w /= sum;  // self-similar: each cell carries a fixed fraction of F_z
+  Q_ = MatX::Identity(m_, m_);
+  Q_.topLeftCorner(2, 2) = riemann_.R;
+  stencils_.resize(N);
+  reset(0.0);
+}
+
+double PatchTransient::sigma(double t) const {
+  const double Fz = load_(t);
+  if (!(std::isfinite(Fz) && Fz > 0.0))
+    throw InvalidInput(fmt::format("load history: F_z({}) = {}: must be finite and > 0", format_value(t),
+                                   format_value(Fz)));
+  return std::pow(Fz / params_.patch.normal_load_N, params_.size_exponent);
+}
+
+double PatchTransient::sigma_rate(double t) const {
+  if (params_.size_exponent == 0.0) return 0.0;
+  const double h = 1e-7 * std::max(1.0, std::abs(t));
+  return (std::log(sigma(t + h)) - std::log(sigma(t - h))) / (2.0 * h);  // sigma'/sigma
+}
+
+void PatchTransient::reset(double t0) {
+  t_ = t0;
+  steps_ = 0;
+  supplied_energy_ = 0.0;
+  ut_.assign(static_cast<std::size_t>(nx_) * ny_ * m_, 0.0);
+  k1_ = ut_;
+  k2_ = ut_;
+  supplied_power_ = snapshot().supplied_power_W;
+}
+
+VecX PatchTransient::state(int i, int j) const {
+  return Q_ * Eigen::Map<const VecX>(ut_.data() + static_cast<std::size_t>(i * ny_ + j) * m_, m_);
+}
+
+void PatchTransient::build_stencils(double t) {
+  const double s = sigma(t), rate = sigma_rate(t);
+  const PatchKinematics kin = kinematics_(t);
+  kin.validate("kinematics");
+  const double hx = 2.0 / nx_, hy = 2.0 / ny_;
+  const double a = s * geometry_.a();
+  for (int i = 0; i < nx_; ++i)
+    for (int j = 0; j < ny_; ++j) {
+      const int n = i * ny_ + j;
+      const Vec2 x = position(n, s);
+      const double w = s * geometry_.half_width(X_[n][0]);
+      const double ws = geometry_.half_width_slope(X_[n][0]);  // dw/dx is scale-free
+      for (int k = 0; k < 4; ++k) {
+        // V - V_dC with the boundary (and grid) velocity V_dC = (sigma'/sigma) x (eq. 63c).
+        const Vec2 c = family_velocity(riemann_, kin, kFamilies[k], x) - rate * x;
+        PatchSolver::Stencil st;
+        int slot = 0;
+        detail::add_direction(st, slot, i, nx_, c[0] / a, n, ny_, hx);
+        detail::add_direction(st, slot, j, ny_, (c[1] - eta_[j] * ws * c[0]) / w, n, 1, hy);
+        stencils_[n][k] = st;
+      }
+    }
+}
+
+double PatchTransient::stable_dt(double t) const {
+  const_cast<PatchTransient*>(this)->build_stencils(t);
+  double rate = 0.0;  // the largest diagonal bounds the Courant sum of both directions
+  for (const auto& s : stencils_)
+    for (int k = 0; k < 4; ++k) rate = std::max(rate, s[k].diag);
+  double dt = rate > 0.0 ? params_.cfl * 1.5 / rate : std::numeric_limits<double>::infinity();
+  // diag = 3|W|/(2h) per direction for interior cells: cfl * 1.5 / diag = cfl * h / |W|.
+  if (params_.max_dt_s > 0.0) dt = std::min(dt, params_.max_dt_s);
+  return dt;
+}
+
+void PatchTransient::transport_step(double t, double dt) {
+  build_stencils(t + 0.5 * dt);
+  const int N = nx_ * ny_;
+  // L(u)_c = -(diag u_c + sum wt u_nb,c)
+  auto apply = [&](const std::vector<double>& u, std::vector<double>& out) {
+    for (int n = 0; n < N; ++n)
+      for (int c = 0; c < m_; ++c) {
+        const PatchSolver::Stencil& s = stencils_[n][family_of_[c]];
+        double r = s.diag * u[static_cast<std::size_t>(n) * m_ + c];
+        for (int k = 0; k < 4; ++k)
+          if (s.nb[k] >= 0) r += s.wt[k] * u[static_cast<std::size_t>(s.nb[k]) * m_ + c];
+        out[static_cast<std::size_t>(n) * m_ + c] = -r;
+      }
+  };
+  // SSP-RK3 (Shu-Osher).
+  std::vector<double>& u = ut_;
+  std::vector<double> u1(u.size()), u2(u.size());
+  apply(u, k1_);
+  for (std::size_t q = 0; q < u.size(); ++q) u1[q] = u[q] + dt * k1_[q];
+  apply(u1, k1_);
+  for (std::size_t q = 0; q < u.size(); ++q) u2[q] = 0.75 * u[q] + 0.25 * (u1[q] + dt * k1_[q]);
+  apply(u2, k1_);
+  for (std::size_t q = 0; q < u.size(); ++q) u[q] = u[q] / 3.0 + 2.0 / 3.0 * (u2[q] + dt * k1_[q]);
+}
+
+void PatchTransient::source_step(double t, double dt) {
+  const double tm = t + 0.5 * dt, s = sigma(tm);
+  const PatchKinematics kin = kinematics_(tm);
+  const bool vr_depends_on_u = kin.s_corrections && (kin.body1.omega_radps != 0.0 || kin.body2.omega_radps != 0.0);
+  const int m = m_;
+  MatX aug = MatX::Zero(m + 1, m + 1), P(m, m), J(m, m);
+  VecX q(m), b(m), zero = VecX::Zero(m), u(m), u_pred(m);
+  Vec2 cached_v = Vec2::Constant(std::numeric_limits<double>::quiet_NaN());
+  auto propagator = [&](const Vec2& v) {
+    if (v == cached_v) return;
+    model_.source(zero.data(), v, b.data());  // h(u) = J u + b at fixed v_r (affine)
+    model_.source_jacobian(zero.data(), v, J.data());
+    if (m == 2) {  // closed form: P = e^{J dt}, q = phi1(J dt) dt b (Riemann variables)
+      const Mat2 Jt = riemann_.R.transpose() * Mat2(J) * riemann_.R;
+      const Vec2 bt = riemann_.R.transpose() * Vec2(b[0], b[1]);
+      Mat2 E, F;
+      exp_phi1_2x2(Jt * dt, E, F);
+      P = E;
+      q = F * bt * dt;
+    } else {
+      aug.setZero();
+      aug.topLeftCorner(m, m) = Q_.transpose() * J * Q_ * dt;
+      aug.topRightCorner(m, 1) = Q_.transpose() * b * dt;
+      const MatX e = aug.exp();
+      P = e.topLeftCorner(m, m);
+      q = e.topRightCorner(m, 1);
+    }
+    cached_v = v;
+  };
+  for (int n = 0; n < nx_ * ny_; ++n) {
+    Eigen::Map<VecX> ut(ut_.data() + static_cast<std::size_t>(n) * m, m);
+    const Vec2 x = position(n, s);
+    u = Q_ * ut;
+    Vec2 v = relative_velocity(model_, kin, x, u.data());
+    if (vr_depends_on_u) {  // v_r at the predicted midpoint state (second order)
+      propagator(v);
+      u_pred = Q_ * (P * ut + q);
+      u = 0.5 * (u + u_pred);
+      v = relative_velocity(model_, kin, x, u.data());
+    }
+    propagator(v);
+    ut = P * ut + q;
+  }
+}
+
+void PatchTransient::step(double dt) {
+  if (!(dt > 0.0) || !std::isfinite(dt))
+    throw InvalidInput(fmt::format("patch transient step dt = {}: must be finite and > 0", format_value(dt)));
+  const double p0 = supplied_power_;
+  source_step(t_, 0.5 * dt);
+  transport_step(t_, dt);
+  source_step(t_ + 0.5 * dt, 0.5 * dt);
+  t_ += dt;
+  ++steps_;
+  for (double v : ut_)
+    if (!std::isfinite(v)) throw SolverError(fmt::format("patch transient: non-finite state at t = {} s", t_));
+  supplied_power_ = snapshot().supplied_power_W;
+  supplied_energy_ += 0.5 * dt * (p0 + supplied_power_);
+}
+
+void PatchTransient::advance_to(double t_end) {
+  while (t_ < t_end) {
+    const double remaining = t_end - t_;
+    if (remaining <= 1e-12 * std::max(1.0, std::abs(t_end))) {
+      t_ = t_end;
+      break;
+    }
+    const double dt = std::min(stable_dt(t_), remaining);
+    if (!std::isfinite(dt))
+      throw InvalidInput("patch transient: nothing is advected and transient.max_dt_s = 0; set a step cap");
+    step(dt);
+  }
+}
+
+PatchSnapshot PatchTransient::snapshot() const {
+  PatchSnapshot out;
+  out.t_s = t_;
+  out.Fz_N = load_(t_);
+  out.scale = sigma(t_);
+  const PatchKinematics kin = kinematics_(t_);
+  const auto& pair = model_.pair();
+  const Mat2 dS = pair.S1() - pair.S2();
+  const int nz = pair.zeta_size();
+  VecX u(m_), h(m_);
+  for (int n = 0; n < nx_ * ny_; ++n) {
+    u = Q_ * Eigen::Map<const VecX>(ut_.data() + static_cast<std::size_t>(n) * m_, m_);
+    const Vec2 x = position(n, out.scale);
+    const Vec2 v_r = relative_velocity(model_, kin, x, u.data());
+    const Vec2 f = model_.friction(u.data(), v_r);
+    const double p = out.Fz_N * weight_[static_cast<std::size_t>(n)];
+    out.force_N += p * f;
+    Vec2 phi = dS * pair.relative_deformation(Vec2(u[0], u[1]), u.data() + 2);
+    if (nz > 0) phi += 2.0 * pair.S0() * u.segment(2, nz);
+    out.Mz_Nm += p * ((x[0] + phi[0]) * f[1] - (x[1] + phi[1]) * f[0]);
+    out.Mz_no_phi_Nm += p * (x[0] * f[1] - x[1] * f[0]);
+    out.stored_energy_J += p * model_.stored_energy(u.data());
+    out.supplied_power_W -= p * f.dot(v_r);
+    const Vec2 zdot = model_.source(u.data(), v_r, h.data());
+    out.dissipated_power_W += p * model_.dissipation_rate(u.data(), v_r, h.data(), zdot);
+  }
+  out.supplied_energy_J = supplied_energy_;
+  return out;
+}
+
+}  // namespace bristle::patch

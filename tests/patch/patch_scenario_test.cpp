@@ -1,0 +1,170 @@
+// kind = "patch_steady_map": parsing, bad input (clear error, nothing written), the examples' CSV.
+#include <gtest/gtest.h>
+#include <fmt/format.h>
+#include <sys/wait.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "bristle/core/error.hpp"
+#include "bristle/io/patch_scenario.hpp"
+
+namespace bristle::io {
+namespace {
+
+namespace fs = std::filesystem;
+
+const std::string kBase =
+    "kind = \"patch_steady_map\"\n"
+    "[law]\ntype = \"frbd\"\nmu_s = 1.2\nmu_d = 0.7\nv_s = 3.49\ndelta_s = 0.6\n"
+    "[body1]\ntype = \"elastic\"\nk0 = 240.0\n"
+    "[body2]\ntype = \"elastic\"\n"
+    "[pair]\ns = 0.4\n";
+const std::string kPatch =
+    "[patch]\nlength_m = 0.1\nwidth_m = 0.05\nnormal_load_N = 3000.0\nnx = 40\nny = 8\n";
+const std::string kKin = "[kinematics]\nVr_mps = 16.0\nvx_mps = [-1.0, 1.0]\n";
+
+std::string error_of(const std::string& toml) {
+  try {
+    (void)parse_scenario_string(toml, "t");
+  } catch (const InvalidInput& e) {
+    return e.what();
+  }
+  return "(no InvalidInput)";
+}
+
+TEST(PatchScenario, ParsesAndRunsAMap) {
+  const auto sc = parse_scenario_string(kBase + kPatch +
+                                            "[kinematics]\nVr_mps = 16.0\nslip_angle_deg = [-2.0, 2.0]\n"
+                                            "spin_radps = [0.0, 5.0]\n[output]\ncolumns = [\"Mz_no_phi_Nm\"]\n",
+                                        "t");
+  EXPECT_EQ(sc->kind(), "patch_steady_map");
+  EXPECT_EQ(sc->case_count(), 2u);
+  const RunResult r = sc->run();
+  ASSERT_EQ(r.cases.size(), 2u);
+  EXPECT_EQ(r.sweep_column, "spin_radps");
+  const TimeSeries& s = r.cases[0].series;
+  EXPECT_EQ(s.names, (std::vector<std::string>{"slip_angle_deg", "Fx_N", "Fy_N", "Mz_Nm", "Mz_no_phi_Nm"}));
+  // No spin: mirrored slip angles mirror F_y and M_z.
+  EXPECT_NEAR(s.column("Fy_N")[0], -s.column("Fy_N")[1], 1e-9 * std::abs(s.column("Fy_N")[0]));
+  EXPECT_NEAR(s.column("Mz_Nm")[0], -s.column("Mz_Nm")[1], 1e-9 * std::abs(s.column("Mz_Nm")[0]));
+  EXPECT_GT(std::abs(s.column("Fy_N")[0]), 100.0);
+}
+
+TEST(PatchScenario, BadInputNamesTheKey) {
+  EXPECT_EQ(error_of(kBase + "[patch]\nlength_m = 0.1\nwidth_m = 0.0\nnormal_load_N = 3000.0\n" + kKin),
+            "patch.width_m = 0: must be > 0");
+  EXPECT_EQ(error_of(kBase + kPatch + "peak_pressure_Pa = 1e5\n" + kKin),
+            "patch.peak_pressure_Pa = 100000: the uniform pressure on this rectangle integrates to 500 N, not "
+            "patch.normal_load_N = 3000 N (the pressure must integrate to the load; p_0 = 600000 Pa would)");
+  EXPECT_EQ(error_of(kBase + kPatch + "[kinematics]\nVr_mps = 16.0\nvx_mps = nan\n"),
+            "kinematics.vx_mps = nan: must be finite");
+  EXPECT_EQ(error_of(kBase + kPatch + kKin + "vy_mps = 1.0\nslip_angle_deg = 1.0\n"),
+            "kinematics.vy_mps and kinematics.slip_angle_deg: give one of them, not both");
+  const std::string circle =
+      "[patch]\nshape = \"ellipse\"\nlength_m = 0.1\nwidth_m = 0.1\nnormal_load_N = 3000.0\nnx = 8\nny = 8\n";
+  EXPECT_EQ(error_of(kBase + circle + "[kinematics]\nVr_mps = 0.0\nspin_radps = 5.0\n")
+                .rfind("kinematics (vx_mps = 0, vy_mps = 0, spin_radps = 5): the family f1 moves (max speed 0.15 "
+                       "m/s) but has no leading edge",
+                       0),
+            0u);
+  std::string indefinite = kBase;
+  indefinite.replace(indefinite.find("k0 = 240.0"), 10, "k0 = [[240.0, 300.0], [300.0, 240.0]]");
+  const std::string msg = error_of(indefinite + kPatch + kKin);
+  EXPECT_NE(msg.find("body1.k0"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("positive definite"), std::string::npos) << msg;
+  EXPECT_EQ(error_of(kBase + kPatch + kKin + "[output]\ncolumns = [\"Mz\"]\n"),
+            "output.columns[0] = \"Mz\": unknown column (valid: Mz_no_phi_Nm, W_J, P_supplied_W, P_dissipated_W, "
+            "sweeps)");
+}
+
+std::string read(const fs::path& p) {
+  std::ifstream in(p);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+int run_cli(const fs::path& dir, const std::string& args) {
+  const std::string command = fmt::format("cd '{}' && '{}' {} > .stdout 2> .stderr < /dev/null", dir.string(),
+                                          BRISTLE_CLI_PATH, args);
+  const int status = std::system(command.c_str());
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+fs::path temp_dir() {
+  std::string pattern = (fs::temp_directory_path() / "bristle_patch_cli_XXXXXX").string();
+  EXPECT_NE(mkdtemp(pattern.data()), nullptr);
+  return pattern;
+}
+
+TEST(PatchScenario, CliBadInputWritesNothing) {
+  const fs::path dir = temp_dir();
+  std::ofstream(dir / "bad.toml") << kBase + kPatch + "peak_pressure_Pa = 1e5\n" + kKin;
+  EXPECT_EQ(run_cli(dir, "run bad.toml --out out --quiet"), 2);
+  EXPECT_NE(read(dir / ".stderr").find("patch.peak_pressure_Pa = 100000"), std::string::npos);
+  EXPECT_FALSE(fs::exists(dir / "out" / "bad.csv"));
+  EXPECT_FALSE(fs::exists(dir / "out" / "bad.json"));
+  fs::remove_all(dir);
+}
+
+TEST(PatchScenario, LongitudinalCreepExampleColumnsAndEq62) {
+  const fs::path dir = temp_dir();
+  const fs::path file = fs::path(BRISTLE_SOURCE_DIR) / "examples" / "patch_longitudinal_creep.toml";
+  ASSERT_EQ(run_cli(dir, fmt::format("run '{}' --out out --quiet --no-plot", file.string())), 0)
+      << read(dir / ".stderr");
+  std::istringstream csv(read(dir / "out" / "patch_longitudinal_creep.csv"));
+  std::string header;
+  std::getline(csv, header);
+  EXPECT_EQ(header, "vx_mps,Fx_N,Fy_N,Mz_Nm");
+  std::string line;
+  int rows = 0;
+  while (std::getline(csv, line)) {
+    double vx, Fx, Fy, Mz;
+    ASSERT_EQ(std::sscanf(line.c_str(), "%lf,%lf,%lf,%lf", &vx, &Fx, &Fy, &Mz), 4);
+    ++rows;
+    if (vx == 0.0) continue;
+    // Eq. 62 with mu(v_x) of eq. 53 (Table 2), s = 0.4, k01 = 240, L = 0.1, V_r = 16.
+    const double mu = 0.7 + (1.2 - 0.7) * std::exp(-std::pow(std::abs(vx) / 3.49, 0.6));
+    const double a = 0.6 * 240.0 * std::abs(vx) * 0.1 / ((16.0 + 0.4 * vx) * mu);
+    const double expected = -(vx > 0 ? 1.0 : -1.0) * mu * 3000.0 * (a + std::expm1(-a)) / a;
+    EXPECT_NEAR(Fx, expected, 1e-3 * std::abs(expected)) << vx;
+    EXPECT_EQ(Fy, 0.0);
+    EXPECT_NEAR(Mz, 0.0, 1e-9 * std::abs(expected));
+  }
+  EXPECT_EQ(rows, 161);
+  fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace bristle::io
+
+namespace bristle::io {
+namespace {
+
+const std::string kTransient = "kind = \"patch_transient\"\n" + kBase.substr(kBase.find('\n') + 1) + kPatch +
+                               "[kinematics]\nVr_mps = 16.0\nvx_mps = 0.5\nspin_radps = 3.0\n"
+                               "[time]\nt_end_s = 0.01\noutput_dt_s = 0.002\n";
+
+TEST(PatchScenario, TransientRunsAndChecksTheLoad) {
+  const auto sc = parse_scenario_string(
+      kTransient + "[load]\nFz_N = { type = \"ramp\", t0 = 0.004, start = 3000.0, rate = 2e5, t_end = 0.006 }\n",
+      "t");
+  EXPECT_EQ(sc->kind(), "patch_transient");
+  const RunResult r = sc->run();
+  const TimeSeries& s = r.cases.front().series;
+  EXPECT_EQ(s.rows(), 6u);
+  EXPECT_EQ(s.column("Fz_N").back(), 3400.0);
+  EXPECT_NEAR(s.column("scale").back(), std::cbrt(3400.0 / 3000.0), 1e-12);
+  EXPECT_LT(s.column("Fx_N").back(), 0.0);
+  EXPECT_EQ(error_of(kTransient + "[load]\nFz_N = { type = \"step\", t0 = 0.005, before = 3000.0, after = -1.0 }\n"),
+            "load.Fz_N at t = 0.006 s is -1: must be finite and > 0");
+  EXPECT_EQ(error_of(kTransient + "[transient]\ncfl = 0.9\n"), "transient.cfl = 0.9: must be in (0, 0.5]");
+}
+
+}  // namespace
+}  // namespace bristle::io

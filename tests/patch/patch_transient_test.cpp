@@ -1,0 +1,180 @@
+// Transient patch (paper 1, §4, App. A.1): limit to the steady solver, the line-contact transient,
+// measured convergence, passivity (eq. 79 with the storage of eq. 85), a load step.
+#include "bristle/patch/transient.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <iostream>
+#include <random>
+
+#include <unsupported/Eigen/MatrixFunctions>
+
+#include "bristle/core/error.hpp"
+#include "bristle/transport/line_contact.hpp"
+#include "patch/patch_test_support.hpp"
+
+namespace bristle::patch {
+namespace {
+
+PatchTransientParams params(int nx, int ny) {
+  PatchTransientParams p;
+  p.patch.nx = nx;
+  p.patch.ny = ny;
+  return p;
+}
+
+LoadHistory constant_load(double Fz) {
+  return [Fz](double) { return Fz; };
+}
+
+// At constant kinematics the transient settles on the steady solution (same grid; the splitting's
+// fixed point differs by O(dt^2)).
+TEST(PatchTransient, SettlesOnTheSteadySolution) {
+  const auto model = test::gkv_pair(test::table2_law(), 0.4);
+  const PatchKinematics kin = rolling(16.0, 0.6, 0.4, 6.0);
+  PatchTransient tr(model, params(30, 12), [&](double) { return kin; }, constant_load(3000.0));
+  tr.advance_to(0.03);  // five transit times L/V_r (every family is advected at ~16 m/s)
+  const PatchSnapshot s = tr.snapshot();
+  PatchParams pp;
+  pp.nx = 30;
+  pp.ny = 12;
+  PatchSolver solver(model, pp);
+  const SteadyPatch st = solver.solve(kin);
+  std::cout << "transient F = " << s.force_N.transpose() << " Mz " << s.Mz_Nm << "; steady F = "
+            << st.force_N.transpose() << " Mz " << st.Mz_Nm << "\n";
+  EXPECT_NEAR(s.force_N[0], st.force_N[0], 2e-3 * st.force_N.norm());
+  EXPECT_NEAR(s.force_N[1], st.force_N[1], 2e-3 * st.force_N.norm());
+  EXPECT_NEAR(s.Mz_Nm, st.Mz_Nm, 2e-3 * std::abs(st.Mz_Nm));
+}
+
+// Uniform conditions, no spin: the patch transient is the line transient (transport::LineContact).
+TEST(PatchTransient, ReproducesTheLineTransient) {
+  const auto model = test::gkv_pair(test::table2_law(), 0.4);
+  const double Vr = 16.0, vx = 1.5;
+  PatchTransient tr(model, params(200, 2), [&](double) { return rolling(Vr, vx, 0.0, 0.0); }, constant_load(3000.0));
+  transport::LineContactParams lp;
+  lp.L_m = 0.1;
+  lp.normal_load_N = 3000.0;
+  lp.cells = 400;
+  lp.V1 = contact::Signal::constant_value(Vr);
+  lp.V2 = contact::Signal::constant_value(Vr + vx);
+  transport::LineContact line(model, lp);
+  double worst = 0.0, scale = 0.0;
+  for (double t : {0.001, 0.003, 0.006, 0.02, 0.1}) {
+    tr.advance_to(t);
+    line.advance_to(t);
+    const double a = tr.snapshot().force_N[0], b = line.total_force()[0];
+    scale = std::max(scale, std::abs(b));
+    worst = std::max(worst, std::abs(a - b));
+    std::cout << "t=" << t << " patch " << a << " line " << b << "\n";
+  }
+  EXPECT_LT(worst, 2e-3 * scale);
+}
+
+// Self-convergence of F(t) with a time-varying creep v_x(t) = 0.8 + 0.5 sin(300 t) m/s (grid and step
+// refined together at fixed Courant number), measured after the run-in front has left the patch (the
+// front from the unloaded start carries a kink, behind which the order drops to about one).
+TEST(PatchTransient, MeasuredOrderOfConvergence) {
+  const auto model = test::elastic_pair(test::table2_law(), 0.4);
+  const auto kin = [](double t) { return rolling(16.0, 0.8 + 0.5 * std::sin(300.0 * t), 0.0, 0.0); };
+  std::vector<Vec2> F;
+  for (int n : {25, 50, 100, 200}) {
+    PatchTransient tr(model, params(n, 2), kin, constant_load(3000.0));
+    tr.advance_to(0.012);
+    F.push_back(tr.snapshot().force_N);
+  }
+  const double e1 = (F[1] - F[0]).norm(), e2 = (F[2] - F[1]).norm(), e3 = (F[3] - F[2]).norm();
+  std::cout << "self-differences " << e1 << " " << e2 << " " << e3 << " orders " << std::log2(e1 / e2) << " "
+            << std::log2(e2 / e3) << "\n";
+  EXPECT_GT(std::log2(e1 / e2), 1.8);
+  EXPECT_GT(std::log2(e2 / e3), 1.8);
+}
+
+// Passivity (eq. 79): with uniform pressure and constant load (eq. 84 holds), the stored energy
+// never grows by more than the energy supplied.
+TEST(PatchTransient, PassiveWithFieldsSatisfyingEq84) {
+  const auto model = test::gkv_pair(test::table2_law(), 0.3);
+  const auto kin = [](double t) { return rolling(16.0, 1.5 * std::sin(40.0 * t), 0.6 * std::cos(25.0 * t), 8.0); };
+  PatchTransient tr(model, params(30, 12), kin, constant_load(3000.0));
+  const double W0 = tr.snapshot().stored_energy_J;
+  for (int k = 1; k <= 10; ++k) {
+    tr.advance_to(0.004 * k);
+    const PatchSnapshot s = tr.snapshot();
+    ASSERT_TRUE(check_eq84(PatchGeometry(PatchParams{}), kin(s.t_s), 21).satisfied());
+    EXPECT_LE(s.stored_energy_J - W0, s.supplied_energy_J + 1e-6 * std::abs(s.supplied_energy_J)) << s.t_s;
+    EXPECT_GE(s.dissipated_power_W, 0.0);
+  }
+}
+
+// Load step (App. A.1): F_z ramps from 3000 to 4500 N in 10 ms; the patch grows as F_z^(1/3) and
+// settles on the steady state of the larger patch at the new load.
+TEST(PatchTransient, LoadStepSettlesOnTheLargerPatch) {
+  const auto model = test::elastic_pair(test::table2_law(), 0.4);
+  const PatchKinematics kin = rolling(16.0, 0.8, 0.3, 0.0);
+  const auto load = [](double t) {
+    const double r = std::clamp((t - 0.02) / 0.01, 0.0, 1.0);
+    return 3000.0 + 1500.0 * r * r * (3.0 - 2.0 * r);
+  };
+  PatchTransient tr(model, params(60, 12), [&](double) { return kin; }, load);
+  tr.advance_to(0.15);
+  const PatchSnapshot s = tr.snapshot();
+  EXPECT_NEAR(s.Fz_N, 4500.0, 1e-9);
+  const double sigma = std::cbrt(1.5);
+  EXPECT_NEAR(s.scale, sigma, 1e-12);
+  PatchParams big;
+  big.length_m = 0.1 * sigma;
+  big.width_m = 0.05 * sigma;
+  big.normal_load_N = 4500.0;
+  big.nx = 60;
+  big.ny = 12;
+  PatchSolver solver(model, big);
+  const SteadyPatch st = solver.solve(kin);
+  std::cout << "after the load step F = " << s.force_N.transpose() << "; steady " << st.force_N.transpose() << "\n";
+  EXPECT_NEAR(s.force_N[0], st.force_N[0], 2e-3 * st.force_N.norm());
+  EXPECT_NEAR(s.force_N[1], st.force_N[1], 2e-3 * st.force_N.norm());
+}
+
+TEST(PatchTransient, BadInput) {
+  const auto model = test::elastic_pair(test::table2_law(), 0.4);
+  PatchTransientParams p = params(10, 4);
+  p.cfl = 0.8;
+  EXPECT_THROW(PatchTransient(model, p, [](double) { return rolling(16.0, 0.0, 0.0, 0.0); }, constant_load(3000.0)),
+               InvalidInput);
+  PatchTransient tr(model, params(10, 4), [](double) { return rolling(16.0, 0.1, 0.0, 0.0); },
+                    [](double t) { return t < 0.01 ? 3000.0 : -1.0; });
+  EXPECT_THROW(tr.advance_to(0.02), InvalidInput);
+}
+
+}  // namespace
+}  // namespace bristle::patch
+
+namespace bristle::patch {
+namespace {
+
+TEST(PatchTransient, ClosedFormExpPhi1MatchesTheMatrixExponential) {
+  std::mt19937 rng(3);
+  std::uniform_real_distribution<double> U(-1.0, 1.0);
+  for (double scale : {1e-9, 1e-3, 0.3, 3.0, 20.0})
+    for (int k = 0; k < 20; ++k) {
+      Mat2 A;
+      A << U(rng), U(rng), U(rng), U(rng);
+      if (k == 0) A = -Mat2::Identity();  // repeated eigenvalue
+      if (k == 1) A << 0.0, -1.0, 1.0, 0.0;  // complex pair
+      A *= scale;
+      Eigen::Matrix3d aug = Eigen::Matrix3d::Zero();
+      aug.topLeftCorner<2, 2>() = A;
+      aug(0, 2) = 1.0;  // phi1(A) e1 from the augmented exponential
+      aug(1, 2) = 0.3;
+      const Eigen::Matrix3d e = aug.exp();
+      Mat2 E, F;
+      exp_phi1_2x2(A, E, F);
+      const double tol = 1e-12 * std::max(1.0, e.norm());
+      EXPECT_LT((E - e.topLeftCorner<2, 2>()).norm(), tol) << scale << " " << k;
+      EXPECT_LT((F * Vec2(1.0, 0.3) - e.topRightCorner<2, 1>()).norm(), tol) << scale << " " << k;
+    }
+}
+
+}  // namespace
+}  // namespace bristle::patch

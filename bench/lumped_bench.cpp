@@ -1,5 +1,5 @@
 // Steps per second of every friction law in the lumped contact (velocity-driven, LuGre 1995
-// parameters): adaptive CVODE BDF and the fixed-step SDIRK2 used for real-time loops, plus the cost
+// parameters): adaptive CVODE BDF, the adaptive Rosenbrock rodas4, and the fixed-step SDIRK2 used for real-time loops, plus the cost
 // of one source evaluation h(u, v_r).
 #include <benchmark/benchmark.h>
 
@@ -76,6 +76,10 @@ void BM_Source(benchmark::State& state, LawKind kind, bool viscoelastic) {
   BENCHMARK_CAPTURE(run_bench, name##_cvode_elastic, kind, integrate::Method::cvode_bdf, false)              \
       ->Unit(benchmark::kMillisecond);                                                                     \
   BENCHMARK_CAPTURE(run_bench, name##_cvode_gkv2, kind, integrate::Method::cvode_bdf, true)                 \
+      ->Unit(benchmark::kMillisecond);                                                                     \
+  BENCHMARK_CAPTURE(run_bench, name##_rodas4_elastic, kind, integrate::Method::rodas4, false)                \
+      ->Unit(benchmark::kMillisecond);                                                                     \
+  BENCHMARK_CAPTURE(run_bench, name##_rodas4_gkv2, kind, integrate::Method::rodas4, true)                   \
       ->Unit(benchmark::kMillisecond);                                                                     \
   BENCHMARK_CAPTURE(run_bench, name##_sdirk2_elastic, kind, integrate::Method::sdirk2, false)               \
       ->Unit(benchmark::kMillisecond);                                                                     \

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <limits>
 #include <string>
 
 #include "bristle/core/enum_names.hpp"
@@ -19,6 +20,26 @@ constexpr NameTable<DriveKind, 3> kNames{{
     {DriveKind::spring, "spring"},
 }};
 constexpr std::size_t kMaxTimeSwitches = 64;  // beyond this, table knots are left to error control
+/// Floors of the difference-quotient increments (times sqrt(eps)): velocity (m/s) and contact state
+/// (normalised force, and the rheology states, in which the source is linear).
+constexpr double kVelocityScale = 1e-6;
+constexpr double kContactStateScale = 1.0;
+
+/// Scratch vector on the stack for the usual sizes (no allocation per right-hand side or output).
+class Scratch {
+ public:
+  explicit Scratch(int n) : n_(n) {
+    if (n > kSmall) heap_.resize(static_cast<std::size_t>(n));
+  }
+  double* data() { return n_ > kSmall ? heap_.data() : small_.data(); }
+  double& operator[](int i) { return data()[i]; }
+
+ private:
+  static constexpr int kSmall = 32;
+  int n_;
+  std::array<double, kSmall> small_{};
+  std::vector<double> heap_;
+};
 }  // namespace
 
 std::string_view to_string(DriveKind kind) { return name_of(kNames, kind); }
@@ -129,6 +150,11 @@ integrate::OdeSystem Bench::system() const {
   std::sort(corners.begin(), corners.end());
   corners.erase(std::unique(corners.begin(), corners.end()), corners.end());
   if (corners.size() > kMaxTimeSwitches) corners.clear();
+  sys.autonomous = true;
+  for (const Signal* sig : {&params_.input_x, &params_.input_y, &params_.belt_x, &params_.belt_y,
+                            &params_.normal_load})
+    sys.autonomous = sys.autonomous && sig->kind == SignalKind::constant;
+  sys.jacobian = [this](double t, const double* x, double* jac) { jacobian(t, x, jac); };
   sys.switch_count = 2 + static_cast<int>(corners.size());
   sys.switches = [this, corners](double t, const double* x, double* g) {
     const Vec2 v_r = relative_velocity(t, x);
@@ -139,6 +165,43 @@ integrate::OdeSystem Bench::system() const {
   return sys;
 }
 
+void Bench::jacobian(double t, const double* s, double* jac) const {
+  const int n = state_size(), m = model_.state_size();
+  std::fill(jac, jac + static_cast<std::ptrdiff_t>(n) * n, 0.0);
+  auto at = [&](int row, int col) -> double& { return jac[static_cast<std::ptrdiff_t>(col) * n + row]; };
+  Scratch state(n), base(n), shifted(n);
+  std::copy(s, s + n, state.data());
+  rhs(t, s, base.data());
+  // Difference quotients in the columns that the right-hand side depends on nonlinearly: the contact
+  // state u and (force and spring drives) the velocity.
+  const double root_eps = std::sqrt(std::numeric_limits<double>::epsilon());
+  auto difference_column = [&](int j, double increment) {
+    const double sj = state[j];
+    state[j] = sj + increment;
+    const double step = state[j] - sj;  // the increment actually represented
+    rhs(t, state.data(), shifted.data());
+    state[j] = sj;
+    for (int i = 0; i < n; ++i) at(i, j) = (shifted[i] - base[i]) / step;
+  };
+  if (params_.drive != DriveKind::velocity)
+    for (int j = 2; j < 4; ++j) {
+      // Away from zero, so that the quotient never straddles the kink of |v_r| (belt at rest: v_r = v).
+      const double vr = s[j] - (j == 2 ? params_.belt_x(t) : params_.belt_y(t));
+      difference_column(j, (vr < 0.0 ? -1.0 : 1.0) * root_eps * std::max(std::abs(s[j]), kVelocityScale));
+    }
+  for (int j = offset_u_; j < offset_u_ + m; ++j)
+    difference_column(j, root_eps * std::max(std::abs(s[j]), kContactStateScale));
+  // Exactly linear parts: x' = v (in the velocity columns above); the spring force k (x_p - x) / m.
+  if (params_.drive == DriveKind::spring) {
+    const double km = params_.spring_N_per_m / params_.mass_kg;
+    for (int i = 0; i < 2; ++i) {
+      at(2 + i, i) = -km;
+      at(2 + i, 4 + i) = km;
+    }
+  }
+  // Positions (velocity and force drives) and the two energy integrals enter no right-hand side.
+}
+
 std::vector<std::string> Bench::column_names() const {
   return {"t_s",  "x_m",  "y_m",   "v_mps", "vy_mps", "vr_mps", "vr_y_mps", "F_N",          "Fy_N",
           "F_applied_N", "F_applied_y_N", "f_x", "f_y", "z_m", "z_y_m", "Fz_N", "W_J", "E_supplied_J",
@@ -146,10 +209,17 @@ std::vector<std::string> Bench::column_names() const {
 }
 
 std::vector<double> Bench::outputs(double t, const double* s) const {
+  std::vector<double> row(kOutputColumns);
+  outputs(t, s, row.data());
+  return row;
+}
+
+void Bench::outputs(double t, const double* s, double* row) const {
   const Vec2 v_r = relative_velocity(t, s);
   const double* u = s + offset_u_;
-  VecX du(model_.state_size());
-  const Vec2 zdot = model_.source(u, v_r, du.data());
+  Scratch du_buffer(model_.state_size());
+  double* du = du_buffer.data();
+  const Vec2 zdot = model_.source(u, v_r, du);
   const Vec2 friction = model_.law().output(Vec2(u[0], u[1]), zdot, v_r);
   const double fz = params_.normal_load(t);
   const Vec2 force = fz * friction;
@@ -160,12 +230,13 @@ std::vector<double> Bench::outputs(double t, const double* s) const {
   if (params_.drive == DriveKind::spring)
     applied = params_.spring_N_per_m * Vec2(s[4] - s[0], s[5] - s[1]);
   const double w = fz * model_.stored_energy(u);
-  return {t,           s[0],        s[1],        v[0],
-          v[1],        v_r[0],      v_r[1],      force[0],
-          force[1],    applied[0],  applied[1],  friction[0],
-          friction[1], z[0],        z[1],        fz,
-          w,           s[state_size() - 2],      -force.dot(v_r),
-          s[state_size() - 1],      fz * model_.dissipation_rate(u, v_r, du.data(), zdot)};
+  const double values[kOutputColumns] = {t,           s[0],        s[1],        v[0],
+                                         v[1],        v_r[0],      v_r[1],      force[0],
+                                         force[1],    applied[0],  applied[1],  friction[0],
+                                         friction[1], z[0],        z[1],        fz,
+                                         w,           s[state_size() - 2],      -force.dot(v_r),
+                                         s[state_size() - 1],      fz * model_.dissipation_rate(u, v_r, du, zdot)};
+  std::copy(values, values + kOutputColumns, row);
 }
 
 BenchRun run(const Bench& bench, const std::vector<double>& output_times, const integrate::Options& options,
@@ -175,9 +246,11 @@ BenchRun run(const Bench& bench, const std::vector<double>& output_times, const 
   result.series.reserve(output_times.size());
   VecX state = bench.initial_state(u0);
   const double t0 = output_times.front(), t1 = output_times.back();
+  std::vector<double> row(Bench::kOutputColumns);  // one buffer for every row: no allocation per output
   result.stats = integrate::integrate(bench.system(), state, t0, output_times, options,
                                       [&](double t, const double* x) {
-                                        result.series.add_row(bench.outputs(t, x));
+                                        bench.outputs(t, x, row.data());
+                                        result.series.add_row(row);
                                         if (progress && t1 > t0) progress((t - t0) / (t1 - t0));
                                       });
   return result;

@@ -88,7 +88,8 @@ class FixedStepper::Stages {
         sdirk2(t, h, x);
         break;
       case Method::cvode_bdf:
-        throw SolverError("cvode_bdf is not a fixed-step method");  // integrate() never gets here
+      case Method::rodas4:
+        throw SolverError(fmt::format("{} is not a fixed-step method", to_string(method_)));  // never reached
     }
     if (!x.allFinite())
       throw SolverError(fmt::format("{}: non-finite state at t = {} (step from t = {} with dt = {}); try a smaller "

@@ -1,5 +1,5 @@
 // Method names, option checks and the entry point integrate(), which validates every input and hands
-// over to the adaptive (cvode_bdf.cpp) or the fixed-step (fixed_step.cpp) driver.
+// over to the adaptive (cvode_bdf.cpp, rodas4.cpp) or the fixed-step (fixed_step.cpp) driver.
 #include "bristle/integrate/ode.hpp"
 
 #include <fmt/format.h>
@@ -17,8 +17,9 @@ namespace bristle::integrate {
 
 namespace {
 
-constexpr NameTable<Method, 4> kMethodNames{{
+constexpr NameTable<Method, 5> kMethodNames{{
     {Method::cvode_bdf, "cvode_bdf"},
+    {Method::rodas4, "rodas4"},
     {Method::sdirk2, "sdirk2"},
     {Method::implicit_euler, "implicit_euler"},
     {Method::rk4, "rk4"},
@@ -66,7 +67,7 @@ Method method_from_string(std::string_view key, std::string_view name) {
   return parse_name(kMethodNames, key, name, "method");
 }
 
-bool is_adaptive(Method method) { return method == Method::cvode_bdf; }
+bool is_adaptive(Method method) { return method == Method::cvode_bdf || method == Method::rodas4; }
 
 void Options::validate(std::string_view prefix) const {
   const std::string rtol_key = join_key(prefix, "rtol");
@@ -109,8 +110,9 @@ Stats integrate(const OdeSystem& system, VecX& x, double t0, const std::vector<d
                                    kOptionsPrefix, options.atol_per_component.size(), system.size));
   check_times(t0, output_times);
   if (output_times.empty()) return {};
-  return is_adaptive(options.method) ? detail::integrate_cvode(system, x, t0, output_times, options, observe)
-                                     : detail::integrate_fixed_step(system, x, t0, output_times, options, observe);
+  if (options.method == Method::cvode_bdf) return detail::integrate_cvode(system, x, t0, output_times, options, observe);
+  if (options.method == Method::rodas4) return detail::integrate_rodas4(system, x, t0, output_times, options, observe);
+  return detail::integrate_fixed_step(system, x, t0, output_times, options, observe);
 }
 
 }  // namespace bristle::integrate

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <ctime>
 #include <system_error>
 
 #include "bristle/contact/analysis.hpp"
@@ -23,6 +24,13 @@
 namespace bristle::io {
 
 namespace {
+
+/// CPU time consumed by the calling thread (s).
+double thread_cpu_seconds() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
+}
 
 using detail::MatrixForm;
 using detail::MatrixRule;
@@ -855,6 +863,7 @@ RunResult LumpedStudy::run(const ProgressCallback& progress) const {
   if (first.sweep) result.sweep_column = first.sweep->column;
 
   Json cases_json = Json::array();
+  double solve_cpu_seconds = 0.0;
   Json parameters;
   std::vector<std::string> columns;
   for (std::size_t i = 0; i < cases_.size(); ++i) {
@@ -874,12 +883,16 @@ RunResult LumpedStudy::run(const ProgressCallback& progress) const {
     if (progress)
       on_progress = [&](double fraction) { progress(Progress{i, cases_.size(), fraction, label}); };
     const auto start = std::chrono::steady_clock::now();
+    const double cpu_start = thread_cpu_seconds();
     contact::BenchRun run = contact::run(bench, times, sc.integrator, u0, on_progress);
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const double cpu_seconds = thread_cpu_seconds() - cpu_start;
 
     Json c = Json::object();
     if (sc.sweep_value) c[sc.sweep->column] = *sc.sweep_value;
     c["solve_seconds"] = seconds;
+    c["solve_cpu_seconds"] = cpu_seconds;  // CPU time of the solving thread: robust on a loaded machine
+    solve_cpu_seconds += cpu_seconds;
     c["derived"] = Json(contact::derived_quantities(run.series, sc.bench.drive == contact::DriveKind::spring));
     Json final_values = Json::object();
     for (std::size_t k = 0; k < run.series.names.size(); ++k)
@@ -926,6 +939,7 @@ RunResult LumpedStudy::run(const ProgressCallback& progress) const {
     r["scenario"] = (ec ? first.source.path : absolute).string();
   }
   r["solve_seconds"] = result.solve_seconds;
+  r["solve_cpu_seconds"] = solve_cpu_seconds;
   r["parameters"] = parameters;
   if (first.sweep) {
     Json s = Json::object();

@@ -542,13 +542,13 @@ TEST(IntegratorOptions, MethodNames) {
   EXPECT_TRUE(is_adaptive(Method::cvode_bdf));
   EXPECT_FALSE(is_adaptive(Method::sdirk2) || is_adaptive(Method::implicit_euler) || is_adaptive(Method::rk4));
   EXPECT_EQ(message_of([] { method_from_string("integrator.method", "foo"); }),
-            "integrator.method = \"foo\": unknown method (valid: cvode_bdf, sdirk2, implicit_euler, rk4); did you "
+            "integrator.method = \"foo\": unknown method (valid: cvode_bdf, rodas4, sdirk2, implicit_euler, rk4); did you "
             "mean \"rk4\"?");
   EXPECT_EQ(message_of([] { method_from_string("integrator.method", "sdirk"); }),
-            "integrator.method = \"sdirk\": unknown method (valid: cvode_bdf, sdirk2, implicit_euler, rk4); did you "
+            "integrator.method = \"sdirk\": unknown method (valid: cvode_bdf, rodas4, sdirk2, implicit_euler, rk4); did you "
             "mean \"sdirk2\"?");
   EXPECT_EQ(message_of([] { method_from_string("integrator.method", "xyzzyq"); }),
-            "integrator.method = \"xyzzyq\": unknown method (valid: cvode_bdf, sdirk2, implicit_euler, rk4)");
+            "integrator.method = \"xyzzyq\": unknown method (valid: cvode_bdf, rodas4, sdirk2, implicit_euler, rk4)");
   EXPECT_THROW(method_from_string("integrator.method", "foo"), InvalidInput);
 }
 

@@ -567,8 +567,8 @@ TEST(ScenarioErrors, UnknownNamesWithSuggestion) {
                                 "table); did you mean \"sine\"?");
   p = Parts{};
   p.extra = "[integrator]\nmethod = \"rk45\"\n";
-  EXPECT_EQ(error_of(p.text()), "integrator.method = \"rk45\": unknown method (valid: cvode_bdf, sdirk2, "
-                                "implicit_euler, rk4); did you mean \"rk4\"?");
+  EXPECT_EQ(error_of(p.text()), "integrator.method = \"rk45\": unknown method (valid: cvode_bdf, rodas4, "
+                                "sdirk2, implicit_euler, rk4); did you mean \"rk4\"?");
   EXPECT_EQ(error_of("kind = \"lumpd\"\n"), "kind = \"lumpd\": this parser reads kind = \"lumped\"");
   try {
     parse_scenario_string("kind = \"lumpd\"\n");

@@ -62,6 +62,14 @@ class Bench {
   /// (x and v are the relative velocity and its integral for the velocity drive).
   std::vector<std::string> column_names() const;
   std::vector<double> outputs(double t, const double* state) const;
+  /// The same into `row` (kOutputColumns entries), without allocating.
+  void outputs(double t, const double* state, double* row) const;
+  static constexpr int kOutputColumns = 21;
+  /// d(rhs)/d(state), column-major: difference quotients in the contact-state and velocity columns
+  /// (the velocity increment points away from v_r = 0, so that it never straddles the kink of |v_r|),
+  /// the spring terms exactly, zero elsewhere (positions of velocity/force drives and the energy
+  /// integrals enter no right-hand side). system() passes it to the integrators.
+  void jacobian(double t, const double* state, double* jacobian) const;
 
   const ContactModel& model() const { return model_; }
   const BenchParams& params() const { return params_; }

@@ -8,6 +8,12 @@
 //               rtol |x| + atol. Switching functions are located by CVODE's root finder and the
 //               integration is restarted there, so that kinks of the right-hand side (|v| at v = 0)
 //               never sit inside a step. The default for stiff friction problems.
+//   rodas4      adaptive 6-stage Rosenbrock method of order 4(3) (Hairer & Wanner's RODAS), L-stable and
+//               stiffly accurate: one LU factorisation and six linear solves per step, no Newton
+//               iterations; the Jacobian is analytic if given, else difference quotients. Output
+//               times are served by cubic Hermite interpolation (no steps land on them); switching
+//               functions are located on that interpolant and the step is retaken to end at the root.
+//               Fixed-size (allocation-free) for small systems: the fastest for lumped friction benches.
 //   sdirk2      fixed step, 2-stage L-stable SDIRK (gamma = 1 - 1/sqrt(2)), order 2, Newton
 //               iterations; for embedding in real-time loops (no step rejection).
 //   implicit_euler  fixed step, order 1, L-stable.
@@ -27,12 +33,14 @@ struct OdeSystem {
   std::function<void(double t, const double* x, double* dxdt)> rhs;
   /// Optional: dense Jacobian d(rhs)/dx, column-major size x size.
   std::function<void(double t, const double* x, double* jacobian)> jacobian;
+  /// True if rhs does not depend on t explicitly (rodas4 then skips df/dt; other methods ignore it).
+  bool autonomous = false;
   /// Optional: switching functions g(t, x) whose sign changes mark kinks of rhs.
   int switch_count = 0;
   std::function<void(double t, const double* x, double* g)> switches;
 };
 
-enum class Method { cvode_bdf, sdirk2, implicit_euler, rk4 };
+enum class Method { cvode_bdf, rodas4, sdirk2, implicit_euler, rk4 };
 std::string_view to_string(Method method);
 /// Throws InvalidInput naming `key` (and suggesting the nearest name) for an unknown method.
 Method method_from_string(std::string_view key, std::string_view name);

@@ -2,9 +2,9 @@
 
 The compiled core (``bristle._bristle``, pybind11) mirrors the C++ library's namespaces as
 submodules, importable as ``bristle.laws``, ``bristle.rheology``, ``bristle.contact``,
-``bristle.integrate``, ``bristle.transport``, ``bristle.directional`` (paper 2), ``bristle.structures``
-(paper 3) and ``bristle.io``; the common classes and functions are
-also available at the top level (``bristle.ContactModel``, ``bristle.gkv``, ...). Pure-Python parts:
+``bristle.integrate``, ``bristle.transport``, ``bristle.patch`` (paper 1, §4: the 2-D contact patch),
+``bristle.directional`` (paper 2), ``bristle.structures`` (paper 3) and ``bristle.io``; the common
+classes and functions are also available at the top level (``bristle.ContactModel``, ``bristle.gkv``, ...). Pure-Python parts:
 
 - ``bristle.sweeps``   parameter sweeps on all cores (``sweep_steady_line``, ``sweep_steady_lumped``)
 - ``bristle.papers``   parameter tables of the papers and their closed forms (eqs. 57, 62)
@@ -20,11 +20,11 @@ import sys as _sys
 from . import _bristle
 from ._bristle import InvalidInput, SolverError, TimeSeries, __version__
 from ._bristle import format_value, regularised_abs, regularised_norm, regularised_sign, rotation
-from ._bristle import contact, directional, integrate, io, laws, parallel, rheology, structures, transport
+from ._bristle import contact, directional, integrate, io, laws, parallel, patch, rheology, structures, transport
 
 # `import bristle.laws` etc. work like real submodules.
 for _name in ("laws", "rheology", "contact", "integrate", "transport", "io", "parallel", "directional",
-              "structures"):
+              "structures", "patch"):
     _sys.modules[__name__ + "." + _name] = getattr(_bristle, _name)
 
 from .laws import (FrictionCoefficient, FrictionLaw, LawKind, LawParams, StribeckParams,  # noqa: E402
@@ -53,6 +53,7 @@ __all__ = [
     "InvalidInput", "SolverError", "OutputError", "TimeSeries", "__version__",
     "format_value", "regularised_abs", "regularised_norm", "regularised_sign", "rotation",
     "laws", "rheology", "contact", "integrate", "transport", "io", "parallel", "papers", "directional", "structures",
+    "patch",
     "FrictionCoefficient", "FrictionLaw", "LawKind", "LawParams", "StribeckParams", "stribeck_mu",
     "Branch", "ContactPair", "Realisation", "RheologyKind", "RheologyParams", "compliance", "elastic", "gkv", "gm",
     "gm_equivalent_of_gkv", "realise", "rigid", "substrate_stiffness_from_s",

@@ -11,8 +11,10 @@
 //   bristle_pyref directional      tag ...                 (paper 2: coefficients, V_eps, loops, sliding force,
 //                                                           crawler)
 //   bristle_pyref structures       tag ...                 (paper 3: kernels, steppers, stick-slip)
+//   bristle_pyref patch            tag ...                 (paper 1, §4: steady and transient 2-D patch)
 //
 // The inputs are documented next to each mode and repeated in the test.
+#include <array>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -29,6 +31,8 @@
 #include "bristle/structures/stick_slip.hpp"
 #include "bristle/contact/contact_model.hpp"
 #include "bristle/core/error.hpp"
+#include "bristle/patch/patch.hpp"
+#include "bristle/patch/transient.hpp"
 #include "bristle/rheology/contact_pair.hpp"
 #include "bristle/rheology/rheology.hpp"
 #include "bristle/transport/line_contact.hpp"
@@ -311,6 +315,37 @@ void structures_ref() {
   }
   print_row("modal", {modal.velocity()[0], modal.displacement()[0], modal.stored_energy()});
 }
+void patch_ref() {
+  // Table 2 rolling model s = 0.4, n = 1. Steady: rectangle 0.1 x 0.05 m, uniform pressure, F_z = 3000 N,
+  // nx = 30, ny = 12, rolling(V_r, v_x, v_y, spin) for the cases below (S-corrections on); prints
+  // "steady i Fx Fy Mz Mz_no_phi W sweeps". Transient: the same patch on nx = 20, ny = 8 (gamma 1/3,
+  // cfl 0.4), constant rolling(16, 0.6, 0.4, 6) and F_z = 3000 N, from rest at t = 0, outputs
+  // t = 0.0005 k, k = 0..8: "transient t Fx Fy Mz W E_supplied".
+  const auto model = rolling_model(0.4, 1);
+  patch::PatchParams pp;
+  pp.nx = 30;
+  pp.ny = 12;
+  patch::PatchSolver solver(model, pp);
+  const std::vector<std::array<double, 4>> cases{
+      {16.0, 0.6, 0.4, 6.0}, {16.0, 1.0, 0.0, 0.0}, {16.0, -0.5, 0.3, -4.0}};
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    const auto& c = cases[i];
+    const patch::SteadyPatch st = solver.solve(patch::rolling(c[0], c[1], c[2], c[3]));
+    std::printf("steady %d %.17g %.17g %.17g %.17g %.17g %d\n", static_cast<int>(i), st.force_N[0], st.force_N[1],
+                st.Mz_Nm, st.Mz_no_phi_Nm, st.stored_energy_J, st.sweeps);
+  }
+  patch::PatchTransientParams tp;
+  tp.patch.nx = 20;
+  tp.patch.ny = 8;
+  const patch::PatchKinematics kin = patch::rolling(16.0, 0.6, 0.4, 6.0);
+  patch::PatchTransient tr(
+      model, tp, [kin](double) { return kin; }, [](double) { return 3000.0; });
+  for (int k = 0; k <= 8; ++k) {
+    tr.advance_to(0.0005 * k);
+    const patch::PatchSnapshot s = tr.snapshot();
+    print_row("transient", {s.t_s, s.force_N[0], s.force_N[1], s.Mz_Nm, s.stored_energy_J, s.supplied_energy_J});
+  }
+}
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -330,8 +365,12 @@ int main(int argc, char** argv) {
       directional_ref();
     } else if (mode == "structures") {
       structures_ref();
+    } else if (mode == "patch") {
+      patch_ref();
     } else {
-      std::fprintf(stderr, "usage: bristle_pyref steady_line|lumped_steady|bench|line_transient|frbd_general|directional|structures\n");
+      std::fprintf(stderr,
+                   "usage: bristle_pyref steady_line|lumped_steady|bench|line_transient|frbd_general|directional|"
+                   "structures|patch\n");
       return 2;
     }
   } catch (const std::exception& e) {

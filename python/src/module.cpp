@@ -2,6 +2,10 @@
 // pure-Python package bristle (python/bristle/__init__.py) re-exports it.
 #include "common.hpp"
 
+namespace bristle::python {
+void export_patch(py::module_& m);  // patch.cpp (paper 1, §4: the two-dimensional contact patch)
+}  // namespace bristle::python
+
 PYBIND11_MODULE(_bristle, m) {
   namespace bp = bristle::python;
   m.doc() = "bristle: dynamic friction models, from a single bristle to a rolling tyre (compiled core).";
@@ -14,6 +18,7 @@ PYBIND11_MODULE(_bristle, m) {
   bp::export_transport(m);
   bp::export_directional(m);
   bp::export_structures(m);
+  bp::export_patch(m);
   bp::export_io(m);
   bp::export_sweeps(m);
 }

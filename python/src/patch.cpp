@@ -1,0 +1,575 @@
+// Python bindings of bristle/patch: the two-dimensional contact patch of paper 1, §4 (eqs. 33-51, 84-85;
+// docs/patch.md): parameters, geometry and pressure, Riemann variables, edges and eq. 84, rigid body
+// motions and rolling kinematics, the steady solver (forces eq. 36, moments eqs. 38-39, storage eq. 85)
+// and the transient solver with a prescribed load history (App. A.1).
+//
+// Solves release the GIL; Python callables given as kinematics or load histories take it back for
+// each call. Fields come back as numpy arrays (copies).
+#include <cmath>
+#include <memory>
+
+#include "bristle/patch/patch.hpp"
+#include "bristle/patch/transient.hpp"
+#include "common.hpp"
+
+namespace bristle::python {
+
+using namespace bristle::patch;
+
+void export_patch(py::module_& root);  // declared for module.cpp
+
+namespace {
+
+template <class T, class Class>
+void add_copy(Class& cls) {
+  cls.def(
+         "copy", [](const T& self) { return T(self); }, "A copy (parameters are plain values).")
+      .def("__copy__", [](const T& self) { return T(self); })
+      .def(
+          "__deepcopy__", [](const T& self, py::dict) { return T(self); }, py::arg("memo"));
+}
+
+/// A Python number that must be an int (bool and float rejected with TypeError).
+int to_int(py::handle value, const char* what) {
+  if (!py::isinstance<py::int_>(value) || py::isinstance<py::bool_>(value))
+    throw py::type_error(std::string(what) + ": expected an int, got " +
+                         std::string(py::str(py::type::handle_of(value).attr("__name__"))));
+  return value.cast<int>();
+}
+
+/// A Python number (int or float) as double; TypeError otherwise.
+double to_double(py::handle value, const char* what) {
+  if (py::isinstance<py::bool_>(value) || !(py::isinstance<py::float_>(value) || py::isinstance<py::int_>(value)))
+    throw py::type_error(std::string(what) + ": expected a number, got " +
+                         std::string(py::str(py::type::handle_of(value).attr("__name__"))));
+  return value.cast<double>();
+}
+
+/// The (nx, ny, components) array of a solver's field (original variables u = [f; zeta1; zeta2]).
+template <class Solver>
+py::array_t<double> state_array(const Solver& s, int components) {
+  py::array_t<double> out({static_cast<py::ssize_t>(s.nx()), static_cast<py::ssize_t>(s.ny()),
+                           static_cast<py::ssize_t>(components)});
+  auto r = out.template mutable_unchecked<3>();
+  for (int i = 0; i < s.nx(); ++i)
+    for (int j = 0; j < s.ny(); ++j) {
+      const VecX u = s.state(i, j);
+      for (int c = 0; c < components; ++c) r(i, j, c) = u[c];
+    }
+  return out;
+}
+
+/// A finite time (s), else InvalidInput naming `what`.
+double finite_time(double t, const char* what) {
+  if (!std::isfinite(t)) throw InvalidInput(std::string(what) + " = " + repr_double(t) + ": must be finite (s)");
+  return t;
+}
+
+/// A kinematics history: a PatchKinematics (constant) or a callable t -> PatchKinematics (GIL taken).
+KinematicsHistory to_kinematics_history(py::handle value) {
+  if (py::isinstance<PatchKinematics>(value)) {
+    const PatchKinematics kin = value.cast<PatchKinematics>();
+    kin.validate("kinematics");
+    return [kin](double) { return kin; };
+  }
+  auto fn = std::make_shared<PyCallable>(py::reinterpret_borrow<py::object>(value), "kinematics");
+  return [fn](double t) {
+    py::gil_scoped_acquire gil;
+    py::object r = fn->object()(t);
+    return cast_arg<PatchKinematics>(r, "kinematics(t)", "a PatchKinematics");
+  };
+}
+
+/// A load history: a number F_z (N, constant) or a callable t -> F_z (GIL taken, finite checked).
+LoadHistory to_load_history(py::handle value) {
+  if (py::isinstance<py::float_>(value) || py::isinstance<py::int_>(value)) {
+    const double Fz = to_double(value, "load");
+    if (!std::isfinite(Fz) || Fz <= 0.0)
+      throw InvalidInput("load = " + repr_double(Fz) + ": must be a finite normal load > 0 N");
+    return [Fz](double) { return Fz; };
+  }
+  ScalarCallable fn{PyCallable(py::reinterpret_borrow<py::object>(value), "load")};
+  return [fn](double t) { return fn(t); };
+}
+
+/// Applies fn(point, out) to one point (2,) (returns a float, or a (k,) array when k > 1) or to every row
+/// of an (N, 2) array (returns (N,) or (N, k)). TypeError for non-numbers, InvalidInput for other shapes.
+template <class Fn>
+py::object map_points(py::handle value, const char* what, int k, Fn&& fn) {
+  if (value.is_none() || py::isinstance<py::str>(value))
+    throw py::type_error(std::string(what) + ": expected a point (2,) or an (N, 2) array of numbers");
+  auto a = py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(value);
+  if (!a) throw py::type_error(std::string(what) + ": expected a point (2,) or an (N, 2) array of numbers");
+  if (a.ndim() == 1 && a.shape(0) == 2) {
+    double out[2] = {0.0, 0.0};
+    fn(to_vec2(value, what), out);
+    if (k == 1) return py::float_(out[0]);
+    return py::cast(Vec2(out[0], out[1]));
+  }
+  if (a.ndim() != 2 || a.shape(1) != 2)
+    throw InvalidInput(std::string(what) + ": expected a point (2,) or an (N, 2) array");
+  const py::ssize_t n = a.shape(0);
+  std::vector<py::ssize_t> shape{n};
+  if (k > 1) shape.push_back(k);
+  py::array_t<double> result(shape);
+  double* dst = result.mutable_data();
+  for (py::ssize_t r = 0; r < n; ++r) {
+    const Vec2 p(a.at(r, 0), a.at(r, 1));
+    if (!p.allFinite()) throw InvalidInput(std::string(what) + ": row " + std::to_string(r) + " is not finite");
+    fn(p, dst + r * k);
+  }
+  return py::object(std::move(result));
+}
+
+}  // namespace
+
+void export_patch(py::module_& root) {
+  py::module_ m = root.def_submodule("patch", R"doc(
+The two-dimensional contact patch of paper 1, §4 (docs/patch.md): combined slip and spin of
+viscoelastic pairs. SI units: lengths m, velocities m/s, spin rad/s, forces N, moments N m, pressure Pa,
+energy J, power W.
+
+PatchParams (shape and pressure of the patch, grid, solver tolerance), BodyMotion / PatchKinematics
+(rigid motions of the two bodies; rolling() builds the usual rolling case), PatchSolver (the steady
+state, eq. 33 without the time derivative) and PatchTransient (a load history F_z(t) with a
+self-similar patch, App. A.1).)doc");
+
+  py::enum_<PatchShape>(m, "PatchShape", "rectangle, ellipse")
+      .value("rectangle", PatchShape::rectangle)
+      .value("ellipse", PatchShape::ellipse);
+  py::enum_<PatchPressure>(m, "PatchPressure", "uniform, parabolic, hertzian")
+      .value("uniform", PatchPressure::uniform)
+      .value("parabolic", PatchPressure::parabolic)
+      .value("hertzian", PatchPressure::hertzian);
+
+  // ---- Parameters -----------------------------------------------------------------------------------
+  py::class_<PatchParams> params(m, "PatchParams", R"doc(
+The patch C = {|x| <= a, |y| <= w(x)}: shape "rectangle" (w = b) or "ellipse" (w = b sqrt(1 - (x/a)^2));
+length_m = 2a (m, > 0), width_m = 2b (m, > 0; length/width in [1e-3, 1e3]); pressure "uniform",
+"parabolic" or "hertzian" with int p dA = normal_load_N (N, > 0); peak_pressure_Pa (Pa, optional,
+must agree with the load); nx >= 4, ny >= 2 cells on the mapped square; tolerance in (0, 1e-3] (steady
+Gauss-Seidel, relative); max_sweeps >= 1.)doc");
+  params
+      .def(py::init([](py::handle shape, double length_m, double width_m, py::handle pressure, double normal_load_N,
+                       py::handle peak_pressure_Pa, py::handle nx, py::handle ny, double tolerance,
+                       py::handle max_sweeps) {
+             PatchParams p;
+             p.shape = enum_from<PatchShape>(shape, "patch.shape", patch_shape_from_string);
+             p.length_m = length_m;
+             p.width_m = width_m;
+             p.pressure = enum_from<PatchPressure>(pressure, "patch.pressure", patch_pressure_from_string);
+             p.normal_load_N = normal_load_N;
+             if (!peak_pressure_Pa.is_none())
+               p.peak_pressure_Pa = to_double(peak_pressure_Pa, "patch.peak_pressure_Pa");
+             p.nx = to_int(nx, "patch.nx");
+             p.ny = to_int(ny, "patch.ny");
+             p.tolerance = tolerance;
+             p.max_sweeps = to_int(max_sweeps, "patch.max_sweeps");
+             p.validate("patch");
+             return p;
+           }),
+           py::kw_only(), py::arg("shape") = "rectangle", py::arg("length_m") = 0.1, py::arg("width_m") = 0.05,
+           py::arg("pressure") = "uniform", py::arg("normal_load_N") = 3000.0, py::arg("peak_pressure_Pa") = py::none(),
+           py::arg("nx") = 100, py::arg("ny") = 20, py::arg("tolerance") = 1e-10, py::arg("max_sweeps") = 400)
+      .def_property(
+          "shape", [](const PatchParams& p) { return p.shape; },
+          [](PatchParams& p, py::handle v) {
+            p.shape = enum_from<PatchShape>(v, "patch.shape", patch_shape_from_string);
+          })
+      .def_property(
+          "pressure", [](const PatchParams& p) { return p.pressure; },
+          [](PatchParams& p, py::handle v) {
+            p.pressure = enum_from<PatchPressure>(v, "patch.pressure", patch_pressure_from_string);
+          })
+      .def_readwrite("length_m", &PatchParams::length_m, "2a (m), > 0")
+      .def_readwrite("width_m", &PatchParams::width_m, "2b (m), > 0")
+      .def_readwrite("normal_load_N", &PatchParams::normal_load_N, "F_z (N), > 0")
+      .def_readwrite("peak_pressure_Pa", &PatchParams::peak_pressure_Pa, "p_0 (Pa) or None")
+      .def_readwrite("nx", &PatchParams::nx, "cells along xi, >= 4")
+      .def_readwrite("ny", &PatchParams::ny, "cells along eta, >= 2")
+      .def_readwrite("tolerance", &PatchParams::tolerance, "steady convergence, (0, 1e-3]")
+      .def_readwrite("max_sweeps", &PatchParams::max_sweeps, "sweep limit, >= 1")
+      .def("validate", &PatchParams::validate, py::arg("prefix") = "patch");
+  add_copy<PatchParams>(params);
+
+  py::class_<PatchTransientParams> tparams(m, "PatchTransientParams", R"doc(
+The transient patch: patch (PatchParams: the reference patch at F_z0 = patch.normal_load_N, and the
+grid); size_exponent gamma in [0, 1] (lengths scale with (F_z/F_z0)^gamma: 1/3 Hertz point contact, 1/2
+line contact); cfl in (0, 0.5]; max_dt_s (s, >= 0; 0: no cap).)doc");
+  tparams
+      .def(py::init([](const PatchParams& patch, double size_exponent, double cfl, double max_dt_s) {
+             PatchTransientParams p;
+             p.patch = patch;
+             p.size_exponent = size_exponent;
+             p.cfl = cfl;
+             p.max_dt_s = max_dt_s;
+             p.validate("transient");
+             return p;
+           }),
+           py::kw_only(), py::arg("patch") = PatchParams{}, py::arg("size_exponent") = 1.0 / 3.0,
+           py::arg("cfl") = 0.4, py::arg("max_dt_s") = 0.0)
+      .def_readwrite("patch", &PatchTransientParams::patch)
+      .def_readwrite("size_exponent", &PatchTransientParams::size_exponent, "gamma, [0, 1]")
+      .def_readwrite("cfl", &PatchTransientParams::cfl, "Courant number, (0, 0.5]")
+      .def_readwrite("max_dt_s", &PatchTransientParams::max_dt_s, "step cap (s), 0: none")
+      .def("validate", &PatchTransientParams::validate, py::arg("prefix") = "transient");
+  add_copy<PatchTransientParams>(tparams);
+
+  // ---- Kinematics -----------------------------------------------------------------------------------
+  py::class_<BodyMotion> body(m, "BodyMotion",
+                              "Rigid motion of one body: V(x) = V0_mps (m/s, 2-vector) + omega_radps (rad/s) e_z x x.");
+  body.def(py::init([](py::handle V0_mps, double omega_radps) {
+             BodyMotion b;
+             b.V0_mps = to_vec2(V0_mps, "V0_mps", true);
+             b.omega_radps = omega_radps;
+             return b;
+           }),
+           py::kw_only(), py::arg("V0_mps") = 0.0, py::arg("omega_radps") = 0.0)
+      .def_property(
+          "V0_mps", [](const BodyMotion& b) -> Vec2 { return b.V0_mps; },
+          [](BodyMotion& b, py::handle v) { b.V0_mps = to_vec2(v, "V0_mps", true); })
+      .def_readwrite("omega_radps", &BodyMotion::omega_radps, "spin about e_z (rad/s)")
+      .def(
+          "velocity", [](const BodyMotion& b, py::handle x) { return Vec2(b.velocity(to_vec2(x, "x"))); },
+          py::arg("x"), "V(x) (m/s) at the point x (m).");
+  add_copy<BodyMotion>(body);
+
+  py::class_<PatchKinematics> kin(m, "PatchKinematics", R"doc(
+The rigid motions body1, body2 (BodyMotion) and s_corrections (eq. 29 with the points of eq. 27;
+False: v_r = V1(x) - V2(x)).)doc");
+  kin.def(py::init([](const BodyMotion& body1, const BodyMotion& body2, bool s_corrections) {
+            PatchKinematics k;
+            k.body1 = body1;
+            k.body2 = body2;
+            k.s_corrections = s_corrections;
+            k.validate("kinematics");
+            return k;
+          }),
+          py::kw_only(), py::arg("body1") = BodyMotion{}, py::arg("body2") = BodyMotion{},
+          py::arg("s_corrections") = true)
+      .def_readwrite("body1", &PatchKinematics::body1)
+      .def_readwrite("body2", &PatchKinematics::body2)
+      .def_readwrite("s_corrections", &PatchKinematics::s_corrections)
+      .def("validate", &PatchKinematics::validate, py::arg("prefix") = "kinematics");
+  add_copy<PatchKinematics>(kin);
+
+  m.def(
+      "rolling",
+      [](double V_r, double v_x, double v_y, double spin_radps, bool s_corrections) {
+        const PatchKinematics k = rolling(V_r, v_x, v_y, spin_radps, s_corrections);
+        k.validate("rolling");
+        return k;
+      },
+      py::kw_only(), py::arg("V_r"), py::arg("v_x") = 0.0, py::arg("v_y") = 0.0, py::arg("spin_radps") = 0.0,
+      py::arg("s_corrections") = true,
+      R"doc(Rolling along x at speed V_r (m/s) with creep v_x, lateral slip v_y (m/s) and spin (rad/s) of
+body 1: V1 = (-V_r, 0), omega1 = spin, V2 = (-(V_r + v_x), -v_y); v_r = (v_x - spin y, v_y + spin x).)doc");
+
+  // ---- Geometry, Riemann variables, edges, eq. 84 ----------------------------------------------------
+  py::class_<PatchGeometry>(m, "PatchGeometry", R"doc(
+Shape and pressure of the patch in physical coordinates (no grid): PatchGeometry(params). a, b (m) are
+the half-length and half-width; pressure(x) in Pa (0 outside, int p dA = F_z), pressure_gradient(x) in
+Pa/m; x is a point (2,) or an (N, 2) array of points (m).)doc")
+      .def(py::init([](const PatchParams& p) { return PatchGeometry(p, "patch"); }), py::arg("params"))
+      .def_property_readonly("a", &PatchGeometry::a, "half-length (m)")
+      .def_property_readonly("b", &PatchGeometry::b, "half-width (m)")
+      .def_property_readonly("shape", &PatchGeometry::shape)
+      .def_property_readonly("peak_pressure", &PatchGeometry::peak_pressure, "p_0 (Pa)")
+      .def_property_readonly("normal_load", &PatchGeometry::normal_load, "F_z (N)")
+      .def("area", &PatchGeometry::area, "area of C (m^2)")
+      .def(
+          "half_width",
+          [](const PatchGeometry& g, py::handle x) {
+            return map_array(x, [&g](double v) { return g.half_width(v); });
+          },
+          py::arg("x"), "w(x) (m); elementwise on arrays.")
+      .def(
+          "pressure",
+          [](const PatchGeometry& g, py::handle x) {
+            return map_points(x, "x", 1, [&g](const Vec2& p, double* out) { out[0] = g.pressure(p); });
+          },
+          py::arg("x"), "p(x) (Pa): a float for one point, an (N,) array for (N, 2) points.")
+      .def(
+          "pressure_gradient",
+          [](const PatchGeometry& g, py::handle x) {
+            return map_points(x, "x", 2, [&g](const Vec2& p, double* out) {
+              const Vec2 d = g.pressure_gradient(p);
+              out[0] = d[0];
+              out[1] = d[1];
+            });
+          },
+          py::arg("x"), "grad p (Pa/m): (2,) for one point, (N, 2) for (N, 2) points.")
+      .def(
+          "contains",
+          [](const PatchGeometry& g, py::handle x) {
+            return map_points(x, "x", 1, [&g](const Vec2& p, double* out) { out[0] = g.contains(p) ? 1.0 : 0.0; });
+          },
+          py::arg("x"), "1.0 inside C, 0.0 outside (float or (N,) array).")
+      .def(
+          "boundary",
+          [](const PatchGeometry& g, int n) {
+            if (n < 1) throw InvalidInput("n = " + std::to_string(n) + ": must be >= 1");
+            const auto pts = g.boundary(n);
+            py::array_t<double> x({static_cast<py::ssize_t>(pts.size()), py::ssize_t{2}});
+            py::array_t<double> normal({static_cast<py::ssize_t>(pts.size()), py::ssize_t{2}});
+            for (std::size_t k = 0; k < pts.size(); ++k)
+              for (py::ssize_t c = 0; c < 2; ++c) {
+                x.mutable_at(k, c) = pts[k].x[c];
+                normal.mutable_at(k, c) = pts[k].normal[c];
+              }
+            return py::make_tuple(x, normal);
+          },
+          py::arg("n"), "n boundary points (n, 2) (m) and their outward unit normals (n, 2), as a tuple.");
+
+  py::class_<Riemann>(m, "Riemann", R"doc(
+Riemann decomposition (eqs. 41, 44): theta (rad) of the rotation R onto the principal directions of
+S1, and the eigenvalues (lambda1 >= lambda2) of S1 and S2.)doc")
+      .def_readonly("theta", &Riemann::theta)
+      .def_property_readonly("R", [](const Riemann& r) -> Mat2 { return r.R; })
+      .def_property_readonly("lambda_S1", [](const Riemann& r) -> Vec2 { return r.lambda_S1; })
+      .def_property_readonly("lambda_S2", [](const Riemann& r) -> Vec2 { return r.lambda_S2; });
+  m.def("riemann", &riemann, py::arg("pair"), "The Riemann decomposition of a ContactPair (eqs. 41, 44).");
+
+  py::enum_<Family>(m, "Family", "Transported families of eq. 47: f1 (V~1), f2 (V~2), zeta1 (V1), zeta2 (V2).")
+      .value("f1", Family::f1)
+      .value("f2", Family::f2)
+      .value("zeta1", Family::zeta1)
+      .value("zeta2", Family::zeta2);
+  py::enum_<Edge>(m, "Edge", "Boundary classification of eqs. 48-49: leading, neutral, trailing.")
+      .value("leading", Edge::leading)
+      .value("neutral", Edge::neutral)
+      .value("trailing", Edge::trailing);
+  m.def(
+      "family_velocity",
+      [](const Riemann& r, const PatchKinematics& k, Family f, py::handle x) {
+        return Vec2(family_velocity(r, k, f, to_vec2(x, "x")));
+      },
+      py::arg("riemann"), py::arg("kinematics"), py::arg("family"), py::arg("x"),
+      "Transport velocity (m/s) of a family at the point x (m): eqs. 43a-b, 34.");
+  m.def(
+      "relative_velocity",
+      [](const contact::ContactModel& model, const PatchKinematics& k, py::handle x, py::handle u) {
+        const VecX state = to_vecx(u, "u", model.state_size());
+        return Vec2(relative_velocity(model, k, to_vec2(x, "x"), state.data()));
+      },
+      py::arg("model"), py::arg("kinematics"), py::arg("x"), py::arg("u"),
+      "Rigid relative velocity v_r (m/s) of eq. 29 at x (m) for the state u (state_size values).");
+
+  py::class_<EdgeMap>(m, "EdgeMap", R"doc(
+Edges per family (eqs. 48-49): points (n, 2) (m), normals (n, 2), edges(family) an (n,) int array of
+Edge values (0 leading, 1 neutral, 2 trailing), max_speed (4,) (m/s) per family.)doc")
+      .def_property_readonly("points",
+                             [](const EdgeMap& e) {
+                               py::array_t<double> x({static_cast<py::ssize_t>(e.points.size()), py::ssize_t{2}});
+                               for (std::size_t k = 0; k < e.points.size(); ++k)
+                                 for (py::ssize_t c = 0; c < 2; ++c) x.mutable_at(k, c) = e.points[k].x[c];
+                               return x;
+                             })
+      .def_property_readonly("normals",
+                             [](const EdgeMap& e) {
+                               py::array_t<double> x({static_cast<py::ssize_t>(e.points.size()), py::ssize_t{2}});
+                               for (std::size_t k = 0; k < e.points.size(); ++k)
+                                 for (py::ssize_t c = 0; c < 2; ++c) x.mutable_at(k, c) = e.points[k].normal[c];
+                               return x;
+                             })
+      .def(
+          "edges",
+          [](const EdgeMap& e, Family f) {
+            const auto& v = e.edges[static_cast<std::size_t>(f)];
+            py::array_t<int> out(static_cast<py::ssize_t>(v.size()));
+            for (std::size_t k = 0; k < v.size(); ++k) out.mutable_at(k) = static_cast<int>(v[k]);
+            return out;
+          },
+          py::arg("family"))
+      .def_property_readonly("max_speed", [](const EdgeMap& e) {
+        py::array_t<double> out(4);
+        for (py::ssize_t k = 0; k < 4; ++k) out.mutable_at(k) = e.max_speed[static_cast<std::size_t>(k)];
+        return out;
+      });
+  m.def(
+      "classify_edges",
+      [](const PatchGeometry& g, const Riemann& r, const PatchKinematics& k, int samples, double tol) {
+        if (samples < 4) throw InvalidInput("samples = " + std::to_string(samples) + ": must be >= 4");
+        if (!(tol >= 0.0 && tol < 1.0)) throw InvalidInput("tol = " + repr_double(tol) + ": must be in [0, 1)");
+        k.validate("kinematics");
+        return classify_edges(g, r, k, samples, tol);
+      },
+      py::arg("geometry"), py::arg("riemann"), py::arg("kinematics"), py::arg("samples") = 720, py::arg("tol") = 1e-9,
+      "Leading / neutral / trailing boundary samples per family for a fixed patch (eqs. 48-49).");
+
+  py::class_<Eq84Check>(m, "Eq84Check",
+                        "max over the patch of div(p V_i) = grad p . V_i (Pa/s), i = 1, 2; eq. 84 holds when <= 0.")
+      .def_readonly("max_div_pV1", &Eq84Check::max_div_pV1)
+      .def_readonly("max_div_pV2", &Eq84Check::max_div_pV2)
+      .def("satisfied", &Eq84Check::satisfied, py::arg("tol") = 0.0);
+  m.def(
+      "check_eq84",
+      [](const PatchGeometry& g, const PatchKinematics& k, int samples) {
+        if (samples < 2) throw InvalidInput("samples = " + std::to_string(samples) + ": must be >= 2");
+        k.validate("kinematics");
+        return check_eq84(g, k, samples);
+      },
+      py::arg("geometry"), py::arg("kinematics"), py::arg("samples") = 101,
+      "Eq. 84 (the passivity condition of Lemma B.1) on a samples x samples grid of the patch.");
+
+  // ---- Steady solver -------------------------------------------------------------------------------
+  py::class_<SteadyPatch>(m, "SteadyPatch", R"doc(
+A steady solution: force_N (N, eq. 36), Mz_Nm (N m, eq. 38 with phi), Mz_no_phi_Nm (N m, eq. 39),
+stored_energy_J (J, eq. 85), supplied_power_W and dissipated_power_W (W), sweeps.)doc")
+      .def_property_readonly("force_N", [](const SteadyPatch& s) -> Vec2 { return s.force_N; })
+      .def_readonly("Mz_Nm", &SteadyPatch::Mz_Nm)
+      .def_readonly("Mz_no_phi_Nm", &SteadyPatch::Mz_no_phi_Nm)
+      .def_readonly("stored_energy_J", &SteadyPatch::stored_energy_J)
+      .def_readonly("supplied_power_W", &SteadyPatch::supplied_power_W)
+      .def_readonly("dissipated_power_W", &SteadyPatch::dissipated_power_W)
+      .def_readonly("sweeps", &SteadyPatch::sweeps);
+
+  py::class_<PatchSolver>(m, "PatchSolver", R"doc(
+The steady patch (second-order upwind on the mapped square, symmetric Gauss-Seidel): PatchSolver(model,
+params). Keeps `model` alive. solve(kinematics, warm=False) releases the GIL; `state` is the
+(nx, ny, components) field u = [f; zeta1; zeta2] of the last solve, `nodes` the (nx, ny, 2) cell
+centres (m), `load_weights` the (nx, ny) pressure weights (N, summing to F_z).)doc")
+      .def(py::init<const contact::ContactModel&, const PatchParams&>(), py::arg("model"), py::arg("params"),
+           py::keep_alive<1, 2>())
+      .def(
+          "solve",
+          [](PatchSolver& s, const PatchKinematics& k, bool warm) {
+            py::gil_scoped_release release;
+            return s.solve(k, warm);
+          },
+          py::arg("kinematics"), py::arg("warm") = false,
+          "The steady state at the given kinematics (warm: start from the previous solution). GIL released.")
+      .def_property_readonly("nx", &PatchSolver::nx)
+      .def_property_readonly("ny", &PatchSolver::ny)
+      .def_property_readonly("components", &PatchSolver::components)
+      .def_property_readonly("state", [](const PatchSolver& s) { return state_array(s, s.components()); })
+      .def_property_readonly("nodes",
+                             [](const PatchSolver& s) {
+                               py::array_t<double> out({static_cast<py::ssize_t>(s.nx()),
+                                                        static_cast<py::ssize_t>(s.ny()), py::ssize_t{2}});
+                               auto r = out.mutable_unchecked<3>();
+                               for (int i = 0; i < s.nx(); ++i)
+                                 for (int j = 0; j < s.ny(); ++j) {
+                                   const Vec2 x = s.node(i, j);
+                                   r(i, j, 0) = x[0];
+                                   r(i, j, 1) = x[1];
+                                 }
+                               return out;
+                             })
+      .def_property_readonly("load_weights",
+                             [](const PatchSolver& s) {
+                               py::array_t<double> out(
+                                   {static_cast<py::ssize_t>(s.nx()), static_cast<py::ssize_t>(s.ny())});
+                               auto r = out.mutable_unchecked<2>();
+                               for (int i = 0; i < s.nx(); ++i)
+                                 for (int j = 0; j < s.ny(); ++j) r(i, j) = s.load_weight(i, j);
+                               return out;
+                             })
+      .def_property_readonly(
+          "geometry", [](const PatchSolver& s) { return s.geometry(); }, "the PatchGeometry (a copy)")
+      .def_property_readonly(
+          "riemann_decomposition", [](const PatchSolver& s) { return s.riemann_decomposition(); },
+          "the Riemann decomposition of the model's pair (a copy)")
+      .def_property_readonly("load_quadrature_error", &PatchSolver::load_quadrature_error,
+                             "relative midpoint-quadrature error of the analytic pressure on the grid");
+
+  // ---- Transient solver ----------------------------------------------------------------------------
+  py::class_<PatchSnapshot>(m, "PatchSnapshot", R"doc(
+The transient patch at one time: t_s (s), Fz_N (N), scale (sigma), force_N (N, eq. 36), Mz_Nm,
+Mz_no_phi_Nm (N m, eqs. 38, 39), stored_energy_J (J, eq. 85), supplied_power_W, dissipated_power_W (W),
+supplied_energy_J (J).)doc")
+      .def_readonly("t_s", &PatchSnapshot::t_s)
+      .def_readonly("Fz_N", &PatchSnapshot::Fz_N)
+      .def_readonly("scale", &PatchSnapshot::scale)
+      .def_property_readonly("force_N", [](const PatchSnapshot& s) -> Vec2 { return s.force_N; })
+      .def_readonly("Mz_Nm", &PatchSnapshot::Mz_Nm)
+      .def_readonly("Mz_no_phi_Nm", &PatchSnapshot::Mz_no_phi_Nm)
+      .def_readonly("stored_energy_J", &PatchSnapshot::stored_energy_J)
+      .def_readonly("supplied_power_W", &PatchSnapshot::supplied_power_W)
+      .def_readonly("dissipated_power_W", &PatchSnapshot::dissipated_power_W)
+      .def_readonly("supplied_energy_J", &PatchSnapshot::supplied_energy_J);
+
+  py::class_<PatchTransient>(m, "PatchTransient", R"doc(
+The transient patch (Strang splitting: exact source steps, second-order upwind transport with SSP-RK3):
+PatchTransient(model, params, kinematics, load). kinematics: a PatchKinematics (constant) or a callable
+t (s) -> PatchKinematics; load: F_z (N, constant) or a callable t (s) -> F_z (N). Starts unloaded at
+t = 0. Keeps `model` alive. Only sources affine in the state are accepted (Dahl, LuGre, FrBD with
+linear rheologies).)doc")
+      .def(py::init([](const contact::ContactModel& model, const PatchTransientParams& p, py::handle kinematics,
+                       py::handle load) {
+             return std::make_unique<PatchTransient>(model, p, to_kinematics_history(kinematics),
+                                                     to_load_history(load));
+           }),
+           py::arg("model"), py::arg("params"), py::arg("kinematics"), py::arg("load"), py::keep_alive<1, 2>())
+      .def(
+          "reset", [](PatchTransient& tr, double t0) { tr.reset(finite_time(t0, "t0")); }, py::arg("t0") = 0.0,
+          "Unloaded contact (u = 0) at t0 (s).")
+      .def(
+          "advance_to",
+          [](PatchTransient& tr, double t_end) {
+            finite_time(t_end, "t_end");
+            py::gil_scoped_release release;
+            tr.advance_to(t_end);
+          },
+          py::arg("t_end"), "Advances to t_end (s) (GIL released).")
+      .def(
+          "step",
+          [](PatchTransient& tr, double dt) {
+            if (!std::isfinite(dt) || dt <= 0.0) throw InvalidInput("dt = " + repr_double(dt) + ": must be > 0 s");
+            py::gil_scoped_release release;
+            tr.step(dt);
+          },
+          py::arg("dt"), "One Strang step of dt (s).")
+      .def(
+          "stable_dt", [](const PatchTransient& tr, double t) { return tr.stable_dt(finite_time(t, "t")); },
+          py::arg("t"), "Automatic step at t (s).")
+      .def("snapshot", &PatchTransient::snapshot, "Forces, moments and energies now (PatchSnapshot).")
+      .def(
+          "run",
+          [](PatchTransient& tr, py::handle output_times) {
+            const std::vector<double> times = to_vector(output_times, "output_times");
+            for (std::size_t k = 0; k < times.size(); ++k)
+              if (!std::isfinite(times[k]) || times[k] < tr.time() || (k > 0 && times[k] < times[k - 1]))
+                throw InvalidInput("output_times: must be finite, non-decreasing and >= the current time " +
+                                   repr_double(tr.time()) + " s");
+            std::vector<PatchSnapshot> snaps;
+            {
+              py::gil_scoped_release release;
+              for (double t : times) {
+                tr.advance_to(t);
+                snaps.push_back(tr.snapshot());
+              }
+            }
+            const std::size_t n = snaps.size();
+            py::array_t<double> t_s(n), Fz(n), F({static_cast<py::ssize_t>(n), py::ssize_t{2}}), Mz(n), W(n), E(n);
+            for (std::size_t k = 0; k < n; ++k) {
+              t_s.mutable_at(k) = snaps[k].t_s;
+              Fz.mutable_at(k) = snaps[k].Fz_N;
+              F.mutable_at(k, 0) = snaps[k].force_N[0];
+              F.mutable_at(k, 1) = snaps[k].force_N[1];
+              Mz.mutable_at(k) = snaps[k].Mz_Nm;
+              W.mutable_at(k) = snaps[k].stored_energy_J;
+              E.mutable_at(k) = snaps[k].supplied_energy_J;
+            }
+            py::dict d;
+            d["t_s"] = t_s;
+            d["Fz_N"] = Fz;
+            d["force_N"] = F;
+            d["Mz_Nm"] = Mz;
+            d["stored_energy_J"] = W;
+            d["supplied_energy_J"] = E;
+            return d;
+          },
+          py::arg("output_times"),
+          R"doc(Advances through output_times (s, non-decreasing, >= time) and returns a dict of arrays:
+t_s, Fz_N (N), force_N (N, (n, 2)), Mz_Nm (N m), stored_energy_J, supplied_energy_J (J). GIL released.)doc")
+      .def_property_readonly("time", &PatchTransient::time, "s")
+      .def_property_readonly("steps_taken", &PatchTransient::steps_taken)
+      .def_property_readonly("nx", &PatchTransient::nx)
+      .def_property_readonly("ny", &PatchTransient::ny)
+      .def_property_readonly(
+          "state", [](const PatchTransient& tr) { return state_array(tr, static_cast<int>(tr.state(0, 0).size())); },
+          "(nx, ny, components) field u = [f; zeta1; zeta2] (a copy).");
+}
+
+}  // namespace bristle::python

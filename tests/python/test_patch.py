@@ -1,0 +1,208 @@
+"""bristle.patch (paper 1, §4: the two-dimensional contact patch) through Python.
+
+(1) bit for bit against the C++ library (python/reference/bristle_pyref.cpp, mode `patch`: the same
+inputs, repeated here); (2) physics against independent values: the uniform patch without spin is the
+line contact, so F_x equals eq. 62 (closed form, computed here from the Stribeck curve of Table 2) and
+transport.steady_state to 1e-3 (as tests/patch/patch_steady_test.cpp); (3) bad input raises
+ValueError / TypeError.
+"""
+
+import math
+import subprocess
+
+import numpy as np
+import pytest
+
+import bristle
+from bristle import papers
+from bristle import patch as bp
+
+K01 = 240.0  # 1/m, Table 2
+
+
+def reference(pyref, mode):
+    out = subprocess.run([str(pyref), mode], check=True, capture_output=True, text=True).stdout
+    return [line.split() for line in out.splitlines() if line.strip()]
+
+
+STEADY_CASES = [(16.0, 0.6, 0.4, 6.0), (16.0, 1.0, 0.0, 0.0), (16.0, -0.5, 0.3, -4.0)]
+
+
+def test_steady_patch_equals_cpp(pyref):
+    ref = [r for r in reference(pyref, "patch") if r[0] == "steady"]
+    assert len(ref) == len(STEADY_CASES)
+    solver = bp.PatchSolver(papers.rolling_model(0.4, 1), bp.PatchParams(nx=30, ny=12))
+    for r, (V_r, v_x, v_y, spin) in zip(ref, STEADY_CASES):
+        st = solver.solve(bp.rolling(V_r=V_r, v_x=v_x, v_y=v_y, spin_radps=spin))
+        got = [st.force_N[0], st.force_N[1], st.Mz_Nm, st.Mz_no_phi_Nm, st.stored_energy_J]
+        assert got == [float(v) for v in r[2:7]], (r, got)
+        assert st.sweeps == int(r[7])
+
+
+def test_transient_patch_equals_cpp(pyref):
+    ref = np.array([[float(v) for v in r[1:]] for r in reference(pyref, "patch") if r[0] == "transient"])
+    assert ref.shape == (9, 6)
+    params = bp.PatchTransientParams(patch=bp.PatchParams(nx=20, ny=8))
+    tr = bp.PatchTransient(papers.rolling_model(0.4, 1), params,
+                           bp.rolling(V_r=16.0, v_x=0.6, v_y=0.4, spin_radps=6.0), 3000.0)
+    run = tr.run([0.0005 * k for k in range(9)])
+    got = np.column_stack([run["t_s"], run["force_N"][:, 0], run["force_N"][:, 1], run["Mz_Nm"],
+                           run["stored_energy_J"], run["supplied_energy_J"]])
+    assert np.array_equal(got, ref)
+    assert np.any(got[:, 1] != 0.0)  # the run does something
+
+
+def test_transient_with_python_histories_equals_constant_inputs():
+    """Callables (GIL re-taken inside the released solve) give the same doubles as constants."""
+    model = papers.rolling_model(0.4, 1)
+    params = bp.PatchTransientParams(patch=bp.PatchParams(nx=12, ny=4))
+    kin = bp.rolling(V_r=16.0, v_x=0.6, v_y=0.4, spin_radps=6.0)
+    a = bp.PatchTransient(model, params, kin, 3000.0)
+    b = bp.PatchTransient(model, params, lambda t: kin, lambda t: 3000.0)
+    a.advance_to(0.002)
+    b.advance_to(0.002)
+    assert np.array_equal(a.state, b.state)
+    assert a.state.shape == (12, 4, 6)
+    assert a.snapshot().force_N[0] == b.snapshot().force_N[0] != 0.0
+
+
+def eq62_force(s, L, Fz, V_r, v_x):
+    """Eq. 62 (eps = 0, uniform pressure, elastic pair): F_x (N), mu from Table 2's Stribeck curve."""
+    mu_s, mu_d, v_s, delta = 1.2, 0.7, 3.49, 0.6
+    mu = mu_d + (mu_s - mu_d) * math.exp(-(abs(v_x) / v_s) ** delta)
+    a = (1.0 - s) * K01 * abs(v_x) * L / ((V_r + s * v_x) * mu)
+    return -math.copysign(1.0, v_x) * mu * Fz * (a + math.expm1(-a)) / a
+
+
+@pytest.mark.parametrize("s", [0.2, 0.8])
+def test_uniform_patch_without_spin_reproduces_eq62_and_line_contact(s):
+    model = bristle.ContactModel(papers.table2_law(), bristle.elastic(K01),
+                                 bristle.elastic(bristle.substrate_stiffness_from_s(s, K01)))
+    solver = bp.PatchSolver(model, bp.PatchParams(length_m=0.1, width_m=0.05, normal_load_N=3000.0))
+    line = bristle.LineContactParams(L_m=0.1, normal_load_N=3000.0)
+    for v_x in (-3.2, 0.02, 1.0, 3.2):
+        st = solver.solve(bp.rolling(V_r=16.0, v_x=v_x))
+        closed = eq62_force(s, 0.1, 3000.0, 16.0, v_x)
+        ls = bristle.transport.steady_state(model, line, 16.0, 16.0 + v_x)
+        assert abs(st.force_N[0] - closed) <= 1e-3 * abs(closed), (s, v_x, st.force_N[0], closed)
+        assert abs(st.force_N[0] - ls.force_N[0]) <= 1e-3 * abs(ls.force_N[0]), (s, v_x)
+        assert abs(st.force_N[1]) <= 1e-9 * abs(closed)
+        assert abs(st.Mz_Nm) <= 1e-9 * abs(closed)
+    # The grid carries the load exactly (cell loads sum to F_z).
+    assert solver.load_weights.shape == (100, 20)
+    assert math.isclose(solver.load_weights.sum(), 3000.0, rel_tol=1e-12)
+
+
+def test_geometry_closed_forms_and_eq84():
+    """Ellipse area pi a b; Hertzian peak pressure p0 = 3 F_z / (2 pi a b); p = 0 outside; eq. 84 holds
+    for uniform pressure (grad p = 0) and fails for a Hertzian one under rolling (material entering at
+    x = +a moves towards rising pressure: grad p . V1 > 0 for x > 0)."""
+    g = bp.PatchGeometry(bp.PatchParams(shape="ellipse", length_m=0.1, width_m=0.05, pressure="hertzian",
+                                        normal_load_N=3000.0))
+    a, b = 0.05, 0.025
+    assert (g.a, g.b) == (a, b)
+    assert math.isclose(g.area(), math.pi * a * b, rel_tol=1e-14)
+    assert math.isclose(g.peak_pressure, 3.0 * 3000.0 / (2.0 * math.pi * a * b), rel_tol=1e-14)
+    p = g.pressure(np.array([[0.0, 0.0], [0.5 * a, 0.0], [0.06, 0.0]]))
+    assert p.shape == (3,)
+    assert math.isclose(p[1], g.peak_pressure * math.sqrt(0.75), rel_tol=1e-14) and p[2] == 0.0
+    assert g.pressure_gradient([0.5 * a, 0.0])[0] < 0.0
+    x, n = g.boundary(64)
+    assert x.shape == n.shape == (64, 2)
+    assert np.allclose((x[:, 0] / a) ** 2 + (x[:, 1] / b) ** 2, 1.0)
+    assert np.allclose(np.linalg.norm(n, axis=1), 1.0)
+    kin = bp.rolling(V_r=16.0, v_x=0.6)
+    assert bp.check_eq84(bp.PatchGeometry(bp.PatchParams()), kin).satisfied()
+    assert not bp.check_eq84(g, kin).satisfied()
+    # Isotropic pair: R = I; zeta1 is carried by V1 = (-V_r, 0), so its leading edge is x = +a.
+    model = papers.rolling_model(0.4, 1)
+    r = bp.riemann(model.pair)
+    assert r.theta == 0.0 and np.array_equal(r.R, np.eye(2))
+    edges = bp.classify_edges(g, r, kin, samples=16)
+    lead = edges.edges(bp.Family.zeta1) == int(bp.Edge.leading)
+    assert np.all(edges.points[lead, 0] > 0.0) and np.all(edges.points[~lead, 0] <= 1e-12)
+    assert np.array_equal(bp.family_velocity(r, kin, bp.Family.zeta1, [0.01, 0.0]), [-16.0, 0.0])
+
+
+@pytest.mark.parametrize("kwargs", [
+    dict(length_m=-0.1), dict(width_m=0.0), dict(length_m=float("nan")), dict(normal_load_N=-1.0),
+    dict(normal_load_N=float("inf")), dict(nx=2), dict(ny=1), dict(tolerance=0.0), dict(max_sweeps=0),
+    dict(shape="square"), dict(pressure="cubic"), dict(peak_pressure_Pa=1.0),
+])
+def test_bad_patch_params_raise_value_error(kwargs):
+    with pytest.raises(ValueError):
+        bp.PatchParams(**kwargs)
+
+
+def test_bad_inputs_raise_value_error():
+    model = papers.rolling_model(0.4, 1)
+    solver = bp.PatchSolver(model, bp.PatchParams(nx=8, ny=4))
+    with pytest.raises(ValueError):
+        bp.rolling(V_r=float("nan"))
+    with pytest.raises(ValueError):
+        bp.BodyMotion(V0_mps=[1.0, 2.0, 3.0])  # wrong shape
+    with pytest.raises(ValueError):
+        bp.PatchKinematics(body1=bp.BodyMotion(V0_mps=[float("nan"), 0.0]))
+    kin = bp.rolling(V_r=16.0, v_x=0.1)
+    kin.body2.omega_radps = float("inf")  # bypasses the constructor: caught by the solve
+    with pytest.raises(ValueError):
+        solver.solve(kin)
+    with pytest.raises(ValueError):
+        bp.PatchTransientParams(cfl=0.8)
+    with pytest.raises(ValueError):
+        bp.PatchTransientParams(size_exponent=-0.5)
+    params = bp.PatchTransientParams(patch=bp.PatchParams(nx=8, ny=4))
+    with pytest.raises(ValueError):
+        bp.PatchTransient(model, params, bp.rolling(V_r=16.0, v_x=0.1), -3000.0)
+    tr = bp.PatchTransient(model, params, bp.rolling(V_r=16.0, v_x=0.1), lambda t: 3000.0 if t < 1e-3 else -1.0)
+    with pytest.raises(ValueError):
+        tr.advance_to(2e-3)
+    with pytest.raises(ValueError):  # the load history is evaluated from t = 0
+        bp.PatchTransient(model, params, bp.rolling(V_r=16.0, v_x=0.1), lambda t: float("nan")).advance_to(1e-3)
+    tr3 = bp.PatchTransient(model, params, bp.rolling(V_r=16.0, v_x=0.1), 3000.0)
+    with pytest.raises(ValueError):
+        tr3.step(-1e-4)
+    with pytest.raises(ValueError):
+        tr3.run([1e-3, 5e-4])  # decreasing output times
+    for bad_time in (lambda: tr3.run([float("nan")]), lambda: tr3.advance_to(float("inf")),
+                     lambda: tr3.reset(float("nan")), lambda: tr3.stable_dt(float("nan")),
+                     lambda: tr3.run(np.zeros((2, 2)))):
+        with pytest.raises(ValueError):
+            bad_time()
+    g = bp.PatchGeometry(bp.PatchParams())
+    with pytest.raises(ValueError):
+        g.pressure(np.zeros((3, 3)))
+    with pytest.raises(ValueError):
+        g.pressure([[0.0, float("nan")]])
+    with pytest.raises(ValueError):
+        g.boundary(0)
+    with pytest.raises(ValueError):
+        bp.relative_velocity(model, bp.rolling(V_r=16.0), [0.0, 0.0], [0.0, 0.0])  # state has 6 entries
+
+
+def test_wrong_types_raise_type_error():
+    model = papers.rolling_model(0.4, 1)
+    with pytest.raises(TypeError):
+        bp.PatchParams(length_m="0.1")
+    with pytest.raises(TypeError):
+        bp.PatchParams(nx=10.5)
+    with pytest.raises(TypeError):
+        bp.PatchParams(shape=3)
+    with pytest.raises(TypeError):
+        bp.PatchGeometry(bp.PatchParams()).pressure("centre")
+    with pytest.raises(TypeError):
+        bp.BodyMotion(V0_mps="fast")
+    with pytest.raises(TypeError):
+        bp.PatchSolver(model, dict(nx=10))
+    solver = bp.PatchSolver(model, bp.PatchParams(nx=8, ny=4))
+    with pytest.raises(TypeError):
+        solver.solve((16.0, 0.1))
+    params = bp.PatchTransientParams(patch=bp.PatchParams(nx=8, ny=4))
+    with pytest.raises(TypeError):
+        bp.PatchTransient(model, params, "rolling", 3000.0)
+    with pytest.raises(TypeError):
+        bp.PatchTransient(model, params, bp.rolling(V_r=16.0), "3000")
+    with pytest.raises(TypeError):  # the callable returns the wrong type
+        bp.PatchTransient(model, params, lambda t: 16.0, 3000.0).advance_to(1e-3)
+    with pytest.raises(TypeError):
+        bp.PatchTransient(model, params, bp.rolling(V_r=16.0, v_x=0.1), lambda t: "heavy").advance_to(1e-3)

@@ -69,6 +69,18 @@ py::array_t<double> copy_array(const VecX& v);
 std::string repr_double(double value);
 std::string repr_mat2(const Mat2& m);
 std::string repr_vec2(const Vec2& v);
+/// Python repr of a list of doubles: [a, b, ...].
+std::string repr_list(const std::vector<double>& v);
+
+/// Adds copy(), __copy__ and __deepcopy__ to a bound parameter class (plain values: a copy is T(self)).
+template <class T, class Class>
+void add_copy(Class& cls) {
+  cls.def(
+         "copy", [](const T& self) { return T(self); }, "A copy (parameters are plain values).")
+      .def("__copy__", [](const T& self) { return T(self); })
+      .def(
+          "__deepcopy__", [](const T& self, py::dict) { return T(self); }, py::arg("memo"));
+}
 
 /// Converts a Python string or enum value into an enum via the library's parser (which throws
 /// InvalidInput naming `key` and suggesting the nearest valid name).

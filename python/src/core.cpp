@@ -108,6 +108,12 @@ std::string repr_mat2(const Mat2& m) {
 
 std::string repr_vec2(const Vec2& v) { return "[" + repr_double(v[0]) + ", " + repr_double(v[1]) + "]"; }
 
+std::string repr_list(const std::vector<double>& v) {
+  std::string s = "[";
+  for (std::size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + repr_double(v[i]);
+  return s + "]";
+}
+
 namespace {
 
 std::size_t column_index(const TimeSeries& ts, const std::string& name) {

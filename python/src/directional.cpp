@@ -21,21 +21,6 @@ using namespace bristle::directional;
 
 namespace {
 
-template <class T, class Class>
-void add_copy(Class& cls) {
-  cls.def(
-         "copy", [](const T& self) { return T(self); }, "A copy (parameters are plain values).")
-      .def("__copy__", [](const T& self) { return T(self); })
-      .def(
-          "__deepcopy__", [](const T& self, py::dict) { return T(self); }, py::arg("memo"));
-}
-
-std::string repr_list(const std::vector<double>& v) {
-  std::string s = "[";
-  for (std::size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + repr_double(v[i]);
-  return s + "]";
-}
-
 std::string repr(const ProfileParams& p) {
   std::string s = "ProfileParams(kind='" + std::string(to_string(p.kind)) + "'";
   switch (p.kind) {

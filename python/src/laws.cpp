@@ -41,15 +41,6 @@ std::string repr(const LawParams& p) {
   return s + ")";
 }
 
-template <class T, class Class>
-void add_copy(Class& cls) {
-  cls.def(
-         "copy", [](const T& self) { return T(self); }, "A copy (parameters are plain values).")
-      .def("__copy__", [](const T& self) { return T(self); })
-      .def(
-          "__deepcopy__", [](const T& self, py::dict) { return T(self); }, py::arg("memo"));
-}
-
 }  // namespace
 
 void export_laws(py::module_& root) {

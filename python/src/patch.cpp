@@ -20,15 +20,6 @@ void export_patch(py::module_& root);  // declared for module.cpp
 
 namespace {
 
-template <class T, class Class>
-void add_copy(Class& cls) {
-  cls.def(
-         "copy", [](const T& self) { return T(self); }, "A copy (parameters are plain values).")
-      .def("__copy__", [](const T& self) { return T(self); })
-      .def(
-          "__deepcopy__", [](const T& self, py::dict) { return T(self); }, py::arg("memo"));
-}
-
 /// A Python number that must be an int (bool and float rejected with TypeError).
 int to_int(py::handle value, const char* what) {
   if (!py::isinstance<py::int_>(value) || py::isinstance<py::bool_>(value))

@@ -23,21 +23,6 @@ using namespace bristle::structures;
 
 namespace {
 
-template <class T, class Class>
-void add_copy(Class& cls) {
-  cls.def(
-         "copy", [](const T& self) { return T(self); }, "A copy (parameters are plain values).")
-      .def("__copy__", [](const T& self) { return T(self); })
-      .def(
-          "__deepcopy__", [](const T& self, py::dict) { return T(self); }, py::arg("memo"));
-}
-
-std::string repr_list(const std::vector<double>& v) {
-  std::string s = "[";
-  for (std::size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + repr_double(v[i]);
-  return s + "]";
-}
-
 /// A contact index checked against the structure (IndexError-free: InvalidInput naming `key`).
 int contact_index(const Structure& s, int i, const char* key) {
   if (i < 0 || i >= s.contact_count())

@@ -34,10 +34,7 @@ constexpr std::int64_t kMaxPoints = 1'000'000;
 
 std::string q(std::string_view s) { return json_quote(s); }
 
-std::string suggestion(std::string_view word, const Keys& valid) {
-  const std::string near = nearest_word(word, valid);
-  return near.empty() ? std::string() : fmt::format("; did you mean \"{}\"?", near);
-}
+using detail::suggestion;
 
 // ---------------------------------------------------------------------------------------------
 // Common tables

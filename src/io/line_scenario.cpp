@@ -65,10 +65,7 @@ void replace_all(std::string& text, const std::string& from, const std::string& 
 std::string number_text(double v) { return fmt::format("{}", v); }
 
 /// The nearest valid name, as a "; did you mean" suffix.
-std::string suggestion(std::string_view word, const Keys& valid) {
-  const std::string near = nearest_word(word, valid);
-  return near.empty() ? std::string() : fmt::format("; did you mean \"{}\"?", near);
-}
+using detail::suggestion;
 
 // ---------------------------------------------------------------------------------------------
 // Cases: [[case]] tables times the [sweep] product
@@ -589,49 +586,13 @@ struct Grid {
 };
 
 Grid read_grid(const Section& k, const std::string& name, std::string_view description) {
+  detail::NumberGrid read = detail::read_number_grid(k, name, description, "velocity", kMaxPoints);
   Grid g;
   g.key = k.key(name);
-  const toml::node* node = k.node(name);
-  if (!node) k.missing(name, description);
-  if (node->is_number()) {
-    g.values = {*k.number(name)};
-    g.scalar = true;
-  } else if (node->is_array()) {
-    g.values = *k.numbers(name);
-    if (g.values.empty()) throw InvalidInput(fmt::format("{} = []: must list at least one velocity", g.key));
-  } else if (node->is_table()) {
-    g.table = true;
-    const Section t = k.table(name);
-    t.check_keys({"from", "to", "points", "spacing"});
-    const double from = t.required_number("from", "first velocity of the grid, m/s");
-    const double to = t.required_number("to", "last velocity of the grid, m/s");
-    const auto points = t.integer("points");
-    if (!points) t.missing("points", "number of velocities, >= 2");
-    if (*points < 2) throw InvalidInput(fmt::format("{} = {}: must be >= 2", t.key("points"), *points));
-    if (*points > kMaxPoints)
-      throw InvalidInput(fmt::format("{} = {}: at most {} points", t.key("points"), *points, kMaxPoints));
-    if (!(to > from))
-      throw InvalidInput(
-          fmt::format("{} = {}: must be > {} = {}", t.key("to"), format_value(to), t.key("from"), format_value(from)));
-    const std::string spacing = t.string("spacing").value_or("linear");
-    if (spacing != "linear" && spacing != "log")
-      throw InvalidInput(fmt::format("{} = {}: unknown spacing (valid: linear, log){}", t.key("spacing"), q(spacing),
-                                     suggestion(spacing, {"linear", "log"})));
-    g.log = spacing == "log";
-    if (g.log && !(from > 0.0))
-      throw InvalidInput(
-          fmt::format("{} = {}: must be > 0 with {} = \"log\"", t.key("from"), format_value(from), t.key("spacing")));
-    const auto n = static_cast<std::size_t>(*points);
-    g.values.resize(n);
-    for (std::size_t i = 0; i < n; ++i) {
-      const double w = static_cast<double>(i) / static_cast<double>(n - 1);
-      g.values[i] = g.log ? std::exp(std::log(from) * (1.0 - w) + std::log(to) * w) : from * (1.0 - w) + to * w;
-    }
-    g.values.front() = from;
-    g.values.back() = to;
-  } else {
-    k.wrong_type(name, "a number, an array of numbers or a grid { from, to, points, spacing }");
-  }
+  g.values = std::move(read.values);
+  g.log = read.log;
+  g.table = read.table;
+  g.scalar = read.scalar;
   return g;
 }
 

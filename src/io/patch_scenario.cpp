@@ -23,37 +23,10 @@ const std::vector<std::string> kExtraColumns{"Mz_no_phi_Nm", "W_J", "P_supplied_
 
 PatchAxis read_axis(const Section& k, const std::string& name, const std::string& column) {
   PatchAxis axis{column};
-  const toml::node* node = k.node(name);
-  if (!node) return axis;
-  if (node->is_number()) {
-    axis.values = {*k.number(name)};
-  } else if (node->is_array()) {
-    axis.values = *k.numbers(name);
-    axis.list = true;
-    if (axis.values.empty()) throw InvalidInput(fmt::format("{} = []: must list at least one value", k.key(name)));
-  } else if (node->is_table()) {
-    axis.list = true;
-    const Section t = k.table(name);
-    t.check_keys({"from", "to", "points"});
-    const double from = t.required_number("from", "first value of the grid");
-    const double to = t.required_number("to", "last value of the grid");
-    const auto points = t.integer("points");
-    if (!points) t.missing("points", "number of values, >= 2");
-    if (*points < 2 || static_cast<std::size_t>(*points) > kMaxPoints)
-      throw InvalidInput(fmt::format("{} = {}: must be in [2, {}]", t.key("points"), *points, kMaxPoints));
-    if (!(to > from))
-      throw InvalidInput(
-          fmt::format("{} = {}: must be > {} = {}", t.key("to"), format_value(to), t.key("from"), format_value(from)));
-    const auto n = static_cast<std::size_t>(*points);
-    axis.values.resize(n);
-    for (std::size_t i = 0; i < n; ++i) {
-      const double w = static_cast<double>(i) / static_cast<double>(n - 1);
-      axis.values[i] = from * (1.0 - w) + to * w;
-    }
-    axis.values.back() = to;
-  } else {
-    k.wrong_type(name, "a number, an array of numbers or a grid { from, to, points }");
-  }
+  if (!k.node(name)) return axis;  // absent: the single value 0
+  detail::NumberGrid grid = detail::read_number_grid(k, name, "", "value", static_cast<std::int64_t>(kMaxPoints));
+  axis.values = std::move(grid.values);
+  axis.list = !grid.scalar;
   return axis;
 }
 

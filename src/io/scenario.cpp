@@ -196,6 +196,58 @@ void for_each_case(const toml::table& root, const CaseParser& parse_case) {
   }
 }
 
+std::string suggestion(std::string_view word, const std::vector<std::string>& valid) {
+  const std::string near = nearest_word(word, valid);
+  return near.empty() ? std::string() : fmt::format("; did you mean \"{}\"?", near);
+}
+
+NumberGrid read_number_grid(const Section& k, const std::string& name, std::string_view description,
+                            std::string_view item, std::int64_t max_points) {
+  NumberGrid g;
+  const toml::node* node = k.node(name);
+  if (!node) k.missing(name, description);
+  if (node->is_number()) {
+    g.values = {*k.number(name)};
+    g.scalar = true;
+  } else if (node->is_array()) {
+    g.values = *k.numbers(name);
+    if (g.values.empty()) throw InvalidInput(fmt::format("{} = []: must list at least one {}", k.key(name), item));
+  } else if (node->is_table()) {
+    g.table = true;
+    const Section t = k.table(name);
+    t.check_keys({"from", "to", "points", "spacing"});
+    const double from = t.required_number("from", fmt::format("first {} of the grid", item));
+    const double to = t.required_number("to", fmt::format("last {} of the grid", item));
+    const auto points = t.integer("points");
+    if (!points) t.missing("points", fmt::format("number of {} values, >= 2", item));
+    if (*points < 2) throw InvalidInput(fmt::format("{} = {}: must be >= 2", t.key("points"), *points));
+    if (*points > max_points)
+      throw InvalidInput(fmt::format("{} = {}: at most {} points", t.key("points"), *points, max_points));
+    if (!(to > from))
+      throw InvalidInput(
+          fmt::format("{} = {}: must be > {} = {}", t.key("to"), format_value(to), t.key("from"), format_value(from)));
+    const std::string spacing = t.string("spacing").value_or("linear");
+    if (spacing != "linear" && spacing != "log")
+      throw InvalidInput(fmt::format("{} = {}: unknown spacing (valid: linear, log){}", t.key("spacing"),
+                                     json_quote(spacing), suggestion(spacing, {"linear", "log"})));
+    g.log = spacing == "log";
+    if (g.log && !(from > 0.0))
+      throw InvalidInput(
+          fmt::format("{} = {}: must be > 0 with {} = \"log\"", t.key("from"), format_value(from), t.key("spacing")));
+    const auto n = static_cast<std::size_t>(*points);
+    g.values.resize(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      const double w = static_cast<double>(i) / static_cast<double>(n - 1);
+      g.values[i] = g.log ? std::exp(std::log(from) * (1.0 - w) + std::log(to) * w) : from * (1.0 - w) + to * w;
+    }
+    g.values.front() = from;
+    g.values.back() = to;
+  } else {
+    k.wrong_type(name, "a number, an array of numbers or a grid { from, to, points, spacing }");
+  }
+  return g;
+}
+
 }  // namespace detail
 
 // ---------------------------------------------------------------------------------------------

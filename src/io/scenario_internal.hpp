@@ -18,6 +18,22 @@ namespace bristle::io::detail {
 /// A scenario name must be usable as a file stem: not empty, no '/' or control characters, not "." or "..".
 void validate_name(const std::string& key, const std::string& name);
 
+/// "; did you mean \"<nearest>\"?" for an unknown `word`, or "" when nothing in `valid` is near.
+std::string suggestion(std::string_view word, const std::vector<std::string>& valid);
+
+/// A grid of numbers as scenarios write it: a number, an array of numbers, or
+/// { from, to, points, spacing = "linear" | "log" } (both ends included; "log" needs from > 0).
+struct NumberGrid {
+  std::vector<double> values;
+  bool scalar = false;  // written as one number
+  bool table = false;   // written as { from, to, points, spacing }
+  bool log = false;     // spacing = "log"
+};
+/// Reads `name` of `k` as a NumberGrid (missing: k.missing(name, description)). `item` names one value
+/// in messages ("velocity", "value"); at most `max_points` points.
+NumberGrid read_number_grid(const Section& k, const std::string& name, std::string_view description,
+                            std::string_view item, std::int64_t max_points);
+
 /// Reads the [sweep] table (if any) of `root`: parameter, values (kept as TOML nodes so that
 /// integers stay integers) and column.
 struct SweepSpec {

@@ -55,6 +55,22 @@ TEST(PatchScenario, ParsesAndRunsAMap) {
   EXPECT_GT(std::abs(s.column("Fy_N")[0]), 100.0);
 }
 
+TEST(PatchScenario, GridsAreReadAsInTheLineKinds) {
+  // The operating-point axes share the line kinds' grid reader (number, list, { from, to, points, spacing }).
+  const std::string grid = "[kinematics]\nVr_mps = 16.0\nvx_mps = { from = 0.01, to = 1.0, points = 3, spacing = ";
+  EXPECT_EQ(error_of(kBase + kPatch + grid + "\"lin\" }\n"),
+            "kinematics.vx_mps.spacing = \"lin\": unknown spacing (valid: linear, log); did you mean \"log\"?");
+  EXPECT_EQ(error_of(kBase + kPatch + "[kinematics]\nVr_mps = 16.0\nvx_mps = { from = -1.0, to = 1.0, points = 3, "
+                                      "spacing = \"log\" }\n"),
+            "kinematics.vx_mps.from = -1: must be > 0 with kinematics.vx_mps.spacing = \"log\"");
+  EXPECT_EQ(error_of(kBase + kPatch + "[kinematics]\nVr_mps = 16.0\nvx_mps = { from = 0.0, to = 1.0, points = 1 }\n"),
+            "kinematics.vx_mps.points = 1: must be >= 2");
+  EXPECT_EQ(error_of(kBase + kPatch + "[kinematics]\nVr_mps = 16.0\nvx_mps = []\n"),
+            "kinematics.vx_mps = []: must list at least one value");
+  // A log grid runs: 3 points 0.01, 0.1, 1 m/s.
+  EXPECT_EQ(error_of(kBase + kPatch + grid + "\"log\" }\n"), "(no InvalidInput)");
+}
+
 TEST(PatchScenario, BadInputNamesTheKey) {
   EXPECT_EQ(error_of(kBase + "[patch]\nlength_m = 0.1\nwidth_m = 0.0\nnormal_load_N = 3000.0\n" + kKin),
             "patch.width_m = 0: must be > 0");

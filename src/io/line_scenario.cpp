@@ -414,7 +414,8 @@ void parse_line_table(const Section& root, Kind kind, LineCaseBase& sc) {
   const Section l = root.table("line");
   const Keys steady_keys = {"L_m", "normal_load_N", "pressure", "pressure_table"};
   const Keys transient_keys = {"L_m", "normal_load_N", "pressure", "pressure_table", "cells",
-                               "cfl", "dt_s",          "max_dt_s", "limiter",        "source_scheme"};
+                               "cfl", "dt_s",          "max_dt_s", "limiter",        "source_scheme",
+                               "interpolate_outputs"};
   l.check_keys(kind == Kind::steady ? steady_keys : transient_keys, transient_keys,
                fmt::format("kind = {}", q(kind_name(kind))));
   transport::LineContactParams& p = sc.line;
@@ -460,6 +461,7 @@ void parse_line_table(const Section& root, Kind kind, LineCaseBase& sc) {
     p.limiter = transport::limiter_from_string(l.key("limiter"), l.string("limiter").value_or("van_leer"));
     p.source_scheme =
         transport::source_scheme_from_string(l.key("source_scheme"), l.string("source_scheme").value_or("automatic"));
+    p.interpolate_outputs = l.boolean("interpolate_outputs").value_or(false);
   }
 }
 
@@ -894,6 +896,7 @@ Json line_json(const transport::LineContactParams& p, Kind kind) {
     j["max_dt_s"] = p.max_dt_s;
     j["limiter"] = transport::to_string(p.limiter);
     j["source_scheme"] = transport::to_string(p.source_scheme);
+    j["interpolate_outputs"] = p.interpolate_outputs;
   }
   return j;
 }

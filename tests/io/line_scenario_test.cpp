@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -313,6 +314,47 @@ TEST(LineScenario, TransientEndsAtTheSteadyValue) {
   const contact::ContactModel model(sc.law, sc.body1, sc.body2);
   const double expected = transport::steady_state(model, sc.line, 0.0, 0.1).force_N[0];
   EXPECT_NEAR(final_fx, expected, 0.01 * std::abs(expected));
+}
+
+// The "steps" count of the first case in a report's JSON text.
+long steps_in(const std::string& json) {
+  const std::string key = "\"steps\": ";
+  const auto at = json.find(key);
+  return at == std::string::npos ? -1 : std::stol(json.substr(at + key.size()));
+}
+
+TEST(LineScenario, InterpolatedOutputsKeepTheSolverSteps) {
+  // 101 outputs 5 ms apart, CFL step 90 ms: landing on every output shortens the steps.
+  Transient landing;
+  landing.time = "[time]\nt_end_s = 0.5\noutputs = 101\n";
+  Transient interpolated = landing;
+  interpolated.line = kLine + "cells = 20\ninterpolate_outputs = true\n";
+  const auto s_landing = parse_scenario_string(landing.text(), "t");
+  const auto s_interpolated = parse_scenario_string(interpolated.text(), "t");
+  EXPECT_FALSE(transient_study(s_landing).cases().front().line.interpolate_outputs);
+  EXPECT_TRUE(transient_study(s_interpolated).cases().front().line.interpolate_outputs);
+  const RunResult a = s_landing->run();
+  const RunResult b = s_interpolated->run();
+  const std::string json_a = a.report.dump(), json_b = b.report.dump();
+  EXPECT_NE(json_b.find("\"interpolate_outputs\": true"), std::string::npos);
+  EXPECT_NE(json_a.find("\"interpolate_outputs\": false"), std::string::npos);
+  const long steps_a = steps_in(json_a), steps_b = steps_in(json_b);
+  EXPECT_GE(steps_a, 100);
+  EXPECT_GT(steps_b, 0);
+  EXPECT_LT(steps_b, steps_a / 5);
+  const auto& fa = a.cases[0].series.column("Fx_N");
+  const auto& fb = b.cases[0].series.column("Fx_N");
+  ASSERT_EQ(fa.size(), fb.size());
+  double scale = 0.0, diff = 0.0;
+  for (std::size_t i = 0; i < fa.size(); ++i) {
+    scale = std::max(scale, std::abs(fa[i]));
+    diff = std::max(diff, std::abs(fa[i] - fb[i]));
+  }
+  EXPECT_GT(scale, 0.0);
+  EXPECT_LT(diff, 0.05 * scale);  // two second-order solutions on 20 cells, different steps
+  EXPECT_GT(diff, 0.0);           // and they are different solutions
+  interpolated.line = kLine + "interpolate_outputs = \"yes\"\n";
+  EXPECT_EQ(error_of(interpolated.text()), "line.interpolate_outputs = \"yes\": must be true or false");
 }
 
 TEST(LineScenario, FixedStepAtTheStabilityLimitIsAccepted) {

@@ -18,10 +18,6 @@
 #include "csv_table.hpp"
 #include "scenario_internal.hpp"
 
-#ifndef BRISTLE_VERSION
-#define BRISTLE_VERSION "unknown"
-#endif
-
 namespace bristle::io {
 
 namespace {
@@ -245,18 +241,7 @@ Json mechanism_json(const dir::Mechanism& m) {
 }
 
 void fill_header(Json& r, const DirectionalBase& sc, std::string_view kind, double solve_seconds) {
-  r["bristle_version"] = BRISTLE_VERSION;
-  r["kind"] = kind;
-  r["name"] = sc.name;
-  r["description"] = sc.description;
-  if (sc.source.path.empty()) {
-    r["scenario"] = nullptr;
-  } else {
-    std::error_code ec;
-    const auto absolute = std::filesystem::absolute(sc.source.path, ec);
-    r["scenario"] = (ec ? sc.source.path : absolute).string();
-  }
-  r["solve_seconds"] = solve_seconds;
+  detail::report_header(r, kind, sc.name, sc.description, sc.source, solve_seconds);
 }
 
 std::string base_summary(const DirectionalBase& sc, std::string_view kind, const dir::Profile& w) {

@@ -22,10 +22,6 @@
 #include "bristle/rheology/contact_pair.hpp"
 #include "scenario_internal.hpp"
 
-#ifndef BRISTLE_VERSION
-#define BRISTLE_VERSION "unknown"
-#endif
-
 namespace bristle::io {
 
 std::string_view to_string(LineMode mode) {
@@ -918,18 +914,7 @@ Json case_columns_json(const LineCaseBase& sc) {
 }
 
 void fill_report_header(Json& r, const LineCaseBase& first, Kind kind, double solve_seconds) {
-  r["bristle_version"] = BRISTLE_VERSION;
-  r["kind"] = kind_name(kind);
-  r["name"] = first.name;
-  r["description"] = first.description;
-  if (first.source.path.empty()) {
-    r["scenario"] = nullptr;
-  } else {
-    std::error_code ec;
-    const auto absolute = std::filesystem::absolute(first.source.path, ec);
-    r["scenario"] = (ec ? first.source.path : absolute).string();
-  }
-  r["solve_seconds"] = solve_seconds;
+  detail::report_header(r, kind_name(kind), first.name, first.description, first.source, solve_seconds);
 }
 
 std::string body_summary(const rheology::RheologyParams& b) {

@@ -17,6 +17,10 @@
 #include "bristle/io/patch_scenario.hpp"
 #include "scenario_internal.hpp"
 
+#ifndef BRISTLE_VERSION
+#define BRISTLE_VERSION "unknown"
+#endif
+
 namespace bristle::io {
 
 std::string ScenarioSource::display_name() const { return path.empty() ? std::string("<string>") : path.string(); }
@@ -194,6 +198,22 @@ void for_each_case(const toml::table& root, const CaseParser& parse_case) {
                                      format_value(spec->sweep.values[i]), e.what()));
     }
   }
+}
+
+void report_header(Json& report, std::string_view kind, const std::string& name, const std::string& description,
+                   const ScenarioSource& source, double solve_seconds) {
+  report["bristle_version"] = BRISTLE_VERSION;
+  report["kind"] = kind;
+  report["name"] = name;
+  report["description"] = description;
+  if (source.path.empty()) {
+    report["scenario"] = nullptr;
+  } else {
+    std::error_code ec;
+    const auto absolute = std::filesystem::absolute(source.path, ec);
+    report["scenario"] = (ec ? source.path : absolute).string();
+  }
+  report["solve_seconds"] = solve_seconds;
 }
 
 std::string suggestion(std::string_view word, const std::vector<std::string>& valid) {

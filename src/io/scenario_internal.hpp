@@ -18,6 +18,11 @@ namespace bristle::io::detail {
 /// A scenario name must be usable as a file stem: not empty, no '/' or control characters, not "." or "..".
 void validate_name(const std::string& key, const std::string& name);
 
+/// The head every kind's JSON report starts with: bristle_version, kind, name, description, scenario
+/// (the absolute path of the file, null for a scenario read from a string) and solve_seconds.
+void report_header(Json& report, std::string_view kind, const std::string& name, const std::string& description,
+                   const ScenarioSource& source, double solve_seconds);
+
 /// "; did you mean \"<nearest>\"?" for an unknown `word`, or "" when nothing in `valid` is near.
 std::string suggestion(std::string_view word, const std::vector<std::string>& valid);
 

@@ -18,10 +18,6 @@
 #include "bristle/structures/modal_model.hpp"
 #include "scenario_internal.hpp"
 
-#ifndef BRISTLE_VERSION
-#define BRISTLE_VERSION "unknown"
-#endif
-
 namespace bristle::io {
 
 namespace {
@@ -275,22 +271,6 @@ void read_output(const Section& root, OutputOptions& out, const std::string& nam
   };
   check("output.plot_x", out.plot_x);
   for (std::size_t i = 0; i < out.plot_y.size(); ++i) check(fmt::format("output.plot_y[{}]", i), out.plot_y[i]);
-}
-
-void fill_header(Json& r, std::string_view kind, const std::string& name, const std::string& description,
-                 const ScenarioSource& source, double seconds) {
-  r["bristle_version"] = BRISTLE_VERSION;
-  r["kind"] = kind;
-  r["name"] = name;
-  r["description"] = description;
-  if (source.path.empty()) {
-    r["scenario"] = nullptr;
-  } else {
-    std::error_code ec;
-    const auto absolute = std::filesystem::absolute(source.path, ec);
-    r["scenario"] = (ec ? source.path : absolute).string();
-  }
-  r["solve_seconds"] = seconds;
 }
 
 std::string structure_summary(const StructureSpec& spec, const st::Structure& s) {
@@ -677,7 +657,7 @@ RunResult StructureKernelStudy::run(const ProgressCallback& progress) const {
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (progress) progress(Progress{0, 1, 1.0, ""});
   Json& r = result.report;
-  fill_header(r, kind(), sc_.name, sc_.description, sc_.source, seconds);
+  detail::report_header(r, kind(), sc_.name, sc_.description, sc_.source, seconds);
   Json parameters = Json::object();
   parameters["structure"] = structure_json(sc_.structure, sc_.structure.build());
   Json kj = Json::object();
@@ -743,7 +723,7 @@ RunResult StructureStickSlipStudy::run(const ProgressCallback& progress) const {
   if (progress) progress(Progress{0, 1, 1.0, ""});
 
   Json& r = result.report;
-  fill_header(r, kind(), sc_.name, sc_.description, sc_.source, seconds);
+  detail::report_header(r, kind(), sc_.name, sc_.description, sc_.source, seconds);
   Json parameters = Json::object();
   parameters["structure"] = structure_json(sc_.structure, s);
   Json c = Json::object();

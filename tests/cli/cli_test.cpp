@@ -13,21 +13,14 @@
 #include <string>
 #include <vector>
 
+#include "support/test_support.hpp"
+
 namespace {
 
 namespace fs = std::filesystem;
 
-std::string read(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-struct CliResult {
-  int code = -1;
-  std::string out, err;
-};
+using bristle::test::CliResult;
+std::string read(const fs::path& p) { return bristle::test::read_text(p); }
 
 const char* kValid =
     "name = \"tiny\"\n"
@@ -44,31 +37,7 @@ std::string scenario_with(const std::string& law, const std::string& body1 = "[b
 }
 const std::string kLaw = "[law]\ntype = \"lugre\"\n";
 
-class Cli : public ::testing::Test {
- protected:
-  void SetUp() override {
-    std::string pattern = (fs::temp_directory_path() / "bristle_cli_XXXXXX").string();
-    ASSERT_NE(mkdtemp(pattern.data()), nullptr);
-    dir_ = pattern;
-  }
-  void TearDown() override {
-    std::error_code ec;
-    fs::remove_all(dir_, ec);
-  }
-  void write(const std::string& name, const std::string& text) const { std::ofstream(dir_ / name) << text; }
-  CliResult run(const std::string& args, const std::string& env = "") const {
-    const std::string command = fmt::format("cd '{}' && {} '{}' {} > '{}' 2> '{}' < /dev/null", dir_.string(), env,
-                                            BRISTLE_CLI_PATH, args, (dir_ / ".stdout").string(),
-                                            (dir_ / ".stderr").string());
-    const int status = std::system(command.c_str());
-    CliResult r;
-    r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    r.out = read(dir_ / ".stdout");
-    r.err = read(dir_ / ".stderr");
-    return r;
-  }
-  fs::path dir_;
-};
+class Cli : public bristle::test::CliTest {};
 
 TEST_F(Cli, ValidScenarioWritesCsvJsonAndPng) {
   write("tiny.toml", kValid);

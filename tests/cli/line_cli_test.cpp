@@ -21,21 +21,14 @@
 #include "bristle/rheology/contact_pair.hpp"
 #include "bristle/transport/line_contact.hpp"
 
+#include "support/test_support.hpp"
+
 namespace {
 
 namespace fs = std::filesystem;
 
-std::string read(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-struct CliResult {
-  int code = -1;
-  std::string out, err;
-};
+using bristle::test::CliResult;
+std::string read(const fs::path& p) { return bristle::test::read_text(p); }
 
 /// A CSV file as named columns (all numeric).
 struct Csv {
@@ -63,29 +56,8 @@ Csv read_csv(const fs::path& p) {
   return csv;
 }
 
-class LineCli : public ::testing::Test {
+class LineCli : public bristle::test::CliTest {
  protected:
-  void SetUp() override {
-    std::string pattern = (fs::temp_directory_path() / "bristle_line_cli_XXXXXX").string();
-    ASSERT_NE(mkdtemp(pattern.data()), nullptr);
-    dir_ = pattern;
-  }
-  void TearDown() override {
-    std::error_code ec;
-    fs::remove_all(dir_, ec);
-  }
-  void write(const std::string& name, const std::string& text) const { std::ofstream(dir_ / name) << text; }
-  CliResult run(const std::string& args) const {
-    const std::string command =
-        fmt::format("cd '{}' && '{}' {} > '{}' 2> '{}' < /dev/null", dir_.string(), BRISTLE_CLI_PATH, args,
-                    (dir_ / ".stdout").string(), (dir_ / ".stderr").string());
-    const int status = std::system(command.c_str());
-    CliResult r;
-    r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    r.out = read(dir_ / ".stdout");
-    r.err = read(dir_ / ".stderr");
-    return r;
-  }
   /// Runs an example of examples/ into DIR/out (without the plot unless asked) and reads its CSV.
   Csv run_example(const std::string& stem, bool plot = false) const {
     const fs::path file = fs::path(BRISTLE_SOURCE_DIR) / "examples" / (stem + ".toml");
@@ -94,7 +66,6 @@ class LineCli : public ::testing::Test {
     EXPECT_EQ(r.err, "");
     return read_csv(dir_ / "out" / (stem + ".csv"));
   }
-  fs::path dir_;
 };
 
 // ---------------------------------------------------------------------------------------------

@@ -8,18 +8,12 @@
 #include "bristle/core/error.hpp"
 #include "bristle/core/norms.hpp"
 #include "bristle/core/time_series.hpp"
+#include "support/test_support.hpp"
 
 namespace bristle {
 namespace {
 
-std::string message_of(const std::function<void()>& fn) {
-  try {
-    fn();
-  } catch (const InvalidInput& e) {
-    return e.what();
-  }
-  return "(no error)";
-}
+using test::message_of;
 
 TEST(Validation, MessagesNameKeyValueAndRule) {
   const double inf = std::numeric_limits<double>::infinity();

@@ -10,29 +10,17 @@
 
 #include "bristle/core/error.hpp"
 #include "bristle/directional/crawler.hpp"
+#include "directional/directional_test_support.hpp"
+#include "support/test_support.hpp"
 
 namespace {
 
-using bristle::InvalidInput;
 using namespace bristle::directional;
 
-template <class F>
-std::string message_of(F&& f) {
-  try {
-    f();
-  } catch (const InvalidInput& e) {
-    return e.what();
-  }
-  return "(no InvalidInput thrown)";
-}
+using bristle::test::message_of;
 
-Mechanism bristle_foot(MechanismKind kind) {
-  ProfileParams p;
-  p.amplitude = 0.5 / (2.0 * std::numbers::pi);  // omega_+ = -omega_- = 0.5
-  MechanismParams m;
-  m.kind = kind;
-  return Mechanism(m, Profile(p));
-}
+/// omega_+ = -omega_- = 0.5.
+Mechanism bristle_foot(MechanismKind kind) { return test::default_mechanism(kind); }
 
 TEST(Crawler, TwoFootLimitMatchesTheClosedForm) {
   for (const auto kind : {MechanismKind::slanted, MechanismKind::angular}) {

@@ -12,29 +12,16 @@
 
 #include "bristle/core/error.hpp"
 #include "bristle/directional/drive.hpp"
+#include "directional/directional_test_support.hpp"
+#include "support/test_support.hpp"
 
 namespace {
 
-using bristle::InvalidInput;
 using namespace bristle::directional;
 
-template <class F>
-std::string message_of(F&& f) {
-  try {
-    f();
-  } catch (const InvalidInput& e) {
-    return e.what();
-  }
-  return "(no InvalidInput thrown)";
-}
+using bristle::test::message_of;
 
-Mechanism make(MechanismKind kind) {
-  ProfileParams p;
-  p.amplitude = 0.5 / (2.0 * std::numbers::pi);
-  MechanismParams m;
-  m.kind = kind;
-  return Mechanism(m, Profile(p));
-}
+Mechanism make(MechanismKind kind) { return test::default_mechanism(kind); }
 
 std::vector<double> grid(double t_end, int n) {
   std::vector<double> t;

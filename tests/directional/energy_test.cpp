@@ -9,21 +9,13 @@
 
 #include "bristle/core/error.hpp"
 #include "bristle/directional/energy.hpp"
+#include "support/test_support.hpp"
 
 namespace {
 
-using bristle::InvalidInput;
 using namespace bristle::directional;
 
-template <class F>
-std::string message_of(F&& f) {
-  try {
-    f();
-  } catch (const InvalidInput& e) {
-    return e.what();
-  }
-  return "(no InvalidInput thrown)";
-}
+using bristle::test::message_of;
 
 TEST(ConvexEnergy, InverseAndConjugate) {
   for (const ConvexParams params : {ConvexParams{2.0, 0.0}, ConvexParams{0.5, 3.0}, ConvexParams{1e-3, 10.0}}) {

@@ -20,46 +20,20 @@
 #include "bristle/directional/drive.hpp"
 #include "bristle/directional/epsilon_system.hpp"
 #include "bristle/directional/limit_system.hpp"
+#include "directional/directional_test_support.hpp"
+#include "support/test_support.hpp"
 
 namespace {
 
-using bristle::InvalidInput;
 using namespace bristle::directional;
 
-template <class F>
-std::string message_of(F&& f) {
-  try {
-    f();
-  } catch (const InvalidInput& e) {
-    return e.what();
-  }
-  return "(no InvalidInput thrown)";
-}
+using bristle::test::message_of;
 
+using test::default_mechanism;
 /// omega_+ = -omega_- = 0.5.
-Profile symmetric_surface() {
-  ProfileParams p;
-  p.kind = ProfileKind::sine;
-  p.amplitude = 0.5 / (2.0 * std::numbers::pi);
-  return Profile(p);
-}
-
-/// The ratchet with r = 1/4: omega_+ = 0.625, omega_- = -0.375.
-Profile asymmetric_surface() {
-  ProfileParams p;
-  p.kind = ProfileKind::ratchet;
-  p.amplitude = 0.5 / (2.0 * std::numbers::pi);
-  p.asymmetry = 0.25;
-  return Profile(p);
-}
-
-/// The default mechanism of each kind (mechanism.hpp: k = 1, h = 1; slanted L_rest = 1.5, theta = 0.5;
-/// vertical L_rest = 1.5; angular L = 1.25, theta_rest = 0).
-Mechanism mechanism(MechanismKind kind, const Profile& w) {
-  MechanismParams p;
-  p.kind = kind;
-  return Mechanism(p, w);
-}
+Profile symmetric_surface() { return test::sine_surface(0.5); }
+/// omega_+ = 0.625, omega_- = -0.375.
+Profile asymmetric_surface() { return test::ratchet_surface(); }
 
 /// Least-squares slope of log(err) against log(eps).
 double fitted_rate(const std::vector<double>& eps, const std::vector<double>& err) {
@@ -92,7 +66,7 @@ void sliding_table(double gamma, const std::vector<MechanismKind>& kinds, bool a
     if (asymmetric && !asymmetric_too) continue;
     const Profile w = asymmetric ? asymmetric_surface() : symmetric_surface();
     for (const auto kind : kinds) {
-      const Mechanism m = mechanism(kind, w);
+      const Mechanism m = default_mechanism(kind, w);
       std::printf("  %s spring, %s surface (omega_+ = %.4g, omega_- = %.4g): alpha = %.6f N, rho_+ = %.6f N, rho_- = "
                   "%.6f N\n",
                   std::string(to_string(kind)).c_str(), asymmetric ? "asymmetric" : "symmetric", w.omega_plus(),
@@ -170,7 +144,7 @@ void theorem1_table(double gamma, const std::vector<MechanismKind>& kinds, const
   std::printf("Theorem 1 (gamma = %g, beta = %g, %s surface): Phi = z^2/2, l = 0.75 sin(2 pi t), t in [0, 1]\n", gamma,
               beta, surface);
   for (const auto kind : kinds) {
-    const Mechanism m = mechanism(kind, w);
+    const Mechanism m = default_mechanism(kind, w);
     const LimitSystem limit_system(ConvexEnergy({1.0, 0.0}), l, m.limit().rho_plus, m.limit().rho_minus);
     const auto limit = limit_system.run(0.0, 0.0, times);
     std::printf("  %s spring: int R(z_bar') = %.9f J\n", std::string(to_string(kind)).c_str(),
@@ -215,7 +189,7 @@ TEST(Theorem1, GammaOneHalfAndTwo) {
 
 TEST(EpsilonSystem, EnergyBalanceTightensWithTheTolerance) {
   // The residual of eq. 4.5 is integration error only: it falls with rtol.
-  const Mechanism m = mechanism(MechanismKind::angular, asymmetric_surface());
+  const Mechanism m = default_mechanism(MechanismKind::angular, asymmetric_surface());
   const WigglySystem system(WigglyPotential(m, 1e-2), ConvexEnergy({1.0, 0.5}), Loading::sine(0.1, 0.9, 1.0), 1.0);
   std::vector<double> times;
   for (int i = 0; i <= 200; ++i) times.push_back(i / 200.0);
@@ -245,7 +219,7 @@ TEST(EpsilonSystem, EveryWiggleIsResolved) {
   // residual difference is the timing of the fast slips, sampled mid-slip).
   std::printf("Resolution (eps = 1e-3, asymmetric surface, t in [0, 0.25]): default tolerances vs rtol = 1e-13\n");
   for (const auto kind : kKinds) {
-    const Mechanism m = mechanism(kind, asymmetric_surface());
+    const Mechanism m = default_mechanism(kind, asymmetric_surface());
     const double eps = 1e-3;
     const WigglySystem system(WigglyPotential(m, eps), ConvexEnergy({1.0, 0.0}), Loading::sine(0.0, 0.75, 1.0), 1.0);
     std::vector<double> times;
@@ -274,7 +248,7 @@ TEST(EpsilonSystemErrors, EpsilonAndGamma) {
             "gamma = 0: must be > 0 (the viscosity eps^gamma must vanish as eps -> 0; paper 2, eq. 2.7)");
   EXPECT_EQ(message_of([] { EpsilonParams{0.01, -2.0}.validate(); }),
             "gamma = -2: must be > 0 (the viscosity eps^gamma must vanish as eps -> 0; paper 2, eq. 2.7)");
-  const Mechanism m = mechanism(MechanismKind::vertical, symmetric_surface());
+  const Mechanism m = default_mechanism(MechanismKind::vertical, symmetric_surface());
   EXPECT_EQ(message_of([&] {
               WigglySystem s(WigglyPotential(m, 0.01), ConvexEnergy({1.0, 0.0}), Loading::ramp(0.0, 1.0), 0.0);
             }),

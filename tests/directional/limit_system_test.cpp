@@ -12,23 +12,15 @@
 
 #include "bristle/core/error.hpp"
 #include "bristle/directional/limit_system.hpp"
+#include "support/test_support.hpp"
 
 namespace {
 
-using bristle::InvalidInput;
 using namespace bristle::directional;
 
 constexpr double kPi = std::numbers::pi;
 
-template <class F>
-std::string message_of(F&& f) {
-  try {
-    f();
-  } catch (const InvalidInput& e) {
-    return e.what();
-  }
-  return "(no InvalidInput thrown)";
-}
+using bristle::test::message_of;
 
 /// A loading with several extrema of unequal height (a custom loading: turning points found on a grid).
 Loading wavy() {

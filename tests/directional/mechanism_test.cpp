@@ -14,31 +14,19 @@
 #include "bristle/core/error.hpp"
 #include "bristle/directional/mechanism.hpp"
 #include "bristle/directional/profile.hpp"
+#include "directional/directional_test_support.hpp"
+#include "support/test_support.hpp"
 
 namespace {
 
 using bristle::format_value;
-using bristle::InvalidInput;
 using namespace bristle::directional;
 
 constexpr double kHalfPi = 0.5 * std::numbers::pi;
 
-template <class F>
-std::string message_of(F&& f) {
-  try {
-    f();
-  } catch (const InvalidInput& e) {
-    return e.what();
-  }
-  return "(no InvalidInput thrown)";
-}
+using bristle::test::message_of;
 
-Profile sine(double omega) {
-  ProfileParams p;
-  p.kind = ProfileKind::sine;
-  p.amplitude = omega / (2.0 * std::numbers::pi);
-  return Profile(p);
-}
+Profile sine(double omega) { return test::sine_surface(omega); }
 
 Profile ratchet(double amplitude, double r) {
   ProfileParams p;

@@ -9,28 +9,17 @@
 
 #include "bristle/core/error.hpp"
 #include "bristle/directional/nap.hpp"
+#include "directional/directional_test_support.hpp"
+#include "support/test_support.hpp"
 
 namespace {
 
 using bristle::format_value;
-using bristle::InvalidInput;
 using namespace bristle::directional;
 
-template <class F>
-std::string message_of(F&& f) {
-  try {
-    f();
-  } catch (const InvalidInput& e) {
-    return e.what();
-  }
-  return "(no InvalidInput thrown)";
-}
+using bristle::test::message_of;
 
-Profile sine(double omega) {
-  ProfileParams p;
-  p.amplitude = omega / (2.0 * std::numbers::pi);
-  return Profile(p);
-}
+Profile sine(double omega) { return test::sine_surface(omega); }
 
 MechanismParams angular(double k, double length, double theta_rest) {
   MechanismParams m;

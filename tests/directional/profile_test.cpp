@@ -9,24 +9,16 @@
 
 #include "bristle/core/error.hpp"
 #include "bristle/directional/profile.hpp"
+#include "support/test_support.hpp"
 
 namespace {
 
 using bristle::format_value;
-using bristle::InvalidInput;
 using namespace bristle::directional;
 
 constexpr double kTwoPi = 2.0 * std::numbers::pi;
 
-template <class F>
-std::string message_of(F&& f) {
-  try {
-    f();
-  } catch (const InvalidInput& e) {
-    return e.what();
-  }
-  return "(no InvalidInput thrown)";
-}
+using bristle::test::message_of;
 
 /// max/min of f on a uniform grid of n points (brute force).
 std::pair<double, double> grid_extrema(const Profile& p, int n, bool slope) {

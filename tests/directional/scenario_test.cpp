@@ -18,6 +18,7 @@
 
 #include "bristle/core/error.hpp"
 #include "bristle/io/output.hpp"
+#include "support/test_support.hpp"
 
 namespace bristle::io {
 namespace {
@@ -25,12 +26,7 @@ namespace {
 namespace fs = std::filesystem;
 namespace dir = bristle::directional;
 
-std::string read(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+std::string read(const fs::path& p) { return test::read_text(p); }
 
 fs::path example(const std::string& name) { return fs::path(BRISTLE_SOURCE_DIR) / "examples" / name; }
 
@@ -234,30 +230,19 @@ TEST(DirectionalScenarioErrors, ExactMessages) {
 
 // ---- The command line ----------------------------------------------------------------------------
 
-class DirectionalCli : public ::testing::Test {
+class DirectionalCli : public test::CliTest {
  protected:
-  void SetUp() override {
-    std::string pattern = (fs::temp_directory_path() / "bristle_directional_XXXXXX").string();
-    ASSERT_NE(mkdtemp(pattern.data()), nullptr);
-    dir_ = pattern;
+  /// The exit code of `bristle ARGS` (and its stderr in *err).
+  int run_code(const std::string& args, std::string* err = nullptr) const {
+    const test::CliResult r = run(args);
+    if (err) *err = r.err;
+    return r.code;
   }
-  void TearDown() override {
-    std::error_code ec;
-    fs::remove_all(dir_, ec);
-  }
-  int run(const std::string& args, std::string* err = nullptr) const {
-    const std::string command = fmt::format("cd '{}' && '{}' {} > /dev/null 2> '{}' < /dev/null", dir_.string(),
-                                            BRISTLE_CLI_PATH, args, (dir_ / ".stderr").string());
-    const int status = std::system(command.c_str());
-    if (err) *err = read(dir_ / ".stderr");
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  }
-  fs::path dir_;
 };
 
 TEST_F(DirectionalCli, Fig4WritesCsvJsonAndPng) {
   std::string err;
-  ASSERT_EQ(run(fmt::format("run '{}' --out out --quiet", example("fig4_slanted_spring.toml").string()), &err), 0)
+  ASSERT_EQ(run_code(fmt::format("run '{}' --out out --quiet", example("fig4_slanted_spring.toml").string()), &err), 0)
       << err;
   for (const char* ext : {".csv", ".json", ".png"})
     EXPECT_TRUE(fs::exists(dir_ / "out" / fmt::format("fig4_slanted_spring{}", ext))) << ext;
@@ -269,7 +254,7 @@ TEST_F(DirectionalCli, BadInputExitsWithCodeTwoAndWritesNothing) {
       "kind = \"directional_loop\"\n" + kSurface + "[mechanism]\nkind = \"angular\"\nlength_m = 0.9\n";
   std::ofstream(dir_ / "bad.toml") << bad;
   std::string err;
-  EXPECT_EQ(run("run bad.toml --out out", &err), 2);
+  EXPECT_EQ(run_code("run bad.toml --out out", &err), 2);
   EXPECT_EQ(err,
             "bristle: error: mechanism.length_m = 0.9: must be > mechanism.height_m = 1 (the rod must reach the "
             "surface, L > h; paper 2, eq. 3.15)\n");

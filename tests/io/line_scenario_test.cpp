@@ -15,6 +15,7 @@
 
 #include "bristle/core/error.hpp"
 #include "bristle/io/output.hpp"
+#include "support/test_support.hpp"
 
 namespace bristle::io {
 namespace {
@@ -62,29 +63,9 @@ const LineTransientStudy& transient_study(const std::unique_ptr<Scenario>& s) {
   return dynamic_cast<const LineTransientStudy&>(*s);
 }
 
-std::string read(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+std::string read(const fs::path& p) { return test::read_text(p); }
 
-class TempDir {
- public:
-  TempDir() {
-    std::string pattern = (fs::temp_directory_path() / "bristle_line_XXXXXX").string();
-    if (!mkdtemp(pattern.data())) throw std::runtime_error("mkdtemp failed");
-    path_ = pattern;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path_, ec);
-  }
-  const fs::path& path() const { return path_; }
-
- private:
-  fs::path path_;
-};
+using test::TempDir;
 
 // ---------------------------------------------------------------------------------------------
 // Fields

@@ -12,35 +12,16 @@
 
 #include "bristle/io/json.hpp"
 #include "bristle/io/scenario.hpp"
+#include "support/test_support.hpp"
 
 namespace bristle::io {
 namespace {
 
 namespace fs = std::filesystem;
 
-class TempDir {
- public:
-  TempDir() {
-    std::string pattern = (fs::temp_directory_path() / "bristle_out_XXXXXX").string();
-    if (!mkdtemp(pattern.data())) throw std::runtime_error("mkdtemp failed");
-    path_ = pattern;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path_, ec);
-  }
-  const fs::path& path() const { return path_; }
+using test::TempDir;
 
- private:
-  fs::path path_;
-};
-
-std::string read(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+std::string read(const fs::path& p) { return test::read_text(p); }
 
 std::size_t count_entries(const fs::path& dir) {
   std::size_t n = 0;

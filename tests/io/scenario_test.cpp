@@ -13,6 +13,7 @@
 
 #include "bristle/contact/contact_model.hpp"
 #include "bristle/core/error.hpp"
+#include "support/test_support.hpp"
 
 namespace bristle::io {
 namespace {
@@ -49,24 +50,7 @@ std::string error_of(const std::string& toml, const fs::path& dir = {}) {
   return "(no error)";
 }
 
-/// A fresh directory under the system temp dir, removed at the end of the test.
-class TempDir {
- public:
-  TempDir() {
-    std::string pattern = (fs::temp_directory_path() / "bristle_io_XXXXXX").string();
-    if (!mkdtemp(pattern.data())) throw std::runtime_error("mkdtemp failed");
-    path_ = pattern;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path_, ec);
-  }
-  const fs::path& path() const { return path_; }
-  void write(const std::string& name, const std::string& text) const { std::ofstream(path_ / name) << text; }
-
- private:
-  fs::path path_;
-};
+using test::TempDir;
 
 // ---------------------------------------------------------------------------------------------
 // Fields

@@ -15,6 +15,7 @@
 #include <sstream>
 
 #include "bristle/core/error.hpp"
+#include "support/test_support.hpp"
 
 namespace bristle::io {
 namespace {
@@ -127,35 +128,15 @@ TEST(StructuresScenario, KernelBadInput) {
 // ---------------------------------------------------------------------------------------------
 // The command line
 
-class StructuresCli : public ::testing::Test {
+class StructuresCli : public test::CliTest {
  protected:
-  void SetUp() override {
-    std::string pattern = (fs::temp_directory_path() / "bristle_structures_XXXXXX").string();
-    ASSERT_NE(mkdtemp(pattern.data()), nullptr);
-    dir_ = pattern;
-  }
-  void TearDown() override {
-    std::error_code ec;
-    fs::remove_all(dir_, ec);
-  }
-  int run(const std::string& args) const {
-    const std::string command = fmt::format("cd '{}' && '{}' {} > '{}' 2> '{}' < /dev/null", dir_.string(),
-                                            BRISTLE_CLI_PATH, args, (dir_ / ".stdout").string(),
-                                            (dir_ / ".stderr").string());
-    const int status = std::system(command.c_str());
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  }
-  std::string stderr_text() const {
-    std::ifstream in(dir_ / ".stderr");
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-  }
-  fs::path dir_;
+  /// The exit code of `bristle ARGS`.
+  int run_code(const std::string& args) const { return run(args).code; }
+  std::string stderr_text() const { return test::read_text(dir_ / ".stderr"); }
 };
 
 TEST_F(StructuresCli, StringKernelExampleWritesItsColumns) {
-  ASSERT_EQ(run(fmt::format("run '{}/examples/string_kernel.toml' --out out --no-plot -q", BRISTLE_SOURCE_DIR)), 0)
+  ASSERT_EQ(run_code(fmt::format("run '{}/examples/string_kernel.toml' --out out --no-plot -q", BRISTLE_SOURCE_DIR)), 0)
       << stderr_text();
   std::ifstream csv(dir_ / "out" / "string_kernel.csv");
   std::string header, first;
@@ -176,12 +157,12 @@ TEST_F(StructuresCli, StringKernelExampleWritesItsColumns) {
 
 TEST_F(StructuresCli, BadInputExitsWithCode2AndWritesNothing) {
   std::ofstream(dir_ / "bad.toml") << stick(kStructure, "[contact]\nnormal_load_N = 1.0\nbelt_speed_m_per_s = inf\n");
-  EXPECT_EQ(run("run bad.toml --out out --no-plot"), 2);
+  EXPECT_EQ(run_code("run bad.toml --out out --no-plot"), 2);
   EXPECT_NE(stderr_text().find("bristle: error: contact.belt_speed_m_per_s = inf: must be finite"), std::string::npos);
   EXPECT_FALSE(fs::exists(dir_ / "out"));
   std::ofstream(dir_ / "bad2.toml") << stick("[structure]\ntype = \"generic\"\nfrequencies_rad_per_s = [0.0]\n"
                                              "mode_values = [[1.0]]\n");
-  EXPECT_EQ(run("run bad2.toml --out out --no-plot"), 2);
+  EXPECT_EQ(run_code("run bad2.toml --out out --no-plot"), 2);
   EXPECT_NE(stderr_text().find("structure.frequencies_rad_per_s[0] = 0: must be > 0"), std::string::npos);
   EXPECT_FALSE(fs::exists(dir_ / "out"));
 }

@@ -319,6 +319,20 @@ def _structure_text(p: Dict[str, Any]) -> str:
     return ", ".join(parts)
 
 
+def _draw_kernels(data: dict, undamped_lw: float):
+    """The undamped and damped (D = 0.1) kernels L1(tau) of a kernel scenario on one axis."""
+    def draw(fig):
+        ax = fig.add_subplot(1, 1, 1)
+        ax.plot(data["tau_s"], data["L1_undamped"], lw=undamped_lw, label="D = 0 (undamped)")
+        ax.plot(data["tau_s"], data["L1_damped"], lw=1.6, label="D = 0.1")
+        ax.axhline(0.0, color="0.5", lw=0.8)
+        ax.set_xlabel("tau (s)")
+        ax.set_ylabel("L1(tau) (m/(N s))")
+        ax.legend(fontsize=8)
+        ax.grid(alpha=0.3)
+    return draw
+
+
 @figure("paper3_fig2", title="Taut string: memory kernel L1 at one contact point",
         source=f"{P3}, Fig. III.2(a)", examples=("string_kernel",))
 def paper3_fig2(ctx: Context) -> Rendered:
@@ -331,16 +345,7 @@ def paper3_fig2(ctx: Context) -> Rendered:
                f"{data['L1_damped_right_limit']:.4f}, eq. III.30 as re-derived in docs/structures.md). "
                f"Scenario examples/string_kernel.toml ({len(data['tau_s'])} points).")
 
-    def draw(fig):
-        ax = fig.add_subplot(1, 1, 1)
-        ax.plot(data["tau_s"], data["L1_undamped"], lw=1.6, label="D = 0 (undamped)")
-        ax.plot(data["tau_s"], data["L1_damped"], lw=1.6, label="D = 0.1")
-        ax.axhline(0.0, color="0.5", lw=0.8)
-        ax.set_xlabel("tau (s)")
-        ax.set_ylabel("L1(tau) (m/(N s))")
-        ax.legend(fontsize=8)
-        ax.grid(alpha=0.3)
-    return Rendered(data, caption, draw)
+    return Rendered(data, caption, _draw_kernels(data, undamped_lw=1.6))
 
 
 @figure("paper3_fig3a", title="Cantilever: memory kernel L1 at the free end",
@@ -356,16 +361,7 @@ def paper3_fig3a(ctx: Context) -> Rendered:
                f"cosh(beta) = 0, free-end mode values 2 (-1)^(k+1)/sqrt(rho A l). "
                f"Scenario examples/cantilever_kernel.toml.")
 
-    def draw(fig):
-        ax = fig.add_subplot(1, 1, 1)
-        ax.plot(data["tau_s"], data["L1_undamped"], lw=1.0, label="D = 0 (undamped)")
-        ax.plot(data["tau_s"], data["L1_damped"], lw=1.6, label="D = 0.1")
-        ax.axhline(0.0, color="0.5", lw=0.8)
-        ax.set_xlabel("tau (s)")
-        ax.set_ylabel("L1(tau) (m/(N s))")
-        ax.legend(fontsize=8)
-        ax.grid(alpha=0.3)
-    return Rendered(data, caption, draw)
+    return Rendered(data, caption, _draw_kernels(data, undamped_lw=1.0))
 
 
 @figure("paper3_fig3b", title="Cantilever: short-time law of the kernel, L1 ~ C sqrt(tau)",

@@ -1,11 +1,12 @@
 // bristle: the command line of the bristle friction library.
 //
-//   bristle run FILE.toml [--out DIR] [--no-plot] [--quiet]
+//   bristle run FILE.toml [--out DIR] [--no-plot] [--quiet] [--repeat N]
 //   bristle check FILE.toml
 //   bristle --version | --help
 //
 // Exit codes: 0 success, 2 invalid input (scenario or command line), 3 solver failure, 1 anything else.
 #include <fmt/format.h>
+#include <malloc.h>
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
@@ -13,7 +14,9 @@
 #include <cstdio>
 #include <exception>
 #include <iostream>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "bristle/contact/bench.hpp"
 #include "bristle/contact/contact_model.hpp"
@@ -135,6 +138,7 @@ int main(int argc, char** argv) {
 
   std::string run_file, check_file, out_dir = ".";
   bool no_plot = false, quiet = false;
+  int repeat = 1;
 
   CLI::App* run = app.add_subcommand("run", "Solve a scenario and write DIR/<name>.csv, .json and .png");
   run->add_option("FILE", run_file, "Scenario file (TOML); keys documented in docs/scenarios.md")
@@ -144,6 +148,11 @@ int main(int argc, char** argv) {
       ->type_name("DIR");
   run->add_flag("--no-plot", no_plot, "Do not render <name>.png (gnuplot is then not needed)");
   run->add_flag("--quiet,-q", quiet, "No progress messages and no list of written files");
+  run->add_option("--repeat", repeat,
+                  "Solve N times in this process, for timing (default 1): files of the last solve, JSON "
+                  "solve_seconds = the best of the N (see below)")
+      ->type_name("N")
+      ->check(CLI::Range(1, 1000000));
   run->footer(fmt::format(
       "\nOutputs (<name> is the scenario's `name`, default the file stem). For kind = \"lumped\":\n"
       "  DIR/<name>.csv   header row, then one row per output time (time.t_start_s .. time.t_end_s every\n"
@@ -161,6 +170,14 @@ int main(int argc, char** argv) {
       "columns, listed in docs/scenarios.md and the kind's page (docs/line_contact.md, patch.md,\n"
       "directional.md, structures.md); every CSV starts with a header row naming each column with its unit.\n"
       "The files appear together or not at all: on any error no output file is left behind.\n"
+      "With --repeat N the scenario is solved N times, one after the other in the same process, and the files\n"
+      "are those of the last solve; the JSON's top-level solve_seconds and solve_cpu_seconds are the smallest\n"
+      "of the N solves, and \"repeat\": {{\"count\": N, \"solve_seconds\": [...], \"solve_cpu_seconds\": [...]}}\n"
+      "lists every solve's times in order (the first includes the cold start of the process: page faults,\n"
+      "lazy binding). Per-case entries are the last solve's. Parsing the scenario and writing the files\n"
+      "happen once and are never timed; the solve includes recording every output row. Memory freed between\n"
+      "the solves stays mapped (glibc M_TRIM_THRESHOLD raised to 256 MiB), so that later solves reuse the\n"
+      "pages the first one touched, as repeated calls in a warm process do.\n"
       "The paths of the written files are printed on stdout. Progress goes to stderr for cases that run\n"
       "longer than 1 s (at most 2 lines/s). --quiet suppresses both.\n"
       "\n"
@@ -195,7 +212,36 @@ int main(int argc, char** argv) {
     ProgressPrinter printer;
     bristle::io::ProgressCallback progress;
     if (!quiet) progress = [&printer](const bristle::io::Progress& p) { printer(p); };
-    const bristle::io::RunResult result = scenario->run(progress);
+    bristle::io::RunResult result = scenario->run(progress);
+    if (repeat > 1) {
+      // Solve N times; keep the last result, report the best and every time. Freed memory stays mapped
+      // (glibc returns the top of the heap to the system beyond M_TRIM_THRESHOLD, 128 KiB by default, and
+      // the next solve would page-fault the output columns in again), so that the later solves are warm
+      // like the repeated calls of an in-process peer; the first solve shows the cold cost.
+      mallopt(M_TRIM_THRESHOLD, 256 << 20);
+      std::vector<double> wall{result.solve_seconds}, cpu;
+      const auto cpu_of = [](const bristle::io::RunResult& r) {
+        const bristle::io::Json* c = r.report.find("solve_cpu_seconds");
+        return c ? c->number() : std::nullopt;
+      };
+      if (const auto c = cpu_of(result)) cpu.push_back(*c);
+      for (int i = 1; i < repeat; ++i) {
+        result = bristle::io::RunResult{};  // free the previous solve's memory for this one
+        result = scenario->run(progress);
+        wall.push_back(result.solve_seconds);
+        if (const auto c = cpu_of(result)) cpu.push_back(*c);
+      }
+      bristle::io::Json summary = bristle::io::Json::object();
+      summary["count"] = repeat;
+      summary["solve_seconds"] = bristle::io::Json(wall);
+      result.solve_seconds = *std::min_element(wall.begin(), wall.end());
+      result.report["solve_seconds"] = result.solve_seconds;
+      if (cpu.size() == wall.size()) {
+        summary["solve_cpu_seconds"] = bristle::io::Json(cpu);
+        result.report["solve_cpu_seconds"] = *std::min_element(cpu.begin(), cpu.end());
+      }
+      result.report["repeat"] = summary;
+    }
     bristle::io::WriteOptions options;
     options.plot = !no_plot;
     const auto files = bristle::io::write_outputs(result, out_dir, options);

@@ -90,6 +90,38 @@ double ContactModel::dissipation_rate(const double* u, const Vec2& v_r, const do
   return -f.dot(zdot + v_r) - (f_out - f).dot(v_r) + damper_power(h);
 }
 
+namespace {
+/// True if m(i, j) == 0 wherever row i and column j belong to different axes; `row_axis0` and `col_axis0`
+/// are the axes (0 = x, 1 = y) of row and column 0, the axes alternating from there.
+bool no_cross_axis(const MatX& m, int row_axis0 = 0, int col_axis0 = 0) {
+  for (Eigen::Index j = 0; j < m.cols(); ++j)
+    for (Eigen::Index i = 0; i < m.rows(); ++i)
+      if ((i + row_axis0) % 2 != (j + col_axis0) % 2 && m(i, j) != 0.0) return false;
+  return true;
+}
+}  // namespace
+
+bool ContactModel::axes_decoupled() const {
+  const laws::LawParams& p = law_.params();
+  switch (p.kind) {
+    case laws::LawKind::dahl:
+    case laws::LawKind::lugre:
+    case laws::LawKind::frbd:
+      if (p.M.anisotropic || p.G_inverse) return false;
+      break;
+    case laws::LawKind::bouc_wen:  // eq. 4: h0_y = -g_y z_y - A v_y, zero with z_y = v_y = 0
+    case laws::LawKind::frictionless:
+      break;
+  }
+  for (const MatX& m : {MatX(law_.sigma0()), MatX(p.sigma1), MatX(p.sigma2), MatX(pair_.K0bar()),
+                       MatX(pair_.K0bar_inv())})
+    if (!no_cross_axis(m)) return false;
+  if (!no_cross_axis(pair_.Cbar()) || !no_cross_axis(S1C1_) || !no_cross_axis(S2C2_)) return false;
+  for (const rheology::Realisation* body : {&pair_.body1(), &pair_.body2()})
+    if (!no_cross_axis(body->A) || !no_cross_axis(body->B) || !no_cross_axis(body->C)) return false;
+  return true;
+}
+
 VecX ContactModel::steady_state(const Vec2& v_r) const {
   VecX u = VecX::Zero(state_size());
   // The state f is the bristle force; for LuGre the sigma2 output term is not part of it.

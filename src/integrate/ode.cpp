@@ -35,6 +35,8 @@ std::string join_key(std::string_view prefix, std::string_view name) {
 void check_system(const OdeSystem& system, const VecX& x) {
   if (system.size <= 0) throw InvalidInput(fmt::format("system.size = {}: must be > 0", system.size));
   if (!system.rhs) throw InvalidInput("system.rhs: not set; a right-hand side is required");
+  if (system.error_norm_count < 0)
+    throw InvalidInput(fmt::format("system.error_norm_count = {}: must be >= 0", system.error_norm_count));
   if (system.switch_count < 0)
     throw InvalidInput(fmt::format("system.switch_count = {}: must be >= 0", system.switch_count));
   if (system.switch_count > 0 && !system.switches)

@@ -9,7 +9,8 @@
 //   y_1 = y + sum_i m_i K_i,  error estimate K_6                   (m = row 6 of a plus 1: stiffly accurate)
 // The first stage's f(t, y) is the previous step's end value (one evaluation saved per step).
 //
-// Error control: weighted RMS norm of K_6 with weights 1 / (atol_i + rtol max(|y_i|, |y_1,i|)); a step
+// Error control: weighted RMS norm of K_6 with weights 1 / (atol_i + rtol max(|y_i|, |y_1,i|)), averaged
+// over system.error_norm_count components if given (a reduced system counts its zero components); a step
 // is accepted if it is <= 1. Step-size selection with Gustafsson's predictive controller (as in RODAS):
 // h_new = h / q, q = max(err^(1/4) / 0.9, (h_prev / h) (err^2 / err_prev)^(1/4) / 0.9) clamped to
 // [1/6, 5]; after a rejection the step does not grow.
@@ -30,8 +31,9 @@
 // zero there, so a root that the interpolant placed slightly early does not trigger another retake: the
 // next step crosses it under ordinary error control (as cvode_bdf does after a restart).
 //
-// State dimension: the driver is a template on the size; sizes 2, 3, 4, 6, 8 and 10 (the lumped benches:
-// velocity, force and spring drives of a rigid/elastic pair) use fixed-size Eigen matrices, with no heap
+// State dimension: the driver is a template on the size; sizes 2 to 8 and 10 (the lumped benches: velocity,
+// force and spring drives of a rigid/elastic pair or one viscoelastic branch, in 2-D or as the 1-D x
+// subsystem of contact::Bench::x_system) use fixed-size Eigen matrices, with no heap
 // allocation in the step loop; other sizes use dynamic matrices allocated once per run.
 #include <fmt/format.h>
 
@@ -99,6 +101,7 @@ class Rodas4 {
       : system_(system),
         options_(options),
         n_(n),
+        norm_count_(system.error_norm_count > 0 ? system.error_norm_count : n),
         atol_(absolute_tolerances(options, n)),
         y_(n),
         y1_(n),
@@ -280,7 +283,7 @@ class Rodas4 {
       const double r = v[i] / w;
       sum += r * r;
     }
-    return std::sqrt(sum / n_);
+    return std::sqrt(sum / norm_count_);
   }
 
   void evaluate_jacobian(double t, double t_end) {
@@ -340,7 +343,7 @@ class Rodas4 {
       const double r = k_[kStages - 1][i] / w;
       sum += r * r;
     }
-    err = std::sqrt(sum / n_);
+    err = std::sqrt(sum / norm_count_);
     return std::isfinite(err);
   }
 
@@ -441,6 +444,7 @@ class Rodas4 {
   const OdeSystem& system_;
   const Options& options_;
   int n_;
+  int norm_count_;  // components of the RMS error norm (system.error_norm_count, else n_)
   VecX atol_;
   Vec y_, y1_, f0_, f1_, ft_, work_, rhs_, interp_, d1_, d2_;
   bool dense_ready_ = false;  // d1_, d2_ belong to the current attempt
@@ -471,7 +475,9 @@ Stats integrate_rodas4(const OdeSystem& system, VecX& x, double t0, const std::v
     case 2: return run_sized<2>(system, x, t0, output_times, options, observe);
     case 3: return run_sized<3>(system, x, t0, output_times, options, observe);
     case 4: return run_sized<4>(system, x, t0, output_times, options, observe);
+    case 5: return run_sized<5>(system, x, t0, output_times, options, observe);
     case 6: return run_sized<6>(system, x, t0, output_times, options, observe);
+    case 7: return run_sized<7>(system, x, t0, output_times, options, observe);
     case 8: return run_sized<8>(system, x, t0, output_times, options, observe);
     case 10: return run_sized<10>(system, x, t0, output_times, options, observe);
     default: return run_sized<Eigen::Dynamic>(system, x, t0, output_times, options, observe);

@@ -39,6 +39,12 @@ const Json* Json::find(std::string_view key) const {
   return nullptr;
 }
 
+std::optional<double> Json::number() const {
+  if (const auto* d = std::get_if<double>(&value_)) return *d;
+  if (const auto* i = std::get_if<std::int64_t>(&value_)) return static_cast<double>(*i);
+  return std::nullopt;
+}
+
 void Json::push_back(Json value) {
   if (is_null()) value_ = Array{};
   std::get<Array>(value_).push_back(std::move(value));

@@ -129,6 +129,47 @@ TEST_F(Cli, HelpAndVersion) {
   EXPECT_EQ(r.out.rfind("bristle ", 0), 0u) << r.out;
 }
 
+// --repeat N: N solves in one process; the files are the last solve's (identical to a single run's), the
+// JSON's solve_seconds is the smallest of the N listed under "repeat".
+TEST_F(Cli, RepeatSolvesNTimesAndReportsTheBest) {
+  write("tiny.toml", kValid);
+  ASSERT_EQ(run("run tiny.toml --out once -q --no-plot").code, 0);
+  const CliResult r = run("run tiny.toml --out thrice -q --no-plot --repeat 3");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(read(dir_ / "thrice" / "tiny.csv"), read(dir_ / "once" / "tiny.csv"));
+  const std::string json = read(dir_ / "thrice" / "tiny.json");
+  const std::size_t repeat = json.find("\"repeat\"");
+  ASSERT_NE(repeat, std::string::npos) << json;
+  EXPECT_NE(json.find("\"count\": 3", repeat), std::string::npos) << json;
+  // The N wall times listed, and the top-level best.
+  const auto numbers_after = [&](std::size_t from) {
+    std::vector<double> v;
+    std::size_t p = json.find('[', from);
+    const std::size_t end = json.find(']', p);
+    while (p < end) {
+      char* next = nullptr;
+      const double x = std::strtod(json.c_str() + p + 1, &next);
+      if (next == json.c_str() + p + 1) break;
+      v.push_back(x);
+      p = static_cast<std::size_t>(next - json.c_str());
+    }
+    return v;
+  };
+  const std::vector<double> all = numbers_after(json.find("\"solve_seconds\"", repeat));
+  ASSERT_EQ(all.size(), 3u) << json;
+  EXPECT_EQ(numbers_after(json.find("\"solve_cpu_seconds\"", repeat)).size(), 3u) << json;
+  const std::size_t top = json.find("\"solve_seconds\": ");
+  ASSERT_LT(top, repeat);
+  EXPECT_DOUBLE_EQ(std::strtod(json.c_str() + top + 17, nullptr), *std::min_element(all.begin(), all.end()));
+  EXPECT_EQ(read(dir_ / "once" / "tiny.json").find("\"repeat\""), std::string::npos);
+  for (const char* bad : {"0", "-1", "x"}) {
+    const CliResult b = run(std::string("run tiny.toml --out bad -q --no-plot --repeat ") + bad);
+    EXPECT_EQ(b.code, 2) << bad;
+    EXPECT_EQ(b.err.rfind("bristle: error: ", 0), 0u) << b.err;
+    EXPECT_FALSE(fs::exists(dir_ / "bad")) << bad;
+  }
+}
+
 TEST_F(Cli, CommandLineErrorsExitWith2) {
   CliResult r = run("");
   EXPECT_EQ(r.code, 2);

@@ -57,6 +57,21 @@ class Bench {
   VecX initial_state(const VecX& u0 = {}) const;
   integrate::OdeSystem system() const;
 
+  /// The 1-D fast path. True if the contact model's axes are decoupled (ContactModel::axes_decoupled), the
+  /// y inputs (input_y, belt_y) are the constant 0 and `state` has zero y components: then every y
+  /// component of the state stays exactly zero, and the x components alone (x_system) give the same
+  /// trajectory as the full system.
+  bool x_only(const VecX& state) const;
+  /// Indices of the x components of the state: x, v, x_p (by drive), the even entries of u (f_x and the x
+  /// entries of the branch states), and both energy integrals.
+  std::vector<int> x_components() const;
+  /// The ODE of the x components alone. Its right-hand side, Jacobian and switches are those of system(),
+  /// evaluated at the full state with zero y components (every value bitwise the full system's) and
+  /// restricted to x_components(); only the x columns of the Jacobian are formed (half the difference
+  /// quotients). error_norm_count is the full size, so that rodas4 takes the full system's steps. Valid
+  /// only from a state where x_only() holds.
+  integrate::OdeSystem x_system() const;
+
   /// Columns: t_s, x_m, y_m, v_mps, vy_mps, vr_mps, vr_y_mps, F_N, Fy_N, F_applied_N, F_applied_y_N,
   /// f_x, f_y, z_m, z_y_m, Fz_N, W_J, E_supplied_J, P_supplied_W, E_dissipated_J, P_dissipated_W
   /// (x and v are the relative velocity and its integral for the velocity drive).
@@ -77,6 +92,8 @@ class Bench {
 
  private:
   void rhs(double t, const double* s, double* ds) const;
+  /// jacobian(); with `x_columns_only` the difference quotients of the y columns are skipped (left zero).
+  void jacobian_columns(double t, const double* state, double* jacobian, bool x_columns_only) const;
   Vec2 relative_velocity(double t, const double* s) const;
 
   const ContactModel& model_;
@@ -87,11 +104,17 @@ class Bench {
 struct BenchRun {
   TimeSeries series;
   integrate::Stats stats;
+  bool x_only = false;  // the 1-D fast path (Bench::x_system) was taken
 };
 
 /// Integrates the bench through `output_times` (t0 = output_times.front()), recording a row at each.
-/// `progress` (optional) is called with the fraction done.
+/// `progress` (optional) is called with the fraction done. With rodas4 (whose steps do not depend on the
+/// number of state components, see OdeSystem::error_norm_count), no per-component atol, and
+/// bench.x_only(initial state), the 1-D x subsystem is integrated instead of the full one
+/// (`allow_x_only` = false forces the full system): the same trajectory up to rounding, with 6 instead of
+/// 10 states for a spring drive (smaller LU, half the Jacobian's difference quotients). Every output row
+/// is computed from the full state (zero y components) by outputs(), as on the full path.
 BenchRun run(const Bench& bench, const std::vector<double>& output_times, const integrate::Options& options,
-             const VecX& u0 = {}, const std::function<void(double)>& progress = {});
+             const VecX& u0 = {}, const std::function<void(double)>& progress = {}, bool allow_x_only = true);
 
 }  // namespace bristle::contact

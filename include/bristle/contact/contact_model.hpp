@@ -41,6 +41,12 @@ class ContactModel {
   /// so that dW/dt = -f_out . v_r - D exactly (the rheology stores f . zdot minus its damper power).
   /// For FrBD, D = f^T G^-1 f + damper power >= 0: the passivity of Lemma B.1 at a point.
   double dissipation_rate(const double* u, const Vec2& v_r, const double* h, const Vec2& zdot) const;
+  /// True if the x and y axes do not interact: every matrix of the law and the pair couples x only to x and
+  /// y only to y (u is interleaved: f_x, f_y, then x, y of each branch state), the friction coefficient is
+  /// isotropic and given by the Stribeck law (not a user G^-1). Then a state whose y components are zero,
+  /// driven along x only, has a source whose y components are exactly zero (h0_y = 0 for every law), so
+  /// the y components stay zero: the 1-D subsystem of the x components is exact (Bench::x_system).
+  bool axes_decoupled() const;
   /// Analytic steady normalised friction force at constant v_r (law.steady_force).
   Vec2 steady_force(const Vec2& v_r) const { return law_.steady_force(v_r); }
   /// The steady state u at constant v_r: f from steady_force, zeta from A zeta + B f = 0.

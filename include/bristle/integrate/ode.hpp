@@ -35,6 +35,10 @@ struct OdeSystem {
   std::function<void(double t, const double* x, double* jacobian)> jacobian;
   /// True if rhs does not depend on t explicitly (rodas4 then skips df/dt; other methods ignore it).
   bool autonomous = false;
+  /// rodas4: number of components its RMS error norm averages over; 0 means `size`. A system reduced by
+  /// components that stay exactly zero (contact::Bench::x_system) gives the full system's size here, so
+  /// that its error estimates, and hence its steps, are those of the full system.
+  int error_norm_count = 0;
   /// Optional: switching functions g(t, x) whose sign changes mark kinks of rhs.
   int switch_count = 0;
   std::function<void(double t, const double* x, double* g)> switches;

@@ -6,6 +6,7 @@
 #include <initializer_list>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -48,6 +49,8 @@ class Json {
   Json& operator[](std::string_view key);
   /// Object lookup; nullptr if absent or not an object.
   const Json* find(std::string_view key) const;
+  /// The number held (an integer converted), or nothing if this is not a number.
+  std::optional<double> number() const;
   /// Appends to an array (turns a null into an empty array first).
   void push_back(Json value);
 

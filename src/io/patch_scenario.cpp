@@ -38,7 +38,7 @@ void parse_patch_table(const Section& root, patch::PatchParams& p, bool transien
   if (transient) {
     keys.push_back("size_exponent");
   } else {
-    keys.insert(keys.end(), {"tolerance", "max_sweeps"});
+    keys.insert(keys.end(), {"tolerance", "max_sweeps", "threads"});
   }
   t.check_keys(keys);
   if (const auto s = t.string("shape")) p.shape = patch::patch_shape_from_string(t.key("shape"), *s);
@@ -110,6 +110,11 @@ PatchMapScenario parse_patch_steady_map_string(std::string_view toml, std::strin
   (void)patch::riemann(model.pair());
 
   parse_patch_table(root, sc.patch);
+  if (const auto v = root.table("patch").integer("threads")) {
+    if (*v < 0 || *v > 1024)
+      throw InvalidInput(fmt::format("patch.threads = {}: must be in [0, 1024] (0: every core)", *v));
+    sc.threads = static_cast<int>(*v);
+  }
   const patch::PatchGeometry geometry(sc.patch, "patch");
 
   const Section k = root.table("kinematics");
@@ -206,21 +211,31 @@ RunResult PatchSteadyMapStudy::run(const ProgressCallback& progress) const {
   result.plot_y = sc_.output.plot_y;
   if (cases) result.sweep_column = cases->column;
   const std::size_t n_cases = cases ? cases->values.size() : 1;
-  for (std::size_t c = 0; c < n_cases; ++c) {
-    if (progress) progress(Progress{c, n_cases, 0.0, cases ? fmt::format("{} = {}", cases->column,
-                                                                          format_value(cases->values[c]))
-                                                           : std::string()});
-    TimeSeries series(sc_.column_names());
-    series.reserve(row.values.size());
-    const auto start = std::chrono::steady_clock::now();
-    for (std::size_t i = 0; i < row.values.size(); ++i) {
+  const std::size_t n_rows = row.values.size();
+  // Every operating point, case by case: each case is one chain of patch::solve_steady_map (its rows
+  // warm-started in order), the chains spread over the workers; bit-identical for any thread count.
+  std::vector<patch::PatchKinematics> points;
+  points.reserve(n_cases * n_rows);
+  for (std::size_t c = 0; c < n_cases; ++c)
+    for (std::size_t i = 0; i < n_rows; ++i) {
       double v[3] = {sc_.vx.values.front(), sc_.lateral.values.front(), sc_.spin.values.front()};
       const PatchAxis* axes[3] = {&sc_.vx, &sc_.lateral, &sc_.spin};
       for (int a = 0; a < 3; ++a) {
         if (axes[a] == &row) v[a] = row.values[i];
         if (axes[a] == cases) v[a] = cases->values[c];
       }
-      const patch::SteadyPatch st = solver.solve(sc_.kinematics(v[0], v[1], v[2]), i > 0);
+      points.push_back(sc_.kinematics(v[0], v[1], v[2]));
+    }
+  if (progress) progress(Progress{0, n_cases, 0.0, ""});
+  const auto start = std::chrono::steady_clock::now();
+  const std::vector<patch::SteadyPatch> map =
+      patch::solve_steady_map(model, sc_.patch, points, n_rows, sc_.threads);
+  result.solve_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  for (std::size_t c = 0; c < n_cases; ++c) {
+    TimeSeries series(sc_.column_names());
+    series.reserve(n_rows);
+    for (std::size_t i = 0; i < n_rows; ++i) {
+      const patch::SteadyPatch& st = map[c * n_rows + i];
       std::vector<double> r{row.values[i], st.force_N[0], st.force_N[1], st.Mz_Nm};
       for (const std::string& e : sc_.extra_columns) {
         if (e == "Mz_no_phi_Nm") r.push_back(st.Mz_no_phi_Nm);
@@ -231,10 +246,9 @@ RunResult PatchSteadyMapStudy::run(const ProgressCallback& progress) const {
       }
       series.add_row(r);
     }
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    result.solve_seconds += seconds;
+    // The cases ran together: each is given its share of the wall time.
     result.cases.push_back(CaseResult{cases ? std::optional<double>(cases->values[c]) : std::nullopt,
-                                      std::move(series), seconds});
+                                      std::move(series), result.solve_seconds / static_cast<double>(n_cases)});
     if (progress) progress(Progress{c, n_cases, 1.0, ""});
   }
   Json& r = result.report;
@@ -259,6 +273,7 @@ RunResult PatchSteadyMapStudy::run(const ProgressCallback& progress) const {
   p["nx"] = sc_.patch.nx;
   p["ny"] = sc_.patch.ny;
   p["tolerance"] = sc_.patch.tolerance;
+  p["threads"] = sc_.threads;
   p["load_quadrature_error"] = solver.load_quadrature_error();
   params["patch"] = p;
   Json k = Json::object();

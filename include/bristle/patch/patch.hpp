@@ -178,6 +178,7 @@ struct SteadyPatch {
   double supplied_power_W = 0.0;       // -int p f_out . v_r dA
   double dissipated_power_W = 0.0;     // int p D(u) dA (D of ContactModel::dissipation_rate)
   int sweeps = 0;
+  long newton_steps = 0;               // node Newton steps over all sweeps (source evaluations)
 };
 
 /// The steady state of the patch at fixed kinematics:
@@ -220,7 +221,14 @@ class PatchSolver {
  private:
   int idx(int i, int j) const { return i * ny_ + j; }
   void prepare(const PatchKinematics& kin);
-  double sweep(const PatchKinematics& kin, int direction);
+  /// One Gauss-Seidel sweep; every node's equation solved to the tolerance in at most `node_steps`
+  /// Newton steps (nodes_converged: all were). `scale` is the running max |u~| of the node criterion;
+  /// returns the largest change of a node over the sweep.
+  double sweep(int direction, int node_steps, double& scale, bool& nodes_converged);
+  /// One Newton step at node n (upstream part of the stencil in rhs_, diagonal in d_); false if not finite.
+  /// `fresh`: form the Jacobian (else reuse the node's previous one).
+  bool newton_step(int n, double* ut, double& change, bool fresh);
+  static constexpr int kNodeIterations = 30;
   SteadyPatch integrate(const PatchKinematics& kin) const;
 
   const contact::ContactModel& model_;
@@ -239,8 +247,35 @@ class PatchSolver {
   std::vector<double> ut_;  // Riemann state u~, node-major
   // workspace
   MatX Q_, J_, Jt_, A_;
-  VecX u_, h_, ht_, rhs_, d_;
+  VecX u_, h_, ht_, rhs_, d_, delta_, start_;
+  Mat2 A_inv2_ = Mat2::Identity();
+  // v_r = vr_rigid0_ + vr_spin_ e_z x x + G_ u~ (eq. 29, affine in the state; set by prepare)
+  Vec2 vr_rigid0_ = Vec2::Zero();
+  double vr_spin_ = 0.0;
+  Mat2X G_;
+  Mat2 G2_ = Mat2::Zero();
+  bool vr_linear_ = false;
+  Vec2 rigid_relative_velocity(int n) const {
+    const Vec2& x = x_[n];
+    return {vr_rigid0_[0] - vr_spin_ * x[1], vr_rigid0_[1] + vr_spin_ * x[0]};
+  }  // elastic pairs: (diag(d) - J~)^-1 of the node
+  bool source_affine_ = false;  // h affine in u at fixed v_r (transport::source_is_affine)
+  double node_budget_ = 1.0;    // share of the tolerance left to one node's estimated error
+  long newton_steps_ = 0;
+  bool exact_step_ = false;     // ... and v_r independent of u at these kinematics: one Newton step is exact
   Eigen::PartialPivLU<MatX> lu_;
 };
+
+/// Steady solutions at many operating points (a force-and-moment map). The points are taken in
+/// chains of `chain_length` consecutive points (the last chain may be shorter; 0: one chain of all
+/// points): a chain is solved in order by one PatchSolver, its first point from the unloaded state and
+/// every further point warm-started from its predecessor, exactly as a serial loop calling
+/// solve(kin, i > 0) would. Chains are independent and run on `threads` workers (0: every core), each
+/// with its own solver, so the results are bit-identical for any number of threads. The model must be
+/// safe to evaluate from several threads (a law calling back into Python is not: use threads = 1).
+/// Errors: the failing point with the lowest index, its message followed by "(operating point k)".
+std::vector<SteadyPatch> solve_steady_map(const contact::ContactModel& model, const PatchParams& params,
+                                          const std::vector<PatchKinematics>& points, std::size_t chain_length,
+                                          int threads = 0);
 
 }  // namespace bristle::patch

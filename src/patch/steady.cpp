@@ -9,6 +9,7 @@
 #include "bristle/core/error.hpp"
 #include "bristle/patch/patch.hpp"
 #include "bristle/transport/line_contact.hpp"
+#include "budget.hpp"
 #include "parallel.hpp"
 #include "stencil.hpp"
 
@@ -55,6 +56,8 @@ PatchSolver::PatchSolver(const contact::ContactModel& model, const PatchParams& 
     throw InvalidInput(fmt::format("patch.nx = {}, patch.ny = {}: the grid carries no pressure", nx_, ny_));
   load_quadrature_error_ = load_sum / geometry_.normal_load() - 1.0;
   const double scale = geometry_.normal_load() / load_sum;  // the cell loads sum to F_z exactly
+  load_scale_ = scale;
+  energy_split_ = std::make_shared<const detail::EnergySplit>(model_, riemann_);
   for (double& l : load_) l *= scale;
   Q_ = MatX::Identity(m_, m_);
   Q_.topLeftCorner(2, 2) = riemann_.R;
@@ -328,6 +331,18 @@ SteadyPatch PatchSolver::integrate(const PatchKinematics& kin) const {
     const Vec2 zdot = model_.source(u.data(), v_r, h.data());
     out.dissipated_power_W += p * model_.dissipation_rate(u.data(), v_r, h.data(), zdot);
   }
+  detail::BudgetFrame frame;
+  frame.geometry = &geometry_;
+  frame.nx = nx_;
+  frame.ny = ny_;
+  frame.m = m_;
+  frame.pressure_factor = load_scale_;
+  frame.present = {true, true, model_.n1() > 0, model_.n2() > 0};
+  frame.velocity = [&](int k, const Vec2& x) { return family_velocity(riemann_, kin, kFamilies[k], x); };
+  const detail::BudgetTerms b = detail::energy_flux_terms(frame, *energy_split_, ut_);
+  out.outflow_power_W = b.outflow_W;
+  out.compression_power_W = b.compression_W;
+  out.budget_residual_W = out.supplied_power_W - out.dissipated_power_W - out.outflow_power_W + out.compression_power_W;
   return out;
 }
 

@@ -48,6 +48,7 @@
 // with rho = |x|/a on a rectangle (a cylinder's pressure, uniform across the width) and
 // rho^2 = (x/a)^2 + (y/b)^2 on an ellipse.
 #include <array>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -57,6 +58,10 @@
 #include "bristle/core/types.hpp"
 
 namespace bristle::patch {
+
+namespace detail {
+class EnergySplit;
+}
 
 enum class PatchShape { rectangle, ellipse };
 std::string_view to_string(PatchShape shape);
@@ -96,6 +101,7 @@ class PatchGeometry {
   double pressure(const Vec2& x) const;
   Vec2 pressure_gradient(const Vec2& x) const;
   double peak_pressure() const { return p0_; }
+  PatchPressure pressure_kind() const { return kind_; }
   double normal_load() const { return load_; }
   /// n equally spaced (in the boundary parameter) points of dC with their outward unit normals.
   struct BoundaryPoint {
@@ -177,6 +183,10 @@ struct SteadyPatch {
   double stored_energy_J = 0.0;        // eq. 85
   double supplied_power_W = 0.0;       // -int p f_out . v_r dA
   double dissipated_power_W = 0.0;     // int p D(u) dA (D of ContactModel::dissipation_rate)
+  // Energy budget (docs/patch.md): dW/dt = P_supplied - D - Phi_out + Gamma = 0 at steady state.
+  double outflow_power_W = 0.0;      // Phi_out: storage carried out through the trailing edges (>= 0)
+  double compression_power_W = 0.0;  // Gamma = sum_k int div(p c_k) w_k dA (0 for uniform p, <= 0 by eq. 84)
+  double budget_residual_W = 0.0;    // P_supplied - D - Phi_out + Gamma (discretisation error)
   int sweeps = 0;
   long newton_steps = 0;               // node Newton steps over all sweeps (source evaluations)
 };
@@ -241,6 +251,7 @@ class PatchSolver {
   std::vector<double> xi_, eta_;   // mapped coordinates of the cell centres
   std::vector<double> area_, load_;
   double load_quadrature_error_ = 0.0;
+  double load_scale_ = 1.0;  // cell loads = load_scale_ p(x) x area (normalised to sum to F_z)
   std::vector<std::array<Stencil, 4>> stencils_;  // per node and family
   int xi_sign_ = 2;                                // +-1: every family flows that way along xi; else mixed
   std::vector<int> col_sign_;                      // the same along eta, per column
@@ -264,6 +275,7 @@ class PatchSolver {
   long newton_steps_ = 0;
   bool exact_step_ = false;     // ... and v_r independent of u at these kinematics: one Newton step is exact
   Eigen::PartialPivLU<MatX> lu_;
+  std::shared_ptr<const detail::EnergySplit> energy_split_;  // storage by family (src/patch/budget.hpp)
 };
 
 /// Steady solutions at many operating points (a force-and-moment map). The points are taken in

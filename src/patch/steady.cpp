@@ -315,9 +315,11 @@ SteadyPatch PatchSolver::integrate(const PatchKinematics& kin) const {
   VecX u(m_), h(m_);
   for (int n = 0; n < nx_ * ny_; ++n) {
     const Eigen::Map<const VecX> ut(ut_.data() + static_cast<std::size_t>(n) * m_, m_);
-    u = Q_ * ut;
+    u = ut;
+    u.head<2>() = riemann_.R * Vec2(ut[0], ut[1]);  // u = Q u~
     const Vec2& x = x_[n];
-    const Vec2 v_r = relative_velocity(model_, kin, x, u.data());
+    Vec2 v_r = rigid_relative_velocity(n);  // eq. 29 (affine in the state, see prepare)
+    if (vr_linear_) v_r += G_ * ut;
     const Vec2 f = model_.friction(u.data(), v_r);
     const double p = load_[n];
     out.force_N += p * f;  // eq. 36

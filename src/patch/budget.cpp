@@ -116,25 +116,36 @@ BudgetTerms energy_flux_terms(const BudgetFrame& fr, const EnergySplit& split, c
       add_face(i * ny + j, i * ny + j2, Vec2(X, side * w), side, Vec2(0.0, side), hx);
     }
   }
-  // Gamma = sum_k int div(p (c_k - V_dC)) w_k dA, div(p (c - V_dC)) = grad p . (c - V_dC) - 2 rate p
-  // (rigid motions are divergence free; div V_dC = 2 sigma'/sigma). Zero for a uniform pressure on a
-  // fixed patch.
+  // Gamma = sum_k int div(p (c_k - V_dC)) w_k dA. Per cell, int_cell div(p (c - V_dC)) dA is the net
+  // outflow of the mapped flux q W through the cell's four faces (Piola: div_xi(q W) = J div_x(p (c -
+  // V_dC))), with p and the velocities at the face midpoints: it needs no grad p, which is singular at
+  // the edge of a Hertzian pressure. Exactly zero for a uniform pressure on a fixed patch (rigid
+  // motions are divergence free), where it is skipped.
   const bool uniform_fixed = fr.rate == 0.0 && g.pressure_kind() == PatchPressure::uniform;
   if (!uniform_fixed) {
+    // Mapped flux of family k through a face at reference point X, mapped coordinate eta, per unit
+    // face length: along xi (q W_xi) or along eta (q W_eta), q = p J.
+    auto flux = [&](int k, const Vec2& X, double eta, bool along_xi) {
+      const double w = g.half_width(X[0]);
+      const double p = fr.pressure_factor * g.pressure(X * (1.0 - 1e-12));
+      if (!(p > 0.0) || !(w > 0.0)) return 0.0;
+      const Vec2 W = mapped(k, X, eta);
+      const double J = s * s * a * w;
+      return p * J * (along_xi ? W[0] : W[1]);
+    };
     for (int i = 0; i < nx; ++i) {
-      const double X0 = a * (-1.0 + (i + 0.5) * hx);
-      const double w = g.half_width(X0);
+      const double Xl = a * (-1.0 + i * hx), Xr = a * (-1.0 + (i + 1) * hx), X0 = 0.5 * (Xl + Xr);
+      const double wl = g.half_width(Xl), wr = g.half_width(Xr), w0 = g.half_width(X0);
       for (int j = 0; j < ny; ++j) {
-        const Vec2 X(X0, w * (-1.0 + (j + 0.5) * hy));
-        const Vec2 x = s * X;
-        const double area = s * s * a * w * hx * hy;
-        const double p = fr.pressure_factor * g.pressure(X);
-        const Vec2 grad = fr.pressure_factor / s * g.pressure_gradient(X);
+        const double eta = -1.0 + (j + 0.5) * hy, eta_lo = eta - 0.5 * hy, eta_hi = eta + 0.5 * hy;
         const std::array<double, 4> wk = split(ut.data() + static_cast<std::size_t>(i * ny + j) * m);
         for (int k = 0; k < 4; ++k) {
           if (!fr.present[k]) continue;
-          const Vec2 c = fr.velocity(k, x) - fr.rate * x;
-          out.compression_W += (grad.dot(c) - 2.0 * fr.rate * p) * wk[k] * area;
+          const double net = (flux(k, Vec2(Xr, wr * eta), eta, true) - flux(k, Vec2(Xl, wl * eta), eta, true)) * hy +
+                             (flux(k, Vec2(X0, w0 * eta_hi), eta_hi, false) -
+                              flux(k, Vec2(X0, w0 * eta_lo), eta_lo, false)) *
+                                 hx;
+          out.compression_W += net * wk[k];
         }
       }
     }

@@ -32,18 +32,19 @@ double relative_residual(const SteadyPatch& st) { return std::abs(st.budget_resi
 // Steady state: the budget residual P - D - Phi_out + Gamma is the discretisation error and falls at
 // second order where the field is smooth and resolved. Lateral slip needs the thin lateral inflow
 // layer resolved (ny = 8 nx; docs/patch.md; with ny = 4 nx the order is 1.4-1.7 at these grids). Cases: elastic and GKV pairs with slip (Gamma = 0, the
-// trailing edges carry the storage out) and a parabolic pressure (Phi_out = 0 at x = -a where p = 0,
-// Gamma carries it).
+// trailing edges carry the storage out), a parabolic and a Hertzian pressure (Phi_out = 0 at x = -a
+// where p = 0, Gamma carries it).
 TEST(PatchEnergy, SteadyBudgetClosesAtSecondOrder) {
   struct Case {
     int visco;
     PatchPressure pressure;
     double vx, vy;
     int ny_per_nx;
-    double bound;  // on the residual at the finest grid (measured 5.9e-5, 5.8e-5, 1.5e-4)
+    double bound;  // on the residual at the finest grid (measured 5.9e-5, 5.8e-5, 1.5e-4, 1.2e-3)
   };
   for (const Case& c : {Case{0, PatchPressure::uniform, 0.5, 0.3, 8, 1e-4}, Case{1, PatchPressure::uniform, -0.4, 0.3, 8, 1e-4},
-                        Case{0, PatchPressure::parabolic, 0.5, 0.0, 1, 2e-4}}) {
+                        Case{0, PatchPressure::parabolic, 0.5, 0.0, 1, 2e-4},
+                        Case{0, PatchPressure::hertzian, 0.5, 0.0, 1, 2e-3}}) {
     const auto model = c.visco ? test::gkv_pair(test::table2_law(), 0.4) : test::elastic_pair(test::table2_law(), 0.4);
     std::vector<double> res;
     for (int n : {20, 40, 80}) {
@@ -63,7 +64,8 @@ TEST(PatchEnergy, SteadyBudgetClosesAtSecondOrder) {
       const double order = std::log2(res[k - 1] / res[k]);
       std::cout << "steady budget visco=" << c.visco << " residual " << res[k - 1] << " -> " << res[k] << " order "
                 << order << "\n";
-      EXPECT_GT(order, 1.8);
+      // A Hertzian pressure has a square-root edge: Gamma's cell fluxes converge at order 1.5.
+      EXPECT_GT(order, c.pressure == PatchPressure::hertzian ? 1.4 : 1.8);
     }
     EXPECT_LT(res.back(), c.bound);
   }
@@ -97,11 +99,10 @@ TEST(PatchEnergy, RandomFieldsSatisfyingEq84CloseTheBudget) {
   EXPECT_LT(worst, 1e-3);
 }
 
-// Gamma <= 0 where eq. 84 holds with a non-uniform pressure: a Hertzian ellipse pivoting about its
-// centre has V . grad p = 0 (spin only: rigid rotation is tangent to the pressure's level sets), a
-// parabolic rectangle violates eq. 84 on the leading half and Gamma then has either sign; the budget
-// closes in both.
-TEST(PatchEnergy, CompressionTermFollowsEq84) {
+// The budget is an identity, not the inequality of eq. 79: it closes also where eq. 84 fails. A
+// parabolic (cylinder) pressure under rolling has grad p . V > 0 on the leading half; Gamma then has
+// contributions of both signs, the budget still closes to the discretisation error and Phi_out >= 0.
+TEST(PatchEnergy, BudgetClosesWhereEq84Fails) {
   const auto model = test::elastic_pair(test::table2_law(), 0.4);
   PatchParams p = grid(60, 60, PatchPressure::parabolic);
   PatchSolver rect(model, p);
@@ -114,10 +115,11 @@ TEST(PatchEnergy, CompressionTermFollowsEq84) {
 
 // Transient: W(t) - W(t0) = int (P_supplied - D - Phi_out + Gamma + L) dt to second order on a fixed
 // patch (slip varying in time, GKV pair; uniform and parabolic pressure) and with a load varying as
-// sin^2 (the patch breathing, sigma = (F_z/F_z0)^(1/2); the lateral inflow layer of a growing patch
-// resolved with ny = 2 nx).
+// sin^2 (elastic pair; the patch breathing, sigma = (F_z/F_z0)^(1/2); the lateral inflow layer of a
+// growing patch resolved with ny = 2 nx).
 TEST(PatchEnergy, TransientBudgetClosesWithMeasuredOrder) {
-  const auto model = test::gkv_pair(test::table2_law(), 0.4);
+  const auto gkv = test::gkv_pair(test::table2_law(), 0.4);
+  const auto elastic = test::elastic_pair(test::table2_law(), 0.4);  // the fine breathing grids: cheaper
   struct Case {
     PatchPressure pressure;
     bool breathing;
@@ -131,7 +133,7 @@ TEST(PatchEnergy, TransientBudgetClosesWithMeasuredOrder) {
       p.patch = grid(n, c.ny_per_half_nx * n / 2, c.pressure);
       p.size_exponent = 0.5;
       PatchTransient tr(
-          model, p, [](double t) { return rolling(16.0, 0.8 + 0.5 * std::sin(300.0 * t), 0.0, 0.0); },
+          c.breathing ? elastic : gkv, p, [](double t) { return rolling(16.0, 0.8 + 0.5 * std::sin(300.0 * t), 0.0, 0.0); },
           [&](double t) { return c.breathing ? 3000.0 * (1.0 + 0.5 * std::pow(std::sin(200.0 * t), 2)) : 3000.0; });
       tr.reset(0.0);
       for (double t : {0.004, 0.008, 0.012}) {

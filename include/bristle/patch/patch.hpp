@@ -194,10 +194,13 @@ struct SteadyPatch {
 /// The steady state of the patch at fixed kinematics:
 ///   W_xi du~_k/dxi + W_eta du~_k/deta = h~_k(u~)   on (-1, 1)^2, u~_k = 0 on the family's leading edge
 /// discretised on nx x ny cell centres by second-order upwind differences (three-point backward
-/// formulas; the boundary value enters at the face, half a cell away) and solved by symmetric
-/// Gauss-Seidel sweeps in alternating directions, each node's components together by Newton with the
-/// source Jacobian (one step for affine sources at fixed v_r). Forces by the midpoint rule with the
-/// pressure's cell weights normalised so that they sum to F_z.
+/// formulas; the boundary value enters at the face, half a cell away) and solved by Gauss-Seidel
+/// sweeps, each node's components together by Newton with the source Jacobian. When the sweep order
+/// follows every family's flow, a sweep is forward substitution: each node is solved to the tolerance
+/// (chord iteration in v_r) and one sweep is the steady state; otherwise the sweeps alternate
+/// direction with one Newton step per node until a sweep's change is below the tolerance. Forces by
+/// the midpoint rule with the pressure's cell weights normalised so that they sum to F_z; the energy
+/// budget's terms as in docs/patch.md.
 class PatchSolver {
  public:
   PatchSolver(const contact::ContactModel& model, const PatchParams& params);

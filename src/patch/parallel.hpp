@@ -1,10 +1,11 @@
 #pragma once
-// Private: runs fn(k, worker), k in [0, n), worker in [0, workers), on a few std::thread workers (the library-side counterpart of the
-// Python sweeps' parallel_for in python/src/sweeps.cpp, without the GIL and progress handling).
-// Items are handed out one at a time from an atomic counter; each writes only its own result slot, so
-// results do not depend on the number of workers or the order items are taken in. The first failing
-// item (lowest index among those that failed) stops the others; its exception is rethrown with
-// `describe(k)` appended to InvalidInput and SolverError messages.
+// Private: runs fn(k, worker), k in [0, n), worker in [0, workers), on a few std::thread workers
+// (the library-side counterpart of the Python sweeps' parallel_for in python/src/sweeps.cpp, without
+// the GIL and progress handling). Items are handed out one at a time from an atomic counter; each
+// writes only its own result slot, so results do not depend on the number of workers or the order
+// items are taken in. The first failing item (lowest index among those that failed) stops the
+// others; its exception is rethrown with `describe(k)` appended to InvalidInput and SolverError
+// messages.
 #include <algorithm>
 #include <atomic>
 #include <exception>

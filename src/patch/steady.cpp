@@ -356,7 +356,8 @@ std::vector<SteadyPatch> solve_steady_map(const contact::ContactModel& model, co
   if (points.empty()) return out;
   const std::size_t L = chain_length == 0 ? points.size() : chain_length;
   const std::size_t chains = (points.size() + L - 1) / L;
-  const int workers = static_cast<int>(std::min<std::size_t>(static_cast<std::size_t>(detail::resolve_threads(threads)), chains));
+  const std::size_t wanted = static_cast<std::size_t>(detail::resolve_threads(threads));
+  const int workers = static_cast<int>(std::min(wanted, chains));
   // One solver per worker (its workspace); a chain always starts cold, so which worker runs it does
   // not matter.
   std::vector<std::unique_ptr<PatchSolver>> solvers(static_cast<std::size_t>(workers));

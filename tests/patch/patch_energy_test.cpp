@@ -31,9 +31,9 @@ double relative_residual(const SteadyPatch& st) { return std::abs(st.budget_resi
 
 // Steady state: the budget residual P - D - Phi_out + Gamma is the discretisation error and falls at
 // second order where the field is smooth and resolved. Lateral slip needs the thin lateral inflow
-// layer resolved (ny = 8 nx; docs/patch.md; with ny = 4 nx the order is 1.4-1.7 at these grids). Cases: elastic and GKV pairs with slip (Gamma = 0, the
-// trailing edges carry the storage out), a parabolic and a Hertzian pressure (Phi_out = 0 at x = -a
-// where p = 0, Gamma carries it).
+// layer resolved (ny = 8 nx; docs/patch.md; with ny = 4 nx the order is 1.4-1.7 at these grids).
+// Cases: elastic and GKV pairs with slip (Gamma = 0, the trailing edges carry the storage out), a
+// parabolic and a Hertzian pressure (Phi_out = 0 at x = -a where p = 0, Gamma carries it).
 TEST(PatchEnergy, SteadyBudgetClosesAtSecondOrder) {
   struct Case {
     int visco;
@@ -42,7 +42,8 @@ TEST(PatchEnergy, SteadyBudgetClosesAtSecondOrder) {
     int ny_per_nx;
     double bound;  // on the residual at the finest grid (measured 5.9e-5, 5.8e-5, 1.5e-4, 1.2e-3)
   };
-  for (const Case& c : {Case{0, PatchPressure::uniform, 0.5, 0.3, 8, 1e-4}, Case{1, PatchPressure::uniform, -0.4, 0.3, 8, 1e-4},
+  for (const Case& c : {Case{0, PatchPressure::uniform, 0.5, 0.3, 8, 1e-4},
+                        Case{1, PatchPressure::uniform, -0.4, 0.3, 8, 1e-4},
                         Case{0, PatchPressure::parabolic, 0.5, 0.0, 1, 2e-4},
                         Case{0, PatchPressure::hertzian, 0.5, 0.0, 1, 2e-3}}) {
     const auto model = c.visco ? test::gkv_pair(test::table2_law(), 0.4) : test::elastic_pair(test::table2_law(), 0.4);
@@ -133,7 +134,8 @@ TEST(PatchEnergy, TransientBudgetClosesWithMeasuredOrder) {
       p.patch = grid(n, c.ny_per_half_nx * n / 2, c.pressure);
       p.size_exponent = 0.5;
       PatchTransient tr(
-          c.breathing ? elastic : gkv, p, [](double t) { return rolling(16.0, 0.8 + 0.5 * std::sin(300.0 * t), 0.0, 0.0); },
+          c.breathing ? elastic : gkv, p,
+          [](double t) { return rolling(16.0, 0.8 + 0.5 * std::sin(300.0 * t), 0.0, 0.0); },
           [&](double t) { return c.breathing ? 3000.0 * (1.0 + 0.5 * std::pow(std::sin(200.0 * t), 2)) : 3000.0; });
       tr.reset(0.0);
       for (double t : {0.004, 0.008, 0.012}) {

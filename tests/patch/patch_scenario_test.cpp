@@ -226,7 +226,8 @@ TEST(PatchScenario, EnergyBudgetColumnsAndReport) {
   for (std::size_t c = 0; c < r.cases.size(); ++c)
     for (const std::string& name : r.cases[c].series.names)
       EXPECT_EQ(r2.cases[c].series.column(name), r.cases[c].series.column(name)) << name;
-  EXPECT_EQ(error_of(kBase + kPatch + "threads = -1\n" + kKin), "patch.threads = -1: must be in [0, 1024] (0: every core)");
+  EXPECT_EQ(error_of(kBase + kPatch + "threads = -1\n" + kKin),
+            "patch.threads = -1: must be in [0, 1024] (0: every core)");
 
   const auto tr = parse_scenario_string(kTransient, "t")->run();
   const TimeSeries& s = tr.cases.front().series;

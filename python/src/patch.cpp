@@ -406,13 +406,19 @@ Edge values (0 leading, 1 neutral, 2 trailing), max_speed (4,) (m/s) per family.
   // ---- Steady solver -------------------------------------------------------------------------------
   py::class_<SteadyPatch>(m, "SteadyPatch", R"doc(
 A steady solution: force_N (N, eq. 36), Mz_Nm (N m, eq. 38 with phi), Mz_no_phi_Nm (N m, eq. 39),
-stored_energy_J (J, eq. 85), supplied_power_W and dissipated_power_W (W), sweeps.)doc")
+stored_energy_J (J, eq. 85), supplied_power_W and dissipated_power_W (W), the energy budget's
+outflow_power_W (trailing edges), compression_power_W and budget_residual_W = P_supplied - D - outflow +
+compression (W; docs/patch.md), sweeps, newton_steps.)doc")
       .def_property_readonly("force_N", [](const SteadyPatch& s) -> Vec2 { return s.force_N; })
       .def_readonly("Mz_Nm", &SteadyPatch::Mz_Nm)
       .def_readonly("Mz_no_phi_Nm", &SteadyPatch::Mz_no_phi_Nm)
       .def_readonly("stored_energy_J", &SteadyPatch::stored_energy_J)
       .def_readonly("supplied_power_W", &SteadyPatch::supplied_power_W)
       .def_readonly("dissipated_power_W", &SteadyPatch::dissipated_power_W)
+      .def_readonly("outflow_power_W", &SteadyPatch::outflow_power_W)
+      .def_readonly("compression_power_W", &SteadyPatch::compression_power_W)
+      .def_readonly("budget_residual_W", &SteadyPatch::budget_residual_W)
+      .def_readonly("newton_steps", &SteadyPatch::newton_steps)
       .def_readonly("sweeps", &SteadyPatch::sweeps);
 
   py::class_<PatchSolver>(m, "PatchSolver", R"doc(
@@ -464,11 +470,30 @@ centres (m), `load_weights` the (nx, ny) pressure weights (N, summing to F_z).)d
       .def_property_readonly("load_quadrature_error", &PatchSolver::load_quadrature_error,
                              "relative midpoint-quadrature error of the analytic pressure on the grid");
 
+  m.def(
+      "solve_steady_map",
+      [](const contact::ContactModel& model, const PatchParams& params, const std::vector<PatchKinematics>& points,
+         std::size_t chain_length, int threads) {
+        if (threads < 0) throw InvalidInput("threads = " + std::to_string(threads) + ": must be >= 0 (0: every core)");
+        // A law calling back into Python takes the GIL at every evaluation: one worker.
+        if (model.law().params().G_inverse.target<MatrixCallable>()) threads = 1;
+        py::gil_scoped_release release;
+        return solve_steady_map(model, params, points, chain_length, threads);
+      },
+      py::arg("model"), py::arg("params"), py::arg("points"), py::arg("chain_length") = 0, py::arg("threads") = 0,
+      R"doc(
+Steady solutions at many operating points (a list of PatchKinematics): chains of `chain_length`
+consecutive points (0: one chain) are solved in order with warm starts, the first from rest, as
+PatchSolver.solve(kin, warm=i > 0) would; the chains run on `threads` workers (0: every core) and the
+results (a list of SteadyPatch) are bit-identical for any number of workers. GIL released.)doc");
+
   // ---- Transient solver ----------------------------------------------------------------------------
   py::class_<PatchSnapshot>(m, "PatchSnapshot", R"doc(
 The transient patch at one time: t_s (s), Fz_N (N), scale (sigma), force_N (N, eq. 36), Mz_Nm,
 Mz_no_phi_Nm (N m, eqs. 38, 39), stored_energy_J (J, eq. 85), supplied_power_W, dissipated_power_W (W),
-supplied_energy_J (J).)doc")
+supplied_energy_J (J); the energy budget (docs/patch.md): outflow_power_W, compression_power_W,
+load_power_W (W), dissipated_energy_J, outflow_energy_J, compression_energy_J, load_energy_J and
+energy_residual_J = W(t) - W(t0) - int budget dt (J).)doc")
       .def_readonly("t_s", &PatchSnapshot::t_s)
       .def_readonly("Fz_N", &PatchSnapshot::Fz_N)
       .def_readonly("scale", &PatchSnapshot::scale)
@@ -478,7 +503,15 @@ supplied_energy_J (J).)doc")
       .def_readonly("stored_energy_J", &PatchSnapshot::stored_energy_J)
       .def_readonly("supplied_power_W", &PatchSnapshot::supplied_power_W)
       .def_readonly("dissipated_power_W", &PatchSnapshot::dissipated_power_W)
-      .def_readonly("supplied_energy_J", &PatchSnapshot::supplied_energy_J);
+      .def_readonly("supplied_energy_J", &PatchSnapshot::supplied_energy_J)
+      .def_readonly("outflow_power_W", &PatchSnapshot::outflow_power_W)
+      .def_readonly("compression_power_W", &PatchSnapshot::compression_power_W)
+      .def_readonly("load_power_W", &PatchSnapshot::load_power_W)
+      .def_readonly("dissipated_energy_J", &PatchSnapshot::dissipated_energy_J)
+      .def_readonly("outflow_energy_J", &PatchSnapshot::outflow_energy_J)
+      .def_readonly("compression_energy_J", &PatchSnapshot::compression_energy_J)
+      .def_readonly("load_energy_J", &PatchSnapshot::load_energy_J)
+      .def_readonly("energy_residual_J", &PatchSnapshot::energy_residual_J);
 
   py::class_<PatchTransient>(m, "PatchTransient", R"doc(
 The transient patch (Strang splitting: exact source steps, second-order upwind transport with SSP-RK3):

@@ -19,7 +19,9 @@ namespace {
 using detail::Section;
 
 constexpr std::size_t kMaxPoints = 200000;
-const std::vector<std::string> kExtraColumns{"Mz_no_phi_Nm", "W_J", "P_supplied_W", "P_dissipated_W", "sweeps"};
+const std::vector<std::string> kExtraColumns{"Mz_no_phi_Nm",    "W_J",          "P_supplied_W",
+                                             "P_dissipated_W",  "P_outflow_W",  "P_compression_W",
+                                             "P_residual_W",    "sweeps"};
 
 PatchAxis read_axis(const Section& k, const std::string& name, const std::string& column) {
   PatchAxis axis{column};
@@ -38,7 +40,7 @@ void parse_patch_table(const Section& root, patch::PatchParams& p, bool transien
   if (transient) {
     keys.push_back("size_exponent");
   } else {
-    keys.insert(keys.end(), {"tolerance", "max_sweeps"});
+    keys.insert(keys.end(), {"tolerance", "max_sweeps", "threads"});
   }
   t.check_keys(keys);
   if (const auto s = t.string("shape")) p.shape = patch::patch_shape_from_string(t.key("shape"), *s);
@@ -110,6 +112,11 @@ PatchMapScenario parse_patch_steady_map_string(std::string_view toml, std::strin
   (void)patch::riemann(model.pair());
 
   parse_patch_table(root, sc.patch);
+  if (const auto v = root.table("patch").integer("threads")) {
+    if (*v < 0 || *v > 1024)
+      throw InvalidInput(fmt::format("patch.threads = {}: must be in [0, 1024] (0: every core)", *v));
+    sc.threads = static_cast<int>(*v);
+  }
   const patch::PatchGeometry geometry(sc.patch, "patch");
 
   const Section k = root.table("kinematics");
@@ -206,35 +213,47 @@ RunResult PatchSteadyMapStudy::run(const ProgressCallback& progress) const {
   result.plot_y = sc_.output.plot_y;
   if (cases) result.sweep_column = cases->column;
   const std::size_t n_cases = cases ? cases->values.size() : 1;
-  for (std::size_t c = 0; c < n_cases; ++c) {
-    if (progress) progress(Progress{c, n_cases, 0.0, cases ? fmt::format("{} = {}", cases->column,
-                                                                          format_value(cases->values[c]))
-                                                           : std::string()});
-    TimeSeries series(sc_.column_names());
-    series.reserve(row.values.size());
-    const auto start = std::chrono::steady_clock::now();
-    for (std::size_t i = 0; i < row.values.size(); ++i) {
+  const std::size_t n_rows = row.values.size();
+  // Every operating point, case by case: each case is one chain of patch::solve_steady_map (its rows
+  // warm-started in order), the chains spread over the workers; bit-identical for any thread count.
+  std::vector<patch::PatchKinematics> points;
+  points.reserve(n_cases * n_rows);
+  for (std::size_t c = 0; c < n_cases; ++c)
+    for (std::size_t i = 0; i < n_rows; ++i) {
       double v[3] = {sc_.vx.values.front(), sc_.lateral.values.front(), sc_.spin.values.front()};
       const PatchAxis* axes[3] = {&sc_.vx, &sc_.lateral, &sc_.spin};
       for (int a = 0; a < 3; ++a) {
         if (axes[a] == &row) v[a] = row.values[i];
         if (axes[a] == cases) v[a] = cases->values[c];
       }
-      const patch::SteadyPatch st = solver.solve(sc_.kinematics(v[0], v[1], v[2]), i > 0);
+      points.push_back(sc_.kinematics(v[0], v[1], v[2]));
+    }
+  if (progress) progress(Progress{0, n_cases, 0.0, ""});
+  const auto start = std::chrono::steady_clock::now();
+  const std::vector<patch::SteadyPatch> map =
+      patch::solve_steady_map(model, sc_.patch, points, n_rows, sc_.threads);
+  result.solve_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  for (std::size_t c = 0; c < n_cases; ++c) {
+    TimeSeries series(sc_.column_names());
+    series.reserve(n_rows);
+    for (std::size_t i = 0; i < n_rows; ++i) {
+      const patch::SteadyPatch& st = map[c * n_rows + i];
       std::vector<double> r{row.values[i], st.force_N[0], st.force_N[1], st.Mz_Nm};
       for (const std::string& e : sc_.extra_columns) {
         if (e == "Mz_no_phi_Nm") r.push_back(st.Mz_no_phi_Nm);
         if (e == "W_J") r.push_back(st.stored_energy_J);
         if (e == "P_supplied_W") r.push_back(st.supplied_power_W);
         if (e == "P_dissipated_W") r.push_back(st.dissipated_power_W);
+        if (e == "P_outflow_W") r.push_back(st.outflow_power_W);
+        if (e == "P_compression_W") r.push_back(st.compression_power_W);
+        if (e == "P_residual_W") r.push_back(st.budget_residual_W);
         if (e == "sweeps") r.push_back(st.sweeps);
       }
       series.add_row(r);
     }
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    result.solve_seconds += seconds;
+    // The cases ran together: each is given its share of the wall time.
     result.cases.push_back(CaseResult{cases ? std::optional<double>(cases->values[c]) : std::nullopt,
-                                      std::move(series), seconds});
+                                      std::move(series), result.solve_seconds / static_cast<double>(n_cases)});
     if (progress) progress(Progress{c, n_cases, 1.0, ""});
   }
   Json& r = result.report;
@@ -259,6 +278,7 @@ RunResult PatchSteadyMapStudy::run(const ProgressCallback& progress) const {
   p["nx"] = sc_.patch.nx;
   p["ny"] = sc_.patch.ny;
   p["tolerance"] = sc_.patch.tolerance;
+  p["threads"] = sc_.threads;
   p["load_quadrature_error"] = solver.load_quadrature_error();
   params["patch"] = p;
   Json k = Json::object();
@@ -276,6 +296,22 @@ RunResult PatchSteadyMapStudy::run(const ProgressCallback& progress) const {
         eq84 = eq84 && patch::check_eq84(solver.geometry(), sc_.kinematics(v, l, w), 21).satisfied();
   params["eq84_satisfied"] = eq84;
   r["parameters"] = params;
+  // Energy budget at steady state (dW/dt = 0): P_supplied = D + Phi_out - Gamma up to the
+  // discretisation error; the largest |residual| / P_supplied over the map (docs/patch.md).
+  double worst = 0.0, dmin = 0.0, outmin = 0.0;
+  bool finite = true;
+  for (const patch::SteadyPatch& st : map) {
+    finite = finite && std::isfinite(st.budget_residual_W);
+    if (st.supplied_power_W > 0.0) worst = std::max(worst, std::abs(st.budget_residual_W) / st.supplied_power_W);
+    dmin = std::min(dmin, st.dissipated_power_W);
+    outmin = std::min(outmin, st.outflow_power_W);
+  }
+  Json budget = Json::object();
+  budget["available"] = finite;  // false for generalised Maxwell bodies (storage not separable by family)
+  budget["max_relative_residual"] = finite ? Json(worst) : Json(nullptr);
+  budget["min_dissipated_power_W"] = dmin;
+  budget["min_outflow_power_W"] = finite ? Json(outmin) : Json(nullptr);
+  r["energy_budget"] = budget;
   r["columns"] = Json(sc_.column_names());
   return result;
 }
@@ -293,8 +329,10 @@ patch::PatchKinematics PatchTransientScenario::kinematics(double t) const {
 }
 
 std::vector<std::string> PatchTransientScenario::column_names() {
-  return {"t_s",   "Fz_N", "scale",        "Fx_N",           "Fy_N",           "Mz_Nm",
-          "Mz_no_phi_Nm", "W_J", "P_supplied_W", "P_dissipated_W", "E_supplied_J"};
+  return {"t_s",          "Fz_N",           "scale",          "Fx_N",           "Fy_N",
+          "Mz_Nm",        "Mz_no_phi_Nm",   "W_J",            "P_supplied_W",   "P_dissipated_W",
+          "E_supplied_J", "P_outflow_W",    "P_compression_W", "P_load_W",      "E_dissipated_J",
+          "E_outflow_J",  "E_compression_J", "E_load_J",       "E_residual_J"};
 }
 
 PatchTransientScenario parse_patch_transient_string(std::string_view toml, std::string_view name,
@@ -422,7 +460,9 @@ RunResult PatchTransientStudy::run(const ProgressCallback& progress) const {
     solver.advance_to(times[i]);
     const patch::PatchSnapshot s = solver.snapshot();
     series.add_row({s.t_s, s.Fz_N, s.scale, s.force_N[0], s.force_N[1], s.Mz_Nm, s.Mz_no_phi_Nm, s.stored_energy_J,
-                    s.supplied_power_W, s.dissipated_power_W, s.supplied_energy_J});
+                    s.supplied_power_W, s.dissipated_power_W, s.supplied_energy_J, s.outflow_power_W,
+                    s.compression_power_W, s.load_power_W, s.dissipated_energy_J, s.outflow_energy_J,
+                    s.compression_energy_J, s.load_energy_J, s.energy_residual_J});
     if (progress) progress(Progress{0, 1, static_cast<double>(i + 1) / static_cast<double>(times.size()), ""});
   }
   result.solve_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -435,6 +475,18 @@ RunResult PatchTransientStudy::run(const ProgressCallback& progress) const {
   r["scenario"] = sc_.source.path.empty() ? Json(nullptr) : Json(sc_.source.path.string());
   r["solve_seconds"] = result.solve_seconds;
   r["steps"] = static_cast<long>(solver.steps_taken());
+  {
+    // W(t_end) - W(t_start) against the integrated budget (docs/patch.md): the discretisation error.
+    const patch::PatchSnapshot last = solver.snapshot();
+    Json budget = Json::object();
+    const bool finite = std::isfinite(last.energy_residual_J);
+    budget["available"] = finite;
+    budget["residual_J"] = finite ? Json(last.energy_residual_J) : Json(nullptr);
+    budget["relative_residual"] = finite && last.supplied_energy_J > 0.0
+                                      ? Json(std::abs(last.energy_residual_J) / last.supplied_energy_J)
+                                      : Json(nullptr);
+    r["energy_budget"] = budget;
+  }
   Json params = Json::object();
   params["law"] = detail::law_to_json(sc_.law, model.law().sigma0());
   params["body1"] = detail::body_to_json(sc_.body1);

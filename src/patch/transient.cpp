@@ -11,6 +11,7 @@
 
 #include "bristle/core/error.hpp"
 #include "bristle/transport/line_contact.hpp"
+#include "budget.hpp"
 #include "stencil.hpp"
 
 namespace bristle::patch {
@@ -107,6 +108,8 @@ PatchTransient::PatchTransient(const contact::ContactModel& model, PatchTransien
     }
   }
   for (double& w : weight_) w /= sum;  // self-similar: each cell carries a fixed fraction of F_z
+  ref_load_sum_ = sum;
+  energy_split_ = std::make_shared<const detail::EnergySplit>(model_, riemann_);
   Q_ = MatX::Identity(m_, m_);
   Q_.topLeftCorner(2, 2) = riemann_.R;
   stencils_.resize(N);
@@ -121,6 +124,11 @@ double PatchTransient::sigma(double t) const {
   return std::pow(Fz / params_.patch.normal_load_N, params_.size_exponent);
 }
 
+double PatchTransient::load_rate(double t) const {
+  const double h = 1e-7 * std::max(1.0, std::abs(t));
+  return (std::log(load_(t + h)) - std::log(load_(t - h))) / (2.0 * h);  // F_z'/F_z
+}
+
 double PatchTransient::sigma_rate(double t) const {
   if (params_.size_exponent == 0.0) return 0.0;
   const double h = 1e-7 * std::max(1.0, std::abs(t));
@@ -130,11 +138,17 @@ double PatchTransient::sigma_rate(double t) const {
 void PatchTransient::reset(double t0) {
   t_ = t0;
   steps_ = 0;
-  supplied_energy_ = 0.0;
+  energy_.fill(0.0);
   ut_.assign(static_cast<std::size_t>(nx_) * ny_ * m_, 0.0);
   k1_ = ut_;
   k2_ = ut_;
-  supplied_power_ = snapshot().supplied_power_W;
+  const PatchSnapshot s = snapshot();
+  initial_energy_ = s.stored_energy_J;
+  power_ = powers(s);
+}
+
+std::array<double, 5> PatchTransient::powers(const PatchSnapshot& s) const {
+  return {s.supplied_power_W, s.dissipated_power_W, s.outflow_power_W, s.compression_power_W, s.load_power_W};
 }
 
 VecX PatchTransient::state(int i, int j) const {
@@ -249,7 +263,6 @@ void PatchTransient::source_step(double t, double dt) {
 void PatchTransient::step(double dt) {
   if (!(dt > 0.0) || !std::isfinite(dt))
     throw InvalidInput(fmt::format("patch transient step dt = {}: must be finite and > 0", format_value(dt)));
-  const double p0 = supplied_power_;
   source_step(t_, 0.5 * dt);
   transport_step(t_, dt);
   source_step(t_ + 0.5 * dt, 0.5 * dt);
@@ -257,8 +270,10 @@ void PatchTransient::step(double dt) {
   ++steps_;
   for (double v : ut_)
     if (!std::isfinite(v)) throw SolverError(fmt::format("patch transient: non-finite state at t = {} s", t_));
-  supplied_power_ = snapshot().supplied_power_W;
-  supplied_energy_ += 0.5 * dt * (p0 + supplied_power_);
+  // The budget's terms integrated by the trapezoidal rule over the step (second order, as the scheme).
+  const std::array<double, 5> p1 = powers(snapshot());
+  for (std::size_t q = 0; q < p1.size(); ++q) energy_[q] += 0.5 * dt * (power_[q] + p1[q]);
+  power_ = p1;
 }
 
 void PatchTransient::advance_to(double t_end) {
@@ -301,7 +316,27 @@ PatchSnapshot PatchTransient::snapshot() const {
     const Vec2 zdot = model_.source(u.data(), v_r, h.data());
     out.dissipated_power_W += p * model_.dissipation_rate(u.data(), v_r, h.data(), zdot);
   }
-  out.supplied_energy_J = supplied_energy_;
+  detail::BudgetFrame frame;
+  frame.geometry = &geometry_;
+  frame.nx = nx_;
+  frame.ny = ny_;
+  frame.m = m_;
+  frame.sigma = out.scale;
+  frame.rate = sigma_rate(t_);
+  frame.pressure_factor = out.Fz_N / (out.scale * out.scale * ref_load_sum_);
+  frame.present = {true, true, model_.n1() > 0, model_.n2() > 0};
+  frame.velocity = [&](int k, const Vec2& x) { return family_velocity(riemann_, kin, kFamilies[k], x); };
+  const detail::BudgetTerms b = detail::energy_flux_terms(frame, *energy_split_, ut_);
+  out.outflow_power_W = b.outflow_W;
+  out.compression_power_W = b.compression_W;
+  out.load_power_W = load_rate(t_) * out.stored_energy_J;
+  out.supplied_energy_J = energy_[0];
+  out.dissipated_energy_J = energy_[1];
+  out.outflow_energy_J = energy_[2];
+  out.compression_energy_J = energy_[3];
+  out.load_energy_J = energy_[4];
+  out.energy_residual_J = out.stored_energy_J - initial_energy_ -
+                          (energy_[0] - energy_[1] - energy_[2] + energy_[3] + energy_[4]);
   return out;
 }
 

@@ -95,7 +95,7 @@ TEST(PatchScenario, BadInputNamesTheKey) {
   EXPECT_NE(msg.find("positive definite"), std::string::npos) << msg;
   EXPECT_EQ(error_of(kBase + kPatch + kKin + "[output]\ncolumns = [\"Mz\"]\n"),
             "output.columns[0] = \"Mz\": unknown column (valid: Mz_no_phi_Nm, W_J, P_supplied_W, P_dissipated_W, "
-            "sweeps)");
+            "P_outflow_W, P_compression_W, P_residual_W, sweeps)");
 }
 
 std::string read(const fs::path& p) {
@@ -180,6 +180,66 @@ TEST(PatchScenario, TransientRunsAndChecksTheLoad) {
   EXPECT_EQ(error_of(kTransient + "[load]\nFz_N = { type = \"step\", t0 = 0.005, before = 3000.0, after = -1.0 }\n"),
             "load.Fz_N at t = 0.006 s is -1: must be finite and > 0");
   EXPECT_EQ(error_of(kTransient + "[transient]\ncfl = 0.9\n"), "transient.cfl = 0.9: must be in (0, 0.5]");
+}
+
+}  // namespace
+}  // namespace bristle::io
+
+namespace bristle::io {
+namespace {
+
+// The energy budget in the outputs: the map's extra columns close P_supplied = D + Phi_out - Gamma +
+// residual row by row, the JSON reports the worst residual; the transient CSV carries the terms and
+// their integrals (SI units) and the JSON the final residual. Threads do not change the CSV.
+// The number after "key": in a dumped JSON report (NaN if absent).
+double json_number(const std::string& json, const std::string& key) {
+  const std::size_t at = json.find("\"" + key + "\":");
+  if (at == std::string::npos) return std::nan("");
+  return std::stod(json.substr(at + key.size() + 3));
+}
+
+TEST(PatchScenario, EnergyBudgetColumnsAndReport) {
+  const std::string map = kBase + kPatch +
+                          "[kinematics]\nVr_mps = 16.0\nvx_mps = [-1.0, 0.5, 1.0]\nspin_radps = [0.0, 4.0]\n"
+                          "[output]\ncolumns = [\"P_supplied_W\", \"P_dissipated_W\", \"P_outflow_W\", "
+                          "\"P_compression_W\", \"P_residual_W\"]\n";
+  const RunResult r = parse_scenario_string(map, "t")->run();
+  for (const CaseResult& c : r.cases) {
+    const TimeSeries& s = c.series;
+    for (std::size_t i = 0; i < s.rows(); ++i) {
+      const double P = s.column("P_supplied_W")[i], D = s.column("P_dissipated_W")[i];
+      const double out = s.column("P_outflow_W")[i], gam = s.column("P_compression_W")[i];
+      EXPECT_NEAR(P - D - out + gam, s.column("P_residual_W")[i], 1e-9 * P);
+      EXPECT_GE(D, 0.0);
+      EXPECT_GE(out, 0.0);
+      EXPECT_LT(std::abs(s.column("P_residual_W")[i]), 5e-3 * P);
+    }
+  }
+  const std::string json = r.report.dump();
+  EXPECT_NE(json.find("\"available\": true"), std::string::npos) << json;
+  EXPECT_LT(json_number(json, "max_relative_residual"), 5e-3) << json;
+  // One worker gives the same CSV as every core.
+  const std::string one = kBase + kPatch.substr(0, kPatch.size()) + "threads = 1\n" +
+                          map.substr(kBase.size() + kPatch.size());
+  const RunResult r2 = parse_scenario_string(one, "t")->run();
+  ASSERT_EQ(r2.cases.size(), r.cases.size());
+  for (std::size_t c = 0; c < r.cases.size(); ++c)
+    for (const std::string& name : r.cases[c].series.names)
+      EXPECT_EQ(r2.cases[c].series.column(name), r.cases[c].series.column(name)) << name;
+  EXPECT_EQ(error_of(kBase + kPatch + "threads = -1\n" + kKin),
+            "patch.threads = -1: must be in [0, 1024] (0: every core)");
+
+  const auto tr = parse_scenario_string(kTransient, "t")->run();
+  const TimeSeries& s = tr.cases.front().series;
+  for (const char* name : {"P_outflow_W", "P_compression_W", "P_load_W", "E_dissipated_J", "E_outflow_J",
+                           "E_compression_J", "E_load_J", "E_residual_J"})
+    EXPECT_NO_THROW((void)s.column(name)) << name;
+  const double W = s.column("W_J").back(), E = s.column("E_supplied_J").back();
+  EXPECT_NEAR(W, E - s.column("E_dissipated_J").back() - s.column("E_outflow_J").back() +
+                     s.column("E_compression_J").back() + s.column("E_load_J").back() + s.column("E_residual_J").back(),
+              1e-9 * E);
+  EXPECT_LT(std::abs(s.column("E_residual_J").back()), 1e-2 * E);
+  EXPECT_LT(json_number(tr.report.dump(), "relative_residual"), 1e-2);
 }
 
 }  // namespace

@@ -276,3 +276,92 @@ TEST(PatchSteady, PassivityWithFieldsSatisfyingEq84) {
 
 }  // namespace
 }  // namespace bristle::patch
+
+namespace bristle::patch {
+namespace {
+
+// A small slip-angle x spin map: `chains` spins, `per_chain` slip angles each.
+std::vector<PatchKinematics> small_map(int chains, int per_chain, bool s_corrections = true) {
+  std::vector<PatchKinematics> points;
+  for (int k = 0; k < chains; ++k)
+    for (int i = 0; i < per_chain; ++i) {
+      const double alpha = (-6.0 + 12.0 * i / (per_chain - 1)) * M_PI / 180.0;
+      points.push_back(rolling(16.0, 0.3, 16.3 * std::tan(alpha), -8.0 + 16.0 * k / (chains - 1), s_corrections));
+    }
+  return points;
+}
+
+// solve_steady_map = the serial loop solve(kin, i > 0) per chain, bit for bit, for 1, 2 and 3 workers.
+TEST(PatchSteadyMap, BitIdenticalToTheSerialLoopForAnyThreadCount) {
+  for (int visco = 0; visco < 2; ++visco) {
+    const auto model = visco ? test::gkv_pair(test::table2_law(), 0.4) : test::elastic_pair(test::table2_law(), 0.4);
+    PatchParams p = rect(30, 10);
+    const std::vector<PatchKinematics> points = small_map(3, 5);
+    std::vector<SteadyPatch> serial;
+    PatchSolver solver(model, p);
+    for (std::size_t k = 0; k < points.size(); ++k) serial.push_back(solver.solve(points[k], k % 5 != 0));
+    for (int threads : {1, 2, 3}) {
+      const std::vector<SteadyPatch> map = solve_steady_map(model, p, points, 5, threads);
+      ASSERT_EQ(map.size(), serial.size());
+      for (std::size_t k = 0; k < map.size(); ++k) {
+        EXPECT_EQ(map[k].force_N[0], serial[k].force_N[0]) << visco << " " << threads << " " << k;
+        EXPECT_EQ(map[k].force_N[1], serial[k].force_N[1]);
+        EXPECT_EQ(map[k].Mz_Nm, serial[k].Mz_Nm);
+        EXPECT_EQ(map[k].stored_energy_J, serial[k].stored_energy_J);
+        EXPECT_EQ(map[k].sweeps, serial[k].sweeps);
+      }
+    }
+  }
+}
+
+// The forward-substitution sweep (elastic pair: every family flows one way, one sweep with each node
+// solved to the tolerance) and the alternating sweeps (GKV: zeta1 and zeta2 cross in eta) give the
+// discrete steady state: against solves at tolerance 1e-13, forces, moment and powers agree to 1e-9 of
+// their scale over a slip x spin map with S-corrections (v_r depends on the state).
+TEST(PatchSteadyMap, ConvergedMapAgreesWithTightlyConvergedSolves) {
+  for (int visco = 0; visco < 2; ++visco) {
+    const auto model = visco ? test::gkv_pair(test::table2_law(), 0.4) : test::elastic_pair(test::table2_law(), 0.4);
+    PatchParams p = rect(50, 10), tight = rect(50, 10);
+    tight.tolerance = 1e-13;
+    const std::vector<PatchKinematics> points = small_map(4, 8);
+    const std::vector<SteadyPatch> map = solve_steady_map(model, p, points, 8, 2);
+    const std::vector<SteadyPatch> ref = solve_steady_map(model, tight, points, 8, 2);
+    double fscale = 0.0, mscale = 0.0, pscale = 0.0;
+    for (const auto& r : ref) {
+      fscale = std::max(fscale, r.force_N.norm());
+      mscale = std::max(mscale, std::abs(r.Mz_Nm));
+      pscale = std::max(pscale, std::abs(r.supplied_power_W));
+    }
+    for (std::size_t k = 0; k < map.size(); ++k) {
+      EXPECT_LT((map[k].force_N - ref[k].force_N).norm(), 1e-9 * fscale) << visco << " " << k;
+      EXPECT_LT(std::abs(map[k].Mz_Nm - ref[k].Mz_Nm), 1e-9 * mscale);
+      EXPECT_LT(std::abs(map[k].supplied_power_W - ref[k].supplied_power_W), 1e-9 * pscale);
+      EXPECT_LT(std::abs(map[k].dissipated_power_W - ref[k].dissipated_power_W), 1e-9 * pscale);
+      if (visco == 0) {
+        EXPECT_EQ(map[k].sweeps, 1);  // forward substitution
+      }
+    }
+  }
+}
+
+TEST(PatchSteadyMap, ErrorNamesTheOperatingPoint) {
+  const auto model = test::elastic_pair(test::table2_law(), 0.4);
+  PatchParams p = rect(20, 10);
+  p.shape = PatchShape::ellipse;
+  p.width_m = p.length_m;
+  std::vector<PatchKinematics> points = small_map(2, 3);
+  points[4] = rolling(0.0, 0.0, 0.0, 5.0);  // a circle spinning about its centre: no leading edge
+  for (int threads : {1, 2}) {
+    try {
+      (void)solve_steady_map(model, p, points, 3, threads);
+      ADD_FAILURE() << "no error";
+    } catch (const InvalidInput& e) {
+      EXPECT_NE(std::string(e.what()).find("no leading edge"), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find("(operating point 4)"), std::string::npos) << e.what();
+    }
+  }
+  EXPECT_THROW((void)solve_steady_map(model, p, points, 3, -1), InvalidInput);
+}
+
+}  // namespace
+}  // namespace bristle::patch

@@ -44,6 +44,7 @@ struct PatchMapScenario {
   std::optional<double> pair_s;
 
   patch::PatchParams patch;
+  int threads = 0;       // [patch] threads: workers of patch::solve_steady_map (0: every core)
   double Vr_mps = 16.0;  // rolling speed V_r
   /// v_x (m/s); the lateral axis: v_y (m/s) or the slip angle alpha (deg) with v_y = (V_r + v_x) tan alpha;
   /// spin omega of body 1 about the vertical axis (rad/s).

@@ -48,6 +48,7 @@
 // with rho = |x|/a on a rectangle (a cylinder's pressure, uniform across the width) and
 // rho^2 = (x/a)^2 + (y/b)^2 on an ellipse.
 #include <array>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -57,6 +58,10 @@
 #include "bristle/core/types.hpp"
 
 namespace bristle::patch {
+
+namespace detail {
+class EnergySplit;
+}
 
 enum class PatchShape { rectangle, ellipse };
 std::string_view to_string(PatchShape shape);
@@ -96,6 +101,7 @@ class PatchGeometry {
   double pressure(const Vec2& x) const;
   Vec2 pressure_gradient(const Vec2& x) const;
   double peak_pressure() const { return p0_; }
+  PatchPressure pressure_kind() const { return kind_; }
   double normal_load() const { return load_; }
   /// n equally spaced (in the boundary parameter) points of dC with their outward unit normals.
   struct BoundaryPoint {
@@ -177,16 +183,24 @@ struct SteadyPatch {
   double stored_energy_J = 0.0;        // eq. 85
   double supplied_power_W = 0.0;       // -int p f_out . v_r dA
   double dissipated_power_W = 0.0;     // int p D(u) dA (D of ContactModel::dissipation_rate)
+  // Energy budget (docs/patch.md): dW/dt = P_supplied - D - Phi_out + Gamma = 0 at steady state.
+  double outflow_power_W = 0.0;      // Phi_out: storage carried out through the trailing edges (>= 0)
+  double compression_power_W = 0.0;  // Gamma = sum_k int div(p c_k) w_k dA (0 for uniform p, <= 0 by eq. 84)
+  double budget_residual_W = 0.0;    // P_supplied - D - Phi_out + Gamma (discretisation error)
   int sweeps = 0;
+  long newton_steps = 0;               // node Newton steps over all sweeps (source evaluations)
 };
 
 /// The steady state of the patch at fixed kinematics:
 ///   W_xi du~_k/dxi + W_eta du~_k/deta = h~_k(u~)   on (-1, 1)^2, u~_k = 0 on the family's leading edge
 /// discretised on nx x ny cell centres by second-order upwind differences (three-point backward
-/// formulas; the boundary value enters at the face, half a cell away) and solved by symmetric
-/// Gauss-Seidel sweeps in alternating directions, each node's components together by Newton with the
-/// source Jacobian (one step for affine sources at fixed v_r). Forces by the midpoint rule with the
-/// pressure's cell weights normalised so that they sum to F_z.
+/// formulas; the boundary value enters at the face, half a cell away) and solved by Gauss-Seidel
+/// sweeps, each node's components together by Newton with the source Jacobian. When the sweep order
+/// follows every family's flow, a sweep is forward substitution: each node is solved to the tolerance
+/// (chord iteration in v_r) and one sweep is the steady state; otherwise the sweeps alternate
+/// direction with one Newton step per node until a sweep's change is below the tolerance. Forces by
+/// the midpoint rule with the pressure's cell weights normalised so that they sum to F_z; the energy
+/// budget's terms as in docs/patch.md.
 class PatchSolver {
  public:
   PatchSolver(const contact::ContactModel& model, const PatchParams& params);
@@ -220,7 +234,14 @@ class PatchSolver {
  private:
   int idx(int i, int j) const { return i * ny_ + j; }
   void prepare(const PatchKinematics& kin);
-  double sweep(const PatchKinematics& kin, int direction);
+  /// One Gauss-Seidel sweep; every node's equation solved to the tolerance in at most `node_steps`
+  /// Newton steps (nodes_converged: all were). `scale` is the running max |u~| of the node criterion;
+  /// returns the largest change of a node over the sweep.
+  double sweep(int direction, int node_steps, double& scale, bool& nodes_converged);
+  /// One Newton step at node n (upstream part of the stencil in rhs_, diagonal in d_); false if not finite.
+  /// `fresh`: form the Jacobian (else reuse the node's previous one).
+  bool newton_step(int n, double* ut, double& change, bool fresh);
+  static constexpr int kNodeIterations = 30;
   SteadyPatch integrate(const PatchKinematics& kin) const;
 
   const contact::ContactModel& model_;
@@ -233,14 +254,43 @@ class PatchSolver {
   std::vector<double> xi_, eta_;   // mapped coordinates of the cell centres
   std::vector<double> area_, load_;
   double load_quadrature_error_ = 0.0;
+  double load_scale_ = 1.0;  // cell loads = load_scale_ p(x) x area (normalised to sum to F_z)
   std::vector<std::array<Stencil, 4>> stencils_;  // per node and family
   int xi_sign_ = 2;                                // +-1: every family flows that way along xi; else mixed
   std::vector<int> col_sign_;                      // the same along eta, per column
   std::vector<double> ut_;  // Riemann state u~, node-major
   // workspace
   MatX Q_, J_, Jt_, A_;
-  VecX u_, h_, ht_, rhs_, d_;
+  VecX u_, h_, ht_, rhs_, d_, delta_, start_;
+  Mat2 A_inv2_ = Mat2::Identity();
+  // v_r = vr_rigid0_ + vr_spin_ e_z x x + G_ u~ (eq. 29, affine in the state; set by prepare)
+  Vec2 vr_rigid0_ = Vec2::Zero();
+  double vr_spin_ = 0.0;
+  Mat2X G_;
+  Mat2 G2_ = Mat2::Zero();
+  bool vr_linear_ = false;
+  Vec2 rigid_relative_velocity(int n) const {
+    const Vec2& x = x_[n];
+    return {vr_rigid0_[0] - vr_spin_ * x[1], vr_rigid0_[1] + vr_spin_ * x[0]};
+  }  // elastic pairs: (diag(d) - J~)^-1 of the node
+  bool source_affine_ = false;  // h affine in u at fixed v_r (transport::source_is_affine)
+  double node_budget_ = 1.0;    // share of the tolerance left to one node's estimated error
+  long newton_steps_ = 0;
+  bool exact_step_ = false;     // ... and v_r independent of u at these kinematics: one Newton step is exact
   Eigen::PartialPivLU<MatX> lu_;
+  std::shared_ptr<const detail::EnergySplit> energy_split_;  // storage by family (src/patch/budget.hpp)
 };
+
+/// Steady solutions at many operating points (a force-and-moment map). The points are taken in
+/// chains of `chain_length` consecutive points (the last chain may be shorter; 0: one chain of all
+/// points): a chain is solved in order by one PatchSolver, its first point from the unloaded state and
+/// every further point warm-started from its predecessor, exactly as a serial loop calling
+/// solve(kin, i > 0) would. Chains are independent and run on `threads` workers (0: every core), each
+/// with its own solver, so the results are bit-identical for any number of threads. The model must be
+/// safe to evaluate from several threads (a law calling back into Python is not: use threads = 1).
+/// Errors: the failing point with the lowest index, its message followed by "(operating point k)".
+std::vector<SteadyPatch> solve_steady_map(const contact::ContactModel& model, const PatchParams& params,
+                                          const std::vector<PatchKinematics>& points, std::size_t chain_length,
+                                          int threads = 0);
 
 }  // namespace bristle::patch

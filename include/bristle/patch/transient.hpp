@@ -26,7 +26,9 @@
 // | size_exponent  | gamma of sigma = (F_z/F_z0)^gamma            | -    | [0, 1]                |
 // | cfl            | Courant number of the automatic step         | -    | (0, 0.5]              |
 // | max_dt_s       | cap on the step (0: none; needed at rest)     | s    | >= 0                  |
+#include <array>
 #include <functional>
+#include <memory>
 #include <string_view>
 #include <vector>
 
@@ -59,6 +61,14 @@ struct PatchSnapshot {
   double supplied_power_W = 0.0;      // -int p f . v_r dA
   double dissipated_power_W = 0.0;    // int p D dA
   double supplied_energy_J = 0.0;     // int_0^t supplied power (trapezoidal over steps)
+  // Energy budget (docs/patch.md): dW/dt = P_supplied - D - Phi_out + Gamma + L
+  double outflow_power_W = 0.0;       // Phi_out: storage carried out through the trailing edges (>= 0)
+  double compression_power_W = 0.0;   // Gamma = sum_k int div(p (c_k - V_dC)) w_k dA
+  double load_power_W = 0.0;          // L = (dF_z/dt / F_z) W: storage change of the pressure's scaling
+  double dissipated_energy_J = 0.0, outflow_energy_J = 0.0, compression_energy_J = 0.0, load_energy_J = 0.0;
+  /// W(t) - W(t0) - int (P_supplied - D - Phi_out + Gamma + L) dt (trapezoidal over steps): the
+  /// discretisation error of the budget.
+  double energy_residual_J = 0.0;
 };
 
 class PatchTransient {
@@ -83,6 +93,9 @@ class PatchTransient {
  private:
   double sigma(double t) const;
   double sigma_rate(double t) const;  // sigma'/sigma
+  double load_rate(double t) const;   // F_z'/F_z
+  /// The budget's power terms at the current state (supplied, dissipated, outflow, compression, load).
+  std::array<double, 5> powers(const PatchSnapshot& s) const;
   void build_stencils(double t);
   void transport_step(double t, double dt);
   void source_step(double t, double dt);
@@ -102,7 +115,10 @@ class PatchTransient {
   std::vector<std::array<PatchSolver::Stencil, 4>> stencils_;
   std::vector<double> ut_, k1_, k2_;
   MatX Q_;
-  double t_ = 0.0, supplied_energy_ = 0.0, supplied_power_ = 0.0;
+  double ref_load_sum_ = 1.0;  // sum of p_ref x area over the reference cells (before normalising)
+  std::shared_ptr<const detail::EnergySplit> energy_split_;
+  double t_ = 0.0, initial_energy_ = 0.0;
+  std::array<double, 5> energy_{}, power_{};  // integrals and current values of the budget's terms
   long steps_ = 0;
 };
 

@@ -17,10 +17,6 @@
 #include "csv_table.hpp"
 #include "scenario_internal.hpp"
 
-#ifndef BRISTLE_VERSION
-#define BRISTLE_VERSION "unknown"
-#endif
-
 namespace bristle::io {
 
 namespace {
@@ -927,18 +923,7 @@ RunResult LumpedStudy::run(const ProgressCallback& progress) const {
   }
 
   Json& r = result.report;
-  r["bristle_version"] = BRISTLE_VERSION;
-  r["kind"] = "lumped";
-  r["name"] = first.name;
-  r["description"] = first.description;
-  if (first.source.path.empty()) {
-    r["scenario"] = nullptr;
-  } else {
-    std::error_code ec;
-    const auto absolute = std::filesystem::absolute(first.source.path, ec);
-    r["scenario"] = (ec ? first.source.path : absolute).string();
-  }
-  r["solve_seconds"] = result.solve_seconds;
+  detail::report_header(r, "lumped", first.name, first.description, first.source, result.solve_seconds);
   r["solve_cpu_seconds"] = solve_cpu_seconds;
   r["parameters"] = parameters;
   if (first.sweep) {

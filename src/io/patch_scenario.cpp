@@ -257,12 +257,7 @@ RunResult PatchSteadyMapStudy::run(const ProgressCallback& progress) const {
     if (progress) progress(Progress{c, n_cases, 1.0, ""});
   }
   Json& r = result.report;
-  r["bristle_version"] = BRISTLE_VERSION;
-  r["kind"] = "patch_steady_map";
-  r["name"] = sc_.name;
-  r["description"] = sc_.description;
-  r["scenario"] = sc_.source.path.empty() ? Json(nullptr) : Json(sc_.source.path.string());
-  r["solve_seconds"] = result.solve_seconds;
+  detail::report_header(r, "patch_steady_map", sc_.name, sc_.description, sc_.source, result.solve_seconds);
   Json params = Json::object();
   params["law"] = detail::law_to_json(sc_.law, model.law().sigma0());
   params["body1"] = detail::body_to_json(sc_.body1);
@@ -468,12 +463,7 @@ RunResult PatchTransientStudy::run(const ProgressCallback& progress) const {
   result.solve_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   result.cases.push_back(CaseResult{std::nullopt, std::move(series), result.solve_seconds});
   Json& r = result.report;
-  r["bristle_version"] = BRISTLE_VERSION;
-  r["kind"] = "patch_transient";
-  r["name"] = sc_.name;
-  r["description"] = sc_.description;
-  r["scenario"] = sc_.source.path.empty() ? Json(nullptr) : Json(sc_.source.path.string());
-  r["solve_seconds"] = result.solve_seconds;
+  detail::report_header(r, "patch_transient", sc_.name, sc_.description, sc_.source, result.solve_seconds);
   r["steps"] = static_cast<long>(solver.steps_taken());
   {
     // W(t_end) - W(t_start) against the integrated budget (docs/patch.md): the discretisation error.

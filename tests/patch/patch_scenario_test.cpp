@@ -242,5 +242,24 @@ TEST(PatchScenario, EnergyBudgetColumnsAndReport) {
   EXPECT_LT(json_number(tr.report.dump(), "relative_residual"), 1e-2);
 }
 
+TEST(PatchScenario, ReportNamesTheScenarioFileByItsAbsolutePath) {
+  const fs::path dir = temp_dir();
+  fs::copy_file(fs::path(BRISTLE_SOURCE_DIR) / "examples" / "patch_longitudinal_creep.toml", dir / "steady.toml");
+  std::ofstream(dir / "transient.toml") << kTransient;
+  for (const char* stem : {"steady", "transient"}) {
+    const fs::path out = dir / (std::string("out_") + stem);
+    ASSERT_EQ(run_cli(dir, fmt::format("run {}.toml --out '{}' --quiet --no-plot", stem, out.string())), 0)
+        << read(dir / ".stderr");
+    std::string json;  // the one JSON file written (named after the scenario's name)
+    for (const auto& e : fs::directory_iterator(out))
+      if (e.path().extension() == ".json") json = read(e.path());
+    EXPECT_NE(json.find(fmt::format("\"scenario\": \"{}\"", (dir / (std::string(stem) + ".toml")).string())),
+              std::string::npos)
+        << json.substr(0, 400);
+    EXPECT_NE(json.find("\"bristle_version\""), std::string::npos);
+  }
+  fs::remove_all(dir);
+}
+
 }  // namespace
 }  // namespace bristle::io

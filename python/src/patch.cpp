@@ -186,23 +186,29 @@ Gauss-Seidel, relative); max_sweeps >= 1.)doc");
   py::class_<PatchTransientParams> tparams(m, "PatchTransientParams", R"doc(
 The transient patch: patch (PatchParams: the reference patch at F_z0 = patch.normal_load_N, and the
 grid); size_exponent gamma in [0, 1] (lengths scale with (F_z/F_z0)^gamma: 1/3 Hertz point contact, 1/2
-line contact); cfl in (0, 0.5]; max_dt_s (s, >= 0; 0: no cap).)doc");
+line contact); cfl in (0, 0.5]; max_dt_s (s, >= 0; 0: no cap); source_scheme (bristle.transport.SourceScheme:
+automatic = exponential for affine sources, else sdirk2 (any law, e.g. Bouc-Wen)).)doc");
   tparams
-      .def(py::init([](const PatchParams& patch, double size_exponent, double cfl, double max_dt_s) {
+      .def(py::init([](const PatchParams& patch, double size_exponent, double cfl, double max_dt_s,
+                       transport::SourceScheme source_scheme) {
              PatchTransientParams p;
              p.patch = patch;
              p.size_exponent = size_exponent;
              p.cfl = cfl;
              p.max_dt_s = max_dt_s;
+             p.source_scheme = source_scheme;
              p.validate("transient");
              return p;
            }),
            py::kw_only(), py::arg("patch") = PatchParams{}, py::arg("size_exponent") = 1.0 / 3.0,
-           py::arg("cfl") = 0.4, py::arg("max_dt_s") = 0.0)
+           py::arg("cfl") = 0.4, py::arg("max_dt_s") = 0.0,
+           py::arg("source_scheme") = transport::SourceScheme::automatic)
       .def_readwrite("patch", &PatchTransientParams::patch)
       .def_readwrite("size_exponent", &PatchTransientParams::size_exponent, "gamma, [0, 1]")
       .def_readwrite("cfl", &PatchTransientParams::cfl, "Courant number, (0, 0.5]")
       .def_readwrite("max_dt_s", &PatchTransientParams::max_dt_s, "step cap (s), 0: none")
+      .def_readwrite("source_scheme", &PatchTransientParams::source_scheme,
+                     "automatic, exponential (affine sources only) or sdirk2 (any law)")
       .def("validate", &PatchTransientParams::validate, py::arg("prefix") = "transient");
   add_copy<PatchTransientParams>(tparams);
 
@@ -589,6 +595,8 @@ linear rheologies).)doc")
 t_s, Fz_N (N), force_N (N, (n, 2)), Mz_Nm (N m), stored_energy_J, supplied_energy_J (J). GIL released.)doc")
       .def_property_readonly("time", &PatchTransient::time, "s")
       .def_property_readonly("steps_taken", &PatchTransient::steps_taken)
+      .def_property_readonly("exponential_source", &PatchTransient::exponential_source,
+                             "True: exact exponential source step (affine source); False: SDIRK2")
       .def_property_readonly("nx", &PatchTransient::nx)
       .def_property_readonly("ny", &PatchTransient::ny)
       .def_property_readonly(

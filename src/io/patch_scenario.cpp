@@ -355,10 +355,13 @@ PatchTransientScenario parse_patch_transient_string(std::string_view toml, std::
   parse_patch_table(root, sc.transient.patch, true);
   if (const auto g = root.table("patch").number("size_exponent")) sc.transient.size_exponent = *g;
   const Section tr = root.table("transient");
-  tr.check_keys({"cfl", "max_dt_s"});
+  tr.check_keys({"cfl", "max_dt_s", "source_scheme"});
   sc.transient.cfl = tr.number_or("cfl", sc.transient.cfl);
   sc.transient.max_dt_s = tr.number_or("max_dt_s", 0.0);
-  // Validates the numerics and the law (affine source) by building the solver once.
+  sc.transient.source_scheme = transport::source_scheme_from_string(
+      tr.key("source_scheme"), tr.string("source_scheme").value_or("automatic"));
+  // Validates the numerics and the law (an exponential source step needs an affine source) by building
+  // the solver once.
   const patch::PatchGeometry geometry(sc.transient.patch, "patch");
 
   const Section k = root.table("kinematics");
@@ -426,7 +429,8 @@ std::string PatchTransientStudy::summary() const {
   std::string s;
   s += fmt::format("scenario   {} (kind = \"patch_transient\", {})\n", sc_.name, sc_.source.display_name());
   if (!sc_.description.empty()) s += fmt::format("description {}\n", sc_.description);
-  s += fmt::format("law        {}\n", laws::to_string(sc_.law.kind));
+  s += fmt::format("law        {}, source step {}\n", laws::to_string(sc_.law.kind),
+                   transport::to_string(sc_.transient.source_scheme));
   s += fmt::format("patch      {} {} x {} m at F_z0 = {} N, {} pressure, size ~ F_z^{}, grid {} x {}\n",
                    patch::to_string(p.shape), format_value(p.length_m), format_value(p.width_m),
                    format_value(p.normal_load_N), patch::to_string(p.pressure),
@@ -501,6 +505,7 @@ RunResult PatchTransientStudy::run(const ProgressCallback& progress) const {
   p["nx"] = sc_.transient.patch.nx;
   p["ny"] = sc_.transient.patch.ny;
   p["cfl"] = sc_.transient.cfl;
+  p["source_scheme"] = transport::to_string(sc_.transient.source_scheme);
   params["patch"] = p;
   r["parameters"] = params;
   r["columns"] = Json(PatchTransientScenario::column_names());

@@ -10,6 +10,7 @@
 #include <limits>
 
 #include "bristle/core/error.hpp"
+#include "bristle/integrate/stepper.hpp"
 #include "bristle/transport/line_contact.hpp"
 #include "budget.hpp"
 #include "stencil.hpp"
@@ -80,11 +81,22 @@ PatchTransient::PatchTransient(const contact::ContactModel& model, PatchTransien
       geometry_(params_.patch),
       riemann_(riemann(model.pair())) {
   params_.validate("transient");
-  if (!transport::source_is_affine(model_))
-    throw InvalidInput(fmt::format("law.type = \"{}\"{}: the transient patch needs a source affine in the state at "
-                                   "fixed v_r (Dahl, LuGre, FrBD with eq. 3)",
-                                   laws::to_string(model_.law().params().kind),
-                                   model_.law().params().G_inverse ? " with a user G^-1" : ""));
+  switch (params_.source_scheme) {
+    case transport::SourceScheme::automatic:
+      exponential_ = transport::source_is_affine(model_);
+      break;
+    case transport::SourceScheme::sdirk2:
+      exponential_ = false;
+      break;
+    case transport::SourceScheme::exponential:
+      if (!transport::source_is_affine(model_))
+        throw InvalidInput(fmt::format("transient.source_scheme = \"exponential\": needs a source affine in the state; "
+                                       "law.type = \"{}\"{} is not (use \"sdirk2\" or \"automatic\")",
+                                       laws::to_string(model_.law().params().kind),
+                                       model_.law().params().G_inverse ? " with a user G^-1" : ""));
+      exponential_ = true;
+      break;
+  }
   nx_ = params_.patch.nx;
   ny_ = params_.patch.ny;
   m_ = model_.state_size();
@@ -215,7 +227,44 @@ void PatchTransient::transport_step(double t, double dt) {
   for (std::size_t q = 0; q < u.size(); ++q) u[q] = u[q] / 3.0 + 2.0 / 3.0 * (u2[q] + dt * k1_[q]);
 }
 
+void PatchTransient::source_step_sdirk2(double t, double dt) {
+  const double tm = t + 0.5 * dt, s = sigma(tm);
+  const PatchKinematics kin = kinematics_(tm);
+  Vec2 x = Vec2::Zero();  // the cell's position, set before its step
+  Vec2 v = Vec2::Zero();
+  integrate::OdeSystem cell;
+  cell.size = m_;
+  cell.rhs = [&](double, const double* u, double* dudt) {
+    v = relative_velocity(model_, kin, x, u);
+    model_.source(u, v, dudt);
+  };
+  // d h / d u at fixed v_r: the S-corrections' dependence of v_r on u (with spin) is left to the Newton
+  // iteration, which converges on the full residual.
+  cell.jacobian = [&](double, const double* u, double* jacobian) {
+    model_.source_jacobian(u, relative_velocity(model_, kin, x, u), jacobian);
+  };
+  integrate::Options options;
+  options.method = integrate::Method::sdirk2;
+  options.rtol = 1e-10;
+  options.atol = 1e-14;
+  options.dt = 1.0;  // unused by the stepper; each step gets its own h
+  integrate::Stats stats;
+  integrate::FixedStepper stepper(cell, options, stats);
+  VecX u(m_);
+  for (int n = 0; n < nx_ * ny_; ++n) {
+    Eigen::Map<VecX> ut(ut_.data() + static_cast<std::size_t>(n) * m_, m_);
+    x = position(n, s);
+    u = Q_ * ut;
+    stepper.step(t, dt, u);
+    ut = Q_.transpose() * u;  // Q is orthogonal (a rotation of the first two components)
+  }
+}
+
 void PatchTransient::source_step(double t, double dt) {
+  if (!exponential_) {
+    source_step_sdirk2(t, dt);
+    return;
+  }
   const double tm = t + 0.5 * dt, s = sigma(tm);
   const PatchKinematics kin = kinematics_(tm);
   const bool vr_depends_on_u = kin.s_corrections && (kin.body1.omega_radps != 0.0 || kin.body2.omega_radps != 0.0);

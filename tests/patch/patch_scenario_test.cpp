@@ -242,6 +242,31 @@ TEST(PatchScenario, EnergyBudgetColumnsAndReport) {
   EXPECT_LT(json_number(tr.report.dump(), "relative_residual"), 1e-2);
 }
 
+TEST(PatchScenario, TransientTakesAnyLawThroughTheSourceScheme) {
+  std::string bouc_wen = kTransient;
+  const std::string frbd = "[law]\ntype = \"frbd\"\nmu_s = 1.2\nmu_d = 0.7\nv_s = 3.49\ndelta_s = 0.6\n";
+  ASSERT_NE(bouc_wen.find(frbd), std::string::npos);
+  bouc_wen.replace(bouc_wen.find(frbd), frbd.size(), "[law]\ntype = \"bouc_wen\"\nA = 1.0\nbeta1 = 2.0\nbeta2 = 1.0\n");
+  const auto sc = parse_scenario_string(bouc_wen, "t");
+  const RunResult r = sc->run();
+  const TimeSeries& s = r.cases.front().series;
+  EXPECT_EQ(s.rows(), 6u);
+  EXPECT_LT(s.column("Fx_N").back(), 0.0);
+  EXPECT_NE(r.report.dump().find("\"source_scheme\": \"automatic\""), std::string::npos);
+  EXPECT_EQ(error_of(bouc_wen + "[transient]\nsource_scheme = \"exponential\"\n"),
+            "transient.source_scheme = \"exponential\": needs a source affine in the state; law.type = "
+            "\"bouc_wen\" is not (use \"sdirk2\" or \"automatic\")");
+  EXPECT_EQ(error_of(kTransient + "[transient]\nsource_scheme = \"rk4\"\n").rfind(
+                "transient.source_scheme = \"rk4\": unknown", 0),
+            0u);
+  // The affine law through the SDIRK2 step: the exponential step's forces to O(dt^2).
+  const RunResult a = parse_scenario_string(kTransient, "t")->run();
+  const RunResult b = parse_scenario_string(kTransient + "[transient]\nsource_scheme = \"sdirk2\"\n", "t")->run();
+  const double fa = a.cases.front().series.column("Fx_N").back(), fb = b.cases.front().series.column("Fx_N").back();
+  EXPECT_NEAR(fa, fb, 1e-4 * std::abs(fa));
+  EXPECT_NE(fa, fb);
+}
+
 TEST(PatchScenario, ReportNamesTheScenarioFileByItsAbsolutePath) {
   const fs::path dir = temp_dir();
   fs::copy_file(fs::path(BRISTLE_SOURCE_DIR) / "examples" / "patch_longitudinal_creep.toml", dir / "steady.toml");

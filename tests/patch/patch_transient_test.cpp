@@ -136,6 +136,78 @@ TEST(PatchTransient, LoadStepSettlesOnTheLargerPatch) {
   EXPECT_NEAR(s.force_N[1], st.force_N[1], 2e-3 * st.force_N.norm());
 }
 
+// A source that is not affine in the state (Bouc-Wen) takes the lumped model's SDIRK2 step per cell
+// (source_scheme automatic); with spin and the S-corrections v_r depends on the state as well. The
+// transient settles on the steady solver's solution, as for the affine laws.
+TEST(PatchTransient, BoucWenSettlesOnTheSteadySolution) {
+  laws::LawParams bw = test::table2_law();
+  bw.kind = laws::LawKind::bouc_wen;
+  bw.A = 1.0;
+  bw.beta1 = 2.0;
+  bw.beta2 = 1.0;
+  bw.gamma = 0.5;
+  const auto model = test::elastic_pair(bw, 0.4);
+  ASSERT_FALSE(transport::source_is_affine(model));
+  const PatchKinematics kin = rolling(16.0, 0.6, 0.4, 6.0);
+  PatchTransient tr(model, params(30, 12), [&](double) { return kin; }, constant_load(3000.0));
+  EXPECT_FALSE(tr.exponential_source());
+  tr.advance_to(0.03);
+  const PatchSnapshot s = tr.snapshot();
+  PatchParams pp;
+  pp.nx = 30;
+  pp.ny = 12;
+  PatchSolver solver(model, pp);
+  const SteadyPatch st = solver.solve(kin);
+  std::cout << "Bouc-Wen: transient F = " << s.force_N.transpose() << " Mz " << s.Mz_Nm << "; steady F = "
+            << st.force_N.transpose() << " Mz " << st.Mz_Nm << "\n";
+  ASSERT_GT(st.force_N.norm(), 1.0);
+  EXPECT_NEAR(s.force_N[0], st.force_N[0], 2e-3 * st.force_N.norm());
+  EXPECT_NEAR(s.force_N[1], st.force_N[1], 2e-3 * st.force_N.norm());
+  EXPECT_NEAR(s.Mz_Nm, st.Mz_Nm, 2e-3 * std::abs(st.Mz_Nm));
+  EXPECT_GE(s.dissipated_power_W, 0.0);
+  // The exponential step is refused for it, naming the key.
+  PatchTransientParams exact = params(10, 4);
+  exact.source_scheme = transport::SourceScheme::exponential;
+  try {
+    PatchTransient refused(model, exact, [&](double) { return kin; }, constant_load(3000.0));
+    FAIL() << "exponential source step accepted for Bouc-Wen";
+  } catch (const InvalidInput& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "transient.source_scheme = \"exponential\": needs a source affine in the state; law.type = "
+              "\"bouc_wen\" is not (use \"sdirk2\" or \"automatic\")");
+  }
+}
+
+// For an affine source both source steps solve the same split problem: SDIRK2 (second order) against
+// the exact propagator differs by O(dt^2), measured by halving the step (cfl 0.4 -> 0.2 -> 0.1).
+TEST(PatchTransient, Sdirk2SourceStepConvergesToTheExponentialOne) {
+  const auto model = test::gkv_pair(test::table2_law(), 0.4);
+  const auto kin = [](double t) { return rolling(16.0, 0.8 + 0.5 * std::sin(300.0 * t), 0.3, 5.0); };
+  std::vector<double> differences;
+  for (double cfl : {0.4, 0.2, 0.1}) {
+    PatchTransientParams pe = params(20, 8), ps = params(20, 8);
+    pe.cfl = ps.cfl = cfl;
+    pe.source_scheme = transport::SourceScheme::exponential;
+    ps.source_scheme = transport::SourceScheme::sdirk2;
+    PatchTransient exact(model, pe, kin, constant_load(3000.0));
+    PatchTransient sdirk(model, ps, kin, constant_load(3000.0));
+    ASSERT_TRUE(exact.exponential_source());
+    ASSERT_FALSE(sdirk.exponential_source());
+    exact.advance_to(0.006);
+    sdirk.advance_to(0.006);
+    const PatchSnapshot a = exact.snapshot(), b = sdirk.snapshot();
+    differences.push_back((a.force_N - b.force_N).norm() / a.force_N.norm());
+  }
+  const double order1 = std::log2(differences[0] / differences[1]);
+  const double order2 = std::log2(differences[1] / differences[2]);
+  std::cout << "sdirk2 vs exponential source step: relative force differences " << differences[0] << " "
+            << differences[1] << " " << differences[2] << ", orders " << order1 << " " << order2 << "\n";
+  EXPECT_LT(differences[0], 1e-3);
+  EXPECT_GT(differences[2], 0.0);
+  EXPECT_GT(order1, 1.7);
+  EXPECT_GT(order2, 1.7);
+}
+
 TEST(PatchTransient, BadInput) {
   const auto model = test::elastic_pair(test::table2_law(), 0.4);
   PatchTransientParams p = params(10, 4);

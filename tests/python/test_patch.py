@@ -227,3 +227,27 @@ def test_steady_map_equals_the_serial_loop_and_closes_the_budget():
         assert abs(s.budget_residual_W) < 5e-3 * s.supplied_power_W
     with pytest.raises(ValueError):
         bp.solve_steady_map(model, params, points, threads=-1)
+
+
+def test_transient_with_a_python_G_inverse_takes_the_sdirk2_source_step():
+    """A law that is not affine in the state (FrBD with a Python G^-1) goes through the SDIRK2 source step
+    and settles on the steady solver's forces; the exponential step is refused for it."""
+    def G_inverse(v):
+        speed = math.hypot(v[0], v[1])
+        g = (speed + 0.1) / (0.7 + 0.5 * math.exp(-speed / 3.49))  # |v| / mu(|v|), regular at rest
+        return [[g, 0.0], [0.0, g]]
+
+    law = bristle.LawParams(kind="frbd", mu_s=1.2, mu_d=0.7, v_s=3.49, delta_s=0.6, G_inverse=G_inverse)
+    model = bristle.ContactModel(law, bristle.elastic(K01), bristle.elastic(K01 * 0.6 / 0.4))
+    kin = bp.rolling(V_r=16.0, v_x=0.6, v_y=0.4, spin_radps=6.0)
+    grid = bp.PatchParams(nx=8, ny=4)
+    tr = bp.PatchTransient(model, bp.PatchTransientParams(patch=grid), kin, 3000.0)
+    assert not tr.exponential_source
+    tr.advance_to(0.03)
+    st = bp.PatchSolver(model, grid).solve(kin)
+    F = tr.snapshot().force_N
+    assert np.linalg.norm(st.force_N) > 1.0
+    assert np.linalg.norm(F - st.force_N) < 2e-3 * np.linalg.norm(st.force_N), (F, st.force_N)
+    exact = bp.PatchTransientParams(patch=grid, source_scheme=bristle.transport.SourceScheme.exponential)
+    with pytest.raises(ValueError, match="needs a source affine in the state"):
+        bp.PatchTransient(model, exact, kin, 3000.0)

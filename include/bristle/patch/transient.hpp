@@ -13,16 +13,20 @@
 // material on its whole boundary.
 //
 // Scheme: Strang splitting (second order) of
-//   source      du/dt = h(u, v_r)  per cell: the exact propagator of the source frozen at the half
-//               step (affine in u at fixed v_r: u <- e^{J dt/2} u + phi1(J dt/2) dt/2 b), v_r taken at a
-//               predicted midpoint state when the S-corrections make it depend on u;
+//   source      du/dt = h(u, v_r)  per cell, with the kinematics and patch size of the half step's
+//               midpoint. source_scheme "exponential" (sources affine in u at fixed v_r: Dahl, LuGre,
+//               FrBD with eq. 3): the exact propagator u <- e^{J dt/2} u + phi1(J dt/2) dt/2 b, v_r taken
+//               at a predicted midpoint state when the S-corrections make it depend on u; "sdirk2"
+//               (any law: Bouc-Wen, a user G^-1): the lumped model's own L-stable SDIRK2 step (the
+//               line contact's), v_r(u) evaluated at every stage; "automatic": exponential when the
+//               source is affine, else sdirk2;
 //   transport   du~_k/dt + W_k . grad u~_k = 0  per Riemann family with the steady solver's
 //               second-order upwind stencil, SSP-RK3 in time (stable for Courant <= 0.4 per
 //               direction sum), stencils at the step's midpoint.
-// Only sources affine in u at fixed v_r are accepted (Dahl, LuGre, FrBD with linear rheologies).
 //
 // | key            | meaning                                      | unit | range                 |
 // |----------------|----------------------------------------------|------|-----------------------|
+// | source_scheme  | automatic, exponential (affine only), sdirk2 | -    |                       |
 // | size_exponent  | gamma of sigma = (F_z/F_z0)^gamma            | -    | [0, 1]                |
 // | cfl            | Courant number of the automatic step         | -    | (0, 0.5]              |
 // | max_dt_s       | cap on the step (0: none; needed at rest)     | s    | >= 0                  |
@@ -34,6 +38,7 @@
 
 #include "bristle/core/time_series.hpp"
 #include "bristle/patch/patch.hpp"
+#include "bristle/transport/line_contact.hpp"
 
 namespace bristle::patch {
 
@@ -46,6 +51,7 @@ struct PatchTransientParams {
   double size_exponent = 1.0 / 3.0;
   double cfl = 0.4;
   double max_dt_s = 0.0;
+  transport::SourceScheme source_scheme = transport::SourceScheme::automatic;
   void validate(std::string_view prefix) const;
 };
 
@@ -85,6 +91,8 @@ class PatchTransient {
   PatchSnapshot snapshot() const;
   double time() const { return t_; }
   long steps_taken() const { return steps_; }
+  /// True when the source step is the exact exponential propagator (affine source), false for SDIRK2.
+  bool exponential_source() const { return exponential_; }
   int nx() const { return nx_; }
   int ny() const { return ny_; }
   /// The state at cell (i, j) in the original variables.
@@ -99,6 +107,7 @@ class PatchTransient {
   void build_stencils(double t);
   void transport_step(double t, double dt);
   void source_step(double t, double dt);
+  void source_step_sdirk2(double t, double dt);  // any law: the lumped model's SDIRK2 step per cell
   Vec2 position(int n, double s) const { return s * X_[static_cast<std::size_t>(n)]; }
 
   const contact::ContactModel& model_;
@@ -120,6 +129,7 @@ class PatchTransient {
   double t_ = 0.0, initial_energy_ = 0.0;
   std::array<double, 5> energy_{}, power_{};  // integrals and current values of the budget's terms
   long steps_ = 0;
+  bool exponential_ = true;
 };
 
 }  // namespace bristle::patch

@@ -4,18 +4,15 @@
 // Every point is one independent call of the same library function with the same arguments as the
 // serial call, written to its own slot of a preallocated array: the results are bit-identical to the
 // serial C++ calls whatever the number of threads or the order the points are taken in. Points are
-// handed out one at a time from an atomic counter (dynamic scheduling: general-solver points can be
-// 100x slower than exact ones). While the workers run, the calling thread sleeps on a condition
-// variable and wakes every 0.1 s to report progress to Python and check for Ctrl-C (the GIL taken
-// only then). The first failing point (lowest index among those that failed) stops the sweep; its
+// handed out one at a time from an atomic counter by bristle::parallel_for (dynamic scheduling:
+// general-solver points can be 100x slower than exact ones). While the workers run, the calling thread
+// wakes every 0.1 s to report progress to Python and check for Ctrl-C (the GIL taken only then). The first failing point (lowest index among those that failed) stops the sweep; its
 // exception reaches Python with the library's message and the point named.
-#include <atomic>
-#include <condition_variable>
-#include <exception>
-#include <mutex>
+#include <algorithm>
 #include <thread>
 
 #include "bristle/contact/contact_model.hpp"
+#include "bristle/core/parallel.hpp"
 #include "bristle/directional/drive.hpp"
 #include "bristle/structures/reduced_model.hpp"
 #include "bristle/structures/stick_slip.hpp"
@@ -26,92 +23,23 @@ namespace bristle::python {
 
 namespace {
 
-int resolve_threads(int threads) {
-  if (threads < 0) throw InvalidInput("threads = " + std::to_string(threads) + ": must be >= 0 (0: every core)");
-  if (threads == 0) threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  return threads;
-}
-
-/// Runs fn(k) for k in [0, n) on `threads` workers. Called with the GIL held; releases it while the
-/// workers run. `describe(k)` names point k in error messages.
+/// Runs fn(k) for k in [0, n) on `threads` workers (bristle::parallel_for). Called with the GIL held;
+/// releases it while the workers run and takes it back every 0.1 s to report progress and check for
+/// Ctrl-C. `describe(k)` names point k in error messages.
 void parallel_for(std::size_t n, int threads, py::handle progress, const std::function<void(std::size_t)>& fn,
                   const std::function<std::string(std::size_t)>& describe) {
   if (n == 0) return;
-  const std::size_t workers = std::min<std::size_t>(static_cast<std::size_t>(threads), n);
-  std::atomic<std::size_t> next{0}, done{0};
-  std::atomic<bool> stop{false};
-  std::mutex mutex;
-  std::condition_variable finished;
-  std::size_t running = workers;
-  std::exception_ptr error;
-  std::size_t error_index = n;
-  std::exception_ptr python_error;  // KeyboardInterrupt, or an exception raised by `progress`
-
-  auto work = [&] {
-    while (!stop.load(std::memory_order_relaxed)) {
-      const std::size_t k = next.fetch_add(1, std::memory_order_relaxed);
-      if (k >= n) break;
-      try {
-        fn(k);
-      } catch (...) {
-        const std::lock_guard<std::mutex> lock(mutex);
-        if (k < error_index) {
-          error = std::current_exception();
-          error_index = k;
-        }
-        stop.store(true);
-      }
-      done.fetch_add(1, std::memory_order_relaxed);
-    }
-    const std::lock_guard<std::mutex> lock(mutex);
-    --running;
-    finished.notify_all();
+  ParallelOptions options;
+  options.threads = threads;
+  options.describe = describe;
+  options.poll = [&](std::size_t done) {
+    py::gil_scoped_acquire gil;
+    if (PyErr_CheckSignals() != 0) throw py::error_already_set();
+    if (!progress.is_none()) progress(done, n);
   };
-
   {
     py::gil_scoped_release release;
-    std::vector<std::thread> pool;
-    pool.reserve(workers);
-    try {
-      for (std::size_t w = 0; w < workers; ++w) pool.emplace_back(work);
-    } catch (...) {  // could not start a thread: stop the others, then report
-      stop.store(true);
-      {
-        std::unique_lock<std::mutex> lock(mutex);
-        running -= workers - pool.size();
-      }
-      for (auto& t : pool) t.join();
-      throw;
-    }
-    std::unique_lock<std::mutex> lock(mutex);
-    while (running > 0) {
-      finished.wait_for(lock, std::chrono::milliseconds(100));
-      if (running == 0) break;
-      lock.unlock();
-      {
-        py::gil_scoped_acquire gil;
-        try {
-          if (PyErr_CheckSignals() != 0) throw py::error_already_set();
-          if (!progress.is_none()) progress(done.load(), n);
-        } catch (...) {
-          python_error = std::current_exception();
-          stop.store(true);
-        }
-      }
-      lock.lock();
-    }
-    lock.unlock();
-    for (auto& t : pool) t.join();
-  }
-  if (python_error) std::rethrow_exception(python_error);
-  if (error) {
-    try {
-      std::rethrow_exception(error);
-    } catch (const InvalidInput& e) {
-      throw InvalidInput(std::string(e.what()) + " (" + describe(error_index) + ")");
-    } catch (const SolverError& e) {
-      throw SolverError(std::string(e.what()) + " (" + describe(error_index) + ")");
-    }
+    bristle::parallel_for(n, [&](std::size_t k, std::size_t) { fn(k); }, options);
   }
   if (!progress.is_none()) progress(n, n);
 }

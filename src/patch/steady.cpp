@@ -7,10 +7,10 @@
 #include <cmath>
 
 #include "bristle/core/error.hpp"
+#include "bristle/core/parallel.hpp"
 #include "bristle/patch/patch.hpp"
 #include "bristle/transport/line_contact.hpp"
 #include "budget.hpp"
-#include "parallel.hpp"
 #include "stencil.hpp"
 
 namespace bristle::patch {
@@ -356,14 +356,17 @@ std::vector<SteadyPatch> solve_steady_map(const contact::ContactModel& model, co
   if (points.empty()) return out;
   const std::size_t L = chain_length == 0 ? points.size() : chain_length;
   const std::size_t chains = (points.size() + L - 1) / L;
-  const std::size_t wanted = static_cast<std::size_t>(detail::resolve_threads(threads));
+  const std::size_t wanted = static_cast<std::size_t>(resolve_threads(threads));
   const int workers = static_cast<int>(std::min(wanted, chains));
   // One solver per worker (its workspace); a chain always starts cold, so which worker runs it does
   // not matter.
   std::vector<std::unique_ptr<PatchSolver>> solvers(static_cast<std::size_t>(workers));
   std::vector<std::size_t> failed_at(chains, 0);  // per chain: the point that failed (written by its worker)
-  detail::parallel_for(
-      chains, workers,
+  ParallelOptions options;
+  options.threads = workers;
+  options.describe = [&](std::size_t c) { return fmt::format("operating point {}", failed_at[c]); };
+  parallel_for(
+      chains,
       [&](std::size_t c, std::size_t worker) {
         failed_at[c] = c * L;
         auto& solver = solvers[worker];
@@ -374,7 +377,7 @@ std::vector<SteadyPatch> solve_steady_map(const contact::ContactModel& model, co
           out[k] = solver->solve(points[k], k > c * L);
         }
       },
-      [&](std::size_t c) { return fmt::format("operating point {}", failed_at[c]); });
+      options);
   return out;
 }
 

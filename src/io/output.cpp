@@ -149,7 +149,8 @@ std::string csv_text(const RunResult& result) {
       out += prefix;
       for (std::size_t k = 0; k < c.series.columns.size(); ++k) {
         if (k > 0) out += ',';
-        out += number(c.series.columns[k][r]);
+        const double v = c.series.columns[k][r];
+        if (!std::isnan(v)) out += number(v);  // NaN marks a value that is not available: an empty cell
       }
       out += '\n';
     }

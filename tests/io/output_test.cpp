@@ -74,6 +74,14 @@ TEST(Output, CsvHasAHeaderAndFullPrecision) {
             "0.2,0.3333333333333333,-0\n");
 }
 
+TEST(Output, NotAvailableValuesAreEmptyCells) {
+  RunResult r = small_result(false);
+  r.cases[0].series = TimeSeries({"t_s", "P_outflow_W", "F_N"});
+  r.cases[0].series.add_row({0.0, std::nan(""), 1.5});
+  r.cases[0].series.add_row({0.1, std::nan(""), std::nan("")});
+  EXPECT_EQ(csv_text(r), "t_s,P_outflow_W,F_N\n0,,1.5\n0.1,,\n");
+}
+
 TEST(Output, SweepCsvIsLongFormatWithTheSweepColumnFirst) {
   const std::string csv = csv_text(small_result(true));
   std::istringstream in(csv);

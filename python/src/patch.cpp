@@ -186,14 +186,16 @@ Gauss-Seidel, relative); max_sweeps >= 1.)doc");
   py::class_<PatchTransientParams> tparams(m, "PatchTransientParams", R"doc(
 The transient patch: patch (PatchParams: the reference patch at F_z0 = patch.normal_load_N, and the
 grid); size_exponent gamma in [0, 1] (lengths scale with (F_z/F_z0)^gamma: 1/3 Hertz point contact, 1/2
-line contact); cfl in (0, 0.5]; max_dt_s (s, >= 0; 0: no cap); source_scheme (bristle.transport.SourceScheme:
+line contact); width_exponent gamma_y in [0, 1] or None (the width scales with (F_z/F_z0)^gamma_y; None:
+= size_exponent, which then scales the length only); cfl in (0, 0.5]; max_dt_s (s, >= 0; 0: no cap); source_scheme (bristle.transport.SourceScheme:
 automatic = exponential for affine sources, else sdirk2 (any law, e.g. Bouc-Wen)).)doc");
   tparams
-      .def(py::init([](const PatchParams& patch, double size_exponent, double cfl, double max_dt_s,
-                       transport::SourceScheme source_scheme) {
+      .def(py::init([](const PatchParams& patch, double size_exponent, std::optional<double> width_exponent,
+                       double cfl, double max_dt_s, transport::SourceScheme source_scheme) {
              PatchTransientParams p;
              p.patch = patch;
              p.size_exponent = size_exponent;
+             p.width_exponent = width_exponent;
              p.cfl = cfl;
              p.max_dt_s = max_dt_s;
              p.source_scheme = source_scheme;
@@ -201,10 +203,12 @@ automatic = exponential for affine sources, else sdirk2 (any law, e.g. Bouc-Wen)
              return p;
            }),
            py::kw_only(), py::arg("patch") = PatchParams{}, py::arg("size_exponent") = 1.0 / 3.0,
-           py::arg("cfl") = 0.4, py::arg("max_dt_s") = 0.0,
+           py::arg("width_exponent") = std::nullopt, py::arg("cfl") = 0.4, py::arg("max_dt_s") = 0.0,
            py::arg("source_scheme") = transport::SourceScheme::automatic)
       .def_readwrite("patch", &PatchTransientParams::patch)
-      .def_readwrite("size_exponent", &PatchTransientParams::size_exponent, "gamma, [0, 1]")
+      .def_readwrite("size_exponent", &PatchTransientParams::size_exponent,
+                     "gamma_x (and gamma_y unless width_exponent is set), [0, 1]")
+      .def_readwrite("width_exponent", &PatchTransientParams::width_exponent, "gamma_y, [0, 1], or None (= size_exponent)")
       .def_readwrite("cfl", &PatchTransientParams::cfl, "Courant number, (0, 0.5]")
       .def_readwrite("max_dt_s", &PatchTransientParams::max_dt_s, "step cap (s), 0: none")
       .def_readwrite("source_scheme", &PatchTransientParams::source_scheme,
@@ -495,7 +499,8 @@ results (a list of SteadyPatch) are bit-identical for any number of workers. GIL
 
   // ---- Transient solver ----------------------------------------------------------------------------
   py::class_<PatchSnapshot>(m, "PatchSnapshot", R"doc(
-The transient patch at one time: t_s (s), Fz_N (N), scale (sigma), force_N (N, eq. 36), Mz_Nm,
+The transient patch at one time: t_s (s), Fz_N (N), scale (sigma_x, the length's), scale_y (sigma_y, the
+width's), force_N (N, eq. 36), Mz_Nm,
 Mz_no_phi_Nm (N m, eqs. 38, 39), stored_energy_J (J, eq. 85), supplied_power_W, dissipated_power_W (W),
 supplied_energy_J (J); the energy budget (docs/patch.md): outflow_power_W, compression_power_W,
 load_power_W (W), dissipated_energy_J, outflow_energy_J, compression_energy_J, load_energy_J and
@@ -503,6 +508,7 @@ energy_residual_J = W(t) - W(t0) - int budget dt (J).)doc")
       .def_readonly("t_s", &PatchSnapshot::t_s)
       .def_readonly("Fz_N", &PatchSnapshot::Fz_N)
       .def_readonly("scale", &PatchSnapshot::scale)
+      .def_readonly("scale_y", &PatchSnapshot::scale_y)
       .def_property_readonly("force_N", [](const PatchSnapshot& s) -> Vec2 { return s.force_N; })
       .def_readonly("Mz_Nm", &PatchSnapshot::Mz_Nm)
       .def_readonly("Mz_no_phi_Nm", &PatchSnapshot::Mz_no_phi_Nm)

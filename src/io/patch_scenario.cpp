@@ -38,7 +38,7 @@ void parse_patch_table(const Section& root, patch::PatchParams& p, bool transien
   std::vector<std::string> keys{"shape", "length_m", "width_m", "pressure", "normal_load_N", "peak_pressure_Pa",
                                 "nx", "ny"};
   if (transient) {
-    keys.push_back("size_exponent");
+    keys.insert(keys.end(), {"size_exponent", "width_exponent"});
   } else {
     keys.insert(keys.end(), {"tolerance", "max_sweeps", "threads"});
   }
@@ -327,7 +327,7 @@ std::vector<std::string> PatchTransientScenario::column_names() {
   return {"t_s",          "Fz_N",           "scale",          "Fx_N",           "Fy_N",
           "Mz_Nm",        "Mz_no_phi_Nm",   "W_J",            "P_supplied_W",   "P_dissipated_W",
           "E_supplied_J", "P_outflow_W",    "P_compression_W", "P_load_W",      "E_dissipated_J",
-          "E_outflow_J",  "E_compression_J", "E_load_J",       "E_residual_J"};
+          "E_outflow_J",  "E_compression_J", "E_load_J",       "E_residual_J",  "scale_y"};
 }
 
 PatchTransientScenario parse_patch_transient_string(std::string_view toml, std::string_view name,
@@ -353,7 +353,14 @@ PatchTransientScenario parse_patch_transient_string(std::string_view toml, std::
   (void)patch::riemann(model.pair());
 
   parse_patch_table(root, sc.transient.patch, true);
-  if (const auto g = root.table("patch").number("size_exponent")) sc.transient.size_exponent = *g;
+  if (const auto g = root.table("patch").number("size_exponent")) {
+    require_closed_interval(root.table("patch").key("size_exponent"), *g, 0.0, 1.0);
+    sc.transient.size_exponent = *g;
+  }
+  if (const auto g = root.table("patch").number("width_exponent")) {  // gamma_y; unset: = size_exponent
+    require_closed_interval(root.table("patch").key("width_exponent"), *g, 0.0, 1.0);
+    sc.transient.width_exponent = *g;
+  }
   const Section tr = root.table("transient");
   tr.check_keys({"cfl", "max_dt_s", "source_scheme"});
   sc.transient.cfl = tr.number_or("cfl", sc.transient.cfl);
@@ -431,10 +438,12 @@ std::string PatchTransientStudy::summary() const {
   if (!sc_.description.empty()) s += fmt::format("description {}\n", sc_.description);
   s += fmt::format("law        {}, source step {}\n", laws::to_string(sc_.law.kind),
                    transport::to_string(sc_.transient.source_scheme));
-  s += fmt::format("patch      {} {} x {} m at F_z0 = {} N, {} pressure, size ~ F_z^{}, grid {} x {}\n",
+  s += fmt::format("patch      {} {} x {} m at F_z0 = {} N, {} pressure, length ~ F_z^{}, width ~ F_z^{}, "
+                   "grid {} x {}\n",
                    patch::to_string(p.shape), format_value(p.length_m), format_value(p.width_m),
                    format_value(p.normal_load_N), patch::to_string(p.pressure),
-                   format_value(sc_.transient.size_exponent), p.nx, p.ny);
+                   format_value(sc_.transient.size_exponent), format_value(sc_.transient.width_gamma()), p.nx,
+                   p.ny);
   s += fmt::format("time       {} .. {} s, output every {} s\n", format_value(sc_.time.t_start_s),
                    format_value(sc_.time.t_end_s), format_value(sc_.time.output_dt_s));
   s += fmt::format("columns    {}\n", fmt::join(PatchTransientScenario::column_names(), ", "));
@@ -461,7 +470,7 @@ RunResult PatchTransientStudy::run(const ProgressCallback& progress) const {
     series.add_row({s.t_s, s.Fz_N, s.scale, s.force_N[0], s.force_N[1], s.Mz_Nm, s.Mz_no_phi_Nm, s.stored_energy_J,
                     s.supplied_power_W, s.dissipated_power_W, s.supplied_energy_J, s.outflow_power_W,
                     s.compression_power_W, s.load_power_W, s.dissipated_energy_J, s.outflow_energy_J,
-                    s.compression_energy_J, s.load_energy_J, s.energy_residual_J});
+                    s.compression_energy_J, s.load_energy_J, s.energy_residual_J, s.scale_y});
     if (progress) progress(Progress{0, 1, static_cast<double>(i + 1) / static_cast<double>(times.size()), ""});
   }
   result.solve_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -502,6 +511,7 @@ RunResult PatchTransientStudy::run(const ProgressCallback& progress) const {
   p["pressure"] = patch::to_string(sc_.transient.patch.pressure);
   p["normal_load_N"] = sc_.transient.patch.normal_load_N;
   p["size_exponent"] = sc_.transient.size_exponent;
+  p["width_exponent"] = sc_.transient.width_gamma();
   p["nx"] = sc_.transient.patch.nx;
   p["ny"] = sc_.transient.patch.ny;
   p["cfl"] = sc_.transient.cfl;

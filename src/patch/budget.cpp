@@ -74,19 +74,21 @@ BudgetTerms energy_flux_terms(const BudgetFrame& fr, const EnergySplit& split, c
   }
   const PatchGeometry& g = *fr.geometry;
   const int nx = fr.nx, ny = fr.ny, m = fr.m;
-  const double hx = 2.0 / nx, hy = 2.0 / ny, a = g.a(), s = fr.sigma;
+  const double hx = 2.0 / nx, hy = 2.0 / ny, a = g.a();
+  const Vec2 s = fr.sigma;
+  const double slope_factor = s[1] / s[0];  // dw_phys/dx = (sigma_y / sigma_x) w'(X)
   std::vector<double> face(static_cast<std::size_t>(m));
   // Mapped velocity of family k at reference point X (eta its mapped lateral coordinate).
   auto mapped = [&](int k, const Vec2& X, double eta) {
-    const Vec2 x = s * X;
-    const Vec2 c = fr.velocity(k, x) - fr.rate * x;  // c_k - V_dC
-    const double w = s * g.half_width(X[0]), ws = g.half_width_slope(X[0]);
-    return Vec2(c[0] / (s * a), (c[1] - eta * ws * c[0]) / w);
+    const Vec2 x = s.cwiseProduct(X);
+    const Vec2 c = fr.velocity(k, x) - fr.rate.cwiseProduct(x);  // c_k - V_dC
+    const double w = s[1] * g.half_width(X[0]), ws = slope_factor * g.half_width_slope(X[0]);
+    return Vec2(c[0] / (s[0] * a), (c[1] - eta * ws * c[0]) / w);
   };
   // One boundary face: ut at the face from the edge cell e and its neighbour e2, outward mapped
   // normal n (one of +-e_xi, +-e_eta), face length dl in the mapped square.
   auto add_face = [&](int e, int e2, const Vec2& X, double eta, const Vec2& n, double dl) {
-    const double J = s * s * a * g.half_width(X[0]);  // |d(x, y)/d(xi, eta)|
+    const double J = s[0] * s[1] * a * g.half_width(X[0]);  // |d(x, y)/d(xi, eta)|
     if (!(J > 0.0)) return;                            // the tips of an ellipse
     const double p = fr.pressure_factor * g.pressure(X * (1.0 - 1e-12));  // just inside the boundary
     if (!(p > 0.0)) return;
@@ -121,7 +123,7 @@ BudgetTerms energy_flux_terms(const BudgetFrame& fr, const EnergySplit& split, c
   // V_dC))), with p and the velocities at the face midpoints: it needs no grad p, which is singular at
   // the edge of a Hertzian pressure. Exactly zero for a uniform pressure on a fixed patch (rigid
   // motions are divergence free), where it is skipped.
-  const bool uniform_fixed = fr.rate == 0.0 && g.pressure_kind() == PatchPressure::uniform;
+  const bool uniform_fixed = fr.rate == Vec2::Zero() && g.pressure_kind() == PatchPressure::uniform;
   if (!uniform_fixed) {
     // Mapped flux of family k through a face at reference point X, mapped coordinate eta, per unit
     // face length: along xi (q W_xi) or along eta (q W_eta), q = p J.
@@ -130,7 +132,7 @@ BudgetTerms energy_flux_terms(const BudgetFrame& fr, const EnergySplit& split, c
       const double p = fr.pressure_factor * g.pressure(X * (1.0 - 1e-12));
       if (!(p > 0.0) || !(w > 0.0)) return 0.0;
       const Vec2 W = mapped(k, X, eta);
-      const double J = s * s * a * w;
+      const double J = s[0] * s[1] * a * w;
       return p * J * (along_xi ? W[0] : W[1]);
     };
     for (int i = 0; i < nx; ++i) {

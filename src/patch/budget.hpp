@@ -35,12 +35,13 @@ class EnergySplit {
   mutable VecX u_, part_;
 };
 
-/// Where the transported fields and the pressure live: the physical patch is sigma X over the reference
-/// patch `geometry` (sigma = 1 and rate = 0 for a fixed patch), p(x) = pressure_factor p_ref(X).
+/// Where the transported fields and the pressure live: the physical patch is (sigma_x X, sigma_y Y) over
+/// the reference patch `geometry` (sigma = 1 and rate = 0 for a fixed patch), p(x) = pressure_factor p_ref(X).
 struct BudgetFrame {
   const PatchGeometry* geometry = nullptr;
   int nx = 0, ny = 0, m = 0;
-  double sigma = 1.0, rate = 0.0;  // sigma and sigma'/sigma (V_dC = rate x)
+  Vec2 sigma = Vec2::Ones();  // (sigma_x, sigma_y)
+  Vec2 rate = Vec2::Zero();   // (sigma_x'/sigma_x, sigma_y'/sigma_y): V_dC = (rate_x x, rate_y y)
   double pressure_factor = 1.0;
   std::array<bool, 4> present{true, true, false, false};
   std::function<Vec2(int family, const Vec2& x)> velocity;  // c_k(x), the family's material velocity

@@ -66,6 +66,7 @@ void exp_phi1_2x2(const Mat2& A, Mat2& E, Mat2& F) {
 void PatchTransientParams::validate(std::string_view prefix) const {
   patch.validate(fmt::format("{}.patch", prefix));
   require_closed_interval(fmt::format("{}.size_exponent", prefix), size_exponent, 0.0, 1.0);
+  if (width_exponent) require_closed_interval(fmt::format("{}.width_exponent", prefix), *width_exponent, 0.0, 1.0);
   require_finite(fmt::format("{}.cfl", prefix), cfl);
   if (!(cfl > 0.0 && cfl <= 0.5))
     throw InvalidInput(fmt::format("{}.cfl = {}: must be in (0, 0.5]", prefix, format_value(cfl)));
@@ -128,12 +129,12 @@ PatchTransient::PatchTransient(const contact::ContactModel& model, PatchTransien
   reset(0.0);
 }
 
-double PatchTransient::sigma(double t) const {
+double PatchTransient::sigma(double t, int direction) const {
   const double Fz = load_(t);
   if (!(std::isfinite(Fz) && Fz > 0.0))
     throw InvalidInput(fmt::format("load history: F_z({}) = {}: must be finite and > 0", format_value(t),
                                    format_value(Fz)));
-  return std::pow(Fz / params_.patch.normal_load_N, params_.size_exponent);
+  return std::pow(Fz / params_.patch.normal_load_N, direction == 0 ? params_.size_exponent : params_.width_gamma());
 }
 
 double PatchTransient::load_rate(double t) const {
@@ -141,10 +142,10 @@ double PatchTransient::load_rate(double t) const {
   return (std::log(load_(t + h)) - std::log(load_(t - h))) / (2.0 * h);  // F_z'/F_z
 }
 
-double PatchTransient::sigma_rate(double t) const {
-  if (params_.size_exponent == 0.0) return 0.0;
+double PatchTransient::sigma_rate(double t, int direction) const {
+  if ((direction == 0 ? params_.size_exponent : params_.width_gamma()) == 0.0) return 0.0;
   const double h = 1e-7 * std::max(1.0, std::abs(t));
-  return (std::log(sigma(t + h)) - std::log(sigma(t - h))) / (2.0 * h);  // sigma'/sigma
+  return (std::log(sigma(t + h, direction)) - std::log(sigma(t - h, direction))) / (2.0 * h);  // sigma'/sigma
 }
 
 void PatchTransient::reset(double t0) {
@@ -168,20 +169,22 @@ VecX PatchTransient::state(int i, int j) const {
 }
 
 void PatchTransient::build_stencils(double t) {
-  const double s = sigma(t), rate = sigma_rate(t);
+  const Vec2 s = scales(t), rate(sigma_rate(t, 0), sigma_rate(t, 1));
   const PatchKinematics kin = kinematics_(t);
   kin.validate("kinematics");
   const double hx = 2.0 / nx_, hy = 2.0 / ny_;
-  const double a = s * geometry_.a();
+  const double a = s[0] * geometry_.a();
+  const double slope_factor = s[1] / s[0];  // dw_phys/dx = (sigma_y / sigma_x) w'(X)
   for (int i = 0; i < nx_; ++i)
     for (int j = 0; j < ny_; ++j) {
       const int n = i * ny_ + j;
       const Vec2 x = position(n, s);
-      const double w = s * geometry_.half_width(X_[n][0]);
-      const double ws = geometry_.half_width_slope(X_[n][0]);  // dw/dx is scale-free
+      const double w = s[1] * geometry_.half_width(X_[n][0]);
+      const double ws = slope_factor * geometry_.half_width_slope(X_[n][0]);
       for (int k = 0; k < 4; ++k) {
-        // V - V_dC with the boundary (and grid) velocity V_dC = (sigma'/sigma) x (eq. 63c).
-        const Vec2 c = family_velocity(riemann_, kin, kFamilies[k], x) - rate * x;
+        // V - V_dC with the boundary (and grid) velocity V_dC = (sigma_x'/sigma_x x, sigma_y'/sigma_y y)
+        // (eq. 63c).
+        const Vec2 c = family_velocity(riemann_, kin, kFamilies[k], x) - rate.cwiseProduct(x);
         PatchSolver::Stencil st;
         int slot = 0;
         detail::add_direction(st, slot, i, nx_, c[0] / a, n, ny_, hx);
@@ -228,7 +231,8 @@ void PatchTransient::transport_step(double t, double dt) {
 }
 
 void PatchTransient::source_step_sdirk2(double t, double dt) {
-  const double tm = t + 0.5 * dt, s = sigma(tm);
+  const double tm = t + 0.5 * dt;
+  const Vec2 s = scales(tm);
   const PatchKinematics kin = kinematics_(tm);
   Vec2 x = Vec2::Zero();  // the cell's position, set before its step
   Vec2 v = Vec2::Zero();
@@ -265,7 +269,8 @@ void PatchTransient::source_step(double t, double dt) {
     source_step_sdirk2(t, dt);
     return;
   }
-  const double tm = t + 0.5 * dt, s = sigma(tm);
+  const double tm = t + 0.5 * dt;
+  const Vec2 s = scales(tm);
   const PatchKinematics kin = kinematics_(tm);
   const bool vr_depends_on_u = kin.s_corrections && (kin.body1.omega_radps != 0.0 || kin.body2.omega_radps != 0.0);
   const int m = m_;
@@ -343,7 +348,9 @@ PatchSnapshot PatchTransient::snapshot() const {
   PatchSnapshot out;
   out.t_s = t_;
   out.Fz_N = load_(t_);
-  out.scale = sigma(t_);
+  const Vec2 s = scales(t_);
+  out.scale = s[0];
+  out.scale_y = s[1];
   const PatchKinematics kin = kinematics_(t_);
   const auto& pair = model_.pair();
   const Mat2 dS = pair.S1() - pair.S2();
@@ -351,7 +358,7 @@ PatchSnapshot PatchTransient::snapshot() const {
   VecX u(m_), h(m_);
   for (int n = 0; n < nx_ * ny_; ++n) {
     u = Q_ * Eigen::Map<const VecX>(ut_.data() + static_cast<std::size_t>(n) * m_, m_);
-    const Vec2 x = position(n, out.scale);
+    const Vec2 x = position(n, s);
     const Vec2 v_r = relative_velocity(model_, kin, x, u.data());
     const Vec2 f = model_.friction(u.data(), v_r);
     const double p = out.Fz_N * weight_[static_cast<std::size_t>(n)];
@@ -370,9 +377,9 @@ PatchSnapshot PatchTransient::snapshot() const {
   frame.nx = nx_;
   frame.ny = ny_;
   frame.m = m_;
-  frame.sigma = out.scale;
-  frame.rate = sigma_rate(t_);
-  frame.pressure_factor = out.Fz_N / (out.scale * out.scale * ref_load_sum_);
+  frame.sigma = s;
+  frame.rate = Vec2(sigma_rate(t_, 0), sigma_rate(t_, 1));
+  frame.pressure_factor = out.Fz_N / (s[0] * s[1] * ref_load_sum_);  // int p dA = F_z, area ~ sigma_x sigma_y
   frame.present = {true, true, model_.n1() > 0, model_.n2() > 0};
   frame.velocity = [&](int k, const Vec2& x) { return family_velocity(riemann_, kin, kFamilies[k], x); };
   const detail::BudgetTerms b = detail::energy_flux_terms(frame, *energy_split_, ut_);

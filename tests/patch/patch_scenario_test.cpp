@@ -288,3 +288,39 @@ TEST(PatchScenario, ReportNamesTheScenarioFileByItsAbsolutePath) {
 
 }  // namespace
 }  // namespace bristle::io
+
+namespace bristle::io {
+namespace {
+
+// patch.width_exponent: the width scales with (F_z/F_z0)^gamma_y (column scale_y appended after the
+// existing columns, echoed in the JSON); unset it is size_exponent; bad values name the key.
+TEST(PatchScenario, TransientWidthExponent) {
+  const std::string ramp =
+      "[load]\nFz_N = { type = \"ramp\", t0 = 0.004, start = 3000.0, rate = 2e5, t_end = 0.006 }\n";
+  const std::string patch_line = "nx = 40\nny = 8\n";
+  const auto with = [&](const std::string& extra) {
+    std::string toml = kTransient;
+    toml.insert(toml.find(patch_line) + patch_line.size(), extra);
+    return toml + ramp;
+  };
+  const RunResult r = parse_scenario_string(with("size_exponent = 0.5\nwidth_exponent = 0.0\n"), "t")->run();
+  const TimeSeries& s = r.cases.front().series;
+  ASSERT_EQ(s.names.back(), "scale_y");
+  EXPECT_EQ(s.names.at(s.names.size() - 2), "E_residual_J");
+  EXPECT_NEAR(s.column("scale").back(), std::sqrt(3400.0 / 3000.0), 1e-12);
+  EXPECT_EQ(s.column("scale_y").back(), 1.0);
+  EXPECT_EQ(json_number(r.report.dump(), "width_exponent"), 0.0) << r.report.dump();
+  const RunResult iso = parse_scenario_string(with("size_exponent = 0.5\n"), "t")->run();
+  EXPECT_EQ(iso.cases.front().series.column("scale_y"), iso.cases.front().series.column("scale"));
+  EXPECT_EQ(json_number(iso.report.dump(), "width_exponent"), 0.5);
+  EXPECT_EQ(error_of(with("width_exponent = 1.5\n")), "patch.width_exponent = 1.5: must lie in [0, 1]");
+  EXPECT_EQ(error_of(with("width_exponent = -0.5\n")), "patch.width_exponent = -0.5: must lie in [0, 1]");
+  EXPECT_EQ(error_of(with("width_exponent = nan\n")), "patch.width_exponent = nan: must be finite");
+  EXPECT_EQ(error_of(with("size_exponent = 2.0\n")), "patch.size_exponent = 2: must lie in [0, 1]");
+  EXPECT_NE(error_of(with("width_exponent = \"flat\"\n")).find("patch.width_exponent"), std::string::npos);
+  // The steady map has no load history: the key is unknown there.
+  EXPECT_NE(error_of(kBase + kPatch + "width_exponent = 0.0\n" + kKin).find("width_exponent"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace bristle::io

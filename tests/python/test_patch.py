@@ -251,3 +251,31 @@ def test_transient_with_a_python_G_inverse_takes_the_sdirk2_source_step():
     exact = bp.PatchTransientParams(patch=grid, source_scheme=bristle.transport.SourceScheme.exponential)
     with pytest.raises(ValueError, match="needs a source affine in the state"):
         bp.PatchTransient(model, exact, kin, 3000.0)
+
+
+def test_transient_width_exponent():
+    """width_exponent (gamma_y): None is size_exponent (the same doubles as setting it equal); set apart,
+    the width keeps its scale while the length grows; bad values raise ValueError."""
+    model = papers.rolling_model(0.4, 1)
+    kin = bp.rolling(V_r=16.0, v_x=0.6, v_y=0.2)
+    load = lambda t: 3000.0 if t < 1e-3 else 4500.0  # noqa: E731
+    patch = bp.PatchParams(nx=12, ny=4)
+    iso = bp.PatchTransientParams(patch=patch, size_exponent=0.5)
+    assert iso.width_exponent is None
+    same = bp.PatchTransientParams(patch=patch, size_exponent=0.5, width_exponent=0.5)
+    flat = bp.PatchTransientParams(patch=patch, size_exponent=0.5, width_exponent=0.0)
+    runs = []
+    for p in (iso, same, flat):
+        tr = bp.PatchTransient(model, p, kin, load)
+        tr.advance_to(3e-3)
+        runs.append(tr.snapshot())
+    assert runs[0].scale_y == runs[0].scale == runs[1].scale_y
+    assert np.array_equal(runs[0].force_N, runs[1].force_N)
+    assert runs[2].scale == pytest.approx(math.sqrt(1.5), rel=1e-12)
+    assert runs[2].scale_y == 1.0
+    assert not np.array_equal(runs[2].force_N, runs[0].force_N)
+    flat.width_exponent = None
+    assert flat.width_exponent is None
+    for bad in (-0.1, 1.5, float("nan")):
+        with pytest.raises(ValueError, match="width_exponent"):
+            bp.PatchTransientParams(width_exponent=bad)

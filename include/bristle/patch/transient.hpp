@@ -2,13 +2,16 @@
 // Transient two-dimensional contact patch (paper 1, §4, eqs. 33-39, 85; App. A.1 for a time-varying
 // contact area).
 //
-// The patch follows a prescribed load history F_z(t) self-similarly: every length scales with
-//   sigma(t) = (F_z(t) / F_z0)^gamma        (gamma = 1/3: Hertz point contact, 1/2: line contact)
-// so x = sigma(t) X with X in the reference patch (patch.length_m x patch.width_m at F_z0 =
-// patch.normal_load_N), and the pressure keeps its shape with int p dA = F_z(t). The level-preserving
-// map of App. A.1, Phi(x, t) = Phi_0(x / sigma(t)) onto the square (xi, eta), turns the moving domain
+// The patch follows a prescribed load history F_z(t): its length and width scale with
+//   sigma_x(t) = (F_z(t) / F_z0)^gamma_x,  sigma_y(t) = (F_z(t) / F_z0)^gamma_y
+// (gamma_x = gamma_y = 1/3: Hertz point contact; tyres: gamma_x in [1/2, 1], gamma_y ~ 0), so
+// x = sigma_x(t) X, y = sigma_y(t) Y with (X, Y) in the reference patch (patch.length_m x patch.width_m
+// at F_z0 = patch.normal_load_N), and the pressure keeps its shape with int p dA = F_z(t) (the area
+// scales with sigma_x sigma_y). The level-preserving map of App. A.1,
+// Phi(x, t) = Phi_0(x / sigma_x(t), y / sigma_y(t)) onto the square (xi, eta), turns the moving domain
 // into a fixed one; the transported families keep their form with the mapped velocities
-//   W = (V . grad) Phi + dPhi/dt = grad Phi . (V - V_dC),   V_dC = (sigma'/sigma) x          (eq. 63c-d)
+//   W = (V . grad) Phi + dPhi/dt = grad Phi . (V - V_dC),
+//   V_dC = (sigma_x'/sigma_x x, sigma_y'/sigma_y y)                                         (eq. 63c-d)
 // and the leading edges of eqs. 48-49 are those of V - V_dC: a growing patch takes in new, unstressed
 // material on its whole boundary.
 //
@@ -27,12 +30,14 @@
 // | key            | meaning                                      | unit | range                 |
 // |----------------|----------------------------------------------|------|-----------------------|
 // | source_scheme  | automatic, exponential (affine only), sdirk2 | -    |                       |
-// | size_exponent  | gamma of sigma = (F_z/F_z0)^gamma            | -    | [0, 1]                |
+// | size_exponent  | gamma_x (and gamma_y unless width_exponent)  | -    | [0, 1]                |
+// | width_exponent | gamma_y of sigma_y = (F_z/F_z0)^gamma_y      | -    | [0, 1]; = size_exponent |
 // | cfl            | Courant number of the automatic step         | -    | (0, 0.5]              |
 // | max_dt_s       | cap on the step (0: none; needed at rest)     | s    | >= 0                  |
 #include <array>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -48,7 +53,10 @@ void exp_phi1_2x2(const Mat2& A, Mat2& E, Mat2& F);
 
 struct PatchTransientParams {
   PatchParams patch;             // the reference patch at F_z0 = patch.normal_load_N, and the grid
-  double size_exponent = 1.0 / 3.0;
+  double size_exponent = 1.0 / 3.0;            // gamma_x (and gamma_y when width_exponent is unset)
+  std::optional<double> width_exponent;        // gamma_y; unset: = size_exponent (isotropic)
+  /// gamma_y: width_exponent when set, else size_exponent.
+  double width_gamma() const { return width_exponent ? *width_exponent : size_exponent; }
   double cfl = 0.4;
   double max_dt_s = 0.0;
   transport::SourceScheme source_scheme = transport::SourceScheme::automatic;
@@ -60,7 +68,8 @@ using LoadHistory = std::function<double(double t)>;
 
 struct PatchSnapshot {
   double t_s = 0.0;
-  double Fz_N = 0.0, scale = 1.0;     // load and sigma
+  double Fz_N = 0.0, scale = 1.0;     // load and sigma_x (the length's scale)
+  double scale_y = 1.0;               // sigma_y (the width's scale)
   Vec2 force_N = Vec2::Zero();        // eq. 36
   double Mz_Nm = 0.0, Mz_no_phi_Nm = 0.0;  // eqs. 38, 39
   double stored_energy_J = 0.0;       // eq. 85
@@ -99,8 +108,10 @@ class PatchTransient {
   VecX state(int i, int j) const;
 
  private:
-  double sigma(double t) const;
-  double sigma_rate(double t) const;  // sigma'/sigma
+  /// sigma_x (direction 0) or sigma_y (direction 1).
+  double sigma(double t, int direction = 0) const;
+  double sigma_rate(double t, int direction = 0) const;  // sigma'/sigma of that direction
+  Vec2 scales(double t) const { return Vec2(sigma(t, 0), sigma(t, 1)); }
   double load_rate(double t) const;   // F_z'/F_z
   /// The budget's power terms at the current state (supplied, dissipated, outflow, compression, load).
   std::array<double, 5> powers(const PatchSnapshot& s) const;
@@ -108,7 +119,7 @@ class PatchTransient {
   void transport_step(double t, double dt);
   void source_step(double t, double dt);
   void source_step_sdirk2(double t, double dt);  // any law: the lumped model's SDIRK2 step per cell
-  Vec2 position(int n, double s) const { return s * X_[static_cast<std::size_t>(n)]; }
+  Vec2 position(int n, const Vec2& s) const { return s.cwiseProduct(X_[static_cast<std::size_t>(n)]); }
 
   const contact::ContactModel& model_;
   PatchTransientParams params_;

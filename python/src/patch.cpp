@@ -10,6 +10,7 @@
 
 #include "bristle/patch/patch.hpp"
 #include "bristle/patch/transient.hpp"
+#include "bristle/core/parallel.hpp"
 #include "common.hpp"
 
 namespace bristle::python {
@@ -484,7 +485,7 @@ centres (m), `load_weights` the (nx, ny) pressure weights (N, summing to F_z).)d
       "solve_steady_map",
       [](const contact::ContactModel& model, const PatchParams& params, const std::vector<PatchKinematics>& points,
          std::size_t chain_length, int threads) {
-        if (threads < 0) throw InvalidInput("threads = " + std::to_string(threads) + ": must be >= 0 (0: every core)");
+        threads = resolve_threads(threads);  // validated here, before the GIL is released
         // A law calling back into Python takes the GIL at every evaluation: one worker.
         if (model.law().params().G_inverse.target<MatrixCallable>()) threads = 1;
         py::gil_scoped_release release;

@@ -129,13 +129,16 @@ PatchTransient::PatchTransient(const contact::ContactModel& model, PatchTransien
   reset(0.0);
 }
 
-double PatchTransient::sigma(double t, int direction) const {
+Vec2 PatchTransient::scales(double t) const {
   const double Fz = load_(t);
   if (!(std::isfinite(Fz) && Fz > 0.0))
     throw InvalidInput(fmt::format("load history: F_z({}) = {}: must be finite and > 0", format_value(t),
                                    format_value(Fz)));
-  return std::pow(Fz / params_.patch.normal_load_N, direction == 0 ? params_.size_exponent : params_.width_gamma());
+  const double ratio = Fz / params_.patch.normal_load_N;
+  return Vec2(std::pow(ratio, params_.size_exponent), std::pow(ratio, params_.width_gamma()));
 }
+
+double PatchTransient::sigma(double t, int direction) const { return scales(t)[direction]; }
 
 double PatchTransient::load_rate(double t) const {
   const double h = 1e-7 * std::max(1.0, std::abs(t));

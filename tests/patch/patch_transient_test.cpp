@@ -29,6 +29,22 @@ LoadHistory constant_load(double Fz) {
   return [Fz](double) { return Fz; };
 }
 
+/// The transient's forces and moment at `s` equal the steady solver's on the same nx x ny grid (2e-3).
+void expect_steady(const PatchSnapshot& s, const contact::ContactModel& model, const PatchKinematics& kin, int nx,
+                   int ny, const char* label) {
+  PatchParams pp;
+  pp.nx = nx;
+  pp.ny = ny;
+  PatchSolver solver(model, pp);
+  const SteadyPatch st = solver.solve(kin);
+  std::cout << label << ": transient F = " << s.force_N.transpose() << " Mz " << s.Mz_Nm << "; steady F = "
+            << st.force_N.transpose() << " Mz " << st.Mz_Nm << "\n";
+  ASSERT_GT(st.force_N.norm(), 1.0);
+  EXPECT_NEAR(s.force_N[0], st.force_N[0], 2e-3 * st.force_N.norm()) << label;
+  EXPECT_NEAR(s.force_N[1], st.force_N[1], 2e-3 * st.force_N.norm()) << label;
+  EXPECT_NEAR(s.Mz_Nm, st.Mz_Nm, 2e-3 * std::abs(st.Mz_Nm)) << label;
+}
+
 // At constant kinematics the transient settles on the steady solution (same grid; the splitting's
 // fixed point differs by O(dt^2)).
 TEST(PatchTransient, SettlesOnTheSteadySolution) {
@@ -36,17 +52,7 @@ TEST(PatchTransient, SettlesOnTheSteadySolution) {
   const PatchKinematics kin = rolling(16.0, 0.6, 0.4, 6.0);
   PatchTransient tr(model, params(30, 12), [&](double) { return kin; }, constant_load(3000.0));
   tr.advance_to(0.03);  // five transit times L/V_r (every family is advected at ~16 m/s)
-  const PatchSnapshot s = tr.snapshot();
-  PatchParams pp;
-  pp.nx = 30;
-  pp.ny = 12;
-  PatchSolver solver(model, pp);
-  const SteadyPatch st = solver.solve(kin);
-  std::cout << "transient F = " << s.force_N.transpose() << " Mz " << s.Mz_Nm << "; steady F = "
-            << st.force_N.transpose() << " Mz " << st.Mz_Nm << "\n";
-  EXPECT_NEAR(s.force_N[0], st.force_N[0], 2e-3 * st.force_N.norm());
-  EXPECT_NEAR(s.force_N[1], st.force_N[1], 2e-3 * st.force_N.norm());
-  EXPECT_NEAR(s.Mz_Nm, st.Mz_Nm, 2e-3 * std::abs(st.Mz_Nm));
+  expect_steady(tr.snapshot(), model, kin, 30, 12, "GKV");
 }
 
 // Uniform conditions, no spin: the patch transient is the line transient (transport::LineContact).
@@ -153,17 +159,7 @@ TEST(PatchTransient, BoucWenSettlesOnTheSteadySolution) {
   EXPECT_FALSE(tr.exponential_source());
   tr.advance_to(0.03);
   const PatchSnapshot s = tr.snapshot();
-  PatchParams pp;
-  pp.nx = 30;
-  pp.ny = 12;
-  PatchSolver solver(model, pp);
-  const SteadyPatch st = solver.solve(kin);
-  std::cout << "Bouc-Wen: transient F = " << s.force_N.transpose() << " Mz " << s.Mz_Nm << "; steady F = "
-            << st.force_N.transpose() << " Mz " << st.Mz_Nm << "\n";
-  ASSERT_GT(st.force_N.norm(), 1.0);
-  EXPECT_NEAR(s.force_N[0], st.force_N[0], 2e-3 * st.force_N.norm());
-  EXPECT_NEAR(s.force_N[1], st.force_N[1], 2e-3 * st.force_N.norm());
-  EXPECT_NEAR(s.Mz_Nm, st.Mz_Nm, 2e-3 * std::abs(st.Mz_Nm));
+  expect_steady(s, model, kin, 30, 12, "Bouc-Wen");
   EXPECT_GE(s.dissipated_power_W, 0.0);
   // The exponential step is refused for it, naming the key.
   PatchTransientParams exact = params(10, 4);

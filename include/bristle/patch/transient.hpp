@@ -111,7 +111,7 @@ class PatchTransient {
   /// sigma_x (direction 0) or sigma_y (direction 1).
   double sigma(double t, int direction = 0) const;
   double sigma_rate(double t, int direction = 0) const;  // sigma'/sigma of that direction
-  Vec2 scales(double t) const { return Vec2(sigma(t, 0), sigma(t, 1)); }
+  Vec2 scales(double t) const;  // (sigma_x, sigma_y) from one reading of the load history
   double load_rate(double t) const;   // F_z'/F_z
   /// The budget's power terms at the current state (supplied, dissipated, outflow, compression, load).
   std::array<double, 5> powers(const PatchSnapshot& s) const;

@@ -10,6 +10,7 @@
 
 #include "bristle/core/enum_names.hpp"
 #include "bristle/core/error.hpp"
+#include "bench_kernel.hpp"
 
 namespace bristle::contact {
 
@@ -138,11 +139,7 @@ void Bench::rhs(double t, const double* s, double* ds) const {
   ds[state_size() - 1] = fz * model_.dissipation_rate(u, v_r, du, zdot);          // dissipated power (W)
 }
 
-integrate::OdeSystem Bench::system() const {
-  integrate::OdeSystem sys;
-  sys.size = state_size();
-  sys.rhs = [this](double t, const double* x, double* dxdt) { rhs(t, x, dxdt); };
-  // Kinks: |v_r| at v_r = 0 (each component) and the corners of the input signals.
+std::vector<double> Bench::input_corners() const {
   std::vector<double> corners;
   for (const Signal* sig : {&params_.input_x, &params_.input_y, &params_.belt_x, &params_.belt_y,
                             &params_.normal_load})
@@ -150,10 +147,24 @@ integrate::OdeSystem Bench::system() const {
   std::sort(corners.begin(), corners.end());
   corners.erase(std::unique(corners.begin(), corners.end()), corners.end());
   if (corners.size() > kMaxTimeSwitches) corners.clear();
-  sys.autonomous = true;
+  return corners;
+}
+
+bool Bench::autonomous() const {
+  bool constant = true;
   for (const Signal* sig : {&params_.input_x, &params_.input_y, &params_.belt_x, &params_.belt_y,
                             &params_.normal_load})
-    sys.autonomous = sys.autonomous && sig->kind == SignalKind::constant;
+    constant = constant && sig->kind == SignalKind::constant;
+  return constant;
+}
+
+integrate::OdeSystem Bench::system() const {
+  integrate::OdeSystem sys;
+  sys.size = state_size();
+  sys.rhs = [this](double t, const double* x, double* dxdt) { rhs(t, x, dxdt); };
+  // Kinks: |v_r| at v_r = 0 (each component) and the corners of the input signals.
+  const std::vector<double> corners = input_corners();
+  sys.autonomous = autonomous();
   sys.jacobian = [this](double t, const double* x, double* jac) { jacobian(t, x, jac); };
   sys.switch_count = 2 + static_cast<int>(corners.size());
   sys.switches = [this, corners](double t, const double* x, double* g) {
@@ -297,11 +308,21 @@ void Bench::outputs(double t, const double* s, double* row) const {
 }
 
 BenchRun run(const Bench& bench, const std::vector<double>& output_times, const integrate::Options& options,
-             const VecX& u0, const std::function<void(double)>& progress, bool allow_x_only) {
+             const VecX& u0, const std::function<void(double)>& progress, bool allow_x_only, bool allow_kernel) {
   if (output_times.empty()) throw InvalidInput("output times: empty; at least one output time is needed");
+  VecX state = bench.initial_state(u0);
+  // The caller's callback may read a clock or format text: it is called every 0.5 % of the run, not per row.
+  std::function<void(double)> report;
+  if (progress)
+    report = [&progress, next = 0.0](double fraction) mutable {
+      if (fraction < next && fraction < 1.0) return;
+      next = fraction + 0.005;
+      progress(fraction);
+    };
+  if (allow_x_only && allow_kernel && detail::kernel_applies(bench, state, options))
+    return detail::run_kernel(bench, state, output_times, options, report);
   BenchRun result{TimeSeries(bench.column_names()), {}};
   result.series.reserve(output_times.size());
-  VecX state = bench.initial_state(u0);
   const double t0 = output_times.front(), t1 = output_times.back();
   std::vector<double> row(Bench::kOutputColumns);  // one buffer for every row: no allocation per output
   result.x_only = allow_x_only && options.method == integrate::Method::rodas4 && options.atol_per_component.empty() &&
@@ -311,7 +332,7 @@ BenchRun run(const Bench& bench, const std::vector<double>& output_times, const 
                                         [&](double t, const double* x) {
                                           bench.outputs(t, x, row.data());
                                           result.series.add_row(row);
-                                          if (progress && t1 > t0) progress((t - t0) / (t1 - t0));
+                                          if (report && t1 > t0) report((t - t0) / (t1 - t0));
                                         });
     return result;
   }
@@ -324,7 +345,7 @@ BenchRun run(const Bench& bench, const std::vector<double>& output_times, const 
                                         for (std::size_t i = 0; i < keep.size(); ++i) full[keep[i]] = x[i];
                                         bench.outputs(t, full.data(), row.data());
                                         result.series.add_row(row);
-                                        if (progress && t1 > t0) progress((t - t0) / (t1 - t0));
+                                        if (report && t1 > t0) report((t - t0) / (t1 - t0));
                                       });
   return result;
 }

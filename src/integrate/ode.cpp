@@ -32,7 +32,7 @@ std::string join_key(std::string_view prefix, std::string_view name) {
   return prefix.empty() ? std::string(name) : fmt::format("{}.{}", prefix, name);
 }
 
-void check_system(const OdeSystem& system, const VecX& x) {
+void check_system(const OdeSystem& system) {
   if (system.size <= 0) throw InvalidInput(fmt::format("system.size = {}: must be > 0", system.size));
   if (!system.rhs) throw InvalidInput("system.rhs: not set; a right-hand side is required");
   if (system.error_norm_count < 0)
@@ -41,23 +41,20 @@ void check_system(const OdeSystem& system, const VecX& x) {
     throw InvalidInput(fmt::format("system.switch_count = {}: must be >= 0", system.switch_count));
   if (system.switch_count > 0 && !system.switches)
     throw InvalidInput(fmt::format("system.switches: not set, but system.switch_count = {}", system.switch_count));
-  if (x.size() != system.size)
-    throw InvalidInput(
-        fmt::format("initial state size = {}: must equal system.size = {}", x.size(), system.size));
-  for (Eigen::Index i = 0; i < x.size(); ++i) require_finite(fmt::format("initial state x[{}]", i), x[i]);
 }
 
 void check_times(double t0, const std::vector<double>& output_times) {
   require_finite("t0", t0);
   for (std::size_t i = 0; i < output_times.size(); ++i) {
-    const std::string key = fmt::format("output_times[{}]", i);
     const double t = output_times[i];
+    const bool ordered = i == 0 ? t >= t0 : t >= output_times[i - 1];
+    if (std::isfinite(t) && ordered) continue;  // the key is formatted only for an error
+    const std::string key = fmt::format("output_times[{}]", i);
     require_finite(key, t);
-    if (i == 0 && t < t0)
+    if (i == 0)
       throw InvalidInput(fmt::format("{} = {}: must be >= t0 = {}", key, format_value(t), format_value(t0)));
-    if (i > 0 && t < output_times[i - 1])
-      throw InvalidInput(fmt::format("{} = {}: must be >= output_times[{}] = {} (output times must be non-decreasing)",
-                                     key, format_value(t), i - 1, format_value(output_times[i - 1])));
+    throw InvalidInput(fmt::format("{} = {}: must be >= output_times[{}] = {} (output times must be non-decreasing)",
+                                   key, format_value(t), i - 1, format_value(output_times[i - 1])));
   }
 }
 
@@ -102,15 +99,22 @@ VecX absolute_tolerances(const Options& options, int size) {
 
 }  // namespace detail
 
+void validate_run(const Options& options, int size, const VecX& x, double t0, const std::vector<double>& output_times) {
+  options.validate(kOptionsPrefix);
+  if (x.size() != size)
+    throw InvalidInput(fmt::format("initial state size = {}: must equal system.size = {}", x.size(), size));
+  for (Eigen::Index i = 0; i < x.size(); ++i)
+    if (!std::isfinite(x[i])) require_finite(fmt::format("initial state x[{}]", i), x[i]);
+  if (!options.atol_per_component.empty() && options.atol_per_component.size() != static_cast<std::size_t>(size))
+    throw InvalidInput(fmt::format("{}.atol_per_component: has {} entries, must have one per state ({})",
+                                   kOptionsPrefix, options.atol_per_component.size(), size));
+  check_times(t0, output_times);
+}
+
 Stats integrate(const OdeSystem& system, VecX& x, double t0, const std::vector<double>& output_times,
                 const Options& options, const Observer& observe) {
-  options.validate(kOptionsPrefix);
-  check_system(system, x);
-  if (!options.atol_per_component.empty() &&
-      options.atol_per_component.size() != static_cast<std::size_t>(system.size))
-    throw InvalidInput(fmt::format("{}.atol_per_component: has {} entries, must have one per state ({})",
-                                   kOptionsPrefix, options.atol_per_component.size(), system.size));
-  check_times(t0, output_times);
+  check_system(system);
+  validate_run(options, system.size, x, t0, output_times);
   if (output_times.empty()) return {};
   if (options.method == Method::cvode_bdf) return detail::integrate_cvode(system, x, t0, output_times, options, observe);
   if (options.method == Method::rodas4) return detail::integrate_rodas4(system, x, t0, output_times, options, observe);

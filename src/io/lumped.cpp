@@ -915,6 +915,9 @@ RunResult LumpedStudy::run(const ProgressCallback& progress) const {
     stats["restarts"] = run.stats.restarts;
     stats["smallest_step_s"] = run.stats.smallest_step;
     stats["largest_step_s"] = run.stats.largest_step;
+    // Which implementation integrated (contact::run): the compiled 1-D kernel, the general 1-D x subsystem
+    // or the full 2-D system.
+    stats["path"] = run.kernel ? "kernel" : run.x_only ? "x_only" : "full";
     c["integrator_stats"] = stats;
     cases_json.push_back(std::move(c));
 

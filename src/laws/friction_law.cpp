@@ -74,14 +74,24 @@ FrictionLaw::FrictionLaw(LawParams params, const Mat2& k_static)
 
 Mat2 FrictionLaw::G_inverse(const Vec2& v) const {
   if (params_.G_inverse) return params_.G_inverse(v);
-  if (!params_.M.anisotropic) {
-    // M = mu I: M^-2 ||M v||_eps = sqrt(mu^2 ||v||^2 + eps) / mu^2, without 2x2 inverses.
-    const double mu = stribeck_mu(params_.M.axis1, v.norm());
-    return (std::sqrt(mu * mu * v.squaredNorm() + params_.eps) / (mu * mu)) * Mat2::Identity();
-  }
+  if (!params_.M.anisotropic) return isotropic_g(v.norm(), v.squaredNorm()) * Mat2::Identity();
   const Mat2 m = params_.M.M(v);
   const Mat2 m_inv = m.inverse();
   return m_inv * m_inv * regularised_norm(m * v, params_.eps);  // M^-2 ||M v||_{2,eps}
+}
+
+double FrictionLaw::isotropic_g(double speed, double speed_squared, double* slope) const {
+  // M = mu I: M^-2 ||M v||_eps = sqrt(mu^2 ||v||^2 + eps) / mu^2 (eq. 3), without 2x2 inverses.
+  double dmu = 0.0;
+  const double mu = stribeck_mu(params_.M.axis1, speed, slope ? &dmu : nullptr);
+  const double q = std::sqrt(mu * mu * speed_squared + params_.eps);
+  const double g = q / (mu * mu);
+  if (slope) {
+    // dq/d|v| = (mu mu' |v|^2 + mu^2 |v|) / q; at |v| = 0 with eps = 0 (q = mu |v|) its right limit, mu.
+    const double dq = q > 0.0 ? (mu * dmu * speed_squared + mu * mu * speed) / q : mu;
+    *slope = (dq - 2.0 * g * mu * dmu) / (mu * mu);  // dq / mu^2 - 2 q mu' / mu^3
+  }
+  return g;
 }
 
 Vec2 FrictionLaw::h0(const Vec2& z, const Vec2& f, const Vec2& v) const {

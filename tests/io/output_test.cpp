@@ -179,9 +179,23 @@ TEST(Output, RunningALumpedScenarioFillsTheReport) {
   const std::string json = r.report.dump();
   for (const char* key : {"\"bristle_version\"", "\"solve_seconds\"", "\"solve_cpu_seconds\"", "\"parameters\"",
                           "\"derived\"",
-                          "\"F_peak_N\"", "\"integrator_stats\"", "\"steady_at_final_velocity\"", "\"load\": 20"})
+                          "\"F_peak_N\"", "\"integrator_stats\"", "\"steady_at_final_velocity\"", "\"load\": 20",
+                          "\"path\": \"full\""})
     EXPECT_NE(json.find(key), std::string::npos) << key;
   EXPECT_GE(r.solve_seconds, 0.0);
+}
+
+// integrator_stats.path names the implementation that ran: with rodas4 this elastic LuGre contact takes the
+// compiled 1-D kernel, with a y input the full 2-D system.
+TEST(Output, ReportNamesTheIntegrationPath) {
+  const std::string base =
+      "[law]\ntype = \"lugre\"\nmu_s = 1.5\nmu_d = 1\nv_s = 0.001\n[body1]\ntype = \"elastic\"\nk0 = 1e5\n"
+      "[time]\nt_end_s = 0.05\noutputs = 51\n[integrator]\nmethod = \"rodas4\"\nrtol = 1e-6\natol = 1e-10\n";
+  const auto kernel = parse_scenario_string(base + "[bench]\ndrive = \"velocity\"\ninput = 0.01\n", "kernel");
+  EXPECT_NE(kernel->run({}).report.dump().find("\"path\": \"kernel\""), std::string::npos);
+  const auto full =
+      parse_scenario_string(base + "[bench]\ndrive = \"velocity\"\ninput = 0.01\ninput_y = 0.005\n", "full");
+  EXPECT_NE(full->run({}).report.dump().find("\"path\": \"full\""), std::string::npos);
 }
 
 }  // namespace

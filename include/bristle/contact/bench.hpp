@@ -86,6 +86,13 @@ class Bench {
   /// integrals enter no right-hand side). system() passes it to the integrators.
   void jacobian(double t, const double* state, double* jacobian) const;
 
+  /// The corners of the input signals (s), sorted and distinct: switching functions t - t_c of system()
+  /// (after v_r,x and v_r,y), so that no step straddles them; empty if there are more than 64 (a table
+  /// input: error control handles its knots).
+  std::vector<double> input_corners() const;
+  /// True if every input signal (inputs, belt, load) is constant: the right-hand side does not depend on t.
+  bool autonomous() const;
+
   const ContactModel& model() const { return model_; }
   const BenchParams& params() const { return params_; }
   int contact_offset() const { return offset_u_; }
@@ -105,6 +112,7 @@ struct BenchRun {
   TimeSeries series;
   integrate::Stats stats;
   bool x_only = false;  // the 1-D fast path (Bench::x_system) was taken
+  bool kernel = false;  // ... as the compiled scalar kernel (elastic pair, Stribeck-family law; see run())
 };
 
 /// Integrates the bench through `output_times` (t0 = output_times.front()), recording a row at each.
@@ -114,7 +122,23 @@ struct BenchRun {
 /// (`allow_x_only` = false forces the full system): the same trajectory up to rounding, with 6 instead of
 /// 10 states for a spring drive (smaller LU, half the Jacobian's difference quotients). Every output row
 /// is computed from the full state (zero y components) by outputs(), as on the full path.
+/// When moreover the pair is elastic (n1 = n2 = 0) and the law is Dahl, LuGre or FrBD with an isotropic
+/// Stribeck M (delta_S = 0 or >= 1), the x subsystem runs as a compiled scalar kernel (the same equations
+/// and steps, an analytic Jacobian, the energy integrals as quadratures, rows written directly;
+/// docs/integrators.md); `allow_kernel` = false keeps it on the general x_system.
 BenchRun run(const Bench& bench, const std::vector<double>& output_times, const integrate::Options& options,
-             const VecX& u0 = {}, const std::function<void(double)>& progress = {}, bool allow_x_only = true);
+             const VecX& u0 = {}, const std::function<void(double)>& progress = {}, bool allow_x_only = true,
+             bool allow_kernel = true);
+
+/// The compiled scalar kernel of run() (elastic pair, Dahl/LuGre/FrBD with isotropic Stribeck M, driven along
+/// x) behind std::function, for inspection and tests: `system` is the ODE of Bench::x_components() (x[, v][,
+/// x_p], f_x, E_supplied, E_dissipated) with the kernel's analytic Jacobian and switches, `outputs` its row
+/// of Bench::outputs (kOutputColumns values) at such a state. run() calls the same functions without this
+/// std::function layer. Throws InvalidInput if the bench is not of that kind.
+struct KernelFunctions {
+  integrate::OdeSystem system;
+  std::function<void(double t, const double* x, double* row)> outputs;
+};
+KernelFunctions kernel_functions(const Bench& bench);
 
 }  // namespace bristle::contact

@@ -11,9 +11,11 @@
 //   rodas4      adaptive 6-stage Rosenbrock method of order 4(3) (Hairer & Wanner's RODAS), L-stable and
 //               stiffly accurate: one LU factorisation and six linear solves per step, no Newton
 //               iterations; the Jacobian is analytic if given, else difference quotients. Output
-//               times are served by cubic Hermite interpolation (no steps land on them); switching
-//               functions are located on that interpolant and the step is retaken to end at the root.
+//               times are served by RODAS's continuous extension of order 3 (no steps land on them);
+//               switching functions are located on it and the step is retaken to end at the root.
 //               Fixed-size (allocation-free) for small systems: the fastest for lumped friction benches.
+//               The driver is a template on the system (integrate/rodas4.hpp) for callers with a
+//               statically typed right-hand side.
 //   sdirk2      fixed step, 2-stage L-stable SDIRK (gamma = 1 - 1/sqrt(2)), order 2, Newton
 //               iterations; for embedding in real-time loops (no step rejection).
 //   implicit_euler  fixed step, order 1, L-stable.
@@ -77,6 +79,11 @@ struct Stats {
 
 /// Called at each requested output time with the state there.
 using Observer = std::function<void(double t, const double* x)>;
+
+/// The checks integrate() makes before it integrates, for drivers called directly (rodas4() of
+/// integrate/rodas4.hpp): valid options, a finite initial state of `size` components, per-component
+/// tolerances (if any) of that size, and finite output times, non-decreasing and >= t0. Throws InvalidInput.
+void validate_run(const Options& options, int size, const VecX& x, double t0, const std::vector<double>& output_times);
 
 /// Integrates from (t0, x) through the increasing `output_times` (each >= t0), calling `observe` at
 /// each. On return x holds the state at the last output time. Throws SolverError on step-size

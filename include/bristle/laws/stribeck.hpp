@@ -33,8 +33,9 @@ struct StribeckParams {
   void validate(std::string_view prefix) const;
 };
 
-/// mu(speed) of eq. 53 for a speed ||v|| >= 0.
-double stribeck_mu(const StribeckParams& p, double speed);
+/// mu(speed) of eq. 53 for a speed ||v|| >= 0; with `slope`, also d mu / d speed there (the right
+/// derivative at 0, infinite there for 0 < delta_S < 1).
+double stribeck_mu(const StribeckParams& p, double speed, double* slope = nullptr);
 
 /// The friction-coefficient matrix M(v_r): isotropic (one Stribeck law) or anisotropic (one law per
 /// principal axis, axes rotated by angle_rad). Always symmetric positive definite.

@@ -1,0 +1,521 @@
+#pragma once
+// The adaptive Rosenbrock method RODAS4 as a template on a statically typed system (the design of
+// Boost.Odeint): a system whose right-hand side is a concrete type has it inlined into the stage loop.
+// integrate() with `Method::rodas4` runs this same driver on an OdeSystem (its std::function members
+// behind an adapter); contact::run uses it directly for its compiled 1-D bench kernel. The method, its
+// error control, dense output and switch handling are described in src/integrate/rodas4.cpp and
+// docs/integrators.md.
+//
+// A StaticSystem S provides
+//   S::kSize         the state size if fixed at compile time (fixed-size Eigen work, no allocation), else
+//                    Eigen::Dynamic;
+//   S::kQuadratures  Q: the last Q components are quadratures (as in SUNDIALS' CVodeQuad): they enter no
+//                    right-hand side, no switching function and no column of the Jacobian; their own
+//                    derivatives may depend on the other components. The LU then factorises only the
+//                    leading n - Q block and the quadrature rows are solved by substitution (the same
+//                    stages, fewer operations);
+//   size(), error_norm_count(), autonomous(), has_jacobian(), switch_count()  as the fields of OdeSystem;
+//   rhs(t, x, dxdt), jacobian(t, x, J) (column-major, size x size; called only if has_jacobian()),
+//   switches(t, x, g).
+// integrate() checks its inputs; a caller of rodas4() directly must pass a finite initial state of
+// size() components and finite, non-decreasing output times >= t0, and validated Options.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <concepts>
+#include <limits>
+#include <vector>
+
+#include "bristle/core/error.hpp"
+#include "bristle/integrate/ode.hpp"
+
+namespace bristle::integrate {
+
+template <class S>
+concept StaticSystem = requires(S& s, const S& c, double t, const double* x, double* out) {
+  { S::kSize } -> std::convertible_to<int>;
+  { S::kQuadratures } -> std::convertible_to<int>;
+  { c.size() } -> std::convertible_to<int>;
+  { c.error_norm_count() } -> std::convertible_to<int>;
+  { c.autonomous() } -> std::convertible_to<bool>;
+  { c.has_jacobian() } -> std::convertible_to<bool>;
+  { c.switch_count() } -> std::convertible_to<int>;
+  s.rhs(t, x, out);
+  s.jacobian(t, x, out);
+  s.switches(t, x, out);
+};
+
+namespace rodas4_detail {
+
+constexpr int kStages = 6;
+constexpr double kGamma = 0.25;
+// Stage times alpha_i and gamma_i = sum_j gamma_ij (for f_t).
+constexpr std::array<double, kStages> kAlpha = {0.0, 0.386, 0.21, 0.63, 1.0, 1.0};
+constexpr std::array<double, kStages> kGammaSum = {0.25, -0.1043, 0.1035, -0.3620000000000023e-01, 0.0, 0.0};
+// a_ij and c_ij, strictly lower triangular, row-wise: (2,1), (3,1), (3,2), (4,1), ...
+constexpr std::array<double, 15> kA = {
+    0.1544000000000000e+01,  0.9466785280815826e+00, 0.2557011698983284e+00, 0.3314825187068521e+01,
+    0.2896124015972201e+01,  0.9986419139977817e+00, 0.1221224509226641e+01, 0.6019134481288629e+01,
+    0.1253708332932087e+02,  -0.6878860361058950e+00, 0.1221224509226641e+01, 0.6019134481288629e+01,
+    0.1253708332932087e+02,  -0.6878860361058950e+00, 1.0};
+constexpr std::array<double, 15> kC = {
+    -0.5668800000000000e+01, -0.2430093356833875e+01, -0.2063599157091915e+00, -0.1073529058151375e+00,
+    -0.9594562251023355e+01, -0.2047028614809616e+02, 0.7496443313967647e+01,  -0.1024680431464352e+02,
+    -0.3399990352819905e+02, 0.1170890893206160e+02,  0.8083246795921522e+01,  -0.7981132988064893e+01,
+    -0.3152159432874371e+02, 0.1631930543123136e+02,  -0.6058818238834054e+01};
+// y_1 = y + sum m_i K_i
+constexpr std::array<double, kStages> kM = {0.1221224509226641e+01, 0.6019134481288629e+01, 0.1253708332932087e+02,
+                                            -0.6878860361058950e+00, 1.0, 1.0};
+
+// Continuous extension (dense output) coefficients d_1j, d_2j of RODAS.
+constexpr std::array<double, kStages - 1> kD1 = {10.12623508344586, -7.487995877610167, -34.80091861555747,
+                                                 -7.992771707568823, 1.025137723295662};
+constexpr std::array<double, kStages - 1> kD2 = {-0.6762803392801253, 6.087714651680015, 16.43084320892478,
+                                                 24.76722511418386, -6.594389125716872};
+
+constexpr int lower(int i, int j) { return i * (i - 1) / 2 + j; }  // index of (i, j), 0-based, j < i
+
+constexpr double kSafety = 0.9;
+constexpr double kMinShrink = 0.2;           // h_new >= h / 5
+constexpr double kMaxGrowth = 6.0;           // h_new <= 6 h
+constexpr double kNonFiniteShrink = 0.25;    // step factor after a non-finite stage
+constexpr double kMinStepRelative = 10.0 * std::numeric_limits<double>::epsilon();
+constexpr int kMaxRootIterations = 60;
+/// A step within this fraction of the time left is stretched to the end (no sliver step from round-off).
+constexpr double kEndSlack = 1e-10;
+/// A shortened step ending this close to the start (relative to h) is not taken: the root is at t.
+constexpr double kRootAtStart = 1e-10;
+constexpr long kChatterSteps = 2;
+constexpr int kMaxChatteringRoots = 100;
+
+template <StaticSystem System>
+class Rodas4 {
+ public:
+  static constexpr int N = System::kSize;
+  static constexpr int Q = System::kQuadratures;
+  static constexpr int L = N == Eigen::Dynamic ? Eigen::Dynamic : N - Q;  // the block the LU factorises
+  using Vec = Eigen::Matrix<double, N, 1>;
+  using Mat = Eigen::Matrix<double, N, N>;
+  using Lead = Eigen::Matrix<double, L, L>;
+  /// A fixed leading block of at most 4 components (a quadrature system) is inverted explicitly (Eigen's
+  /// closed-form cofactor inverse): each stage is then a matrix-vector product instead of two triangular
+  /// solves with their serial dependencies.
+  static constexpr bool kInvert = Q > 0 && L != Eigen::Dynamic && L <= 4;
+
+  Rodas4(System& system, const Options& options)
+      : system_(system),
+        options_(options),
+        n_(system.size()),
+        lead_(n_ - Q),
+        norm_count_(system.error_norm_count() > 0 ? system.error_norm_count() : n_),
+        atol_(tolerances(options, n_)),
+        y_(n_),
+        y1_(n_),
+        f0_(n_),
+        f1_(n_),
+        ft_(n_),
+        work_(n_),
+        rhs_(n_),
+        interp_(n_),
+        d1_(n_),
+        d2_(n_),
+        jacobian_(n_, n_),
+        matrix_(lead_, lead_),
+        lu_(lead_) {
+    for (auto& k : k_) k.resize(n_);
+    g0_.resize(static_cast<std::size_t>(system.switch_count()));
+    g1_.resize(g0_.size());
+    gm_.resize(g0_.size());
+  }
+
+  /// Integrates as integrate() does; `observe(t, x)` is called at every output time.
+  template <class Observe>
+  Stats run(VecX& x, double t0, const std::vector<double>& output_times, Observe&& observe) {
+    const double t_end = output_times.back();
+    std::size_t next = 0;
+    for (; next < output_times.size() && output_times[next] <= t0; ++next)
+      observe(t0, x.data());
+    if (next == output_times.size()) return stats_;
+
+    double t = t0;
+    y_ = x;
+    evaluate(t, y_, f0_);
+    if (!finite(f0_))
+      throw SolverError(fmt::format("rodas4: the right-hand side returned a non-finite value at t = {} (the initial "
+                                    "state)",
+                                    format_value(t)));
+    if (!g0_.empty()) switches(t, y_, g0_);
+    double h = initial_step(t, t_end);
+    double h_prev = 0.0, err_prev = 0.0;  // last accepted step, for Gustafsson's controller
+    bool rejected = false;
+    bool jacobian_current = false;
+    double smallest = std::numeric_limits<double>::infinity();
+    while (next < output_times.size()) {
+      if (stats_.steps >= options_.max_steps)
+        throw SolverError(fmt::format("rodas4: step budget exhausted at t = {}: integrator.max_steps = {} steps "
+                                      "taken before reaching t = {}",
+                                      format_value(t), options_.max_steps, format_value(t_end)));
+      const double remaining = t_end - t;
+      bool to_end = false;
+      if (h >= remaining * (1.0 - kEndSlack)) {
+        h = remaining;
+        to_end = true;
+      }
+      const double min_step = std::max(kMinStepRelative * std::abs(t), std::numeric_limits<double>::min());
+      if (!(h >= min_step) && !to_end)
+        throw SolverError(fmt::format(
+            "rodas4 failed at t = {}: step-size collapse (h = {} below {}): the error test failed repeatedly; the "
+            "right-hand side may be discontinuous here or the solution singular",
+            format_value(t), format_value(h), format_value(min_step)));
+      if (!jacobian_current) {
+        evaluate_jacobian(t, t_end);
+        jacobian_current = true;
+      }
+      double err = 0.0;
+      if (!attempt(t, h, err)) {  // a non-finite stage: shrink and retry
+        ++stats_.error_test_failures;
+        h *= kNonFiniteShrink;
+        rejected = true;
+        if (!(h >= min_step))
+          throw SolverError(fmt::format("rodas4 failed at t = {}: the right-hand side returned non-finite values "
+                                        "at every step size down to {}",
+                                        format_value(t), format_value(h)));
+        continue;
+      }
+      const double t1 = to_end ? t_end : t + h;
+      // Switches, before the error test: a step across a kink of f is usually rejected, and shrinking it
+      // blindly would creep towards the kink; instead the step is retaken to end at the root.
+      if (!g0_.empty() && !landing_) {
+        switches(t1, y1_, g1_);
+        if (any_crossing()) {
+          // An accurate step: the root on its dense output; an inaccurate one: a secant estimate.
+          const double theta = err <= 1.0 ? first_root(t, h) : secant_root();
+          if (theta < 1.0 && theta > kRootAtStart) {
+            landing_switch_ = first_crossing();
+            count_landing(t, landing_switch_);
+            h *= theta;
+            landing_ = true;
+            continue;  // the same Jacobian, a shorter step
+          }
+        }
+      }
+      if (err > 1.0) {
+        ++stats_.error_test_failures;
+        h *= std::max(kMinShrink, kSafety * std::pow(err, -0.25));
+        rejected = true;
+        landing_ = false;
+        continue;
+      }
+      evaluate(t1, y1_, f1_);
+      if (!finite(f1_)) {  // the end state is out of the right-hand side's domain: shrink and retry
+        ++stats_.error_test_failures;
+        h *= kNonFiniteShrink;
+        rejected = true;
+        landing_ = false;
+        continue;
+      }
+      if (landing_) {
+        // A step shortened to a root is accepted whatever the switches do at its end, and the switch it
+        // landed on counts as zero there: if the root was placed a little early, the next step crosses
+        // it under ordinary error control instead of landing again (and again) ever closer to it.
+        landing_ = false;
+        switches(t1, y1_, g1_);
+        ++stats_.restarts;
+        g1_[landing_switch_] = 0.0;
+      }
+      // Accepted.
+      ++stats_.steps;
+      smallest = std::min(smallest, h);
+      stats_.largest_step = std::max(stats_.largest_step, h);
+      for (; next < output_times.size() && output_times[next] <= t1; ++next) {
+        const double t_out = output_times[next];
+        if (t_out >= t1) {
+          observe(t_out, y1_.data());
+        } else {
+          dense((t_out - t) / h);
+          observe(t_out, interp_.data());
+        }
+      }
+      // Next step size (Gustafsson).
+      const double e = std::max(err, 1e-10);
+      double q = std::pow(e, 0.25) / kSafety;
+      if (h_prev > 0.0) q = std::max(q, (h_prev / h) * std::pow(e * e / err_prev, 0.25) / kSafety);
+      q = std::clamp(q, 1.0 / kMaxGrowth, 1.0 / kMinShrink);
+      h_prev = h;
+      err_prev = std::max(err, 1e-2);
+      double h_new = h / q;
+      if (rejected) h_new = std::min(h_new, h);
+      if (options_.max_dt > 0.0) h_new = std::min(h_new, options_.max_dt);
+      rejected = false;
+      t = t1;
+      y_.swap(y1_);
+      f0_.swap(f1_);
+      g0_.swap(g1_);
+      jacobian_current = false;
+      h = h_new;
+      if (to_end) break;
+    }
+    // Any output times left equal t_end up to round-off.
+    x = y_;
+    for (; next < output_times.size(); ++next)
+      observe(output_times[next], x.data());
+    stats_.smallest_step = stats_.steps > 0 ? smallest : 0.0;
+    return stats_;
+  }
+
+ private:
+  void evaluate(double t, const Vec& y, Vec& f) {
+    ++stats_.rhs_evaluations;
+    system_.rhs(t, y.data(), f.data());
+  }
+
+  static bool finite(const Vec& v) { return v.allFinite(); }
+
+  static VecX tolerances(const Options& options, int n) {
+    if (options.atol_per_component.empty()) return VecX::Constant(n, options.atol);
+    return Eigen::Map<const VecX>(options.atol_per_component.data(), n);
+  }
+
+  double initial_step(double t, double t_end) {
+    double h = options_.initial_dt;
+    if (!(h > 0.0)) {
+      // Hairer & Wanner I, §II.4: h = 0.01 ||y|| / ||f|| in the weighted norm, or 1e-6 when either is tiny.
+      const double d0 = weighted_norm(y_, y_), d1 = weighted_norm(f0_, y_);
+      h = (d0 < 1e-5 || d1 < 1e-5) ? 1e-6 : 0.01 * d0 / d1;
+      h = std::min(h, 0.01 * (t_end - t));
+    }
+    if (options_.max_dt > 0.0) h = std::min(h, options_.max_dt);
+    return h;
+  }
+
+  double weighted_norm(const Vec& v, const Vec& scale_from) const {
+    double sum = 0.0;
+    for (int i = 0; i < n_; ++i) {
+      const double w = atol_[i] + options_.rtol * std::abs(scale_from[i]);
+      const double r = v[i] / w;
+      sum += r * r;
+    }
+    return std::sqrt(sum / norm_count_);
+  }
+
+  void evaluate_jacobian(double t, double t_end) {
+    ++stats_.jacobian_evaluations;
+    if (system_.has_jacobian()) {
+      jacobian_.setZero();
+      system_.jacobian(t, y_.data(), jacobian_.data());
+      if (!jacobian_.allFinite())
+        throw SolverError(fmt::format("rodas4: the Jacobian returned a non-finite value at t = {}", format_value(t)));
+    } else {
+      const double root_eps = std::sqrt(std::numeric_limits<double>::epsilon());
+      for (int j = 0; j < n_; ++j) {
+        const double yj = y_[j];
+        const double increment = root_eps * std::max(std::abs(yj), atol_[j] / options_.rtol);
+        y_[j] = yj + increment;
+        evaluate(t, y_, work_);
+        y_[j] = yj;
+        jacobian_.col(j) = (work_ - f0_) / (y_[j] + increment - yj);
+      }
+    }
+    // f_t by a difference in t, never beyond the end time (zero for an autonomous system).
+    if (system_.autonomous()) {
+      ft_.setZero();
+      return;
+    }
+    const double dt = std::sqrt(std::numeric_limits<double>::epsilon()) * std::max(std::abs(t), 1.0);
+    const double ts = t + dt <= t_end ? t + dt : t - dt;
+    evaluate(ts, y_, work_);
+    ft_ = (work_ - f0_) / (ts - t);
+  }
+
+  /// One RODAS4 step of size h from (t, y_); y1_ and the scaled error. False if a stage is non-finite.
+  bool attempt(double t, double h, double& err) {
+    dense_ready_ = false;
+    if constexpr (Q == 0) {
+      matrix_ = -jacobian_;
+    } else if constexpr (L == Eigen::Dynamic) {
+      matrix_ = -jacobian_.topLeftCorner(lead_, lead_);
+    } else {
+      matrix_ = -jacobian_.template topLeftCorner<L, L>();
+    }
+    matrix_.diagonal().array() += 1.0 / (h * kGamma);
+    if constexpr (kInvert) {
+      inverse_ = matrix_.inverse();
+    } else {
+      lu_.compute(matrix_);
+    }
+    for (int i = 0; i < kStages; ++i) {
+      if (i == 0) {
+        rhs_ = f0_;
+      } else {
+        work_ = y_;
+        for (int j = 0; j < i; ++j) work_.noalias() += kA[lower(i, j)] * k_[j];
+        evaluate(t + kAlpha[i] * h, work_, rhs_);
+        if (!finite(rhs_)) return false;
+        for (int j = 0; j < i; ++j) rhs_.noalias() += (kC[lower(i, j)] / h) * k_[j];
+      }
+      if (kGammaSum[i] != 0.0) rhs_.noalias() += (kGammaSum[i] * h) * ft_;
+      solve_stage(h, k_[i]);
+    }
+    y1_ = y_;
+    for (int i = 0; i < kStages; ++i) y1_.noalias() += kM[i] * k_[i];
+    if (!finite(y1_)) return false;
+    double sum = 0.0;
+    for (int i = 0; i < n_; ++i) {
+      const double w = atol_[i] + options_.rtol * std::max(std::abs(y_[i]), std::abs(y1_[i]));
+      const double r = k_[kStages - 1][i] / w;
+      sum += r * r;
+    }
+    err = std::sqrt(sum / norm_count_);
+    return std::isfinite(err);
+  }
+
+  /// k = (I / (h gamma) - J)^-1 rhs_. With quadratures the LU solves the leading block, and each
+  /// quadrature row, (1 / (h gamma)) k_q - J_q,lead k_lead = rhs_q (its own columns of J are zero), is
+  /// solved by substitution.
+  void solve_stage(double h, Vec& k) {
+    if constexpr (Q == 0) {
+      k.noalias() = lu_.solve(rhs_);
+    } else if constexpr (L == Eigen::Dynamic) {
+      k.head(lead_).noalias() = lu_.solve(rhs_.head(lead_));
+      k.tail(Q).noalias() = (h * kGamma) * (rhs_.tail(Q) + jacobian_.bottomLeftCorner(Q, lead_) * k.head(lead_));
+    } else {
+      if constexpr (kInvert) {
+        k.template head<L>().noalias() = inverse_ * rhs_.template head<L>();
+      } else {
+        k.template head<L>().noalias() = lu_.solve(rhs_.template head<L>());
+      }
+      k.template tail<Q>().noalias() =
+          (h * kGamma) * (rhs_.template tail<Q>() + jacobian_.template bottomLeftCorner<Q, L>() * k.template head<L>());
+    }
+  }
+
+  /// interp_ = RODAS's continuous extension at fraction s of the step (y_ to y1_):
+  ///   y(t + s h) = (1 - s) y + s (y_1 + (1 - s) (d_1 + s d_2)),  d_k = sum_{j<=5} d_kj K_j.
+  void dense(double s) {
+    if (!dense_ready_) {
+      d1_.setZero();
+      d2_.setZero();
+      for (int j = 0; j < kStages - 1; ++j) {
+        d1_.noalias() += kD1[j] * k_[j];
+        d2_.noalias() += kD2[j] * k_[j];
+      }
+      dense_ready_ = true;
+    }
+    interp_ = (1.0 - s) * y_ + s * (y1_ + (1.0 - s) * (d1_ + s * d2_));
+  }
+
+  void switches(double t, const Vec& y, std::vector<double>& g) {
+    system_.switches(t, y.data(), g.data());
+    for (std::size_t i = 0; i < g.size(); ++i)
+      if (!std::isfinite(g[i]))
+        throw SolverError(fmt::format("rodas4: the switching functions returned a non-finite value at t = {} (g[{}])",
+                                      format_value(t), i));
+  }
+
+  static bool crosses(double a, double b) { return (a < 0.0 && b > 0.0) || (a > 0.0 && b < 0.0); }
+
+  std::size_t first_crossing() const {
+    std::size_t i = 0;
+    while (i < g0_.size() && !crosses(g0_[i], g1_[i])) ++i;
+    return i;
+  }
+
+  /// Landings at most kChatterSteps accepted steps apart count as chattering; kMaxChatteringRoots of
+  /// them in a row end the run (a right-hand side discontinuous across the switch, e.g. a sliding mode).
+  void count_landing(double t, std::size_t which) {
+    chattering_ = stats_.steps - steps_at_last_landing_ <= kChatterSteps ? chattering_ + 1 : 1;
+    if (chattering_ == 1) chattering_since_ = t;
+    steps_at_last_landing_ = stats_.steps;
+    if (chattering_ >= kMaxChatteringRoots)
+      throw SolverError(fmt::format(
+          "rodas4: switching function g[{}] chatters at t = {}: {} sign changes in a row, at most {} steps apart, "
+          "since t = {}; the right-hand side is probably discontinuous across it (e.g. a sliding mode), regularise "
+          "it",
+          which, format_value(t), chattering_, kChatterSteps, format_value(chattering_since_)));
+  }
+
+  bool any_crossing() const {
+    for (std::size_t i = 0; i < g0_.size(); ++i)
+      if (crosses(g0_[i], g1_[i])) return true;
+    return false;
+  }
+
+  /// Fraction of the step at the earliest sign change, by linear interpolation of the end values.
+  double secant_root() const {
+    double earliest = 1.0;
+    for (std::size_t i = 0; i < g0_.size(); ++i)
+      if (crosses(g0_[i], g1_[i])) earliest = std::min(earliest, g0_[i] / (g0_[i] - g1_[i]));
+    return earliest;
+  }
+
+  /// Fraction of the step h at the earliest sign change of a switch (1 if none), on the dense output.
+  double first_root(double t, double h) {
+    double earliest = 1.0;
+    for (std::size_t i = 0; i < g0_.size(); ++i) {
+      if (!crosses(g0_[i], g1_[i])) continue;
+      // Illinois regula falsi on g_i(t + s h, interp(s)), s in [0, 1].
+      double sa = 0.0, sb = 1.0, ga = g0_[i], gb = g1_[i];
+      int side = 0;
+      for (int it = 0; it < kMaxRootIterations && sb - sa > 1e-12; ++it) {
+        double s = (sa * gb - sb * ga) / (gb - ga);
+        if (!(s > sa && s < sb)) s = 0.5 * (sa + sb);
+        dense(s);
+        switches(t + s * h, interp_, gm_);
+        const double gs = gm_[i];
+        if (gs == 0.0) {
+          sa = sb = s;
+          break;
+        }
+        if (crosses(ga, gs)) {
+          sb = s;
+          gb = gs;
+          if (side == -1) ga *= 0.5;
+          side = -1;
+        } else {
+          sa = s;
+          ga = gs;
+          if (side == 1) gb *= 0.5;
+          side = 1;
+        }
+      }
+      earliest = std::min(earliest, sb);  // the end just beyond the root: the step straddles no kink
+    }
+    return earliest;
+  }
+
+  System& system_;
+  const Options& options_;
+  int n_;
+  int lead_;        // n_ - Q: the components the LU factorisation covers
+  int norm_count_;  // components of the RMS error norm (system.error_norm_count, else n_)
+  VecX atol_;
+  Vec y_, y1_, f0_, f1_, ft_, work_, rhs_, interp_, d1_, d2_;
+  bool dense_ready_ = false;  // d1_, d2_ belong to the current attempt
+  std::array<Vec, kStages> k_;
+  Mat jacobian_;
+  Lead matrix_;
+  Lead inverse_;  // kInvert: matrix_^-1
+  Eigen::PartialPivLU<Lead> lu_;
+  std::vector<double> g0_, g1_, gm_;
+  bool landing_ = false;
+  std::size_t landing_switch_ = 0;
+  long steps_at_last_landing_ = -1000;
+  int chattering_ = 0;
+  double chattering_since_ = 0.0;
+  Stats stats_;
+};
+
+}  // namespace rodas4_detail
+
+/// RODAS4 on a StaticSystem from (t0, x) through `output_times`, calling observe(t, x) at each (see
+/// integrate()); on return x holds the state at the last output time.
+template <StaticSystem System, class Observe>
+Stats rodas4(System& system, VecX& x, double t0, const std::vector<double>& output_times, const Options& options,
+             Observe&& observe) {
+  rodas4_detail::Rodas4<System> solver(system, options);
+  return solver.run(x, t0, output_times, observe);
+}
+
+}  // namespace bristle::integrate

@@ -2,7 +2,10 @@
 // pulled through a 2 N/m spring at 0.1 m/s, 30 s, outputs every 0.01 s) solved by cvode_bdf and by rodas4
 // at rtol = 1e-3 ... 1e-7 (atol = rtol * 1e-4, as in bench/peers/lugre_stick_slip_scipy.py): CPU time of the
 // whole solve with the 3001 output rows recorded (second argument 3000 output intervals) or with only the
-// end state (1 interval: the integration alone), steps per run and steps per second.
+// end state (1 interval: the integration alone), steps per run and steps per second. rodas4 takes the
+// compiled 1-D kernel of contact::run (src/contact/bench_kernel.cpp); `rodas4_general` forces the general
+// law x rheology x bench machinery on the same 1-D x subsystem (allow_kernel = false), to show what the
+// kernel buys.
 #include <benchmark/benchmark.h>
 
 #include <cmath>
@@ -32,7 +35,7 @@ contact::BenchParams stick_slip_bench() {
   return p;
 }
 
-void BM_StickSlip(benchmark::State& state, integrate::Method method) {
+void BM_StickSlip(benchmark::State& state, integrate::Method method, bool allow_kernel) {
   const contact::ContactModel model = stick_slip_model();
   const contact::Bench bench(model, stick_slip_bench());
   integrate::Options options;
@@ -44,7 +47,7 @@ void BM_StickSlip(benchmark::State& state, integrate::Method method) {
   for (int i = 0; i <= intervals; ++i) times.push_back(30.0 * i / intervals);
   long steps = 0;
   for (auto _ : state) {
-    const contact::BenchRun run = contact::run(bench, times, options);
+    const contact::BenchRun run = contact::run(bench, times, options, {}, {}, true, allow_kernel);
     steps += run.stats.steps;
     benchmark::DoNotOptimize(run.series.columns[0].data());
   }
@@ -52,10 +55,13 @@ void BM_StickSlip(benchmark::State& state, integrate::Method method) {
   state.counters["steps_per_run"] = static_cast<double>(steps) / static_cast<double>(state.iterations());
 }
 
-BENCHMARK_CAPTURE(BM_StickSlip, cvode_bdf, integrate::Method::cvode_bdf)
+BENCHMARK_CAPTURE(BM_StickSlip, cvode_bdf, integrate::Method::cvode_bdf, true)
     ->ArgsProduct({{3, 5, 7}, {3000, 1}})
     ->Unit(benchmark::kMillisecond);
-BENCHMARK_CAPTURE(BM_StickSlip, rodas4, integrate::Method::rodas4)
+BENCHMARK_CAPTURE(BM_StickSlip, rodas4, integrate::Method::rodas4, true)
+    ->ArgsProduct({{3, 5, 7}, {3000, 1}})
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_StickSlip, rodas4_general, integrate::Method::rodas4, false)
     ->ArgsProduct({{3, 5, 7}, {3000, 1}})
     ->Unit(benchmark::kMillisecond);
 

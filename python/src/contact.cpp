@@ -370,9 +370,14 @@ u, then the supplied and dissipated energies (J).)doc")
           "model", [](const Bench& b) { return &b.model(); }, py::return_value_policy::reference_internal)
       .def_property_readonly("params", [](const Bench& b) { return b.params(); });
 
-  py::class_<BenchRun>(m, "BenchRun", "Result of contact.run: series (TimeSeries) and stats (integrator Stats).")
+  py::class_<BenchRun>(m, "BenchRun",
+                       "Result of contact.run: series (TimeSeries), stats (integrator Stats), and which path "
+                       "integrated: x_only (the 1-D x subsystem, rodas4) and kernel (its compiled kernel for an "
+                       "elastic pair with a Dahl/LuGre/FrBD law); docs/integrators.md.")
       .def_readonly("series", &BenchRun::series)
-      .def_readonly("stats", &BenchRun::stats);
+      .def_readonly("stats", &BenchRun::stats)
+      .def_readonly("x_only", &BenchRun::x_only)
+      .def_readonly("kernel", &BenchRun::kernel);
 
   m.def(
       "run",

@@ -44,7 +44,7 @@ void export_integrate(py::module_& root) {
       .value("rk4", Method::rk4);
 
   py::class_<Options>(m, "IntegratorOptions", R"doc(
-Integrator options: method ("cvode_bdf", "sdirk2", "implicit_euler", "rk4"); rtol (-), atol (state
+Integrator options: method ("cvode_bdf", "rodas4", "sdirk2", "implicit_euler", "rk4"); rtol (-), atol (state
 units), atol_per_component; dt (s, fixed-step methods, > 0); max_dt, initial_dt (s, adaptive; 0 =
 automatic); max_steps (total step budget).)doc")
       .def(py::init([](py::handle method, double rtol, double atol, py::handle atol_per_component, double dt,

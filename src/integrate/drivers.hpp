@@ -20,7 +20,4 @@ Stats integrate_rodas4(const OdeSystem& system, VecX& x, double t0, const std::v
 Stats integrate_fixed_step(const OdeSystem& system, VecX& x, double t0, const std::vector<double>& output_times,
                            const Options& options, const Observer& observe);
 
-/// Absolute tolerance of each state component: atol_per_component if given, else atol for all.
-VecX absolute_tolerances(const Options& options, int size);
-
 }  // namespace bristle::integrate::detail

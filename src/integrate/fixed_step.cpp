@@ -59,7 +59,7 @@ class FixedStepper::Stages {
       : system_(system),
         method_(options.method),
         rtol_(std::max(options.rtol, kSmallestNewtonRtol)),
-        atol_(detail::absolute_tolerances(options, system.size)),
+        atol_(absolute_tolerances(options, system.size)),
         stats_(stats),
         k1_(system.size),
         k2_(system.size),

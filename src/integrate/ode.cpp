@@ -90,14 +90,10 @@ void Options::validate(std::string_view prefix) const {
     throw InvalidInput(fmt::format("{} = {}: must be > 0", join_key(prefix, "max_steps"), max_steps));
 }
 
-namespace detail {
-
 VecX absolute_tolerances(const Options& options, int size) {
   if (options.atol_per_component.empty()) return VecX::Constant(size, options.atol);
   return Eigen::Map<const VecX>(options.atol_per_component.data(), size);
 }
-
-}  // namespace detail
 
 void validate_run(const Options& options, int size, const VecX& x, double t0, const std::vector<double>& output_times) {
   options.validate(kOptionsPrefix);

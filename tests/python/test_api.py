@@ -75,6 +75,22 @@ def test_contact_model_numpy_in_and_out():
     assert pair.K0bar[0, 0] == pytest.approx((1 - 0.4) * 240.0)  # errata §5: k0bar = (1 - s) k01
 
 
+def test_bench_run_names_its_path():
+    # A Dahl contact on an elastic body driven along x with rodas4: the compiled 1-D kernel; with cvode_bdf
+    # or a y input: the full system (docs/integrators.md).
+    m = bristle.ContactModel(bristle.LawParams(kind="dahl"), bristle.elastic(1e3))
+    along_x = bristle.Bench(m, bristle.BenchParams(input_x=bristle.Signal.sine(amplitude=0.1, omega=5.0)))
+    rodas4 = bristle.IntegratorOptions(method="rodas4", rtol=1e-6, atol=1e-10)
+    run = bristle.contact.run(along_x, np.linspace(0.0, 1.0, 11), rodas4)
+    assert run.x_only and run.kernel
+    run = bristle.contact.run(along_x, np.linspace(0.0, 1.0, 11))
+    assert not run.x_only and not run.kernel
+    both = bristle.Bench(m, bristle.BenchParams(input_x=bristle.Signal.sine(amplitude=0.1, omega=5.0),
+                                                input_y=bristle.Signal.constant(0.05)))
+    run = bristle.contact.run(both, np.linspace(0.0, 1.0, 11), rodas4)
+    assert not run.x_only and not run.kernel
+
+
 def test_time_series_views_and_dicts():
     m = bristle.ContactModel(bristle.LawParams(kind="dahl"), bristle.elastic(1e3))
     bench = bristle.Bench(m, bristle.BenchParams(input_x=bristle.Signal.sine(amplitude=0.1, omega=5.0)))

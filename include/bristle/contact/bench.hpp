@@ -134,7 +134,8 @@ BenchRun run(const Bench& bench, const std::vector<double>& output_times, const 
 /// x) behind std::function, for inspection and tests: `system` is the ODE of Bench::x_components() (x[, v][,
 /// x_p], f_x, E_supplied, E_dissipated) with the kernel's analytic Jacobian and switches, `outputs` its row
 /// of Bench::outputs (kOutputColumns values) at such a state. run() calls the same functions without this
-/// std::function layer. Throws InvalidInput if the bench is not of that kind.
+/// std::function layer. Valid while `bench` and its model live (as Bench::system()). Throws InvalidInput if
+/// the bench is not of that kind.
 struct KernelFunctions {
   integrate::OdeSystem system;
   std::function<void(double t, const double* x, double* row)> outputs;

@@ -80,6 +80,10 @@ struct Stats {
 /// Called at each requested output time with the state there.
 using Observer = std::function<void(double t, const double* x)>;
 
+/// Absolute tolerance of each state component: atol_per_component if given (it must then have `size`
+/// entries), else atol for all.
+VecX absolute_tolerances(const Options& options, int size);
+
 /// The checks integrate() makes before it integrates, for drivers called directly (rodas4() of
 /// integrate/rodas4.hpp): valid options, a finite initial state of `size` components, per-component
 /// tolerances (if any) of that size, and finite output times, non-decreasing and >= t0. Throws InvalidInput.

@@ -110,7 +110,7 @@ class Rodas4 {
         n_(system.size()),
         lead_(n_ - Q),
         norm_count_(system.error_norm_count() > 0 ? system.error_norm_count() : n_),
-        atol_(tolerances(options, n_)),
+        atol_(absolute_tolerances(options, n_)),
         y_(n_),
         y1_(n_),
         f0_(n_),
@@ -273,10 +273,6 @@ class Rodas4 {
 
   static bool finite(const Vec& v) { return v.allFinite(); }
 
-  static VecX tolerances(const Options& options, int n) {
-    if (options.atol_per_component.empty()) return VecX::Constant(n, options.atol);
-    return Eigen::Map<const VecX>(options.atol_per_component.data(), n);
-  }
 
   double initial_step(double t, double t_end) {
     double h = options_.initial_dt;

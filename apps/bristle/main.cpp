@@ -242,6 +242,7 @@ int main(int argc, char** argv) {
       }
       result.report["repeat"] = summary;
     }
+    for (const std::string& w : result.warnings) fmt::print(stderr, "bristle: warning: {}\n", one_line(w));
     bristle::io::WriteOptions options;
     options.plot = !no_plot;
     const auto files = bristle::io::write_outputs(result, out_dir, options);

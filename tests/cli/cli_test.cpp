@@ -67,6 +67,29 @@ TEST_F(Cli, ValidScenarioWritesCsvJsonAndPng) {
   EXPECT_EQ(entries, 3u);
 }
 
+// A velocity tolerance too loose to resolve sticking (above 1e-3 v_s) does not stop the run, but is named on
+// stderr and in the JSON's "warnings"; a tight one gives no warning.
+TEST_F(Cli, LooseVelocityToleranceIsWarnedAbout) {
+  const std::string law = kLaw + "mu_s = 1.5\nmu_d = 1.0\nv_s = 0.001\n";
+  const std::string spring = "[bench]\ndrive = \"spring\"\nmass_kg = 1\nspring_N_per_m = 2\ninput = 0.1\n";
+  const std::string body = "[body1]\ntype = \"elastic\"\nk0 = 1e5\n";
+  write("loose.toml", scenario_with(law, body, spring, "[integrator]\nmethod = \"rodas4\"\nrtol = 1e-3\natol = 1e-5\n"));
+  const CliResult loose = run("run loose.toml --out o --no-plot --quiet");
+  ASSERT_EQ(loose.code, 0) << loose.err;
+  EXPECT_NE(loose.err.find("bristle: warning: integrator.atol = 1e-05 (m/s on the velocity) is not small against the "
+                           "Stribeck velocity v_s = 0.001 m/s"),
+            std::string::npos)
+      << loose.err;
+  EXPECT_NE(loose.err.find("atol <= 1e-3 v_s = 1e-06 is advised"), std::string::npos) << loose.err;
+  const std::string json = read(dir_ / "o" / "loose.json");
+  EXPECT_NE(json.find("\"warnings\": [\"integrator.atol = 1e-05"), std::string::npos) << json;
+  write("tight.toml", scenario_with(law, body, spring, "[integrator]\nmethod = \"rodas4\"\nrtol = 1e-3\natol = 1e-7\n"));
+  const CliResult tight = run("run tight.toml --out o --no-plot --quiet");
+  ASSERT_EQ(tight.code, 0) << tight.err;
+  EXPECT_EQ(tight.err, "");
+  EXPECT_NE(read(dir_ / "o" / "tight.json").find("\"warnings\": []"), std::string::npos);
+}
+
 TEST_F(Cli, QuietPrintsNothingAndNoPlotSkipsThePng) {
   write("tiny.toml", kValid);
   const CliResult r = run("run tiny.toml --out o --quiet --no-plot", "BRISTLE_GNUPLOT=/nonexistent/gnuplot");

@@ -150,6 +150,9 @@ struct RunResult {
   std::vector<std::string> case_labels;  // legend entry per case (empty: from the sweep column)
   bool log_x = false;                    // logarithmic x axis in the plot
   std::vector<ExtraFile> extra_files;    // further files, written atomically with the others
+  /// Advice on the inputs that did not stop the run (e.g. a tolerance too loose to resolve sticking):
+  /// printed on stderr by `bristle run`; lumped reports also list them under "warnings".
+  std::vector<std::string> warnings;
 };
 
 /// A parsed and validated scenario of some kind.

@@ -13,6 +13,7 @@
 
 #include "bristle/contact/bench.hpp"
 #include "bristle/core/error.hpp"
+#include "contact/bench_test_support.hpp"
 
 namespace bristle::contact {
 namespace {
@@ -22,37 +23,10 @@ using laws::LawParams;
 using laws::StribeckParams;
 namespace rh = bristle::rheology;
 
-std::vector<double> grid(double t1, int n) {
-  std::vector<double> t(n + 1);
-  for (int i = 0; i <= n; ++i) t[i] = t1 * i / n;
-  return t;
-}
-
-integrate::Options rodas4(double rtol) {
-  integrate::Options o;
-  o.method = integrate::Method::rodas4;
-  o.rtol = rtol;
-  o.atol = rtol * 1e-4;
-  return o;
-}
-
-LawParams lugre_1995() {
-  LawParams p;
-  p.kind = LawKind::lugre;
-  p.M.axis1 = StribeckParams{1.5, 1.0, 1e-3, 2.0, 0.0};
-  p.sigma1 = std::sqrt(1e5) * Mat2::Identity();
-  p.sigma2 = 0.4 * Mat2::Identity();
-  return p;
-}
-
-BenchParams spring(double pull) {
-  BenchParams p;
-  p.drive = DriveKind::spring;
-  p.mass_kg = 1.0;
-  p.spring_N_per_m = 2.0;
-  p.input_x = Signal::constant_value(pull);
-  return p;
-}
+using test::grid;
+using test::rodas4;
+using test::spring;
+LawParams lugre_1995() { return test::lugre_1995_law(); }
 
 struct Case {
   std::string name;
@@ -112,7 +86,7 @@ std::vector<Case> cases() {
 
 /// Kernel states along a general run (rows of the general path) and scattered around them at random.
 std::vector<std::pair<double, VecX>> sample_states(const Bench& bench, const Case& c) {
-  const BenchRun ref = run(bench, grid(c.t_end, 200), rodas4(1e-6), {}, {}, true, false);
+  const BenchRun ref = run(bench, grid(0.0, c.t_end, 200), rodas4(1e-6), {}, {}, true, false);
   EXPECT_FALSE(ref.kernel);
   const std::vector<int> keep = bench.x_components();
   const int r = static_cast<int>(keep.size());
@@ -224,7 +198,7 @@ TEST(BenchKernel, RunsAgreeWithTheGeneralPath) {
     SCOPED_TRACE(c.name);
     const ContactModel model(c.law, c.body1, c.body2);
     const Bench bench(model, c.bench);
-    const std::vector<double> times = grid(c.t_end, 600);
+    const std::vector<double> times = grid(0.0, c.t_end, 600);
     for (double rtol : {1e-5, 1e-10}) {
       const BenchRun kernel = run(bench, times, rodas4(rtol));
       const BenchRun general = run(bench, times, rodas4(rtol), {}, {}, true, false);
@@ -251,7 +225,7 @@ TEST(BenchKernel, RunsAgreeWithTheGeneralPath) {
 }
 
 TEST(BenchKernel, NotTakenOutsideItsDomain) {
-  const std::vector<double> times = grid(2.0, 100);
+  const std::vector<double> times = grid(0.0, 2.0, 100);
   auto takes_kernel = [&](const LawParams& law, const rh::RheologyParams& body1, const integrate::Options& o) {
     const ContactModel model(law, body1, rh::rigid());
     const Bench bench(model, spring(0.1));

@@ -9,6 +9,7 @@
 
 #include "bristle/contact/analysis.hpp"
 #include "bristle/contact/bench.hpp"
+#include "contact/bench_test_support.hpp"
 
 namespace bristle::contact {
 namespace {
@@ -18,38 +19,12 @@ using laws::LawParams;
 using laws::StribeckParams;
 namespace rh = bristle::rheology;
 
-std::vector<double> grid(double t0, double t1, int n) {
-  std::vector<double> t(n + 1);
-  for (int i = 0; i <= n; ++i) t[i] = t0 + (t1 - t0) * i / n;
-  return t;
-}
-
-integrate::Options options(integrate::Method method, double rtol, double atol) {
-  integrate::Options o;
-  o.method = method;
-  o.rtol = rtol;
-  o.atol = atol;
-  return o;
-}
+using test::grid;
+using test::options;
 
 // Canudas de Wit et al. (1995), as examples/lugre_stick_slip.toml.
-ContactModel lugre_1995() {
-  LawParams law;
-  law.kind = LawKind::lugre;
-  law.M.axis1 = StribeckParams{1.5, 1.0, 1e-3, 2.0, 0.0};
-  law.sigma1 = std::sqrt(1e5) * Mat2::Identity();
-  law.sigma2 = 0.4 * Mat2::Identity();
-  return ContactModel(law, rh::elastic(1e5), rh::rigid());
-}
-
-BenchParams spring_drive() {
-  BenchParams p;
-  p.drive = DriveKind::spring;
-  p.mass_kg = 1.0;
-  p.spring_N_per_m = 2.0;
-  p.input_x = Signal::constant_value(0.1);
-  return p;
-}
+ContactModel lugre_1995() { return ContactModel(test::lugre_1995_law(), rh::elastic(1e5), rh::rigid()); }
+BenchParams spring_drive() { return test::spring(0.1); }
 
 LawParams make_law(LawKind kind) {
   LawParams p;

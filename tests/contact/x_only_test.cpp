@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "bristle/contact/bench.hpp"
+#include "contact/bench_test_support.hpp"
 
 namespace bristle::contact {
 namespace {
@@ -28,19 +29,9 @@ using laws::LawParams;
 using laws::StribeckParams;
 namespace rh = bristle::rheology;
 
-std::vector<double> grid(double t1, int n) {
-  std::vector<double> t(n + 1);
-  for (int i = 0; i <= n; ++i) t[i] = t1 * i / n;
-  return t;
-}
-
-integrate::Options rodas4(double rtol) {
-  integrate::Options o;
-  o.method = integrate::Method::rodas4;
-  o.rtol = rtol;
-  o.atol = rtol * 1e-4;
-  return o;
-}
+using test::grid;
+using test::rodas4;
+using test::spring;
 
 LawParams law(LawKind kind) {
   LawParams p;
@@ -56,15 +47,6 @@ LawParams law(LawKind kind) {
     p.beta1 = 1e8;
     p.gamma = 1e7;
   }
-  return p;
-}
-
-BenchParams spring(double pull) {
-  BenchParams p;
-  p.drive = DriveKind::spring;
-  p.mass_kg = 1.0;
-  p.spring_N_per_m = 2.0;
-  p.input_x = Signal::constant_value(pull);
   return p;
 }
 
@@ -125,7 +107,7 @@ TEST(XOnlyFastPath, SameTrajectoryAsTheFullSystem) {
     SCOPED_TRACE(c.name);
     const ContactModel model(c.law, c.body1, c.body2);
     const Bench bench(model, c.bench);
-    const std::vector<double> times = grid(c.t_end, 1000);
+    const std::vector<double> times = grid(0.0, c.t_end, 1000);
     for (double rtol : {1e-3, 1e-6}) {
       const BenchRun fast = run(bench, times, rodas4(rtol), {}, {}, true, false);  // not the scalar kernel
       const BenchRun full = run(bench, times, rodas4(rtol), {}, {}, false);
@@ -155,7 +137,7 @@ TEST(XOnlyFastPath, FunctionsAreTheFullSystemsRestricted) {
   const int n = full.size, r = reduced.size;
   ASSERT_EQ(r, 6);
   ASSERT_EQ(reduced.error_norm_count, n);
-  const BenchRun ref = run(bench, grid(30.0, 300), rodas4(1e-6), {}, {}, false);
+  const BenchRun ref = run(bench, grid(0.0, 30.0, 300), rodas4(1e-6), {}, {}, false);
   for (std::size_t row = 0; row < ref.series.rows(); row += 7) {
     // The full state from the recorded columns: x, v, x_p = x + F_applied / k, f, energies.
     VecX s = VecX::Zero(n);
@@ -192,7 +174,7 @@ TEST(XOnlyFastPath, FunctionsAreTheFullSystemsRestricted) {
 }
 
 TEST(XOnlyFastPath, NotTakenWhereYDoesNotStayZero) {
-  const std::vector<double> times = grid(2.0, 200);
+  const std::vector<double> times = grid(0.0, 2.0, 200);
   const ContactModel isotropic(law(LawKind::lugre), rh::elastic(1e5), rh::rigid());
   {  // a y input: a 2-D run
     BenchParams p = spring(0.1);

@@ -8,10 +8,14 @@
 #include "bristle/core/error.hpp"
 
 #include "bristle/integrate/rodas4.hpp"
+#include "bristle/laws/stribeck.hpp"
 
 namespace bristle::contact::detail {
 
 namespace {
+
+/// exp(-x) underflows to 0 in binary64 beyond x = 745.14 (as in laws::stribeck_mu: the call is skipped).
+constexpr double kExpUnderflow = 746.0;
 
 /// A signal read at t; its value cached when it is constant (no call per evaluation).
 class Input {
@@ -49,6 +53,7 @@ class ScalarBench {
     const laws::LawParams& p = law_.params();
     const rheology::ContactPair& pair = bench.model().pair();
     frbd_ = p.kind == laws::LawKind::frbd;
+    unregularised_ = p.eps == 0.0;
     sigma0_ = law_.sigma0()(0, 0);
     k0_ = pair.K0bar()(0, 0);
     k0_inv_ = pair.K0bar_inv()(0, 0);
@@ -60,6 +65,8 @@ class ScalarBench {
     deformation_per_force_ = pair.relative_deformation(Vec2(1.0, 0.0), &no_branches)[0];
     energy_per_force2_ = pair.stored_energy(Vec2(1.0, 0.0), &no_branches);
     mass_ = bench.params().mass_kg;
+    inv_mass_ = 1.0 / mass_;
+    inv_v_s_ = 1.0 / p.M.axis1.v_s;
     spring_ = bench.params().spring_N_per_m;
   }
 
@@ -72,7 +79,7 @@ class ScalarBench {
   void rhs(double t, const double* s, double* ds) const {
     const double v_r = relative_velocity(t, s);
     const double f = s[kF];
-    const double g = law_.isotropic_g(std::abs(v_r), v_r * v_r);
+    const double g = g_of(std::abs(v_r), v_r * v_r);
     const double zdot = -g * bristle(f) - v_r;  // eqs. 2-3
     const double friction = output(f, zdot, v_r);
     const double fz = load_(t);
@@ -89,7 +96,7 @@ class ScalarBench {
     const double v_r = relative_velocity(t, s);
     const double f = s[kF];
     double dg = 0.0;
-    const double g = law_.isotropic_g(std::abs(v_r), v_r * v_r, &dg);
+    const double g = g_of(std::abs(v_r), v_r * v_r, &dg);
     const double dg_dv = (v_r < 0.0 ? -1.0 : 1.0) * dg;  // away from v_r = 0, as Bench's difference quotients
     const double b = bristle(f);
     const double zdot = -g * b - v_r;
@@ -118,6 +125,37 @@ class ScalarBench {
     }
   }
 
+  /// The stage equations (c I - J) k = r of the leading block (x[, v][, x_p], f) by elimination along the
+  /// Jacobian's sparsity (jacobian() above): x_p' is the input (a zero row), x' = v, and only the velocity
+  /// and force rows are full. Per attempted step three divisions; per stage about fifteen operations.
+  void factor_stage(double c, const double* jac) {
+    auto at = [jac](int row, int col) { return jac[col * kSize + row]; };
+    inv_c_ = 1.0 / c;
+    inv_cf_ = 1.0 / (c - at(kF, kF));  // the force row's pivot once the velocity is known
+    if constexpr (D != DriveKind::velocity) {
+      j_vx_ = at(1, 0);
+      j_vxp_ = D == DriveKind::spring ? at(1, 2) : 0.0;
+      j_vf_ = at(1, kF);
+      j_fv_ = at(kF, 1);
+      // the velocity row after eliminating x (row x: c k_x - k_v = r_x) and f (row f: (c - J_ff) k_f - J_fv k_v = r_f)
+      inv_pivot_v_ = 1.0 / (c - at(1, 1) - j_vx_ * inv_c_ - j_vf_ * j_fv_ * inv_cf_);
+    }
+  }
+  void solve_stage(const double* r, double* k) const {
+    if constexpr (D == DriveKind::velocity) {
+      k[0] = r[0] * inv_c_;
+      k[kF] = r[kF] * inv_cf_;
+    } else {
+      const double k_xp = D == DriveKind::spring ? r[2] * inv_c_ : 0.0;
+      const double r_f = r[kF] * inv_cf_;
+      const double k_v = (r[1] + j_vx_ * (r[0] * inv_c_) + j_vxp_ * k_xp + j_vf_ * r_f) * inv_pivot_v_;
+      k[0] = (r[0] + k_v) * inv_c_;
+      k[1] = k_v;
+      if constexpr (D == DriveKind::spring) k[2] = k_xp;
+      k[kF] = r_f + j_fv_ * k_v * inv_cf_;
+    }
+  }
+
   void switches(double t, const double* s, double* g) const {
     g[0] = relative_velocity(t, s);
     for (std::size_t i = 0; i < corners_.size(); ++i) g[1 + i] = t - corners_[i];
@@ -127,7 +165,7 @@ class ScalarBench {
   void outputs(double t, const double* s, double* row) const {
     const double v_r = relative_velocity(t, s);
     const double f = s[kF];
-    const double g = law_.isotropic_g(std::abs(v_r), v_r * v_r);
+    const double g = g_of(std::abs(v_r), v_r * v_r);
     const double zdot = -g * bristle(f) - v_r;
     const double friction = output(f, zdot, v_r);
     const double fz = load_(t);
@@ -161,6 +199,25 @@ class ScalarBench {
   }
 
  private:
+  /// FrictionLaw::isotropic_g, on the right-hand side's critical path: with eps = 0 the norm is exact,
+  /// g = |v| / mu (no square root), and for delta_S = 2 mu (eq. 53) is inlined with 1 / v_S precomputed.
+  double g_of(double speed, double speed_squared, double* slope = nullptr) const {
+    if (!unregularised_) return law_.isotropic_g(speed, speed_squared, slope);
+    const laws::StribeckParams& p = law_.params().M.axis1;
+    double mu = 0.0, dmu = 0.0;
+    if (p.delta_s == 2.0) {
+      const double r = speed * inv_v_s_;
+      const double power = r * r;
+      const double decay = power > kExpUnderflow ? 0.0 : std::exp(-power);  // eq. 53
+      mu = p.mu_d + (p.mu_s - p.mu_d) * decay + p.mu_v * speed;
+      if (slope) dmu = decay == 0.0 ? p.mu_v : -(p.mu_s - p.mu_d) * decay * (2.0 * r * inv_v_s_) + p.mu_v;
+    } else {
+      mu = laws::stribeck_mu(p, speed, slope ? &dmu : nullptr);
+    }
+    const double g = speed / mu;
+    if (slope) *slope = (1.0 - g * dmu) / mu;  // d(|v| / mu) / d|v|
+    return g;
+  }
   double relative_velocity(double t, const double* s) const {
     if constexpr (D == DriveKind::velocity) {
       return input_(t);
@@ -183,10 +240,10 @@ class ScalarBench {
       ds[0] = input_(t);
     } else if constexpr (D == DriveKind::force) {
       ds[0] = s[1];
-      ds[1] = (input_(t) + force) / mass_;
+      ds[1] = (input_(t) + force) * inv_mass_;
     } else {
       ds[0] = s[1];
-      ds[1] = (spring_ * (s[2] - s[0]) + force) / mass_;
+      ds[1] = (spring_ * (s[2] - s[0]) + force) * inv_mass_;
       ds[2] = input_(t);
     }
   }
@@ -196,10 +253,12 @@ class ScalarBench {
   std::vector<double> corners_;
   int norm_count_;
   bool autonomous_;
-  bool frbd_ = false, output_terms_ = false;
+  bool frbd_ = false, output_terms_ = false, unregularised_ = false;
   double sigma0_ = 0.0, k0_ = 0.0, k0_inv_ = 0.0, sigma1_ = 0.0, sigma2_ = 0.0;
   double deformation_per_force_ = 0.0, energy_per_force2_ = 0.0;
-  double mass_ = 1.0, spring_ = 0.0;
+  double mass_ = 1.0, inv_mass_ = 1.0, spring_ = 0.0, inv_v_s_ = 1.0;
+  // factor_stage: 1 / c, 1 / (c - J_ff), the velocity row's Jacobian entries and 1 / its pivot
+  double inv_c_ = 0.0, inv_cf_ = 0.0, j_vx_ = 0.0, j_vxp_ = 0.0, j_vf_ = 0.0, j_fv_ = 0.0, inv_pivot_v_ = 0.0;
 };
 
 template <DriveKind D>
@@ -244,6 +303,11 @@ KernelFunctions functions_of(const Bench& bench) {
   k.system.switch_count = system->switch_count();
   k.system.switches = [system](double t, const double* x, double* g) { system->switches(t, x, g); };
   k.outputs = [system](double t, const double* x, double* row) { system->outputs(t, x, row); };
+  k.solve_stage = [system](double c, const double* jacobian, const double* r, double* out) {
+    ScalarBench<D> solver = *system;  // factor_stage keeps its factors in the system
+    solver.factor_stage(c, jacobian);
+    solver.solve_stage(r, out);
+  };
   return k;
 }
 

@@ -145,6 +145,38 @@ TEST(BenchKernel, FunctionsEqualTheGeneralMachinery) {
   }
 }
 
+// The kernel's own stage solver (elimination along the Jacobian's sparsity) against a dense LU of
+// c I - J on the leading block, over the sampled states and c from 1e-4 to 1e8 (step sizes 4e4 s to 4e-8 s).
+TEST(BenchKernel, StageSolverEqualsTheDenseSolve) {
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<double> unit(-1.0, 1.0);
+  for (const Case& c : cases()) {
+    SCOPED_TRACE(c.name);
+    const ContactModel model(c.law, c.body1, c.body2);
+    const Bench bench(model, c.bench);
+    const KernelFunctions kernel = kernel_functions(bench);
+    const int n = kernel.system.size, lead = n - 2;  // the two energy quadratures last
+    int checked = 0;
+    for (const auto& [t, s] : sample_states(bench, c)) {
+      Eigen::MatrixXd jac = Eigen::MatrixXd::Zero(n, n);
+      kernel.system.jacobian(t, s.data(), jac.data());
+      for (double cc : {1e-4, 1.0, 3e2, 1e5, 1e8}) {
+        VecX r(n), k = VecX::Constant(n, 7.0);
+        for (int i = 0; i < n; ++i) r[i] = unit(rng);
+        kernel.solve_stage(cc, jac.data(), r.data(), k.data());
+        const Eigen::MatrixXd a = cc * Eigen::MatrixXd::Identity(lead, lead) - jac.topLeftCorner(lead, lead);
+        const VecX dense = a.fullPivLu().solve(r.head(lead));
+        const double scale = dense.cwiseAbs().maxCoeff();
+        for (int i = 0; i < lead; ++i)
+          ASSERT_TRUE(close(k[i], dense[i], 1e-10, scale)) << "component " << i << ", c = " << cc << ", t = " << t;
+        for (int i = lead; i < n; ++i) ASSERT_EQ(k[i], 7.0) << "quadrature entry " << i << " written";
+        ++checked;
+      }
+    }
+    EXPECT_GT(checked, 50);
+  }
+}
+
 TEST(BenchKernel, JacobianEqualsDifferenceQuotients) {
   for (const Case& c : cases()) {
     SCOPED_TRACE(c.name);

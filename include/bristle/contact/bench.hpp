@@ -133,12 +133,15 @@ BenchRun run(const Bench& bench, const std::vector<double>& output_times, const 
 /// The compiled scalar kernel of run() (elastic pair, Dahl/LuGre/FrBD with isotropic Stribeck M, driven along
 /// x) behind std::function, for inspection and tests: `system` is the ODE of Bench::x_components() (x[, v][,
 /// x_p], f_x, E_supplied, E_dissipated) with the kernel's analytic Jacobian and switches, `outputs` its row
-/// of Bench::outputs (kOutputColumns values) at such a state. run() calls the same functions without this
-/// std::function layer. Valid while `bench` and its model live (as Bench::system()). Throws InvalidInput if
-/// the bench is not of that kind.
+/// of Bench::outputs (kOutputColumns values) at such a state, `solve_stage` its solver of the Rosenbrock
+/// stage equations (integrate::StageSolver): k = (c I - J_lead)^-1 r on the leading x[, v][, x_p], f_x
+/// components, J the full Jacobian (column-major) and r, k of system.size components (the quadratures'
+/// entries of k untouched). run() calls the same functions without this std::function layer. Valid while
+/// `bench` and its model live (as Bench::system()). Throws InvalidInput if the bench is not of that kind.
 struct KernelFunctions {
   integrate::OdeSystem system;
   std::function<void(double t, const double* x, double* row)> outputs;
+  std::function<void(double c, const double* jacobian, const double* r, double* k)> solve_stage;
 };
 KernelFunctions kernel_functions(const Bench& bench);
 

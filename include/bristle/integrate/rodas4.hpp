@@ -17,6 +17,11 @@
 //   size(), error_norm_count(), autonomous(), has_jacobian(), switch_count()  as the fields of OdeSystem;
 //   rhs(t, x, dxdt), jacobian(t, x, J) (column-major, size x size; called only if has_jacobian()),
 //   switches(t, x, g).
+// Optionally (concept StageSolver), the system solves the stage equations (c I - J_lead) k_lead = r_lead,
+// c = 1 / (h gamma), itself, as a SUNDIALS user-supplied linear solver does: a system that knows the
+// sparsity of its Jacobian eliminates in a few operations what the dense inverse or LU does in many.
+//   factor_stage(c, J)   once per attempted step, J the full Jacobian (column-major, size x size);
+//   solve_stage(r, k)    per stage, k_lead from r_lead (the first size - Q components of each).
 // integrate() checks its inputs; a caller of rodas4() directly must pass a finite initial state of
 // size() components and finite, non-decreasing output times >= t0, and validated Options.
 #include <fmt/format.h>
@@ -45,6 +50,12 @@ concept StaticSystem = requires(S& s, const S& c, double t, const double* x, dou
   s.rhs(t, x, out);
   s.jacobian(t, x, out);
   s.switches(t, x, out);
+};
+
+template <class S>
+concept StageSolver = requires(S& s, double c, const double* jacobian, const double* r, double* k) {
+  s.factor_stage(c, jacobian);
+  s.solve_stage(r, k);
 };
 
 namespace rodas4_detail {
@@ -102,7 +113,8 @@ class Rodas4 {
   /// A fixed leading block of at most 4 components (a quadrature system) is inverted explicitly (Eigen's
   /// closed-form cofactor inverse): each stage is then a matrix-vector product instead of two triangular
   /// solves with their serial dependencies.
-  static constexpr bool kInvert = Q > 0 && L != Eigen::Dynamic && L <= 4;
+  static constexpr bool kOwnSolver = StageSolver<System>;
+  static constexpr bool kInvert = !kOwnSolver && Q > 0 && L != Eigen::Dynamic && L <= 4;
 
   Rodas4(System& system, const Options& options)
       : system_(system),
@@ -328,18 +340,22 @@ class Rodas4 {
   /// One RODAS4 step of size h from (t, y_); y1_ and the scaled error. False if a stage is non-finite.
   bool attempt(double t, double h, double& err) {
     dense_ready_ = false;
-    if constexpr (Q == 0) {
-      matrix_ = -jacobian_;
-    } else if constexpr (L == Eigen::Dynamic) {
-      matrix_ = -jacobian_.topLeftCorner(lead_, lead_);
+    if constexpr (kOwnSolver) {
+      system_.factor_stage(1.0 / (h * kGamma), jacobian_.data());
     } else {
-      matrix_ = -jacobian_.template topLeftCorner<L, L>();
-    }
-    matrix_.diagonal().array() += 1.0 / (h * kGamma);
-    if constexpr (kInvert) {
-      inverse_ = matrix_.inverse();
-    } else {
-      lu_.compute(matrix_);
+      if constexpr (Q == 0) {
+        matrix_ = -jacobian_;
+      } else if constexpr (L == Eigen::Dynamic) {
+        matrix_ = -jacobian_.topLeftCorner(lead_, lead_);
+      } else {
+        matrix_ = -jacobian_.template topLeftCorner<L, L>();
+      }
+      matrix_.diagonal().array() += 1.0 / (h * kGamma);
+      if constexpr (kInvert) {
+        inverse_ = matrix_.inverse();
+      } else {
+        lu_.compute(matrix_);
+      }
     }
     for (int i = 0; i < kStages; ++i) {
       if (i == 0) {
@@ -371,19 +387,27 @@ class Rodas4 {
   /// quadrature row, (1 / (h gamma)) k_q - J_q,lead k_lead = rhs_q (its own columns of J are zero), is
   /// solved by substitution.
   void solve_stage(double h, Vec& k) {
-    if constexpr (Q == 0) {
+    // The leading block: the system's own solver, the explicit inverse or the LU.
+    if constexpr (kOwnSolver) {
+      system_.solve_stage(rhs_.data(), k.data());
+    } else if constexpr (Q == 0) {
       k.noalias() = lu_.solve(rhs_);
     } else if constexpr (L == Eigen::Dynamic) {
       k.head(lead_).noalias() = lu_.solve(rhs_.head(lead_));
-      k.tail(Q).noalias() = (h * kGamma) * (rhs_.tail(Q) + jacobian_.bottomLeftCorner(Q, lead_) * k.head(lead_));
+    } else if constexpr (kInvert) {
+      k.template head<L>().noalias() = inverse_ * rhs_.template head<L>();
     } else {
-      if constexpr (kInvert) {
-        k.template head<L>().noalias() = inverse_ * rhs_.template head<L>();
+      k.template head<L>().noalias() = lu_.solve(rhs_.template head<L>());
+    }
+    // The quadrature rows by substitution.
+    if constexpr (Q > 0) {
+      if constexpr (L == Eigen::Dynamic) {
+        k.tail(Q).noalias() = (h * kGamma) * (rhs_.tail(Q) + jacobian_.bottomLeftCorner(Q, lead_) * k.head(lead_));
       } else {
-        k.template head<L>().noalias() = lu_.solve(rhs_.template head<L>());
+        k.template tail<Q>().noalias() = (h * kGamma) * (rhs_.template tail<Q>() +
+                                                        jacobian_.template bottomLeftCorner<Q, L>() *
+                                                            k.template head<L>());
       }
-      k.template tail<Q>().noalias() =
-          (h * kGamma) * (rhs_.template tail<Q>() + jacobian_.template bottomLeftCorner<Q, L>() * k.template head<L>());
     }
   }
 

@@ -52,6 +52,12 @@ TEST(Rodas4Bench, StickSlipPeriodAndPeakAsCvodeAndConverging) {
   // the sampled peak moves the 5th decimal with the grid), hence 2e-5 on the peak.
   EXPECT_NEAR(ref.period_s, 6.36272, 1e-5);
   EXPECT_NEAR(ref.peak_friction_N, 1.47657, 2e-5);
+  // The reference's own uncertainty: the distance between the two tightest independent solutions (cvode_bdf
+  // and rodas4 at rtol 1e-10). Below it an error is rounding and reference noise, not a convergence order,
+  // so the errors must decrease with rtol only while they stand above it.
+  const StickSlipCycle tightest = stick_slip_cycle(run(bench, times, options(integrate::Method::rodas4, 1e-10, 1e-14)).series);
+  const double period_floor = 2.0 * std::abs(tightest.period_s - ref.period_s);
+  const double peak_floor = 2.0 * std::abs(tightest.peak_friction_N - ref.peak_friction_N);
   double previous_period = 1e300, previous_peak = 1e300;
   for (const double rtol : {1e-6, 1e-8, 1e-10}) {
     const BenchRun r = run(bench, times, options(integrate::Method::rodas4, rtol, rtol * 1e-4));
@@ -71,17 +77,16 @@ TEST(Rodas4Bench, StickSlipPeriodAndPeakAsCvodeAndConverging) {
     ASSERT_EQ(c.cycles, ref.cycles);
     EXPECT_LT(period_error, 1e3 * rtol);
     EXPECT_LT(peak_error, 1e3 * rtol);
-    EXPECT_LE(period_error, previous_period);
-    EXPECT_LE(peak_error, previous_peak);
+    EXPECT_LE(period_error, std::max(previous_period, period_floor));
+    EXPECT_LE(peak_error, std::max(previous_peak, peak_floor));
     EXPECT_LT(residual, 1e2 * rtol * e.back());
     previous_period = period_error;
     previous_peak = peak_error;
   }
-  // The tightest rodas4 run matches the cvode_bdf reference to the digits.
-  const BenchRun tight = run(bench, times, options(integrate::Method::rodas4, 1e-10, 1e-14));
-  const StickSlipCycle c = stick_slip_cycle(tight.series);
-  EXPECT_NEAR(c.period_s, ref.period_s, 1e-7);
-  EXPECT_NEAR(c.peak_friction_N, ref.peak_friction_N, 1e-8);
+  // The tightest rodas4 run matches the cvode_bdf reference to the digits (and so the floors above
+  // are small: 2e-7 s and 2e-8 N at most).
+  EXPECT_NEAR(tightest.period_s, ref.period_s, 1e-7);
+  EXPECT_NEAR(tightest.peak_friction_N, ref.peak_friction_N, 1e-8);
 }
 
 TEST(Rodas4Bench, SteadyStateEqualsAnalyticSteadyFriction) {

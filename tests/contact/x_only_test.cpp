@@ -118,8 +118,13 @@ TEST(XOnlyFastPath, SameTrajectoryAsTheFullSystem) {
       const double diff = max_relative_difference(fast.series, full.series);
       const double own = max_relative_difference(nudged.series, full.series);
       EXPECT_EQ(fast.stats.steps, full.stats.steps) << "rtol " << rtol;
-      EXPECT_EQ(fast.stats.error_test_failures, full.stats.error_test_failures) << "rtol " << rtol;
       EXPECT_EQ(fast.stats.restarts, full.stats.restarts) << "rtol " << rtol;
+      // Rejected attempts are not a rounding-stable count: an attempt whose scaled error is 1 to rounding
+      // is accepted by one system and rejected (then retried, perhaps rejected again) by the other. The
+      // frbd/gm case at rtol 1e-6 shows 17 against 20 with the same 339 accepted steps.
+      EXPECT_LE(std::abs(fast.stats.error_test_failures - full.stats.error_test_failures),
+                3 + full.stats.error_test_failures / 10)
+          << "rtol " << rtol << ": " << fast.stats.error_test_failures << " vs " << full.stats.error_test_failures;
       EXPECT_LE(diff, std::max(1e-12, 10.0 * own)) << "rtol " << rtol << ": the full system's own spread " << own;
       for (const char* y : {"y_m", "vy_mps", "Fy_N", "f_y", "z_y_m"})
         for (double value : fast.series.column(y)) ASSERT_EQ(value, 0.0) << y;

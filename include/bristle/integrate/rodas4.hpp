@@ -252,8 +252,8 @@ class Rodas4 {
       }
       // Next step size (Gustafsson).
       const double e = std::max(err, 1e-10);
-      double q = std::pow(e, 0.25) / kSafety;
-      if (h_prev > 0.0) q = std::max(q, (h_prev / h) * std::pow(e * e / err_prev, 0.25) / kSafety);
+      double q = std::sqrt(std::sqrt(e)) / kSafety;
+      if (h_prev > 0.0) q = std::max(q, (h_prev / h) * std::sqrt(std::sqrt(e * e / err_prev)) / kSafety);
       q = std::clamp(q, 1.0 / kMaxGrowth, 1.0 / kMinShrink);
       h_prev = h;
       err_prev = std::max(err, 1e-2);
@@ -357,6 +357,7 @@ class Rodas4 {
         lu_.compute(matrix_);
       }
     }
+    const double inv_h = 1.0 / h;
     for (int i = 0; i < kStages; ++i) {
       if (i == 0) {
         rhs_ = f0_;
@@ -365,7 +366,7 @@ class Rodas4 {
         for (int j = 0; j < i; ++j) work_.noalias() += kA[lower(i, j)] * k_[j];
         evaluate(t + kAlpha[i] * h, work_, rhs_);
         if (!finite(rhs_)) return false;
-        for (int j = 0; j < i; ++j) rhs_.noalias() += (kC[lower(i, j)] / h) * k_[j];
+        for (int j = 0; j < i; ++j) rhs_.noalias() += (kC[lower(i, j)] * inv_h) * k_[j];
       }
       if (kGammaSum[i] != 0.0) rhs_.noalias() += (kGammaSum[i] * h) * ft_;
       solve_stage(h, k_[i]);

@@ -130,6 +130,7 @@ class Rodas4 {
         ft_(n_),
         work_(n_),
         rhs_(n_),
+        known_(n_),
         interp_(n_),
         d1_(n_),
         d2_(n_),
@@ -358,21 +359,34 @@ class Rodas4 {
       }
     }
     const double inv_h = 1.0 / h;
+    const bool autonomous = system_.autonomous();  // f_t = 0
     for (int i = 0; i < kStages; ++i) {
+      // The stage's known terms, sum_j (c_ij / h) K_j + gamma_i h f_t, are summed before its right-hand
+      // side is evaluated: the step is a chain of dependent stages, and only one addition then follows
+      // the evaluation on it.
       if (i == 0) {
-        rhs_ = f0_;
+        if (autonomous) {
+          rhs_ = f0_;
+        } else {
+          rhs_ = f0_ + (kGammaSum[0] * h) * ft_;
+        }
       } else {
+        known_ = (kC[lower(i, 0)] * inv_h) * k_[0];
+        for (int j = 1; j < i; ++j) known_.noalias() += (kC[lower(i, j)] * inv_h) * k_[j];
+        if (!autonomous && kGammaSum[i] != 0.0) known_.noalias() += (kGammaSum[i] * h) * ft_;
         work_ = y_;
         for (int j = 0; j < i; ++j) work_.noalias() += kA[lower(i, j)] * k_[j];
         evaluate(t + kAlpha[i] * h, work_, rhs_);
         if (!finite(rhs_)) return false;
-        for (int j = 0; j < i; ++j) rhs_.noalias() += (kC[lower(i, j)] * inv_h) * k_[j];
+        rhs_ += known_;
       }
-      if (kGammaSum[i] != 0.0) rhs_.noalias() += (kGammaSum[i] * h) * ft_;
       solve_stage(h, k_[i]);
     }
-    y1_ = y_;
-    for (int i = 0; i < kStages; ++i) y1_.noalias() += kM[i] * k_[i];
+    // RODAS4 is stiffly accurate: the last stage's weights a_6j are the solution weights m_j (j < 6) and
+    // m_6 = 1, so y_1 is the last stage's argument plus K_6 (the same sum in the same order).
+    static_assert(kA[lower(5, 0)] == kM[0] && kA[lower(5, 1)] == kM[1] && kA[lower(5, 2)] == kM[2] &&
+                  kA[lower(5, 3)] == kM[3] && kA[lower(5, 4)] == kM[4] && kM[5] == 1.0);
+    y1_ = work_ + k_[kStages - 1];
     if (!finite(y1_)) return false;
     double sum = 0.0;
     for (int i = 0; i < n_; ++i) {
@@ -512,7 +526,7 @@ class Rodas4 {
   int lead_;        // n_ - Q: the components the LU factorisation covers
   int norm_count_;  // components of the RMS error norm (system.error_norm_count, else n_)
   VecX atol_;
-  Vec y_, y1_, f0_, f1_, ft_, work_, rhs_, interp_, d1_, d2_;
+  Vec y_, y1_, f0_, f1_, ft_, work_, rhs_, known_, interp_, d1_, d2_;
   bool dense_ready_ = false;  // d1_, d2_ belong to the current attempt
   std::array<Vec, kStages> k_;
   Mat jacobian_;

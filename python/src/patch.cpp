@@ -7,6 +7,8 @@
 // each call. Fields come back as numpy arrays (copies).
 #include <cmath>
 #include <memory>
+#include <utility>
+#include <vector>
 
 #include "bristle/patch/patch.hpp"
 #include "bristle/patch/transient.hpp"
@@ -577,29 +579,49 @@ linear rheologies).)doc")
                 snaps.push_back(tr.snapshot());
               }
             }
+            // Every field of PatchSnapshot as an array over the output times.
             const std::size_t n = snaps.size();
-            py::array_t<double> t_s(n), Fz(n), F({static_cast<py::ssize_t>(n), py::ssize_t{2}}), Mz(n), W(n), E(n);
+            py::dict d;
+            using Field = double PatchSnapshot::*;
+            static const std::pair<const char*, Field> scalars[] = {
+                {"t_s", &PatchSnapshot::t_s},
+                {"Fz_N", &PatchSnapshot::Fz_N},
+                {"scale", &PatchSnapshot::scale},
+                {"scale_y", &PatchSnapshot::scale_y},
+                {"Mz_Nm", &PatchSnapshot::Mz_Nm},
+                {"Mz_no_phi_Nm", &PatchSnapshot::Mz_no_phi_Nm},
+                {"stored_energy_J", &PatchSnapshot::stored_energy_J},
+                {"supplied_power_W", &PatchSnapshot::supplied_power_W},
+                {"dissipated_power_W", &PatchSnapshot::dissipated_power_W},
+                {"supplied_energy_J", &PatchSnapshot::supplied_energy_J},
+                {"outflow_power_W", &PatchSnapshot::outflow_power_W},
+                {"compression_power_W", &PatchSnapshot::compression_power_W},
+                {"load_power_W", &PatchSnapshot::load_power_W},
+                {"dissipated_energy_J", &PatchSnapshot::dissipated_energy_J},
+                {"outflow_energy_J", &PatchSnapshot::outflow_energy_J},
+                {"compression_energy_J", &PatchSnapshot::compression_energy_J},
+                {"load_energy_J", &PatchSnapshot::load_energy_J},
+                {"energy_residual_J", &PatchSnapshot::energy_residual_J},
+            };
+            for (const auto& [name, field] : scalars) {
+              py::array_t<double> column(static_cast<py::ssize_t>(n));
+              for (std::size_t k = 0; k < n; ++k) column.mutable_at(k) = snaps[k].*field;
+              d[name] = column;
+            }
+            py::array_t<double> F({static_cast<py::ssize_t>(n), py::ssize_t{2}});
             for (std::size_t k = 0; k < n; ++k) {
-              t_s.mutable_at(k) = snaps[k].t_s;
-              Fz.mutable_at(k) = snaps[k].Fz_N;
               F.mutable_at(k, 0) = snaps[k].force_N[0];
               F.mutable_at(k, 1) = snaps[k].force_N[1];
-              Mz.mutable_at(k) = snaps[k].Mz_Nm;
-              W.mutable_at(k) = snaps[k].stored_energy_J;
-              E.mutable_at(k) = snaps[k].supplied_energy_J;
             }
-            py::dict d;
-            d["t_s"] = t_s;
-            d["Fz_N"] = Fz;
             d["force_N"] = F;
-            d["Mz_Nm"] = Mz;
-            d["stored_energy_J"] = W;
-            d["supplied_energy_J"] = E;
             return d;
           },
           py::arg("output_times"),
-          R"doc(Advances through output_times (s, non-decreasing, >= time) and returns a dict of arrays:
-t_s, Fz_N (N), force_N (N, (n, 2)), Mz_Nm (N m), stored_energy_J, supplied_energy_J (J). GIL released.)doc")
+          R"doc(Advances through output_times (s, non-decreasing, >= time) and returns a dict of arrays, one
+entry per field of PatchSnapshot: t_s, Fz_N (N), scale, scale_y, force_N (N, (n, 2)), Mz_Nm,
+Mz_no_phi_Nm (N m), stored_energy_J, supplied_energy_J (J), supplied_power_W, dissipated_power_W,
+outflow_power_W, compression_power_W, load_power_W (W), dissipated_energy_J, outflow_energy_J,
+compression_energy_J, load_energy_J, energy_residual_J (J). GIL released.)doc")
       .def_property_readonly("time", &PatchTransient::time, "s")
       .def_property_readonly("steps_taken", &PatchTransient::steps_taken)
       .def_property_readonly("exponential_source", &PatchTransient::exponential_source,

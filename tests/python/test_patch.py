@@ -279,3 +279,30 @@ def test_transient_width_exponent():
     for bad in (-0.1, 1.5, float("nan")):
         with pytest.raises(ValueError, match="width_exponent"):
             bp.PatchTransientParams(width_exponent=bad)
+
+
+def test_transient_run_returns_every_snapshot_field():
+    """run() gives, per output time, every field of PatchSnapshot, bit for bit the snapshots that
+    advance_to + snapshot() give on a twin; with a growing load and width_exponent 0 the length's scale
+    grows while the width's stays 1."""
+    model = papers.rolling_model(0.4, 1)
+    kin = bp.rolling(V_r=16.0, v_x=0.6, v_y=0.2, spin_radps=4.0)
+    load = lambda t: 3000.0 * (1.0 + 200.0 * t)  # noqa: E731
+    params = bp.PatchTransientParams(patch=bp.PatchParams(nx=12, ny=4), size_exponent=0.5, width_exponent=0.0)
+    times = [0.0005 * k for k in range(1, 6)]
+    run = bp.PatchTransient(model, params, kin, load).run(times)
+    twin = bp.PatchTransient(model, params, kin, load)
+    snaps = []
+    for t in times:
+        twin.advance_to(t)
+        snaps.append(twin.snapshot())
+    fields = [name for name in dir(snaps[0]) if not name.startswith("_")]
+    assert sorted(run) == sorted(fields)
+    assert len(fields) == 19
+    for name in fields:
+        want = np.array([getattr(s, name) for s in snaps])
+        assert run[name].shape == want.shape, name
+        assert np.array_equal(run[name], want), name
+    assert np.all(np.diff(run["scale"]) > 0.0)
+    assert np.all(run["scale_y"] == 1.0)
+    assert run["scale"][-1] == pytest.approx(math.sqrt(1.0 + 200.0 * times[-1]), rel=1e-12)

@@ -261,7 +261,11 @@ class ScalarBench {
   double inv_c_ = 0.0, inv_cf_ = 0.0, j_vx_ = 0.0, j_vxp_ = 0.0, j_vf_ = 0.0, j_fv_ = 0.0, inv_pivot_v_ = 0.0;
 };
 
-/// The columns of Bench::outputs that are not y components (those are zero on the x path).
+/// The columns of Bench::outputs (Bench::column_names() order: t, then x/y pairs of position, velocity,
+/// relative velocity, force, applied force, friction and deformation, then load, energies and powers)
+/// that are not y components; those are zero on the x path. RunsAgreeWithTheGeneralPath compares every
+/// column with the general path's.
+static_assert(Bench::kOutputColumns == 21, "kNonzeroColumns follows Bench::outputs' 21 columns");
 constexpr std::array<int, 14> kNonzeroColumns = {0, 1, 3, 5, 7, 9, 11, 13, 15, 16, 17, 18, 19, 20};
 
 template <DriveKind D>

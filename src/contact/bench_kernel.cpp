@@ -8,14 +8,10 @@
 #include "bristle/core/error.hpp"
 
 #include "bristle/integrate/rodas4.hpp"
-#include "bristle/laws/stribeck.hpp"
 
 namespace bristle::contact::detail {
 
 namespace {
-
-/// exp(-x) underflows to 0 in binary64 beyond x = 745.14 (as in laws::stribeck_mu: the call is skipped).
-constexpr double kExpUnderflow = 746.0;
 
 /// A signal read at t; its value cached when it is constant (no call per evaluation).
 class Input {
@@ -53,7 +49,6 @@ class ScalarBench {
     const laws::LawParams& p = law_.params();
     const rheology::ContactPair& pair = bench.model().pair();
     frbd_ = p.kind == laws::LawKind::frbd;
-    unregularised_ = p.eps == 0.0;
     sigma0_ = law_.sigma0()(0, 0);
     k0_ = pair.K0bar()(0, 0);
     k0_inv_ = pair.K0bar_inv()(0, 0);
@@ -66,7 +61,6 @@ class ScalarBench {
     energy_per_force2_ = pair.stored_energy(Vec2(1.0, 0.0), &no_branches);
     mass_ = bench.params().mass_kg;
     inv_mass_ = 1.0 / mass_;
-    inv_v_s_ = 1.0 / p.M.axis1.v_s;
     spring_ = bench.params().spring_N_per_m;
   }
 
@@ -79,7 +73,7 @@ class ScalarBench {
   void rhs(double t, const double* s, double* ds) const {
     const double v_r = relative_velocity(t, s);
     const double f = s[kF];
-    const double g = g_of(std::abs(v_r), v_r * v_r);
+    const double g = law_.isotropic_g(std::abs(v_r), v_r * v_r);
     const double zdot = -g * bristle(f) - v_r;  // eqs. 2-3
     const double friction = output(f, zdot, v_r);
     const double fz = load_(t);
@@ -96,7 +90,7 @@ class ScalarBench {
     const double v_r = relative_velocity(t, s);
     const double f = s[kF];
     double dg = 0.0;
-    const double g = g_of(std::abs(v_r), v_r * v_r, &dg);
+    const double g = law_.isotropic_g(std::abs(v_r), v_r * v_r, &dg);
     const double dg_dv = (v_r < 0.0 ? -1.0 : 1.0) * dg;  // away from v_r = 0, as Bench's difference quotients
     const double b = bristle(f);
     const double zdot = -g * b - v_r;
@@ -165,7 +159,7 @@ class ScalarBench {
   void outputs(double t, const double* s, double* row) const {
     const double v_r = relative_velocity(t, s);
     const double f = s[kF];
-    const double g = g_of(std::abs(v_r), v_r * v_r);
+    const double g = law_.isotropic_g(std::abs(v_r), v_r * v_r);
     const double zdot = -g * bristle(f) - v_r;
     const double friction = output(f, zdot, v_r);
     const double fz = load_(t);
@@ -199,25 +193,6 @@ class ScalarBench {
   }
 
  private:
-  /// FrictionLaw::isotropic_g, on the right-hand side's critical path: with eps = 0 the norm is exact,
-  /// g = |v| / mu (no square root), and for delta_S = 2 mu (eq. 53) is inlined with 1 / v_S precomputed.
-  double g_of(double speed, double speed_squared, double* slope = nullptr) const {
-    if (!unregularised_) return law_.isotropic_g(speed, speed_squared, slope);
-    const laws::StribeckParams& p = law_.params().M.axis1;
-    double mu = 0.0, dmu = 0.0;
-    if (p.delta_s == 2.0) {
-      const double r = speed * inv_v_s_;
-      const double power = r * r;
-      const double decay = power > kExpUnderflow ? 0.0 : std::exp(-power);  // eq. 53
-      mu = p.mu_d + (p.mu_s - p.mu_d) * decay + p.mu_v * speed;
-      if (slope) dmu = decay == 0.0 ? p.mu_v : -(p.mu_s - p.mu_d) * decay * (2.0 * r * inv_v_s_) + p.mu_v;
-    } else {
-      mu = laws::stribeck_mu(p, speed, slope ? &dmu : nullptr);
-    }
-    const double g = speed / mu;
-    if (slope) *slope = (1.0 - g * dmu) / mu;  // d(|v| / mu) / d|v|
-    return g;
-  }
   double relative_velocity(double t, const double* s) const {
     if constexpr (D == DriveKind::velocity) {
       return input_(t);
@@ -253,10 +228,10 @@ class ScalarBench {
   std::vector<double> corners_;
   int norm_count_;
   bool autonomous_;
-  bool frbd_ = false, output_terms_ = false, unregularised_ = false;
+  bool frbd_ = false, output_terms_ = false;
   double sigma0_ = 0.0, k0_ = 0.0, k0_inv_ = 0.0, sigma1_ = 0.0, sigma2_ = 0.0;
   double deformation_per_force_ = 0.0, energy_per_force2_ = 0.0;
-  double mass_ = 1.0, inv_mass_ = 1.0, spring_ = 0.0, inv_v_s_ = 1.0;
+  double mass_ = 1.0, inv_mass_ = 1.0, spring_ = 0.0;
   // factor_stage: 1 / c, 1 / (c - J_ff), the velocity row's Jacobian entries and 1 / its pivot
   double inv_c_ = 0.0, inv_cf_ = 0.0, j_vx_ = 0.0, j_vxp_ = 0.0, j_vf_ = 0.0, j_fv_ = 0.0, inv_pivot_v_ = 0.0;
 };

@@ -84,11 +84,16 @@ double FrictionLaw::isotropic_g(double speed, double speed_squared, double* slop
   // M = mu I: M^-2 ||M v||_eps = sqrt(mu^2 ||v||^2 + eps) / mu^2 (eq. 3), without 2x2 inverses.
   double dmu = 0.0;
   const double mu = stribeck_mu(params_.M.axis1, speed, slope ? &dmu : nullptr);
+  if (params_.eps == 0.0) {
+    // The norm unregularised: g = |v| / mu exactly, without the square root (on the integrators' chain).
+    const double g = speed / mu;
+    if (slope) *slope = (1.0 - g * dmu) / mu;  // d(|v| / mu) / d|v|
+    return g;
+  }
   const double q = std::sqrt(mu * mu * speed_squared + params_.eps);
   const double g = q / (mu * mu);
   if (slope) {
-    // dq/d|v| = (mu mu' |v|^2 + mu^2 |v|) / q; at |v| = 0 with eps = 0 (q = mu |v|) its right limit, mu.
-    const double dq = q > 0.0 ? (mu * dmu * speed_squared + mu * mu * speed) / q : mu;
+    const double dq = (mu * dmu * speed_squared + mu * mu * speed) / q;  // dq/d|v|; q > 0 as eps > 0
     *slope = (dq - 2.0 * g * mu * dmu) / (mu * mu);  // dq / mu^2 - 2 q mu' / mu^3
   }
   return g;

@@ -22,16 +22,18 @@ constexpr double kExpUnderflow = 746.0;
 }  // namespace
 
 double stribeck_mu(const StribeckParams& p, double speed, double* slope) {
-  // paper 1, eq. 53; the common exponents 1 and 2 without pow()
-  const double r = speed / p.v_s;
+  // paper 1, eq. 53; the common exponents 1 and 2 without pow(). 1 / v_S does not wait for the speed, so
+  // only a multiplication follows it on an integrator's chain of evaluations.
+  const double inv_v_s = 1.0 / p.v_s;
+  const double r = speed * inv_v_s;
   const double power = p.delta_s == 2.0 ? r * r : p.delta_s == 1.0 ? r : std::pow(r, p.delta_s);
   const double decay = power > kExpUnderflow ? 0.0 : std::exp(-power);
   if (slope) {
     // d(power)/d(speed) = delta_S r^(delta_S - 1) / v_S (right derivative at 0; infinite there if delta_S < 1)
-    const double dpower = p.delta_s == 2.0   ? 2.0 * r / p.v_s
-                          : p.delta_s == 1.0 ? 1.0 / p.v_s
+    const double dpower = p.delta_s == 2.0   ? 2.0 * r * inv_v_s
+                          : p.delta_s == 1.0 ? inv_v_s
                           : p.delta_s == 0.0 ? 0.0
-                                             : p.delta_s * std::pow(r, p.delta_s - 1.0) / p.v_s;
+                                             : p.delta_s * std::pow(r, p.delta_s - 1.0) * inv_v_s;
     *slope = decay == 0.0 ? p.mu_v : -(p.mu_s - p.mu_d) * decay * dpower + p.mu_v;
   }
   return p.mu_d + (p.mu_s - p.mu_d) * decay + p.mu_v * speed;

@@ -78,8 +78,10 @@ class FrictionLaw {
   Vec2 steady_force(const Vec2& v) const;
   /// G^-1(v) of the FrBD family: M^-2(v) ||M(v) v||_eps (or the user's G_inverse).
   Mat2 G_inverse(const Vec2& v) const;
+
   /// For an isotropic M (and no user G_inverse): G^-1 = g I with g = sqrt(mu^2 |v|^2 + eps) / mu^2, mu = mu(|v|)
-  /// of eq. 53, given |v| and |v|^2. With `slope`, also dg/d|v| (the right derivative at |v| = 0).
+  /// of eq. 53, given |v| and |v|^2 (for eps = 0 evaluated as |v| / mu, no square root). With `slope`, also
+  /// dg/d|v| (the right derivative at |v| = 0).
   double isotropic_g(double speed, double speed_squared, double* slope = nullptr) const;
 
   const LawParams& params() const { return params_; }

@@ -12,24 +12,6 @@ namespace bristle::structures {
 
 namespace {
 
-/// mu(v) as laws::stribeck_mu (to rounding: v/v_S is formed as v * inv_vs, inv_vs = 1/v_S) and, in
-/// `slope`, d mu / d v for v > 0 (paper 1, eq. 53 differentiated), sharing one exponential and no
-/// division (the slip step's Newton iteration needs both); the common exponents 1 and 2 without pow().
-double stribeck_mu_and_slope(const laws::StribeckParams& p, double inv_vs, double v, double& slope) {
-  const double x = v * inv_vs, d = p.delta_s;
-  const double power = d == 2.0 ? x * x : d == 1.0 ? x : std::pow(x, d);
-  const double e = std::exp(-power);
-  double shape = 0.0;
-  if (d == 2.0)
-    shape = 2.0 * x * e;
-  else if (d == 1.0)
-    shape = e;
-  else if (d != 0.0)
-    shape = d * std::pow(x, d - 1.0) * e;
-  slope = -(p.mu_s - p.mu_d) * shape * inv_vs + p.mu_v;
-  return p.mu_d + (p.mu_s - p.mu_d) * e + p.mu_v * v;
-}
-
 /// sup over v > 0 of -mu'(v) (<= 0 if mu never decreases). With x = v/v_S the Stribeck term's slope
 /// magnitude (mu_s - mu_d) d x^(d-1) e^{-x^d} / v_S peaks at x^d = (d - 1)/d for d > 1, at x -> 0 for
 /// d = 1 and is unbounded for 0 < d < 1.
@@ -244,7 +226,6 @@ StickSlipResult run_stick_slip(ContactStepper& structure, const BeltParams& belt
                                    i, format_value(a)));
   const double N = belt.normal_load_N;
   const double mu_s = laws::stribeck_mu(friction, 0.0);
-  const double inv_vs = 1.0 / friction.v_s;
   const bool well_posed = a * N * steepest_descent(friction) < 1.0;
   double F_prev = 0.0, F_prev2 = 0.0, slip_speed = 0.0, slip_speed_prev = 0.0;
   bool stick_prev = belt.belt_speed_m_per_s == 0.0, stick_prev2 = false;
@@ -273,8 +254,8 @@ StickSlipResult run_stick_slip(ContactStepper& structure, const BeltParams& belt
         const double tol = 4.0 * std::numeric_limits<double>::epsilon() * C;
         bool have_mu = false;  // mu_x = mu(x) for the final x (saves one exponential)
         for (int it = 0; it < 100; ++it) {
-          double slope = 0.0;
-          const double mu = stribeck_mu_and_slope(friction, inv_vs, x, slope);
+          double slope = 0.0;  // d mu / d v from the same exponential (the Newton step needs both)
+          const double mu = laws::stribeck_mu(friction, x, &slope);
           const double gx = x - C + a * N * mu;
           if (std::abs(gx) <= tol) {  // g is evaluated to about eps C: converged
             mu_x = mu;

@@ -565,7 +565,7 @@ linear rheologies).)doc")
       .def("snapshot", &PatchTransient::snapshot, "Forces, moments and energies now (PatchSnapshot).")
       .def(
           "run",
-          [](PatchTransient& tr, py::handle output_times) {
+          [](PatchTransient& tr, py::handle output_times, py::object progress) {
             const std::vector<double> times = to_vector(output_times, "output_times");
             for (std::size_t k = 0; k < times.size(); ++k)
               if (!std::isfinite(times[k]) || times[k] < tr.time() || (k > 0 && times[k] < times[k - 1]))
@@ -573,10 +573,12 @@ linear rheologies).)doc")
                                    repr_double(tr.time()) + " s");
             std::vector<PatchSnapshot> snaps;
             {
+              ProgressRelay relay(progress);  // also checks for Ctrl-C (between output times)
               py::gil_scoped_release release;
-              for (double t : times) {
-                tr.advance_to(t);
+              for (std::size_t k = 0; k < times.size(); ++k) {
+                tr.advance_to(times[k]);
                 snaps.push_back(tr.snapshot());
+                relay(static_cast<double>(k + 1) / static_cast<double>(times.size()));
               }
             }
             // Every field of PatchSnapshot as an array over the output times.
@@ -616,12 +618,13 @@ linear rheologies).)doc")
             d["force_N"] = F;
             return d;
           },
-          py::arg("output_times"),
+          py::arg("output_times"), py::arg("progress") = py::none(),
           R"doc(Advances through output_times (s, non-decreasing, >= time) and returns a dict of arrays, one
 entry per field of PatchSnapshot: t_s, Fz_N (N), scale, scale_y, force_N (N, (n, 2)), Mz_Nm,
 Mz_no_phi_Nm (N m), stored_energy_J, supplied_energy_J (J), supplied_power_W, dissipated_power_W,
 outflow_power_W, compression_power_W, load_power_W (W), dissipated_energy_J, outflow_energy_J,
-compression_energy_J, load_energy_J, energy_residual_J (J). GIL released.)doc")
+compression_energy_J, load_energy_J, energy_residual_J (J). progress: optional callable(fraction of the
+output times done). GIL released; Ctrl-C interrupts between output times (KeyboardInterrupt).)doc")
       .def_property_readonly("time", &PatchTransient::time, "s")
       .def_property_readonly("steps_taken", &PatchTransient::steps_taken)
       .def_property_readonly("exponential_source", &PatchTransient::exponential_source,

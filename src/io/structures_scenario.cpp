@@ -713,11 +713,13 @@ RunResult StructureStickSlipStudy::run(const ProgressCallback& progress) const {
   const st::Structure s = sc_.structure.build();
   const auto model = sc_.build_model(s);
   st::StickSlipResult out;
+  st::StickSlipProgress on_progress;
+  if (progress) on_progress = [&progress](double fraction) { progress(Progress{0, 1, fraction, ""}); };
   if (sc_.dynamic) {
     const contact::ContactModel cm(sc_.law, sc_.body1, sc_.body2);
-    out = st::run_stick_slip(*model, sc_.contact, cm, sc_.run);
+    out = st::run_stick_slip(*model, sc_.contact, cm, sc_.run, on_progress);
   } else {
-    out = st::run_stick_slip(*model, sc_.contact, sc_.friction, sc_.run);
+    out = st::run_stick_slip(*model, sc_.contact, sc_.friction, sc_.run, on_progress);
   }
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (progress) progress(Progress{0, 1, 1.0, ""});

@@ -306,3 +306,23 @@ def test_transient_run_returns_every_snapshot_field():
     assert np.all(np.diff(run["scale"]) > 0.0)
     assert np.all(run["scale_y"] == 1.0)
     assert run["scale"][-1] == pytest.approx(math.sqrt(1.0 + 200.0 * times[-1]), rel=1e-12)
+
+
+def test_transient_run_reports_progress_and_stops_on_an_exception():
+    model = papers.rolling_model(0.4, 1)
+    kin = bp.rolling(V_r=16.0, v_x=0.6, v_y=0.2, spin_radps=4.0)
+    params = bp.PatchTransientParams(patch=bp.PatchParams(nx=12, ny=4))
+    times = [0.0005 * k for k in range(1, 6)]
+    seen = []
+    run = bp.PatchTransient(model, params, kin, 3000.0).run(times, progress=seen.append)
+    assert seen and seen[-1] == 1.0
+    plain = bp.PatchTransient(model, params, kin, 3000.0).run(times)
+    assert np.array_equal(run["Mz_Nm"], plain["Mz_Nm"])
+
+    def stop(fraction):
+        raise KeyboardInterrupt
+
+    tr = bp.PatchTransient(model, params, kin, 3000.0)
+    with pytest.raises(KeyboardInterrupt):
+        tr.run(times, progress=stop)
+    assert tr.time == pytest.approx(times[-1])  # the relay runs after each output time; stop() at the last

@@ -58,6 +58,39 @@ def test_structures_equal_cpp(pyref):
     assert [[modal.velocity[0], modal.displacement[0], modal.stored_energy()]] == ref["modal"]
 
 
+def test_stick_slip_progress_and_ctrl_c():
+    friction = bristle.StribeckParams(mu_s=0.5, mu_d=0.3, v_s=0.1, delta_s=2.0)
+    belt = st.BeltParams(normal_load_N=1.0, belt_speed_m_per_s=0.1)
+    opts = st.StickSlipOptions(t_end_s=12.0, output_every=25)
+    seen = []
+    r = st.run_stick_slip(st.make_reduced_model(damped_string(), 2e-3), belt, friction, opts, progress=seen.append)
+    plain = st.run_stick_slip(st.make_reduced_model(damped_string(), 2e-3), belt, friction, opts)
+    assert seen and seen[-1] == 1.0 and seen == sorted(seen)
+    assert np.array_equal(r.series["w_m"], plain.series["w_m"])
+
+    def stop(fraction):
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        st.run_stick_slip(st.make_reduced_model(damped_string(), 2e-3), belt, friction, opts, progress=stop)
+
+    # A real Ctrl-C (SIGINT to this process) during a run of a few seconds, without a callback.
+    import os
+    import signal
+    import threading
+    import time
+    timer = threading.Timer(0.3, os.kill, (os.getpid(), signal.SIGINT))
+    start = time.monotonic()
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            st.run_stick_slip(st.ModalModel(damped_string(), 2000, 1e-4), belt, friction,
+                              st.StickSlipOptions(t_end_s=200.0, output_every=1000))
+    finally:
+        timer.cancel()
+    assert time.monotonic() - start < 5.0  # interrupted, not run to the end
+
+
 def test_stick_slip_sweep_equals_serial_runs():
     friction = bristle.StribeckParams(mu_s=0.5, mu_d=0.3, v_s=0.1, delta_s=2.0)
     opts = st.StickSlipOptions(t_end_s=12.0, output_every=50)

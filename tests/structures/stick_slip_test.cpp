@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <vector>
 
 #include "bristle/core/error.hpp"
 #include "bristle/structures/modal_model.hpp"
@@ -200,6 +201,46 @@ TEST(StickSlip, DynamicLawsOfTheCore) {
     EXPECT_LE(r.max_stick_velocity_mps, 1e-4 + 1e-15);
     EXPECT_LE(r.cycle.force_max_N, 0.5 + 1e-9);
     EXPECT_TRUE(r.series.has("f_state"));
+  }
+}
+
+TEST(StickSlip, ProgressIsReportedAndCanStopTheRun) {
+  // Both overloads: fractions increase to exactly 1 about every 0.5 % of the steps, the run is the same
+  // with and without the callback, and an exception thrown by the callback stops the run where it is.
+  const Structure s = damped_string();
+  laws::LawParams law;
+  law.kind = laws::LawKind::lugre;
+  law.M.axis1 = stribeck();
+  const contact::ContactModel cm(law, rheology::elastic(1e4), rheology::rigid());
+  for (const bool dynamic : {false, true}) {
+    SCOPED_TRACE(dynamic ? "dynamic law" : "Coulomb-Stribeck");
+    auto run = [&](const StickSlipProgress& progress) {
+      auto m = make_reduced_model(s, 2e-3);
+      return dynamic ? run_stick_slip(*m, belt(), cm, run_for(10.0), progress)
+                     : run_stick_slip(*m, belt(), stribeck(), run_for(10.0), progress);
+    };
+    std::vector<double> fractions;
+    const StickSlipResult with = run([&](double f) { fractions.push_back(f); });
+    const StickSlipResult without = run({});
+    ASSERT_EQ(with.series.columns, without.series.columns);
+    ASSERT_GE(fractions.size(), 200u);
+    EXPECT_LE(fractions.size(), 201u);
+    EXPECT_EQ(fractions.back(), 1.0);
+    EXPECT_GT(fractions.front(), 0.0);
+    EXPECT_LE(fractions.front(), 0.0051);
+    for (std::size_t k = 1; k < fractions.size(); ++k) EXPECT_GT(fractions[k], fractions[k - 1]);
+
+    struct Stop {};
+    int calls = 0;
+    auto m = make_reduced_model(s, 2e-3);
+    auto stop_at_half = [&](double f) {
+      ++calls;
+      if (f >= 0.5) throw Stop{};
+    };
+    EXPECT_THROW(dynamic ? run_stick_slip(*m, belt(), cm, run_for(10.0), stop_at_half)
+                         : run_stick_slip(*m, belt(), stribeck(), run_for(10.0), stop_at_half),
+                 Stop);
+    EXPECT_EQ(calls, 100);
   }
 }
 

@@ -32,6 +32,7 @@
 // | t_end_s                  | duration                              | s    | > 0         |
 // | output_every             | record every k-th step                | -    | >= 1        |
 // | stick_tolerance_m_per_s  | dynamic laws: |v_r| counted as stick  | m/s  | >= 0 (0: 1e-3 |v_b|) |
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -105,12 +106,17 @@ struct StickSlipResult {
   double max_stick_force_ratio = 0.0;   // max |F| / (mu_s N) over stick steps (Coulomb-Stribeck)
 };
 
+/// Called with the fraction of the run's steps done (0 < fraction <= 1): every 0.5 % of the steps and at
+/// the last one. It may throw to stop the run (e.g. on Ctrl-C): the exception propagates and the structure
+/// is left at the step reached.
+using StickSlipProgress = std::function<void(double)>;
+
 /// Coulomb-Stribeck friction (set-valued stick). `friction` is validated under "friction".
 StickSlipResult run_stick_slip(ContactStepper& structure, const BeltParams& belt, const laws::StribeckParams& friction,
-                               const StickSlipOptions& options);
+                               const StickSlipOptions& options, const StickSlipProgress& progress = {});
 
 /// A dynamic law of the core (contact state from rest, u = 0).
 StickSlipResult run_stick_slip(ContactStepper& structure, const BeltParams& belt, const contact::ContactModel& law,
-                               const StickSlipOptions& options);
+                               const StickSlipOptions& options, const StickSlipProgress& progress = {});
 
 }  // namespace bristle::structures

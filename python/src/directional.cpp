@@ -443,14 +443,18 @@ with the GIL released.)doc")
       .def_static("default_options", &WigglySystem::default_options, py::arg("epsilon"))
       .def(
           "run",
-          [](const WigglySystem& s, double z0, double t0, py::handle times, py::handle options) {
+          [](const WigglySystem& s, double z0, double t0, py::handle times, py::handle options, py::object progress) {
             const std::vector<double> t = to_vector(times, "times");
             const integrate::Options o = options_or(options, WigglySystem::default_options(s.potential().epsilon()));
+            ProgressRelay relay(progress);
+            const auto on_progress = relay.function();
             py::gil_scoped_release release;
-            return s.run(z0, t0, t, o);
+            return s.run(z0, t0, t, o, on_progress);
           },
           py::arg("z0"), py::arg("t0"), py::arg("times"), py::arg("options") = py::none(),
-          "Integrates from z(t0) = z0 (m) through `times` (s).")
+          py::arg("progress") = py::none(),
+          "Integrates from z(t0) = z0 (m) through `times` (s). progress: optional callable(fraction), called "
+          "(and Ctrl-C checked) at output times, at most every 0.1 s. GIL released.")
       .def_property_readonly("potential", &WigglySystem::potential)
       .def_property_readonly("phi", &WigglySystem::phi)
       .def_property_readonly("loading", &WigglySystem::loading)
@@ -546,19 +550,22 @@ simulated_s, stats, wall_seconds.)doc")
   m.def(
       "measure_sliding_force",
       [](const Mechanism& mech, const EpsilonParams& eps, int direction, const SlidingOptions& options,
-         py::handle integrator) {
-        if (integrator.is_none()) {
-          py::gil_scoped_release release;
-          return measure_sliding_force(mech, eps, direction, options);
-        }
-        const integrate::Options o = cast_arg<integrate::Options>(integrator, "integrator", "IntegratorOptions");
+         py::handle integrator, py::object progress) {
+        // No integrator: the library's default for this eps (what the short C++ overload uses).
+        const integrate::Options o =
+            integrator.is_none() ? WigglySystem::default_options(eps.epsilon)
+                                 : cast_arg<integrate::Options>(integrator, "integrator", "IntegratorOptions");
+        ProgressRelay relay(progress);
+        const auto on_progress = relay.function();
         py::gil_scoped_release release;
-        return measure_sliding_force(mech, eps, direction, options, o);
+        return measure_sliding_force(mech, eps, direction, options, o, on_progress);
       },
       py::arg("mechanism"), py::arg("epsilon"), py::arg("direction"), py::arg("options") = SlidingOptions{},
-      py::arg("integrator") = py::none(),
+      py::arg("integrator") = py::none(), py::arg("progress") = py::none(),
       R"doc(Drives the eps-system (EpsilonParams) at constant speed in `direction` (+1 right, -1 left) and
-averages the spring force (N) over whole wiggles: rho_+- "from simulation" (to compare with .limit_N).)doc");
+averages the spring force (N) over whole wiggles: rho_+- "from simulation" (to compare with .limit_N).
+progress: optional callable(fraction), called (and Ctrl-C checked) at the output samples, i.e. from the
+end of the transient wiggles on. GIL released.)doc");
 
   py::class_<Loop>(m, "Loop", R"doc(
 A force-displacement record: series (t_s, q_m, u_m, p_m, angle_rad, F_N, D_J), stats (empty for the
@@ -570,19 +577,20 @@ limit), wall_seconds.)doc")
   m.def(
       "epsilon_loop",
       [](const Mechanism& mech, const EpsilonParams& eps, const DriveParams& drive, const Loading& q, py::handle times,
-         py::handle integrator) {
+         py::handle integrator, py::object progress) {
         const std::vector<double> t = to_vector(times, "times");
-        if (integrator.is_none()) {
-          py::gil_scoped_release release;
-          return epsilon_loop(mech, eps, drive, q, t);
-        }
-        const integrate::Options o = cast_arg<integrate::Options>(integrator, "integrator", "IntegratorOptions");
+        const integrate::Options o =
+            integrator.is_none() ? WigglySystem::default_options(eps.epsilon)
+                                 : cast_arg<integrate::Options>(integrator, "integrator", "IntegratorOptions");
+        ProgressRelay relay(progress);
+        const auto on_progress = relay.function();
         py::gil_scoped_release release;
-        return epsilon_loop(mech, eps, drive, q, t, o);
+        return epsilon_loop(mech, eps, drive, q, t, o, on_progress);
       },
       py::arg("mechanism"), py::arg("epsilon"), py::arg("drive"), py::arg("q"), py::arg("times"),
-      py::arg("integrator") = py::none(),
-      "The eps-system driven along q(t) (m) through `times` (s), from rest (GIL released).");
+      py::arg("integrator") = py::none(), py::arg("progress") = py::none(),
+      "The eps-system driven along q(t) (m) through `times` (s), from rest. progress: optional "
+      "callable(fraction), called (and Ctrl-C checked) at output times. GIL released.");
   m.def(
       "limit_loop",
       [](const Mechanism& mech, const DriveParams& drive, const Loading& q, py::handle times) {
@@ -621,12 +629,17 @@ A crawler run: series (t_s, x1_m, ..., xn_m, center_m, D_J), advance_per_cycle_m
       .def_readonly("wall_seconds", &CrawlerRun::wall_seconds);
   m.def(
       "crawl_epsilon",
-      [](const Mechanism& mech, const CrawlerParams& c, const EpsilonParams& eps, int cycles, int samples) {
+      [](const Mechanism& mech, const CrawlerParams& c, const EpsilonParams& eps, int cycles, int samples,
+         py::object progress) {
+        ProgressRelay relay(progress);
+        const auto on_progress = relay.function();
         py::gil_scoped_release release;
-        return crawl_epsilon(mech, c, eps, cycles, samples);
+        return crawl_epsilon(mech, c, eps, cycles, samples, on_progress);
       },
       py::arg("mechanism"), py::arg("crawler"), py::arg("epsilon"), py::arg("cycles"),
-      py::arg("samples_per_cycle") = 200, "The crawler's eps-system over `cycles` (>= 2) periods (GIL released).");
+      py::arg("samples_per_cycle") = 200, py::arg("progress") = py::none(),
+      "The crawler's eps-system over `cycles` (>= 2) periods. progress: optional callable(fraction), called (and "
+      "Ctrl-C checked) at the samples. GIL released.");
   m.def(
       "crawl_limit",
       [](const Mechanism& mech, const CrawlerParams& c, int cycles, int steps) {

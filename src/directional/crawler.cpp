@@ -117,7 +117,7 @@ double two_foot_advance(double rho_plus, double rho_minus, double k_a, double st
 }
 
 CrawlerRun crawl_epsilon(const Mechanism& bristle, const CrawlerParams& crawler, const EpsilonParams& eps, int cycles,
-                         int samples_per_cycle) {
+                         int samples_per_cycle, const std::function<void(double)>& progress) {
   crawler.validate();
   eps.validate();
   if (cycles < 2) throw InvalidInput(fmt::format("cycles = {}: must be >= 2 (the first is a transient)", cycles));
@@ -184,6 +184,7 @@ CrawlerRun crawl_epsilon(const Mechanism& bristle, const CrawlerParams& crawler,
     row.push_back(center);
     row.push_back(state[n]);
     out.series.add_row(row);
+    if (progress) progress(t / times.back());
   });
   out.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   out.advance_per_cycle_m = advance_per_cycle(out.series, crawler, cycles);

@@ -34,7 +34,8 @@ SlidingForce measure_sliding_force(const Mechanism& mechanism, const EpsilonPara
 }
 
 SlidingForce measure_sliding_force(const Mechanism& mechanism, const EpsilonParams& eps, int direction,
-                                   const SlidingOptions& options, const integrate::Options& integrator) {
+                                   const SlidingOptions& options, const integrate::Options& integrator,
+                                   const std::function<void(double)>& progress) {
   eps.validate();
   if (direction != 1 && direction != -1)
     throw InvalidInput(fmt::format("direction = {}: must be +1 (rightward) or -1 (leftward)", direction));
@@ -56,7 +57,7 @@ SlidingForce measure_sliding_force(const Mechanism& mechanism, const EpsilonPara
   std::vector<double> times;
   times.reserve(static_cast<std::size_t>(samples) + 1);
   for (int i = 0; i <= samples; ++i) times.push_back(t1 + options.averaged_wiggles * period * i / samples);
-  const auto run = system.run(0.0, 0.0, times, integrator);
+  const auto run = system.run(0.0, 0.0, times, integrator, progress);
   const auto& impulse = run.series.column("I_Ns");
   const auto& force = run.series.column("F_N");
   SlidingForce out;
@@ -76,7 +77,8 @@ Loop epsilon_loop(const Mechanism& mechanism, const EpsilonParams& eps, const Dr
 }
 
 Loop epsilon_loop(const Mechanism& mechanism, const EpsilonParams& eps, const DriveParams& drive, const Loading& q,
-                  const std::vector<double>& times, const integrate::Options& integrator) {
+                  const std::vector<double>& times, const integrate::Options& integrator,
+                  const std::function<void(double)>& progress) {
   eps.validate();
   drive.validate();
   if (times.empty()) throw InvalidInput("times: empty; at least one output time is required");
@@ -84,7 +86,7 @@ Loop epsilon_loop(const Mechanism& mechanism, const EpsilonParams& eps, const Dr
   const WigglyPotential V(mechanism, eps.epsilon);
   const WigglySystem system(V, ConvexEnergy({drive.k_h_N_per_m, 0.0}), drive_loading(mechanism, drive, q), eps.gamma);
   const double u0 = q.value(t0) - drive.rest_length_m;  // F = 0 at the start
-  const auto run = system.run(u0 + mechanism.gap(), t0, times, integrator);
+  const auto run = system.run(u0 + mechanism.gap(), t0, times, integrator, progress);
   Loop out;
   out.series = TimeSeries({"t_s", "q_m", "u_m", "p_m", "angle_rad", "F_N", "D_J"});
   const auto& t = run.series.column("t_s");

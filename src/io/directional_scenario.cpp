@@ -504,11 +504,14 @@ RunResult DirectionalLoopStudy::run(const ProgressCallback& progress) const {
   for (std::size_t i = 0; i < epsilons.size(); ++i) {
     const double eps = epsilons[i];
     if (progress) progress(Progress{i, epsilons.size(), 0.0, case_label(eps)});
+    std::function<void(double)> on_progress;
+    if (progress)
+      on_progress = [&](double fraction) { progress(Progress{i, epsilons.size(), fraction, case_label(eps)}); };
     const auto start = std::chrono::steady_clock::now();
     const dir::Loop loop =
         eps == 0.0 ? limit
                    : dir::epsilon_loop(m, {eps, sc_.epsilon.gamma}, sc_.drive, q, times,
-                                       options_for(sc_.integrator, sc_.atol_z_per_epsilon, eps));
+                                       options_for(sc_.integrator, sc_.atol_z_per_epsilon, eps), on_progress);
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (progress) progress(Progress{i, epsilons.size(), 1.0, case_label(eps)});
     Json c = Json::object();
@@ -656,7 +659,11 @@ RunResult DirectionalCrawlerStudy::run(const ProgressCallback& progress) const {
         run.series = std::move(thinned);
       }
     } else {
-      run = dir::crawl_epsilon(m, sc_.crawler, {eps, sc_.epsilon.gamma}, sc_.cycles, sc_.samples_per_cycle);
+      std::function<void(double)> on_progress;
+      if (progress)
+        on_progress = [&](double fraction) { progress(Progress{i, epsilons.size(), fraction, case_label(eps)}); };
+      run = dir::crawl_epsilon(m, sc_.crawler, {eps, sc_.epsilon.gamma}, sc_.cycles, sc_.samples_per_cycle,
+                               on_progress);
     }
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (progress) progress(Progress{i, epsilons.size(), 1.0, case_label(eps)});

@@ -6,12 +6,15 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <functional>
 #include <numbers>
 #include <string>
 #include <vector>
 
 #include "bristle/core/error.hpp"
+#include "bristle/directional/crawler.hpp"
 #include "bristle/directional/drive.hpp"
+#include "bristle/directional/epsilon_system.hpp"
 #include "directional/directional_test_support.hpp"
 #include "support/test_support.hpp"
 
@@ -94,6 +97,67 @@ TEST(Drive, LoadingKeepsTheGap) {
             "3.3)");
   EXPECT_EQ(message_of([&] { measure_sliding_force(m, {1e-2, 1.0}, 0); }),
             "direction = 0: must be +1 (rightward) or -1 (leftward)");
+}
+
+}  // namespace
+
+namespace {
+
+/// Records the fractions a run reports and checks them: increasing, the last exactly 1.
+struct Fractions {
+  std::vector<double> seen;
+  std::function<void(double)> callback() {
+    return [this](double f) { seen.push_back(f); };
+  }
+  void expect_complete(std::size_t calls) const {
+    ASSERT_EQ(seen.size(), calls);
+    EXPECT_EQ(seen.back(), 1.0);
+    for (std::size_t k = 1; k < seen.size(); ++k) EXPECT_GT(seen[k], seen[k - 1]);
+  }
+};
+
+TEST(Drive, ProgressAtOutputTimesLeavesTheRunUnchangedAndCanStopIt) {
+  const Mechanism m = make(MechanismKind::slanted);
+  const EpsilonParams eps{1e-2, 1.0};
+  const bristle::integrate::Options options = WigglySystem::default_options(eps.epsilon);
+  struct Stop {};
+
+  // epsilon_loop (through WigglySystem::run): once per output time, fraction (t - t0) / (t_end - t0).
+  const DriveParams drive{1.0, 0.0};
+  const Loading q = Loading::triangle(0.0, 0.8, 2.0, 1.0);
+  const auto times = grid(2.0, 200);
+  Fractions loop_progress;
+  const Loop with = epsilon_loop(m, eps, drive, q, times, options, loop_progress.callback());
+  const Loop without = epsilon_loop(m, eps, drive, q, times, options);
+  EXPECT_EQ(with.series.columns, without.series.columns);
+  loop_progress.expect_complete(times.size());
+  EXPECT_EQ(loop_progress.seen[100], 0.5);
+  int calls = 0;
+  EXPECT_THROW(epsilon_loop(m, eps, drive, q, times, options,
+                            [&](double f) {
+                              ++calls;
+                              if (f >= 0.25) throw Stop{};
+                            }),
+               Stop);
+  EXPECT_EQ(calls, 51);  // t = 0, 0.01, ..., 0.5 s
+
+  // measure_sliding_force: at its output samples only (after the transient wiggles).
+  SlidingOptions sliding;
+  sliding.transient_wiggles = 2;
+  sliding.averaged_wiggles = 2;
+  sliding.samples_per_wiggle = 8;
+  Fractions sliding_progress;
+  const SlidingForce f = measure_sliding_force(m, eps, +1, sliding, options, sliding_progress.callback());
+  sliding_progress.expect_complete(17);
+  EXPECT_EQ(sliding_progress.seen.front(), 0.5);  // the first sample ends the 2 transient wiggles of 4
+  EXPECT_EQ(f.mean_N, measure_sliding_force(m, eps, +1, sliding, options).mean_N);
+
+  // crawl_epsilon: at its samples, fraction t / (cycles T).
+  CrawlerParams crawler;
+  Fractions crawl_progress;
+  const CrawlerRun crawl = crawl_epsilon(m, crawler, {1e-1, 1.0}, 2, 20, crawl_progress.callback());
+  crawl_progress.expect_complete(41);
+  EXPECT_EQ(crawl.advance_per_cycle_m, crawl_epsilon(m, crawler, {1e-1, 1.0}, 2, 20).advance_per_cycle_m);
 }
 
 }  // namespace

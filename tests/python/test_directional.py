@@ -241,3 +241,42 @@ def test_python_exception_in_a_callback_reaches_python():
     with pytest.raises(ZeroDivisionError, match="from the loading"):
         q = d.Loading.custom(lambda t: 0.1 * t, boom, 0.5)
         d.epsilon_loop(mechanism("vertical"), d.EpsilonParams(epsilon=0.05), d.DriveParams(), q, [0.0, 1.0])
+
+
+def test_progress_and_ctrl_c_in_the_eps_solves():
+    ms = mechanism("slanted")
+    eps = d.EpsilonParams(epsilon=0.05, gamma=1.0)
+    q = d.Loading.triangle(0.0, 0.8, 2.0, 1.0)
+    times = [0.1 * k for k in range(21)]
+    seen = []
+    loop = d.epsilon_loop(ms, eps, d.DriveParams(), q, times, progress=seen.append)
+    assert seen and seen[-1] == 1.0
+    assert np.array_equal(loop.series["F_N"], d.epsilon_loop(ms, eps, d.DriveParams(), q, times).series["F_N"])
+
+    def stop(fraction):
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        d.epsilon_loop(ms, eps, d.DriveParams(), q, times, progress=stop)
+    with pytest.raises(KeyboardInterrupt):
+        d.measure_sliding_force(ms, d.EpsilonParams(epsilon=1e-2), 1, progress=stop)
+    with pytest.raises(KeyboardInterrupt):
+        d.crawl_epsilon(mechanism("angular"), d.CrawlerParams(), d.EpsilonParams(epsilon=0.1), 2, 20, progress=stop)
+    system = d.WigglySystem(d.WigglyPotential(ms, 0.05), d.ConvexEnergy(k=1.0), d.Loading.ramp(0.0, 1.0), 1.0)
+    with pytest.raises(KeyboardInterrupt):
+        system.run(0.0, 0.0, [0.0, 0.5, 1.0], progress=stop)
+
+    # A real Ctrl-C (SIGINT to this process) during an eps-loop of several seconds, without a callback.
+    import os
+    import signal
+    import threading
+    import time
+    timer = threading.Timer(0.3, os.kill, (os.getpid(), signal.SIGINT))
+    start = time.monotonic()
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            d.epsilon_loop(ms, d.EpsilonParams(epsilon=1e-4, gamma=1.0), d.DriveParams(), q, np.linspace(0.0, 2.0, 2001))
+    finally:
+        timer.cancel()
+    assert time.monotonic() - start < 5.0  # interrupted, not run to the end

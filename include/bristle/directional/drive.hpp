@@ -20,6 +20,7 @@
 // |----------------|---------------------------------------|------|-------|
 // | k_h_N_per_m    | horizontal spring stiffness k_h       | N/m  | > 0   |
 // | rest_length_m  | horizontal spring rest length L_h     | m    | finite|
+#include <functional>
 #include <string_view>
 #include <vector>
 
@@ -63,8 +64,10 @@ struct SlidingForce {
 /// wiggles (period eps / speed in time) after `transient_wiggles`.
 SlidingForce measure_sliding_force(const Mechanism& mechanism, const EpsilonParams& eps, int direction,
                                    const SlidingOptions& options = {});
+/// `progress` as in WigglySystem::run: at the output samples, i.e. from the end of the transient wiggles on.
 SlidingForce measure_sliding_force(const Mechanism& mechanism, const EpsilonParams& eps, int direction,
-                                   const SlidingOptions& options, const integrate::Options& integrator);
+                                   const SlidingOptions& options, const integrate::Options& integrator,
+                                   const std::function<void(double)>& progress = {});
 
 /// A force-displacement record: columns t_s, q_m, u_m, p_m (tip), angle_rad, F_N, D_J (dissipated).
 struct Loop {
@@ -77,7 +80,8 @@ struct Loop {
 Loop epsilon_loop(const Mechanism& mechanism, const EpsilonParams& eps, const DriveParams& drive, const Loading& q,
                   const std::vector<double>& times);
 Loop epsilon_loop(const Mechanism& mechanism, const EpsilonParams& eps, const DriveParams& drive, const Loading& q,
-                  const std::vector<double>& times, const integrate::Options& integrator);
+                  const std::vector<double>& times, const integrate::Options& integrator,
+                  const std::function<void(double)>& progress = {});  // as in WigglySystem::run
 /// The limit system (exact play operator) driven along q(t), starting at rest.
 Loop limit_loop(const Mechanism& mechanism, const DriveParams& drive, const Loading& q,
                 const std::vector<double>& times);

@@ -3,12 +3,16 @@
 #include <fmt/format.h>
 #include <sys/wait.h>
 
+#include <array>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <string>
+#include <tuple>
+#include <vector>
 
 #include "bristle/core/error.hpp"
 #include "bristle/io/patch_scenario.hpp"
@@ -320,6 +324,66 @@ TEST(PatchScenario, TransientWidthExponent) {
   EXPECT_NE(error_of(with("width_exponent = \"flat\"\n")).find("patch.width_exponent"), std::string::npos);
   // The steady map has no load history: the key is unknown there.
   EXPECT_NE(error_of(kBase + kPatch + "width_exponent = 0.0\n" + kKin).find("width_exponent"), std::string::npos);
+}
+
+/// The columns of a CSV file with a header row, by name.
+std::map<std::string, std::vector<double>> read_csv(const fs::path& file) {
+  std::istringstream in(read(file));
+  std::string line;
+  std::getline(in, line);
+  std::vector<std::string> names;
+  for (std::istringstream header(line); std::getline(header, line, ',');) names.push_back(line);
+  std::map<std::string, std::vector<double>> columns;
+  while (std::getline(in, line)) {
+    std::istringstream row(line);
+    std::string cell;
+    for (const std::string& name : names) {
+      std::getline(row, cell, ',');
+      columns[name].push_back(std::stod(cell));
+    }
+  }
+  return columns;
+}
+
+TEST(PatchScenario, TyreExampleSettlesOnTheSteadyPatch) {
+  // examples/patch_tyre_load_step.toml: the length grows with the load (size_exponent 1), the width stays
+  // (width_exponent 0). Before the ramp and a transit time after it, the transient's forces are those of
+  // the steady solver on the patch of that moment (0.1 x 0.15 m at 3000 N, 0.15 x 0.15 m at 4500 N).
+  const fs::path dir = temp_dir();
+  const fs::path file = fs::path(BRISTLE_SOURCE_DIR) / "examples" / "patch_tyre_load_step.toml";
+  ASSERT_EQ(run_cli(dir, fmt::format("run '{}' --out out --quiet --no-plot", file.string())), 0)
+      << read(dir / ".stderr");
+  auto c = read_csv(dir / "out" / "patch_tyre_load_step.csv");
+  const std::size_t n = c["t_s"].size();
+  ASSERT_EQ(n, 101u);
+  for (std::size_t k = 0; k < n; ++k) EXPECT_EQ(c["scale_y"][k], 1.0) << k;
+  EXPECT_NEAR(c["scale"].back(), 1.5, 1e-12);
+  EXPECT_EQ(c["Fz_N"].back(), 4500.0);
+  auto steady = [](double length, double load) {
+    const std::string toml = fmt::format(
+        "kind = \"patch_steady_map\"\n"
+        "[law]\ntype = \"frbd\"\nmu_s = 1.2\nmu_d = 0.7\nv_s = 3.49\ndelta_s = 0.6\nmu_v = 0.0\neps = 1e-12\n"
+        "[body1]\ntype = \"elastic\"\nk0 = 240.0\n[body2]\ntype = \"elastic\"\n[pair]\ns = 0.4\n"
+        "[patch]\nshape = \"rectangle\"\nlength_m = {}\nwidth_m = 0.15\npressure = \"parabolic\"\n"
+        "normal_load_N = {}\nnx = 60\nny = 12\n"
+        "[kinematics]\nmode = \"rolling\"\nVr_mps = 16.0\nvx_mps = 0.2\nvy_mps = 0.5\nspin_radps = 0.0\n",
+        length, load);
+    const RunResult r = parse_scenario_string(toml, "steady")->run();
+    const TimeSeries& s = r.cases.front().series;
+    return std::array<double, 3>{s.column("Fx_N")[0], s.column("Fy_N")[0], s.column("Mz_Nm")[0]};
+  };
+  const std::size_t before = 38, after = n - 1;  // t = 0.019 s (run in) and 0.05 s (25 ms after the ramp)
+  ASSERT_NEAR(c["t_s"][before], 0.019, 1e-12);
+  for (const auto& [row, length, load] : {std::tuple{before, 0.1, 3000.0}, std::tuple{after, 0.15, 4500.0}}) {
+    const auto want = steady(length, load);
+    SCOPED_TRACE(fmt::format("t = {} s, L = {} m, F_z = {} N", c["t_s"][row], length, load));
+    EXPECT_NEAR(c["Fx_N"][row], want[0], 1e-5 * std::abs(want[0]));
+    EXPECT_NEAR(c["Fy_N"][row], want[1], 1e-5 * std::abs(want[1]));
+    EXPECT_NEAR(c["Mz_Nm"][row], want[2], 1e-5 * std::abs(want[2]));
+  }
+  // the longer patch: lateral force up 2.1x for 1.5x the load (the stiffness grows with L^2)
+  EXPECT_GT(c["Fy_N"][after] / c["Fy_N"][before], 2.0);
+  fs::remove_all(dir);
 }
 
 }  // namespace

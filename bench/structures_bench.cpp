@@ -50,10 +50,10 @@ Case make_case(const std::string& name) {
 laws::StribeckParams friction() { return laws::StribeckParams{0.5, 0.3, 0.1, 2.0, 0.0}; }
 BeltParams belt() { return BeltParams{1.0, 0.1, 0}; }
 
-StickSlipResult run(ContactStepper& m, double t_end) {
+StickSlipResult run(ContactStepper& m, double t_end, long output_every = 1000000) {
   StickSlipOptions o;
   o.t_end_s = t_end;
-  o.output_every = 1000000;  // the period comes from the break-away times: no rows needed
+  o.output_every = output_every;  // by default none: the period comes from the break-away times
   o.cycles = 4;
   return run_stick_slip(m, belt(), friction(), o);
 }
@@ -132,10 +132,27 @@ void BM_StickSlipReduced(benchmark::State& state, const std::string& name) {
   state.counters["history_terms"] = static_cast<double>(terms);
 }
 
+/// The reduced model with a row, and so the contact displacement w, at every step (output_every = 1, the
+/// default): the cost of the displacement on top of BM_StickSlipReduced.
+void BM_StickSlipReducedEveryRow(benchmark::State& state, const std::string& name) {
+  const Case c = make_case(name);
+  const Selection& s = selection(name);
+  long rows = 0;
+  for (auto _ : state) {
+    auto m = make_reduced_model(c.structure, s.reduced_dt);
+    const StickSlipResult r = run(*m, c.t_end_s, 1);
+    rows += static_cast<long>(r.series.rows());
+    benchmark::DoNotOptimize(r.cycle.period_s);
+  }
+  state.counters["rows_per_run"] = static_cast<double>(rows) / static_cast<double>(state.iterations());
+}
+
 BENCHMARK_CAPTURE(BM_StickSlipModal1000, string, std::string("string"))->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_StickSlipReduced, string, std::string("string"))->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_StickSlipModal1000, cantilever, std::string("cantilever"))->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_StickSlipReduced, cantilever, std::string("cantilever"))->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_StickSlipReducedEveryRow, string, std::string("string"))->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_StickSlipReducedEveryRow, cantilever, std::string("cantilever"))->Unit(benchmark::kMillisecond);
 
 // Cost per step at a fixed step (dt = 1e-3, damped string, prescribed force): the modal model grows
 // with N; the reduced model built from the first N modes (a finite structure) does not.

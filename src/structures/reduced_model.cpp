@@ -77,6 +77,17 @@ std::vector<long> finite_far_modes(const ModeTable& t, double tau_w, double tol,
   return keep;
 }
 
+/// sum_{j < len} a[j] b[j] with eight independent accumulators (four SSE2 vectors): the near-window sums
+/// of the one-contact model, which one accumulator would make latency-bound.
+double window_dot(const double* a, const double* b, long len) {
+  double acc[8] = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
+  long j = 0;
+  for (; j + 8 <= len; j += 8)
+    for (int r = 0; r < 8; ++r) acc[r] += a[j + r] * b[j + r];
+  for (; j < len; ++j) acc[0] += a[j] * b[j];
+  return ((acc[0] + acc[1]) + (acc[2] + acc[3])) + ((acc[4] + acc[5]) + (acc[6] + acc[7]));
+}
+
 }  // namespace
 
 void ReducedModelOptions::validate(std::string_view prefix) const {
@@ -290,15 +301,7 @@ void ReducedModel::predict() {
   const long nw = window_;
   const double* h = history_.data() + head_ * M;  // newest first: Delta f_{n-1}, Delta f_{n-2}, ...
   if (M == 1) {
-    // Eight independent accumulators (four SSE2 vectors): the sum is latency-bound otherwise.
-    double acc[8] = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
-    const double* e = e_.data() + 1;
-    const long len = nw - 1;
-    long j = 0;
-    for (; j + 8 <= len; j += 8)
-      for (int r = 0; r < 8; ++r) acc[r] += e[j + r] * h[j + r];
-    for (; j < len; ++j) acc[0] += e[j] * h[j];
-    v_pred_[0] = ((acc[0] + acc[1]) + (acc[2] + acc[3])) + ((acc[4] + acc[5]) + (acc[6] + acc[7])) + far_v_[0];
+    v_pred_[0] = window_dot(e_.data() + 1, h, nw - 1) + far_v_[0];
     return;
   }
   v_pred_ = far_v_;
@@ -330,7 +333,14 @@ void ReducedModel::advance(const VecX& f_next, bool compute_displacement) {
     v_ = v_pred_;
     v_.noalias() += admittance_ * df;
   }
-  if (compute_displacement) {
+  if (compute_displacement && M == 1) {
+    // As below, with the near-window sum and the far field's Im(r Ytilde) each in one pass.
+    const double* h = history_.data() + head_;
+    double far = 0.0;
+    const long K = y_re_.size();
+    for (long k = 0; k < K; ++k) far += r_re_[k] * y_im_[k] + r_im_[k] * y_re_[k];
+    w_[0] = G_(0, 0) * far_force_[0] + d_[0] * df[0] + window_dot(d_.data() + 1, h, nw - 1) + far;
+  } else if (compute_displacement) {
     const double* h = history_.data() + head_ * M;
     w_.noalias() = G_ * far_force_;
     for (int a = 0; a < M; ++a)

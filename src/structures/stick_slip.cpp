@@ -78,8 +78,10 @@ struct Driver {
     out.admittance_m_per_N_s = a;
     const long steps = std::max(1L, std::lround(options.t_end_s / dt));
     std::vector<double> breakaways;
+    out.series.reserve(static_cast<std::size_t>(steps / options.output_every + 2));  // no regrowth
+    std::vector<double> row;  // one buffer for every row: no allocation per output
     auto record = [&](double t, double w, double v, double F, bool stick, double extra) {
-      std::vector<double> row{t, w, v, v - vb, F, stick ? 1.0 : 0.0};
+      row.assign({t, w, v, v - vb, F, stick ? 1.0 : 0.0});
       if (q) {
         const EnergyAccount& e = out.energy;
         row.insert(row.end(), {e.belt_work_J, e.friction_dissipation_J, e.modal_damping_J, e.stored_energy_change_J,

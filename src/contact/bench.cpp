@@ -10,6 +10,7 @@
 
 #include "bristle/core/enum_names.hpp"
 #include "bristle/core/error.hpp"
+#include "bristle/core/progress.hpp"
 #include "bench_kernel.hpp"
 
 namespace bristle::contact {
@@ -312,13 +313,9 @@ BenchRun run(const Bench& bench, const std::vector<double>& output_times, const 
   if (output_times.empty()) throw InvalidInput("output times: empty; at least one output time is needed");
   VecX state = bench.initial_state(u0);
   // The caller's callback may read a clock or format text: it is called every 0.5 % of the run, not per row.
+  ProgressThrottle throttle(progress);
   std::function<void(double)> report;
-  if (progress)
-    report = [&progress, next = 0.0](double fraction) mutable {
-      if (fraction < next && fraction < 1.0) return;
-      next = fraction + 0.005;
-      progress(fraction);
-    };
+  if (progress) report = [&throttle](double fraction) { throttle(fraction); };
   if (allow_x_only && allow_kernel && detail::kernel_applies(bench, state, options))
     return detail::run_kernel(bench, state, output_times, options, report);
   BenchRun result{TimeSeries(bench.column_names()), {}};

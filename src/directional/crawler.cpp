@@ -117,7 +117,7 @@ double two_foot_advance(double rho_plus, double rho_minus, double k_a, double st
 }
 
 CrawlerRun crawl_epsilon(const Mechanism& bristle, const CrawlerParams& crawler, const EpsilonParams& eps, int cycles,
-                         int samples_per_cycle, const std::function<void(double)>& progress) {
+                         int samples_per_cycle, const Progress& progress) {
   crawler.validate();
   eps.validate();
   if (cycles < 2) throw InvalidInput(fmt::format("cycles = {}: must be >= 2 (the first is a transient)", cycles));
@@ -173,6 +173,7 @@ CrawlerRun crawl_epsilon(const Mechanism& bristle, const CrawlerParams& crawler,
   options.atol_per_component.push_back(1e-12);
   CrawlerRun out;
   out.series = TimeSeries(column_names(n));
+  ProgressThrottle report(progress);
   const auto start = std::chrono::steady_clock::now();
   out.stats = integrate::integrate(s, x, 0.0, times, options, [&](double t, const double* state) {
     std::vector<double> row{t};
@@ -184,7 +185,7 @@ CrawlerRun crawl_epsilon(const Mechanism& bristle, const CrawlerParams& crawler,
     row.push_back(center);
     row.push_back(state[n]);
     out.series.add_row(row);
-    if (progress) progress(t / times.back());
+    if (report) report(t / times.back());
   });
   out.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   out.advance_per_cycle_m = advance_per_cycle(out.series, crawler, cycles);

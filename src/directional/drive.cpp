@@ -35,7 +35,7 @@ SlidingForce measure_sliding_force(const Mechanism& mechanism, const EpsilonPara
 
 SlidingForce measure_sliding_force(const Mechanism& mechanism, const EpsilonParams& eps, int direction,
                                    const SlidingOptions& options, const integrate::Options& integrator,
-                                   const std::function<void(double)>& progress) {
+                                   const Progress& progress) {
   eps.validate();
   if (direction != 1 && direction != -1)
     throw InvalidInput(fmt::format("direction = {}: must be +1 (rightward) or -1 (leftward)", direction));
@@ -78,7 +78,7 @@ Loop epsilon_loop(const Mechanism& mechanism, const EpsilonParams& eps, const Dr
 
 Loop epsilon_loop(const Mechanism& mechanism, const EpsilonParams& eps, const DriveParams& drive, const Loading& q,
                   const std::vector<double>& times, const integrate::Options& integrator,
-                  const std::function<void(double)>& progress) {
+                  const Progress& progress) {
   eps.validate();
   drive.validate();
   if (times.empty()) throw InvalidInput("times: empty; at least one output time is required");

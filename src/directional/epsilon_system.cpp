@@ -106,7 +106,7 @@ integrate::Options WigglySystem::default_options(double epsilon) {
 }
 
 WigglyRun WigglySystem::run(double z0, double t0, const std::vector<double>& times, const integrate::Options& options,
-                            const std::function<void(double)>& progress) const {
+                            const Progress& progress) const {
   require_finite("z0", z0);
   WigglyRun out;
   out.series = TimeSeries({"t_s", "l_N", "z_m", "F_N", "E_J", "D_J", "P_J", "I_Ns"});
@@ -114,11 +114,12 @@ WigglyRun WigglySystem::run(double z0, double t0, const std::vector<double>& tim
   x << z0, 0.0, 0.0, 0.0;
   const auto system = ode(t0);
   const double span = times.empty() ? 0.0 : times.back() - t0;
+  ProgressThrottle report(progress);
   const auto start = std::chrono::steady_clock::now();
   out.stats = integrate::integrate(system, x, t0, times, options, [&](double t, const double* s) {
     const double l = l_.value(t);
     out.series.add_row({t, l, s[0], l - phi_.d1(s[0]), energy(t, s[0]), s[1], s[2], s[3]});
-    if (progress) progress(span > 0.0 ? (t - t0) / span : 1.0);
+    if (report) report(span > 0.0 ? (t - t0) / span : 1.0);
   });
   out.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return out;

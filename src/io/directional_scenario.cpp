@@ -504,9 +504,9 @@ RunResult DirectionalLoopStudy::run(const ProgressCallback& progress) const {
   for (std::size_t i = 0; i < epsilons.size(); ++i) {
     const double eps = epsilons[i];
     if (progress) progress(Progress{i, epsilons.size(), 0.0, case_label(eps)});
+    const std::string label = case_label(eps);
     std::function<void(double)> on_progress;
-    if (progress)
-      on_progress = [&](double fraction) { progress(Progress{i, epsilons.size(), fraction, case_label(eps)}); };
+    if (progress) on_progress = [&](double fraction) { progress(Progress{i, epsilons.size(), fraction, label}); };
     const auto start = std::chrono::steady_clock::now();
     const dir::Loop loop =
         eps == 0.0 ? limit
@@ -659,9 +659,9 @@ RunResult DirectionalCrawlerStudy::run(const ProgressCallback& progress) const {
         run.series = std::move(thinned);
       }
     } else {
+      const std::string label = case_label(eps);
       std::function<void(double)> on_progress;
-      if (progress)
-        on_progress = [&](double fraction) { progress(Progress{i, epsilons.size(), fraction, case_label(eps)}); };
+      if (progress) on_progress = [&](double fraction) { progress(Progress{i, epsilons.size(), fraction, label}); };
       run = dir::crawl_epsilon(m, sc_.crawler, {eps, sc_.epsilon.gamma}, sc_.cycles, sc_.samples_per_cycle,
                                on_progress);
     }

@@ -713,7 +713,7 @@ RunResult StructureStickSlipStudy::run(const ProgressCallback& progress) const {
   const st::Structure s = sc_.structure.build();
   const auto model = sc_.build_model(s);
   st::StickSlipResult out;
-  st::StickSlipProgress on_progress;
+  bristle::Progress on_progress;
   if (progress) on_progress = [&progress](double fraction) { progress(Progress{0, 1, fraction, ""}); };
   if (sc_.dynamic) {
     const contact::ContactModel cm(sc_.law, sc_.body1, sc_.body2);

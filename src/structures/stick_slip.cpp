@@ -59,7 +59,7 @@ struct Driver {
   StickSlipOptions options;
   double a = 0.0;
   bool dynamic = false;
-  const StickSlipProgress& progress;
+  const Progress& progress;
 
   /// `solve(c, t_next)` returns the step's StepSolution (a template: called once per step).
   template <class StepSolver>
@@ -94,7 +94,7 @@ struct Driver {
     bool prev_stick = (vb == 0.0);
     double interval_start = 0.0;
     VecX f_next = s.force();
-    const long progress_stride = std::max(1L, steps / 200);  // every 0.5 % of the steps
+    ProgressThrottle report(progress);
     for (long n = 0; n < steps; ++n) {
       const double F_old = s.force()[i];
       const double c = s.predicted_velocity()[i] - vb - a * F_old;
@@ -134,8 +134,7 @@ struct Driver {
         prev_stick = sol.stick;
       }
       if (want_w) record(t_next, s.displacement()[i], v, sol.force, sol.stick, sol.extra);
-      if (progress && ((n + 1) % progress_stride == 0 || n + 1 == steps))
-        progress(static_cast<double>(n + 1) / static_cast<double>(steps));
+      if (report) report(static_cast<double>(n + 1) / static_cast<double>(steps));
     }
     out.intervals.push_back({interval_start, static_cast<double>(steps) * dt, prev_stick});
     out.steps = steps;
@@ -220,7 +219,7 @@ void StickSlipOptions::validate(std::string_view prefix) const {
 }
 
 StickSlipResult run_stick_slip(ContactStepper& structure, const BeltParams& belt, const laws::StribeckParams& friction,
-                               const StickSlipOptions& options, const StickSlipProgress& progress) {
+                               const StickSlipOptions& options, const Progress& progress) {
   belt.validate("contact", structure.contact_count());
   friction.validate("friction");
   options.validate("run");
@@ -321,7 +320,7 @@ StickSlipResult run_stick_slip(ContactStepper& structure, const BeltParams& belt
 }
 
 StickSlipResult run_stick_slip(ContactStepper& structure, const BeltParams& belt, const contact::ContactModel& law,
-                               const StickSlipOptions& options, const StickSlipProgress& progress) {
+                               const StickSlipOptions& options, const Progress& progress) {
   belt.validate("contact", structure.contact_count());
   options.validate("run");
   const int i = belt.contact_index;

@@ -26,6 +26,7 @@
 #include <limits>
 
 #include "bristle/core/error.hpp"
+#include "bristle/core/progress.hpp"
 #include "bristle/integrate/stepper.hpp"
 #include "bristle/transport/line_contact.hpp"
 
@@ -731,6 +732,7 @@ LineRun run(LineContact& contact, const std::vector<double>& output_times, const
   result.series.reserve(output_times.size());
   std::size_t next_field = 0;
   const double t0 = output_times.front(), t1 = output_times.back();
+  ProgressThrottle report(progress);  // every 0.5 % of the run, not per row
   auto record = [&](const LineContact& c, double t) {
     const Vec2 v_r = c.relative_velocity(t);
     const Vec2 force = c.total_force();
@@ -742,7 +744,7 @@ LineRun run(LineContact& contact, const std::vector<double>& output_times, const
       result.fields.push_back(c.field());
       ++next_field;
     }
-    if (progress && t1 > t0) progress((t - t0) / (t1 - t0));
+    if (report && t1 > t0) report((t - t0) / (t1 - t0));
   };
   if (contact.params().interpolate_outputs) {
     contact.sample(output_times, [&](std::size_t j, const LineContact& c) { record(c, output_times[j]); });

@@ -123,7 +123,11 @@ TEST(DirectionalScenario, LoopRunMatchesTheLibrary) {
                            "[drive]\namplitude_m = 1.5\nperiod_s = 2.0\ncycles = 1.0\n"
                            "[epsilon]\nvalues_m = 0.1\n[time]\noutputs = 201\n";
   const auto scenario = parse_scenario_string(toml, "loop");
-  const RunResult result = scenario->run();
+  int inside = 0;  // progress reports from inside the eps-system's solve (case 0), not only its ends
+  const RunResult result = scenario->run([&](const Progress& p) {
+    if (p.case_index == 0 && p.fraction > 0.0 && p.fraction < 1.0) ++inside;
+  });
+  EXPECT_GE(inside, 100);  // 201 outputs, 0.5 % apart
   ASSERT_EQ(result.cases.size(), 2u);
   EXPECT_EQ(result.sweep_column, "epsilon_m");
   EXPECT_EQ(csv_text(result).substr(0, 50), "epsilon_m,t_s,q_m,u_m,p_m,angle_rad,F_N,D_J\n0.1,0,");
@@ -151,7 +155,11 @@ TEST(DirectionalScenario, LoopRunMatchesTheLibrary) {
 TEST(DirectionalScenario, CrawlerRunMatchesTheLibraryAndTheClosedForm) {
   const std::string toml = "kind = \"directional_crawler\"\n" + kSurface + kAngular +
                            "[crawler]\nfeet = 2\n[epsilon]\nvalues_m = [0.1]\n[run]\ncycles = 2\n";
-  const RunResult result = parse_scenario_string(toml, "crawl")->run();
+  int inside = 0;  // progress reports from inside the eps-system's solve (case 0), not only its ends
+  const RunResult result = parse_scenario_string(toml, "crawl")->run([&](const Progress& p) {
+    if (p.case_index == 0 && p.fraction > 0.0 && p.fraction < 1.0) ++inside;
+  });
+  EXPECT_GE(inside, 100);
   ASSERT_EQ(result.cases.size(), 2u);
   const Json* closed = result.report.find("advance_per_cycle_closed_form_m");
   ASSERT_NE(closed, nullptr);

@@ -253,6 +253,8 @@ def test_progress_and_ctrl_c_in_the_eps_solves():
     assert seen and seen[-1] == 1.0
     assert np.array_equal(loop.series["F_N"], d.epsilon_loop(ms, eps, d.DriveParams(), q, times).series["F_N"])
 
+    # An exception from the callback reaches the caller (these runs are shorter than the relay's 0.1 s, so
+    # stop() sees only the final call; stopping mid-run is what the SIGINT case below and the C++ tests show).
     def stop(fraction):
         raise KeyboardInterrupt
 

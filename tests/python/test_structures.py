@@ -68,6 +68,8 @@ def test_stick_slip_progress_and_ctrl_c():
     assert seen and seen[-1] == 1.0 and seen == sorted(seen)
     assert np.array_equal(r.series["w_m"], plain.series["w_m"])
 
+    # An exception from the callback reaches the caller (a short run: stop() sees only the final call; the
+    # SIGINT case below stops a run midway).
     def stop(fraction):
         raise KeyboardInterrupt
 

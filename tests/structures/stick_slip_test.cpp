@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <vector>
@@ -205,8 +206,8 @@ TEST(StickSlip, DynamicLawsOfTheCore) {
 }
 
 TEST(StickSlip, ProgressIsReportedAndCanStopTheRun) {
-  // Both overloads: fractions increase to exactly 1 about every 0.5 % of the steps, the run is the same
-  // with and without the callback, and an exception thrown by the callback stops the run where it is.
+  // Both overloads: fractions increase to exactly 1, at least 0.5 % apart (core/progress.hpp), the run is
+  // the same with and without the callback, and an exception thrown by the callback stops the run there.
   const Structure s = damped_string();
   laws::LawParams law;
   law.kind = laws::LawKind::lugre;
@@ -214,7 +215,7 @@ TEST(StickSlip, ProgressIsReportedAndCanStopTheRun) {
   const contact::ContactModel cm(law, rheology::elastic(1e4), rheology::rigid());
   for (const bool dynamic : {false, true}) {
     SCOPED_TRACE(dynamic ? "dynamic law" : "Coulomb-Stribeck");
-    auto run = [&](const StickSlipProgress& progress) {
+    auto run = [&](const Progress& progress) {
       auto m = make_reduced_model(s, 2e-3);
       return dynamic ? run_stick_slip(*m, belt(), cm, run_for(10.0), progress)
                      : run_stick_slip(*m, belt(), stribeck(), run_for(10.0), progress);
@@ -223,12 +224,13 @@ TEST(StickSlip, ProgressIsReportedAndCanStopTheRun) {
     const StickSlipResult with = run([&](double f) { fractions.push_back(f); });
     const StickSlipResult without = run({});
     ASSERT_EQ(with.series.columns, without.series.columns);
-    ASSERT_GE(fractions.size(), 200u);
+    ASSERT_GE(fractions.size(), 150u);
     EXPECT_LE(fractions.size(), 201u);
     EXPECT_EQ(fractions.back(), 1.0);
     EXPECT_GT(fractions.front(), 0.0);
-    EXPECT_LE(fractions.front(), 0.0051);
-    for (std::size_t k = 1; k < fractions.size(); ++k) EXPECT_GT(fractions[k], fractions[k - 1]);
+    EXPECT_LE(fractions.front(), 0.005);
+    for (std::size_t k = 1; k + 1 < fractions.size(); ++k) EXPECT_GE(fractions[k], fractions[k - 1] + 0.005);
+    const auto half = std::find_if(fractions.begin(), fractions.end(), [](double f) { return f >= 0.5; });
 
     struct Stop {};
     int calls = 0;
@@ -240,7 +242,7 @@ TEST(StickSlip, ProgressIsReportedAndCanStopTheRun) {
     EXPECT_THROW(dynamic ? run_stick_slip(*m, belt(), cm, run_for(10.0), stop_at_half)
                          : run_stick_slip(*m, belt(), stribeck(), run_for(10.0), stop_at_half),
                  Stop);
-    EXPECT_EQ(calls, 100);
+    EXPECT_EQ(calls, half - fractions.begin() + 1);  // the call that saw 0.5 was the last
   }
 }
 

@@ -61,7 +61,11 @@ TEST(StructuresScenario, KernelKindRunsAndReportsTheClosedForms) {
 }
 
 TEST(StructuresScenario, StickSlipKindRunsTheReducedAndTheModalModel) {
-  const RunResult reduced = parse_scenario_string(stick(), "s")->run();
+  int inside = 0;  // progress reports from inside the stick-slip run, not only its ends
+  const RunResult reduced = parse_scenario_string(stick(), "s")->run([&](const Progress& p) {
+    if (p.fraction > 0.0 && p.fraction < 1.0) ++inside;
+  });
+  EXPECT_GE(inside, 100);
   EXPECT_EQ(reduced.plot_y, (std::vector<std::string>{"w_m", "v_mps", "F_N"}));
   EXPECT_NE(reduced.report.dump().find("\"found\": true"), std::string::npos);
   ASSERT_EQ(reduced.extra_files.size(), 1u);

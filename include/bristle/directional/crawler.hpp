@@ -31,9 +31,9 @@
 // | stroke_m       | stroke of the rest length                 | m    | > 0     |
 // | period_s       | actuation period T                        | s    | > 0     |
 // | phase_lag      | lag between successive springs (periods)  | -    | [0, 1)  |
-#include <functional>
 #include <string_view>
 
+#include "bristle/core/progress.hpp"
 #include "bristle/core/time_series.hpp"
 #include "bristle/directional/epsilon_system.hpp"
 #include "bristle/directional/mechanism.hpp"
@@ -62,10 +62,10 @@ struct CrawlerRun {
   double wall_seconds = 0.0;
 };
 
-/// The eps-system over `cycles` periods (>= 2), sampled `samples_per_cycle` times per period. `progress`, if
-/// given, is called at every sample with the fraction of the run done; it may throw to stop the run.
+/// The eps-system over `cycles` periods (>= 2), sampled `samples_per_cycle` times per period. `progress`: the
+/// fraction of the run done at the samples, as core/progress.hpp says.
 CrawlerRun crawl_epsilon(const Mechanism& bristle, const CrawlerParams& crawler, const EpsilonParams& eps, int cycles,
-                         int samples_per_cycle = 200, const std::function<void(double)>& progress = {});
+                         int samples_per_cycle = 200, const Progress& progress = {});
 /// The limit by exact incremental minimisation with `steps_per_cycle` steps per period.
 CrawlerRun crawl_limit(const Mechanism& bristle, const CrawlerParams& crawler, int cycles,
                        int steps_per_cycle = 2000);

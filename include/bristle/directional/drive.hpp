@@ -20,10 +20,10 @@
 // |----------------|---------------------------------------|------|-------|
 // | k_h_N_per_m    | horizontal spring stiffness k_h       | N/m  | > 0   |
 // | rest_length_m  | horizontal spring rest length L_h     | m    | finite|
-#include <functional>
 #include <string_view>
 #include <vector>
 
+#include "bristle/core/progress.hpp"
 #include "bristle/core/time_series.hpp"
 #include "bristle/directional/energy.hpp"
 #include "bristle/directional/epsilon_system.hpp"
@@ -67,7 +67,7 @@ SlidingForce measure_sliding_force(const Mechanism& mechanism, const EpsilonPara
 /// `progress` as in WigglySystem::run: at the output samples, i.e. from the end of the transient wiggles on.
 SlidingForce measure_sliding_force(const Mechanism& mechanism, const EpsilonParams& eps, int direction,
                                    const SlidingOptions& options, const integrate::Options& integrator,
-                                   const std::function<void(double)>& progress = {});
+                                   const Progress& progress = {});
 
 /// A force-displacement record: columns t_s, q_m, u_m, p_m (tip), angle_rad, F_N, D_J (dissipated).
 struct Loop {
@@ -81,7 +81,7 @@ Loop epsilon_loop(const Mechanism& mechanism, const EpsilonParams& eps, const Dr
                   const std::vector<double>& times);
 Loop epsilon_loop(const Mechanism& mechanism, const EpsilonParams& eps, const DriveParams& drive, const Loading& q,
                   const std::vector<double>& times, const integrate::Options& integrator,
-                  const std::function<void(double)>& progress = {});  // as in WigglySystem::run
+                  const Progress& progress = {});  // as in WigglySystem::run
 /// The limit system (exact play operator) driven along q(t), starting at rest.
 Loop limit_loop(const Mechanism& mechanism, const DriveParams& drive, const Loading& q,
                 const std::vector<double>& times);

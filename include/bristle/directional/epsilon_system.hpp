@@ -23,10 +23,10 @@
 // |---------|-------------------------------------------------|------|-------|
 // | epsilon | period of the wiggles (and viscosity eps^gamma) | m    | > 0   |
 // | gamma   | viscosity exponent                              | -    | > 0   |
-#include <functional>
 #include <string_view>
 #include <vector>
 
+#include "bristle/core/progress.hpp"
 #include "bristle/core/time_series.hpp"
 #include "bristle/directional/energy.hpp"
 #include "bristle/directional/mechanism.hpp"
@@ -67,10 +67,10 @@ class WigglySystem {
   /// with eps read in m): about 1e-10 of the energy one wiggle dissipates at unit force.
   static integrate::Options default_options(double epsilon);
 
-  /// Integrates from z(t0) = z0 through `times`. Throws SolverError on failure. `progress`, if given, is
-  /// called at every output time with the fraction of [t0, times.back()] done; it may throw to stop the run.
+  /// Integrates from z(t0) = z0 through `times`. Throws SolverError on failure. `progress`: the fraction of
+  /// [t0, times.back()] done at the output times, as core/progress.hpp says.
   WigglyRun run(double z0, double t0, const std::vector<double>& times, const integrate::Options& options,
-                const std::function<void(double)>& progress = {}) const;
+                const Progress& progress = {}) const;
   WigglyRun run(double z0, double t0, const std::vector<double>& times) const {
     return run(z0, t0, times, default_options(V_.epsilon()));
   }

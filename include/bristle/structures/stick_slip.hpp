@@ -32,12 +32,12 @@
 // | t_end_s                  | duration                              | s    | > 0         |
 // | output_every             | record every k-th step                | -    | >= 1        |
 // | stick_tolerance_m_per_s  | dynamic laws: |v_r| counted as stick  | m/s  | >= 0 (0: 1e-3 |v_b|) |
-#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "bristle/contact/contact_model.hpp"
+#include "bristle/core/progress.hpp"
 #include "bristle/core/time_series.hpp"
 #include "bristle/laws/stribeck.hpp"
 #include "bristle/structures/contact_stepper.hpp"
@@ -106,17 +106,14 @@ struct StickSlipResult {
   double max_stick_force_ratio = 0.0;   // max |F| / (mu_s N) over stick steps (Coulomb-Stribeck)
 };
 
-/// Called with the fraction of the run's steps done (0 < fraction <= 1): every 0.5 % of the steps and at
-/// the last one. It may throw to stop the run (e.g. on Ctrl-C): the exception propagates and the structure
-/// is left at the step reached.
-using StickSlipProgress = std::function<void(double)>;
-
-/// Coulomb-Stribeck friction (set-valued stick). `friction` is validated under "friction".
+/// Coulomb-Stribeck friction (set-valued stick). `friction` is validated under "friction". `progress`: the
+/// fraction of the steps done, as core/progress.hpp says; if it throws, the exception propagates and the
+/// structure is left at the step reached.
 StickSlipResult run_stick_slip(ContactStepper& structure, const BeltParams& belt, const laws::StribeckParams& friction,
-                               const StickSlipOptions& options, const StickSlipProgress& progress = {});
+                               const StickSlipOptions& options, const Progress& progress = {});
 
 /// A dynamic law of the core (contact state from rest, u = 0).
 StickSlipResult run_stick_slip(ContactStepper& structure, const BeltParams& belt, const contact::ContactModel& law,
-                               const StickSlipOptions& options, const StickSlipProgress& progress = {});
+                               const StickSlipOptions& options, const Progress& progress = {});
 
 }  // namespace bristle::structures

@@ -574,11 +574,12 @@ linear rheologies).)doc")
             std::vector<PatchSnapshot> snaps;
             {
               ProgressRelay relay(progress);  // also checks for Ctrl-C (between output times)
+              const double t_start = tr.time(), span = times.empty() ? 0.0 : times.back() - t_start;
               py::gil_scoped_release release;
               for (std::size_t k = 0; k < times.size(); ++k) {
                 tr.advance_to(times[k]);
                 snaps.push_back(tr.snapshot());
-                relay(static_cast<double>(k + 1) / static_cast<double>(times.size()));
+                relay(span > 0.0 ? (times[k] - t_start) / span : 1.0);  // the fraction of the time span done
               }
             }
             // Every field of PatchSnapshot as an array over the output times.
@@ -624,7 +625,7 @@ entry per field of PatchSnapshot: t_s, Fz_N (N), scale, scale_y, force_N (N, (n,
 Mz_no_phi_Nm (N m), stored_energy_J, supplied_energy_J (J), supplied_power_W, dissipated_power_W,
 outflow_power_W, compression_power_W, load_power_W (W), dissipated_energy_J, outflow_energy_J,
 compression_energy_J, load_energy_J, energy_residual_J (J). progress: optional callable(fraction of the
-output times done). GIL released; Ctrl-C interrupts between output times (KeyboardInterrupt).)doc")
+time span done). GIL released; Ctrl-C interrupts between output times (KeyboardInterrupt).)doc")
       .def_property_readonly("time", &PatchTransient::time, "s")
       .def_property_readonly("steps_taken", &PatchTransient::steps_taken)
       .def_property_readonly("exponential_source", &PatchTransient::exponential_source,

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstddef>
 #include <limits>
 
 #include "bristle/core/error.hpp"
@@ -55,15 +56,21 @@ SlidingForce measure_sliding_force(const Mechanism& mechanism, const EpsilonPara
   const double t1 = options.transient_wiggles * period;
   const int samples = options.averaged_wiggles * options.samples_per_wiggle;
   std::vector<double> times;
-  times.reserve(static_cast<std::size_t>(samples) + 1);
+  // With a progress callback and an adaptive method (whose steps do not depend on the output times), the
+  // transient gets 100 outputs of its own, only for progress (and so Ctrl-C) there; they are not averaged.
+  const int transient_outputs = progress && integrate::is_adaptive(integrator.method) ? 100 : 0;
+  times.reserve(static_cast<std::size_t>(transient_outputs + samples) + 1);
+  for (int i = 1; i <= transient_outputs; ++i) times.push_back(t1 * (i - 1) / transient_outputs);
   for (int i = 0; i <= samples; ++i) times.push_back(t1 + options.averaged_wiggles * period * i / samples);
   const auto run = system.run(0.0, 0.0, times, integrator, progress);
+  const auto first = static_cast<std::size_t>(transient_outputs);  // the first averaged sample
   const auto& impulse = run.series.column("I_Ns");
   const auto& force = run.series.column("F_N");
+  const auto averaged = force.begin() + static_cast<std::ptrdiff_t>(first);
   SlidingForce out;
-  out.mean_N = (impulse.back() - impulse.front()) / (times.back() - times.front());
-  out.min_N = *std::min_element(force.begin(), force.end());
-  out.max_N = *std::max_element(force.begin(), force.end());
+  out.mean_N = (impulse.back() - impulse[first]) / (times.back() - times[first]);
+  out.min_N = *std::min_element(averaged, force.end());
+  out.max_N = *std::max_element(averaged, force.end());
   out.limit_N = rho;
   out.simulated_s = times.back();
   out.stats = run.stats;

@@ -64,7 +64,8 @@ struct SlidingForce {
 /// wiggles (period eps / speed in time) after `transient_wiggles`.
 SlidingForce measure_sliding_force(const Mechanism& mechanism, const EpsilonParams& eps, int direction,
                                    const SlidingOptions& options = {});
-/// `progress` as in WigglySystem::run: at the output samples, i.e. from the end of the transient wiggles on.
+/// `progress` as in WigglySystem::run; with an adaptive method also during the transient wiggles (100 extra
+/// outputs there, which do not change the result), with a fixed-step one only from the averaging on.
 SlidingForce measure_sliding_force(const Mechanism& mechanism, const EpsilonParams& eps, int direction,
                                    const SlidingOptions& options, const integrate::Options& integrator,
                                    const Progress& progress = {});

@@ -4,6 +4,7 @@
 // of the run done, 0 < fraction <= 1, non-decreasing, at most once per 0.5 % of the run, and exactly 1
 // at the end. The callback may throw to stop the run (the exception propagates out of the solver).
 #include <functional>
+#include <utility>
 
 namespace bristle {
 
@@ -15,7 +16,7 @@ using Progress = std::function<void(double fraction)>;
 /// read a clock, format text or take Python's GIL) runs a few hundred times per run at most.
 class ProgressThrottle {
  public:
-  explicit ProgressThrottle(const Progress& progress, double step = 0.005) : progress_(progress), step_(step) {}
+  explicit ProgressThrottle(Progress progress, double step = 0.005) : progress_(std::move(progress)), step_(step) {}
   explicit operator bool() const { return static_cast<bool>(progress_); }
   void operator()(double fraction) {
     if (!progress_) return;
@@ -30,7 +31,7 @@ class ProgressThrottle {
   }
 
  private:
-  const Progress& progress_;
+  Progress progress_;  // a copy: a temporary callback cannot dangle
   double step_;
   double next_ = 0.0;
   bool ended_ = false;

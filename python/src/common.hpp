@@ -127,7 +127,12 @@ py::object map_array(py::handle x, Fn&& fn) {
 /// callable is borrowed: the caller keeps it alive for the duration of the solve.
 class ProgressRelay {
  public:
-  explicit ProgressRelay(py::handle callback) : callback_(callback) {}
+  /// TypeError at once (before any work) unless `callback` is None or callable.
+  explicit ProgressRelay(py::handle callback) : callback_(callback) {
+    if (!callback.is_none() && PyCallable_Check(callback.ptr()) == 0)
+      throw py::type_error("progress: expected a callable(fraction) or None, got " +
+                           std::string(py::str(py::type::handle_of(callback).attr("__name__"))));
+  }
   void operator()(double fraction) {
     const auto now = std::chrono::steady_clock::now();
     if (fraction < 1.0 && now - last_ < std::chrono::milliseconds(100)) return;

@@ -32,7 +32,12 @@ py::object json_to_python(const io::Json& json) { return py::module_::import("js
 /// or ends, and at most every 0.1 s in between; also checks for Ctrl-C.
 class ScenarioProgressRelay {
  public:
-  explicit ScenarioProgressRelay(py::handle callback) : callback_(callback) {}
+  /// TypeError at once (before any work) unless `callback` is None or callable.
+  explicit ScenarioProgressRelay(py::handle callback) : callback_(callback) {
+    if (!callback.is_none() && PyCallable_Check(callback.ptr()) == 0)
+      throw py::type_error("progress: expected a callable(Progress) or None, got " +
+                           std::string(py::str(py::type::handle_of(callback).attr("__name__"))));
+  }
   io::ProgressCallback function() {
     return [this](const io::Progress& p) {
       const auto now = std::chrono::steady_clock::now();

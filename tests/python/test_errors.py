@@ -200,6 +200,35 @@ t_end_s = 1.0
         bristle.load_scenario(str(tmp_path / "missing.toml"))
 
 
+def test_a_progress_that_is_not_callable_is_refused_before_any_work():
+    law = bristle.LawParams(kind="lugre", mu_s=1.5, mu_d=1.0, v_s=1e-3)
+    bench = bristle.Bench(bristle.ContactModel(law, bristle.elastic(1e5)),
+                          bristle.BenchParams(drive="velocity", input_x=1e-3))
+    with pytest.raises(TypeError, match="progress: expected a callable.*got int"):
+        bristle.contact.run(bench, [0.0, 1.0], progress=5)
+    from bristle import structures as st
+    with pytest.raises(TypeError, match="progress: expected a callable.*got str"):
+        st.run_stick_slip(st.make_reduced_model(st.Structure.taut_string(st.TautStringParams(damping_ratio=0.1)), 2e-3),
+                          st.BeltParams(), bristle.StribeckParams(), progress="yes")
+    scenario = bristle.parse_scenario_string("""
+[law]
+type = "lugre"
+mu_s = 1.5
+mu_d = 1.0
+v_s = 1e-3
+[body1]
+type = "elastic"
+k0 = 1e5
+[bench]
+drive = "velocity"
+input = 1e-3
+[time]
+t_end_s = 1.0
+""")
+    with pytest.raises(TypeError, match="progress: expected a callable.*got float"):
+        scenario.run(progress=0.5)
+
+
 # ---- Solver failures and exceptions raised by Python callbacks ---------------------------------------
 
 def test_python_exceptions_in_callbacks_propagate():

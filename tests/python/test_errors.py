@@ -181,12 +181,11 @@ def test_analysis_of_bad_series_is_refused():
     assert bristle.peak_abs(bristle.TimeSeries.from_columns({"t_s": [], "F_N": []}), "F_N") == (0.0, 0.0)
 
 
-def test_scenario_errors_name_the_toml_key(tmp_path):
-    with pytest.raises(ValueError, match='unknown key "law.mu_z"; did you mean "law.mu_s"'):
-        bristle.parse_scenario_string("""
+# A LuGre contact driven at 1 mm/s for 1 s; LAW_LINE is replaced to make it wrong.
+LUGRE_SCENARIO = """
 [law]
 type = "lugre"
-mu_z = 1.0
+LAW_LINE
 [body1]
 type = "elastic"
 k0 = 1e5
@@ -195,7 +194,12 @@ drive = "velocity"
 input = 1e-3
 [time]
 t_end_s = 1.0
-""")
+"""
+
+
+def test_scenario_errors_name_the_toml_key(tmp_path):
+    with pytest.raises(ValueError, match='unknown key "law.mu_z"; did you mean "law.mu_s"'):
+        bristle.parse_scenario_string(LUGRE_SCENARIO.replace("LAW_LINE", "mu_z = 1.0"))
     with pytest.raises(ValueError, match="cannot|No such|does not exist|unreadable|open"):
         bristle.load_scenario(str(tmp_path / "missing.toml"))
 
@@ -210,21 +214,7 @@ def test_a_progress_that_is_not_callable_is_refused_before_any_work():
     with pytest.raises(TypeError, match="progress: expected a callable.*got str"):
         st.run_stick_slip(st.make_reduced_model(st.Structure.taut_string(st.TautStringParams(damping_ratio=0.1)), 2e-3),
                           st.BeltParams(), bristle.StribeckParams(), progress="yes")
-    scenario = bristle.parse_scenario_string("""
-[law]
-type = "lugre"
-mu_s = 1.5
-mu_d = 1.0
-v_s = 1e-3
-[body1]
-type = "elastic"
-k0 = 1e5
-[bench]
-drive = "velocity"
-input = 1e-3
-[time]
-t_end_s = 1.0
-""")
+    scenario = bristle.parse_scenario_string(LUGRE_SCENARIO.replace("LAW_LINE", "mu_s = 1.5\nmu_d = 1.0\nv_s = 1e-3"))
     with pytest.raises(TypeError, match="progress: expected a callable.*got float"):
         scenario.run(progress=0.5)
 

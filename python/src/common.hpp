@@ -121,6 +121,14 @@ py::object map_array(py::handle x, Fn&& fn) {
   return py::object(std::move(out));
 }
 
+/// TypeError unless a progress= argument is None or callable (`expected` names the signature): raised
+/// before any work, not at the first report.
+inline void require_progress_callable(py::handle callback, const std::string& expected) {
+  if (!callback.is_none() && PyCallable_Check(callback.ptr()) == 0)
+    throw py::type_error("progress: expected a " + expected + " or None, got " +
+                         std::string(py::str(py::type::handle_of(callback).attr("__name__"))));
+}
+
 /// Relays the progress of a solve that runs with the GIL released to an optional Python callable
 /// callback(fraction) (fraction of the run done, 0..1): at most every 0.1 s and at the end, with the GIL
 /// taken. Also checks for Ctrl-C at the same times, so that long runs raise KeyboardInterrupt. The
@@ -129,9 +137,7 @@ class ProgressRelay {
  public:
   /// TypeError at once (before any work) unless `callback` is None or callable.
   explicit ProgressRelay(py::handle callback) : callback_(callback) {
-    if (!callback.is_none() && PyCallable_Check(callback.ptr()) == 0)
-      throw py::type_error("progress: expected a callable(fraction) or None, got " +
-                           std::string(py::str(py::type::handle_of(callback).attr("__name__"))));
+    require_progress_callable(callback, "callable(fraction)");
   }
   void operator()(double fraction) {
     const auto now = std::chrono::steady_clock::now();

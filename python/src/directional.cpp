@@ -564,8 +564,8 @@ simulated_s, stats, wall_seconds.)doc")
       py::arg("integrator") = py::none(), py::arg("progress") = py::none(),
       R"doc(Drives the eps-system (EpsilonParams) at constant speed in `direction` (+1 right, -1 left) and
 averages the spring force (N) over whole wiggles: rho_+- "from simulation" (to compare with .limit_N).
-progress: optional callable(fraction), called (and Ctrl-C checked) at the output samples, i.e. from the
-end of the transient wiggles on. GIL released.)doc");
+progress: optional callable(fraction), called (and Ctrl-C checked) at the output samples and, with an
+adaptive integrator, at 100 outputs of its own in the transient wiggles. GIL released.)doc");
 
   py::class_<Loop>(m, "Loop", R"doc(
 A force-displacement record: series (t_s, q_m, u_m, p_m, angle_rad, F_N, D_J), stats (empty for the

@@ -34,9 +34,7 @@ class ScenarioProgressRelay {
  public:
   /// TypeError at once (before any work) unless `callback` is None or callable.
   explicit ScenarioProgressRelay(py::handle callback) : callback_(callback) {
-    if (!callback.is_none() && PyCallable_Check(callback.ptr()) == 0)
-      throw py::type_error("progress: expected a callable(Progress) or None, got " +
-                           std::string(py::str(py::type::handle_of(callback).attr("__name__"))));
+    require_progress_callable(callback, "callable(Progress)");
   }
   io::ProgressCallback function() {
     return [this](const io::Progress& p) {

@@ -10,7 +10,7 @@
 //     switches and the full system's error norm, so that the method takes the general path's steps;
 //   * an analytic Jacobian (the general path forms difference quotients), with the derivative of the
 //     Stribeck g taken from FrictionLaw::isotropic_g;
-//   * the two energy integrals declared as quadratures (they enter no right-hand side), so rodas4
+//   * the two energy integrals declared as quadratures (they enter no right-hand side), so the driver
 //     factorises a 2x2 to 4x4 block instead of the full 4x4 to 6x6;
 //   * the 21 output columns of Bench::outputs written straight into the series.
 // Every coefficient comes from the general objects (K0bar, Sigma0, Sigma1, Sigma2 of the law and the

@@ -1,6 +1,6 @@
 // The LuGre stick-slip problem of examples/lugre_stick_slip.toml (Canudas de Wit et al. 1995: 1 kg mass
-// pulled through a 2 N/m spring at 0.1 m/s, 30 s, outputs every 0.01 s) solved by cvode_bdf and by rodas4
-// at rtol = 1e-3 ... 1e-7 (atol = rtol * 1e-4, as in bench/peers/lugre_stick_slip_scipy.py): CPU time of the
+// pulled through a 2 N/m spring at 0.1 m/s, 30 s, outputs every 0.01 s) solved by cvode_bdf, rodas4 and
+// rodas5p at rtol = 1e-3 ... 1e-7 (rodas4 and rodas5p also at 1e-9) (atol = rtol * 1e-4, as in bench/peers/lugre_stick_slip_scipy.py): CPU time of the
 // whole solve with the 3001 output rows recorded (second argument 3000 output intervals) or with only the
 // end state (1 interval: the integration alone), steps per run and steps per second. rodas4 takes the
 // compiled 1-D kernel of contact::run (src/contact/bench_kernel.cpp); `rodas4_general` forces the general
@@ -60,6 +60,12 @@ BENCHMARK_CAPTURE(BM_StickSlip, cvode_bdf, integrate::Method::cvode_bdf, true)
     ->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_StickSlip, rodas4, integrate::Method::rodas4, true)
     ->ArgsProduct({{3, 5, 7}, {3000, 1}})
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_StickSlip, rodas5p, integrate::Method::rodas5p, true)
+    ->ArgsProduct({{3, 5, 7, 9}, {3000, 1}})
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_StickSlip, rodas4_tight, integrate::Method::rodas4, true)
+    ->ArgsProduct({{9}, {3000, 1}})
     ->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_StickSlip, rodas4_general, integrate::Method::rodas4, false)
     ->ArgsProduct({{3, 5, 7}, {3000, 1}})

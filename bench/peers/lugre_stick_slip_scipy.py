@@ -76,9 +76,9 @@ ATOL_FACTOR = 1e-4  # atol = rtol * ATOL_FACTOR in the sweeps (all methods)
 TARGETS_X = [1e-3, 1e-4, 1e-5, 1e-6, 1e-7]  # m
 TARGETS_P = [1e-3, 1e-4, 1e-5, 1e-6]  # s
 SCIPY_METHODS = ["Radau", "LSODA", "BDF"]
-# bristle runs: result key -> integrator.method (None: the scenario's own, cvode_bdf). "bristle" keeps its
-# historical meaning (the scenario's integrator); "bristle rodas4" is the Rosenbrock method added later.
-BRISTLE_METHODS = {"bristle": None, "bristle rodas4": "rodas4"}
+# bristle runs: result key -> integrator.method (None: the scenario's own, the default method "auto" since
+# issue 19). "bristle" keeps its meaning (the scenario as shipped); the others pin a Rosenbrock method.
+BRISTLE_METHODS = {"bristle": None, "bristle rodas4": "rodas4", "bristle rodas5p": "rodas5p"}
 REPEATS = 3
 BRISTLE_IN_PROCESS = 2  # `bristle run --repeat 2`: a cold first solve, then a warm one (scipy is timed warm)
 SCIPY_SLOW_S = 20.0  # a scipy run slower than this: no repeats, and tighter rtols are skipped
@@ -253,7 +253,7 @@ class Bristle:
         self.text = SCENARIO.read_text()
         self.scenario = check_scenario(self.text)
         self.name = self.scenario.get("name", SCENARIO.stem)
-        self.method = self.scenario.get("integrator", {}).get("method", "?")
+        self.method = self.scenario.get("integrator", {}).get("method", "auto (the default)")
         self.count = 0
         self.mtime = datetime.datetime.fromtimestamp(os.path.getmtime(self.binary), datetime.timezone.utc).strftime(
             "%Y-%m-%d %H:%M UTC")
@@ -264,7 +264,7 @@ class Bristle:
             die(f"cannot run {self.binary} --version: {e}")
 
     def run(self, rtol: float, atol: float, repeats: int, method: str | None = None):
-        """method: None = the scenario's integrator (cvode_bdf), else integrator.method is replaced."""
+        """method: None = the scenario's integrator (the default, auto), else integrator.method is replaced."""
         self.count += 1
         case = self.workdir / f"case{self.count:03d}"
         case.mkdir()
@@ -278,7 +278,7 @@ class Bristle:
         assert chk["integrator"]["rtol"] == rtol and chk["integrator"]["atol"] == atol
         assert chk["time"]["output_dt_s"] == DT_OUT
         assert method is None or chk["integrator"]["method"] == method
-        solve, wall, cpu, cold = [], [], [], []
+        solve, wall, cpu, cold, used = [], [], [], [], set()
         for rep in range(repeats):
             outdir = case / f"out{rep}"
             cmd = [self.binary, "run", str(toml), "--out", str(outdir), "--no-plot", "--quiet",
@@ -300,6 +300,7 @@ class Bristle:
                 solve.append(float(meta["solve_seconds"]))  # the best of the in-process solves
                 cpu.append(float(meta.get("solve_cpu_seconds", math.nan)))
                 cold.append(float(meta["repeat"]["solve_seconds"][0]))  # the process's first solve
+                used.add(meta["cases"][0]["integrator_stats"].get("method_used", "?"))
             except (ValueError, KeyError, TypeError) as e:
                 die(f"{js}: no numeric \"solve_seconds\" ({e})")
         data = read_csv(csv)
@@ -315,7 +316,8 @@ class Bristle:
             log(f"  note: bristle's t_s is not the 0.01 s grid ({t.size} rows); interpolating linearly")
             x, v = np.interp(T_GRID, t, data["x_m"]), np.interp(T_GRID, t, data["v_mps"])
         digits = min(significant_digits(s) for s in data["_raw_x"][1:]) if len(data["_raw_x"]) > 1 else 17
-        return dict(time=min(solve), cpu=min(cpu), wall=min(wall), cold=min(cold), x=x, v=v, ok=True, msg="",
+        return dict(time=min(solve), cpu=min(cpu), wall=min(wall), cold=min(cold), x=x, v=v, ok=True,
+                    msg="method_used " + ", ".join(sorted(used)),
                     repeats=repeats, digits=digits)
 
 
@@ -657,7 +659,8 @@ def main() -> int:
             else:
                 overall = "undetermined"
             per = ", ".join(f"{t:.0e} m: {pre}{r:.0f}×" if r is not None else f"{t:.0e} m: n/a" for t, r, pre, _ in rb)
-            who = "bristle" if b == "bristle" else f"bristle with integrator.method = \"{BRISTLE_METHODS[b]}\""
+            who = ("bristle with the default method (auto)" if b == "bristle"
+                   else f"bristle with integrator.method = \"{BRISTLE_METHODS[b]}\"")
             md += [f"Goal: {who} at least 100× faster than scipy's fastest method at equal position error — "
                    f"**{overall}** (speed-ups {per}).", ""]
     md += ["## CPU time to reach a position error (matched accuracy)", "",

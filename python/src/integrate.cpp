@@ -35,16 +35,23 @@ void write_result(py::handle result, double* out, int rows, int cols, bool matri
 
 void export_integrate(py::module_& root) {
   py::module_ m =
-      root.def_submodule("integrate", "Time integrators (no physics): CVODE BDF, SDIRK2, implicit Euler, RK4.");
+      root.def_submodule("integrate", "Time integrators (no physics): auto, CVODE BDF, RODAS4, Rodas5P, SDIRK2, "
+                                      "implicit Euler, RK4.");
 
-  py::enum_<Method>(m, "Method", "cvode_bdf (adaptive BDF), sdirk2, implicit_euler, rk4 (fixed step).")
+  py::enum_<Method>(m, "Method",
+                    "auto (the default: the fastest adaptive method for the problem and tolerance), cvode_bdf "
+                    "(adaptive BDF), rodas4, rodas5p (adaptive Rosenbrock), sdirk2, implicit_euler, rk4 (fixed step).")
+      .value("auto", Method::auto_)
       .value("cvode_bdf", Method::cvode_bdf)
+      .value("rodas4", Method::rodas4)
+      .value("rodas5p", Method::rodas5p)
       .value("sdirk2", Method::sdirk2)
       .value("implicit_euler", Method::implicit_euler)
       .value("rk4", Method::rk4);
 
   py::class_<Options>(m, "IntegratorOptions", R"doc(
-Integrator options: method ("cvode_bdf", "rodas4", "sdirk2", "implicit_euler", "rk4"); rtol (-), atol (state
+Integrator options: method ("auto", the default, "cvode_bdf", "rodas4", "rodas5p", "sdirk2", "implicit_euler",
+"rk4"); rtol (-), atol (state
 units), atol_per_component; dt (s, fixed-step methods, > 0); max_dt, initial_dt (s, adaptive; 0 =
 automatic); max_steps (total step budget).)doc")
       .def(py::init([](py::handle method, double rtol, double atol, py::handle atol_per_component, double dt,
@@ -60,7 +67,7 @@ automatic); max_steps (total step budget).)doc")
              o.max_steps = max_steps;
              return o;
            }),
-           py::kw_only(), py::arg("method") = "cvode_bdf", py::arg("rtol") = 1e-8, py::arg("atol") = 1e-12,
+           py::kw_only(), py::arg("method") = "auto", py::arg("rtol") = 1e-8, py::arg("atol") = 1e-12,
            py::arg("atol_per_component") = py::list(), py::arg("dt") = 0.0, py::arg("max_dt") = 0.0,
            py::arg("initial_dt") = 0.0, py::arg("max_steps") = 50'000'000L)
       .def_property(
@@ -92,6 +99,7 @@ automatic); max_steps (total step budget).)doc")
       .def_readonly("restarts", &Stats::restarts, "restarts at located switches")
       .def_readonly("smallest_step", &Stats::smallest_step, "s")
       .def_readonly("largest_step", &Stats::largest_step, "s")
+      .def_readonly("method_used", &Stats::method_used, "the method that ran (what auto chose)")
       .def("__repr__", [](const Stats& s) {
         return "Stats(steps=" + std::to_string(s.steps) + ", rhs_evaluations=" + std::to_string(s.rhs_evaluations) +
                ", jacobian_evaluations=" + std::to_string(s.jacobian_evaluations) +

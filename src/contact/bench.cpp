@@ -308,9 +308,12 @@ void Bench::outputs(double t, const double* s, double* row) const {
   std::copy(values, values + kOutputColumns, row);
 }
 
-BenchRun run(const Bench& bench, const std::vector<double>& output_times, const integrate::Options& options,
+BenchRun run(const Bench& bench, const std::vector<double>& output_times, const integrate::Options& requested,
              const VecX& u0, const std::function<void(double)>& progress, bool allow_x_only, bool allow_kernel) {
   if (output_times.empty()) throw InvalidInput("output times: empty; at least one output time is needed");
+  // method = auto is decided on the full system's size, whichever path then integrates it.
+  integrate::Options options = requested;
+  options.method = integrate::resolve_method(requested, bench.state_size());
   VecX state = bench.initial_state(u0);
   // The caller's callback may read a clock or format text: it is called every 0.5 % of the run, not per row.
   ProgressThrottle throttle(progress);
@@ -322,7 +325,7 @@ BenchRun run(const Bench& bench, const std::vector<double>& output_times, const 
   result.series.reserve(output_times.size());
   const double t0 = output_times.front(), t1 = output_times.back();
   std::vector<double> row(Bench::kOutputColumns);  // one buffer for every row: no allocation per output
-  result.x_only = allow_x_only && options.method == integrate::Method::rodas4 && options.atol_per_component.empty() &&
+  result.x_only = allow_x_only && integrate::is_rosenbrock(options.method) && options.atol_per_component.empty() &&
                   bench.x_only(state);
   if (!result.x_only) {
     result.stats = integrate::integrate(bench.system(), state, t0, output_times, options,

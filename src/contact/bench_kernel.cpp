@@ -7,7 +7,7 @@
 
 #include "bristle/core/error.hpp"
 
-#include "bristle/integrate/rodas4.hpp"
+#include "bristle/integrate/rosenbrock.hpp"
 
 namespace bristle::contact::detail {
 
@@ -263,14 +263,19 @@ BenchRun run_drive(const Bench& bench, const VecX& state, const std::vector<doub
   }
   const double t0 = output_times.front(), t1 = output_times.back();
   std::size_t row = 0;
-  result.stats = integrate::rodas4(system, x, t0, output_times, options, [&](double t, const double* s) {
+  const auto observe = [&](double t, const double* s) {
     double values[Bench::kOutputColumns];
     system.outputs(t, s, values);
     // The y columns are zero on the x path: resize() above wrote them.
     for (int c : kNonzeroColumns) columns[static_cast<std::size_t>(c)][row] = values[c];
     ++row;
     if (progress && t1 > t0) progress((t - t0) / (t1 - t0));
-  });
+  };
+  // One driver, the method's tableau (kernel_applies admits only the Rosenbrock methods).
+  if (options.method == integrate::Method::rodas5p)
+    result.stats = integrate::rodas5p(system, x, t0, output_times, options, observe);
+  else
+    result.stats = integrate::rodas4(system, x, t0, output_times, options, observe);
   return result;
 }
 
@@ -308,7 +313,7 @@ bool kernel_model(const Bench& bench) {
 }  // namespace
 
 bool kernel_applies(const Bench& bench, const VecX& state, const integrate::Options& options) {
-  if (options.method != integrate::Method::rodas4 || !options.atol_per_component.empty()) return false;
+  if (!integrate::is_rosenbrock(options.method) || !options.atol_per_component.empty()) return false;
   return bench.x_only(state) && kernel_model(bench);
 }
 

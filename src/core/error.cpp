@@ -94,11 +94,16 @@ std::string nearest_word(std::string_view word, const std::vector<std::string>& 
   };
   std::string best;
   std::size_t best_distance = std::max<std::size_t>(3, word.size() / 2) + 1;
+  bool best_completes = false;  // best starts with word
   for (const auto& candidate : candidates) {
     const std::size_t d = distance(word, candidate);
-    if (d < best_distance) {
+    // At equal distance a completion of the word wins ("rodas5": "rodas5p" rather than "rodas4"), else the
+    // first candidate.
+    const bool completes = candidate.starts_with(word);
+    if (d < best_distance || (d == best_distance && completes && !best_completes && !best.empty())) {
       best_distance = d;
       best = candidate;
+      best_completes = completes;
     }
   }
   return best;

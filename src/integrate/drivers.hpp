@@ -12,8 +12,9 @@ namespace bristle::integrate::detail {
 Stats integrate_cvode(const OdeSystem& system, VecX& x, double t0, const std::vector<double>& output_times,
                       const Options& options, const Observer& observe);
 
-/// Adaptive Rosenbrock RODAS4 with dense output and switches landed on (rodas4.cpp).
-Stats integrate_rodas4(const OdeSystem& system, VecX& x, double t0, const std::vector<double>& output_times,
+/// Adaptive Rosenbrock RODAS4 or Rodas5P (options.method) with dense output and switches landed on
+/// (rosenbrock.cpp).
+Stats integrate_rosenbrock(const OdeSystem& system, VecX& x, double t0, const std::vector<double>& output_times,
                        const Options& options, const Observer& observe);
 
 /// sdirk2, implicit_euler and rk4 on a fixed grid that lands on every output time (fixed_step.cpp).

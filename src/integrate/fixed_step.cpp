@@ -87,8 +87,10 @@ class FixedStepper::Stages {
       case Method::sdirk2:
         sdirk2(t, h, x);
         break;
+      case Method::auto_:
       case Method::cvode_bdf:
       case Method::rodas4:
+      case Method::rodas5p:
         throw SolverError(fmt::format("{} is not a fixed-step method", to_string(method_)));  // never reached
     }
     if (!x.allFinite())
@@ -225,6 +227,7 @@ FixedStepper::FixedStepper(const OdeSystem& system, const Options& options, Stat
     throw InvalidInput(fmt::format("integrator.atol_per_component: has {} entries, must have one per state ({})",
                                    checked.atol_per_component.size(), system.size));
   stages_ = std::make_unique<Stages>(system, checked, stats);
+  stats_.method_used = checked.method;
 }
 
 FixedStepper::~FixedStepper() = default;

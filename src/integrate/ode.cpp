@@ -1,5 +1,5 @@
 // Method names, option checks and the entry point integrate(), which validates every input and hands
-// over to the adaptive (cvode_bdf.cpp, rodas4.cpp) or the fixed-step (fixed_step.cpp) driver.
+// over to the adaptive (cvode_bdf.cpp, rosenbrock.cpp) or the fixed-step (fixed_step.cpp) driver.
 #include "bristle/integrate/ode.hpp"
 
 #include <fmt/format.h>
@@ -17,9 +17,11 @@ namespace bristle::integrate {
 
 namespace {
 
-constexpr NameTable<Method, 5> kMethodNames{{
+constexpr NameTable<Method, 7> kMethodNames{{
+    {Method::auto_, "auto"},
     {Method::cvode_bdf, "cvode_bdf"},
     {Method::rodas4, "rodas4"},
+    {Method::rodas5p, "rodas5p"},
     {Method::sdirk2, "sdirk2"},
     {Method::implicit_euler, "implicit_euler"},
     {Method::rk4, "rk4"},
@@ -27,6 +29,14 @@ constexpr NameTable<Method, 5> kMethodNames{{
 
 /// Prefix under which integrate() reports option errors (the scenario table of the integrator).
 constexpr std::string_view kOptionsPrefix = "integrator";
+
+// The rule of Method::auto_ (docs/integrators.md, "auto", gives the measurements):
+/// Systems up to this size take a Rosenbrock method: the fixed-size, allocation-free instantiations of the
+/// driver (rosenbrock.cpp), which cover every lumped bench; one dense LU per step is cheap there. Larger
+/// systems take cvode_bdf, which reuses its Jacobian and factorisation over many steps.
+constexpr int kAutoRosenbrockMaxSize = 10;
+/// At rtol below this, rodas5p (order 5) takes enough fewer steps to beat rodas4's cheaper ones.
+constexpr double kAutoRodas5pBelowRtol = 1e-5;
 
 std::string join_key(std::string_view prefix, std::string_view name) {
   return prefix.empty() ? std::string(name) : fmt::format("{}.{}", prefix, name);
@@ -66,7 +76,11 @@ Method method_from_string(std::string_view key, std::string_view name) {
   return parse_name(kMethodNames, key, name, "method");
 }
 
-bool is_adaptive(Method method) { return method == Method::cvode_bdf || method == Method::rodas4; }
+bool is_adaptive(Method method) {
+  return method == Method::auto_ || method == Method::cvode_bdf || is_rosenbrock(method);
+}
+
+bool is_rosenbrock(Method method) { return method == Method::rodas4 || method == Method::rodas5p; }
 
 void Options::validate(std::string_view prefix) const {
   const std::string rtol_key = join_key(prefix, "rtol");
@@ -90,6 +104,12 @@ void Options::validate(std::string_view prefix) const {
     throw InvalidInput(fmt::format("{} = {}: must be > 0", join_key(prefix, "max_steps"), max_steps));
 }
 
+Method resolve_method(const Options& options, int size) {
+  if (options.method != Method::auto_) return options.method;
+  if (size > kAutoRosenbrockMaxSize) return Method::cvode_bdf;
+  return options.rtol < kAutoRodas5pBelowRtol ? Method::rodas5p : Method::rodas4;
+}
+
 VecX absolute_tolerances(const Options& options, int size) {
   if (options.atol_per_component.empty()) return VecX::Constant(size, options.atol);
   return Eigen::Map<const VecX>(options.atol_per_component.data(), size);
@@ -111,10 +131,21 @@ Stats integrate(const OdeSystem& system, VecX& x, double t0, const std::vector<d
                 const Options& options, const Observer& observe) {
   check_system(system);
   validate_run(options, system.size, x, t0, output_times);
-  if (output_times.empty()) return {};
-  if (options.method == Method::cvode_bdf) return detail::integrate_cvode(system, x, t0, output_times, options, observe);
-  if (options.method == Method::rodas4) return detail::integrate_rodas4(system, x, t0, output_times, options, observe);
-  return detail::integrate_fixed_step(system, x, t0, output_times, options, observe);
+  Options resolved = options;
+  resolved.method = resolve_method(options, system.size);
+  Stats stats;
+  if (output_times.empty()) {
+    stats.method_used = resolved.method;
+    return stats;
+  }
+  if (resolved.method == Method::cvode_bdf)
+    stats = detail::integrate_cvode(system, x, t0, output_times, resolved, observe);
+  else if (is_rosenbrock(resolved.method))
+    stats = detail::integrate_rosenbrock(system, x, t0, output_times, resolved, observe);
+  else
+    stats = detail::integrate_fixed_step(system, x, t0, output_times, resolved, observe);
+  stats.method_used = resolved.method;
+  return stats;
 }
 
 }  // namespace bristle::integrate

@@ -414,8 +414,17 @@ const Keys kLoopColumns = {"t_s", "q_m", "u_m", "p_m", "angle_rad", "F_N", "D_J"
 
 integrate::Options read_integrator(const Section& root, double& atol_z_per_epsilon) {
   const Section s = root.table("integrator");
-  s.check_keys({"rtol", "atol_z_per_epsilon", "max_steps"});
+  s.check_keys({"method", "rtol", "atol_z_per_epsilon", "max_steps"});
   integrate::Options o;
+  if (const auto name = s.string("method")) {
+    // Any method's name is recognised (an unknown one gets the nearest suggested), but the eps-solves run
+    // cvode_bdf (WigglySystem::default_options), so only that and auto apply here.
+    const integrate::Method m = integrate::method_from_string(s.key("method"), *name);
+    if (m != integrate::Method::auto_ && m != integrate::Method::cvode_bdf)
+      throw InvalidInput(fmt::format("{} = \"{}\": does not apply to kind = \"directional_loop\" (its epsilon-systems "
+                                     "are integrated by cvode_bdf; valid here: auto, cvode_bdf)",
+                                     s.key("method"), *name));
+  }
   o.rtol = s.number_or("rtol", 1e-10);
   atol_z_per_epsilon = s.number_or("atol_z_per_epsilon", atol_z_per_epsilon);
   require_positive("integrator.atol_z_per_epsilon", atol_z_per_epsilon);
@@ -559,6 +568,7 @@ RunResult DirectionalLoopStudy::run(const ProgressCallback& progress) const {
   parameters["epsilon"] = e;
   Json integ = Json::object();
   integ["method"] = "cvode_bdf";
+  integ["method_used"] = "cvode_bdf";  // the eps-solves always run it (integrator.method = "auto" too)
   integ["rtol"] = sc_.integrator.rtol;
   integ["atol_z_per_epsilon"] = sc_.atol_z_per_epsilon;
   integ["max_steps"] = sc_.integrator.max_steps;

@@ -431,7 +431,7 @@ TimeGrid parse_time(const Section& root) {
 integrate::Options parse_integrator(const Section& root) {
   const Section s = root.table("integrator");
   integrate::Options o;
-  const std::string method = s.string("method").value_or("cvode_bdf");
+  const std::string method = s.string("method").value_or("auto");
   o.method = integrate::method_from_string(s.key("method"), method);
   const bool adaptive = integrate::is_adaptive(o.method);
   const Keys adaptive_keys = {"method", "rtol", "atol", "max_dt_s", "initial_dt_s", "max_steps"};
@@ -894,6 +894,9 @@ RunResult LumpedStudy::run(const ProgressCallback& progress) const {
     const contact::Bench bench(model, sc.bench);
     if (i == 0) {
       parameters = parameters_json(sc, model);
+      // What integrator.method (auto by default) stands for on this bench.
+      parameters["integrator"]["method_used"] =
+          integrate::to_string(integrate::resolve_method(sc.integrator, bench.state_size()));
       columns = bench.column_names();
     }
     if (const std::string w = velocity_tolerance_warning(sc, bench);
@@ -947,6 +950,7 @@ RunResult LumpedStudy::run(const ProgressCallback& progress) const {
     // Which implementation integrated (contact::run): the compiled 1-D kernel, the general 1-D x subsystem
     // or the full 2-D system.
     stats["path"] = run.kernel ? "kernel" : run.x_only ? "x_only" : "full";
+    stats["method_used"] = integrate::to_string(run.stats.method_used);  // integrator.method resolved (auto)
     c["integrator_stats"] = stats;
     cases_json.push_back(std::move(c));
 

@@ -24,6 +24,7 @@ using laws::StribeckParams;
 namespace rh = bristle::rheology;
 
 using test::grid;
+using test::options;
 using test::rodas4;
 using test::spring;
 LawParams lugre_1995() { return test::lugre_1995_law(); }
@@ -224,16 +225,19 @@ TEST(BenchKernel, JacobianEqualsDifferenceQuotients) {
 
 // Whole runs: the kernel (analytic Jacobian, quadratures) and the general path (difference quotients) are
 // different discretisations of the same ODE: at a tight tolerance they agree far below the tolerance of a
-// loose run, and at any tolerance they need about as many steps.
+// loose run, and at any tolerance they need about as many steps; with either Rosenbrock method (one driver).
 TEST(BenchKernel, RunsAgreeWithTheGeneralPath) {
+  for (const integrate::Method method : {integrate::Method::rodas4, integrate::Method::rodas5p})
   for (const Case& c : cases()) {
-    SCOPED_TRACE(c.name);
+    SCOPED_TRACE(c.name + " " + std::string(integrate::to_string(method)));
     const ContactModel model(c.law, c.body1, c.body2);
     const Bench bench(model, c.bench);
     const std::vector<double> times = grid(0.0, c.t_end, 600);
     for (double rtol : {1e-5, 1e-10}) {
-      const BenchRun kernel = run(bench, times, rodas4(rtol));
-      const BenchRun general = run(bench, times, rodas4(rtol), {}, {}, true, false);
+      const BenchRun kernel = run(bench, times, options(method, rtol, rtol * 1e-4));
+      const BenchRun general = run(bench, times, options(method, rtol, rtol * 1e-4), {}, {}, true, false);
+      EXPECT_EQ(kernel.stats.method_used, method);
+      EXPECT_EQ(general.stats.method_used, method);
       ASSERT_TRUE(kernel.kernel);
       ASSERT_TRUE(kernel.x_only);
       ASSERT_FALSE(general.kernel);
@@ -263,10 +267,12 @@ TEST(BenchKernel, NotTakenOutsideItsDomain) {
     const ContactModel model(law, body1, rh::rigid());
     const Bench bench(model, spring(0.1));
     const BenchRun r = run(bench, times, o);
-    EXPECT_EQ(r.x_only, o.method == integrate::Method::rodas4 && o.atol_per_component.empty());
+    EXPECT_EQ(r.x_only, integrate::is_rosenbrock(r.stats.method_used) && o.atol_per_component.empty());
     return r.kernel;
   };
   EXPECT_TRUE(takes_kernel(lugre_1995(), rh::elastic(1e5), rodas4(1e-5)));
+  EXPECT_TRUE(takes_kernel(lugre_1995(), rh::elastic(1e5), options(integrate::Method::rodas5p, 1e-7, 1e-11)));
+  EXPECT_TRUE(takes_kernel(lugre_1995(), rh::elastic(1e5), integrate::Options{}));  // auto: a Rosenbrock method
   // A viscoelastic body, Bouc-Wen, 0 < delta_s < 1 (infinite slope of mu at v = 0): the general x path.
   EXPECT_FALSE(takes_kernel(lugre_1995(), rh::gkv(1e5, {50.0}, {1e-3}), rodas4(1e-5)));
   LawParams bouc_wen;

@@ -36,6 +36,15 @@ TEST(Validation, NearestWordSuggestsCloseKeysOnly) {
   EXPECT_EQ(nearest_word("completely_unrelated", keys), "");
 }
 
+TEST(Validation, NearestWordPrefersACompletionAtEqualDistance) {
+  // "rodas5" is one edit from "rodas4" and from "rodas5p": the truncated name's completion wins, in either
+  // order of the candidates; without a completion the first at the smallest distance.
+  EXPECT_EQ(nearest_word("rodas5", {"auto", "cvode_bdf", "rodas4", "rodas5p"}), "rodas5p");
+  EXPECT_EQ(nearest_word("rodas5", {"rodas5p", "rodas4"}), "rodas5p");
+  EXPECT_EQ(nearest_word("rodas3", {"rodas4", "rodas5p"}), "rodas4");
+  EXPECT_EQ(nearest_word("mu_x", {"mu_s", "mu_d"}), "mu_s");
+}
+
 TEST(Norms, RegularisedNormAndSign) {
   EXPECT_DOUBLE_EQ(regularised_norm(Vec2(3.0, 4.0), 0.0), 5.0);
   EXPECT_DOUBLE_EQ(regularised_norm(Vec2(0.0, 0.0), 1e-4), 1e-2);

@@ -188,6 +188,15 @@ TEST(DirectionalScenarioErrors, ExactMessages) {
   EXPECT_EQ(error_of(loop + kSurface + "[mechanism]\nkind = \"slanted\"\nlength_m = 2\n"),
             "key \"mechanism.length_m\" does not apply to mechanism.kind = \"slanted\" (valid keys here: kind, k, "
             "height_m, rest_length_m, theta_rad)");
+  // integrator.method: a name is recognised (the nearest suggested), but only auto and cvode_bdf apply here.
+  EXPECT_EQ(error_of(loop + kSurface + kAngular + "[integrator]\nmethod = \"rodas5p\"\n"),
+            "integrator.method = \"rodas5p\": does not apply to kind = \"directional_loop\" (its epsilon-systems are "
+            "integrated by cvode_bdf; valid here: auto, cvode_bdf)");
+  EXPECT_EQ(error_of(loop + kSurface + kAngular + "[integrator]\nmethod = \"rodas5\"\n"),
+            "integrator.method = \"rodas5\": unknown method (valid: auto, cvode_bdf, rodas4, rodas5p, sdirk2, "
+            "implicit_euler, rk4); did you mean \"rodas5p\"?");
+  EXPECT_EQ(error_of(loop + kSurface + kAngular + "[integrator]\nmethod = \"cvode_bdf\"\nrtol = -1\n"),
+            "integrator.rtol = -1: must be > 0");  // cvode_bdf is accepted: the next key's check is reached
   EXPECT_EQ(error_of("kind = \"directional_lop\"\n"),
             "kind = \"directional_lop\": unknown scenario kind (valid: " +
                 fmt::format("{}", fmt::join(scenario_kinds(), ", ")) + "); did you mean \"directional_loop\"?");

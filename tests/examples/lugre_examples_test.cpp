@@ -152,5 +152,30 @@ TEST(LugreExamples, StickSlipConvergesWithTolerance) {
   EXPECT_LT(cycles.back().peak_friction_N, 1.5);
 }
 
+// The shipped example runs the default method (auto: rodas5p at its rtol 1e-8, the compiled kernel); its
+// period and peak friction are those of the cvode_bdf run it used to pin, to 1e-6.
+TEST(LugreExamples, StickSlipWithTheDefaultMethodKeepsPeriodAndPeak) {
+  const auto cases = load("lugre_stick_slip.toml");
+  ASSERT_EQ(cases.size(), 1u);
+  ASSERT_EQ(cases[0].integrator.method, integrate::Method::auto_);
+  const Solved shipped = solve(cases[0]);
+  EXPECT_EQ(shipped.run.stats.method_used, integrate::Method::rodas5p);
+  EXPECT_TRUE(shipped.run.kernel);
+  io::LumpedScenario bdf = cases[0];
+  bdf.integrator.method = integrate::Method::cvode_bdf;
+  const Solved before = solve(bdf);
+  EXPECT_EQ(before.run.stats.method_used, integrate::Method::cvode_bdf);
+  const contact::StickSlipCycle now = contact::stick_slip_cycle(shipped.run.series);
+  const contact::StickSlipCycle then = contact::stick_slip_cycle(before.run.series);
+  std::cout << "stick-slip example: default (" << integrate::to_string(shipped.run.stats.method_used) << ", "
+            << shipped.run.stats.steps << " steps) period " << now.period_s << " s, peak friction " << now.peak_friction_N
+            << " N; cvode_bdf (" << before.run.stats.steps << " steps) " << then.period_s << " s, "
+            << then.peak_friction_N << " N\n";
+  ASSERT_GE(now.cycles, 2);
+  EXPECT_EQ(now.cycles, then.cycles);
+  EXPECT_NEAR(now.period_s, then.period_s, 1e-6);
+  EXPECT_NEAR(now.peak_friction_N, then.peak_friction_N, 1e-6);
+}
+
 }  // namespace
 }  // namespace bristle

@@ -12,6 +12,7 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "bristle/core/error.hpp"
@@ -113,6 +114,13 @@ std::vector<double> grid(double t0, double t1, int intervals) {
   return times;
 }
 
+/// cvode_bdf, pinned: the CvodeBdf tests were written when it was the default (auto is now).
+Options cvode() {
+  Options o;
+  o.method = Method::cvode_bdf;
+  return o;
+}
+
 Options fixed(Method method, double dt) {
   Options o;
   o.method = method;
@@ -176,8 +184,7 @@ TEST(FixedStep, GridLandsOnEveryOutputTime) {
 
 TEST(Integrate, RepeatedOutputTimesAndTheInitialTimeAreObserved) {
   const std::vector<double> outputs{0.0, 0.0, 0.5, 0.5, 1.0};
-  Options bdf;
-  for (const Options& options : {bdf, fixed(Method::sdirk2, 0.01)}) {
+  for (const Options& options : {cvode(), Options{}, fixed(Method::sdirk2, 0.01)}) {
     const Trajectory r = run(nonlinear_system(false), nonlinear_exact(0.0), 0.0, outputs, options);
     EXPECT_EQ(r.times, outputs) << to_string(options.method);
     EXPECT_EQ(r.states[0], nonlinear_exact(0.0));
@@ -206,7 +213,7 @@ TEST(FixedStep, StepperAdvancesLikeIntegrate) {
   EXPECT_EQ(stats.rhs_evaluations, reference.stats.rhs_evaluations);
   EXPECT_GT(stats.smallest_step, 0.0);
 
-  EXPECT_EQ(message_of([&] { FixedStepper(system, Options{}, stats); }),
+  EXPECT_EQ(message_of([&] { FixedStepper(system, cvode(), stats); }),
             "integrator.method = \"cvode_bdf\": a fixed-step method is required here (valid: sdirk2, implicit_euler, "
             "rk4)");
   EXPECT_EQ(message_of([&] { stepper.step(0.0, 0.0, x); }), "FixedStepper::step h = 0: must be > 0");
@@ -221,7 +228,7 @@ TEST(CvodeBdf, ErrorDecreasesWithTheTolerance) {
   const std::vector<double> outputs = grid(0.0, 10.0, 20);
   double previous = std::numeric_limits<double>::infinity();
   for (const double rtol : {1e-4, 1e-6, 1e-8, 1e-10}) {
-    Options o;
+    Options o = cvode();
     o.rtol = rtol;
     o.atol = 1e-3 * rtol;
     const Trajectory r = run(nonlinear_system(false), nonlinear_exact(0.0), 0.0, outputs, o);
@@ -242,7 +249,7 @@ TEST(CvodeBdf, ErrorDecreasesWithTheTolerance) {
 TEST(CvodeBdf, RobertsonStiffProblem) {
   std::vector<double> outputs;
   for (double t = 0.4; t < 5e10; t *= 10.0) outputs.push_back(t);  // 0.4 ... 4e10
-  Options o;
+  Options o = cvode();
   o.rtol = 1e-8;
   o.atol_per_component = {1e-12, 1e-18, 1e-10};
   const Trajectory r = run(robertson(false), VecX{{1.0, 0.0, 0.0}}, 0.0, outputs, o);
@@ -262,7 +269,7 @@ TEST(CvodeBdf, RobertsonStiffProblem) {
 }
 
 TEST(CvodeBdf, StepBudgetIsRespectedAcrossTheRun) {
-  Options o;
+  Options o = cvode();
   o.max_steps = 10;
   const std::string message =
       message_of([&] { run(nonlinear_system(false), nonlinear_exact(0.0), 0.0, grid(0.0, 10.0, 10), o); });
@@ -301,7 +308,7 @@ VecX kinked_exact(double t) {
 }
 
 TEST(CvodeBdf, RestartsAtSwitchesAndStaysAccurate) {
-  Options o;
+  Options o = cvode();
   o.rtol = 1e-8;
   o.atol = 1e-10;
   const std::vector<double> outputs = grid(0.0, 10.0, 40);
@@ -332,7 +339,7 @@ TEST(CvodeBdf, SwitchAtTheEndTimeOrIdenticallyZeroIsHarmless) {
     g[0] = t - 1.0;  // a root exactly at the last output time
     g[1] = 0.0;      // never changes sign
   };
-  const Trajectory r = run(s, VecX::Zero(2), 0.0, {0.5, 1.0}, Options{});
+  const Trajectory r = run(s, VecX::Zero(2), 0.0, {0.5, 1.0}, cvode());
   EXPECT_EQ(r.times.back(), 1.0);
   EXPECT_NEAR(r.x[0], kinked_exact(1.0)[0], 1e-6);
 }
@@ -353,7 +360,7 @@ TEST(CvodeBdf, ChatteringSwitchEndsTheRunEarly) {
   s.rhs = [](double, const double* x, double* f) { f[0] = x[0] > 0.5 ? -1.0 : 1.0; };
   s.switch_count = 1;
   s.switches = [](double, const double* x, double* g) { g[0] = x[0] - 0.5; };
-  const std::string message = message_of([&] { run(s, VecX::Zero(1), 0.0, {1.0}, Options{}); });
+  const std::string message = message_of([&] { run(s, VecX::Zero(1), 0.0, {1.0}, cvode()); });
   const std::string prefix = "cvode_bdf: switching function g[0] chatters at t = ";
   ASSERT_EQ(message.rfind(prefix, 0), 0u) << message;
   ASSERT_NE(message.find(": 100 sign changes in a row"), std::string::npos) << message;
@@ -363,7 +370,7 @@ TEST(CvodeBdf, ChatteringSwitchEndsTheRunEarly) {
 // ---- (d) Analytic against difference-quotient Jacobians ---------------------------------------
 
 TEST(CvodeBdf, AnalyticJacobianMatchesDifferenceQuotients) {
-  Options o;
+  Options o = cvode();
   o.rtol = 1e-8;
   o.atol_per_component = {1e-12, 1e-18, 1e-10};
   const std::vector<double> outputs{0.4, 4.0, 40.0, 400.0, 4000.0};
@@ -425,7 +432,7 @@ OdeSystem nan_after_half() {
 }
 
 TEST(CvodeBdf, NonFiniteRightHandSideNamesTheTime) {
-  const std::string message = message_of([] { run(nan_after_half(), nonlinear_exact(0.0), 0.0, {1.0}, Options{}); });
+  const std::string message = message_of([] { run(nan_after_half(), nonlinear_exact(0.0), 0.0, {1.0}, cvode()); });
   const std::string prefix = "cvode_bdf failed at t = ";
   const std::string nan_at = "the right-hand side returned a non-finite value at t = ";
   ASSERT_EQ(message.rfind(prefix, 0), 0u) << message;
@@ -434,7 +441,7 @@ TEST(CvodeBdf, NonFiniteRightHandSideNamesTheTime) {
   EXPECT_LE(number_after(message, prefix), 0.5) << message;
   EXPECT_GT(number_after(message, nan_at), 0.5) << message;
   EXPECT_LT(number_after(message, nan_at), 0.51) << message;
-  EXPECT_THROW(run(nan_after_half(), nonlinear_exact(0.0), 0.0, {1.0}, Options{}), SolverError);
+  EXPECT_THROW(run(nan_after_half(), nonlinear_exact(0.0), 0.0, {1.0}, cvode()), SolverError);
 }
 
 TEST(FixedStep, NonFiniteRightHandSideNamesTheTime) {
@@ -474,7 +481,7 @@ TEST(Integrate, ExceptionsFromCallbacksPropagateWithTheirType) {
     nonlinear_system(false).rhs(t, y, f);
   };
   for (const Options& options :
-       {Options{}, fixed(Method::sdirk2, 0.1), fixed(Method::implicit_euler, 0.1), fixed(Method::rk4, 0.1)})
+       {Options{}, cvode(), fixed(Method::sdirk2, 0.1), fixed(Method::implicit_euler, 0.1), fixed(Method::rk4, 0.1)})
     EXPECT_THROW(run(s, nonlinear_exact(0.0), 0.0, {1.0}, options), RhsFailure) << to_string(options.method);
 
   OdeSystem bad_jacobian = nonlinear_system(true);
@@ -536,20 +543,73 @@ TEST(IntegratorOptions, InvalidValuesAreRejectedWithKeyValueAndRule) {
   EXPECT_NO_THROW(Options{}.validate("integrator"));
 }
 
+// The valid list gained auto and rodas5p (issue 19); the messages are otherwise those pinned before.
 TEST(IntegratorOptions, MethodNames) {
-  for (const Method m : {Method::cvode_bdf, Method::sdirk2, Method::implicit_euler, Method::rk4})
+  for (const Method m : {Method::auto_, Method::cvode_bdf, Method::rodas4, Method::rodas5p, Method::sdirk2,
+                         Method::implicit_euler, Method::rk4})
     EXPECT_EQ(method_from_string("integrator.method", to_string(m)), m);
+  EXPECT_EQ(to_string(Method::auto_), "auto");
   EXPECT_TRUE(is_adaptive(Method::cvode_bdf));
+  EXPECT_TRUE(is_adaptive(Method::auto_));
   EXPECT_FALSE(is_adaptive(Method::sdirk2) || is_adaptive(Method::implicit_euler) || is_adaptive(Method::rk4));
+  // "foo" is 3 edits from "auto" and from "rk4": the first listed wins (it was "rk4" before auto existed).
   EXPECT_EQ(message_of([] { method_from_string("integrator.method", "foo"); }),
-            "integrator.method = \"foo\": unknown method (valid: cvode_bdf, rodas4, sdirk2, implicit_euler, rk4); did you "
-            "mean \"rk4\"?");
+            "integrator.method = \"foo\": unknown method (valid: auto, cvode_bdf, rodas4, rodas5p, sdirk2, "
+            "implicit_euler, rk4); did you mean \"auto\"?");
   EXPECT_EQ(message_of([] { method_from_string("integrator.method", "sdirk"); }),
-            "integrator.method = \"sdirk\": unknown method (valid: cvode_bdf, rodas4, sdirk2, implicit_euler, rk4); did you "
-            "mean \"sdirk2\"?");
+            "integrator.method = \"sdirk\": unknown method (valid: auto, cvode_bdf, rodas4, rodas5p, sdirk2, "
+            "implicit_euler, rk4); did you mean \"sdirk2\"?");
+  EXPECT_EQ(message_of([] { method_from_string("integrator.method", "rodas5"); }),
+            "integrator.method = \"rodas5\": unknown method (valid: auto, cvode_bdf, rodas4, rodas5p, sdirk2, "
+            "implicit_euler, rk4); did you mean \"rodas5p\"?");
   EXPECT_EQ(message_of([] { method_from_string("integrator.method", "xyzzyq"); }),
-            "integrator.method = \"xyzzyq\": unknown method (valid: cvode_bdf, rodas4, sdirk2, implicit_euler, rk4)");
+            "integrator.method = \"xyzzyq\": unknown method (valid: auto, cvode_bdf, rodas4, rodas5p, sdirk2, "
+            "implicit_euler, rk4)");
   EXPECT_THROW(method_from_string("integrator.method", "foo"), InvalidInput);
+}
+
+TEST(IntegratorOptions, AutoIsTheDefaultAndResolvesByTheRule) {
+  EXPECT_EQ(Options{}.method, Method::auto_);
+  Options o;
+  o.rtol = 1e-8;
+  EXPECT_EQ(resolve_method(o, 3), Method::rodas5p);
+  EXPECT_EQ(resolve_method(o, 10), Method::rodas5p);
+  EXPECT_EQ(resolve_method(o, 11), Method::cvode_bdf);
+  o.rtol = 1e-4;
+  EXPECT_EQ(resolve_method(o, 3), Method::rodas4);
+  EXPECT_EQ(resolve_method(o, 11), Method::cvode_bdf);
+  for (const Method m : {Method::cvode_bdf, Method::rodas4, Method::rodas5p, Method::sdirk2, Method::rk4}) {
+    o.method = m;
+    EXPECT_EQ(resolve_method(o, 3), m);
+    EXPECT_EQ(resolve_method(o, 100), m);
+  }
+  // integrate() reports the method that ran; a fixed-step FixedStepper refuses auto.
+  const OdeSystem s = nonlinear_system(true);
+  for (const auto& [rtol, expected] : {std::pair{1e-8, Method::rodas5p}, std::pair{1e-4, Method::rodas4}}) {
+    VecX x = nonlinear_exact(0.0);
+    Options a;
+    a.rtol = rtol;
+    a.atol = 1e-3 * rtol;
+    const Stats stats = integrate(s, x, 0.0, {2.0}, a, nullptr);
+    EXPECT_EQ(stats.method_used, expected);
+    EXPECT_LT((x - nonlinear_exact(2.0)).lpNorm<Eigen::Infinity>(), 50.0 * rtol);
+  }
+  OdeSystem wide;  // 12 independent decays: above the Rosenbrock size of auto
+  wide.size = 12;
+  wide.rhs = [](double, const double* y, double* f) {
+    for (int i = 0; i < 12; ++i) f[i] = -(i + 1.0) * y[i];
+  };
+  VecX x = VecX::Ones(12);
+  EXPECT_EQ(integrate(wide, x, 0.0, {1.0}, Options{}, nullptr).method_used, Method::cvode_bdf);
+  EXPECT_NEAR(x[11], std::exp(-12.0), 1e-8);
+  Options fixed;
+  fixed.method = Method::sdirk2;
+  fixed.dt = 0.1;
+  x = nonlinear_exact(0.0);
+  EXPECT_EQ(integrate(s, x, 0.0, {1.0}, fixed, nullptr).method_used, Method::sdirk2);
+  Stats stepper_stats;
+  EXPECT_EQ(message_of([&] { FixedStepper(s, Options{}, stepper_stats); }),
+            "integrator.method = \"auto\": a fixed-step method is required here (valid: sdirk2, implicit_euler, rk4)");
 }
 
 TEST(Integrate, InvalidSystemsAndTimesAreRejected) {

@@ -1,4 +1,4 @@
-// The RODAS4 driver as a template on a statically typed system (include/bristle/integrate/rodas4.hpp),
+// The Rosenbrock driver (RODAS4 and Rodas5P) as a template on a statically typed system (include/bristle/integrate/rosenbrock.hpp),
 // with a quadrature component: against the closed form, and against the same system given to integrate()
 // as an OdeSystem (no quadratures, LU of the full matrix).
 #include <gtest/gtest.h>
@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "bristle/integrate/ode.hpp"
-#include "bristle/integrate/rodas4.hpp"
+#include "bristle/integrate/rosenbrock.hpp"
 
 namespace bristle::integrate {
 namespace {
@@ -53,15 +53,20 @@ TEST(Rodas4Static, QuadratureSystemMatchesTheClosedFormAndTheOdeSystemPath) {
   std::vector<double> times;
   for (int i = 0; i <= 100; ++i) times.push_back(0.02 * i);
   Options o;
-  o.method = Method::rodas4;
+  for (const Method method : {Method::rodas4, Method::rodas5p})
   for (const double rtol : {1e-5, 1e-9}) {
+    SCOPED_TRACE(to_string(method));
+    o.method = method;
     o.rtol = rtol;
     o.atol = rtol * 1e-3;
     DecayWithQuadrature system;
     VecX x(3);
     x << 1.0, 1.0, 0.0;
     std::vector<VecX> rows;
-    const Stats s = rodas4(system, x, 0.0, times, o, [&](double, const double* y) { rows.emplace_back(Eigen::Map<const VecX>(y, 3)); });
+    const auto record = [&](double, const double* y) { rows.emplace_back(Eigen::Map<const VecX>(y, 3)); };
+    const Stats s = method == Method::rodas4 ? rodas4(system, x, 0.0, times, o, record)
+                                             : rodas5p(system, x, 0.0, times, o, record);
+    EXPECT_EQ(s.method_used, method);
     ASSERT_EQ(rows.size(), times.size());
     double worst = 0.0;
     for (std::size_t i = 0; i < times.size(); ++i) worst = std::max(worst, (rows[i] - exact(times[i])).cwiseAbs().maxCoeff());

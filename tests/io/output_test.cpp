@@ -180,7 +180,8 @@ TEST(Output, RunningALumpedScenarioFillsTheReport) {
   for (const char* key : {"\"bristle_version\"", "\"solve_seconds\"", "\"solve_cpu_seconds\"", "\"parameters\"",
                           "\"derived\"",
                           "\"F_peak_N\"", "\"integrator_stats\"", "\"steady_at_final_velocity\"", "\"load\": 20",
-                          "\"path\": \"full\""})
+                          // The default method (auto; cvode_bdf and so "full" before issue 19) at rtol 1e-8:
+                          "\"path\": \"kernel\"", "\"method\": \"auto\"", "\"method_used\": \"rodas5p\""})
     EXPECT_NE(json.find(key), std::string::npos) << key;
   EXPECT_GE(r.solve_seconds, 0.0);
 }
@@ -196,6 +197,30 @@ TEST(Output, ReportNamesTheIntegrationPath) {
   const auto full =
       parse_scenario_string(base + "[bench]\ndrive = \"velocity\"\ninput = 0.01\ninput_y = 0.005\n", "full");
   EXPECT_NE(full->run({}).report.dump().find("\"path\": \"full\""), std::string::npos);
+}
+
+// integrator_stats.method_used and parameters.integrator.method_used say which method ran: what auto chose
+// (rodas4 at rtol >= 1e-5, rodas5p below, on a bench), or the method named.
+TEST(Output, ReportNamesTheMethodThatRan) {
+  const std::string base =
+      "[law]\ntype = \"lugre\"\nmu_s = 1.5\nmu_d = 1\nv_s = 0.001\n[body1]\ntype = \"elastic\"\nk0 = 1e5\n"
+      "[time]\nt_end_s = 0.05\noutputs = 51\n[bench]\ndrive = \"velocity\"\ninput = 0.01\n";
+  const auto count = [](const std::string& text, const std::string& what) {
+    std::size_t n = 0;
+    for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+    return n;
+  };
+  const std::string loose =
+      parse_scenario_string(base + "[integrator]\nrtol = 1e-4\natol = 1e-8\n", "loose")->run({}).report.dump();
+  EXPECT_EQ(count(loose, "\"method\": \"auto\""), 1u) << loose;
+  EXPECT_EQ(count(loose, "\"method_used\": \"rodas4\""), 2u) << loose;  // parameters and the case's stats
+  const std::string tight =
+      parse_scenario_string(base + "[integrator]\nrtol = 1e-8\n", "tight")->run({}).report.dump();
+  EXPECT_EQ(count(tight, "\"method_used\": \"rodas5p\""), 2u) << tight;
+  const std::string bdf = parse_scenario_string(base + "[integrator]\nmethod = \"cvode_bdf\"\n", "bdf")->run({}).report.dump();
+  EXPECT_EQ(count(bdf, "\"method\": \"cvode_bdf\""), 1u) << bdf;
+  EXPECT_EQ(count(bdf, "\"method_used\": \"cvode_bdf\""), 2u) << bdf;
+  EXPECT_EQ(count(bdf, "\"path\": \"full\""), 1u) << bdf;
 }
 
 }  // namespace

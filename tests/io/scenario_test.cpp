@@ -84,7 +84,7 @@ TEST(Scenario, MinimalScenarioGetsTheDocumentedDefaults) {
   ASSERT_EQ(times.size(), 1001u);
   EXPECT_EQ(times.front(), 0.0);
   EXPECT_EQ(times.back(), 0.1);
-  EXPECT_EQ(s.integrator.method, integrate::Method::cvode_bdf);
+  EXPECT_EQ(s.integrator.method, integrate::Method::auto_);  // the default since issue 19 (was cvode_bdf)
   EXPECT_DOUBLE_EQ(s.integrator.rtol, 1e-8);
   EXPECT_DOUBLE_EQ(s.integrator.atol, 1e-12);
   EXPECT_EQ(s.integrator.max_steps, 50'000'000);
@@ -551,8 +551,11 @@ TEST(ScenarioErrors, UnknownNamesWithSuggestion) {
                                 "table); did you mean \"sine\"?");
   p = Parts{};
   p.extra = "[integrator]\nmethod = \"rk45\"\n";
-  EXPECT_EQ(error_of(p.text()), "integrator.method = \"rk45\": unknown method (valid: cvode_bdf, rodas4, "
-                                "sdirk2, implicit_euler, rk4); did you mean \"rk4\"?");
+  EXPECT_EQ(error_of(p.text()), "integrator.method = \"rk45\": unknown method (valid: auto, cvode_bdf, rodas4, "
+                                "rodas5p, sdirk2, implicit_euler, rk4); did you mean \"rk4\"?");
+  p.extra = "[integrator]\nmethod = \"rodas5\"\n";
+  EXPECT_EQ(error_of(p.text()), "integrator.method = \"rodas5\": unknown method (valid: auto, cvode_bdf, rodas4, "
+                                "rodas5p, sdirk2, implicit_euler, rk4); did you mean \"rodas5p\"?");
   EXPECT_EQ(error_of("kind = \"lumpd\"\n"), "kind = \"lumpd\": this parser reads kind = \"lumped\"");
   try {
     parse_scenario_string("kind = \"lumpd\"\n");

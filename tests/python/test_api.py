@@ -83,12 +83,26 @@ def test_bench_run_names_its_path():
     rodas4 = bristle.IntegratorOptions(method="rodas4", rtol=1e-6, atol=1e-10)
     run = bristle.contact.run(along_x, np.linspace(0.0, 1.0, 11), rodas4)
     assert run.x_only and run.kernel
+    # The default method, auto, is rodas5p here (rtol 1e-8): the kernel too (with cvode_bdf, the default before
+    # issue 19, the full system).
     run = bristle.contact.run(along_x, np.linspace(0.0, 1.0, 11))
+    assert run.x_only and run.kernel
+    assert run.stats.method_used == bristle.Method.rodas5p
+    run = bristle.contact.run(along_x, np.linspace(0.0, 1.0, 11), bristle.IntegratorOptions(method="cvode_bdf"))
     assert not run.x_only and not run.kernel
+    assert run.stats.method_used == bristle.Method.cvode_bdf
     both = bristle.Bench(m, bristle.BenchParams(input_x=bristle.Signal.sine(amplitude=0.1, omega=5.0),
                                                 input_y=bristle.Signal.constant(0.05)))
     run = bristle.contact.run(both, np.linspace(0.0, 1.0, 11), rodas4)
     assert not run.x_only and not run.kernel
+
+
+def test_method_enum_lists_every_method_and_auto_is_the_default():
+    names = set(bristle.Method.__members__)
+    assert names == {"auto", "cvode_bdf", "rodas4", "rodas5p", "sdirk2", "implicit_euler", "rk4"}
+    assert bristle.IntegratorOptions().method == bristle.Method.auto
+    assert bristle.IntegratorOptions(method="rodas5p").method == bristle.Method.rodas5p
+    assert bristle.IntegratorOptions(method=bristle.Method.rodas4).method == bristle.Method.rodas4
 
 
 def test_time_series_views_and_dicts():

@@ -75,6 +75,8 @@ def test_unknown_names_suggest_the_nearest():
         bristle.BenchParams(drive="sprung")
     with pytest.raises(ValueError, match=r'integrator.method = "rk5": unknown method'):
         bristle.IntegratorOptions(method="rk5")
+    with pytest.raises(ValueError, match=r'integrator.method = "rodas5": unknown method .*did you mean "rodas5p"\?'):
+        bristle.IntegratorOptions(method="rodas5")
     law = bristle.LawParams()
     with pytest.raises(ValueError, match="unknown friction law"):
         law.kind = "coulomb"

@@ -3,19 +3,26 @@
 // an optional dense Jacobian and optional switching functions; output goes to an observer.
 //
 // Methods
+//   auto        the default: chooses per problem the method that is fastest at the requested tolerance
+//               among those that apply (resolve_method(); the rule and the measurements it rests on are in
+//               docs/integrators.md): rodas5p or rodas4 for small systems, cvode_bdf for large ones.
+//               Stats::method_used says which ran.
 //   cvode_bdf   adaptive variable-order BDF (SUNDIALS CVODE, orders 1-5) with Newton iterations on a
 //               dense Jacobian (analytic if given, else difference quotients); error control on
 //               rtol |x| + atol. Switching functions are located by CVODE's root finder and the
 //               integration is restarted there, so that kinks of the right-hand side (|v| at v = 0)
-//               never sit inside a step. The default for stiff friction problems.
+//               never sit inside a step. For large stiff systems.
 //   rodas4      adaptive 6-stage Rosenbrock method of order 4(3) (Hairer & Wanner's RODAS), L-stable and
 //               stiffly accurate: one LU factorisation and six linear solves per step, no Newton
 //               iterations; the Jacobian is analytic if given, else difference quotients. Output
 //               times are served by RODAS's continuous extension of order 3 (no steps land on them);
 //               switching functions are located on it and the step is retaken to end at the root.
 //               Fixed-size (allocation-free) for small systems: the fastest for lumped friction benches.
-//               The driver is a template on the system (integrate/rodas4.hpp) for callers with a
+//               The driver is a template on the system (integrate/rosenbrock.hpp) for callers with a
 //               statically typed right-hand side.
+//   rodas5p     adaptive 8-stage Rosenbrock method of order 5(4) (Steinebach's Rodas5P, 2023), L-stable and
+//               stiffly accurate, the same driver as rodas4 with another tableau: one LU and eight solves per
+//               step, fewer steps at tight tolerances; dense output with the order-5 midpoint terms.
 //   sdirk2      fixed step, 2-stage L-stable SDIRK (gamma = 1 - 1/sqrt(2)), order 2, Newton
 //               iterations; for embedding in real-time loops (no step rejection).
 //   implicit_euler  fixed step, order 1, L-stable.
@@ -46,14 +53,18 @@ struct OdeSystem {
   std::function<void(double t, const double* x, double* g)> switches;
 };
 
-enum class Method { cvode_bdf, rodas4, sdirk2, implicit_euler, rk4 };
+/// `auto_` is "auto" in TOML, JSON and Python (auto is a C++ keyword).
+enum class Method { auto_, cvode_bdf, rodas4, rodas5p, sdirk2, implicit_euler, rk4 };
 std::string_view to_string(Method method);
 /// Throws InvalidInput naming `key` (and suggesting the nearest name) for an unknown method.
 Method method_from_string(std::string_view key, std::string_view name);
+/// True for the adaptive methods and auto (which chooses one).
 bool is_adaptive(Method method);
+/// rodas4 or rodas5p: the Rosenbrock driver of integrate/rosenbrock.hpp.
+bool is_rosenbrock(Method method);
 
 struct Options {
-  Method method = Method::cvode_bdf;
+  Method method = Method::auto_;
   double rtol = 1e-8;           // relative tolerance (adaptive)
   double atol = 1e-12;          // absolute tolerance (adaptive), same units as the state
   std::vector<double> atol_per_component;  // optional, overrides atol when non-empty
@@ -75,7 +86,12 @@ struct Stats {
   long restarts = 0;            // restarts at located switches
   double smallest_step = 0.0;   // smallest step taken (s)
   double largest_step = 0.0;
+  Method method_used = Method::auto_;  // the method that ran (never auto_ after a run; auto_ before any)
 };
+
+/// The method that `options.method` stands for on a system of `size` components: itself, or for auto_ the
+/// fastest that applies at options.rtol (docs/integrators.md, "auto"). Never returns auto_.
+Method resolve_method(const Options& options, int size);
 
 /// Called at each requested output time with the state there.
 using Observer = std::function<void(double t, const double* x)>;
@@ -85,7 +101,7 @@ using Observer = std::function<void(double t, const double* x)>;
 VecX absolute_tolerances(const Options& options, int size);
 
 /// The checks integrate() makes before it integrates, for drivers called directly (rodas4() of
-/// integrate/rodas4.hpp): valid options, a finite initial state of `size` components, per-component
+/// integrate/rosenbrock.hpp): valid options, a finite initial state of `size` components, per-component
 /// tolerances (if any) of that size, and finite output times, non-decreasing and >= t0. Throws InvalidInput.
 void validate_run(const Options& options, int size, const VecX& x, double t0, const std::vector<double>& output_times);
 

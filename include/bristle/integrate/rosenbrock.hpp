@@ -1,10 +1,10 @@
 #pragma once
-// The adaptive Rosenbrock method RODAS4 as a template on a statically typed system (the design of
-// Boost.Odeint): a system whose right-hand side is a concrete type has it inlined into the stage loop.
-// integrate() with `Method::rodas4` runs this same driver on an OdeSystem (its std::function members
-// behind an adapter); contact::run uses it directly for its compiled 1-D bench kernel. The method, its
-// error control, dense output and switch handling are described in src/integrate/rodas4.cpp and
-// docs/integrators.md.
+// The adaptive Rosenbrock methods RODAS4 and Rodas5P: one driver, a template on the method's tableau and on a
+// statically typed system (the design of Boost.Odeint): a system whose right-hand side is a concrete type has
+// it inlined into the stage loop. integrate() with `Method::rodas4` or `Method::rodas5p` runs this same driver
+// on an OdeSystem (its std::function members behind an adapter); contact::run uses it directly for its
+// compiled 1-D bench kernel. The methods, their error control, dense output and switch handling are
+// described in src/integrate/rosenbrock.cpp and docs/integrators.md.
 //
 // A StaticSystem S provides
 //   S::kSize         the state size if fixed at compile time (fixed-size Eigen work, no allocation), else
@@ -22,7 +22,7 @@
 // sparsity of its Jacobian eliminates in a few operations what the dense inverse or LU does in many.
 //   factor_stage(c, J)   once per attempted step, J the full Jacobian (column-major, size x size);
 //   solve_stage(r, k)    per stage, k_lead from r_lead (the first size - Q components of each).
-// integrate() checks its inputs; a caller of rodas4() directly must pass a finite initial state of
+// integrate() checks its inputs; a caller of rosenbrock() (rodas4(), rodas5p()) directly must pass a finite initial state of
 // size() components and finite, non-decreasing output times >= t0, and validated Options.
 #include <fmt/format.h>
 
@@ -58,35 +58,115 @@ concept StageSolver = requires(S& s, double c, const double* jacobian, const dou
   s.solve_stage(r, k);
 };
 
-namespace rodas4_detail {
+namespace rosenbrock_detail {
 
-constexpr int kStages = 6;
-constexpr double kGamma = 0.25;
-// Stage times alpha_i and gamma_i = sum_j gamma_ij (for f_t).
-constexpr std::array<double, kStages> kAlpha = {0.0, 0.386, 0.21, 0.63, 1.0, 1.0};
-constexpr std::array<double, kStages> kGammaSum = {0.25, -0.1043, 0.1035, -0.3620000000000023e-01, 0.0, 0.0};
-// a_ij and c_ij, strictly lower triangular, row-wise: (2,1), (3,1), (3,2), (4,1), ...
-constexpr std::array<double, 15> kA = {
-    0.1544000000000000e+01,  0.9466785280815826e+00, 0.2557011698983284e+00, 0.3314825187068521e+01,
-    0.2896124015972201e+01,  0.9986419139977817e+00, 0.1221224509226641e+01, 0.6019134481288629e+01,
-    0.1253708332932087e+02,  -0.6878860361058950e+00, 0.1221224509226641e+01, 0.6019134481288629e+01,
-    0.1253708332932087e+02,  -0.6878860361058950e+00, 1.0};
-constexpr std::array<double, 15> kC = {
-    -0.5668800000000000e+01, -0.2430093356833875e+01, -0.2063599157091915e+00, -0.1073529058151375e+00,
-    -0.9594562251023355e+01, -0.2047028614809616e+02, 0.7496443313967647e+01,  -0.1024680431464352e+02,
-    -0.3399990352819905e+02, 0.1170890893206160e+02,  0.8083246795921522e+01,  -0.7981132988064893e+01,
-    -0.3152159432874371e+02, 0.1631930543123136e+02,  -0.6058818238834054e+01};
-// y_1 = y + sum m_i K_i
-constexpr std::array<double, kStages> kM = {0.1221224509226641e+01, 0.6019134481288629e+01, 0.1253708332932087e+02,
-                                            -0.6878860361058950e+00, 1.0, 1.0};
-
-// Continuous extension (dense output) coefficients d_1j, d_2j of RODAS.
-constexpr std::array<double, kStages - 1> kD1 = {10.12623508344586, -7.487995877610167, -34.80091861555747,
-                                                 -7.992771707568823, 1.025137723295662};
-constexpr std::array<double, kStages - 1> kD2 = {-0.6762803392801253, 6.087714651680015, 16.43084320892478,
-                                                 24.76722511418386, -6.594389125716872};
-
+/// The transformed form of a Rosenbrock method (Hairer & Wanner II, §IV.7), as both tableaus below give
+/// it: stage times alpha_i, gamma_i = sum_j gamma_ij (for f_t), a_ij and c_ij strictly lower triangular
+/// row-wise ((2,1), (3,1), (3,2), (4,1), ...), and the dense-output rows over the first kDenseStages
+/// stages. Both methods are stiffly accurate (the last row of a is the solution's weights minus e_s), so
+/// y_1 = (the last stage's argument) + K_s, and the error estimate is K_s (the embedded solution is the
+/// last stage's argument).
 constexpr int lower(int i, int j) { return i * (i - 1) / 2 + j; }  // index of (i, j), 0-based, j < i
+
+/// RODAS4: Hairer & Wanner's RODAS (coefficients of their code in the notation of Sandu et al., Atmos.
+/// Environ. 31(20), 1997): 6 stages, order 4(3), dense output of order 3.
+struct Rodas4Tableau {
+  static constexpr const char* kName = "rodas4";
+  static constexpr Method kMethod = Method::rodas4;
+  static constexpr int kStages = 6;
+  static constexpr int kErrorOrder = 4;  // err ~ h^4: the controller's exponent is 1/4
+  static constexpr double kGamma = 0.25;
+  static constexpr std::array<double, kStages> kAlpha = {0.0, 0.386, 0.21, 0.63, 1.0, 1.0};
+  static constexpr std::array<double, kStages> kGammaSum = {0.25, -0.1043, 0.1035, -0.3620000000000023e-01, 0.0,
+                                                            0.0};
+  static constexpr std::array<double, 15> kA = {
+      0.1544000000000000e+01,  0.9466785280815826e+00, 0.2557011698983284e+00, 0.3314825187068521e+01,
+      0.2896124015972201e+01,  0.9986419139977817e+00, 0.1221224509226641e+01, 0.6019134481288629e+01,
+      0.1253708332932087e+02,  -0.6878860361058950e+00, 0.1221224509226641e+01, 0.6019134481288629e+01,
+      0.1253708332932087e+02,  -0.6878860361058950e+00, 1.0};
+  static constexpr std::array<double, 15> kC = {
+      -0.5668800000000000e+01, -0.2430093356833875e+01, -0.2063599157091915e+00, -0.1073529058151375e+00,
+      -0.9594562251023355e+01, -0.2047028614809616e+02, 0.7496443313967647e+01,  -0.1024680431464352e+02,
+      -0.3399990352819905e+02, 0.1170890893206160e+02,  0.8083246795921522e+01,  -0.7981132988064893e+01,
+      -0.3152159432874371e+02, 0.1631930543123136e+02,  -0.6058818238834054e+01};
+  // Continuous extension y(t + s h) = (1 - s) y + s (y_1 + (1 - s) (D_1 + s D_2)), D_k = sum_j d_kj K_j.
+  static constexpr int kDenseStages = 5;
+  static constexpr int kDenseRows = 2;
+  static constexpr std::array<std::array<double, kDenseStages>, kDenseRows> kDense = {{
+      {10.12623508344586, -7.487995877610167, -34.80091861555747, -7.992771707568823, 1.025137723295662},
+      {-0.6762803392801253, 6.087714651680015, 16.43084320892478, 24.76722511418386, -6.594389125716872},
+  }};
+};
+
+/// Rodas5P: Steinebach, BIT Numer. Math. 63, 27 (2023), coefficients as verified in
+/// /work/shared/notes/rodas5p.md: 8 stages, order 5(4), L-stable, stiffly accurate, dense output with the
+/// h4 terms (order 5 at theta = 1/2 there). Rows 7 and 8 of a are row 6 plus e_6, and plus e_6 + e_7
+/// (u_7 = u_6 + K_6, u_8 = u_7 + K_7); alpha_6..8 = 1, gamma_6..8 = 0.
+struct Rodas5PTableau {
+  static constexpr const char* kName = "rodas5p";
+  static constexpr Method kMethod = Method::rodas5p;
+  static constexpr int kStages = 8;
+  static constexpr int kErrorOrder = 5;  // the embedded solution has order 4: err ~ h^5
+  static constexpr double kGamma = 0.21193756319429014;
+  static constexpr std::array<double, kStages> kAlpha = {
+      0.0, 0.6358126895828704, 0.4095798393397535, 0.9769306725060716, 0.4288403609558664, 1.0, 1.0, 1.0};
+  static constexpr std::array<double, kStages> kGammaSum = {
+      0.21193756319429014, -0.42387512638858027, -0.3384627126235924, 1.8046452872882734, 2.325825639765069,
+      0.0, 0.0, 0.0};
+  static constexpr double a61 = -7.502846399306121, a62 = 2.561846144803919, a63 = -11.627539656261098,
+                          a64 = -0.18268767659942256, a65 = 0.030198172008377946;
+  static constexpr std::array<double, 28> kA = {
+      3.0,                                                                       // a21
+      2.849394379747939,   0.45842242204463923,                                  // a31, a32
+      -6.954028509809101,  2.489845061869568,   -10.358996098473584,             // a41..a43
+      2.8029986275628964,  0.5072464736228206,  -0.3988312541770524, -0.04721187230404641,  // a51..a54
+      a61, a62, a63, a64, a65,                                                   // a61..a65
+      a61, a62, a63, a64, a65, 1.0,                                              // a7j = a6j + e_6
+      a61, a62, a63, a64, a65, 1.0, 1.0};                                        // a8j = a7j + e_7
+  static constexpr std::array<double, 28> kC = {
+      -14.155112264123755,                                                        // C21
+      -17.97296035885952, -2.859693295451294,                                     // C31, C32
+      147.12150275711716, -1.41221402718213, 71.68940251302358,                   // C41..C43
+      165.43517024871676, -0.4592823456491126, 42.90938336958603, -5.961986721573306,   // C51..C54
+      24.854864614690072, -3.0009227002832186, 47.4931110020768, 5.5814197821558125,
+      -0.6610691825249471,                                                        // C61..C65
+      30.91273214028599, -3.1208243349937974, 77.79954646070892, 34.28646028294783, -19.097331116725623,
+      -28.087943162872662,                                                        // C71..C76
+      37.80277123390563, -3.2571969029072276, 112.26918849496327, 66.9347231244047, -40.06618937091002,
+      -54.66780262877968, -9.48861652309627};                                     // C81..C87
+  // Continuous extension y(t + s h) = (1 - s) y + s (y_1 + (1 - s) (D_1 + s (D_2 + s D_3))),
+  // D_k = sum_j h_(k+1)j K_j (the note's y_n + theta (y_1 - y_n + (1 - theta) (...)), rearranged).
+  static constexpr int kDenseStages = 8;
+  static constexpr int kDenseRows = 3;
+  static constexpr std::array<std::array<double, kDenseStages>, kDenseRows> kDense = {{
+      {25.948786856663858, -2.5579724845846235, 10.433815404888879, -2.3679251022685204, 0.524948541321073,
+       1.1241088310450404, 0.4272876194431874, -0.17202221070155493},
+      {-9.91568850695171, -0.9689944594115154, 3.0438037242978453, -24.495224566215796, 20.176138334709044,
+       15.98066361424651, -6.789040303419874, -6.710236069923372},
+      {11.419903575922262, 2.8879645146136994, 72.92137995996029, 80.12511834622643, -52.072871366152654,
+       -59.78993625266729, -0.15582684282751913, 4.883087185713722},
+  }};
+};
+
+/// Stage i's argument is stage i-1's plus K_{i-1} (row i of a = row i-1 + e_{i-1}): formed by one addition
+/// (the same sum in the same order as from y, so bitwise the same).
+template <class T>
+constexpr bool extends_previous(int i) {
+  if (i < 2) return false;
+  for (int j = 0; j < i - 1; ++j)
+    if (T::kA[lower(i, j)] != T::kA[lower(i - 1, j)]) return false;
+  return T::kA[lower(i, i - 1)] == 1.0;
+}
+
+/// err^(1/p) for the controller: two square roots for p = 4 (RODAS4 as before), pow otherwise.
+template <int P>
+inline double root_of(double e) {
+  if constexpr (P == 4) {
+    return std::sqrt(std::sqrt(e));
+  } else {
+    return std::pow(e, 1.0 / P);
+  }
+}
 
 constexpr double kSafety = 0.9;
 constexpr double kMinShrink = 0.2;           // h_new >= h / 5
@@ -101,8 +181,21 @@ constexpr double kRootAtStart = 1e-10;
 constexpr long kChatterSteps = 2;
 constexpr int kMaxChatteringRoots = 100;
 
-template <StaticSystem System>
-class Rodas4 {
+template <class Tableau, StaticSystem System>
+class Rosenbrock {
+  static constexpr int kStages = Tableau::kStages;
+  static constexpr double kGamma = Tableau::kGamma;
+  static constexpr auto kAlpha = Tableau::kAlpha;
+  static constexpr auto kGammaSum = Tableau::kGammaSum;
+  static constexpr auto kA = Tableau::kA;
+  static constexpr auto kC = Tableau::kC;
+  static constexpr auto kExtends = [] {
+    std::array<bool, Tableau::kStages> e{};
+    for (int i = 0; i < Tableau::kStages; ++i) e[static_cast<std::size_t>(i)] = extends_previous<Tableau>(i);
+    return e;
+  }();
+
+
  public:
   static constexpr int N = System::kSize;
   static constexpr int Q = System::kQuadratures;
@@ -116,7 +209,7 @@ class Rodas4 {
   static constexpr bool kOwnSolver = StageSolver<System>;
   static constexpr bool kInvert = !kOwnSolver && Q > 0 && L != Eigen::Dynamic && L <= 4;
 
-  Rodas4(System& system, const Options& options)
+  Rosenbrock(System& system, const Options& options)
       : system_(system),
         options_(options),
         n_(system.size()),
@@ -132,12 +225,11 @@ class Rodas4 {
         rhs_(n_),
         known_(n_),
         interp_(n_),
-        d1_(n_),
-        d2_(n_),
         jacobian_(n_, n_),
         matrix_(lead_, lead_),
         lu_(lead_) {
     for (auto& k : k_) k.resize(n_);
+    for (auto& d : dense_rows_) d.resize(n_);
     g0_.resize(static_cast<std::size_t>(system.switch_count()));
     g1_.resize(g0_.size());
     gm_.resize(g0_.size());
@@ -156,9 +248,9 @@ class Rodas4 {
     y_ = x;
     evaluate(t, y_, f0_);
     if (!finite(f0_))
-      throw SolverError(fmt::format("rodas4: the right-hand side returned a non-finite value at t = {} (the initial "
+      throw SolverError(fmt::format("{}: the right-hand side returned a non-finite value at t = {} (the initial "
                                     "state)",
-                                    format_value(t)));
+                                    Tableau::kName, format_value(t)));
     if (!g0_.empty()) switches(t, y_, g0_);
     double h = initial_step(t, t_end);
     double h_prev = 0.0, err_prev = 0.0;  // last accepted step, for Gustafsson's controller
@@ -167,9 +259,9 @@ class Rodas4 {
     double smallest = std::numeric_limits<double>::infinity();
     while (next < output_times.size()) {
       if (stats_.steps >= options_.max_steps)
-        throw SolverError(fmt::format("rodas4: step budget exhausted at t = {}: integrator.max_steps = {} steps "
+        throw SolverError(fmt::format("{}: step budget exhausted at t = {}: integrator.max_steps = {} steps "
                                       "taken before reaching t = {}",
-                                      format_value(t), options_.max_steps, format_value(t_end)));
+                                      Tableau::kName, format_value(t), options_.max_steps, format_value(t_end)));
       const double remaining = t_end - t;
       bool to_end = false;
       if (h >= remaining * (1.0 - kEndSlack)) {
@@ -179,9 +271,9 @@ class Rodas4 {
       const double min_step = std::max(kMinStepRelative * std::abs(t), std::numeric_limits<double>::min());
       if (!(h >= min_step) && !to_end)
         throw SolverError(fmt::format(
-            "rodas4 failed at t = {}: step-size collapse (h = {} below {}): the error test failed repeatedly; the "
+            "{} failed at t = {}: step-size collapse (h = {} below {}): the error test failed repeatedly; the "
             "right-hand side may be discontinuous here or the solution singular",
-            format_value(t), format_value(h), format_value(min_step)));
+            Tableau::kName, format_value(t), format_value(h), format_value(min_step)));
       if (!jacobian_current) {
         evaluate_jacobian(t, t_end);
         jacobian_current = true;
@@ -192,9 +284,9 @@ class Rodas4 {
         h *= kNonFiniteShrink;
         rejected = true;
         if (!(h >= min_step))
-          throw SolverError(fmt::format("rodas4 failed at t = {}: the right-hand side returned non-finite values "
+          throw SolverError(fmt::format("{} failed at t = {}: the right-hand side returned non-finite values "
                                         "at every step size down to {}",
-                                        format_value(t), format_value(h)));
+                                        Tableau::kName, format_value(t), format_value(h)));
         continue;
       }
       const double t1 = to_end ? t_end : t + h;
@@ -216,7 +308,7 @@ class Rodas4 {
       }
       if (err > 1.0) {
         ++stats_.error_test_failures;
-        h *= std::max(kMinShrink, kSafety * std::pow(err, -0.25));
+        h *= std::max(kMinShrink, kSafety * std::pow(err, -1.0 / Tableau::kErrorOrder));
         rejected = true;
         landing_ = false;
         continue;
@@ -253,8 +345,8 @@ class Rodas4 {
       }
       // Next step size (Gustafsson).
       const double e = std::max(err, 1e-10);
-      double q = std::sqrt(std::sqrt(e)) / kSafety;
-      if (h_prev > 0.0) q = std::max(q, (h_prev / h) * std::sqrt(std::sqrt(e * e / err_prev)) / kSafety);
+      double q = root_of<Tableau::kErrorOrder>(e) / kSafety;
+      if (h_prev > 0.0) q = std::max(q, (h_prev / h) * root_of<Tableau::kErrorOrder>(e * e / err_prev) / kSafety);
       q = std::clamp(q, 1.0 / kMaxGrowth, 1.0 / kMinShrink);
       h_prev = h;
       err_prev = std::max(err, 1e-2);
@@ -315,7 +407,7 @@ class Rodas4 {
       jacobian_.setZero();
       system_.jacobian(t, y_.data(), jacobian_.data());
       if (!jacobian_.allFinite())
-        throw SolverError(fmt::format("rodas4: the Jacobian returned a non-finite value at t = {}", format_value(t)));
+        throw SolverError(fmt::format("{}: the Jacobian returned a non-finite value at t = {}", Tableau::kName, format_value(t)));
     } else {
       const double root_eps = std::sqrt(std::numeric_limits<double>::epsilon());
       for (int j = 0; j < n_; ++j) {
@@ -338,7 +430,7 @@ class Rodas4 {
     ft_ = (work_ - f0_) / (ts - t);
   }
 
-  /// One RODAS4 step of size h from (t, y_); y1_ and the scaled error. False if a stage is non-finite.
+  /// One step of size h from (t, y_); y1_ and the scaled error. False if a stage is non-finite.
   bool attempt(double t, double h, double& err) {
     dense_ready_ = false;
     if constexpr (kOwnSolver) {
@@ -374,18 +466,22 @@ class Rodas4 {
         known_ = (kC[lower(i, 0)] * inv_h) * k_[0];
         for (int j = 1; j < i; ++j) known_.noalias() += (kC[lower(i, j)] * inv_h) * k_[j];
         if (!autonomous && kGammaSum[i] != 0.0) known_.noalias() += (kGammaSum[i] * h) * ft_;
-        work_ = y_;
-        for (int j = 0; j < i; ++j) work_.noalias() += kA[lower(i, j)] * k_[j];
+        if (kExtends[static_cast<std::size_t>(i)]) {
+          work_ += k_[i - 1];  // u_i = u_(i-1) + K_(i-1)
+        } else {
+          work_ = y_;
+          for (int j = 0; j < i; ++j) work_.noalias() += kA[lower(i, j)] * k_[j];
+        }
         evaluate(t + kAlpha[i] * h, work_, rhs_);
         if (!finite(rhs_)) return false;
         rhs_ += known_;
       }
       solve_stage(h, k_[i]);
     }
-    // RODAS4 is stiffly accurate: the last stage's weights a_6j are the solution weights m_j (j < 6) and
-    // m_6 = 1, so y_1 is the last stage's argument plus K_6 (the same sum in the same order).
-    static_assert(kA[lower(5, 0)] == kM[0] && kA[lower(5, 1)] == kM[1] && kA[lower(5, 2)] == kM[2] &&
-                  kA[lower(5, 3)] == kM[3] && kA[lower(5, 4)] == kM[4] && kM[5] == 1.0);
+    // Both methods are stiffly accurate: the last stage's weights a_sj are the solution weights m_j (j < s)
+    // and m_s = 1, so y_1 is the last stage's argument plus K_s (for RODAS4 the same sum in the same order
+    // as y + sum m_i K_i), and that argument is the embedded solution: the error estimate is K_s.
+    static_assert(Tableau::kAlpha[kStages - 1] == 1.0 && Tableau::kGammaSum[kStages - 1] == 0.0);
     y1_ = work_ + k_[kStages - 1];
     if (!finite(y1_)) return false;
     double sum = 0.0;
@@ -426,27 +522,35 @@ class Rodas4 {
     }
   }
 
-  /// interp_ = RODAS's continuous extension at fraction s of the step (y_ to y1_):
-  ///   y(t + s h) = (1 - s) y + s (y_1 + (1 - s) (d_1 + s d_2)),  d_k = sum_{j<=5} d_kj K_j.
+  /// interp_ = the method's continuous extension at fraction s of the step (y_ to y1_):
+  ///   y(t + s h) = (1 - s) y + s (y_1 + (1 - s) (D_1 + s (D_2 + s D_3))),  D_k = sum_j d_kj K_j
+  /// (RODAS4 has no D_3).
   void dense(double s) {
     if (!dense_ready_) {
-      d1_.setZero();
-      d2_.setZero();
-      for (int j = 0; j < kStages - 1; ++j) {
-        d1_.noalias() += kD1[j] * k_[j];
-        d2_.noalias() += kD2[j] * k_[j];
+      for (int r = 0; r < Tableau::kDenseRows; ++r) {
+        Vec& d = dense_rows_[static_cast<std::size_t>(r)];
+        d.setZero();
+        for (int j = 0; j < Tableau::kDenseStages; ++j)
+          d.noalias() += Tableau::kDense[static_cast<std::size_t>(r)][static_cast<std::size_t>(j)] * k_[j];
       }
       dense_ready_ = true;
     }
-    interp_ = (1.0 - s) * y_ + s * (y1_ + (1.0 - s) * (d1_ + s * d2_));
+    const Vec& d1 = dense_rows_[0];
+    const Vec& d2 = dense_rows_[1];
+    if constexpr (Tableau::kDenseRows == 2) {
+      interp_ = (1.0 - s) * y_ + s * (y1_ + (1.0 - s) * (d1 + s * d2));
+    } else {
+      static_assert(Tableau::kDenseRows == 3);
+      interp_ = (1.0 - s) * y_ + s * (y1_ + (1.0 - s) * (d1 + s * (d2 + s * dense_rows_[2])));
+    }
   }
 
   void switches(double t, const Vec& y, std::vector<double>& g) {
     system_.switches(t, y.data(), g.data());
     for (std::size_t i = 0; i < g.size(); ++i)
       if (!std::isfinite(g[i]))
-        throw SolverError(fmt::format("rodas4: the switching functions returned a non-finite value at t = {} (g[{}])",
-                                      format_value(t), i));
+        throw SolverError(fmt::format("{}: the switching functions returned a non-finite value at t = {} (g[{}])",
+                                      Tableau::kName, format_value(t), i));
   }
 
   static bool crosses(double a, double b) { return (a < 0.0 && b > 0.0) || (a > 0.0 && b < 0.0); }
@@ -465,10 +569,10 @@ class Rodas4 {
     steps_at_last_landing_ = stats_.steps;
     if (chattering_ >= kMaxChatteringRoots)
       throw SolverError(fmt::format(
-          "rodas4: switching function g[{}] chatters at t = {}: {} sign changes in a row, at most {} steps apart, "
+          "{}: switching function g[{}] chatters at t = {}: {} sign changes in a row, at most {} steps apart, "
           "since t = {}; the right-hand side is probably discontinuous across it (e.g. a sliding mode), regularise "
           "it",
-          which, format_value(t), chattering_, kChatterSteps, format_value(chattering_since_)));
+          Tableau::kName, which, format_value(t), chattering_, kChatterSteps, format_value(chattering_since_)));
   }
 
   bool any_crossing() const {
@@ -526,8 +630,9 @@ class Rodas4 {
   int lead_;        // n_ - Q: the components the LU factorisation covers
   int norm_count_;  // components of the RMS error norm (system.error_norm_count, else n_)
   VecX atol_;
-  Vec y_, y1_, f0_, f1_, ft_, work_, rhs_, known_, interp_, d1_, d2_;
-  bool dense_ready_ = false;  // d1_, d2_ belong to the current attempt
+  Vec y_, y1_, f0_, f1_, ft_, work_, rhs_, known_, interp_;
+  std::array<Vec, Tableau::kDenseRows> dense_rows_;  // D_k of the dense output
+  bool dense_ready_ = false;                          // dense_rows_ belong to the current attempt
   std::array<Vec, kStages> k_;
   Mat jacobian_;
   Lead matrix_;
@@ -542,15 +647,35 @@ class Rodas4 {
   Stats stats_;
 };
 
-}  // namespace rodas4_detail
+}  // namespace rosenbrock_detail
 
-/// RODAS4 on a StaticSystem from (t0, x) through `output_times`, calling observe(t, x) at each (see
-/// integrate()); on return x holds the state at the last output time.
+using Rodas4Tableau = rosenbrock_detail::Rodas4Tableau;
+using Rodas5PTableau = rosenbrock_detail::Rodas5PTableau;
+
+/// The Rosenbrock method of `Tableau` (Rodas4Tableau, Rodas5PTableau) on a StaticSystem from (t0, x) through
+/// `output_times`, calling observe(t, x) at each (see integrate()); on return x holds the state at the last
+/// output time.
+template <class Tableau, StaticSystem System, class Observe>
+Stats rosenbrock(System& system, VecX& x, double t0, const std::vector<double>& output_times, const Options& options,
+                 Observe&& observe) {
+  rosenbrock_detail::Rosenbrock<Tableau, System> solver(system, options);
+  Stats stats = solver.run(x, t0, output_times, observe);
+  stats.method_used = Tableau::kMethod;
+  return stats;
+}
+
+/// RODAS4 (rosenbrock<Rodas4Tableau>).
 template <StaticSystem System, class Observe>
 Stats rodas4(System& system, VecX& x, double t0, const std::vector<double>& output_times, const Options& options,
              Observe&& observe) {
-  rodas4_detail::Rodas4<System> solver(system, options);
-  return solver.run(x, t0, output_times, observe);
+  return rosenbrock<Rodas4Tableau>(system, x, t0, output_times, options, observe);
+}
+
+/// Rodas5P (rosenbrock<Rodas5PTableau>).
+template <StaticSystem System, class Observe>
+Stats rodas5p(System& system, VecX& x, double t0, const std::vector<double>& output_times, const Options& options,
+              Observe&& observe) {
+  return rosenbrock<Rodas5PTableau>(system, x, t0, output_times, options, observe);
 }
 
 }  // namespace bristle::integrate

@@ -1,26 +1,33 @@
-// Adaptive linearly implicit Rosenbrock method RODAS4 (Hairer & Wanner, Solving ODEs II, §IV.7, 2nd ed.
-// 1996; coefficients of their code RODAS in the notation of Sandu et al., Atmos. Environ. 31(20), 1997):
-// six stages, order 4 with an embedded order-3 solution, L-stable and stiffly accurate. No Newton
-// iterations: every stage is one linear solve with the same matrix.
+// Adaptive linearly implicit Rosenbrock methods, one driver (include/bristle/integrate/rosenbrock.hpp) with
+// two tableaus:
+//   rodas4   RODAS4 (Hairer & Wanner, Solving ODEs II, §IV.7, 2nd ed. 1996; coefficients of their code RODAS
+//            in the notation of Sandu et al., Atmos. Environ. 31(20), 1997): six stages, order 4 with an
+//            embedded order-3 solution, gamma = 1/4;
+//   rodas5p  Rodas5P (Steinebach, BIT Numer. Math. 63, 27, 2023; coefficients from
+//            /work/shared/notes/rodas5p.md): eight stages, order 5 with an embedded order-4 solution.
+// Both L-stable and stiffly accurate. No Newton iterations: every stage is one linear solve with the same
+// matrix.
 //
-// Step from (t, y) with size h, J = df/dy (t, y), f_t = df/dt (t, y), gamma = 1/4:
+// Step from (t, y) with size h, J = df/dy (t, y), f_t = df/dt (t, y), s stages:
 //   G = I / (h gamma) - J                                          (LU-factorised once per step)
 //   G K_i = f(t + alpha_i h, y + sum_{j<i} a_ij K_j) + sum_{j<i} (c_ij / h) K_j + gamma_i h f_t
-//   y_1 = y + sum_i m_i K_i,  error estimate K_6                   (m = row 6 of a plus 1: stiffly accurate)
+//   y_1 = y + sum_i m_i K_i,  error estimate K_s                   (m = row s of a plus e_s: stiffly accurate)
 // The first stage's f(t, y) is the previous step's end value (one evaluation saved per step).
 //
-// Error control: weighted RMS norm of K_6 with weights 1 / (atol_i + rtol max(|y_i|, |y_1,i|)), averaged
+// Error control: weighted RMS norm of K_s with weights 1 / (atol_i + rtol max(|y_i|, |y_1,i|)), averaged
 // over system.error_norm_count components if given (a reduced system counts its zero components); a step
 // is accepted if it is <= 1. Step-size selection with Gustafsson's predictive controller (as in RODAS):
-// h_new = h / q, q = max(err^(1/4) / 0.9, (h_prev / h) (err^2 / err_prev)^(1/4) / 0.9) clamped to
-// [1/6, 5]; after a rejection the step does not grow.
+// h_new = h / q, q = max(err^(1/p) / 0.9, (h_prev / h) (err^2 / err_prev)^(1/p) / 0.9) clamped to
+// [1/6, 5], p = 4 (rodas4) or 5 (rodas5p, whose error estimate is O(h^5)); after a rejection the step does
+// not grow.
 //
 // Jacobian: system.jacobian if given, else forward differences (increments sqrt(eps) max(|y_j|,
 // atol_j / rtol)); f_t by a forward difference in t (backward at the end time, so that f is never
 // evaluated beyond it; zero if system.autonomous). Both are computed once per accepted step and kept on rejection.
 //
-// Dense output: RODAS's continuous extension (order 3) from the stages K_1..K_5 (Hairer & Wanner's code):
-// y(t + s h) = (1 - s) y + s (y_1 + (1 - s) (d_1 + s d_2)). Unlike a Hermite interpolant it does not use
+// Dense output: the method's continuous extension, RODAS's (order 3) from the stages K_1..K_5 (Hairer &
+// Wanner's code), y(t + s h) = (1 - s) y + s (y_1 + (1 - s) (d_1 + s d_2)), or Rodas5P's from K_1..K_8 with
+// one more term, (1 - s) (d_1 + s (d_2 + s d_3)) (order 5 at s = 1/2, measured order 4 over the step). Unlike a Hermite interpolant it does not use
 // f at the step ends, which on stiff components would amplify the state error by the stiffness. Output
 // times are served from it; steps never land on output times, so a dense output grid costs no steps.
 //
@@ -35,7 +42,7 @@
 // force and spring drives of a rigid/elastic pair or one viscoelastic branch, in 2-D or as the 1-D x
 // subsystem of contact::Bench::x_system) use fixed-size Eigen matrices, with no heap
 // allocation in the step loop; other sizes use dynamic matrices allocated once per run.
-#include "bristle/integrate/rodas4.hpp"
+#include "bristle/integrate/rosenbrock.hpp"
 
 #include "drivers.hpp"
 
@@ -64,14 +71,17 @@ template <int N>
 Stats run_sized(const OdeSystem& system, VecX& x, double t0, const std::vector<double>& output_times,
                 const Options& options, const Observer& observe) {
   FunctionSystem<N> adapter{system};
-  return rodas4(adapter, x, t0, output_times, options, [&](double t, const double* y) {
+  const auto relay = [&](double t, const double* y) {
     if (observe) observe(t, y);
-  });
+  };
+  if (options.method == Method::rodas5p)
+    return rosenbrock<Rodas5PTableau>(adapter, x, t0, output_times, options, relay);
+  return rosenbrock<Rodas4Tableau>(adapter, x, t0, output_times, options, relay);
 }
 
 }  // namespace
 
-Stats integrate_rodas4(const OdeSystem& system, VecX& x, double t0, const std::vector<double>& output_times,
+Stats integrate_rosenbrock(const OdeSystem& system, VecX& x, double t0, const std::vector<double>& output_times,
                        const Options& options, const Observer& observe) {
   switch (system.size) {
     case 2: return run_sized<2>(system, x, t0, output_times, options, observe);

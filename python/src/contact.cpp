@@ -138,13 +138,16 @@ its source h(u, v_r) is eq. 35. v_r (m/s): 2 values, or a number v for (v, 0).)d
       .def(
           "steady_force",
           [](const ContactModel& model, py::handle v_r) { return model.steady_force(to_vec2(v_r, "v_r", true)); },
-          py::arg("v_r"), "Analytic steady normalised friction force at constant v_r (m/s).")
+          py::arg("v_r"),
+          "Analytic steady normalised friction force at constant v_r (m/s). Never NaN: at v_r = 0 it is 0 for every\n"
+          "law and every eps (the limit eps -> 0+); with eps = 0 it depends on the direction of v_r only. The\n"
+          "frictionless law raises InvalidInput at v_r != 0 (no steady state); a singular G^-1(v_r) SolverError.")
       .def(
           "steady_state",
           [](const ContactModel& model, py::handle v_r) {
             return copy_array(model.steady_state(to_vec2(v_r, "v_r", true)));
           },
-          py::arg("v_r"), "The steady state u at constant v_r.")
+          py::arg("v_r"), "The steady state u at constant v_r (the limits of steady_force at v_r = 0: u = 0).")
       .def_property_readonly(
           "law", [](const ContactModel& model) { return model.law(); }, "FrictionLaw (a copy)")
       .def_property_readonly(

@@ -234,3 +234,16 @@ def test_steady_force_where_no_steady_state_exists_is_an_error():
     with pytest.raises(bristle.InvalidInput, match=r"must be finite"):
         m.steady_force(float("nan"))
 
+
+def test_stick_slip_cycle_is_detected_from_sticking():
+    # issue 17: stuck 1.2 s, slipping 0.8 s, repeated: found, period 2.0 s; ringing that never sticks: not found.
+    t = np.arange(0.0, 20.5, 1e-3)
+    phase = np.mod(t, 2.0) - 1.2
+    v = np.where(phase <= 0.0, 0.0, np.sin(np.pi * np.maximum(phase, 0.0) / 0.8))
+    c = bristle.stick_slip_cycle(bristle.TimeSeries.from_columns({"t_s": t, "v_mps": v, "F_N": -v}))
+    assert c.found and c.cycles_used == 4 == c.cycles
+    assert c.period_s == pytest.approx(2.0, abs=1e-6)
+    ringing = 1.0 + 0.9 * np.cos(2 * np.pi * t)
+    n = bristle.stick_slip_cycle(bristle.TimeSeries.from_columns({"t_s": t, "v_mps": ringing, "F_N": -ringing}))
+    assert not n.found and n.cycles_used == 0 and n.period_s == 0.0
+    assert "found=False" in repr(n)

@@ -43,9 +43,10 @@ class NonFiniteCli : public bristle::test::CliTest {
 TEST_F(NonFiniteCli, DenormalStringDensityKernel) {
   write("k.toml", with(example("string_kernel.toml"), "density_kg_per_m", "5e-324"));
   const std::string err = run_failing("k.toml");
-  if (!err.empty())
+  if (!err.empty()) {
     EXPECT_EQ(err, "bristle: error: solver failed: non-finite output: string_kernel.csv column L1_undamped = inf at "
                    "tau_s = 0.005; nothing written\n");
+  }
 }
 
 // A denormal normal load in a line transient gave null final forces.
@@ -54,9 +55,10 @@ TEST_F(NonFiniteCli, DenormalNormalLoadLineTransient) {
   text = with(with(text, "t_end_s", "0.05"), "field_times_s", "[0.05]");
   write("l.toml", text);
   const std::string err = run_failing("l.toml");
-  if (!err.empty())
+  if (!err.empty()) {
     EXPECT_EQ(err, "bristle: error: solver failed: non-finite output: fig7_sliding_transient.csv column Fx_N = nan at "
                    "t_s = 0.005 (case V_x = 0.1 m/s, s = 0.4, tau2 = 0.1); nothing written\n");
+  }
 }
 
 }  // namespace

@@ -93,27 +93,28 @@ StickSlipDetector::Result StickSlipDetector::result(int max_cycles) const {
   Result out;
   const std::vector<double>& b = breakaways_;
   const long m = static_cast<long>(b.size()) - 1;  // intervals between break-aways
-  const int min_cycles = std::min(2, max_cycles);
-  for (int p = 1; p <= 4; ++p) {
-    // As many cycles as allowed, fewer only if the earliest ones (the transient from rest) disagree.
-    for (long k = std::min<long>(max_cycles, m / p); k >= min_cycles; --k) {
-      double mean = 0.0;
-      for (long j = 0; j < k; ++j) mean += b[static_cast<std::size_t>(m - j * p)] - b[static_cast<std::size_t>(m - j * p - p)];
-      mean /= static_cast<double>(k);
-      double spread = 0.0;
-      for (long j = 0; j < k; ++j)
-        spread = std::max(spread, std::abs(b[static_cast<std::size_t>(m - j * p)] -
-                                           b[static_cast<std::size_t>(m - j * p - p)] - mean));
-      if (mean > 0.0 && spread <= std::max(1e-3 * mean, 2.0 * max_spacing_)) {
-        out.found = true;
-        out.cycles_used = static_cast<int>(k);
-        out.breakaways_per_cycle = p;
-        out.period_s = mean;
-        out.period_spread_s = spread;
-        out.t_start_s = b[static_cast<std::size_t>(m - k * p)];
-        out.t_end_s = b.back();
-        return out;
-      }
+  const long min_cycles = std::max(1, std::min(2, max_cycles));
+  const auto period = [&](long j, long p) {  // the j-th last period of p break-aways
+    return b[static_cast<std::size_t>(m - j * p)] - b[static_cast<std::size_t>(m - j * p - p)];
+  };
+  for (long p = 1; p <= 4; ++p) {
+    // As many cycles as allowed: fewer would let two periods that agree by chance pass for a cycle.
+    const long k = std::min<long>(max_cycles, m / p);
+    if (k < min_cycles) continue;
+    double mean = 0.0;
+    for (long j = 0; j < k; ++j) mean += period(j, p);
+    mean /= static_cast<double>(k);
+    double spread = 0.0;
+    for (long j = 0; j < k; ++j) spread = std::max(spread, std::abs(period(j, p) - mean));
+    if (mean > 0.0 && spread <= std::max(1e-3 * mean, 2.0 * max_spacing_)) {
+      out.found = true;
+      out.cycles_used = static_cast<int>(k);
+      out.breakaways_per_cycle = static_cast<int>(p);
+      out.period_s = mean;
+      out.period_spread_s = spread;
+      out.t_start_s = b[static_cast<std::size_t>(m - k * p)];
+      out.t_end_s = b.back();
+      return out;
     }
   }
   return out;

@@ -23,8 +23,8 @@ std::pair<double, double> breakaway(const TimeSeries& series);
 /// with |v_r| <= tolerance lasting at least min_stick_s; its break-away is where |v_r| leaves the band
 /// (linear interpolation between the last stuck sample and the next). A phase still stuck at the last
 /// sample has no break-away. The motion is a stick-slip limit cycle (found) when, for the smallest number p
-/// of break-aways per cycle (1..4), the last k >= min(2, max_cycles) periods b[j] - b[j - p] agree to
-/// max(1e-3 period, 2 sample spacings), with k as large as max_cycles and the break-aways allow: period_s
+/// of break-aways per cycle (1..4), the last k periods b[j] - b[j - p] agree to max(1e-3 period, 2 sample
+/// spacings), k = min(max_cycles, the periods available) >= min(2, max_cycles): period_s
 /// is then the fundamental period (the smallest period the motion repeats with), cycles_used = k. Motion
 /// that never sticks (e.g. a spring-mass ringing about steady sliding) is not found and has no period.
 class StickSlipDetector {

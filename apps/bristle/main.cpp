@@ -4,7 +4,8 @@
 //   bristle check FILE.toml
 //   bristle --version | --help
 //
-// Exit codes: 0 success, 2 invalid input (scenario or command line), 3 solver failure, 1 anything else.
+// Exit codes: 0 success, 2 invalid input (scenario or command line), 3 solver failure or a non-finite
+// output value, 1 anything else.
 #include <fmt/format.h>
 #include <malloc.h>
 
@@ -100,6 +101,7 @@ const char* kExitCodes =
     "  2  invalid input: a scenario error (TOML syntax, unknown or missing key, wrong type, value out of\n"
     "     range, unreadable table file) or a command-line error\n"
     "  3  solver failure (step-size collapse, non-finite state, step budget integrator.max_steps exhausted)\n"
+    "     or a non-finite value in an output (named with its column, time and case; nothing is written)\n"
     "  1  anything else (e.g. the output directory cannot be written, gnuplot missing or failing)\n"
     "Errors are printed as one line: \"bristle: error: <message>\" on stderr.\n";
 

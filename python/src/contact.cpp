@@ -138,13 +138,16 @@ its source h(u, v_r) is eq. 35. v_r (m/s): 2 values, or a number v for (v, 0).)d
       .def(
           "steady_force",
           [](const ContactModel& model, py::handle v_r) { return model.steady_force(to_vec2(v_r, "v_r", true)); },
-          py::arg("v_r"), "Analytic steady normalised friction force at constant v_r (m/s).")
+          py::arg("v_r"),
+          "Analytic steady normalised friction force at constant v_r (m/s). Never NaN: at v_r = 0 it is 0 for every\n"
+          "law and every eps (the limit eps -> 0+); with eps = 0 it depends on the direction of v_r only. The\n"
+          "frictionless law raises InvalidInput at v_r != 0 (no steady state); a singular G^-1(v_r) SolverError.")
       .def(
           "steady_state",
           [](const ContactModel& model, py::handle v_r) {
             return copy_array(model.steady_state(to_vec2(v_r, "v_r", true)));
           },
-          py::arg("v_r"), "The steady state u at constant v_r.")
+          py::arg("v_r"), "The steady state u at constant v_r (the limits of steady_force at v_r = 0: u = 0).")
       .def_property_readonly(
           "law", [](const ContactModel& model) { return model.law(); }, "FrictionLaw (a copy)")
       .def_property_readonly(
@@ -409,12 +412,16 @@ if None); progress: optional callable(fraction). Runs with the GIL released; Ctr
       py::arg("series"),
       "(time, force): the friction |F_N| at its first local maximum (the break-away force); (0, 0) if none.");
   py::class_<contact::StickSlipCycle>(m, "StickSlipCycle")
+      .def_readonly("found", &contact::StickSlipCycle::found,
+                    "a stick-slip limit cycle was found (sticking itself: |v_r| under 1e-3 max |v_r| for >= 2 rows)")
       .def_readonly("cycles", &contact::StickSlipCycle::cycles, "complete cycles measured (0: no stick-slip)")
+      .def_readonly("cycles_used", &contact::StickSlipCycle::cycles_used, "the same: cycles averaged")
       .def_readonly("period_s", &contact::StickSlipCycle::period_s)
       .def_readonly("peak_friction_N", &contact::StickSlipCycle::peak_friction_N)
       .def_readonly("peak_velocity_mps", &contact::StickSlipCycle::peak_velocity_mps)
       .def("__repr__", [](const contact::StickSlipCycle& c) {
-        return "StickSlipCycle(cycles=" + std::to_string(c.cycles) + ", period_s=" + repr_double(c.period_s) +
+        return "StickSlipCycle(found=" + std::string(c.found ? "True" : "False") +
+               ", cycles=" + std::to_string(c.cycles) + ", period_s=" + repr_double(c.period_s) +
                ", peak_friction_N=" + repr_double(c.peak_friction_N) +
                ", peak_velocity_mps=" + repr_double(c.peak_velocity_mps) + ")";
       });
@@ -424,7 +431,10 @@ if None); progress: optional callable(fraction). Runs with the GIL released; Ctr
         if (max_cycles < 1) throw InvalidInput("max_cycles = " + std::to_string(max_cycles) + ": must be >= 1");
         return with_columns([&] { return contact::stick_slip_cycle(s, max_cycles); });
       },
-      py::arg("series"), py::arg("max_cycles") = 4, "Stick-slip limit cycle of a spring-driven run.");
+      py::arg("series"), py::arg("max_cycles") = 4,
+      "Stick-slip limit cycle of a spring-driven run, detected from sticking itself (contact::StickSlipDetector):\n"
+      "found, the fundamental period and the cycles used (up to max_cycles); not found (no period) for motion\n"
+      "that never sticks.");
   m.def(
       "derived_quantities",
       [](const TimeSeries& s, bool spring_drive) {

@@ -253,7 +253,9 @@ FrictionLaw(params, k_static). Vectors are 2-D (x, y): z (m), f (-, normalised f
           "Normalised friction force on the upper body: f + Sigma1 zdot - Sigma2 v (LuGre), else f.")
       .def(
           "steady_force", [](const FrictionLaw& l, py::handle v) { return l.steady_force(to_vec2(v, "v", true)); },
-          py::arg("v"), "Analytic steady normalised force at constant v (m/s; sigma2 included).")
+          py::arg("v"),
+          "Analytic steady normalised force at constant v (m/s; sigma2 included). Never NaN: 0 at v = 0 for every\n"
+          "law and eps (the limit eps -> 0+); see ContactModel.steady_force.")
       .def(
           "G_inverse", [](const FrictionLaw& l, py::handle v) { return l.G_inverse(to_vec2(v, "v", true)); },
           py::arg("v"), "G^-1(v) = M^-2(v) ||M(v) v||_eps (m/s) of the FrBD family (h0 = -G^-1 f - v, eq. 3).")

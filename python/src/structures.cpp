@@ -600,6 +600,7 @@ found, cycles, breakaways_per_cycle, period_s, period_spread_s (s), amplitude_w_
 (m/s), mean_w_m (m), force_min_N, force_max_N (N), stick_fraction.)doc")
       .def_readonly("found", &LimitCycle::found)
       .def_readonly("cycles", &LimitCycle::cycles)
+      .def_readonly("cycles_used", &LimitCycle::cycles_used)
       .def_readonly("breakaways_per_cycle", &LimitCycle::breakaways_per_cycle)
       .def_readonly("period_s", &LimitCycle::period_s)
       .def_readonly("period_spread_s", &LimitCycle::period_spread_s)

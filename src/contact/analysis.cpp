@@ -4,6 +4,8 @@
 #include <cmath>
 #include <vector>
 
+#include "bristle/core/error.hpp"
+
 namespace bristle::contact {
 
 namespace {
@@ -42,51 +44,118 @@ std::pair<double, double> breakaway(const TimeSeries& series) {
   return {0.0, 0.0};
 }
 
+StickSlipDetector::StickSlipDetector(double tolerance_mps, double min_stick_s, double marker_mps)
+    : tolerance_(tolerance_mps), min_stick_s_(min_stick_s), marker_(marker_mps) {
+  require_non_negative("stick-slip tolerance (m/s)", tolerance_mps);
+  require_non_negative("stick-slip minimum stick duration (s)", min_stick_s);
+  require_non_negative("stick-slip break-away marker (m/s)", marker_mps);
+}
+
+void StickSlipDetector::add(double t_s, double v_r_mps) {
+  const double a = std::abs(v_r_mps);
+  const bool stuck = a <= tolerance_;  // NaN: not stuck
+  // Where |v_r| leaves the band, between the last sample (|v_r| = a_last_) and this one.
+  const double w = a > a_last_ ? std::clamp((tolerance_ - a_last_) / (a - a_last_), 0.0, 1.0) : 0.0;
+  const double t_prev = t_last_, a_prev = a_last_;
+  const std::size_t before = breakaways_.size();
+  add_sample(t_s, stuck, t_last_ + w * (t_s - t_last_));
+  if (stuck) {
+    marker_pending_ = false;  // the slip stayed below the marker: the band-edge time stands
+  } else if (marker_ > tolerance_) {
+    if (breakaways_.size() > before) marker_pending_ = true;
+    if (marker_pending_ && a >= marker_) {
+      const double wm = a > a_prev ? std::clamp((marker_ - a_prev) / (a - a_prev), 0.0, 1.0) : 1.0;
+      breakaways_.back() = t_prev + wm * (t_s - t_prev);
+      marker_pending_ = false;
+    }
+  }
+  a_last_ = a;
+}
+
+void StickSlipDetector::add(double t_s, bool stuck, double breakaway_s) {
+  add_sample(t_s, stuck, breakaway_s >= t_last_ && breakaway_s <= t_s ? breakaway_s : t_last_);
+}
+
+void StickSlipDetector::add_sample(double t_s, bool stuck, double breakaway_s) {
+  if (have_last_) max_spacing_ = std::max(max_spacing_, t_s - t_last_);
+  if (stuck) {
+    if (stuck_samples_ == 0) stuck_since_ = t_s;
+    ++stuck_samples_;
+  } else {
+    if (have_last_ && stuck_samples_ >= 2 && t_last_ - stuck_since_ >= min_stick_s_) breakaways_.push_back(breakaway_s);
+    stuck_samples_ = 0;
+  }
+  have_last_ = true;
+  t_last_ = t_s;
+}
+
+StickSlipDetector::Result StickSlipDetector::result(int max_cycles) const {
+  Result out;
+  const std::vector<double>& b = breakaways_;
+  const long m = static_cast<long>(b.size()) - 1;  // intervals between break-aways
+  const long min_cycles = std::max(1, std::min(2, max_cycles));
+  const auto period = [&](long j, long p) {  // the j-th last period of p break-aways
+    return b[static_cast<std::size_t>(m - j * p)] - b[static_cast<std::size_t>(m - j * p - p)];
+  };
+  for (long p = 1; p <= 4; ++p) {
+    // As many cycles as allowed: fewer would let two periods that agree by chance pass for a cycle.
+    const long k = std::min<long>(max_cycles, m / p);
+    if (k < min_cycles) continue;
+    double mean = 0.0;
+    for (long j = 0; j < k; ++j) mean += period(j, p);
+    mean /= static_cast<double>(k);
+    double spread = 0.0;
+    for (long j = 0; j < k; ++j) spread = std::max(spread, std::abs(period(j, p) - mean));
+    if (mean > 0.0 && spread <= std::max(1e-3 * mean, 2.0 * max_spacing_)) {
+      out.found = true;
+      out.cycles_used = static_cast<int>(k);
+      out.breakaways_per_cycle = static_cast<int>(p);
+      out.period_s = mean;
+      out.period_spread_s = spread;
+      out.t_start_s = b[static_cast<std::size_t>(m - k * p)];
+      out.t_end_s = b.back();
+      return out;
+    }
+  }
+  return out;
+}
+
 StickSlipCycle stick_slip_cycle(const TimeSeries& series, int max_cycles) {
   StickSlipCycle out;
   const auto& t = series.column("t_s");
-  const auto& v = series.column("v_mps");
+  const auto& v = series.column(series.has("vr_mps") ? "vr_mps" : "v_mps");
   const auto& f = series.column("F_N");
+  const auto& speed = series.column("v_mps");
   const std::size_t n = t.size();
-  if (n < 8) return out;
-  // Measure after the first slip: find where v first exceeds half its maximum.
-  double v_top = 0.0;
-  for (std::size_t i = 0; i < n; ++i) v_top = std::max(v_top, v[i]);
-  std::size_t start = 0;
-  while (start < n && v[start] < 0.5 * v_top) ++start;
-  if (start >= n) return out;
-  double v_max = 0.0, v_min = 1e300;
-  for (std::size_t i = start; i < n; ++i) {
-    v_max = std::max(v_max, v[i]);
-    v_min = std::min(v_min, v[i]);
-  }
-  // A limit cycle needs a clear velocity swing; steady sliding has none.
-  if (!(v_max - v_min > 0.1 * std::max(std::abs(v_max), 1e-12))) return out;
-  const double level = 0.5 * (v_max + v_min);
-  std::vector<double> onsets;
-  std::vector<std::size_t> onset_index;
-  for (std::size_t i = start + 1; i < n; ++i)
-    if (v[i - 1] < level && v[i] >= level) {
-      const double w = (level - v[i - 1]) / (v[i] - v[i - 1]);
-      onsets.push_back(t[i - 1] + w * (t[i] - t[i - 1]));
-      onset_index.push_back(i);
-    }
-  if (onsets.size() < 2) return out;
-  const int cycles = std::min<int>(max_cycles, static_cast<int>(onsets.size()) - 1);
-  const std::size_t first = onsets.size() - 1 - static_cast<std::size_t>(cycles);
-  out.cycles = cycles;
-  out.period_s = (onsets.back() - onsets[first]) / cycles;
+  double v_scale = 0.0;
+  for (const double x : v)
+    if (std::isfinite(x)) v_scale = std::max(v_scale, std::abs(x));
+  StickSlipDetector detector(1e-3 * v_scale, 0.0, 0.5 * v_scale);
+  for (std::size_t i = 0; i < n; ++i) detector.add(t[i], v[i]);
+  const StickSlipDetector::Result r = detector.result(max_cycles);
+  if (!r.found) return out;
+  out.found = true;
+  out.cycles = out.cycles_used = r.cycles_used;
+  out.period_s = r.period_s;
+  // Per cycle: the friction peak about its break-away (a window of one period centred on it, so that the
+  // peak is interior), the velocity peak over the slip that follows the previous break-away.
+  const std::vector<double>& b = detector.breakaways();
+  const std::size_t last = b.size() - 1, p = static_cast<std::size_t>(r.breakaways_per_cycle);
+  const auto window = [&](double lo, double hi, const std::vector<double>& y) {
+    TimeSeries w({"t_s", "y"});
+    for (auto i = static_cast<std::size_t>(std::lower_bound(t.begin(), t.end(), lo) - t.begin()); i < n && t[i] <= hi;
+         ++i)
+      w.add_row({t[i], y[i]});
+    return peak_abs(w, "y").second;
+  };
   double peak_sum = 0.0, vpeak_sum = 0.0;
-  for (std::size_t c = first; c + 1 < onsets.size(); ++c) {
-    // Window: one cycle between consecutive onsets; the friction peak precedes each onset.
-    TimeSeries window({"t_s", "F_N", "v_mps"});
-    const std::size_t lo = onset_index[c] > 0 ? onset_index[c] - 1 : 0;
-    for (std::size_t i = lo; i <= onset_index[c + 1] && i < n; ++i) window.add_row({t[i], f[i], v[i]});
-    peak_sum += peak_abs(window, "F_N").second;
-    vpeak_sum += peak_abs(window, "v_mps").second;
+  for (int c = 0; c < r.cycles_used; ++c) {
+    const double hi = b[last - static_cast<std::size_t>(c) * p];
+    peak_sum += window(hi - 0.5 * r.period_s, hi + 0.5 * r.period_s, f);
+    vpeak_sum += window(hi - r.period_s, hi, speed);
   }
-  out.peak_friction_N = peak_sum / cycles;
-  out.peak_velocity_mps = vpeak_sum / cycles;
+  out.peak_friction_N = peak_sum / r.cycles_used;
+  out.peak_velocity_mps = vpeak_sum / r.cycles_used;
   return out;
 }
 
@@ -105,7 +174,9 @@ std::map<std::string, double> derived_quantities(const TimeSeries& series, bool 
   }
   if (spring_drive) {
     const StickSlipCycle c = stick_slip_cycle(series);
+    d["stick_slip_found"] = c.found ? 1.0 : 0.0;
     d["stick_slip_cycles"] = c.cycles;
+    d["stick_slip_cycles_used"] = c.cycles_used;
     if (c.cycles > 0) {
       d["stick_slip_period_s"] = c.period_s;
       d["stick_slip_peak_friction_N"] = c.peak_friction_N;

@@ -82,6 +82,31 @@ std::string Json::dump(int indent) const {
   return out;
 }
 
+void Json::for_each_number(const std::function<void(const std::string&, double)>& fn) const {
+  std::string path;
+  for_each_number(path, fn);
+}
+
+void Json::for_each_number(std::string& path, const std::function<void(const std::string&, double)>& fn) const {
+  const std::size_t size = path.size();
+  if (const double* d = std::get_if<double>(&value_)) {
+    fn(path, *d);
+  } else if (const Array* a = std::get_if<Array>(&value_)) {
+    for (std::size_t k = 0; k < a->size(); ++k) {
+      path += '[' + std::to_string(k) + ']';
+      (*a)[k].for_each_number(path, fn);
+      path.resize(size);
+    }
+  } else if (const Object* o = std::get_if<Object>(&value_)) {
+    for (const auto& [key, value] : *o) {
+      if (!path.empty()) path += '.';
+      path += key;
+      value.for_each_number(path, fn);
+      path.resize(size);
+    }
+  }
+}
+
 void Json::write(std::string& out, int indent, int level) const {
   const auto newline = [&](int lvl) {
     if (indent <= 0) return;

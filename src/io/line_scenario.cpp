@@ -1056,6 +1056,8 @@ RunResult LineSteadyStudy::run(const ProgressCallback& progress) const {
     result.cases.push_back(CaseResult{std::nullopt, std::move(series), seconds});
   }
   if (cases_.size() == 1) result.case_labels.clear();
+  // Laws without a friction coefficient (Bouc-Wen, frictionless) have no mu: these cells are empty.
+  result.optional_columns = {"mu", "Fx_norm", "Fx_norm_abs"};
   Json& r = result.report;
   fill_report_header(r, first, Kind::steady, result.solve_seconds);
   r["parameters"] = parameters;
@@ -1206,7 +1208,9 @@ RunResult LineTransientStudy::run(const ProgressCallback& progress) const {
       const transport::SteadyLine st = transport::steady_state(model, sc.line, sc.line.V1(t_end), sc.line.V2(t_end));
       steady["Fx_N"] = st.force_N[0];
       steady["Fy_N"] = st.force_N[1];
-      steady["final_over_steady"] = run.series.column("Fx_N").back() / st.force_N[0];
+      // null where the steady force is 0 (at rest): the ratio does not exist.
+      steady["final_over_steady"] =
+          st.force_N[0] != 0.0 ? Json(run.series.column("Fx_N").back() / st.force_N[0]) : Json(nullptr);
     } catch (const InvalidInput&) {
       steady["Fx_N"] = nullptr;
     }

@@ -200,7 +200,92 @@ std::string gnuplot_script(const RunResult& result, const fs::path& png) {
   return s;
 }
 
+namespace {
+
+/// "t_s = 0.5": the time of row r (the t_s column, else the first column: the abscissa of the table).
+std::string row_position(const std::vector<std::string>& names, const std::vector<std::string>& cells) {
+  std::size_t k = 0;
+  for (std::size_t i = 0; i < names.size(); ++i)
+    if (names[i] == "t_s") k = i;
+  if (k >= names.size() || k >= cells.size()) return "row without a time";
+  return fmt::format("{} = {}", names[k], cells[k]);
+}
+
+/// A CSV cell that spells a non-finite number (as fmt writes them).
+bool non_finite_cell(std::string_view cell) {
+  return cell == "inf" || cell == "-inf" || cell == "+inf" || cell == "nan" || cell == "-nan" || cell == "+nan";
+}
+
+std::vector<std::string> split_cells(std::string_view line) {
+  std::vector<std::string> cells;
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t comma = line.find(',', start);
+    cells.emplace_back(line.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start));
+    if (comma == std::string_view::npos) break;
+    start = comma + 1;
+  }
+  return cells;
+}
+
+}  // namespace
+
+void check_finite(const RunResult& result) {
+  const std::string csv_name = result.name + ".csv";
+  for (const CaseResult& c : result.cases) {
+    const TimeSeries& s = c.series;
+    const std::string which = result.cases.size() > 1 || c.sweep_value ? fmt::format(" (case {})", case_label(result, c))
+                                                                         : std::string();
+    for (std::size_t k = 0; k < s.columns.size(); ++k) {
+      const bool optional =
+          std::find(result.optional_columns.begin(), result.optional_columns.end(), s.names[k]) !=
+          result.optional_columns.end();
+      const std::vector<double>& col = s.columns[k];
+      for (std::size_t r = 0; r < col.size(); ++r) {
+        const double v = col[r];
+        if (std::isinf(v) || (std::isnan(v) && !optional)) {
+          std::vector<std::string> cells;
+          for (const auto& column : s.columns) cells.push_back(r < column.size() ? number(column[r]) : "");
+          throw NonFiniteOutput(fmt::format("non-finite output: {} column {} = {} at {}{}; nothing written", csv_name,
+                                            s.names[k], format_value(v), row_position(s.names, cells), which));
+        }
+      }
+    }
+  }
+  for (const ExtraFile& extra : result.extra_files) {
+    const std::string_view text = extra.text;
+    std::vector<std::string> names;
+    std::size_t start = 0;
+    for (std::size_t line_number = 1; start < text.size(); ++line_number) {
+      std::size_t end = text.find('\n', start);
+      if (end == std::string_view::npos) end = text.size();
+      const std::vector<std::string> cells = split_cells(text.substr(start, end - start));
+      start = end + 1;
+      if (line_number == 1) {
+        names = cells;
+        continue;
+      }
+      for (std::size_t k = 0; k < cells.size(); ++k)
+        if (non_finite_cell(cells[k]))
+          throw NonFiniteOutput(fmt::format("non-finite output: {}{} column {} = {} at {} (line {}); nothing written",
+                                            result.name, extra.suffix, k < names.size() ? names[k] : "?", cells[k],
+                                            row_position(names, cells), line_number));
+    }
+  }
+  result.report.for_each_number([&](const std::string& path, double v) {
+    // A NaN under the name of an optional column (e.g. "final.mu") is that column's "not available".
+    const std::size_t dot = path.find_last_of(".]");
+    const std::string key = dot == std::string::npos ? path : path.substr(dot + 1);
+    const bool optional =
+        std::find(result.optional_columns.begin(), result.optional_columns.end(), key) != result.optional_columns.end();
+    if (std::isinf(v) || (std::isnan(v) && !optional))
+      throw NonFiniteOutput(
+          fmt::format("non-finite output: {}.json {} = {}; nothing written", result.name, path, format_value(v)));
+  });
+}
+
 std::vector<fs::path> write_outputs(const RunResult& result, const fs::path& dir, const WriteOptions& options) {
+  check_finite(result);  // before the file system is touched
   // Everything is prepared in memory before the file system is touched.
   const std::string csv = csv_text(result);
   const std::string json = result.report.dump(2);

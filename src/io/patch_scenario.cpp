@@ -256,6 +256,8 @@ RunResult PatchSteadyMapStudy::run(const ProgressCallback& progress) const {
                                       std::move(series), result.solve_seconds / static_cast<double>(n_cases)});
     if (progress) progress(Progress{c, n_cases, 1.0, ""});
   }
+  // The flux terms of the energy budget need a storage separable by family: NaN (empty) otherwise.
+  result.optional_columns = {"P_outflow_W", "P_compression_W", "P_residual_W"};
   Json& r = result.report;
   detail::report_header(r, "patch_steady_map", sc_.name, sc_.description, sc_.source, result.solve_seconds);
   Json params = Json::object();
@@ -475,6 +477,8 @@ RunResult PatchTransientStudy::run(const ProgressCallback& progress) const {
   }
   result.solve_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   result.cases.push_back(CaseResult{std::nullopt, std::move(series), result.solve_seconds});
+  // The flux terms of the energy budget need a storage separable by family: NaN (empty) otherwise.
+  result.optional_columns = {"P_outflow_W", "P_compression_W", "E_outflow_J", "E_compression_J", "E_residual_J"};
   Json& r = result.report;
   detail::report_header(r, "patch_transient", sc_.name, sc_.description, sc_.source, result.solve_seconds);
   r["steps"] = static_cast<long>(solver.steps_taken());

@@ -777,6 +777,7 @@ RunResult StructureStickSlipStudy::run(const ProgressCallback& progress) const {
   Json lc = Json::object();
   lc["found"] = out.cycle.found;
   lc["cycles"] = out.cycle.cycles;
+  lc["cycles_used"] = out.cycle.cycles_used;
   lc["breakaways_per_cycle"] = out.cycle.breakaways_per_cycle;
   lc["period_s"] = out.cycle.period_s;
   lc["period_spread_s"] = out.cycle.period_spread_s;

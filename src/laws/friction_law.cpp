@@ -156,41 +156,84 @@ Vec2 FrictionLaw::output(const Vec2& f, const Vec2& zdot, const Vec2& v) const {
   return f + params_.sigma1 * zdot - params_.sigma2 * v;
 }
 
+namespace {
+/// ||v||_2 without underflow or overflow of the squares (a denormal speed keeps its direction).
+double safe_norm(const Vec2& v) { return std::hypot(v[0], v[1]); }
+}  // namespace
+
+Vec2 FrictionLaw::frbd_steady_force(const Vec2& v) const {
+  // h0 = 0 of eq. 3: G^-1(v) f = -v.
+  if (v[0] == 0.0 && v[1] == 0.0) return Vec2::Zero();  // f = 0 solves it for every G^-1(0) (see the header)
+  if (params_.G_inverse) {
+    const Mat2 g_inv = params_.G_inverse(v);
+    const Eigen::FullPivLU<Mat2> lu(g_inv);
+    const Vec2 f = -Vec2(lu.solve(v));
+    if (!g_inv.allFinite() || !lu.isInvertible() || !f.allFinite())
+      throw SolverError(fmt::format("steady force: G^-1(v) = {} at v = ({}, {}) m/s is singular or not finite: "
+                                    "no steady state f = -G(v) v exists",
+                                    format_matrix(g_inv), format_value(v[0]), format_value(v[1])));
+    return f;
+  }
+  // f = -G v = -M^2 v / ||M v||_{2,eps}. With eps = 0 only the direction of v matters: it is scaled to a
+  // unit-size vector first, so that a denormal speed gives the same |f| = mu as any other.
+  const Mat2 m = params_.M.M(v);
+  const Vec2 d = params_.eps == 0.0 ? Vec2(v / std::max(std::abs(v[0]), std::abs(v[1]))) : v;
+  const Vec2 md = m * d;
+  const double norm = params_.eps == 0.0 ? safe_norm(md) : std::sqrt(md.squaredNorm() + params_.eps);
+  return -(m * md) / norm;
+}
+
 Vec2 FrictionLaw::steady_force(const Vec2& v) const {
+  if (!v.allFinite())
+    throw InvalidInput(fmt::format("steady force: v = ({}, {}) m/s: must be finite", format_value(v[0]),
+                                   format_value(v[1])));
   switch (params_.kind) {
     case LawKind::dahl:
     case LawKind::lugre:
     case LawKind::frbd: {
       // h0 = 0:  G^-1 f = -v  ->  f = -G v (FrBD); for Dahl/LuGre Sigma0 z = -G v and f = K_static z.
-      Vec2 f = -G_inverse(v).inverse() * v;
+      Vec2 f = frbd_steady_force(v);
       if (params_.kind == LawKind::frbd) return f;
       if (params_.sigma0) f = k_static_ * sigma0_.inverse() * f;
       return f - params_.sigma2 * v;
     }
     case LawKind::bouc_wen: {
+      // At v = 0, h0 = -G(z, 0) z: z = 0 (see the header).
+      if (v[0] == 0.0 && v[1] == 0.0) return Vec2::Zero();
       // h0(z) = 0 solved by Newton from the axis-wise closed form z_i = -sgn(v_i) sqrt(A/(beta1+gamma)),
-      // exact when v is along an axis and eps = 0.
+      // exact when v is along an axis and eps = 0. h0 is homogeneous of degree 1 in v when eps = 0, so the
+      // solve uses v scaled to unit size (a denormal v has the steady state of its direction).
+      const Vec2 vs = params_.eps == 0.0 ? Vec2(v / std::max(std::abs(v[0]), std::abs(v[1]))) : v;
       Vec2 z = Vec2::Zero();
       const double a = std::sqrt(params_.A / (params_.beta1 + params_.gamma));
       for (int i = 0; i < 2; ++i)
-        if (v[i] != 0.0) z[i] = v[i] > 0 ? -a : a;
+        if (vs[i] != 0.0) z[i] = vs[i] > 0 ? -a : a;
       for (int iter = 0; iter < 60; ++iter) {
-        const Vec2 r = h0(z, Vec2::Zero(), v);
-        if (r.norm() <= 1e-15 * (params_.A * v.norm() + 1e-300)) break;
+        const Vec2 r = h0(z, Vec2::Zero(), vs);
+        if (r.norm() <= 1e-15 * (params_.A * vs.norm() + 1e-300)) break;
         Mat2 jac;
         for (int j = 0; j < 2; ++j) {
           const double dz = 1e-7 * std::max(a, std::abs(z[j]));
           Vec2 zp = z;
           zp[j] += dz;
-          jac.col(j) = (h0(zp, Vec2::Zero(), v) - r) / dz;
+          jac.col(j) = (h0(zp, Vec2::Zero(), vs) - r) / dz;
         }
         if (std::abs(jac.determinant()) < 1e-300) break;
         z -= jac.inverse() * r;
       }
+      if (!z.allFinite())
+        throw SolverError(fmt::format("steady force: the Bouc-Wen steady deformation at v = ({}, {}) m/s did not "
+                                      "converge",
+                                      format_value(v[0]), format_value(v[1])));
       return k_static_ * z;
     }
     case LawKind::frictionless:
-      return Vec2::Zero();  // z grows without bound; no steady force exists
+      // h0 = -v: at v = 0 every z is at rest and f = 0 is taken (as for the other laws); otherwise z grows
+      // without bound and no steady force exists.
+      if (v[0] == 0.0 && v[1] == 0.0) return Vec2::Zero();
+      throw InvalidInput(fmt::format("steady force: v = ({}, {}) m/s: the frictionless law has no steady state "
+                                     "at v != 0 (z' = -v grows without bound)",
+                                     format_value(v[0]), format_value(v[1])));
   }
   return Vec2::Zero();
 }

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 
+#include "bristle/contact/analysis.hpp"
 #include "bristle/core/error.hpp"
 
 namespace bristle::structures {
@@ -77,7 +78,10 @@ struct Driver {
     out.series = TimeSeries(names);
     out.admittance_m_per_N_s = a;
     const long steps = std::max(1L, std::lround(options.t_end_s / dt));
-    std::vector<double> breakaways;
+    // Stick-slip from sticking itself, the detector the lumped benches use (contact/analysis.hpp).
+    contact::StickSlipDetector detector(options.stick_tolerance_m_per_s > 0.0 ? options.stick_tolerance_m_per_s
+                                                                              : 1e-3 * std::abs(vb));
+    detector.add(0.0, vb == 0.0, 0.0);
     out.series.reserve(static_cast<std::size_t>(steps / options.output_every + 2));  // no regrowth
     std::vector<double> row;  // one buffer for every row: no allocation per output
     auto record = [&](double t, double w, double v, double F, bool stick, double extra) {
@@ -129,74 +133,62 @@ struct Driver {
         const double t_switch = static_cast<double>(n) * dt;
         if (t_switch > interval_start) out.intervals.push_back({interval_start, t_switch, prev_stick});
         interval_start = t_switch;
-        if (prev_stick && !sol.stick && sol.breakaway_fraction >= 0.0)
-          breakaways.push_back((static_cast<double>(n) + sol.breakaway_fraction) * dt);
         prev_stick = sol.stick;
       }
+      // The step's own stick decision (|v_r| <= tolerance, or the set-valued stick of Coulomb-Stribeck) and
+      // break-away time (|F| reaching mu_s N, resp. |v_r| leaving the band, interpolated inside the step).
+      detector.add(t_next, sol.stick,
+                   sol.breakaway_fraction >= 0.0 ? (static_cast<double>(n) + sol.breakaway_fraction) * dt
+                                                 : static_cast<double>(n) * dt);
       if (want_w) record(t_next, s.displacement()[i], v, sol.force, sol.stick, sol.extra);
       if (report) report(static_cast<double>(n + 1) / static_cast<double>(steps));
     }
     out.intervals.push_back({interval_start, static_cast<double>(steps) * dt, prev_stick});
     out.steps = steps;
-    analyse_cycle(out, breakaways);
+    analyse_cycle(out, detector.result(options.cycles));
     return out;
   }
 
-  void analyse_cycle(StickSlipResult& out, const std::vector<double>& b) const {
+  /// The limit cycle from the detector's result: period and cycles from it, amplitudes, force range and
+  /// stick fraction over the last cycle measured.
+  static void analyse_cycle(StickSlipResult& out, const contact::StickSlipDetector::Result& found) {
     LimitCycle& lc = out.cycle;
-    const int cycles = options.cycles;
-    const double dt = s.step_s();
-    for (int p = 1; p <= 4; ++p) {
-      const long m = static_cast<long>(b.size()) - 1;
-      if (m < static_cast<long>(cycles) * p) break;
-      std::vector<double> periods;
-      for (int k = 0; k < cycles; ++k) {
-        const auto hi = static_cast<std::size_t>(m - static_cast<long>(k) * p);
-        periods.push_back(b[hi] - b[hi - static_cast<std::size_t>(p)]);
-      }
-      double mean = 0.0;
-      for (const double x : periods) mean += x;
-      mean /= cycles;
-      double spread = 0.0;
-      for (const double x : periods) spread = std::max(spread, std::abs(x - mean));
-      if (spread <= std::max(1e-3 * mean, 2.0 * dt)) {
-        lc.found = true;
-        lc.cycles = cycles;
-        lc.breakaways_per_cycle = p;
-        lc.period_s = mean;
-        lc.period_spread_s = spread;
-        const double t1 = b.back(), t0 = t1 - mean;
-        const auto& t = out.series.column("t_s");
-        const auto& w = out.series.column("w_m");
-        const auto& v = out.series.column("v_mps");
-        const auto& F = out.series.column("F_N");
-        double wmin = 1e300, wmax = -1e300, vmin = 1e300, vmax = -1e300, fmin = 1e300, fmax = -1e300, wsum = 0.0;
-        long count = 0;
-        for (std::size_t r = 0; r < t.size(); ++r) {
-          if (t[r] < t0 || t[r] > t1 || !std::isfinite(w[r])) continue;
-          wmin = std::min(wmin, w[r]);
-          wmax = std::max(wmax, w[r]);
-          vmin = std::min(vmin, v[r]);
-          vmax = std::max(vmax, v[r]);
-          fmin = std::min(fmin, F[r]);
-          fmax = std::max(fmax, F[r]);
-          wsum += w[r];
-          ++count;
-        }
-        if (count > 0) {
-          lc.amplitude_w_m = 0.5 * (wmax - wmin);
-          lc.amplitude_v_mps = 0.5 * (vmax - vmin);
-          lc.mean_w_m = wsum / static_cast<double>(count);
-          lc.force_min_N = fmin;
-          lc.force_max_N = fmax;
-        }
-        double stick_time = 0.0;
-        for (const StickSlipInterval& iv : out.intervals)
-          if (iv.stick) stick_time += std::max(0.0, std::min(iv.t_end_s, t1) - std::max(iv.t_start_s, t0));
-        lc.stick_fraction = stick_time / mean;
-        return;
-      }
+    if (!found.found) return;
+    const double mean = found.period_s;
+    lc.found = true;
+    lc.cycles = lc.cycles_used = found.cycles_used;
+    lc.breakaways_per_cycle = found.breakaways_per_cycle;
+    lc.period_s = mean;
+    lc.period_spread_s = found.period_spread_s;
+    const double t1 = found.t_end_s, t0 = t1 - mean;
+    const auto& t = out.series.column("t_s");
+    const auto& w = out.series.column("w_m");
+    const auto& v = out.series.column("v_mps");
+    const auto& F = out.series.column("F_N");
+    double wmin = 1e300, wmax = -1e300, vmin = 1e300, vmax = -1e300, fmin = 1e300, fmax = -1e300, wsum = 0.0;
+    long count = 0;
+    for (std::size_t r = 0; r < t.size(); ++r) {
+      if (t[r] < t0 || t[r] > t1 || !std::isfinite(w[r])) continue;
+      wmin = std::min(wmin, w[r]);
+      wmax = std::max(wmax, w[r]);
+      vmin = std::min(vmin, v[r]);
+      vmax = std::max(vmax, v[r]);
+      fmin = std::min(fmin, F[r]);
+      fmax = std::max(fmax, F[r]);
+      wsum += w[r];
+      ++count;
     }
+    if (count > 0) {
+      lc.amplitude_w_m = 0.5 * (wmax - wmin);
+      lc.amplitude_v_mps = 0.5 * (vmax - vmin);
+      lc.mean_w_m = wsum / static_cast<double>(count);
+      lc.force_min_N = fmin;
+      lc.force_max_N = fmax;
+    }
+    double stick_time = 0.0;
+    for (const StickSlipInterval& iv : out.intervals)
+      if (iv.stick) stick_time += std::max(0.0, std::min(iv.t_end_s, t1) - std::max(iv.t_start_s, t0));
+    lc.stick_fraction = stick_time / mean;
   }
 };
 

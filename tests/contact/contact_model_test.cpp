@@ -120,6 +120,24 @@ TEST(ContactModel, SteadyStateEqualsAnalyticSteadyFriction) {
   EXPECT_NEAR(run.series.column("f_x").back(), expected, 1e-9 * std::abs(expected));
 }
 
+// Steady states at rest (issue 17, item 4): for every law, eps = 0 and viscoelastic pairs, steady_state(0)
+// is finite (it was NaN for eps = 0: G^-1(0) = 0 inverted), is u = 0, and is at rest (zero source).
+TEST(ContactModel, SteadyStateAtRestIsFiniteAndAtRest) {
+  for (LawKind kind : {LawKind::dahl, LawKind::lugre, LawKind::frbd, LawKind::bouc_wen, LawKind::frictionless}) {
+    LawParams law = make_law(kind);
+    law.eps = 0.0;
+    if (kind == LawKind::lugre) law.sigma2 = 0.05 * Mat2::Identity();
+    const ContactModel model(law, rh::gkv(240.0, {100.0}, {0.1}), rh::gm(300.0, {40.0}, {0.2}));
+    const VecX u = model.steady_state(Vec2::Zero());
+    ASSERT_EQ(u.size(), model.state_size());
+    EXPECT_EQ(u, VecX::Zero(model.state_size())) << laws::to_string(kind);
+    VecX h(model.state_size());
+    model.source(u.data(), Vec2::Zero(), h.data());
+    EXPECT_EQ(h, VecX::Zero(model.state_size())) << laws::to_string(kind);
+    EXPECT_EQ(model.friction(u.data(), Vec2::Zero()), Vec2::Zero()) << laws::to_string(kind);
+  }
+}
+
 // Random bounded velocity histories with reversals: W(t) - W(0) <= int supplied power (eq. 79).
 TEST(ContactModel, PassivityOnRandomInputs) {
   std::mt19937 rng(11);

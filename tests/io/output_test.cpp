@@ -7,8 +7,10 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <sstream>
 #include <string>
+#include <type_traits>
 
 #include "bristle/io/json.hpp"
 #include "bristle/io/scenario.hpp"
@@ -156,6 +158,81 @@ TEST(Output, ExistingFileAsDirectoryIsAnError) {
   o.plot = false;
   EXPECT_THROW(write_outputs(small_result(false), dir.path() / "file", o), OutputError);
   EXPECT_EQ(count_entries(dir.path()), 1u);
+}
+
+// issue 17: every output value is checked before anything is written; a non-finite one is a
+// NonFiniteOutput (a SolverError, exit 3) naming the file, column, value, time and case, and no file or
+// directory is left behind.
+std::string non_finite_message(const RunResult& r, const fs::path& out) {
+  WriteOptions o;
+  o.plot = false;
+  try {
+    write_outputs(r, out, o);
+  } catch (const NonFiniteOutput& e) {
+    EXPECT_FALSE(fs::exists(out)) << "a directory or file was left behind";
+    return e.what();
+  }
+  ADD_FAILURE() << "no NonFiniteOutput";
+  return "";
+}
+
+TEST(Output, InfiniteCellIsRefusedNamingColumnTimeAndCase) {
+  TempDir dir;
+  RunResult r = small_result(true);
+  r.cases[1].series.columns[2][1] = std::numeric_limits<double>::infinity();
+  EXPECT_EQ(non_finite_message(r, dir.path() / "out"),
+            "non-finite output: small.csv column F_N = inf at t_s = 0.1 (case omega = 2.5); nothing written");
+  static_assert(std::is_base_of_v<SolverError, NonFiniteOutput>);  // bristle run: exit 3
+}
+
+TEST(Output, NanIsRefusedUnlessTheColumnIsOptional) {
+  TempDir dir;
+  RunResult r = small_result(false);
+  r.cases[0].series.columns[1][2] = std::nan("");
+  EXPECT_EQ(non_finite_message(r, dir.path() / "out"),
+            "non-finite output: small.csv column x_m = nan at t_s = 0.2; nothing written");
+  r.optional_columns = {"x_m"};  // "not available": an empty cell
+  WriteOptions o;
+  o.plot = false;
+  EXPECT_EQ(write_outputs(r, dir.path() / "ok", o).size(), 2u);
+  EXPECT_NE(read(dir.path() / "ok" / "small.csv").find("0.2,,-0\n"), std::string::npos);
+  // An infinity is never "not available".
+  r.cases[0].series.columns[1][2] = -std::numeric_limits<double>::infinity();
+  EXPECT_EQ(non_finite_message(r, dir.path() / "out"),
+            "non-finite output: small.csv column x_m = -inf at t_s = 0.2; nothing written");
+}
+
+TEST(Output, NonFiniteCellOfAnExtraFileIsRefused) {
+  TempDir dir;
+  RunResult r = small_result(false);
+  r.extra_files.push_back({"_fields.csv", "label,t_s,x_m,Fx_N\nV = 1,0.5,0,1\nV = 1,0.5,0.1,inf\n"});
+  EXPECT_EQ(non_finite_message(r, dir.path() / "out"),
+            "non-finite output: small_fields.csv column Fx_N = inf at t_s = 0.5 (line 3); nothing written");
+  r.extra_files[0].text = "label,t_s,x_m,Fx_N\nV = 1,0.5,0,\n";  // an empty cell is not a number
+  WriteOptions o;
+  o.plot = false;
+  EXPECT_EQ(write_outputs(r, dir.path() / "ok", o).size(), 3u);
+}
+
+TEST(Output, NonFiniteJsonNumberIsRefusedNamingItsPath) {
+  TempDir dir;
+  RunResult r = small_result(false);
+  Json c = Json::object();
+  c["final"]["Fx_N"] = std::nan("");
+  r.report["cases"].push_back(Json::object());
+  r.report["cases"].push_back(c);
+  EXPECT_EQ(non_finite_message(r, dir.path() / "out"),
+            "non-finite output: small.json cases[1].final.Fx_N = nan; nothing written");
+  r.report = Json::object();
+  r.report["steady"]["ratio"] = std::numeric_limits<double>::infinity();
+  EXPECT_EQ(non_finite_message(r, dir.path() / "out"),
+            "non-finite output: small.json steady.ratio = inf; nothing written");
+  r.report["steady"]["ratio"] = nullptr;  // a null put there on purpose is fine
+  r.report["final"]["mu"] = std::nan("");
+  r.optional_columns = {"mu"};  // ... and so is an optional column's "not available"
+  WriteOptions o;
+  o.plot = false;
+  EXPECT_EQ(write_outputs(r, dir.path() / "ok", o).size(), 2u);
 }
 
 TEST(Output, RunningALumpedScenarioFillsTheReport) {

@@ -137,6 +137,94 @@ TEST(FrictionLaw, LugreOutputTerms) {
   EXPECT_NEAR(law.steady_force(Vec2(5.0, 0.0))[0], -(stribeck_mu(p.M.axis1, 5.0) + 0.4 * 5.0), 1e-12);
 }
 
+// Steady states at v = 0 are their limits, never NaN (issue 17, item 4): 0 for every law and every eps
+// (with eps > 0 the unique steady state; with eps = 0 the limit eps -> 0+, and h0 vanishes there).
+TEST(FrictionLaw, SteadyForceAtRestIsZeroForEveryLawAndEps) {
+  const Mat2 k{{300.0, 20.0}, {20.0, 200.0}};
+  for (LawKind kind : {LawKind::dahl, LawKind::lugre, LawKind::frbd, LawKind::bouc_wen, LawKind::frictionless}) {
+    for (double eps : {0.0, 1e-8}) {
+      LawParams p = stribeck_law(kind);
+      if (kind == LawKind::dahl) p.M.axis1.mu_s = p.M.axis1.mu_d;
+      if (kind == LawKind::lugre) p.sigma2 = 0.4 * Mat2::Identity();
+      p.eps = eps;
+      for (bool anisotropic : {false, true}) {
+        if (anisotropic && (kind == LawKind::bouc_wen || kind == LawKind::frictionless)) continue;
+        p.M.anisotropic = anisotropic;
+        p.M.axis2 = StribeckParams{0.5, 0.4, 1.0, 2.0, 0.0};
+        if (kind == LawKind::dahl) p.M.axis2.mu_s = p.M.axis2.mu_d;
+        p.M.angle_rad = 0.3;
+        const FrictionLaw law(p, k);
+        const Vec2 f = law.steady_force(Vec2::Zero());
+        EXPECT_EQ(f, Vec2::Zero()) << to_string(kind) << " eps=" << eps << " anisotropic=" << anisotropic;
+        // ... and it is a steady state: h0(z = K^-1 f, f, 0) = 0.
+        EXPECT_EQ(law.h0(k.inverse() * f, f, Vec2::Zero()), Vec2::Zero()) << to_string(kind);
+      }
+    }
+  }
+}
+
+// The FrBD general form: f = 0 at v = 0 whatever G^-1(0) is (here singular, as M^-2 ||M v|| is there).
+TEST(FrictionLaw, GeneralFrbdSteadyForceAtRestAndSingularG) {
+  LawParams p;
+  p.kind = LawKind::frbd;
+  p.G_inverse = [](const Vec2& v) { return Mat2(v.norm() * Mat2::Identity()); };  // G^-1(0) = 0
+  const FrictionLaw law(p, Mat2::Identity());
+  EXPECT_EQ(law.steady_force(Vec2::Zero()), Vec2::Zero());
+  EXPECT_LT((law.steady_force(Vec2(0.5, 0.0)) - Vec2(-1.0, 0.0)).norm(), 1e-15);  // f = -v / |v|
+  LawParams singular = p;
+  singular.G_inverse = [](const Vec2&) { return Mat2(Mat2::Zero()); };
+  const FrictionLaw bad(singular, Mat2::Identity());
+  try {
+    bad.steady_force(Vec2(1.0, 0.0));
+    ADD_FAILURE() << "no error for a singular G^-1";
+  } catch (const SolverError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "steady force: G^-1(v) = [[0, 0], [0, 0]] at v = (1, 0) m/s is singular or not finite: no steady "
+              "state f = -G(v) v exists");
+  }
+}
+
+// With eps = 0 the steady force depends on the direction of v only: a denormal speed gives the same
+// force as a unit one (it was NaN: ||v||^2 underflows to 0).
+TEST(FrictionLaw, SteadyForceAtDenormalSpeedIsItsDirectionsLimit) {
+  const Mat2 k = 250.0 * Mat2::Identity();
+  for (LawKind kind : {LawKind::lugre, LawKind::frbd, LawKind::bouc_wen}) {
+    LawParams p = stribeck_law(kind);
+    if (kind == LawKind::bouc_wen) p.gamma = 0.5;
+    const FrictionLaw law(p, k);
+    for (const Vec2& d : {Vec2(1.0, 0.0), Vec2(-1.0, 0.0), Vec2(3.0, -4.0)}) {  // multiples of the least denormal
+      if (kind == LawKind::bouc_wen && d[1] != 0.0) continue;
+      const Vec2 tiny = law.steady_force(5e-324 * d);
+      const Vec2 small = law.steady_force(1e-300 * d);
+      ASSERT_TRUE(tiny.allFinite()) << to_string(kind);
+      EXPECT_LT((tiny - small).norm(), 1e-12 * small.norm()) << to_string(kind);
+      EXPECT_LT(tiny.dot(d), 0.0) << to_string(kind);  // opposes v
+      if (kind != LawKind::bouc_wen) {
+        EXPECT_NEAR(tiny.norm(), 1.2, 1e-12) << to_string(kind);  // mu(0) = mu_s
+      }
+    }
+  }
+}
+
+TEST(FrictionLaw, SteadyForceErrors) {
+  const FrictionLaw none(stribeck_law(LawKind::frictionless), Mat2::Identity());
+  try {
+    none.steady_force(Vec2(0.5, 0.0));
+    ADD_FAILURE() << "no error for the frictionless law at v != 0";
+  } catch (const InvalidInput& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "steady force: v = (0.5, 0) m/s: the frictionless law has no steady state at v != 0 (z' = -v grows "
+              "without bound)");
+  }
+  const FrictionLaw frbd(stribeck_law(LawKind::frbd), Mat2::Identity());
+  try {
+    frbd.steady_force(Vec2(std::nan(""), 0.0));
+    ADD_FAILURE() << "no error for v = NaN";
+  } catch (const InvalidInput& e) {
+    EXPECT_EQ(std::string(e.what()), "steady force: v = (nan, 0) m/s: must be finite");
+  }
+}
+
 void expect_invalid(const LawParams& p, const std::string& message) {
   try {
     FrictionLaw law(p, Mat2::Identity());

@@ -215,3 +215,49 @@ def test_sweeps_release_the_gil():
         time.sleep(0.001)
     t.join()
     assert ticks[0] > 5
+
+
+@pytest.mark.parametrize("kind", ["dahl", "lugre", "frbd", "bouc_wen", "frictionless"])
+def test_steady_states_at_rest_are_their_limits_not_nan(kind):
+    # issue 17: with eps = 0, steady_force(0), steady_state(0) and sweep_steady_lumped at v = 0 were NaN.
+    # At rest the steady state is u = 0 for every law (the limit eps -> 0+; h0 vanishes there).
+    extra = dict(A=1.0, beta1=2.0e4, gamma=1.0e4) if kind == "bouc_wen" else {}
+    mu = dict(mu_s=0.7, mu_d=0.7) if kind == "dahl" else dict(mu_s=1.0, mu_d=0.7)
+    law = bristle.LawParams(kind=kind, eps=0.0, **mu, **extra)
+    m = bristle.ContactModel(law, bristle.gkv(240.0, [100.0], [0.1]), bristle.elastic(360.0))
+    assert np.array_equal(m.steady_force(0.0), [0.0, 0.0])
+    assert np.array_equal(m.law.steady_force([0.0, 0.0]), [0.0, 0.0])
+    u = m.steady_state(0.0)
+    assert np.array_equal(u, np.zeros(m.state_size))
+    h, _ = m.source(u, [0.0, 0.0])
+    assert np.array_equal(h, np.zeros(m.state_size))  # at rest
+    v = [0.0] if kind == "frictionless" else [-0.5, 0.0, 0.5]
+    r = bristle.sweep_steady_lumped(m, v=v, normal_load_N=2.0, threads=1, progress=None)
+    assert np.all(np.isfinite(r.force_N))
+    i0 = v.index(0.0)
+    assert np.array_equal(r.force_N[i0], [0.0, 0.0])
+    if kind != "frictionless":
+        assert r.force_N[0][0] > 0.0 > r.force_N[-1][0]  # opposes v on either side, odd
+        assert r.force_N[0][0] == pytest.approx(-r.force_N[-1][0], rel=1e-14)
+
+
+def test_steady_force_where_no_steady_state_exists_is_an_error():
+    m = bristle.ContactModel(bristle.LawParams(kind="frictionless"), bristle.elastic(1e3))
+    with pytest.raises(bristle.InvalidInput, match=r"frictionless law has no steady state at v != 0"):
+        m.steady_force(0.5)
+    with pytest.raises(bristle.InvalidInput, match=r"must be finite"):
+        m.steady_force(float("nan"))
+
+
+def test_stick_slip_cycle_is_detected_from_sticking():
+    # issue 17: stuck 1.2 s, slipping 0.8 s, repeated: found, period 2.0 s; ringing that never sticks: not found.
+    t = np.arange(0.0, 20.5, 1e-3)
+    phase = np.mod(t, 2.0) - 1.2
+    v = np.where(phase <= 0.0, 0.0, np.sin(np.pi * np.maximum(phase, 0.0) / 0.8))
+    c = bristle.stick_slip_cycle(bristle.TimeSeries.from_columns({"t_s": t, "v_mps": v, "F_N": -v}))
+    assert c.found and c.cycles_used == 4 == c.cycles
+    assert c.period_s == pytest.approx(2.0, abs=1e-6)
+    ringing = 1.0 + 0.9 * np.cos(2 * np.pi * t)
+    n = bristle.stick_slip_cycle(bristle.TimeSeries.from_columns({"t_s": t, "v_mps": ringing, "F_N": -ringing}))
+    assert not n.found and n.cycles_used == 0 and n.period_s == 0.0
+    assert "found=False" in repr(n)

@@ -291,3 +291,37 @@ TEST(StickSlip, BadInput) {
 
 }  // namespace
 }  // namespace bristle::structures
+
+namespace bristle::structures {
+namespace {
+
+// issue 17: a lightly damped string (D = 0.01) on the belt settles into Helmholtz motion, every stick-slip
+// cycle the same and 2 l / c = 2.0 s long; the limit cycle is that fundamental period with one break-away
+// per cycle (it was reported as 4.0 s with two).
+TEST(StickSlip, LightlyDampedStringHasTheFundamentalPeriod) {
+  TautStringParams p;  // rho = l = c = 1, chi = 0.3
+  p.damping_ratio = 0.01;
+  const Structure s = Structure::taut_string(p);
+  auto m = make_reduced_model(s, 1e-3);
+  const StickSlipResult r = run_stick_slip(*m, belt(), stribeck(), run_for(60.0));
+  ASSERT_TRUE(r.cycle.found);
+  EXPECT_EQ(r.cycle.breakaways_per_cycle, 1);
+  EXPECT_GE(r.cycle.cycles_used, 2);
+  EXPECT_EQ(r.cycle.cycles, r.cycle.cycles_used);
+  EXPECT_NEAR(r.cycle.period_s, 2.0, 2e-3);
+}
+
+// A structure that never sticks (belt at rest: nothing drives it) has no limit cycle and no period.
+TEST(StickSlip, NoStickSlipIsNotFound) {
+  const Structure s = damped_string();
+  auto m = make_reduced_model(s, 1e-3);
+  BeltParams b = belt();
+  b.belt_speed_m_per_s = 0.0;
+  const StickSlipResult r = run_stick_slip(*m, b, stribeck(), run_for(5.0));
+  EXPECT_FALSE(r.cycle.found);
+  EXPECT_EQ(r.cycle.period_s, 0.0);
+  EXPECT_EQ(r.cycle.cycles_used, 0);
+}
+
+}  // namespace
+}  // namespace bristle::structures

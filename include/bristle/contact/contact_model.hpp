@@ -47,9 +47,11 @@ class ContactModel {
   /// driven along x only, has a source whose y components are exactly zero (h0_y = 0 for every law), so
   /// the y components stay zero: the 1-D subsystem of the x components is exact (Bench::x_system).
   bool axes_decoupled() const;
-  /// Analytic steady normalised friction force at constant v_r (law.steady_force).
+  /// Analytic steady normalised friction force at constant v_r (law.steady_force; its limits at v_r = 0:
+  /// 0 for every law, never NaN; the frictionless law throws at v_r != 0, where no steady state exists).
   Vec2 steady_force(const Vec2& v_r) const { return law_.steady_force(v_r); }
-  /// The steady state u at constant v_r: f from steady_force, zeta from A zeta + B f = 0.
+  /// The steady state u at constant v_r: f from steady_force, zeta from A zeta + B f = 0 (at v_r = 0 with
+  /// eps = 0: u = 0, the limit of steady_force there).
   VecX steady_state(const Vec2& v_r) const;
 
   const laws::FrictionLaw& law() const { return law_; }

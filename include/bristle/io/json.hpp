@@ -3,6 +3,7 @@
 // objects that keep their keys in insertion order. Numbers are written in the shortest form that
 // reads back to the same double; NaN and infinities (which JSON cannot express) are written as null.
 #include <cstdint>
+#include <functional>
 #include <initializer_list>
 #include <map>
 #include <memory>
@@ -54,11 +55,16 @@ class Json {
   /// Appends to an array (turns a null into an empty array first).
   void push_back(Json value);
 
+  /// Calls fn(path, value) for every floating-point number in the document, depth first in order; path
+  /// names it the way a reader would address it ("cases[0].final.F_N"; "" for the root).
+  void for_each_number(const std::function<void(const std::string& path, double value)>& fn) const;
+
   /// Serialised text; indent > 0 pretty-prints with that many spaces per level.
   std::string dump(int indent = 2) const;
 
  private:
   void write(std::string& out, int indent, int level) const;
+  void for_each_number(std::string& path, const std::function<void(const std::string&, double)>& fn) const;
   std::variant<std::monostate, bool, std::int64_t, double, std::string, Array, Object> value_;
 };
 

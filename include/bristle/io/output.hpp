@@ -9,6 +9,12 @@
 //   <name>.png   gnuplot (pngcairo): one panel per plot_y column against plot_x, one line per case.
 //   <name><suffix> any RunResult::extra_files (e.g. the line contact's "_fields.csv").
 //
+// Before anything is written every output value is checked for finiteness (check_finite): an infinity
+// in a CSV cell, an extra file or a JSON number, or a NaN in a CSV column or under a JSON key that is not
+// one of RunResult::optional_columns (JSON nulls the writer put there on purpose are not numbers), throws NonFiniteOutput (a SolverError: `bristle run` exits 3) naming the
+// file, the column (or JSON key path), the value, the time (the t_s column, else the first column) and
+// the case; nothing is written.
+//
 // Writing is all-or-nothing: every file goes to a temporary name in DIR first and is renamed into
 // place only when all of them succeeded; on any error the temporaries are removed, and DIR (with any
 // parents) is removed again if this call created it. A missing or failing gnuplot is an error unless
@@ -18,6 +24,7 @@
 #include <string>
 #include <vector>
 
+#include "bristle/core/error.hpp"
 #include "bristle/io/scenario.hpp"
 
 namespace bristle::io {
@@ -27,6 +34,15 @@ class OutputError : public std::runtime_error {
  public:
   explicit OutputError(const std::string& message) : std::runtime_error(message) {}
 };
+
+/// A non-finite value in a result about to be written (see the file comment).
+class NonFiniteOutput : public SolverError {
+ public:
+  explicit NonFiniteOutput(const std::string& message) : SolverError(message) {}
+};
+
+/// Throws NonFiniteOutput at the first non-finite output value of `result` (see the file comment).
+void check_finite(const RunResult& result);
 
 struct WriteOptions {
   bool plot = true;

@@ -150,6 +150,10 @@ struct RunResult {
   std::vector<std::string> case_labels;  // legend entry per case (empty: from the sweep column)
   bool log_x = false;                    // logarithmic x axis in the plot
   std::vector<ExtraFile> extra_files;    // further files, written atomically with the others
+  /// Columns whose NaN cells mean "not available" (written as empty CSV cells, e.g. mu for a law without a
+  /// friction coefficient). A NaN anywhere else, and an infinity anywhere, is a non-finite output:
+  /// write_outputs refuses it (io/output.hpp, check_finite).
+  std::vector<std::string> optional_columns;
   /// Advice on the inputs that did not stop the run (e.g. a tolerance too loose to resolve sticking):
   /// printed on stderr by `bristle run`; lumped reports also list them under "warnings".
   std::vector<std::string> warnings;

@@ -74,7 +74,18 @@ class FrictionLaw {
   /// Friction force on the upper body, normalised: f + Sigma1 zdot - Sigma2 v (LuGre), else f.
   Vec2 output(const Vec2& f, const Vec2& zdot, const Vec2& v) const;
   /// Analytic steady normalised force at constant v (sigma2 included); for Bouc-Wen K_static times
-  /// the steady deformation.
+  /// the steady deformation. Never NaN:
+  /// - Dahl/LuGre/FrBD: f = -M^2 v / ||M v||_{2,eps} (-G(v) v for a user G^-1). At v = 0, f = 0: with
+  ///   eps > 0 it is the unique steady state; with eps = 0, G^-1(0) = 0 and every f is at rest, and f = 0
+  ///   is the limit eps -> 0+ and the odd-symmetric mean of the one-sided limits -+M(0)^2 d/||M(0) d||.
+  ///   For a user G^-1, f = 0 at v = 0 (h0(f = 0, v = 0) = 0 for every G^-1); a singular or non-finite
+  ///   G^-1(v) at v != 0 throws SolverError (no steady state f = -G v).
+  ///   With eps = 0, f depends on the direction of v only, so a denormal v gives |f| = mu(0), not NaN.
+  /// - Bouc-Wen: at v = 0, h0 = -G(z, 0) z, G(z, 0) = 0 (eps = 0, every z at rest) or sqrt(eps)-scaled
+  ///   (z = 0 unique); z = 0 is taken, the limit eps -> 0+ again. With eps = 0 the deformation depends on
+  ///   the direction of v only (h0 is homogeneous in v).
+  /// - frictionless: 0 at v = 0; at v != 0 no steady state exists (z' = -v): throws InvalidInput.
+  /// A non-finite v throws InvalidInput.
   Vec2 steady_force(const Vec2& v) const;
   /// G^-1(v) of the FrBD family: M^-2(v) ||M(v) v||_eps (or the user's G_inverse).
   Mat2 G_inverse(const Vec2& v) const;
@@ -90,6 +101,9 @@ class FrictionLaw {
   bool has_output_terms() const { return has_output_terms_; }
 
  private:
+  /// f = -G(v) v of the FrBD family (Dahl and LuGre scale it to their state), as steady_force says.
+  Vec2 frbd_steady_force(const Vec2& v) const;
+
   LawParams params_;
   Mat2 sigma0_;
   Mat2 k_static_;

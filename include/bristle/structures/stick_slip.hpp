@@ -18,9 +18,11 @@
 //     u' = h(u, v_r) is integrated by BDF2 (BDF1 on the first step) together with the structure,
 //     F = N f_out(u, v_r), solved by Newton's method per step; "stick" means |v_r| <= tolerance.
 //
-// Outputs: the time series, stick and slip intervals, the limit cycle (period from the break-away
-// times, interpolated to where |F| reaches mu_s N, resp. where |v_r| leaves the tolerance band; half
-// peak-to-peak amplitudes of w, v over the last cycle) and, when the structure provides intra-step
+// Outputs: the time series, stick and slip intervals, the limit cycle (found by
+// contact::StickSlipDetector, the lumped benches' detector, fed every step's stick state and break-away
+// time as above: break-aways end stick phases of >= 2 steps, the fundamental period is that of the
+// smallest number of break-aways per cycle whose periods agree; half peak-to-peak
+// amplitudes of w, v over the last cycle) and, when the structure provides intra-step
 // samples (ModalModel with track_energy), the energy account
 //   belt work  int F v_b dt  =  friction dissipation  int -F v_r dt  +  modal damping  +  change of stored energy.
 //
@@ -57,7 +59,7 @@ struct StickSlipOptions {
   double t_end_s = 10.0;
   long output_every = 1;
   double stick_tolerance_m_per_s = 0.0;
-  int cycles = 4;  // cycles averaged for the period
+  int cycles = 4;  // at most this many cycles averaged for the period (at least min(2, cycles) needed)
 
   void validate(std::string_view prefix) const;
 };
@@ -69,10 +71,11 @@ struct StickSlipInterval {
 };
 
 struct LimitCycle {
-  bool found = false;          // at least cycles + 1 break-aways with a consistent period
-  int cycles = 0;              // cycles averaged
+  bool found = false;          // a stick-slip limit cycle (contact::StickSlipDetector: sticking itself)
+  int cycles = 0;              // cycles averaged (= cycles_used)
+  int cycles_used = 0;         // the same, under the detector's name (up to StickSlipOptions::cycles)
   int breakaways_per_cycle = 0;
-  double period_s = 0.0;
+  double period_s = 0.0;         // fundamental period: the smallest the motion repeats with
   double period_spread_s = 0.0;  // largest deviation of a measured cycle from the mean
   double amplitude_w_m = 0.0;    // half peak-to-peak over the last cycle
   double amplitude_v_mps = 0.0;

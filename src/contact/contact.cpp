@@ -44,6 +44,17 @@ Contact::Contact(std::shared_ptr<const ContactModel> model, double normal_load_N
   h_ = c_ = y_ = U1_ = U2_ = r_ = backup_ = VecX::Zero(m_);
   jac_ = E_ = MatX::Zero(m_, m_);
   lu_ = Eigen::PartialPivLU<MatX>(m_);
+  const rheology::ContactPair& pair = model_->pair();
+  S1C1_ = pair.S1() * pair.body1().C;
+  S2C2_ = pair.S2() * pair.body2().C;
+}
+
+Vec2 Contact::zdot_from_source(const double* h) const {
+  const int n1 = model_->n1(), n2 = model_->n2();
+  Vec2 k0_zdot(h[0], h[1]);  // eq. 31: f' = K0bar h0 + S1 C1 h1 - S2 C2 h2
+  if (n1 > 0) k0_zdot.noalias() -= S1C1_ * Eigen::Map<const VecX>(h + 2, 2 * n1);
+  if (n2 > 0) k0_zdot.noalias() += S2C2_ * Eigen::Map<const VecX>(h + 2 + 2 * n1, 2 * n2);
+  return model_->pair().K0bar_inv() * k0_zdot;
 }
 
 Contact Contact::lugre(double Fc_N, double Fs_N, double vs_mps, double sigma0_N_per_m, double sigma1_Ns_per_m,
@@ -114,10 +125,15 @@ bool Contact::try_step(double dt, const Vec2& v) {
 
 void Contact::powers(const double* U, const Vec2& v, double& supplied_W, double& dissipated_W) {
   const Vec2 zdot = model_->source(U, v, h_.data());
+  powers(U, v, h_.data(), zdot, supplied_W, dissipated_W);
+}
+
+void Contact::powers(const double* U, const Vec2& v, const double* h, const Vec2& zdot, double& supplied_W,
+                     double& dissipated_W) {
   const Vec2 f(U[0], U[1]);
   last_F_ = normal_load_N_ * model_->law().output(f, zdot, v);
   supplied_W = -last_F_.dot(v);
-  dissipated_W = normal_load_N_ * model_->dissipation_rate(U, v, h_.data(), zdot);
+  dissipated_W = normal_load_N_ * model_->dissipation_rate(U, v, h, zdot);
 }
 
 template <int N>
@@ -150,9 +166,14 @@ bool Contact::try_affine_step(double dt, const Vec2& v) {
     U2 = lu_.solve(y);
   }
   if (!U2.allFinite() || !U1.allFinite()) return false;
+  // The stage sources without the law: h(U) = J U + c, zdot from h (zdot_from_source).
   double p1, d1, p2, d2;
-  powers(U1.data(), v, p1, d1);
-  powers(U2.data(), v, p2, d2);
+  h.noalias() = J * U1;  // (a product, then the sum: no temporary in the dynamic-size case)
+  h += c;
+  powers(U1.data(), v, h.data(), zdot_from_source(h.data()), p1, d1);
+  h.noalias() = J * U2;
+  h += c;
+  powers(U2.data(), v, h.data(), zdot_from_source(h.data()), p2, d2);
   if (!(std::isfinite(p1) && std::isfinite(p2) && std::isfinite(d1) && std::isfinite(d2))) return false;
   u_ = U2;
   t_s_ += dt;

@@ -117,11 +117,17 @@ class Contact {
   bool newton_stage(double a, const Vec2& v, const double* y, double* U);
   /// Power supplied and dissipated at state U (its source evaluated into h_): F_z-scaled (W).
   void powers(const double* U, const Vec2& v, double& supplied_W, double& dissipated_W);
+  /// zdot = h0 recovered from a source h (eq. 31 solved for h0): K0bar^-1 (h_f - S1 C1 h1 + S2 C2 h2).
+  Vec2 zdot_from_source(const double* h) const;
+  /// The same given the source h at U and its zdot.
+  void powers(const double* U, const Vec2& v, const double* h, const Vec2& zdot, double& supplied_W,
+              double& dissipated_W);
 
   std::shared_ptr<const ContactModel> model_;
   double normal_load_N_ = 1.0;
   int m_ = 0;
   bool affine_ = true;
+  Mat2X S1C1_, S2C2_;  // S1 C1 (2 x 2 n1) and S2 C2 (2 x 2 n2) of eq. 31
 
   // Mutable data.
   VecX u_;

@@ -153,7 +153,8 @@ class ContactArray {
 
   int size() const { return static_cast<int>(contacts_.size()); }
   /// Steps every contact i by dt_s at v_mps[i] and writes F_N[i]. Throws InvalidInput ("dt_s", "v_mps[3] =
-  /// nan: must be finite") before any contact moves.
+  /// nan: must be finite") before any contact moves. A SolverError of contact i (see Contact::step) leaves
+  /// contacts 0..i-1 stepped and i..n-1 unchanged.
   void step(double dt_s, const double* v_mps, double* F_N);
   /// 2-D: v_mps and F_N hold 2 N values, (x, y) of each contact in turn.
   void step_2d(double dt_s, const double* v_mps, double* F_N);

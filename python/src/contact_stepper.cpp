@@ -90,7 +90,8 @@ Example:
       .def(py::init([](const laws::LawParams& law, const rheology::RheologyParams& body1, py::object body2,
                        double normal_load_N) {
              return Contact(law, body1,
-                            body2.is_none() ? rheology::rigid() : body2.cast<rheology::RheologyParams>(),
+                            body2.is_none() ? rheology::rigid()
+                                            : cast_arg<rheology::RheologyParams>(body2, "body2", "RheologyParams"),
                             normal_load_N);
            }),
            py::arg("law"), py::arg("body1"), py::arg("body2") = py::none(), py::arg("normal_load_N") = 1.0)

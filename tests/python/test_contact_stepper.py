@@ -103,6 +103,8 @@ def test_bad_input_raises():
                               sigma2_Ns_per_m=0.0)
     with pytest.raises(TypeError):
         c.step(1e-4, "fast")
+    with pytest.raises(TypeError, match="body2"):
+        bristle.Contact(bristle.LawParams(kind="dahl"), bristle.elastic(1e5), body2=3.0)
     assert c.time_s == 0.0  # nothing moved
 
 

@@ -31,8 +31,8 @@ from .laws import (FrictionCoefficient, FrictionLaw, LawKind, LawParams, Stribec
                    stribeck_mu)
 from .rheology import (Branch, ContactPair, Realisation, RheologyKind, RheologyParams, compliance,  # noqa: E402
                        elastic, gkv, gm, gm_equivalent_of_gkv, realise, rigid, substrate_stiffness_from_s)
-from .contact import (Bench, BenchParams, BenchRun, ContactModel, DriveKind, Signal, SignalKind,  # noqa: E402
-                      StickSlipCycle, breakaway, derived_quantities, peak_abs, stick_slip_cycle)
+from .contact import (Bench, BenchParams, BenchRun, Contact, ContactArray, ContactModel, DriveKind,  # noqa: E402
+                      Signal, SignalKind, StickSlipCycle, breakaway, derived_quantities, peak_abs, stick_slip_cycle)
 from .integrate import IntegratorOptions, Method, Stats  # noqa: E402
 from .transport import (LineContact, LineContactParams, LineRun, Limiter, Pressure, PressureKind,  # noqa: E402
                         PressureParams, SourceScheme, SteadyLine, characteristic_speeds)

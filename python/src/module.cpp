@@ -4,6 +4,7 @@
 
 namespace bristle::python {
 void export_patch(py::module_& m);  // patch.cpp (paper 1, §4: the two-dimensional contact patch)
+void export_contact_stepper(py::module_& m);  // contact_stepper.cpp (Contact, ContactArray: stepped in one's loop)
 }  // namespace bristle::python
 
 PYBIND11_MODULE(_bristle, m) {
@@ -15,6 +16,7 @@ PYBIND11_MODULE(_bristle, m) {
   bp::export_rheology(m);
   bp::export_integrate(m);
   bp::export_contact(m);
+  bp::export_contact_stepper(m);
   bp::export_transport(m);
   bp::export_directional(m);
   bp::export_structures(m);

@@ -1,0 +1,158 @@
+"""bristle.Contact and bristle.ContactArray: a friction element stepped in the caller's loop (issue 18)."""
+
+import copy
+import math
+
+import numpy as np
+import pytest
+
+import bristle
+
+SQRT_1E5 = math.sqrt(1e5)
+
+
+def lugre_1995():
+    """Canudas de Wit et al. (1995): sigma0 = 1e5 N/m, sigma1 = sqrt(1e5) Ns/m, sigma2 = 0.4 Ns/m, Fc = 1 N,
+    Fs = 1.5 N, vs = 1 mm/s."""
+    return bristle.Contact.lugre(Fc_N=1.0, Fs_N=1.5, vs_mps=1e-3, sigma0_N_per_m=1e5,
+                                 sigma1_Ns_per_m=SQRT_1E5, sigma2_Ns_per_m=0.4)
+
+
+def test_step_converges_to_textbook_steady_friction():
+    c = lugre_1995()
+    for _ in range(10000):
+        F = c.step(1e-4, 1e-3)
+    assert isinstance(F, float)
+    expected = 1.0 + 0.5 * math.exp(-1.0) + 0.4e-3  # Fc + (Fs - Fc) e^-1 + sigma2 v, opposing v
+    assert F == pytest.approx(-expected, rel=1e-12)
+    assert c.time_s == pytest.approx(1.0, rel=1e-12)
+    assert c.friction_force_N[0] == pytest.approx(F, rel=1e-15)
+
+
+def test_textbook_units_give_textbook_force():
+    c = bristle.Contact.lugre(Fc_N=10.0, Fs_N=15.0, vs_mps=1e-3, sigma0_N_per_m=1e5, sigma1_Ns_per_m=SQRT_1E5,
+                              sigma2_Ns_per_m=0.4)
+    for _ in range(2000):
+        F = c.step(1e-4, 0.1)
+    assert F == pytest.approx(-10.04, abs=1e-10)
+
+
+def test_two_dimensional_step_and_energy_balance():
+    c = lugre_1995()
+    rng = np.random.default_rng(3)
+    for _ in range(50):
+        v = rng.uniform(-3e-3, 3e-3, size=2)
+        for _ in range(100):
+            F = c.step(1e-5, v)
+    assert F.shape == (2,)
+    assert c.supplied_energy_J > 0.0
+    balance = c.stored_energy_J - (c.supplied_energy_J - c.dissipated_energy_J)
+    assert abs(balance) < 5e-6 * c.supplied_energy_J
+
+
+def test_step_matches_adaptive_bench_run():
+    law = bristle.LawParams(kind="lugre", mu_s=1.5, mu_d=1.0, v_s=1e-3, delta_s=2.0, sigma1=SQRT_1E5, sigma2=0.4)
+    model = bristle.ContactModel(law, bristle.elastic(1e5))
+    bench = bristle.Bench(model, bristle.BenchParams(drive="velocity", input_x=1e-3))
+    ref = bristle.contact.run(bench, [0.0, 0.02], bristle.IntegratorOptions(method="rodas4", rtol=1e-11, atol=1e-15))
+    F_ref = ref.series["F_N"][-1]
+    c = bristle.Contact(law, bristle.elastic(1e5), normal_load_N=1.0)
+    for _ in range(20000):
+        F = c.step(1e-6, 1e-3)
+    assert F == pytest.approx(F_ref, rel=1e-7)
+    a = bristle.Contact(law, bristle.elastic(1e5))
+    assert a.advance_to(0.02, 1e-3, rtol=1e-11, atol=1e-15) == pytest.approx(F_ref, rel=1e-9)
+
+
+def test_state_get_set_reset_copy():
+    c = lugre_1995()
+    for _ in range(100):
+        c.step(1e-4, 1e-3)
+    u = c.state
+    assert u.shape == (2,)
+    d = c.copy()
+    assert np.array_equal(d.state, u)
+    c.step(1e-4, 1e-3)
+    assert not np.array_equal(c.state, d.state)  # independent
+    e = copy.deepcopy(d)
+    e.state = np.zeros(2)
+    assert np.array_equal(e.state, [0.0, 0.0]) and np.array_equal(d.state, u)
+    c.reset()
+    assert c.time_s == 0.0 and c.stored_energy_J == 0.0 and c.dissipated_energy_J == 0.0
+    assert "lugre" in repr(c)
+
+
+def test_bad_input_raises():
+    c = lugre_1995()
+    with pytest.raises(bristle.InvalidInput, match=r"^dt_s = -0.001: must be > 0$"):
+        c.step(-1e-3, 1e-3)
+    with pytest.raises(bristle.InvalidInput, match=r"^dt_s = 0: must be > 0$"):
+        c.step(0.0, 1e-3)
+    with pytest.raises(bristle.InvalidInput, match=r"^v_mps = nan: must be finite$"):
+        c.step(1e-4, math.nan)
+    with pytest.raises(bristle.InvalidInput, match=r"^v_mps = \[inf, 0\]: must be finite$"):
+        c.step(1e-4, [math.inf, 0.0])
+    with pytest.raises(bristle.InvalidInput, match="v_mps: expected 2 values"):
+        c.step(1e-4, [1.0, 2.0, 3.0])
+    with pytest.raises(bristle.InvalidInput, match="state: 3 values; expected 2"):
+        c.state = [0.0, 0.0, 0.0]
+    with pytest.raises(bristle.InvalidInput, match=r"state\[1\] = nan: must be finite"):
+        c.state = [0.0, math.nan]
+    with pytest.raises(bristle.InvalidInput, match="Fc_N = -1: must be > 0"):
+        bristle.Contact.lugre(Fc_N=-1.0, Fs_N=1.5, vs_mps=1e-3, sigma0_N_per_m=1e5, sigma1_Ns_per_m=0.0,
+                              sigma2_Ns_per_m=0.0)
+    with pytest.raises(TypeError):
+        c.step(1e-4, "fast")
+    with pytest.raises(TypeError, match="body2"):
+        bristle.Contact(bristle.LawParams(kind="dahl"), bristle.elastic(1e5), body2=3.0)
+    assert c.time_s == 0.0  # nothing moved
+
+
+def test_contact_array_numpy_in_and_out():
+    proto = lugre_1995()
+    a = bristle.ContactArray(proto, 4)
+    assert len(a) == 4
+    v = np.array([1e-3, -1e-3, 2e-3, 0.0])
+    alone = [proto.copy() for _ in range(4)]
+    for _ in range(30):
+        F = a.step(1e-4, v)
+        expected = [c.step(1e-4, float(vi)) for c, vi in zip(alone, v)]
+        assert np.array_equal(F, expected)
+    assert F.shape == (4,) and F.dtype == np.float64
+    out = np.empty(4)
+    assert a.step(1e-4, v, out=out) is not None and np.all(out[:3] != 0.0)
+    assert a[-1].time_s == pytest.approx(31e-4)
+    a[0].step(1e-4, 0.0)  # a live reference into the array
+    assert a[0].time_s == pytest.approx(32e-4) and a[1].time_s == pytest.approx(31e-4)
+    b = bristle.ContactArray(proto, 2)
+    for _ in range(10000):
+        F2 = b.step(1e-4, np.array([[1e-3, 1e-3], [-1e-3, 0.0]]))
+    assert F2.shape == (2, 2)
+    speed = math.sqrt(2) * 1e-3
+    steady = 1.0 + 0.5 * math.exp(-(speed / 1e-3) ** 2) + 0.4 * speed
+    assert F2[0] == pytest.approx([-steady / math.sqrt(2)] * 2, rel=1e-10)
+    assert F2[1] == pytest.approx([1.0 + 0.5 * math.exp(-1.0) + 0.4e-3, 0.0], rel=1e-10, abs=1e-15)
+
+
+def test_contact_array_bad_input():
+    a = bristle.ContactArray(lugre_1995(), 3)
+    with pytest.raises(IndexError, match=r"index = 3: must be in \[-3, 3\)"):
+        a[3]
+    with pytest.raises(IndexError):
+        a[-4]
+    with pytest.raises(bristle.InvalidInput, match=r"v_mps: expected shape \(3,\) or \(3, 2\), got \(4,\)"):
+        a.step(1e-4, np.zeros(4))
+    with pytest.raises(bristle.InvalidInput, match=r"v_mps: expected shape \(3,\) or \(3, 2\), got \(3, 3\)"):
+        a.step(1e-4, np.zeros((3, 3)))
+    with pytest.raises(bristle.InvalidInput, match=r"v_mps\[1\] = nan: must be finite"):
+        a.step(1e-4, np.array([0.0, math.nan, 0.0]))
+    with pytest.raises(bristle.InvalidInput, match=r"v_mps\[2, 1\] = inf: must be finite"):
+        a.step(1e-4, np.array([[0.0, 0.0], [0.0, 0.0], [0.0, math.inf]]))
+    with pytest.raises(bristle.InvalidInput, match=r"dt_s = -1: must be > 0"):
+        a.step(-1.0, np.zeros(3))
+    with pytest.raises(bristle.InvalidInput, match="out: expected a writable"):
+        a.step(1e-4, np.zeros(3), out=np.empty(5))
+    with pytest.raises(TypeError):
+        a.step(1e-4, np.zeros(3), out=[0.0, 0.0, 0.0])
+    assert all(a[i].time_s == 0.0 for i in range(3))  # no contact moved
+    assert [c.time_s for c in a] == [0.0, 0.0, 0.0]  # iteration stops at IndexError

@@ -6,12 +6,13 @@
 #include <charconv>
 #include <cmath>
 #include <cstring>
-#include <fstream>
+#include <sstream>
 #include <string_view>
 #include <system_error>
 
 #include "bristle/core/error.hpp"
 #include "bristle/io/json.hpp"
+#include "input_file.hpp"
 
 namespace bristle::io::detail {
 
@@ -53,11 +54,7 @@ CsvTable read_csv_table(const std::string& key, const std::string& file, const s
                         const std::optional<std::string>& value_column) {
   const std::string where = fmt::format("{}.file = {}", key, json_quote(file));
   const std::string shown = path.string();
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec))
-    throw InvalidInput(fmt::format("{}: cannot read {}: is a directory", where, shown));
-  std::ifstream in(path);
-  if (!in) throw InvalidInput(fmt::format("{}: cannot read {}: {}", where, shown, std::strerror(errno)));
+  std::istringstream in(read_input_file(path, kMaxTableBytes, where + ": "));
 
   std::string line;
   std::size_t line_number = 0;
@@ -118,7 +115,6 @@ CsvTable read_csv_table(const std::string& key, const std::string& file, const s
     out.times.push_back(row[0]);
     out.values.push_back(row[1]);
   }
-  if (in.bad()) throw InvalidInput(fmt::format("{}: cannot read {}: {}", where, shown, std::strerror(errno)));
   if (out.times.size() < 2)
     throw InvalidInput(fmt::format("{}: {} has {} data row(s); a table needs at least 2", where, shown,
                                    out.times.size()));

@@ -376,6 +376,7 @@ PatchTransientScenario parse_patch_transient_string(std::string_view toml, std::
   k.check_keys({"mode", "Vr_mps", "vx_mps", "vy_mps", "spin_radps", "s_corrections"});
   if (const auto mode = k.string("mode"); mode && *mode != "rolling")
     throw InvalidInput(fmt::format("{} = {}: unknown mode (valid: rolling)", k.key("mode"), json_quote(*mode)));
+  if (!k.has("Vr_mps")) k.missing("Vr_mps", "the rolling speed V_r, m/s: a number or a signal table");
   sc.Vr_mps = detail::read_signal(k, "Vr_mps", source, sc.table_files);
   sc.vx_mps = k.has("vx_mps") ? detail::read_signal(k, "vx_mps", source, sc.table_files)
                               : contact::Signal::constant_value(0.0);

@@ -15,6 +15,7 @@
 #include "bristle/io/line_scenario.hpp"
 #include "bristle/io/structures_scenario.hpp"
 #include "bristle/io/patch_scenario.hpp"
+#include "input_file.hpp"
 #include "scenario_internal.hpp"
 
 #ifndef BRISTLE_VERSION
@@ -302,15 +303,7 @@ Registry& registry() {
 }
 
 std::string read_text(const std::filesystem::path& path) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec))
-    throw InvalidInput(fmt::format("cannot read scenario {}: is a directory", path.string()));
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InvalidInput(fmt::format("cannot read scenario {}: {}", path.string(), std::strerror(errno)));
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) throw InvalidInput(fmt::format("cannot read scenario {}: {}", path.string(), std::strerror(errno)));
-  return text.str();
+  return detail::read_input_file(path, detail::kMaxScenarioBytes, "", "scenario ");
 }
 
 ScenarioSource file_source(const std::filesystem::path& path) {

@@ -16,6 +16,7 @@
 #include "bristle/contact/contact_model.hpp"
 #include "bristle/core/error.hpp"
 #include "bristle/structures/modal_model.hpp"
+#include "input_file.hpp"
 #include "scenario_internal.hpp"
 
 namespace bristle::io {
@@ -81,8 +82,7 @@ std::vector<std::string> split_csv(const std::string& line) {
 /// A modes table: header row, then one row per mode: omega_rad_per_s, damping_ratio, n at each contact.
 void read_modes_csv(const std::string& file, const std::filesystem::path& path, st::GenericModalParams& g) {
   const std::string key = fmt::format("structure.file = {}", q(file));
-  std::ifstream in(path);
-  if (!in) throw InvalidInput(fmt::format("{}: cannot read {}", key, path.string()));
+  std::istringstream in(detail::read_input_file(path, detail::kMaxTableBytes, key + ": "));
   std::string line;
   std::vector<std::string> header;
   long line_no = 0;

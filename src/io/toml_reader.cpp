@@ -11,7 +11,124 @@
 
 namespace bristle::io::detail {
 
+namespace {
+
+/// Where the TOML text would nest deeper than `limit`, by a lexical pre-scan (toml++ recurses once per
+/// level when it builds and destroys the tables, and a dotted key 60,000 components deep overflows the
+/// stack; it limits arrays and inline tables to 256 levels, dotted keys and headers not at all).
+/// The depth counted at a point is the components of the current [header], plus those of each dotted
+/// key and one per array or inline table open around it; strings and comments are skipped. It can only
+/// over-count (by one per inline table), never under-count, so a text it passes builds no deeper tree.
+struct DepthExcess {
+  std::size_t line = 1, column = 1;
+};
+std::optional<DepthExcess> find_excess_depth(std::string_view text, std::size_t limit) {
+  struct Open {
+    bool inline_table;
+    std::size_t base;  // depth of the values directly inside
+  };
+  std::vector<Open> open;
+  std::size_t header = 0;        // components of the current [header]
+  std::size_t dots = 0;          // dots of the key being read
+  bool key_context = true;       // reading a key (top level or inside an inline table), not a value
+  bool line_start = true;        // only blanks since the last top-level newline
+  bool in_header = false;
+  std::size_t line = 1, line_begin = 0;
+  std::size_t value_base = 0;    // depth of the value being read (top level: after '=')
+  const auto key_base = [&] { return open.empty() ? header : open.back().base; };
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    const auto here = [&] { return DepthExcess{line, i - line_begin + 1}; };
+    if (c == '\n') {
+      ++line;
+      line_begin = i + 1;
+      if (open.empty()) {
+        key_context = true;
+        line_start = true;
+        in_header = false;
+        dots = 0;
+      }
+      continue;
+    }
+    if (c == ' ' || c == '\t' || c == '\r') continue;
+    const bool was_line_start = line_start;
+    line_start = false;
+    if (c == '#') {  // comment: to the end of the line
+      while (i + 1 < text.size() && text[i + 1] != '\n') ++i;
+      continue;
+    }
+    if (c == '"' || c == '\'') {  // strings (basic, literal, multi-line): skipped
+      const bool multi = text.substr(i, 3) == std::string_view(c == '"' ? "\"\"\"" : "'''");
+      const std::size_t quote = multi ? 3 : 1;
+      std::size_t j = i + quote;
+      while (j < text.size()) {
+        if (c == '"' && text[j] == '\\') {
+          j += 2;
+          continue;
+        }
+        if (!multi && text[j] == '\n') break;
+        if (text[j] == '\n') {
+          ++line;
+          line_begin = j + 1;
+        }
+        if (text.substr(j, quote) == text.substr(i, quote)) break;
+        ++j;
+      }
+      i = std::min(text.size(), j + quote) - 1;
+      continue;
+    }
+    if (key_context) {
+      if (c == '[' && open.empty() && was_line_start) {
+        in_header = true;
+        dots = 0;
+        if (i + 1 < text.size() && text[i + 1] == '[') ++i;
+      } else if (c == ']' && in_header) {
+        header = dots + 1;
+        in_header = false;
+        if (i + 1 < text.size() && text[i + 1] == ']') ++i;
+      } else if (c == '.') {
+        ++dots;
+        if ((in_header ? 0 : key_base()) + dots + 1 > limit) return here();
+      } else if (c == '=') {
+        value_base = key_base() + dots + 1;
+        if (value_base > limit) return here();
+        key_context = false;
+        dots = 0;
+      } else if (c == '}' && !open.empty() && open.back().inline_table) {  // {} or a trailing ','
+        open.pop_back();
+        key_context = false;
+        value_base = open.empty() ? value_base : open.back().base;
+      }
+      continue;
+    }
+    if (c == '[' || c == '{') {
+      const std::size_t base = value_base + 1;
+      if (base > limit) return here();
+      open.push_back({c == '{', base});
+      value_base = base;
+      key_context = c == '{';
+      dots = 0;
+    } else if ((c == ']' || c == '}') && !open.empty()) {
+      open.pop_back();
+      if (!open.empty()) value_base = open.back().base;
+    } else if (c == ',' && !open.empty()) {
+      value_base = open.back().base;
+      if (open.back().inline_table) {
+        key_context = true;
+        dots = 0;
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
 toml::table parse_toml(std::string_view text, const std::string& source_name) {
+  if (const auto excess = find_excess_depth(text, kMaxTomlDepth))
+    throw InvalidInput(fmt::format("{}:{}:{}: nested deeper than {} levels (tables, dotted keys, arrays and inline "
+                                   "tables together); see Limits in docs/scenarios.md",
+                                   source_name, excess->line, excess->column, kMaxTomlDepth));
   try {
     return toml::parse(text, source_name);
   } catch (const toml::parse_error& e) {

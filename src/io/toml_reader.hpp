@@ -13,7 +13,12 @@
 
 namespace bristle::io::detail {
 
-/// Parses TOML text; a syntax error becomes InvalidInput "<source>:<line>:<column>: invalid TOML: ...".
+/// Deepest nesting of a scenario's TOML (tables, dotted keys, arrays, inline tables together): a
+/// scenario needs ~6, and toml++ overflows the stack on dotted keys tens of thousands deep.
+inline constexpr std::size_t kMaxTomlDepth = 64;
+
+/// Parses TOML text; a syntax error becomes InvalidInput "<source>:<line>:<column>: invalid TOML: ...",
+/// and so does nesting deeper than kMaxTomlDepth (checked before toml++ sees the text).
 toml::table parse_toml(std::string_view text, const std::string& source_name);
 
 /// A TOML value as it would be quoted in an error message (strings quoted, arrays in brackets).

@@ -53,6 +53,9 @@ void validate_name(const std::string& key, const std::string& name) {
     throw InvalidInput(fmt::format("{} = {}: must be usable as a file name (not empty, no '/', '\\' or control "
                                    "characters)",
                                    key, json_quote(name)));
+  if (name.size() > kMaxNameBytes)
+    throw InvalidInput(fmt::format("{} = {}: {} bytes long; at most {} (it names the output files)", key,
+                                   json_quote(name.substr(0, 20) + "..."), name.size(), kMaxNameBytes));
 }
 
 std::optional<SweepSpec> read_sweep(const toml::table& root) {
@@ -66,6 +69,9 @@ std::optional<SweepSpec> read_sweep(const toml::table& root) {
   const auto values = sw.numbers("values");
   if (!values) sw.missing("values", "the values the parameter takes, one case each");
   if (values->empty()) throw InvalidInput("sweep.values = []: must list at least one value");
+  if (values->size() > kMaxCases)
+    throw InvalidInput(fmt::format("sweep.values has {} entries: at most {} cases (Limits in docs/scenarios.md)",
+                                   values->size(), kMaxCases));
   spec.sweep.values = *values;
   spec.value_nodes = *sw.node("values")->as_array();
 
@@ -160,6 +166,9 @@ void substitute(toml::table& root, const std::string& path, const toml::node& va
     if (last) {
       if (!child->is_number())
         throw InvalidInput(fmt::format("{}: {} is {}, not a number", where, prefix, type_name(*child)));
+      if (const auto* d = child->as_floating_point(); d && !std::isfinite(d->get()))
+        throw InvalidInput(fmt::format("{}: {} = {}: the swept key's base value must be a finite number", where,
+                                       prefix, format_value(d->get())));
       if (parent_array) {
         if (value.is_integer())
           parent_array->replace(parent_array->cbegin() + static_cast<std::ptrdiff_t>(index),

@@ -40,6 +40,11 @@ ScenarioSource string_source(const std::filesystem::path& directory) {
   return source;
 }
 
+/// Most modes of the truncated modal model (its state has 2 per mode, its output a column each).
+constexpr std::int64_t kMaxModes = 100'000;
+/// Work of a modal run: modes x steps (~5 ns each here: 1e10 ~ 1 min).
+constexpr double kMaxModeSteps = 1e10;
+
 /// Re-raises a library error about an unprefixed key ("dt_s = ...", "modes = ...") under its TOML key.
 template <class F>
 auto with_keys(F&& f) {
@@ -495,6 +500,9 @@ StructureStickSlipScenario parse_stick_slip(const Section& root, std::string_vie
     sc.modal = true;
     const auto n = m.integer("modes");
     if (!n) m.missing("modes", "the number of modes of the truncated model");
+    if (*n < 1 || *n > kMaxModes)
+      throw InvalidInput(fmt::format("{} = {}: must be a whole number in [1, {}] (Limits in docs/scenarios.md)",
+                                     m.key("modes"), *n, kMaxModes));
     sc.modes = *n;
     sc.track_energy = m.boolean("track_energy").value_or(false);
   } else {
@@ -515,6 +523,12 @@ StructureStickSlipScenario parse_stick_slip(const Section& root, std::string_vie
   if (sc.run.t_end_s / sc.dt_s > 1e9)
     throw InvalidInput(fmt::format("run.t_end_s = {}: more than 1e9 steps of run.dt_s = {}", format_value(sc.run.t_end_s),
                                    format_value(sc.dt_s)));
+  if (sc.modal && static_cast<double>(sc.modes) * (sc.run.t_end_s / sc.dt_s) > kMaxModeSteps)
+    throw InvalidInput(fmt::format("model.modes = {}: {} modes x {} steps (run.t_end_s / run.dt_s) = {} mode "
+                                   "updates; at most {} (Limits in docs/scenarios.md)",
+                                   sc.modes, sc.modes, format_value(sc.run.t_end_s / sc.dt_s),
+                                   format_value(static_cast<double>(sc.modes) * (sc.run.t_end_s / sc.dt_s)),
+                                   format_value(kMaxModeSteps)));
 
   (void)sc.build_model(s);  // validates the model against the structure (damping, step, modes)
 

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <sstream>
 
 #include "bristle/core/error.hpp"
@@ -222,7 +223,21 @@ void Section::wrong_type(std::string_view k, std::string_view expected) const {
   throw InvalidInput(fmt::format("{} = {}: must be {}", key(k), n ? format_node(*n) : "?", expected));
 }
 
+void require_scenario_number(const std::string& key, double value, bool allow_infinite) {
+  if (!(allow_infinite && std::isinf(value))) require_finite(key, value);
+  if (std::fpclassify(value) == FP_SUBNORMAL)
+    throw InvalidInput(fmt::format("{} = {}: a subnormal number; give 0 or a magnitude of at least {} "
+                                   "(the smallest normal double)",
+                                   key, format_value(value), format_value(std::numeric_limits<double>::min())));
+}
+
 namespace {
+void require_list_length(const std::string& key, std::size_t size, std::size_t limit, std::string_view what) {
+  if (size > limit)
+    throw InvalidInput(fmt::format("{} has {} entries: at most {} {} (Limits in docs/scenarios.md)", key, size,
+                                   limit, what));
+}
+
 std::optional<double> as_number(const toml::node& n) {
   if (const auto* i = n.as_integer()) return static_cast<double>(i->get());
   if (const auto* d = n.as_floating_point()) return d->get();
@@ -235,7 +250,7 @@ std::optional<double> Section::number(std::string_view k, bool allow_infinite) c
   if (!n) return std::nullopt;
   const auto v = as_number(*n);
   if (!v) wrong_type(k, "a number");
-  if (!(allow_infinite && std::isinf(*v))) require_finite(key(k), *v);
+  require_scenario_number(key(k), *v, allow_infinite);
   return v;
 }
 
@@ -284,12 +299,13 @@ std::optional<std::vector<double>> Section::numbers(std::string_view k, bool all
   if (allow_scalar && as_number(*n)) return std::vector<double>{*number(k)};
   const auto* a = n->as_array();
   if (!a) wrong_type(k, allow_scalar ? "a number or an array of numbers" : "an array of numbers");
+  require_list_length(key(k), a->size(), kMaxListEntries, "values");
   std::vector<double> out;
   for (std::size_t i = 0; i < a->size(); ++i) {
     const auto v = as_number(*a->get(i));
     const std::string element = fmt::format("{}[{}]", key(k), i);
     if (!v) throw InvalidInput(fmt::format("{} = {}: must be a number", element, format_node(*a->get(i))));
-    require_finite(element, *v);
+    require_scenario_number(element, *v);
     out.push_back(*v);
   }
   return out;
@@ -301,6 +317,7 @@ std::optional<std::vector<std::string>> Section::strings(std::string_view k, boo
   if (allow_scalar && n->is_string()) return std::vector<std::string>{n->as_string()->get()};
   const auto* a = n->as_array();
   if (!a) wrong_type(k, allow_scalar ? "a string or an array of strings" : "an array of strings");
+  require_list_length(key(k), a->size(), kMaxListEntries, "strings");
   std::vector<std::string> out;
   for (std::size_t i = 0; i < a->size(); ++i) {
     const auto* s = a->get(i)->as_string();
@@ -323,6 +340,7 @@ std::optional<Vec2> Section::vec2(std::string_view k) const {
     wrong_type(k, "a number (the x component) or [x, y]");
   }
   require_finite(key(k), v);
+  for (const double x : {v[0], v[1]}) require_scenario_number(key(k), x);
   return v;
 }
 
@@ -333,6 +351,7 @@ MatrixValue read_matrix(const toml::node& n, const std::string& key, MatrixRule 
                                    key, format_node(n)));
   };
   if (const auto x = as_number(n)) {
+    require_scenario_number(key, *x);
     if (rule == MatrixRule::spd)
       require_positive(key, *x);
     else
@@ -357,6 +376,8 @@ MatrixValue read_matrix(const toml::node& n, const std::string& key, MatrixRule 
     }
     out.form = MatrixForm::full;
   }
+  for (Eigen::Index i = 0; i < 4; ++i)
+    if (std::isfinite(out.m.data()[i])) require_scenario_number(key, out.m.data()[i]);  // NaN: require_sp(s)d
   if (rule == MatrixRule::spd)
     require_spd(key, out.m);
   else
@@ -376,6 +397,7 @@ std::optional<std::vector<MatrixValue>> Section::matrices(std::string_view k, Ma
   if (as_number(*n)) return std::vector<MatrixValue>{read_matrix(*n, key(k), rule)};
   const auto* a = n->as_array();
   if (!a) wrong_type(k, "an array with one entry per branch (each k, [a, b] or [[a, b], [c, d]])");
+  require_list_length(key(k), a->size(), kMaxBranches, "branches");
   std::vector<MatrixValue> out;
   for (std::size_t i = 0; i < a->size(); ++i)
     out.push_back(read_matrix(*a->get(i), fmt::format("{}[{}]", key(k), i), rule));

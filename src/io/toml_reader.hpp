@@ -17,6 +17,16 @@ namespace bristle::io::detail {
 /// scenario needs ~6, and toml++ overflows the stack on dotted keys tens of thousands deep.
 inline constexpr std::size_t kMaxTomlDepth = 64;
 
+/// Longest list a scenario key may hold (numbers or strings): 100,000 entries. Lists that imply more
+/// work per entry (branches, snapshots, sweep values) have smaller limits where they are read.
+inline constexpr std::size_t kMaxListEntries = 100'000;
+/// Most rheology branches per body (matrices(): c, tau, k): the bench Jacobian is dense in them.
+inline constexpr std::size_t kMaxBranches = 100;
+
+/// A number read from a scenario: finite (unless allow_infinite; NaN never) and not subnormal
+/// (0 < |x| < 2.2e-308 makes every problem that divides by it degenerate). Throws naming `key`.
+void require_scenario_number(const std::string& key, double value, bool allow_infinite = false);
+
 /// Parses TOML text; a syntax error becomes InvalidInput "<source>:<line>:<column>: invalid TOML: ...",
 /// and so does nesting deeper than kMaxTomlDepth (checked before toml++ sees the text).
 toml::table parse_toml(std::string_view text, const std::string& source_name);

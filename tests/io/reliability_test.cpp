@@ -36,6 +36,33 @@ std::string with_line(std::string text, const std::string& key, const std::strin
                       m[1].str() + (line.empty() ? "" : line + "\n"));
 }
 
+/// `text` with `key = value` in [section]: its line `key = ...` replaced, or the key added under the
+/// section's header (section "" = the top, before any table; a missing section is appended).
+std::string with_key(std::string text, const std::string& section, const std::string& key, const std::string& value) {
+  const std::string header = "\n[" + section + "]\n";
+  std::size_t begin = 0;
+  if (!section.empty()) {
+    begin = text.find(header);
+    if (begin == std::string::npos) return text + header + key + " = " + value + "\n";
+    begin += header.size();
+  }
+  const std::size_t end = std::min(text.find("\n[", begin), text.size());
+  const std::string body = text.substr(begin, end - begin);
+  const std::regex re("(^|\n)" + key + " *=[^\n]*\n");
+  std::smatch m;
+  if (std::regex_search(body, m, re))
+    return text.replace(begin + static_cast<std::size_t>(m.position(0)), static_cast<std::size_t>(m.length(0)),
+                        m[1].str() + key + " = " + value + "\n");
+  return text.insert(begin, key + " = " + value + "\n");
+}
+
+/// A TOML array of `n` copies of `entry`.
+std::string list_of(std::size_t n, const std::string& entry) {
+  std::string out = "[";
+  for (std::size_t i = 0; i < n; ++i) out += (i ? ", " : "") + entry;
+  return out + "]";
+}
+
 // ---- 1. crash fixes -------------------------------------------------------------------------------
 
 // A dotted key 60,000 components deep overflowed toml++'s recursion (SIGSEGV in `check`); the depth is
@@ -109,6 +136,77 @@ TEST(Reliability, TableFilesAreRegular) {
   const std::string modal = "kind = \"structure_kernel\"\n[structure]\ntype = \"generic\"\nfile = \"/dev/zero\"\n";
   EXPECT_EQ(error_of(modal),
             "structure.file = \"/dev/zero\": cannot read /dev/zero: not a regular file (a device, FIFO or socket)");
+}
+
+// ---- 2. sizes and magnitudes -----------------------------------------------------------------------
+
+const std::string kSubnormal = "a subnormal number; give 0 or a magnitude of at least 2.2250738585072014e-308 (the "
+                               "smallest normal double)";
+
+/// Whether `message` is `expected`, possibly after a "case i of n (...): " prefix of a multi-case kind.
+::testing::AssertionResult is_message(const std::string& message, const std::string& expected) {
+  if (message == expected) return ::testing::AssertionSuccess();
+  const auto at = message.find("): " + expected);
+  if (message.rfind("case ", 0) == 0 && at != std::string::npos && at + 3 + expected.size() == message.size())
+    return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure() << "message: " << message << "\nexpected: " << expected;
+}
+
+struct Case {
+  const char* example;
+  const char* section;
+  const char* key;
+  std::string value;
+  std::string message;
+};
+
+// Each case of issue 17's list, refused by `check` with the key, the value and the limit or range.
+TEST(Reliability, ImpliedSizesAndDegenerateMagnitudesAreRefusedByCheck) {
+  const std::vector<Case> cases = {
+      // denormal magnitudes (bad_alloc, hangs, inf in the output): every scenario number
+      {"structures_string_stick_slip.toml", "structure", "damping_ratio", "5e-324",
+       "structure.damping_ratio = 5e-324: " + kSubnormal},
+      {"fig7_sliding_transient.toml", "line", "dt_s", "5e-324", "line.dt_s = 5e-324: " + kSubnormal},
+      {"fig7_sliding_transient.toml", "line", "cfl", "5e-324", "line.cfl = 5e-324: " + kSubnormal},
+      {"string_kernel.toml", "structure", "density_kg_per_m", "5e-324", "structure.density_kg_per_m = 5e-324: " + kSubnormal},
+      {"fig7_sliding_transient.toml", "line", "normal_load_N", "5e-324", "line.normal_load_N = 5e-324: " + kSubnormal},
+      // absurd but normal magnitudes: from the work they imply
+      {"fig7_sliding_transient.toml", "line", "dt_s", "1e-200", "line.dt_s = 1e-200: the run takes 3e+200 steps of 1e-200 s over line.cells = 200, 5.999999999999999e+202 "
+       "cell updates; at most 2000000000 (Limits in docs/scenarios.md)"},
+      {"fig7_sliding_transient.toml", "line", "cfl", "1e-200", "line.cfl = 1e-200: the run takes 2.9999999999999997e+202 steps of 1e-202 s over line.cells = 200, "
+       "6e+204 cell updates; at most 2000000000 (Limits in docs/scenarios.md)"},
+      {"patch_load_step.toml", "patch", "normal_load_N", "1e300", "patch.normal_load_N = 1e+300: must be in (0, 1000000000] N (Limits in docs/scenarios.md)"},
+      // implied sizes
+      {"structures_string_modal_energy.toml", "model", "modes", "4611686018427387904", "model.modes = 4611686018427387904: must be a whole number in [1, 100000] (Limits in docs/scenarios.md)"},
+      {"directional_loop_slanted.toml", "drive", "cycles", "1e300", "drive.cycles = 1e+300: at most 10000 cycles (Limits in docs/scenarios.md)"},
+      {"fig7_sliding_transient.toml", "time", "field_times_s", "FIELDS", "time.field_times_s has 60000 entries: 60000 snapshots x line.cells = 200 give 12000000 rows of fields; "
+       "at most 10000000 (Limits in docs/scenarios.md)"},
+  };
+  for (const Case& c : cases) {
+    std::string value = c.value;
+    if (value == "FIELDS") {
+      value = "[";
+      for (int i = 0; i < 60000; ++i) value += (i ? ", " : "") + std::to_string(i * 1e-6);
+      value += "]";
+    }
+    EXPECT_TRUE(is_message(error_of(with_key(example(c.example), c.section, c.key, value)), c.message))
+        << c.example << " " << c.key;
+  }
+}
+
+// Lists: 10^5 rheology branches (a dense Jacobian of 4e10 entries) and 10^5 sweep values (lumped had no
+// case limit, and each case copies the TOML table) are refused by count.
+TEST(Reliability, ListLengthsAreBounded) {
+  std::string branches = example("lugre_stick_slip.toml");
+  branches = with_key(branches, "body1", "type", "\"gkv\"");
+  branches = with_key(branches, "body1", "c", list_of(100'000, "1.0"));
+  branches = with_key(branches, "body1", "tau", list_of(100'000, "0.1"));
+  EXPECT_EQ(error_of(branches), "body1.c has 100000 entries: at most 100 branches (Limits in docs/scenarios.md)");
+  const std::string sweep = example("lugre_stick_slip.toml") + "\n[sweep]\nparameter = \"law.mu_s\"\nvalues = " +
+                            list_of(100'000, "1.5") + "\n";
+  EXPECT_EQ(error_of(sweep), "sweep.values has 100000 entries: at most 10000 cases (Limits in docs/scenarios.md)");
+  EXPECT_EQ(error_of(with_key(example("lugre_stick_slip.toml"), "output", "plot_y", list_of(100'001, "\"F_N\""))),
+            "output.plot_y has 100001 entries: at most 100000 strings (Limits in docs/scenarios.md)");
 }
 
 }  // namespace

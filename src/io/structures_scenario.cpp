@@ -16,6 +16,7 @@
 #include "bristle/contact/contact_model.hpp"
 #include "bristle/core/error.hpp"
 #include "bristle/structures/modal_model.hpp"
+#include "csv_table.hpp"
 #include "input_file.hpp"
 #include "scenario_internal.hpp"
 
@@ -71,55 +72,32 @@ const Keys kAllStructureKeys = {"type",          "density_kg_per_m",      "lengt
                                 "mass_per_length_kg_per_m", "frequencies_rad_per_s", "damping_ratios",
                                 "mode_values",   "file"};
 
-/// Splits one CSV line at commas (no quoting in numeric tables), trimming blanks.
-std::vector<std::string> split_csv(const std::string& line) {
-  std::vector<std::string> out;
-  std::string cell;
-  std::istringstream in(line);
-  while (std::getline(in, cell, ',')) {
-    const auto a = cell.find_first_not_of(" \t\r"), b = cell.find_last_not_of(" \t\r");
-    out.push_back(a == std::string::npos ? std::string() : cell.substr(a, b - a + 1));
-  }
-  if (!line.empty() && line.back() == ',') out.emplace_back();
-  return out;
-}
-
 /// A modes table: header row, then one row per mode: omega_rad_per_s, damping_ratio, n at each contact.
+/// Read by the shared strict CSV reader; every value is checked here, at its file:line:column, so that
+/// no message names a structure.* key that is not in the scenario.
 void read_modes_csv(const std::string& file, const std::filesystem::path& path, st::GenericModalParams& g) {
-  const std::string key = fmt::format("structure.file = {}", q(file));
-  std::istringstream in(detail::read_input_file(path, detail::kMaxTableBytes, key + ": "));
-  std::string line;
-  std::vector<std::string> header;
-  long line_no = 0;
-  while (std::getline(in, line)) {
-    ++line_no;
-    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-    if (header.empty()) {
-      header = split_csv(line);
-      if (header.size() < 3 || header[0] != "omega_rad_per_s" || header[1] != "damping_ratio")
-        throw InvalidInput(fmt::format("{}: line {}: the header must be omega_rad_per_s, damping_ratio, then one "
-                                       "column of mode values per contact point",
-                                       key, line_no));
-      continue;
-    }
-    const std::vector<std::string> cells = split_csv(line);
-    if (cells.size() != header.size())
-      throw InvalidInput(fmt::format("{}: line {}: {} values, the header has {} columns", key, line_no, cells.size(),
-                                     header.size()));
-    std::vector<double> row;
-    for (std::size_t c = 0; c < cells.size(); ++c) {
-      char* end = nullptr;
-      const double v = std::strtod(cells[c].c_str(), &end);
-      if (cells[c].empty() || end != cells[c].c_str() + cells[c].size())
-        throw InvalidInput(fmt::format("{}: line {}, column {} ({}): {} is not a number", key, line_no, c + 1,
-                                       header[c], q(cells[c])));
-      row.push_back(v);
-    }
+  const std::string where = fmt::format("structure.file = {}", q(file));
+  const std::string shown = path.string();
+  const detail::CsvNumbers csv = detail::read_csv_numbers(where, path);
+  const std::vector<std::string>& header = csv.header;
+  if (header.size() < 3 || header[0] != "omega_rad_per_s" || header[1] != "damping_ratio")
+    throw InvalidInput(fmt::format("{}: {}:{}: the header must be omega_rad_per_s, damping_ratio, then one column of "
+                                   "mode values per contact point",
+                                   where, shown, csv.header_line));
+  if (csv.rows.empty())
+    throw InvalidInput(fmt::format("{}: {} has no data rows; one row per mode is expected", where, shown));
+  for (std::size_t r = 0; r < csv.rows.size(); ++r) {
+    const std::vector<double>& row = csv.rows[r];
+    const auto at = [&](std::size_t c) {
+      return fmt::format("{}: {}:{}:{}: {} = {}", where, shown, csv.row_lines[r], c + 1, header[c],
+                         format_value(row[c]));
+    };
+    if (!(row[0] > 0.0)) throw InvalidInput(at(0) + ": must be > 0");
+    if (!(row[1] >= 0.0 && row[1] < 1.0)) throw InvalidInput(at(1) + ": must lie in [0, 1) (every mode underdamped)");
     g.frequencies_rad_per_s.push_back(row[0]);
     g.damping_ratios.push_back(row[1]);
     g.mode_values.emplace_back(row.begin() + 2, row.end());
   }
-  if (header.empty()) throw InvalidInput(fmt::format("{}: the file is empty", key));
 }
 
 StructureSpec read_structure(const Section& root, const ScenarioSource& source) {

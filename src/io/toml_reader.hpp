@@ -23,8 +23,12 @@ inline constexpr std::size_t kMaxListEntries = 100'000;
 /// Most rheology branches per body (matrices(): c, tau, k): the bench Jacobian is dense in them.
 inline constexpr std::size_t kMaxBranches = 100;
 
-/// A number read from a scenario: finite (unless allow_infinite; NaN never) and not subnormal
-/// (0 < |x| < 2.2e-308 makes every problem that divides by it degenerate). Throws naming `key`.
+/// Largest magnitude of a scenario number: 1e150 (a stiffness of 1e300 made the pair's S1 NaN, a wave
+/// speed of 1e300 exhausted memory, a load of 1e300 hung the patch solver).
+inline constexpr double kMaxMagnitude = 1e150;
+
+/// A number read from a scenario: finite (unless allow_infinite; NaN never), |x| <= kMaxMagnitude and
+/// not subnormal (0 < |x| < 2.2e-308 makes every problem that divides by it degenerate). Throws naming `key`.
 void require_scenario_number(const std::string& key, double value, bool allow_infinite = false);
 
 /// Parses TOML text; a syntax error becomes InvalidInput "<source>:<line>:<column>: invalid TOML: ...",

@@ -152,6 +152,9 @@ const std::string kSubnormal = "a subnormal number; give 0 or a magnitude of at 
   return ::testing::AssertionFailure() << "message: " << message << "\nexpected: " << expected;
 }
 
+const std::string kHuge = "magnitude above 1e+150; no scenario quantity is that large (products of two such would "
+                          "overflow to inf or NaN)";
+
 struct Case {
   const char* example;
   const char* section;
@@ -175,10 +178,15 @@ TEST(Reliability, ImpliedSizesAndDegenerateMagnitudesAreRefusedByCheck) {
        "cell updates; at most 2000000000 (Limits in docs/scenarios.md)"},
       {"fig7_sliding_transient.toml", "line", "cfl", "1e-200", "line.cfl = 1e-200: the run takes 2.9999999999999997e+202 steps of 1e-202 s over line.cells = 200, "
        "6e+204 cell updates; at most 2000000000 (Limits in docs/scenarios.md)"},
-      {"patch_load_step.toml", "patch", "normal_load_N", "1e300", "patch.normal_load_N = 1e+300: must be in (0, 1000000000] N (Limits in docs/scenarios.md)"},
+      {"patch_load_step.toml", "patch", "normal_load_N", "1e12",
+       "patch.normal_load_N = 1000000000000: must be in (0, 1000000000] N (Limits in docs/scenarios.md)"},
+      {"patch_load_step.toml", "patch", "normal_load_N", "1e300", "patch.normal_load_N = 1e+300: " + kHuge},
+      {"structures_string_stick_slip.toml", "structure", "wave_speed_m_per_s", "1e300",
+       "structure.wave_speed_m_per_s = 1e+300: " + kHuge},
       // implied sizes
       {"structures_string_modal_energy.toml", "model", "modes", "4611686018427387904", "model.modes = 4611686018427387904: must be a whole number in [1, 100000] (Limits in docs/scenarios.md)"},
-      {"directional_loop_slanted.toml", "drive", "cycles", "1e300", "drive.cycles = 1e+300: at most 10000 cycles (Limits in docs/scenarios.md)"},
+      {"directional_loop_slanted.toml", "drive", "cycles", "1e6",
+       "drive.cycles = 1000000: at most 10000 cycles (Limits in docs/scenarios.md)"},
       {"fig7_sliding_transient.toml", "time", "field_times_s", "FIELDS", "time.field_times_s has 60000 entries: 60000 snapshots x line.cells = 200 give 12000000 rows of fields; "
        "at most 10000000 (Limits in docs/scenarios.md)"},
   };
@@ -207,6 +215,82 @@ TEST(Reliability, ListLengthsAreBounded) {
   EXPECT_EQ(error_of(sweep), "sweep.values has 100000 entries: at most 10000 cases (Limits in docs/scenarios.md)");
   EXPECT_EQ(error_of(with_key(example("lugre_stick_slip.toml"), "output", "plot_y", list_of(100'001, "\"F_N\""))),
             "output.plot_y has 100001 entries: at most 100000 strings (Limits in docs/scenarios.md)");
+}
+
+// ---- 3. messages name the key the user wrote ---------------------------------------------------------
+
+TEST(Reliability, MessagesNameTheKeyPath) {
+  // The loop's drive keys are amplitude_m and period_s (the library's triangle said drive.amplitude).
+  const std::string loop = example("directional_loop_slanted.toml");
+  EXPECT_EQ(error_of(with_key(loop, "drive", "amplitude_m", "0")), "drive.amplitude_m = 0: must be > 0");
+  EXPECT_EQ(error_of(with_key(loop, "drive", "period_s", "0")), "drive.period_s = 0: must be > 0");
+  // A stiffness of 1e300 gave "S1 = [[nan, nan], ...]: must be symmetric", an internal quantity.
+  EXPECT_EQ(error_of(with_key(example("patch_load_step.toml"), "body1", "k0", "1e300")), "body1.k0 = 1e+300: " + kHuge);
+  // A swept key's base value must be a finite number (a string, table, list, bool or NaN was accepted).
+  const std::string lumped = example("lugre_stick_slip.toml");
+  const std::string sweep = "\n[sweep]\nparameter = \"law.mu_s\"\nvalues = [1.2, 1.5]\n";
+  for (const auto& [base, message] : std::vector<std::pair<std::string, std::string>>{
+           {"\"1.5\"", "sweep.parameter = \"law.mu_s\": law.mu_s is a string, not a number"}, {"{ a = 1 }", "sweep.parameter = \"law.mu_s\": law.mu_s is a table, not a number"}, {"[1.5]", "sweep.parameter = \"law.mu_s\": law.mu_s is an array, not a number"}, {"true", "sweep.parameter = \"law.mu_s\": law.mu_s is a boolean, not a number"}, {"nan", "sweep.parameter = \"law.mu_s\": law.mu_s = nan: the swept key's base value must be a finite number"}})
+    EXPECT_EQ(error_of(with_key(lumped, "law", "mu_s", base) + sweep), message) << base;
+  // A 100,000-character name passed `check` and failed at the write.
+  EXPECT_EQ(error_of(with_key(lumped, "", "name", "\"" + std::string(100'000, 'x') + "\"")),
+            "name = \"xxxxxxxxxxxxxxxxxxxx...\": 100000 bytes long; at most 200 (it names the output files)");
+}
+
+// ---- 4. one strict number parser for every CSV reader ---------------------------------------------------
+
+/// The messages of a table signal read from `csv` and of modal data read from `modes_csv` (each written
+/// to a file of its own in `dir`).
+std::string signal_error(const TempDir& dir, const std::string& csv) {
+  dir.write("s.csv", csv);
+  const std::string toml =
+      "[law]\ntype = \"lugre\"\n[body1]\ntype = \"elastic\"\nk0 = 1e5\n[bench]\ndrive = \"velocity\"\n"
+      "input = { type = \"table\", file = \"s.csv\" }\n[time]\nt_end_s = 0.1\n";
+  return message_of([&] { (void)parse_scenario_string(toml, "t", dir.path()); });
+}
+std::string modes_error(const TempDir& dir, const std::string& csv) {
+  dir.write("m.csv", csv);
+  const std::string toml = "kind = \"structure_kernel\"\n[structure]\ntype = \"generic\"\nfile = \"m.csv\"\n"
+                           "[kernel]\nquantity = \"displacement\"\ntau_end_s = 1.0\npoints = 50\n";
+  return message_of([&] { (void)parse_scenario_string(toml, "t", dir.path()); });
+}
+
+TEST(Reliability, CsvReadersShareOneStrictNumberParser) {
+  const TempDir dir;
+  const std::string s = "bench.input.file = \"s.csv\": " + (dir.path() / "s.csv").string();
+  const std::string m = "structure.file = \"m.csv\": " + (dir.path() / "m.csv").string();
+  const std::string modes_header = "omega_rad_per_s,damping_ratio,n1\n";
+  // Decimal only: the modes reader (strtod) read 0x10 as 16; inf and nan are not numbers either.
+  EXPECT_EQ(modes_error(dir, modes_header + "0x10,0.01,1\n"), m + ":2:1: \"0x10\" is not a number (column \"omega_rad_per_s\")");
+  EXPECT_EQ(signal_error(dir, "t,v\n0,0\n1,inf\n"), s + ":3:2: \"inf\" is not a number (column \"v\")");
+  EXPECT_EQ(signal_error(dir, "t,v\n0,0\n1,nan\n"), s + ":3:2: \"nan\" is not a number (column \"v\")");
+  EXPECT_EQ(signal_error(dir, "t,v\n0,0\n1,1e\n"), s + ":3:2: \"1e\" is not a number (column \"v\")");
+  EXPECT_EQ(signal_error(dir, "t,v\n0,0\n1,.\n"), s + ":3:2: \".\" is not a number (column \"v\")");
+  // Overflow is an error (it was reported as inf), and so is underflow of a non-zero value.
+  EXPECT_EQ(modes_error(dir, modes_header + "1e400,0.01,1\n"),
+            m + ":2:1: 1e400 is out of the range of normal doubles (column \"omega_rad_per_s\")");
+  EXPECT_EQ(signal_error(dir, "t,v\n0,0\n1,-1e-400\n"),
+            s + ":3:2: -1e-400 is out of the range of normal doubles (column \"v\")");
+  // What the grammar accepts: signs, a leading or trailing point, exponents, 0 written as 0e999.
+  EXPECT_EQ(signal_error(dir, "t,v\n0,+1.\n.5,-2.5E-3\n1e0,0e999\n"), "(no error)");
+  // A directory is not a regular file (it was reported as "empty").
+  fs::create_directory(dir.path() / "d.csv");
+  const std::string toml = "kind = \"structure_kernel\"\n[structure]\ntype = \"generic\"\nfile = \"d.csv\"\n";
+  EXPECT_EQ(message_of([&] { (void)parse_scenario_string(toml, "t", dir.path()); }),
+            "structure.file = \"d.csv\": cannot read " + (dir.path() / "d.csv").string() +
+                ": is a directory, not a regular file");
+  // Duplicate column names and ragged rows (extra cells were accepted).
+  EXPECT_EQ(signal_error(dir, "t,v,v\n0,0,0\n1,1,1\n"), s + ":1:3: duplicate column name \"v\" (also column 2)");
+  EXPECT_EQ(signal_error(dir, "t,v\n0,0\n1,1,7\n"), s + ":3: 3 cell(s), but the header (line 1) has 2 column(s)");
+  EXPECT_EQ(modes_error(dir, modes_header + "1,0.01\n"), m + ":2: 2 cell(s), but the header (line 1) has 3 column(s)");
+  // Values of the modes file are checked at their place in the file: the message names no
+  // structure.frequencies_rad_per_s[i] key, which is not in the scenario.
+  EXPECT_EQ(modes_error(dir, modes_header + "10,0.01,1\n-3,0.01,1\n"),
+            m + ":3:1: omega_rad_per_s = -3: must be > 0");
+  EXPECT_EQ(modes_error(dir, modes_header + "10,1.5,1\n"),
+            m + ":2:2: damping_ratio = 1.5: must lie in [0, 1) (every mode underdamped)");
+  EXPECT_EQ(modes_error(dir, "# no modes\n" + modes_header), m + " has no data rows; one row per mode is expected");
+  EXPECT_EQ(modes_error(dir, "\xEF\xBB\xBF" + modes_header + "10,0.01,1\n20,0.01,-1\n"), "(no error)");
 }
 
 }  // namespace

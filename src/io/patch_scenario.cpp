@@ -405,9 +405,12 @@ PatchTransientScenario parse_patch_transient_string(std::string_view toml, std::
   const patch::Riemann r = patch::riemann(model.pair());
   for (double t : times) {
     const double Fz = sc.Fz_N(t);
-    if (!(std::isfinite(Fz) && Fz > 0.0 && Fz <= kMaxLoad_N))
-      throw InvalidInput(fmt::format("load.Fz_N at t = {} s is {}: must be in (0, {}] N", format_value(t),
-                                     format_value(Fz), format_value(kMaxLoad_N)));
+    if (!(std::isfinite(Fz) && Fz > 0.0))
+      throw InvalidInput(fmt::format("load.Fz_N at t = {} s is {}: must be finite and > 0", format_value(t),
+                                     format_value(Fz)));
+    if (Fz > kMaxLoad_N)
+      throw InvalidInput(fmt::format("load.Fz_N at t = {} s is {}: at most {} N (Limits in docs/scenarios.md)",
+                                     format_value(t), format_value(Fz), format_value(kMaxLoad_N)));
     const patch::PatchKinematics kin = sc.kinematics(t);
     const std::string where = fmt::format("kinematics at t = {} s", format_value(t));
     kin.validate(where);

@@ -43,6 +43,8 @@ ScenarioSource string_source(const std::filesystem::path& directory) {
 
 /// Most modes of the truncated modal model (its state has 2 per mode, its output a column each).
 constexpr std::int64_t kMaxModes = 100'000;
+/// Smallest positive modal damping ratio (the kernels' decay time 1/(D omega) sets the reduced model's window).
+constexpr double kMinDampingRatio = 1e-6;
 /// Work of a modal run: modes x steps (~5 ns each here: 1e10 ~ 1 min).
 constexpr double kMaxModeSteps = 1e10;
 
@@ -179,6 +181,21 @@ StructureSpec read_structure(const Section& root, const ScenarioSource& source) 
       break;
     }
   }
+  // A tiny positive damping ratio makes the memory kernels decay over 1/(D omega), the window the reduced
+  // model keeps: D = 1e-200 exhausted memory in `check`. 0 (undamped) is exact; otherwise D >= kMinDamping.
+  const auto require_damping = [](const std::string& key, double d) {
+    if (d > 0.0 && d < kMinDampingRatio)
+      throw InvalidInput(fmt::format("{} = {}: must be 0 or >= {} (Limits in docs/scenarios.md)", key,
+                                     format_value(d), format_value(kMinDampingRatio)));
+  };
+  if (spec.kind == st::StructureKind::taut_string) require_damping(s.key("damping_ratio"), spec.string.damping_ratio);
+  if (spec.kind == st::StructureKind::cantilever || spec.kind == st::StructureKind::simply_supported_beam)
+    require_damping(s.key("damping_ratio"), spec.beam.damping_ratio);
+  if (spec.kind == st::StructureKind::generic)
+    for (std::size_t i = 0; i < spec.generic.damping_ratios.size(); ++i)
+      require_damping(spec.file.empty() ? fmt::format("{}[{}]", s.key("damping_ratios"), i)
+                                        : fmt::format("{} (mode {} of {})", s.key("file"), i + 1, q(spec.file)),
+                      spec.generic.damping_ratios[i]);
   spec.build();  // validates under "structure"
   return spec;
 }

@@ -169,6 +169,9 @@ TEST(Reliability, ImpliedSizesAndDegenerateMagnitudesAreRefusedByCheck) {
       // denormal magnitudes (bad_alloc, hangs, inf in the output): every scenario number
       {"structures_string_stick_slip.toml", "structure", "damping_ratio", "5e-324",
        "structure.damping_ratio = 5e-324: " + kSubnormal},
+      // a tiny damping ratio: bad_alloc in `check` (found by the mutation run of docs/validation.md)
+      {"structures_string_lugre.toml", "structure", "damping_ratio", "1e-200",
+       "structure.damping_ratio = 1e-200: must be 0 or >= 1e-06 (Limits in docs/scenarios.md)"},
       {"fig7_sliding_transient.toml", "line", "dt_s", "5e-324", "line.dt_s = 5e-324: " + kSubnormal},
       {"fig7_sliding_transient.toml", "line", "cfl", "5e-324", "line.cfl = 5e-324: " + kSubnormal},
       {"string_kernel.toml", "structure", "density_kg_per_m", "5e-324", "structure.density_kg_per_m = 5e-324: " + kSubnormal},

@@ -2,16 +2,14 @@
 
 #include <fmt/format.h>
 
-#include <cerrno>
 #include <charconv>
 #include <cmath>
-#include <cstring>
-#include <fstream>
 #include <string_view>
 #include <system_error>
 
 #include "bristle/core/error.hpp"
 #include "bristle/io/json.hpp"
+#include "input_file.hpp"
 
 namespace bristle::io::detail {
 
@@ -37,53 +35,121 @@ std::vector<std::string> split(std::string_view line) {
   return cells;
 }
 
-std::optional<double> parse_double(std::string_view s) {
-  if (!s.empty() && s.front() == '+') s.remove_prefix(1);
-  if (s.empty()) return std::nullopt;
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+}  // namespace
+
+std::optional<double> parse_csv_number(const std::string& cell, bool& out_of_range) {
+  out_of_range = false;
+  std::size_t i = 0;
+  const std::size_t n = cell.size();
+  if (i < n && (cell[i] == '+' || cell[i] == '-')) ++i;
+  const std::size_t mantissa = i;
+  std::size_t digits = 0;
+  bool nonzero = false;
+  while (i < n && is_digit(cell[i])) nonzero |= cell[i++] != '0', ++digits;
+  if (i < n && cell[i] == '.') {
+    ++i;
+    while (i < n && is_digit(cell[i])) nonzero |= cell[i++] != '0', ++digits;
+  }
+  if (digits == 0) return std::nullopt;
+  if (i < n && (cell[i] == 'e' || cell[i] == 'E')) {
+    ++i;
+    if (i < n && (cell[i] == '+' || cell[i] == '-')) ++i;
+    const std::size_t exponent = i;
+    while (i < n && is_digit(cell[i])) ++i;
+    if (i == exponent) return std::nullopt;
+  }
+  if (i != n) return std::nullopt;
+  // The grammar is that of from_chars' general format less inf/nan/hex; from_chars does not take '+'.
+  const std::size_t from = cell[0] == '+' ? 1 : 0;
   double v = 0.0;
-  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-  if (ec != std::errc() || end != s.data() + s.size()) return std::nullopt;
+  const auto [end, ec] = std::from_chars(cell.data() + from, cell.data() + n, v);
+  (void)mantissa;
+  if (ec == std::errc::result_out_of_range || (ec == std::errc() && nonzero && !std::isnormal(v))) {
+    out_of_range = true;
+    return std::nullopt;
+  }
+  if (ec != std::errc() || end != cell.data() + n) return std::nullopt;
   return v;
 }
 
-}  // namespace
+CsvNumbers read_csv_numbers(const std::string& where, const std::filesystem::path& path) {
+  const std::string shown = path.string();
+  const std::string text = read_input_file(path, kMaxTableBytes, where + ": ");
+  std::string_view rest(text);
+  if (rest.substr(0, 3) == "\xEF\xBB\xBF") rest.remove_prefix(3);  // UTF-8 byte-order mark
+  CsvNumbers out;
+  std::size_t line_number = 0;
+  while (!rest.empty()) {
+    const std::size_t newline = rest.find('\n');
+    const std::string_view line = rest.substr(0, newline);
+    rest.remove_prefix(newline == std::string_view::npos ? rest.size() : newline + 1);
+    ++line_number;
+    const std::string_view t = trim(line);
+    if (t.empty() || t.front() == '#') continue;
+    const std::vector<std::string> cells = split(t);
+    if (out.header.empty()) {
+      out.header = cells;
+      out.header_line = line_number;
+      for (std::size_t c = 0; c < cells.size(); ++c) {
+        bool ok = !cells[c].empty();
+        for (const char ch : cells[c])
+          if (static_cast<unsigned char>(ch) < 0x20 || ch == '"') ok = false;
+        if (!ok)
+          throw InvalidInput(fmt::format("{}: {}:{}:{}: {} is not a column name (not empty, no quotes or control "
+                                         "characters)",
+                                         where, shown, line_number, c + 1, json_quote(cells[c])));
+        for (std::size_t d = 0; d < c; ++d)
+          if (cells[d] == cells[c])
+            throw InvalidInput(fmt::format("{}: {}:{}:{}: duplicate column name \"{}\" (also column {})", where,
+                                           shown, line_number, c + 1, cells[c], d + 1));
+      }
+      continue;
+    }
+    if (cells.size() != out.header.size())
+      throw InvalidInput(fmt::format("{}: {}:{}: {} cell(s), but the header (line {}) has {} column(s)", where, shown,
+                                     line_number, cells.size(), out.header_line, out.header.size()));
+    std::vector<double> row(cells.size());
+    for (std::size_t c = 0; c < cells.size(); ++c) {
+      bool out_of_range = false;
+      const auto v = parse_csv_number(cells[c], out_of_range);
+      if (out_of_range)
+        throw InvalidInput(fmt::format("{}: {}:{}:{}: {} is out of the range of normal doubles (column \"{}\")",
+                                       where, shown, line_number, c + 1, cells[c], out.header[c]));
+      if (!v)
+        throw InvalidInput(fmt::format("{}: {}:{}:{}: {} is not a number (column \"{}\")", where, shown, line_number,
+                                       c + 1, json_quote(cells[c]), out.header[c]));
+      row[c] = *v;
+    }
+    out.rows.push_back(std::move(row));
+    out.row_lines.push_back(line_number);
+  }
+  if (out.header.empty())
+    throw InvalidInput(fmt::format("{}: {} is empty; a header row is expected", where, shown));
+  return out;
+}
 
 CsvTable read_csv_table(const std::string& key, const std::string& file, const std::filesystem::path& path,
                         const std::optional<std::string>& time_column,
                         const std::optional<std::string>& value_column) {
   const std::string where = fmt::format("{}.file = {}", key, json_quote(file));
   const std::string shown = path.string();
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec))
-    throw InvalidInput(fmt::format("{}: cannot read {}: is a directory", where, shown));
-  std::ifstream in(path);
-  if (!in) throw InvalidInput(fmt::format("{}: cannot read {}: {}", where, shown, std::strerror(errno)));
-
-  std::string line;
-  std::size_t line_number = 0;
-  std::vector<std::string> header;
-  while (std::getline(in, line)) {
-    ++line_number;
-    const std::string_view t = trim(line);
-    if (t.empty() || t.front() == '#') continue;
-    header = split(t);
-    break;
-  }
-  if (header.empty()) throw InvalidInput(fmt::format("{}: {} is empty; a header row is expected", where, shown));
-  const std::size_t header_line = line_number;
+  const CsvNumbers csv = read_csv_numbers(where, path);
+  const std::vector<std::string>& header = csv.header;
 
   const auto find_column = [&](const std::optional<std::string>& wanted, std::size_t fallback,
                                std::string_view option) -> std::size_t {
     if (!wanted) {
       if (fallback >= header.size())
         throw InvalidInput(fmt::format("{}: {}:{}: the header has {} column(s); give {}.{} or add a column", where,
-                                       shown, header_line, header.size(), key, option));
+                                       shown, csv.header_line, header.size(), key, option));
       return fallback;
     }
     for (std::size_t i = 0; i < header.size(); ++i)
       if (header[i] == *wanted) return i;
     throw InvalidInput(fmt::format("{}.{} = {}: {}:{}: no such column (header: {})", key, option, json_quote(*wanted),
-                                   shown, header_line, fmt::join(header, ", ")));
+                                   shown, csv.header_line, fmt::join(header, ", ")));
   };
   const std::size_t it = find_column(time_column, 0, "time_column");
   const std::size_t iv = find_column(value_column, 1, "value_column");
@@ -91,34 +157,14 @@ CsvTable read_csv_table(const std::string& key, const std::string& file, const s
   CsvTable out;
   out.time_column = header[it];
   out.value_column = header[iv];
-  while (std::getline(in, line)) {
-    ++line_number;
-    const std::string_view t = trim(line);
-    if (t.empty() || t.front() == '#') continue;
-    const std::vector<std::string> cells = split(t);
-    double row[2] = {0.0, 0.0};
-    const std::size_t wanted[2] = {it, iv};
-    for (int c = 0; c < 2; ++c) {
-      const std::size_t col = wanted[c];
-      if (col >= cells.size())
-        throw InvalidInput(fmt::format("{}: {}:{}: {} cell(s), but column {} (\"{}\") is needed", where, shown,
-                                       line_number, cells.size(), col + 1, header[col]));
-      const auto v = parse_double(cells[col]);
-      if (!v)
-        throw InvalidInput(fmt::format("{}: {}:{}:{}: {} is not a number (column \"{}\")", where, shown, line_number,
-                                       col + 1, json_quote(cells[col]), header[col]));
-      if (!std::isfinite(*v))
-        throw InvalidInput(fmt::format("{}: {}:{}:{}: {} is not finite (column \"{}\")", where, shown, line_number,
-                                       col + 1, cells[col], header[col]));
-      row[c] = *v;
-    }
-    if (!out.times.empty() && !(row[0] > out.times.back()))
+  for (std::size_t r = 0; r < csv.rows.size(); ++r) {
+    const double t = csv.rows[r][it];
+    if (!out.times.empty() && !(t > out.times.back()))
       throw InvalidInput(fmt::format("{}: {}:{}:{}: time {} is not greater than the previous time {}", where, shown,
-                                     line_number, it + 1, format_value(row[0]), format_value(out.times.back())));
-    out.times.push_back(row[0]);
-    out.values.push_back(row[1]);
+                                     csv.row_lines[r], it + 1, format_value(t), format_value(out.times.back())));
+    out.times.push_back(t);
+    out.values.push_back(csv.rows[r][iv]);
   }
-  if (in.bad()) throw InvalidInput(fmt::format("{}: cannot read {}: {}", where, shown, std::strerror(errno)));
   if (out.times.size() < 2)
     throw InvalidInput(fmt::format("{}: {} has {} data row(s); a table needs at least 2", where, shown,
                                    out.times.size()));

@@ -1,11 +1,33 @@
 #pragma once
-// Private: reading a (time, value) table for a table signal from a CSV file with a header row.
+// Private: the CSV readers of scenario tables (table signals, modal data) share one strict reader:
+// a header row of distinct column names, rows of exactly as many cells, numbers in decimal notation
+// only (no hex, inf or nan; overflow and underflow are errors), every error naming the scenario key,
+// the file and file:line:column.
+#include <cstddef>
 #include <filesystem>
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace bristle::io::detail {
+
+/// A numeric CSV file: its header and its rows as numbers, with the line of each row.
+struct CsvNumbers {
+  std::vector<std::string> header;
+  std::size_t header_line = 0;
+  std::vector<std::vector<double>> rows;
+  std::vector<std::size_t> row_lines;
+};
+
+/// Reads `path` (a regular file of at most kMaxTableBytes). `where` prefixes every message (e.g.
+/// `bench.input.file = "drive.csv"`). Blank lines and lines starting with '#' are skipped; a UTF-8
+/// byte-order mark, blanks around cells and a pair of double quotes around a cell are removed.
+CsvNumbers read_csv_numbers(const std::string& where, const std::filesystem::path& path);
+
+/// The strict number parser of every CSV reader: [+-] digits [. digits] [(e|E) [+-] digits], at least one
+/// digit before the exponent; nullopt for anything else. `out_of_range` is set when the text is such a
+/// number but its value overflows or underflows to a subnormal or zero from a non-zero mantissa.
+std::optional<double> parse_csv_number(const std::string& cell, bool& out_of_range);
 
 struct CsvTable {
   std::vector<double> times, values;

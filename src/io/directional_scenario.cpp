@@ -27,6 +27,8 @@ using Keys = std::vector<std::string>;
 namespace dir = bristle::directional;
 
 constexpr std::int64_t kMaxPoints = 1'000'000;
+// Cycles of a loop's triangle drive (two vertices each, every vertex a kink the solver stops at).
+constexpr double kMaxLoopCycles = 10'000;
 
 std::string q(std::string_view s) { return json_quote(s); }
 
@@ -457,6 +459,12 @@ DirectionalLoopScenario parse_loop(const Section& root, std::string_view name, c
   sc.amplitude_m = d.number_or("amplitude_m", sc.amplitude_m);
   sc.period_s = d.number_or("period_s", sc.period_s);
   sc.cycles = d.number_or("cycles", sc.cycles);
+  require_positive(d.key("amplitude_m"), sc.amplitude_m);
+  require_positive(d.key("period_s"), sc.period_s);
+  require_positive(d.key("cycles"), sc.cycles);
+  if (sc.cycles > kMaxLoopCycles)  // the triangle has 2 vertices per cycle, each solved through
+    throw InvalidInput(fmt::format("{} = {}: at most {} cycles (Limits in docs/scenarios.md)", d.key("cycles"),
+                                   format_value(sc.cycles), format_value(kMaxLoopCycles)));
   sc.driver();  // validates start, amplitude, period and cycles with the drive.* keys
   sc.epsilon = read_epsilon(root, mechanism);
   const Section t = root.table("time");

@@ -45,6 +45,10 @@ enum class Kind { steady, transient };
 constexpr std::size_t kMaxCases = 10'000;
 constexpr std::int64_t kMaxPoints = 1'000'000;
 constexpr std::int64_t kMaxCells = 1'000'000;
+// Work of a transient case: cell updates = line.cells x time steps (~50 ns each here: 2e9 ~ 2 min).
+constexpr double kMaxCellSteps = 2e9;
+// Field snapshots x cells: rows of DIR/<name>_fields.csv (~15 columns of ~20 bytes: 1e7 rows ~ 3 GB).
+constexpr double kMaxFieldRows = 1e7;
 
 std::string q(std::string_view s) { return json_quote(s); }
 std::string kind_name(Kind kind) { return kind == Kind::steady ? "line_steady" : "line_transient"; }
@@ -857,6 +861,36 @@ LineTransientScenario parse_transient_case(const CaseTable& c, std::string_view 
                       "or line.dt_s = 0 for the automatic step",
                       format_value(sc.line.dt_s), format_value(at), format_value(fastest), format_value(dx / fastest),
                       format_value(dx)));
+  }
+  {
+    // The work the case implies, from the step the solver will take (line.dt_s, or the automatic
+    // cfl dx / max |c| capped by line.max_dt_s): refused before it runs for hours.
+    const double dx = sc.line.L_m / sc.line.cells;
+    double dt = sc.line.dt_s;
+    std::string key = "line.dt_s";
+    if (!(dt > 0.0)) {
+      const double fastest =
+          fastest_speed(model, sc.line.V1, sc.line.V2, sc.time.t_start_s, sc.time.t_end_s).first;
+      dt = fastest > 0.0 ? sc.line.cfl * dx / fastest : std::numeric_limits<double>::infinity();
+      key = "line.cfl";
+      if (sc.line.max_dt_s > 0.0 && sc.line.max_dt_s < dt) {
+        dt = sc.line.max_dt_s;
+        key = "line.max_dt_s";
+      }
+    }
+    const double steps = (sc.time.t_end_s - sc.time.t_start_s) / dt;
+    const double value = key == "line.dt_s" ? sc.line.dt_s : key == "line.cfl" ? sc.line.cfl : sc.line.max_dt_s;
+    if (std::isfinite(dt) && !(steps * sc.line.cells <= kMaxCellSteps))
+      throw InvalidInput(fmt::format("{} = {}: the run takes {} steps of {} s over line.cells = {}, {} cell updates; "
+                                     "at most {} (Limits in docs/scenarios.md)",
+                                     key, format_value(value), format_value(steps), format_value(dt), sc.line.cells,
+                                     format_value(steps * sc.line.cells), format_value(kMaxCellSteps)));
+    const double rows = static_cast<double>(sc.field_times.size()) * sc.line.cells;
+    if (rows > kMaxFieldRows)
+      throw InvalidInput(fmt::format("time.field_times_s has {} entries: {} snapshots x line.cells = {} give {} rows "
+                                     "of fields; at most {} (Limits in docs/scenarios.md)",
+                                     sc.field_times.size(), sc.field_times.size(), sc.line.cells, format_value(rows),
+                                     format_value(kMaxFieldRows)));
   }
   Keys columns = case_column_names(sc);
   for (const char* n : {"t_s", "V1_mps", "V2_mps", "vr_mps", "vr_y_mps", "Fx_N", "Fy_N", "W_J", "P_supplied_W",

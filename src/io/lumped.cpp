@@ -279,6 +279,7 @@ void apply_pair(const Section& root, Body& body1, Body& body2, std::optional<dou
 contact::Signal parse_signal(const Section& parent, const std::string& name, const ScenarioSource& source,
                              std::vector<TableFile>& files) {
   const toml::node* node = parent.node(name);
+  if (!node) parent.missing(name, "a number (a constant) or a signal table with a type");
   if (node->is_number()) return contact::Signal::constant_value(*parent.number(name));
   if (!node->is_table()) parent.wrong_type(name, "a number (a constant) or a signal table with a type");
   const Section s = parent.table(name);

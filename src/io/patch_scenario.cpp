@@ -19,6 +19,8 @@ namespace {
 using detail::Section;
 
 constexpr std::size_t kMaxPoints = 200000;
+// Largest normal load, N (a loaded tyre ~1e4 N; 1e300 made the size scaling and the step degenerate).
+constexpr double kMaxLoad_N = 1e9;
 const std::vector<std::string> kExtraColumns{"Mz_no_phi_Nm",    "W_J",          "P_supplied_W",
                                              "P_dissipated_W",  "P_outflow_W",  "P_compression_W",
                                              "P_residual_W",    "sweeps"};
@@ -48,6 +50,9 @@ void parse_patch_table(const Section& root, patch::PatchParams& p, bool transien
   p.width_m = t.required_number("width_m", "extent of the patch along y, m");
   if (const auto s = t.string("pressure")) p.pressure = patch::patch_pressure_from_string(t.key("pressure"), *s);
   p.normal_load_N = t.required_number("normal_load_N", "normal load F_z = int p dA, N");
+  if (!(p.normal_load_N <= kMaxLoad_N))
+    throw InvalidInput(fmt::format("{} = {}: must be in (0, {}] N (Limits in docs/scenarios.md)",
+                                   t.key("normal_load_N"), format_value(p.normal_load_N), format_value(kMaxLoad_N)));
   p.peak_pressure_Pa = t.number("peak_pressure_Pa");
   const auto integer = [&](const char* key, int& out) {
     if (const auto v = t.integer(key)) {
@@ -378,6 +383,7 @@ PatchTransientScenario parse_patch_transient_string(std::string_view toml, std::
   k.check_keys({"mode", "Vr_mps", "vx_mps", "vy_mps", "spin_radps", "s_corrections"});
   if (const auto mode = k.string("mode"); mode && *mode != "rolling")
     throw InvalidInput(fmt::format("{} = {}: unknown mode (valid: rolling)", k.key("mode"), json_quote(*mode)));
+  if (!k.has("Vr_mps")) k.missing("Vr_mps", "the rolling speed V_r, m/s: a number or a signal table");
   sc.Vr_mps = detail::read_signal(k, "Vr_mps", source, sc.table_files);
   sc.vx_mps = k.has("vx_mps") ? detail::read_signal(k, "vx_mps", source, sc.table_files)
                               : contact::Signal::constant_value(0.0);
@@ -404,6 +410,9 @@ PatchTransientScenario parse_patch_transient_string(std::string_view toml, std::
     if (!(std::isfinite(Fz) && Fz > 0.0))
       throw InvalidInput(fmt::format("load.Fz_N at t = {} s is {}: must be finite and > 0", format_value(t),
                                      format_value(Fz)));
+    if (Fz > kMaxLoad_N)
+      throw InvalidInput(fmt::format("load.Fz_N at t = {} s is {}: at most {} N (Limits in docs/scenarios.md)",
+                                     format_value(t), format_value(Fz), format_value(kMaxLoad_N)));
     const patch::PatchKinematics kin = sc.kinematics(t);
     const std::string where = fmt::format("kinematics at t = {} s", format_value(t));
     kin.validate(where);

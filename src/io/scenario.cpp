@@ -15,6 +15,7 @@
 #include "bristle/io/line_scenario.hpp"
 #include "bristle/io/structures_scenario.hpp"
 #include "bristle/io/patch_scenario.hpp"
+#include "input_file.hpp"
 #include "scenario_internal.hpp"
 
 #ifndef BRISTLE_VERSION
@@ -52,6 +53,9 @@ void validate_name(const std::string& key, const std::string& name) {
     throw InvalidInput(fmt::format("{} = {}: must be usable as a file name (not empty, no '/', '\\' or control "
                                    "characters)",
                                    key, json_quote(name)));
+  if (name.size() > kMaxNameBytes)
+    throw InvalidInput(fmt::format("{} = {}: {} bytes long; at most {} (it names the output files)", key,
+                                   json_quote(name.substr(0, 20) + "..."), name.size(), kMaxNameBytes));
 }
 
 std::optional<SweepSpec> read_sweep(const toml::table& root) {
@@ -65,6 +69,9 @@ std::optional<SweepSpec> read_sweep(const toml::table& root) {
   const auto values = sw.numbers("values");
   if (!values) sw.missing("values", "the values the parameter takes, one case each");
   if (values->empty()) throw InvalidInput("sweep.values = []: must list at least one value");
+  if (values->size() > kMaxCases)
+    throw InvalidInput(fmt::format("sweep.values has {} entries: at most {} cases (Limits in docs/scenarios.md)",
+                                   values->size(), kMaxCases));
   spec.sweep.values = *values;
   spec.value_nodes = *sw.node("values")->as_array();
 
@@ -159,6 +166,9 @@ void substitute(toml::table& root, const std::string& path, const toml::node& va
     if (last) {
       if (!child->is_number())
         throw InvalidInput(fmt::format("{}: {} is {}, not a number", where, prefix, type_name(*child)));
+      if (const auto* d = child->as_floating_point(); d && !std::isfinite(d->get()))
+        throw InvalidInput(fmt::format("{}: {} = {}: the swept key's base value must be a finite number", where,
+                                       prefix, format_value(d->get())));
       if (parent_array) {
         if (value.is_integer())
           parent_array->replace(parent_array->cbegin() + static_cast<std::ptrdiff_t>(index),
@@ -302,15 +312,7 @@ Registry& registry() {
 }
 
 std::string read_text(const std::filesystem::path& path) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec))
-    throw InvalidInput(fmt::format("cannot read scenario {}: is a directory", path.string()));
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InvalidInput(fmt::format("cannot read scenario {}: {}", path.string(), std::strerror(errno)));
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) throw InvalidInput(fmt::format("cannot read scenario {}: {}", path.string(), std::strerror(errno)));
-  return text.str();
+  return detail::read_input_file(path, detail::kMaxScenarioBytes, "", "scenario ");
 }
 
 ScenarioSource file_source(const std::filesystem::path& path) {

@@ -15,7 +15,14 @@
 
 namespace bristle::io::detail {
 
-/// A scenario name must be usable as a file stem: not empty, no '/' or control characters, not "." or "..".
+/// Most cases a scenario may give (sweep values, [[case]] tables, their product): each is parsed, validated
+/// and solved on its own, and a sweep copies the whole TOML table once per case.
+inline constexpr std::size_t kMaxCases = 10'000;
+/// Longest scenario name, bytes: it is the stem of DIR/<name>_fields.csv, within the 255 bytes of a file name.
+inline constexpr std::size_t kMaxNameBytes = 200;
+
+/// A scenario name must be usable as a file stem: not empty, no '/' or control characters, not "." or "..",
+/// at most kMaxNameBytes.
 void validate_name(const std::string& key, const std::string& name);
 
 /// The head every kind's JSON report starts with: bristle_version, kind, name, description, scenario

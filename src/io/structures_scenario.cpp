@@ -16,6 +16,8 @@
 #include "bristle/contact/contact_model.hpp"
 #include "bristle/core/error.hpp"
 #include "bristle/structures/modal_model.hpp"
+#include "csv_table.hpp"
+#include "input_file.hpp"
 #include "scenario_internal.hpp"
 
 namespace bristle::io {
@@ -38,6 +40,13 @@ ScenarioSource string_source(const std::filesystem::path& directory) {
   source.directory = directory.empty() ? std::filesystem::current_path(ec) : directory;
   return source;
 }
+
+/// Most modes of the truncated modal model (its state has 2 per mode, its output a column each).
+constexpr std::int64_t kMaxModes = 100'000;
+/// Smallest positive modal damping ratio (the kernels' decay time 1/(D omega) sets the reduced model's window).
+constexpr double kMinDampingRatio = 1e-6;
+/// Work of a modal run: modes x steps (~5 ns each here: 1e10 ~ 1 min).
+constexpr double kMaxModeSteps = 1e10;
 
 /// Re-raises a library error about an unprefixed key ("dt_s = ...", "modes = ...") under its TOML key.
 template <class F>
@@ -65,56 +74,32 @@ const Keys kAllStructureKeys = {"type",          "density_kg_per_m",      "lengt
                                 "mass_per_length_kg_per_m", "frequencies_rad_per_s", "damping_ratios",
                                 "mode_values",   "file"};
 
-/// Splits one CSV line at commas (no quoting in numeric tables), trimming blanks.
-std::vector<std::string> split_csv(const std::string& line) {
-  std::vector<std::string> out;
-  std::string cell;
-  std::istringstream in(line);
-  while (std::getline(in, cell, ',')) {
-    const auto a = cell.find_first_not_of(" \t\r"), b = cell.find_last_not_of(" \t\r");
-    out.push_back(a == std::string::npos ? std::string() : cell.substr(a, b - a + 1));
-  }
-  if (!line.empty() && line.back() == ',') out.emplace_back();
-  return out;
-}
-
 /// A modes table: header row, then one row per mode: omega_rad_per_s, damping_ratio, n at each contact.
+/// Read by the shared strict CSV reader; every value is checked here, at its file:line:column, so that
+/// no message names a structure.* key that is not in the scenario.
 void read_modes_csv(const std::string& file, const std::filesystem::path& path, st::GenericModalParams& g) {
-  const std::string key = fmt::format("structure.file = {}", q(file));
-  std::ifstream in(path);
-  if (!in) throw InvalidInput(fmt::format("{}: cannot read {}", key, path.string()));
-  std::string line;
-  std::vector<std::string> header;
-  long line_no = 0;
-  while (std::getline(in, line)) {
-    ++line_no;
-    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-    if (header.empty()) {
-      header = split_csv(line);
-      if (header.size() < 3 || header[0] != "omega_rad_per_s" || header[1] != "damping_ratio")
-        throw InvalidInput(fmt::format("{}: line {}: the header must be omega_rad_per_s, damping_ratio, then one "
-                                       "column of mode values per contact point",
-                                       key, line_no));
-      continue;
-    }
-    const std::vector<std::string> cells = split_csv(line);
-    if (cells.size() != header.size())
-      throw InvalidInput(fmt::format("{}: line {}: {} values, the header has {} columns", key, line_no, cells.size(),
-                                     header.size()));
-    std::vector<double> row;
-    for (std::size_t c = 0; c < cells.size(); ++c) {
-      char* end = nullptr;
-      const double v = std::strtod(cells[c].c_str(), &end);
-      if (cells[c].empty() || end != cells[c].c_str() + cells[c].size())
-        throw InvalidInput(fmt::format("{}: line {}, column {} ({}): {} is not a number", key, line_no, c + 1,
-                                       header[c], q(cells[c])));
-      row.push_back(v);
-    }
+  const std::string where = fmt::format("structure.file = {}", q(file));
+  const std::string shown = path.string();
+  const detail::CsvNumbers csv = detail::read_csv_numbers(where, path);
+  const std::vector<std::string>& header = csv.header;
+  if (header.size() < 3 || header[0] != "omega_rad_per_s" || header[1] != "damping_ratio")
+    throw InvalidInput(fmt::format("{}: {}:{}: the header must be omega_rad_per_s, damping_ratio, then one column of "
+                                   "mode values per contact point",
+                                   where, shown, csv.header_line));
+  if (csv.rows.empty())
+    throw InvalidInput(fmt::format("{}: {} has no data rows; one row per mode is expected", where, shown));
+  for (std::size_t r = 0; r < csv.rows.size(); ++r) {
+    const std::vector<double>& row = csv.rows[r];
+    const auto at = [&](std::size_t c) {
+      return fmt::format("{}: {}:{}:{}: {} = {}", where, shown, csv.row_lines[r], c + 1, header[c],
+                         format_value(row[c]));
+    };
+    if (!(row[0] > 0.0)) throw InvalidInput(at(0) + ": must be > 0");
+    if (!(row[1] >= 0.0 && row[1] < 1.0)) throw InvalidInput(at(1) + ": must lie in [0, 1) (every mode underdamped)");
     g.frequencies_rad_per_s.push_back(row[0]);
     g.damping_ratios.push_back(row[1]);
     g.mode_values.emplace_back(row.begin() + 2, row.end());
   }
-  if (header.empty()) throw InvalidInput(fmt::format("{}: the file is empty", key));
 }
 
 StructureSpec read_structure(const Section& root, const ScenarioSource& source) {
@@ -196,6 +181,21 @@ StructureSpec read_structure(const Section& root, const ScenarioSource& source) 
       break;
     }
   }
+  // A tiny positive damping ratio makes the memory kernels decay over 1/(D omega), the window the reduced
+  // model keeps: D = 1e-200 exhausted memory in `check`. 0 (undamped) is exact; otherwise D >= kMinDamping.
+  const auto require_damping = [](const std::string& key, double d) {
+    if (d > 0.0 && d < kMinDampingRatio)
+      throw InvalidInput(fmt::format("{} = {}: must be 0 or >= {} (Limits in docs/scenarios.md)", key,
+                                     format_value(d), format_value(kMinDampingRatio)));
+  };
+  if (spec.kind == st::StructureKind::taut_string) require_damping(s.key("damping_ratio"), spec.string.damping_ratio);
+  if (spec.kind == st::StructureKind::cantilever || spec.kind == st::StructureKind::simply_supported_beam)
+    require_damping(s.key("damping_ratio"), spec.beam.damping_ratio);
+  if (spec.kind == st::StructureKind::generic)
+    for (std::size_t i = 0; i < spec.generic.damping_ratios.size(); ++i)
+      require_damping(spec.file.empty() ? fmt::format("{}[{}]", s.key("damping_ratios"), i)
+                                        : fmt::format("{} (mode {} of {})", s.key("file"), i + 1, q(spec.file)),
+                      spec.generic.damping_ratios[i]);
   spec.build();  // validates under "structure"
   return spec;
 }
@@ -495,6 +495,9 @@ StructureStickSlipScenario parse_stick_slip(const Section& root, std::string_vie
     sc.modal = true;
     const auto n = m.integer("modes");
     if (!n) m.missing("modes", "the number of modes of the truncated model");
+    if (*n < 1 || *n > kMaxModes)
+      throw InvalidInput(fmt::format("{} = {}: must be a whole number in [1, {}] (Limits in docs/scenarios.md)",
+                                     m.key("modes"), *n, kMaxModes));
     sc.modes = *n;
     sc.track_energy = m.boolean("track_energy").value_or(false);
   } else {
@@ -515,6 +518,12 @@ StructureStickSlipScenario parse_stick_slip(const Section& root, std::string_vie
   if (sc.run.t_end_s / sc.dt_s > 1e9)
     throw InvalidInput(fmt::format("run.t_end_s = {}: more than 1e9 steps of run.dt_s = {}", format_value(sc.run.t_end_s),
                                    format_value(sc.dt_s)));
+  if (sc.modal && static_cast<double>(sc.modes) * (sc.run.t_end_s / sc.dt_s) > kMaxModeSteps)
+    throw InvalidInput(fmt::format("model.modes = {}: {} modes x {} steps (run.t_end_s / run.dt_s) = {} mode "
+                                   "updates; at most {} (Limits in docs/scenarios.md)",
+                                   sc.modes, sc.modes, format_value(sc.run.t_end_s / sc.dt_s),
+                                   format_value(static_cast<double>(sc.modes) * (sc.run.t_end_s / sc.dt_s)),
+                                   format_value(kMaxModeSteps)));
 
   (void)sc.build_model(s);  // validates the model against the structure (damping, step, modes)
 

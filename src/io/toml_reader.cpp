@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <sstream>
 
 #include "bristle/core/error.hpp"
@@ -11,7 +12,124 @@
 
 namespace bristle::io::detail {
 
+namespace {
+
+/// Where the TOML text would nest deeper than `limit`, by a lexical pre-scan (toml++ recurses once per
+/// level when it builds and destroys the tables, and a dotted key 60,000 components deep overflows the
+/// stack; it limits arrays and inline tables to 256 levels, dotted keys and headers not at all).
+/// The depth counted at a point is the components of the current [header], plus those of each dotted
+/// key and one per array or inline table open around it; strings and comments are skipped. It can only
+/// over-count (by one per inline table), never under-count, so a text it passes builds no deeper tree.
+struct DepthExcess {
+  std::size_t line = 1, column = 1;
+};
+std::optional<DepthExcess> find_excess_depth(std::string_view text, std::size_t limit) {
+  struct Open {
+    bool inline_table;
+    std::size_t base;  // depth of the values directly inside
+  };
+  std::vector<Open> open;
+  std::size_t header = 0;        // components of the current [header]
+  std::size_t dots = 0;          // dots of the key being read
+  bool key_context = true;       // reading a key (top level or inside an inline table), not a value
+  bool line_start = true;        // only blanks since the last top-level newline
+  bool in_header = false;
+  std::size_t line = 1, line_begin = 0;
+  std::size_t value_base = 0;    // depth of the value being read (top level: after '=')
+  const auto key_base = [&] { return open.empty() ? header : open.back().base; };
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    const auto here = [&] { return DepthExcess{line, i - line_begin + 1}; };
+    if (c == '\n') {
+      ++line;
+      line_begin = i + 1;
+      if (open.empty()) {
+        key_context = true;
+        line_start = true;
+        in_header = false;
+        dots = 0;
+      }
+      continue;
+    }
+    if (c == ' ' || c == '\t' || c == '\r') continue;
+    const bool was_line_start = line_start;
+    line_start = false;
+    if (c == '#') {  // comment: to the end of the line
+      while (i + 1 < text.size() && text[i + 1] != '\n') ++i;
+      continue;
+    }
+    if (c == '"' || c == '\'') {  // strings (basic, literal, multi-line): skipped
+      const bool multi = text.substr(i, 3) == std::string_view(c == '"' ? "\"\"\"" : "'''");
+      const std::size_t quote = multi ? 3 : 1;
+      std::size_t j = i + quote;
+      while (j < text.size()) {
+        if (c == '"' && text[j] == '\\') {
+          j += 2;
+          continue;
+        }
+        if (!multi && text[j] == '\n') break;
+        if (text[j] == '\n') {
+          ++line;
+          line_begin = j + 1;
+        }
+        if (text.substr(j, quote) == text.substr(i, quote)) break;
+        ++j;
+      }
+      i = std::min(text.size(), j + quote) - 1;
+      continue;
+    }
+    if (key_context) {
+      if (c == '[' && open.empty() && was_line_start) {
+        in_header = true;
+        dots = 0;
+        if (i + 1 < text.size() && text[i + 1] == '[') ++i;
+      } else if (c == ']' && in_header) {
+        header = dots + 1;
+        in_header = false;
+        if (i + 1 < text.size() && text[i + 1] == ']') ++i;
+      } else if (c == '.') {
+        ++dots;
+        if ((in_header ? 0 : key_base()) + dots + 1 > limit) return here();
+      } else if (c == '=') {
+        value_base = key_base() + dots + 1;
+        if (value_base > limit) return here();
+        key_context = false;
+        dots = 0;
+      } else if (c == '}' && !open.empty() && open.back().inline_table) {  // {} or a trailing ','
+        open.pop_back();
+        key_context = false;
+        value_base = open.empty() ? value_base : open.back().base;
+      }
+      continue;
+    }
+    if (c == '[' || c == '{') {
+      const std::size_t base = value_base + 1;
+      if (base > limit) return here();
+      open.push_back({c == '{', base});
+      value_base = base;
+      key_context = c == '{';
+      dots = 0;
+    } else if ((c == ']' || c == '}') && !open.empty()) {
+      open.pop_back();
+      if (!open.empty()) value_base = open.back().base;
+    } else if (c == ',' && !open.empty()) {
+      value_base = open.back().base;
+      if (open.back().inline_table) {
+        key_context = true;
+        dots = 0;
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
 toml::table parse_toml(std::string_view text, const std::string& source_name) {
+  if (const auto excess = find_excess_depth(text, kMaxTomlDepth))
+    throw InvalidInput(fmt::format("{}:{}:{}: nested deeper than {} levels (tables, dotted keys, arrays and inline "
+                                   "tables together); see Limits in docs/scenarios.md",
+                                   source_name, excess->line, excess->column, kMaxTomlDepth));
   try {
     return toml::parse(text, source_name);
   } catch (const toml::parse_error& e) {
@@ -105,7 +223,25 @@ void Section::wrong_type(std::string_view k, std::string_view expected) const {
   throw InvalidInput(fmt::format("{} = {}: must be {}", key(k), n ? format_node(*n) : "?", expected));
 }
 
+void require_scenario_number(const std::string& key, double value, bool allow_infinite) {
+  if (!(allow_infinite && std::isinf(value))) require_finite(key, value);
+  if (std::isfinite(value) && std::abs(value) > kMaxMagnitude)
+    throw InvalidInput(fmt::format("{} = {}: magnitude above {}; no scenario quantity is that large (products of "
+                                   "two such would overflow to inf or NaN)",
+                                   key, format_value(value), format_value(kMaxMagnitude)));
+  if (std::fpclassify(value) == FP_SUBNORMAL)
+    throw InvalidInput(fmt::format("{} = {}: a subnormal number; give 0 or a magnitude of at least {} "
+                                   "(the smallest normal double)",
+                                   key, format_value(value), format_value(std::numeric_limits<double>::min())));
+}
+
 namespace {
+void require_list_length(const std::string& key, std::size_t size, std::size_t limit, std::string_view what) {
+  if (size > limit)
+    throw InvalidInput(fmt::format("{} has {} entries: at most {} {} (Limits in docs/scenarios.md)", key, size,
+                                   limit, what));
+}
+
 std::optional<double> as_number(const toml::node& n) {
   if (const auto* i = n.as_integer()) return static_cast<double>(i->get());
   if (const auto* d = n.as_floating_point()) return d->get();
@@ -118,7 +254,7 @@ std::optional<double> Section::number(std::string_view k, bool allow_infinite) c
   if (!n) return std::nullopt;
   const auto v = as_number(*n);
   if (!v) wrong_type(k, "a number");
-  if (!(allow_infinite && std::isinf(*v))) require_finite(key(k), *v);
+  require_scenario_number(key(k), *v, allow_infinite);
   return v;
 }
 
@@ -167,12 +303,13 @@ std::optional<std::vector<double>> Section::numbers(std::string_view k, bool all
   if (allow_scalar && as_number(*n)) return std::vector<double>{*number(k)};
   const auto* a = n->as_array();
   if (!a) wrong_type(k, allow_scalar ? "a number or an array of numbers" : "an array of numbers");
+  require_list_length(key(k), a->size(), kMaxListEntries, "values");
   std::vector<double> out;
   for (std::size_t i = 0; i < a->size(); ++i) {
     const auto v = as_number(*a->get(i));
     const std::string element = fmt::format("{}[{}]", key(k), i);
     if (!v) throw InvalidInput(fmt::format("{} = {}: must be a number", element, format_node(*a->get(i))));
-    require_finite(element, *v);
+    require_scenario_number(element, *v);
     out.push_back(*v);
   }
   return out;
@@ -184,6 +321,7 @@ std::optional<std::vector<std::string>> Section::strings(std::string_view k, boo
   if (allow_scalar && n->is_string()) return std::vector<std::string>{n->as_string()->get()};
   const auto* a = n->as_array();
   if (!a) wrong_type(k, allow_scalar ? "a string or an array of strings" : "an array of strings");
+  require_list_length(key(k), a->size(), kMaxListEntries, "strings");
   std::vector<std::string> out;
   for (std::size_t i = 0; i < a->size(); ++i) {
     const auto* s = a->get(i)->as_string();
@@ -206,6 +344,7 @@ std::optional<Vec2> Section::vec2(std::string_view k) const {
     wrong_type(k, "a number (the x component) or [x, y]");
   }
   require_finite(key(k), v);
+  for (const double x : {v[0], v[1]}) require_scenario_number(key(k), x);
   return v;
 }
 
@@ -216,6 +355,7 @@ MatrixValue read_matrix(const toml::node& n, const std::string& key, MatrixRule 
                                    key, format_node(n)));
   };
   if (const auto x = as_number(n)) {
+    require_scenario_number(key, *x);
     if (rule == MatrixRule::spd)
       require_positive(key, *x);
     else
@@ -240,6 +380,8 @@ MatrixValue read_matrix(const toml::node& n, const std::string& key, MatrixRule 
     }
     out.form = MatrixForm::full;
   }
+  for (Eigen::Index i = 0; i < 4; ++i)
+    if (std::isfinite(out.m.data()[i])) require_scenario_number(key, out.m.data()[i]);  // NaN: require_sp(s)d
   if (rule == MatrixRule::spd)
     require_spd(key, out.m);
   else
@@ -259,6 +401,7 @@ std::optional<std::vector<MatrixValue>> Section::matrices(std::string_view k, Ma
   if (as_number(*n)) return std::vector<MatrixValue>{read_matrix(*n, key(k), rule)};
   const auto* a = n->as_array();
   if (!a) wrong_type(k, "an array with one entry per branch (each k, [a, b] or [[a, b], [c, d]])");
+  require_list_length(key(k), a->size(), kMaxBranches, "branches");
   std::vector<MatrixValue> out;
   for (std::size_t i = 0; i < a->size(); ++i)
     out.push_back(read_matrix(*a->get(i), fmt::format("{}[{}]", key(k), i), rule));

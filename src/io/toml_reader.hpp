@@ -13,7 +13,26 @@
 
 namespace bristle::io::detail {
 
-/// Parses TOML text; a syntax error becomes InvalidInput "<source>:<line>:<column>: invalid TOML: ...".
+/// Deepest nesting of a scenario's TOML (tables, dotted keys, arrays, inline tables together): a
+/// scenario needs ~6, and toml++ overflows the stack on dotted keys tens of thousands deep.
+inline constexpr std::size_t kMaxTomlDepth = 64;
+
+/// Longest list a scenario key may hold (numbers or strings): 100,000 entries. Lists that imply more
+/// work per entry (branches, snapshots, sweep values) have smaller limits where they are read.
+inline constexpr std::size_t kMaxListEntries = 100'000;
+/// Most rheology branches per body (matrices(): c, tau, k): the bench Jacobian is dense in them.
+inline constexpr std::size_t kMaxBranches = 100;
+
+/// Largest magnitude of a scenario number: 1e150 (a stiffness of 1e300 made the pair's S1 NaN, a wave
+/// speed of 1e300 exhausted memory, a load of 1e300 hung the patch solver).
+inline constexpr double kMaxMagnitude = 1e150;
+
+/// A number read from a scenario: finite (unless allow_infinite; NaN never), |x| <= kMaxMagnitude and
+/// not subnormal (0 < |x| < 2.2e-308 makes every problem that divides by it degenerate). Throws naming `key`.
+void require_scenario_number(const std::string& key, double value, bool allow_infinite = false);
+
+/// Parses TOML text; a syntax error becomes InvalidInput "<source>:<line>:<column>: invalid TOML: ...",
+/// and so does nesting deeper than kMaxTomlDepth (checked before toml++ sees the text).
 toml::table parse_toml(std::string_view text, const std::string& source_name);
 
 /// A TOML value as it would be quoted in an error message (strings quoted, arrays in brackets).

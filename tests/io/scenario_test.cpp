@@ -593,7 +593,7 @@ TEST(ScenarioErrors, TableCsvFiles) {
   EXPECT_EQ(with_file("bad.csv"),
             "bench.input.file = \"bad.csv\": " + d + "/bad.csv:3:2: \"abc\" is not a number (column \"v\")");
   EXPECT_EQ(with_file("short.csv"),
-            "bench.input.file = \"short.csv\": " + d + "/short.csv:3: 1 cell(s), but column 2 (\"v\") is needed");
+            "bench.input.file = \"short.csv\": " + d + "/short.csv:3: 1 cell(s), but the header (line 1) has 2 column(s)");
   EXPECT_EQ(with_file("ok.csv", "value_column = \"F\"\n"),
             "bench.input.value_column = \"F\": " + d + "/ok.csv:1: no such column (header: t_s, v)");
   EXPECT_EQ(with_file("ok.csv", "times = [0, 1]\n"),

@@ -1,0 +1,69 @@
+#include "input_file.hpp"
+
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include "bristle/core/error.hpp"
+
+namespace bristle::io::detail {
+
+std::string format_bytes(std::uintmax_t bytes) {
+  if (bytes >= (std::uintmax_t{1} << 20) && bytes % (std::uintmax_t{1} << 20) == 0)
+    return fmt::format("{} MiB", bytes >> 20);
+  if (bytes >= (std::uintmax_t{1} << 20)) return fmt::format("{:.1f} MiB", static_cast<double>(bytes) / 1048576.0);
+  return fmt::format("{} bytes", bytes);
+}
+
+namespace {
+/// Closes a file descriptor on every path out.
+struct Fd {
+  int fd = -1;
+  ~Fd() {
+    if (fd >= 0) ::close(fd);
+  }
+};
+}  // namespace
+
+std::string read_input_file(const std::filesystem::path& path, std::uintmax_t max_bytes, std::string_view prefix,
+                            std::string_view noun) {
+  const std::string shown = path.string();
+  const auto fail = [&](const std::string& reason) -> std::string {
+    throw InvalidInput(fmt::format("{}cannot read {}{}: {}", prefix, noun, shown, reason));
+  };
+  // O_NONBLOCK: opening a FIFO with no writer must not block (it is then refused as not regular).
+  Fd f{::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC)};
+  if (f.fd < 0) return fail(std::strerror(errno));
+  struct stat st{};
+  if (::fstat(f.fd, &st) != 0) return fail(std::strerror(errno));
+  if (S_ISDIR(st.st_mode)) return fail("is a directory, not a regular file");
+  if (!S_ISREG(st.st_mode)) return fail("not a regular file (a device, FIFO or socket)");
+  if (static_cast<std::uintmax_t>(st.st_size) > max_bytes)
+    return fail(fmt::format("{} is larger than the limit of {} for this file",
+                            format_bytes(static_cast<std::uintmax_t>(st.st_size)), format_bytes(max_bytes)));
+  std::string text;
+  text.resize(static_cast<std::size_t>(st.st_size));
+  std::size_t done = 0;
+  while (true) {
+    if (done == text.size()) {
+      if (text.size() > max_bytes) break;
+      text.resize(std::min<std::uintmax_t>(max_bytes + 1, text.size() + 65536));  // the file grew: read on, bounded
+    }
+    const ssize_t n = ::read(f.fd, text.data() + done, text.size() - done);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return fail(std::strerror(errno));
+    }
+    if (n == 0) break;
+    done += static_cast<std::size_t>(n);
+  }
+  if (done > max_bytes) return fail(fmt::format("larger than the limit of {} for this file", format_bytes(max_bytes)));
+  text.resize(done);
+  return text;
+}
+
+}  // namespace bristle::io::detail

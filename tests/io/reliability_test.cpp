@@ -1,0 +1,300 @@
+// Reliability of the scenario readers (issue 17): each test is the smallest input of a class that once
+// crashed, hung or exhausted memory, and pins the exact InvalidInput message that replaced it.
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <string>
+
+#include "bristle/core/error.hpp"
+#include "bristle/io/scenario.hpp"
+#include "support/test_support.hpp"
+
+namespace bristle::io {
+namespace {
+
+namespace fs = std::filesystem;
+using test::message_of;
+using test::TempDir;
+
+std::string example(const std::string& name) { return test::read_text(fs::path(BRISTLE_SOURCE_DIR) / "examples" / name); }
+
+/// The message of parsing `toml` as a scenario of any kind ("(no error)" if it parses).
+std::string error_of(const std::string& toml) {
+  return message_of([&] { (void)parse_scenario_string(toml, "t"); });
+}
+
+/// `text` with the first line that starts with `key =` replaced by `line` (or removed when empty).
+std::string with_line(std::string text, const std::string& key, const std::string& line) {
+  const std::regex re("(^|\n)" + key + " *=[^\n]*\n");
+  std::smatch m;
+  if (!std::regex_search(text, m, re)) throw std::runtime_error("no line " + key);
+  return text.replace(static_cast<std::size_t>(m.position(0)), static_cast<std::size_t>(m.length(0)),
+                      m[1].str() + (line.empty() ? "" : line + "\n"));
+}
+
+/// `text` with `key = value` in [section]: its line `key = ...` replaced, or the key added under the
+/// section's header (section "" = the top, before any table; a missing section is appended).
+std::string with_key(std::string text, const std::string& section, const std::string& key, const std::string& value) {
+  const std::string header = "\n[" + section + "]\n";
+  std::size_t begin = 0;
+  if (!section.empty()) {
+    begin = text.find(header);
+    if (begin == std::string::npos) return text + header + key + " = " + value + "\n";
+    begin += header.size();
+  }
+  const std::size_t end = std::min(text.find("\n[", begin), text.size());
+  const std::string body = text.substr(begin, end - begin);
+  const std::regex re("(^|\n)" + key + " *=[^\n]*\n");
+  std::smatch m;
+  if (std::regex_search(body, m, re))
+    return text.replace(begin + static_cast<std::size_t>(m.position(0)), static_cast<std::size_t>(m.length(0)),
+                        m[1].str() + key + " = " + value + "\n");
+  return text.insert(begin, key + " = " + value + "\n");
+}
+
+/// A TOML array of `n` copies of `entry`.
+std::string list_of(std::size_t n, const std::string& entry) {
+  std::string out = "[";
+  for (std::size_t i = 0; i < n; ++i) out += (i ? ", " : "") + entry;
+  return out + "]";
+}
+
+// ---- 1. crash fixes -------------------------------------------------------------------------------
+
+// A dotted key 60,000 components deep overflowed toml++'s recursion (SIGSEGV in `check`); the depth is
+// now counted before toml++ sees the text, for keys, [headers], arrays and inline tables alike.
+TEST(Reliability, NestingDeeperThanTheLimitIsRefusedBeforeParsing) {
+  std::string deep_key;
+  for (int i = 0; i < 60000; ++i) deep_key += "a.";
+  EXPECT_EQ(error_of(deep_key + "a = 1\n"),
+            "<string>:1:128: nested deeper than 64 levels (tables, dotted keys, arrays and inline tables together); "
+            "see Limits in docs/scenarios.md");
+  EXPECT_EQ(error_of("x = 1\n[" + deep_key + "a]\n").substr(0, 40), "<string>:2:129: nested deeper than 64 le");
+  EXPECT_EQ(error_of("x = " + std::string(300, '[') + std::string(300, ']') + "\n").substr(0, 38),
+            "<string>:1:68: nested deeper than 64 l");
+  // 63 levels (a header of 31 components and a key of 32) are within the limit: toml++ reads them.
+  std::string header, key;
+  for (int i = 0; i < 30; ++i) header += "h.";
+  for (int i = 0; i < 31; ++i) key += "k.";
+  EXPECT_EQ(error_of("[" + header + "h]\n" + key + "k = 1\n"), "unknown key \"h\"; did you mean \"law\"?");
+  // Dots and brackets inside strings and comments are not nesting.
+  EXPECT_EQ(error_of("name = \"" + deep_key + "\" # " + std::string(100, '[') + "\nq = '''" + deep_key + "'''\n"),
+            "unknown key \"q\"; did you mean \"law\"?");
+}
+
+// patch_transient with a [kinematics] lacking Vr_mps (or empty) dereferenced a missing node.
+TEST(Reliability, PatchTransientWithoutRollingSpeedNamesTheKey) {
+  const std::string text = example("patch_load_step.toml");
+  const std::string message = "missing key \"kinematics.Vr_mps\" (required: the rolling speed V_r, m/s: a number or a "
+                              "signal table)";
+  EXPECT_EQ(error_of(with_line(text, "Vr_mps", "")), message);
+  std::string empty = text;
+  for (const char* k : {"mode", "Vr_mps", "vx_mps", "vy_mps", "spin_radps"}) empty = with_line(empty, k, "");
+  EXPECT_EQ(error_of(empty), message);
+}
+
+// Scenario files: regular files only (/dev/zero was read to 2 GB, bad_alloc), and at most 4 MiB.
+TEST(Reliability, ScenarioFilesAreRegularAndBounded) {
+  EXPECT_EQ(message_of([] { (void)load_scenario("/dev/zero"); }),
+            "cannot read scenario /dev/zero: not a regular file (a device, FIFO or socket)");
+  const TempDir dir;
+  EXPECT_EQ(message_of([&] { (void)load_scenario(dir.path()); }),
+            "cannot read scenario " + dir.path().string() + ": is a directory, not a regular file");
+  const fs::path fifo = dir.path() / "fifo.toml";
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);  // no writer: opening it must not block
+  EXPECT_EQ(message_of([&] { (void)load_scenario(fifo); }),
+            "cannot read scenario " + fifo.string() + ": not a regular file (a device, FIFO or socket)");
+  // A 48 MB array under an unknown key hung toml++ for minutes; the size is refused before reading.
+  const fs::path big = dir.path() / "big.toml";
+  {
+    std::ofstream out(big);
+    out << example("lugre_stick_slip.toml") << "\nzzz = [";
+    for (int i = 0; i < 1'200'000; ++i) out << "1.25, ";
+    out << "1]\n";
+  }
+  EXPECT_EQ(message_of([&] { (void)load_scenario(big); }),
+            "cannot read scenario " + big.string() + ": " + fmt::format("{:.1f}", fs::file_size(big) / 1048576.0) +
+                " MiB is larger than the limit of 4 MiB for this file");
+}
+
+// Table files likewise: a device or a directory is "not a regular file", never read.
+TEST(Reliability, TableFilesAreRegular) {
+  const std::string lumped =
+      "[law]\ntype = \"lugre\"\n[body1]\ntype = \"elastic\"\nk0 = 1e5\n[bench]\ndrive = \"velocity\"\n"
+      "input = { type = \"table\", file = \"/dev/zero\" }\n[time]\nt_end_s = 0.1\n";
+  EXPECT_EQ(error_of(lumped), "bench.input.file = \"/dev/zero\": cannot read /dev/zero: not a regular file (a device, "
+                              "FIFO or socket)");
+  const TempDir dir;
+  std::string in_dir = lumped;
+  in_dir.replace(in_dir.find("/dev/zero"), 9, dir.path().string());
+  EXPECT_EQ(error_of(in_dir), "bench.input.file = \"" + dir.path().string() + "\": cannot read " +
+                                  dir.path().string() + ": is a directory, not a regular file");
+  const std::string modal = "kind = \"structure_kernel\"\n[structure]\ntype = \"generic\"\nfile = \"/dev/zero\"\n";
+  EXPECT_EQ(error_of(modal),
+            "structure.file = \"/dev/zero\": cannot read /dev/zero: not a regular file (a device, FIFO or socket)");
+}
+
+// ---- 2. sizes and magnitudes -----------------------------------------------------------------------
+
+const std::string kSubnormal = "a subnormal number; give 0 or a magnitude of at least 2.2250738585072014e-308 (the "
+                               "smallest normal double)";
+
+/// Whether `message` is `expected`, possibly after a "case i of n (...): " prefix of a multi-case kind.
+::testing::AssertionResult is_message(const std::string& message, const std::string& expected) {
+  if (message == expected) return ::testing::AssertionSuccess();
+  const auto at = message.find("): " + expected);
+  if (message.rfind("case ", 0) == 0 && at != std::string::npos && at + 3 + expected.size() == message.size())
+    return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure() << "message: " << message << "\nexpected: " << expected;
+}
+
+const std::string kHuge = "magnitude above 1e+150; no scenario quantity is that large (products of two such would "
+                          "overflow to inf or NaN)";
+
+struct Case {
+  const char* example;
+  const char* section;
+  const char* key;
+  std::string value;
+  std::string message;
+};
+
+// Each case of issue 17's list, refused by `check` with the key, the value and the limit or range.
+TEST(Reliability, ImpliedSizesAndDegenerateMagnitudesAreRefusedByCheck) {
+  const std::vector<Case> cases = {
+      // denormal magnitudes (bad_alloc, hangs, inf in the output): every scenario number
+      {"structures_string_stick_slip.toml", "structure", "damping_ratio", "5e-324",
+       "structure.damping_ratio = 5e-324: " + kSubnormal},
+      // a tiny damping ratio: bad_alloc in `check` (found by the mutation run of docs/validation.md)
+      {"structures_string_lugre.toml", "structure", "damping_ratio", "1e-200",
+       "structure.damping_ratio = 1e-200: must be 0 or >= 1e-06 (Limits in docs/scenarios.md)"},
+      {"fig7_sliding_transient.toml", "line", "dt_s", "5e-324", "line.dt_s = 5e-324: " + kSubnormal},
+      {"fig7_sliding_transient.toml", "line", "cfl", "5e-324", "line.cfl = 5e-324: " + kSubnormal},
+      {"string_kernel.toml", "structure", "density_kg_per_m", "5e-324", "structure.density_kg_per_m = 5e-324: " + kSubnormal},
+      {"fig7_sliding_transient.toml", "line", "normal_load_N", "5e-324", "line.normal_load_N = 5e-324: " + kSubnormal},
+      // absurd but normal magnitudes: from the work they imply
+      {"fig7_sliding_transient.toml", "line", "dt_s", "1e-200", "line.dt_s = 1e-200: the run takes 3e+200 steps of 1e-200 s over line.cells = 200, 5.999999999999999e+202 "
+       "cell updates; at most 2000000000 (Limits in docs/scenarios.md)"},
+      {"fig7_sliding_transient.toml", "line", "cfl", "1e-200", "line.cfl = 1e-200: the run takes 2.9999999999999997e+202 steps of 1e-202 s over line.cells = 200, "
+       "6e+204 cell updates; at most 2000000000 (Limits in docs/scenarios.md)"},
+      {"patch_load_step.toml", "patch", "normal_load_N", "1e12",
+       "patch.normal_load_N = 1000000000000: must be in (0, 1000000000] N (Limits in docs/scenarios.md)"},
+      {"patch_load_step.toml", "patch", "normal_load_N", "1e300", "patch.normal_load_N = 1e+300: " + kHuge},
+      {"structures_string_stick_slip.toml", "structure", "wave_speed_m_per_s", "1e300",
+       "structure.wave_speed_m_per_s = 1e+300: " + kHuge},
+      // implied sizes
+      {"structures_string_modal_energy.toml", "model", "modes", "4611686018427387904", "model.modes = 4611686018427387904: must be a whole number in [1, 100000] (Limits in docs/scenarios.md)"},
+      {"directional_loop_slanted.toml", "drive", "cycles", "1e6",
+       "drive.cycles = 1000000: at most 10000 cycles (Limits in docs/scenarios.md)"},
+      {"fig7_sliding_transient.toml", "time", "field_times_s", "FIELDS", "time.field_times_s has 60000 entries: 60000 snapshots x line.cells = 200 give 12000000 rows of fields; "
+       "at most 10000000 (Limits in docs/scenarios.md)"},
+  };
+  for (const Case& c : cases) {
+    std::string value = c.value;
+    if (value == "FIELDS") {
+      value = "[";
+      for (int i = 0; i < 60000; ++i) value += (i ? ", " : "") + std::to_string(i * 1e-6);
+      value += "]";
+    }
+    EXPECT_TRUE(is_message(error_of(with_key(example(c.example), c.section, c.key, value)), c.message))
+        << c.example << " " << c.key;
+  }
+}
+
+// Lists: 10^5 rheology branches (a dense Jacobian of 4e10 entries) and 10^5 sweep values (lumped had no
+// case limit, and each case copies the TOML table) are refused by count.
+TEST(Reliability, ListLengthsAreBounded) {
+  std::string branches = example("lugre_stick_slip.toml");
+  branches = with_key(branches, "body1", "type", "\"gkv\"");
+  branches = with_key(branches, "body1", "c", list_of(100'000, "1.0"));
+  branches = with_key(branches, "body1", "tau", list_of(100'000, "0.1"));
+  EXPECT_EQ(error_of(branches), "body1.c has 100000 entries: at most 100 branches (Limits in docs/scenarios.md)");
+  const std::string sweep = example("lugre_stick_slip.toml") + "\n[sweep]\nparameter = \"law.mu_s\"\nvalues = " +
+                            list_of(100'000, "1.5") + "\n";
+  EXPECT_EQ(error_of(sweep), "sweep.values has 100000 entries: at most 10000 cases (Limits in docs/scenarios.md)");
+  EXPECT_EQ(error_of(with_key(example("lugre_stick_slip.toml"), "output", "plot_y", list_of(100'001, "\"F_N\""))),
+            "output.plot_y has 100001 entries: at most 100000 strings (Limits in docs/scenarios.md)");
+}
+
+// ---- 3. messages name the key the user wrote ---------------------------------------------------------
+
+TEST(Reliability, MessagesNameTheKeyPath) {
+  // The loop's drive keys are amplitude_m and period_s (the library's triangle said drive.amplitude).
+  const std::string loop = example("directional_loop_slanted.toml");
+  EXPECT_EQ(error_of(with_key(loop, "drive", "amplitude_m", "0")), "drive.amplitude_m = 0: must be > 0");
+  EXPECT_EQ(error_of(with_key(loop, "drive", "period_s", "0")), "drive.period_s = 0: must be > 0");
+  // A stiffness of 1e300 gave "S1 = [[nan, nan], ...]: must be symmetric", an internal quantity.
+  EXPECT_EQ(error_of(with_key(example("patch_load_step.toml"), "body1", "k0", "1e300")), "body1.k0 = 1e+300: " + kHuge);
+  // A swept key's base value must be a finite number (a string, table, list, bool or NaN was accepted).
+  const std::string lumped = example("lugre_stick_slip.toml");
+  const std::string sweep = "\n[sweep]\nparameter = \"law.mu_s\"\nvalues = [1.2, 1.5]\n";
+  for (const auto& [base, message] : std::vector<std::pair<std::string, std::string>>{
+           {"\"1.5\"", "sweep.parameter = \"law.mu_s\": law.mu_s is a string, not a number"}, {"{ a = 1 }", "sweep.parameter = \"law.mu_s\": law.mu_s is a table, not a number"}, {"[1.5]", "sweep.parameter = \"law.mu_s\": law.mu_s is an array, not a number"}, {"true", "sweep.parameter = \"law.mu_s\": law.mu_s is a boolean, not a number"}, {"nan", "sweep.parameter = \"law.mu_s\": law.mu_s = nan: the swept key's base value must be a finite number"}})
+    EXPECT_EQ(error_of(with_key(lumped, "law", "mu_s", base) + sweep), message) << base;
+  // A 100,000-character name passed `check` and failed at the write.
+  EXPECT_EQ(error_of(with_key(lumped, "", "name", "\"" + std::string(100'000, 'x') + "\"")),
+            "name = \"xxxxxxxxxxxxxxxxxxxx...\": 100000 bytes long; at most 200 (it names the output files)");
+}
+
+// ---- 4. one strict number parser for every CSV reader ---------------------------------------------------
+
+/// The messages of a table signal read from `csv` and of modal data read from `modes_csv` (each written
+/// to a file of its own in `dir`).
+std::string signal_error(const TempDir& dir, const std::string& csv) {
+  dir.write("s.csv", csv);
+  const std::string toml =
+      "[law]\ntype = \"lugre\"\n[body1]\ntype = \"elastic\"\nk0 = 1e5\n[bench]\ndrive = \"velocity\"\n"
+      "input = { type = \"table\", file = \"s.csv\" }\n[time]\nt_end_s = 0.1\n";
+  return message_of([&] { (void)parse_scenario_string(toml, "t", dir.path()); });
+}
+std::string modes_error(const TempDir& dir, const std::string& csv) {
+  dir.write("m.csv", csv);
+  const std::string toml = "kind = \"structure_kernel\"\n[structure]\ntype = \"generic\"\nfile = \"m.csv\"\n"
+                           "[kernel]\nquantity = \"displacement\"\ntau_end_s = 1.0\npoints = 50\n";
+  return message_of([&] { (void)parse_scenario_string(toml, "t", dir.path()); });
+}
+
+TEST(Reliability, CsvReadersShareOneStrictNumberParser) {
+  const TempDir dir;
+  const std::string s = "bench.input.file = \"s.csv\": " + (dir.path() / "s.csv").string();
+  const std::string m = "structure.file = \"m.csv\": " + (dir.path() / "m.csv").string();
+  const std::string modes_header = "omega_rad_per_s,damping_ratio,n1\n";
+  // Decimal only: the modes reader (strtod) read 0x10 as 16; inf and nan are not numbers either.
+  EXPECT_EQ(modes_error(dir, modes_header + "0x10,0.01,1\n"), m + ":2:1: \"0x10\" is not a number (column \"omega_rad_per_s\")");
+  EXPECT_EQ(signal_error(dir, "t,v\n0,0\n1,inf\n"), s + ":3:2: \"inf\" is not a number (column \"v\")");
+  EXPECT_EQ(signal_error(dir, "t,v\n0,0\n1,nan\n"), s + ":3:2: \"nan\" is not a number (column \"v\")");
+  EXPECT_EQ(signal_error(dir, "t,v\n0,0\n1,1e\n"), s + ":3:2: \"1e\" is not a number (column \"v\")");
+  EXPECT_EQ(signal_error(dir, "t,v\n0,0\n1,.\n"), s + ":3:2: \".\" is not a number (column \"v\")");
+  // Overflow is an error (it was reported as inf), and so is underflow of a non-zero value.
+  EXPECT_EQ(modes_error(dir, modes_header + "1e400,0.01,1\n"),
+            m + ":2:1: 1e400 is out of the range of normal doubles (column \"omega_rad_per_s\")");
+  EXPECT_EQ(signal_error(dir, "t,v\n0,0\n1,-1e-400\n"),
+            s + ":3:2: -1e-400 is out of the range of normal doubles (column \"v\")");
+  // What the grammar accepts: signs, a leading or trailing point, exponents, 0 written as 0e999.
+  EXPECT_EQ(signal_error(dir, "t,v\n0,+1.\n.5,-2.5E-3\n1e0,0e999\n"), "(no error)");
+  // A directory is not a regular file (it was reported as "empty").
+  fs::create_directory(dir.path() / "d.csv");
+  const std::string toml = "kind = \"structure_kernel\"\n[structure]\ntype = \"generic\"\nfile = \"d.csv\"\n";
+  EXPECT_EQ(message_of([&] { (void)parse_scenario_string(toml, "t", dir.path()); }),
+            "structure.file = \"d.csv\": cannot read " + (dir.path() / "d.csv").string() +
+                ": is a directory, not a regular file");
+  // Duplicate column names and ragged rows (extra cells were accepted).
+  EXPECT_EQ(signal_error(dir, "t,v,v\n0,0,0\n1,1,1\n"), s + ":1:3: duplicate column name \"v\" (also column 2)");
+  EXPECT_EQ(signal_error(dir, "t,v\n0,0\n1,1,7\n"), s + ":3: 3 cell(s), but the header (line 1) has 2 column(s)");
+  EXPECT_EQ(modes_error(dir, modes_header + "1,0.01\n"), m + ":2: 2 cell(s), but the header (line 1) has 3 column(s)");
+  // Values of the modes file are checked at their place in the file: the message names no
+  // structure.frequencies_rad_per_s[i] key, which is not in the scenario.
+  EXPECT_EQ(modes_error(dir, modes_header + "10,0.01,1\n-3,0.01,1\n"),
+            m + ":3:1: omega_rad_per_s = -3: must be > 0");
+  EXPECT_EQ(modes_error(dir, modes_header + "10,1.5,1\n"),
+            m + ":2:2: damping_ratio = 1.5: must lie in [0, 1) (every mode underdamped)");
+  EXPECT_EQ(modes_error(dir, "# no modes\n" + modes_header), m + " has no data rows; one row per mode is expected");
+  EXPECT_EQ(modes_error(dir, "\xEF\xBB\xBF" + modes_header + "10,0.01,1\n20,0.01,-1\n"), "(no error)");
+}
+
+}  // namespace
+}  // namespace bristle::io

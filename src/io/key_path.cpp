@@ -11,6 +11,7 @@
 #include <type_traits>
 
 #include "bristle/core/error.hpp"
+#include "bristle/core/schema.hpp"
 #include "bristle/rheology/contact_pair.hpp"
 #include "bristle/rheology/rheology.hpp"
 
@@ -104,7 +105,6 @@ struct Target {
   std::size_t branch = 0;
   S* stribeck = nullptr;     // Hook::dahl_mu: the law whose mu_s = mu_d is set
   bool tau_from_k = false;   // a branch tau given by k (gkv) or c (gm): get computes K^-1 C
-  std::string_view meta;     // the documentation entry (kMeta)
   std::string_view context;  // for not_applicable: the section ("law", "body1", "bench.input", ...)
   std::string hint;          // for derived / not_scalar / bad_index: the rest of the message (error path only)
 };
@@ -118,23 +118,21 @@ Target<Sc> with(Target<Sc> t, Status s) {
 }
 
 template <class Sc>
-Target<Sc> number(typename Target<Sc>::D* d, Rule rule, std::string_view meta, Hook hook = Hook::none) {
+Target<Sc> number(typename Target<Sc>::D* d, Rule rule, Hook hook = Hook::none) {
   Target<Sc> t;
   t.status = Status::ok;
   t.d = d;
   t.rule = rule;
-  t.meta = meta;
   t.hook = hook;
   return t;
 }
 
 template <class Sc>
-Target<Sc> matrix(typename Target<Sc>::M* m, Rule rule, std::string_view meta, Hook hook = Hook::none) {
+Target<Sc> matrix(typename Target<Sc>::M* m, Rule rule, Hook hook = Hook::none) {
   Target<Sc> t;
   t.status = Status::ok;
   t.m = m;
   t.rule = rule;
-  t.meta = meta;
   t.hook = hook;
   return t;
 }
@@ -144,16 +142,16 @@ Target<Sc> stribeck_field(S& p, std::string_view f, bool dahl, std::string_view 
   using T = Target<Sc>;
   if (dahl) {
     if (f == "mu" || f == "mu_s" || f == "mu_d") {
-      Target<Sc> t = number<Sc>(&p.mu_s, Rule::positive, "law.mu", Hook::dahl_mu);
+      Target<Sc> t = number<Sc>(&p.mu_s, Rule::positive, Hook::dahl_mu);
       t.stribeck = &p;
       return t;
     }
   } else {
-    if (f == "mu_s") return number<Sc>(&p.mu_s, Rule::positive, "law.mu_s", Hook::law);
-    if (f == "mu_d") return number<Sc>(&p.mu_d, Rule::positive, "law.mu_d", Hook::law);
-    if (f == "v_s") return number<Sc>(&p.v_s, Rule::positive, "law.v_s", Hook::law);
-    if (f == "delta_s") return number<Sc>(&p.delta_s, Rule::non_negative, "law.delta_s", Hook::law);
-    if (f == "mu_v") return number<Sc>(&p.mu_v, Rule::non_negative, "law.mu_v", Hook::law);
+    if (f == "mu_s") return number<Sc>(&p.mu_s, Rule::positive, Hook::law);
+    if (f == "mu_d") return number<Sc>(&p.mu_d, Rule::positive, Hook::law);
+    if (f == "v_s") return number<Sc>(&p.v_s, Rule::positive, Hook::law);
+    if (f == "delta_s") return number<Sc>(&p.delta_s, Rule::non_negative, Hook::law);
+    if (f == "mu_v") return number<Sc>(&p.mu_v, Rule::non_negative, Hook::law);
   }
   T t;
   t.context = context;
@@ -183,22 +181,22 @@ Target<Sc> resolve_law(Sc& sc, const Path& p) {
     return with(na, known_law || stribeck_field<Sc>(l.M.axis1, f, false, "law").status != Status::unknown
                         ? Status::not_applicable
                         : Status::unknown);
-  if (f == "eps") return number<Sc>(&l.eps, Rule::non_negative, "law.eps", Hook::law);
+  if (f == "eps") return number<Sc>(&l.eps, Rule::non_negative, Hook::law);
   if (kind == LawKind::bouc_wen) {
-    if (f == "A") return number<Sc>(&l.A, Rule::positive, "law.A", Hook::law);
-    if (f == "beta1") return number<Sc>(&l.beta1, Rule::positive, "law.beta1", Hook::law);
-    if (f == "beta2") return number<Sc>(&l.beta2, Rule::non_negative, "law.beta2", Hook::law);
-    if (f == "gamma") return number<Sc>(&l.gamma, Rule::finite, "law.gamma", Hook::law);
+    if (f == "A") return number<Sc>(&l.A, Rule::positive, Hook::law);
+    if (f == "beta1") return number<Sc>(&l.beta1, Rule::positive, Hook::law);
+    if (f == "beta2") return number<Sc>(&l.beta2, Rule::non_negative, Hook::law);
+    if (f == "gamma") return number<Sc>(&l.gamma, Rule::finite, Hook::law);
     return with(na, known_law || stribeck_field<Sc>(l.M.axis1, f, false, "law").status != Status::unknown
                         ? Status::not_applicable
                         : Status::unknown);
   }
   if (f == "sigma0" && kind != LawKind::frbd) {
-    return number<Sc>(nullptr, Rule::positive, "law.sigma0", Hook::law);  // optional: get/set handle it
+    return number<Sc>(nullptr, Rule::positive, Hook::law);  // optional: get/set handle it
   }
-  if (f == "sigma1" && kind == LawKind::lugre) return matrix<Sc>(&l.sigma1, Rule::non_negative, "law.sigma1", Hook::law);
-  if (f == "sigma2" && kind == LawKind::lugre) return matrix<Sc>(&l.sigma2, Rule::non_negative, "law.sigma2", Hook::law);
-  if (f == "angle_rad" && l.M.anisotropic) return number<Sc>(&l.M.angle_rad, Rule::finite, "law.angle_rad", Hook::law);
+  if (f == "sigma1" && kind == LawKind::lugre) return matrix<Sc>(&l.sigma1, Rule::non_negative, Hook::law);
+  if (f == "sigma2" && kind == LawKind::lugre) return matrix<Sc>(&l.sigma2, Rule::non_negative, Hook::law);
+  if (f == "angle_rad" && l.M.anisotropic) return number<Sc>(&l.M.angle_rad, Rule::finite, Hook::law);
   if (known_law) return with(na, Status::not_applicable);
   if (l.M.anisotropic) {
     T t = stribeck_field<Sc>(l.M.axis1, f, dahl, "law");
@@ -224,7 +222,7 @@ Target<Sc> resolve_body(Sc& sc, const Path& p, int which) {
   if (kind == RheologyKind::rigid) return with(na, Status::not_applicable);
   if (f == "k0" || f == "k_inf") {
     if (f != k_key || p.index >= 0) return with(na, f != k_key ? Status::not_applicable : Status::unknown);
-    T t = matrix<Sc>(&b.k_elastic, Rule::positive, gm ? "body.k_inf" : "body.k0", Hook::body_k0);
+    T t = matrix<Sc>(&b.k_elastic, Rule::positive, Hook::body_k0);
     t.body = which;
     if (which == 1 && sc.pair_s) {
       t.status = Status::derived;
@@ -255,7 +253,7 @@ Target<Sc> resolve_body(Sc& sc, const Path& p, int which) {
   t.body = which;
   t.branch = i;
   if (f == "tau") {
-    t = number<Sc>(by_tau ? &taus[i] : nullptr, Rule::positive, "body.tau", gkv ? Hook::gkv_tau : Hook::gm_tau);
+    t = number<Sc>(by_tau ? &taus[i] : nullptr, Rule::positive, gkv ? Hook::gkv_tau : Hook::gm_tau);
     t.body = which;
     t.branch = i;
     t.tau_from_k = !by_tau;
@@ -268,7 +266,7 @@ Target<Sc> resolve_body(Sc& sc, const Path& p, int which) {
   }
   const bool main = gkv ? f == "c" : f == "k";
   auto& slot = f == "c" ? branch.c : branch.k;
-  t = matrix<Sc>(&slot, Rule::positive, f == "c" ? "body.c" : "body.k",
+  t = matrix<Sc>(&slot, Rule::positive,
                  main ? (by_tau ? (gkv ? Hook::gkv_c : Hook::gm_k) : Hook::none) : Hook::none);
   t.body = which;
   t.branch = i;
@@ -288,7 +286,7 @@ Target<Sc> resolve_signal(G& s, const Path& p, std::string_view context) {
   na.context = context;
   if (p.index >= 0) return with(na, Status::unknown);
   if (p.size == 2) {
-    if (s.kind == SignalKind::constant) return number<Sc>(&s.value, Rule::finite, "signal.value", Hook::bench);
+    if (s.kind == SignalKind::constant) return number<Sc>(&s.value, Rule::finite, Hook::bench);
     T t = with(na, Status::not_scalar);
     t.hint = fmt::format("is a {} signal; set one of its keys", contact::to_string(s.kind));
     return t;
@@ -296,24 +294,24 @@ Target<Sc> resolve_signal(G& s, const Path& p, std::string_view context) {
   const std::string_view f = p.part[2];
   switch (s.kind) {
     case SignalKind::constant:
-      if (f == "value") return number<Sc>(&s.value, Rule::finite, "signal.value", Hook::bench);
+      if (f == "value") return number<Sc>(&s.value, Rule::finite, Hook::bench);
       break;
     case SignalKind::step:
-      if (f == "t0") return number<Sc>(&s.t0, Rule::finite, "signal.t0", Hook::bench);
-      if (f == "before") return number<Sc>(&s.before, Rule::finite, "signal.before", Hook::bench);
-      if (f == "after") return number<Sc>(&s.after, Rule::finite, "signal.after", Hook::bench);
+      if (f == "t0") return number<Sc>(&s.t0, Rule::finite, Hook::bench);
+      if (f == "before") return number<Sc>(&s.before, Rule::finite, Hook::bench);
+      if (f == "after") return number<Sc>(&s.after, Rule::finite, Hook::bench);
       break;
     case SignalKind::ramp:
-      if (f == "t0") return number<Sc>(&s.t0, Rule::finite, "signal.t0", Hook::bench);
-      if (f == "start") return number<Sc>(&s.start, Rule::finite, "signal.start", Hook::bench);
-      if (f == "rate") return number<Sc>(&s.rate, Rule::finite, "signal.rate", Hook::bench);
-      if (f == "t_end") return number<Sc>(&s.t_end, Rule::finite_or_inf, "signal.t_end", Hook::bench);
+      if (f == "t0") return number<Sc>(&s.t0, Rule::finite, Hook::bench);
+      if (f == "start") return number<Sc>(&s.start, Rule::finite, Hook::bench);
+      if (f == "rate") return number<Sc>(&s.rate, Rule::finite, Hook::bench);
+      if (f == "t_end") return number<Sc>(&s.t_end, Rule::finite_or_inf, Hook::bench);
       break;
     case SignalKind::sine:
-      if (f == "offset") return number<Sc>(&s.offset, Rule::finite, "signal.offset", Hook::bench);
-      if (f == "amplitude") return number<Sc>(&s.amplitude, Rule::finite, "signal.amplitude", Hook::bench);
-      if (f == "omega") return number<Sc>(&s.omega, Rule::finite, "signal.omega", Hook::bench);
-      if (f == "phase") return number<Sc>(&s.phase, Rule::finite, "signal.phase", Hook::bench);
+      if (f == "offset") return number<Sc>(&s.offset, Rule::finite, Hook::bench);
+      if (f == "amplitude") return number<Sc>(&s.amplitude, Rule::finite, Hook::bench);
+      if (f == "omega") return number<Sc>(&s.omega, Rule::finite, Hook::bench);
+      if (f == "phase") return number<Sc>(&s.phase, Rule::finite, Hook::bench);
       break;
     case SignalKind::table: break;
   }
@@ -324,14 +322,14 @@ Target<Sc> resolve_signal(G& s, const Path& p, std::string_view context) {
 }
 
 template <class Sc, class V>
-Target<Sc> vector_component(V& v, const Path& p, std::string_view meta, Hook hook = Hook::none) {
+Target<Sc> vector_component(V& v, const Path& p, Hook hook = Hook::none) {
   if (p.index > 1) {
     Target<Sc> t;
     t.status = Status::bad_index;
     t.hint = "a vector has the components [0] (x) and [1] (y)";
     return t;
   }
-  return number<Sc>(&v[p.index < 0 ? 0 : p.index], Rule::finite, meta, hook);
+  return number<Sc>(&v[p.index < 0 ? 0 : p.index], Rule::finite, hook);
 }
 
 template <class Sc>
@@ -355,18 +353,18 @@ Target<Sc> resolve_bench(Sc& sc, const Path& p) {
     return resolve_signal<Sc>(s, p, context);
   }
   if (p.size != 2) return with(na, Status::unknown);
-  if (f == "x0_m") return vector_component<Sc>(b.x0, p, "bench.x0_m");
+  if (f == "x0_m") return vector_component<Sc>(b.x0, p);
   if (p.index < 0) {
     if (f == "normal_load_N") {
       if (b.normal_load.kind != SignalKind::constant) return with(na, Status::not_applicable);
-      return number<Sc>(&b.normal_load.value, Rule::positive, "bench.normal_load_N", Hook::bench);
+      return number<Sc>(&b.normal_load.value, Rule::positive, Hook::bench);
     }
-    if (f == "mass_kg" && mass) return number<Sc>(&b.mass_kg, Rule::positive, "bench.mass_kg", Hook::bench);
+    if (f == "mass_kg" && mass) return number<Sc>(&b.mass_kg, Rule::positive, Hook::bench);
     if (f == "spring_N_per_m" && spring)
-      return number<Sc>(&b.spring_N_per_m, Rule::positive, "bench.spring_N_per_m", Hook::bench);
+      return number<Sc>(&b.spring_N_per_m, Rule::positive, Hook::bench);
   }
-  if (f == "v0_mps" && mass) return vector_component<Sc>(b.v0, p, "bench.v0_mps");
-  if (f == "spring_end0_m" && spring) return vector_component<Sc>(b.spring_end0, p, "bench.spring_end0_m");
+  if (f == "v0_mps" && mass) return vector_component<Sc>(b.v0, p);
+  if (f == "spring_end0_m" && spring) return vector_component<Sc>(b.spring_end0, p);
   const bool known = f == "mass_kg" || f == "spring_N_per_m" || f == "v0_mps" || f == "spring_end0_m";
   return with(na, known && (p.index < 0 || f == "v0_mps" || f == "spring_end0_m") ? Status::not_applicable
                                                                                   : Status::unknown);
@@ -390,34 +388,34 @@ Target<Sc> resolve(Sc& sc, std::string_view key) {
   if (head == "pair") {
     if (f != "s" || p.index >= 0) return T{};
     if (!sc.pair_s) return with(na, Status::not_applicable);
-    T t = number<Sc>(nullptr, Rule::open_unit, "pair.s", Hook::pair_s);
+    T t = number<Sc>(nullptr, Rule::open_unit, Hook::pair_s);
     return t;
   }
   if (head == "time" && p.index < 0) {
-    if (f == "t_start_s") return number<Sc>(&sc.time.t_start_s, Rule::finite, "time.t_start_s", Hook::time_span);
-    if (f == "t_end_s") return number<Sc>(&sc.time.t_end_s, Rule::finite, "time.t_end_s", Hook::time_span);
-    if (f == "output_dt_s") return number<Sc>(&sc.time.output_dt_s, Rule::positive, "time.output_dt_s", Hook::output_dt);
-    if (f == "outputs") return number<Sc>(nullptr, Rule::integer, "time.outputs", Hook::outputs);
+    if (f == "t_start_s") return number<Sc>(&sc.time.t_start_s, Rule::finite, Hook::time_span);
+    if (f == "t_end_s") return number<Sc>(&sc.time.t_end_s, Rule::finite, Hook::time_span);
+    if (f == "output_dt_s") return number<Sc>(&sc.time.output_dt_s, Rule::positive, Hook::output_dt);
+    if (f == "outputs") return number<Sc>(nullptr, Rule::integer, Hook::outputs);
     return T{};
   }
   if (head == "integrator" && p.index < 0) {
     auto& o = sc.integrator;
     const bool adaptive = integrate::is_adaptive(o.method);
-    if (f == "max_steps") return number<Sc>(nullptr, Rule::integer, "integrator.max_steps", Hook::max_steps);
+    if (f == "max_steps") return number<Sc>(nullptr, Rule::integer, Hook::max_steps);
     if (adaptive) {
-      if (f == "rtol") return number<Sc>(&o.rtol, Rule::positive, "integrator.rtol", Hook::rtol);
-      if (f == "atol") return number<Sc>(&o.atol, Rule::positive, "integrator.atol");
-      if (f == "max_dt_s") return number<Sc>(&o.max_dt, Rule::non_negative, "integrator.max_dt_s");
-      if (f == "initial_dt_s") return number<Sc>(&o.initial_dt, Rule::non_negative, "integrator.initial_dt_s");
+      if (f == "rtol") return number<Sc>(&o.rtol, Rule::positive, Hook::rtol);
+      if (f == "atol") return number<Sc>(&o.atol, Rule::positive);
+      if (f == "max_dt_s") return number<Sc>(&o.max_dt, Rule::non_negative);
+      if (f == "initial_dt_s") return number<Sc>(&o.initial_dt, Rule::non_negative);
     } else if (f == "dt_s") {
-      return number<Sc>(&o.dt, Rule::positive, "integrator.dt_s");
+      return number<Sc>(&o.dt, Rule::positive);
     }
     const bool known = f == "rtol" || f == "atol" || f == "max_dt_s" || f == "initial_dt_s" || f == "dt_s";
     return with(na, known ? Status::not_applicable : Status::unknown);
   }
   if (head == "initial" && f == "f") {
     if (sc.initial.steady) return with(na, Status::not_applicable);
-    return vector_component<Sc>(sc.initial.f, p, "initial.f");
+    return vector_component<Sc>(sc.initial.f, p);
   }
   return T{};
 }
@@ -521,71 +519,6 @@ void check_steady(const LumpedScenario& sc, Hook hook) {
 }
 
 // ---- documentation -----------------------------------------------------------------------------------
-
-struct Meta {
-  std::string_view name, unit, doc, equation, default_value, range;
-  double min, max;
-  bool log_scale;
-};
-
-// Units of "signal.*" entries depend on the signal: "@" is replaced by the signal's unit.
-constexpr Meta kMeta[] = {
-    {"law.eps", "m^2/s^2", "regularisation of the norm ||y||_{2,eps} = sqrt(||y||^2 + eps)", "paper 1, eqs. 2-6", "0", ">= 0", 0, kInf, false},
-    {"law.mu", "-", "constant friction coefficient of the Dahl law (mu_s = mu_d = mu)", "paper 1, eq. 2", "1", "> 0", 0, kInf, false},
-    {"law.mu_s", "-", "static friction coefficient", "paper 1, eq. 53", "1", "> 0", 0, kInf, false},
-    {"law.mu_d", "-", "dynamic (Coulomb) friction coefficient", "paper 1, eq. 53", "1", "> 0", 0, kInf, false},
-    {"law.v_s", "m/s", "Stribeck velocity", "paper 1, eq. 53", "1", "> 0", 0, kInf, true},
-    {"law.delta_s", "-", "Stribeck exponent", "paper 1, eq. 53", "2", ">= 0", 0, kInf, false},
-    {"law.mu_v", "s/m", "viscous coefficient, mu_v(v) = mu_v ||v||", "paper 1, eq. 53", "0", ">= 0", 0, kInf, false},
-    {"law.sigma0", "1/m", "micro-stiffness Sigma0 = sigma0 I of the Dahl/LuGre law", "paper 1, eq. 2", "the pair's static stiffness K_static", "> 0", 0, kInf, true},
-    {"law.sigma1", "s/m", "LuGre micro-damping Sigma1 = sigma1 I (output term f + Sigma1 z')", "paper 1, eq. 2 (output)", "0", ">= 0", 0, kInf, false},
-    {"law.sigma2", "s/m", "LuGre viscous coefficient Sigma2 = sigma2 I (output term -Sigma2 v)", "paper 1, eq. 2 (output)", "0", ">= 0", 0, kInf, false},
-    {"law.A", "-", "Bouc-Wen gain", "paper 1, eq. 4", "1", "> 0", 0, kInf, false},
-    {"law.beta1", "1/m^2", "Bouc-Wen coefficient beta1", "paper 1, eq. 6", "1", "> 0", 0, kInf, true},
-    {"law.beta2", "1/m^2", "Bouc-Wen coefficient beta2", "paper 1, eq. 6", "0", ">= 0", 0, kInf, false},
-    {"law.gamma", "1/m^2", "Bouc-Wen coefficient gamma (beta1 + gamma > 0)", "paper 1, eq. 6", "0", "finite", -kInf, kInf, false},
-    {"law.angle_rad", "rad", "direction phi of the first principal axis, M = R(phi) diag(mu_1, mu_2) R(phi)^T", "paper 1, eqs. 2-3", "0", "finite", -kInf, kInf, false},
-    {"body.k0", "1/m", "elastic stiffness K0 = k0 I (normalised by the load)", "paper 1, eq. 8", "required", "> 0", 0, kInf, true},
-    {"body.k_inf", "1/m", "equilibrium stiffness K_inf = k_inf I (K0 = K_inf + sum K_i)", "paper 1, eq. 10", "required", "> 0", 0, kInf, true},
-    {"body.c", "s/m", "branch damping C_i = c I", "paper 1, eqs. 8 and 10", "required (gkv)", "> 0", 0, kInf, true},
-    {"body.k", "1/m", "branch stiffness K_i = k I", "paper 1, eqs. 8 and 10", "required (gm)", "> 0", 0, kInf, true},
-    {"body.tau", "s", "branch relaxation time tau_i = K_i^-1 C_i", "paper 1, eq. 9", "or k (gkv) / c (gm)", "> 0", 0, kInf, true},
-    {"pair.s", "-", "stiffness ratio s = k01/(k01 + k02); sets body2.k0 = body1.k0 (1 - s)/s", "paper 1, errata §5", "required in [pair]", "(0, 1)", 0, 1, false},
-    {"bench.normal_load_N", "N", "constant normal load F_z", "paper 1, eq. 1", "1", "> 0", 0, kInf, false},
-    {"bench.mass_kg", "kg", "mass of the driven body", "paper 1, eq. 1", "1", "> 0", 0, kInf, true},
-    {"bench.spring_N_per_m", "N/m", "stiffness of the drive spring", "paper 1, eq. 1", "1", "> 0", 0, kInf, true},
-    {"bench.x0_m", "m", "initial position (velocity drive: initial value of the integral of v_r)", "paper 1, eq. 1", "0", "finite", -kInf, kInf, false},
-    {"bench.v0_mps", "m/s", "initial velocity of the mass", "paper 1, eq. 1", "0", "finite", -kInf, kInf, false},
-    {"bench.spring_end0_m", "m", "initial position of the pulled spring end", "paper 1, eq. 1", "0", "finite", -kInf, kInf, false},
-    {"signal.value", "@", "constant value", "-", "required", "finite", -kInf, kInf, false},
-    {"signal.t0", "s", "start time of the step or ramp", "-", "0", "finite", -kInf, kInf, false},
-    {"signal.before", "@", "value before t0", "-", "0", "finite", -kInf, kInf, false},
-    {"signal.after", "@", "value from t0 on", "-", "required", "finite", -kInf, kInf, false},
-    {"signal.start", "@", "value of the ramp at t0", "-", "0", "finite", -kInf, kInf, false},
-    {"signal.rate", "@/s", "slope of the ramp", "-", "required", "finite", -kInf, kInf, false},
-    {"signal.t_end", "s", "end time of the ramp (held after)", "-", "inf", "> t0 (inf allowed)", -kInf, kInf, false},
-    {"signal.offset", "@", "offset of the sine", "-", "0", "finite", -kInf, kInf, false},
-    {"signal.amplitude", "@", "amplitude of the sine", "-", "required", "finite", -kInf, kInf, false},
-    {"signal.omega", "rad/s", "angular frequency of the sine", "-", "required", "finite", -kInf, kInf, false},
-    {"signal.phase", "rad", "phase of the sine", "-", "0", "finite", -kInf, kInf, false},
-    {"time.t_start_s", "s", "start time", "-", "0", "finite", -kInf, kInf, false},
-    {"time.t_end_s", "s", "end time", "-", "required", "> time.t_start_s", -kInf, kInf, false},
-    {"time.output_dt_s", "s", "spacing of the output times", "-", "(t_end_s - t_start_s)/1000", "> 0", 0, kInf, true},
-    {"time.outputs", "-", "number of output times (instead of output_dt_s)", "-", "-", ">= 2 (integer)", 2, 10'000'001, true},
-    {"integrator.rtol", "-", "relative tolerance", "-", "1e-08", "(0, 1)", 0, 1, true},
-    {"integrator.atol", "state units", "absolute tolerance", "-", "1e-12", "> 0", 0, kInf, true},
-    {"integrator.max_dt_s", "s", "largest step (0: unlimited)", "-", "0", ">= 0", 0, kInf, false},
-    {"integrator.initial_dt_s", "s", "first step (0: the solver's estimate)", "-", "0", ">= 0", 0, kInf, false},
-    {"integrator.dt_s", "s", "the fixed step", "-", "required", "> 0", 0, kInf, true},
-    {"integrator.max_steps", "-", "step budget for the whole run", "-", "50000000", ">= 1 (integer)", 1, 9e15, true},
-    {"initial.f", "-", "initial normalised bristle force (branch states start at 0)", "paper 1, eq. 33", "0", "finite", -kInf, kInf, false},
-};
-
-const Meta* find_meta(std::string_view name) {
-  for (const Meta& m : kMeta)
-    if (m.name == name) return &m;
-  return nullptr;
-}
 
 std::string_view signal_unit(const LumpedScenario& sc, std::string_view key) {
   if (key.rfind("bench.normal_load", 0) == 0) return "N";
@@ -693,20 +626,30 @@ KeyInfo key_info(const LumpedScenario& sc, std::string_view key) {
   const Target<const LumpedScenario> t = resolve(sc, key);
   if (t.status == Status::unknown || t.status == Status::not_applicable || t.status == Status::bad_index)
     fail(sc, key, t);
-  const Meta* m = find_meta(t.meta);
-  if (!m) throw InvalidInput(fmt::format("key \"{}\": no documentation entry (a bug)", key));
+  // The documentation is the schema's (core/schema.hpp): the field at the path without its index; a
+  // constant signal given as a number is its `value`.
+  std::string path(key.substr(0, key.find('[')));
+  schema::Finder<true> finder(path);
+  serialize(finder, sc);
+  if (finder.found() && finder.field().type == schema::Type::signal) {
+    path += ".value";
+    finder = schema::Finder<true>(path);
+    serialize(finder, sc);
+  }
+  if (!finder.found()) throw InvalidInput(fmt::format("key \"{}\": not in the parameter schema (a bug)", key));
+  const schema::Field& f = finder.field();
   KeyInfo info;
   info.key = std::string(key);
-  std::string unit(m->unit);
-  if (const std::size_t at = unit.find('@'); at != std::string::npos) unit.replace(at, 1, signal_unit(sc, key));
+  std::string unit(f.unit);
+  if (const std::size_t at = unit.find("(signal)"); at != std::string::npos) unit.replace(at, 8, signal_unit(sc, key));
   info.unit = unit;
-  info.doc = std::string(m->doc);
-  info.equation = std::string(m->equation);
-  info.default_value = std::string(m->default_value);
-  info.range = std::string(m->range);
-  info.min = m->min;
-  info.max = m->max;
-  info.log_scale = m->log_scale;
+  info.doc = std::string(f.doc);
+  info.equation = std::string(f.equation);
+  info.default_value = std::string(f.default_value);
+  info.range = f.range.text();
+  info.min = f.range.min();
+  info.max = f.range.max();
+  info.log_scale = f.log_scale;
   return info;
 }
 

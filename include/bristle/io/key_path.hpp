@@ -22,8 +22,10 @@
 // set as a number. Vector keys take an index ("bench.x0_m[1]"); without one, the number is the x component
 // and y becomes 0, as in TOML. A constant signal is "bench.input" or "bench.input.value".
 //
-// Cost: get/set parse the path in place and touch the structs directly (no allocation on success, no
-// TOML); they are meant to be called once per parameter per residual evaluation of a fit.
+// Cost: get/set parse the path in place and touch the structs directly (no TOML, no re-parse); after a law
+// or bench key the table's own validate() runs (LawParams/BenchParams::validate, which build a few short
+// key strings), otherwise nothing allocates on success. Meant to be called once per parameter per residual
+// evaluation of a fit (not benchmarked yet).
 #include <string>
 #include <string_view>
 #include <vector>

@@ -22,6 +22,7 @@
 #include "bristle/contact/bench.hpp"
 #include "bristle/contact/contact_model.hpp"
 #include "bristle/core/error.hpp"
+#include "bristle/io/keys.hpp"
 #include "bristle/io/output.hpp"
 #include "bristle/io/scenario.hpp"
 #include "bristle/rheology/rheology.hpp"
@@ -107,7 +108,7 @@ const char* kExitCodes =
 
 const char* kKeysDoc =
     "Scenario keys (every key with its unit, default and range) are documented in docs/scenarios.md of the\n"
-    "bristle sources.\n";
+    "bristle sources; 'bristle keys lumped' prints them (generated from the parameter schema).\n";
 
 const char* kKinds =
     "Scenario kinds (top-level key `kind`):\n"
@@ -195,6 +196,23 @@ int main(int argc, char** argv) {
   check->footer(std::string("\nExit codes: 0 the scenario is valid, 2 it is not (the error names the key).\n") +
                 kKeysDoc);
 
+  std::string keys_kind = "lumped", keys_format = "markdown", keys_section;
+  bool keys_section_given = false;
+  CLI::App* keys = app.add_subcommand("keys", "Print every key of a scenario kind with its unit, default, range and doc");
+  keys->add_option("KIND", keys_kind, "Scenario kind (default: lumped); only lumped is on the parameter schema yet")
+      ->type_name("KIND");
+  keys->add_option("--format", keys_format, "markdown (tables, as in docs/scenarios.md) or json (an array of keys)")
+      ->type_name("markdown|json")
+      ->check(CLI::IsMember({"markdown", "json"}));
+  keys->add_option("--section", keys_section,
+                   "Markdown of one table only: \"\" (the top level), law, law.axis1, body1, pair, bench, time, "
+                   "integrator, initial, sweep, output or signal")
+      ->type_name("TABLE");
+  keys->footer("\nThe tables are generated from the parameter schema (the serialize() beside each parameter struct);\n"
+               "the key tables of docs/scenarios.md are this command's output (a test checks it). JSON: one object\n"
+               "per key with key (dotted path), section, type, unit, default, range, min, max, doc, equation,\n"
+               "choices, used_by, log_scale. Kinds not on the schema yet exit with code 2.\n");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -203,6 +221,22 @@ int main(int argc, char** argv) {
   }
 
   try {
+    if (*keys) {
+      keys_section_given = keys->count("--section") > 0;
+      const std::vector<std::string> kinds = bristle::io::scenario_kinds();
+      if (std::find(kinds.begin(), kinds.end(), keys_kind) == kinds.end())
+        throw bristle::InvalidInput(fmt::format("kind = \"{}\": unknown kind (kinds: {})", keys_kind,
+                                                fmt::join(kinds, ", ")));
+      if (keys_format == "json") {
+        if (keys_section_given) throw bristle::InvalidInput("--section applies to --format markdown only");
+        fmt::print("{}\n", bristle::io::keys_json(keys_kind).dump());
+      } else if (keys_section_given) {
+        fmt::print("{}", bristle::io::keys_markdown_section(keys_kind, keys_section));
+      } else {
+        fmt::print("{}", bristle::io::keys_markdown(keys_kind));
+      }
+      return kExitOk;
+    }
     if (*check) {
       const auto scenario = bristle::io::load_scenario(check_file);
       fmt::print("{}", scenario->summary());

@@ -11,6 +11,8 @@
 #include <string_view>
 #include <vector>
 
+#include "bristle/core/schema.hpp"
+
 namespace bristle::contact {
 
 enum class SignalKind { constant, step, ramp, sine, table };
@@ -35,5 +37,67 @@ struct Signal {
 
   static Signal constant_value(double v);
 };
+
+/// The schema of a Signal given as a table with a type (core/schema.hpp); a bare number is a constant.
+/// Units "(signal)" are those of the quantity the signal drives.
+template <class Archive, schema::Of<Signal> Self>
+void serialize(Archive& a, Self& s) {
+  using schema::Type;
+  const SignalKind k = s.kind;
+  const bool step = k == SignalKind::step, ramp = k == SignalKind::ramp, sine = k == SignalKind::sine;
+  const bool table = k == SignalKind::table;
+  a.choice(s.kind, {.key = "type", .type = Type::choice, .default_value = "required", .doc = "the signal type",
+                    .choices = "constant, step, ramp, sine, table"});
+  a.number(s.value, {.key = "value", .unit = "(signal)", .default_value = "required", .range = schema::finite(),
+                     .doc = "the constant value", .used_by = "constant"},
+           k == SignalKind::constant);
+  a.number(s.t0, {.key = "t0", .unit = "s", .default_value = "0", .range = schema::finite(),
+                  .doc = "start time of the step or ramp", .used_by = "step, ramp"},
+           step || ramp);
+  a.number(s.before, {.key = "before", .unit = "(signal)", .default_value = "0", .range = schema::finite(),
+                      .doc = "value before t0", .used_by = "step"},
+           step);
+  a.number(s.after, {.key = "after", .unit = "(signal)", .default_value = "required", .range = schema::finite(),
+                     .doc = "value from t0 on", .used_by = "step"},
+           step);
+  a.number(s.start, {.key = "start", .unit = "(signal)", .default_value = "0", .range = schema::finite(),
+                     .doc = "value at t0", .used_by = "ramp"},
+           ramp);
+  a.number(s.rate, {.key = "rate", .unit = "(signal)/s", .default_value = "required", .range = schema::finite(),
+                    .doc = "slope of the ramp", .used_by = "ramp"},
+           ramp);
+  a.number(s.t_end, {.key = "t_end", .unit = "s", .default_value = "inf", .range = schema::finite_or_inf(),
+                     .doc = "end of the ramp (> t0; held after)", .used_by = "ramp"},
+           ramp);
+  a.number(s.offset, {.key = "offset", .unit = "(signal)", .default_value = "0", .range = schema::finite(),
+                      .doc = "offset of the sine", .used_by = "sine"},
+           sine);
+  a.number(s.amplitude, {.key = "amplitude", .unit = "(signal)", .default_value = "required",
+                         .range = schema::finite(), .doc = "amplitude of the sine", .used_by = "sine"},
+           sine);
+  a.number(s.omega, {.key = "omega", .unit = "rad/s", .default_value = "required", .range = schema::finite(),
+                     .doc = "angular frequency of the sine", .used_by = "sine"},
+           sine);
+  a.number(s.phase, {.key = "phase", .unit = "rad", .default_value = "0", .range = schema::finite(),
+                     .doc = "phase of the sine", .used_by = "sine"},
+           sine);
+  a.declared({.key = "times", .type = Type::number_list, .unit = "s", .default_value = "required (or file)",
+              .range = schema::finite(), .doc = "the table's times, strictly increasing, at least two",
+              .used_by = "table"},
+             table);
+  a.declared({.key = "values", .type = Type::number_list, .unit = "(signal)", .default_value = "required (or file)",
+              .range = schema::finite(), .doc = "the table's values, one per time", .used_by = "table"},
+             table);
+  a.declared({.key = "file", .type = Type::text, .default_value = "-",
+              .doc = "a CSV file with a header row (relative to the scenario's directory), instead of times/values",
+              .used_by = "table"},
+             table);
+  a.declared({.key = "time_column", .type = Type::text, .default_value = "the first column",
+              .doc = "the CSV column of the times", .used_by = "table (file)"},
+             table);
+  a.declared({.key = "value_column", .type = Type::text, .default_value = "the second column",
+              .doc = "the CSV column of the values", .used_by = "table (file)"},
+             table);
+}
 
 }  // namespace bristle::contact

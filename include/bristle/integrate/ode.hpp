@@ -32,6 +32,7 @@
 #include <string_view>
 #include <vector>
 
+#include "bristle/core/schema.hpp"
 #include "bristle/core/types.hpp"
 
 namespace bristle::integrate {
@@ -76,6 +77,36 @@ struct Options {
   /// Throws InvalidInput naming `prefix`.key.
   void validate(std::string_view prefix) const;
 };
+
+/// The schema of Options, the [integrator] table (core/schema.hpp). The TOML keys carry the units
+/// (max_dt_s for max_dt); atol_per_component is not a scenario key.
+template <class Archive, schema::Of<Options> Self>
+void serialize(Archive& a, Self& o) {
+  using schema::Type;
+  const bool adaptive = is_adaptive(o.method);
+  a.choice(o.method, {.key = "method", .type = Type::choice, .default_value = "auto",
+                      .doc = "the integration method (docs/integrators.md; auto chooses per problem)",
+                      .choices = "auto, cvode_bdf, rodas4, rodas5p, sdirk2, implicit_euler, rk4"});
+  a.number(o.rtol, {.key = "rtol", .default_value = "1e-08", .range = schema::open(0, 1),
+                    .doc = "relative tolerance", .used_by = "auto, cvode_bdf, rodas4, rodas5p", .log_scale = true},
+           adaptive);
+  a.number(o.atol, {.key = "atol", .unit = "state units", .default_value = "1e-12", .range = schema::positive(),
+                    .doc = "absolute tolerance", .used_by = "auto, cvode_bdf, rodas4, rodas5p", .log_scale = true},
+           adaptive);
+  a.number(o.max_dt, {.key = "max_dt_s", .unit = "s", .default_value = "0 (unlimited)",
+                      .range = schema::non_negative(), .doc = "largest step", .used_by = "auto, cvode_bdf, rodas4, rodas5p"},
+           adaptive);
+  a.number(o.initial_dt, {.key = "initial_dt_s", .unit = "s", .default_value = "0 (the solver's estimate)",
+                          .range = schema::non_negative(), .doc = "first step", .used_by = "auto, cvode_bdf, rodas4, rodas5p"},
+           adaptive);
+  a.number(o.dt, {.key = "dt_s", .unit = "s", .default_value = "required", .range = schema::positive(),
+                  .doc = "the fixed step", .used_by = "sdirk2, implicit_euler, rk4", .log_scale = true},
+           !adaptive);
+  a.integer(o.max_steps, {.key = "max_steps", .type = Type::integer, .default_value = "50000000",
+                          .range = schema::at_least(1),
+                          .doc = "step budget for the whole run (exhausting it is a solver failure, exit code 3)",
+                          .log_scale = true});
+}
 
 struct Stats {
   long steps = 0;

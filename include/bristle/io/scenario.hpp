@@ -12,6 +12,7 @@
 //
 // Adding a kind: write a parser + runner (a class derived from Scenario) and register it with
 // register_scenario_kind(); load_scenario() then dispatches on `kind`.
+#include <cstdint>
 #include <filesystem>
 #include <functional>
 #include <memory>
@@ -21,6 +22,7 @@
 #include <vector>
 
 #include "bristle/contact/bench.hpp"
+#include "bristle/core/schema.hpp"
 #include "bristle/core/time_series.hpp"
 #include "bristle/core/types.hpp"
 #include "bristle/integrate/ode.hpp"
@@ -78,6 +80,16 @@ struct TableFile {
   std::string time_column, value_column;
 };
 
+/// How some lumped values were written, where the parsed structs cannot tell; the key-path API
+/// (key_path.hpp) needs it so that a value set by key path derives what a file with that value would.
+struct LumpedInputForm {
+  /// body1, body2: each branch's tau as written when the branches were given by tau (a scalar; NaN for
+  /// a matrix tau); empty when they were given by k (gkv) or c (gm).
+  std::vector<double> body_tau[2];
+  std::int64_t time_outputs = 0;   // time.outputs as given (0: not given)
+  bool time_output_dt_given = false;
+};
+
 // ---------------------------------------------------------------------------------------------
 // kind = "lumped": one contact point on a mechanical bench (contact::Bench).
 
@@ -98,6 +110,7 @@ struct LumpedScenario {
   std::optional<Sweep> sweep;          // the [sweep] table, identical in every case
   std::optional<double> sweep_value;   // this case's value of sweep->parameter
   OutputOptions output;
+  LumpedInputForm input_form;          // how tau and the output grid were written (for key_path.hpp)
 
   /// Builds the library objects (ContactModel, Bench, Options) and throws InvalidInput if any rejects
   /// the parameters. The parsers call it for every case.
@@ -105,6 +118,94 @@ struct LumpedScenario {
   /// The initial contact state u0 for contact::run (from [initial]).
   VecX initial_contact_state(const contact::ContactModel& model) const;
 };
+
+// ---- The schema of the lumped kind (core/schema.hpp): the tables of the library structs are their own
+// serialize() (laws::LawParams, rheology::RheologyParams, contact::BenchParams, integrate::Options);
+// these are the scenario's own tables.
+
+template <class Archive, schema::Of<TimeGrid> Self>
+void serialize(Archive& a, Self& g) {
+  using schema::Type;
+  a.number(g.t_start_s, {.key = "t_start_s", .unit = "s", .default_value = "0", .range = schema::finite(),
+                         .doc = "start time"});
+  a.number(g.t_end_s, {.key = "t_end_s", .unit = "s", .default_value = "required", .range = schema::finite(),
+                       .doc = "end time (> t_start_s)"});
+  a.number(g.output_dt_s, {.key = "output_dt_s", .unit = "s", .default_value = "(t_end_s - t_start_s)/1000",
+                           .range = schema::positive(), .doc = "spacing of the output times", .log_scale = true});
+  a.declared({.key = "outputs", .type = Type::integer, .default_value = "-", .range = schema::at_least(2),
+              .doc = "number of output times instead of output_dt_s (not both)", .log_scale = true});
+}
+
+template <class Archive, schema::Of<InitialCondition> Self>
+void serialize(Archive& a, Self& init) {
+  using schema::Type;
+  a.vector(init.f, {.key = "f", .type = Type::vector, .default_value = "[0, 0]", .range = schema::finite(),
+                    .doc = "initial normalised bristle force (branch states start at 0)",
+                    .equation = "paper 1, eq. 33"},
+           !init.steady);
+  a.flag(init.steady, {.key = "steady", .type = Type::flag, .default_value = "false",
+                       .doc = "start from the steady state at the initial relative velocity (not with f)"});
+}
+
+template <class Archive, schema::Of<OutputOptions> Self>
+void serialize(Archive& a, Self& o) {
+  using schema::Type;
+  a.text(o.plot_x, {.key = "plot_x", .type = Type::text, .default_value = "\"t_s\"", .doc = "an output column"});
+  a.declared({.key = "plot_y", .type = Type::text_list,
+              .default_value = "by drive: velocity [\"F_N\"], force [\"x_m\", \"F_N\"], spring [\"x_m\", \"v_mps\", \"F_N\"]",
+              .doc = "output columns, at least one; one plot panel each"});
+  a.text(o.title, {.key = "title", .type = Type::text, .default_value = "the scenario name", .doc = "the plot title"});
+}
+
+template <class Archive, schema::Of<Sweep> Self>
+void serialize(Archive& a, Self& s) {
+  using schema::Type;
+  a.text(s.parameter, {.key = "parameter", .type = Type::text, .default_value = "required",
+                       .doc = "the key path of a numeric key, e.g. \"bench.input.omega\", \"body1.c[0]\""});
+  a.declared({.key = "values", .type = Type::number_list, .unit = "the parameter's", .default_value = "required",
+              .doc = "at least one value; one case per value"});
+  a.text(s.column, {.key = "column", .type = Type::text, .default_value = "the last path component",
+                    .doc = "the CSV column holding the value; not an output column name"});
+}
+
+template <class Archive, schema::Of<LumpedScenario> Self>
+void serialize(Archive& a, Self& sc) {
+  using schema::Type;
+  a.text(sc.name, {.key = "name", .type = Type::text, .default_value = "the file stem",
+                   .doc = "names the output files <name>.csv/.json/.png; not empty, no /, \\ or control characters"});
+  a.text(sc.description, {.key = "description", .type = Type::text, .default_value = "\"\"",
+                          .doc = "free text, copied into the JSON"});
+  a.declared({.key = "kind", .type = Type::text, .default_value = "\"lumped\"", .doc = "the scenario kind: \"lumped\" (these tables); line_steady, line_transient, patch_steady_map, "
+                         "patch_transient, directional_coefficients, directional_loop, directional_crawler, "
+                         "structure_kernel, structure_stick_slip (below)"});
+  a.table({.key = "law", .type = Type::table, .default_value = "required", .doc = "the friction law"},
+          [&](auto& b) { serialize(b, sc.law); });
+  a.table({.key = "body1", .type = Type::table, .default_value = "required", .doc = "the upper body"},
+          [&](auto& b) { serialize(b, sc.body1); });
+  a.table({.key = "body2", .type = Type::table, .default_value = "rigid", .doc = "the substrate"},
+          [&](auto& b) { serialize(b, sc.body2); });
+  a.table({.key = "pair", .type = Type::table, .default_value = "-", .doc = "the contact pair"}, [&](auto& b) {
+    b.declared({.key = "s", .default_value = "required in [pair]", .range = schema::open(0, 1),
+                .doc = "stiffness ratio s = k01/(k01 + k02); sets body2.k0 = body1.k0 (1 - s)/s",
+                .equation = "paper 1, errata §5"},
+               sc.pair_s.has_value());
+  });
+  a.table({.key = "bench", .type = Type::table, .default_value = "required", .doc = "the mechanical bench"},
+          [&](auto& b) { serialize(b, sc.bench); });
+  a.table({.key = "time", .type = Type::table, .default_value = "required", .doc = "the output grid"},
+          [&](auto& b) { serialize(b, sc.time); });
+  a.table({.key = "integrator", .type = Type::table, .default_value = "-", .doc = "the time integrator"},
+          [&](auto& b) { serialize(b, sc.integrator); });
+  a.table({.key = "initial", .type = Type::table, .default_value = "-", .doc = "the initial contact state"},
+          [&](auto& b) { serialize(b, sc.initial); });
+  a.table({.key = "sweep", .type = Type::table, .default_value = "-", .doc = "one case per value of a numeric key"},
+          [&](auto& b) {
+            std::remove_reference_t<decltype(*sc.sweep)> none{};
+            serialize(b, sc.sweep ? *sc.sweep : none);
+          });
+  a.table({.key = "output", .type = Type::table, .default_value = "-", .doc = "what the plot shows"},
+          [&](auto& b) { serialize(b, sc.output); });
+}
 
 /// Parses a lumped scenario. Without a sweep the result has one case; with one, a case per value
 /// (the TOML re-parsed with the value substituted, so each case is validated on its own).

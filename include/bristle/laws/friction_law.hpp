@@ -60,6 +60,65 @@ struct LawParams {
   void validate(std::string_view prefix) const;
 };
 
+/// The schema of LawParams, the [law] table (core/schema.hpp). The isotropic Stribeck keys sit in [law]
+/// itself; anisotropic friction has them in [law.axis1] and [law.axis2].
+template <class Archive, schema::Of<LawParams> Self>
+void serialize(Archive& a, Self& p) {
+  using schema::Type;
+  const LawKind kind = p.kind;
+  const bool stribeck = kind == LawKind::dahl || kind == LawKind::lugre || kind == LawKind::frbd;
+  const bool dahl = kind == LawKind::dahl, lugre = kind == LawKind::lugre;
+  const bool bouc_wen = kind == LawKind::bouc_wen;
+  const bool iso = !p.M.anisotropic;
+  a.choice(p.kind, {.key = "type", .type = Type::choice, .default_value = "required",
+                    .doc = "the friction law h0", .equation = "paper 1, eqs. 2-7",
+                    .choices = "dahl, lugre, frbd, bouc_wen, frictionless"});
+  serialize(a, p.M.axis1, dahl, stribeck && iso);
+  a.number(p.eps, {.key = "eps", .unit = "m^2/s^2", .default_value = "0", .range = schema::non_negative(),
+                   .doc = "regularisation of the norm ||y||_{2,eps} = sqrt(||y||^2 + eps)",
+                   .equation = "paper 1, eqs. 2-6", .used_by = "all but frictionless"},
+           kind != LawKind::frictionless);
+  a.declared({.key = "sigma0", .type = Type::matrix, .unit = "1/m",
+              .default_value = "the pair's static stiffness K_static", .range = schema::spd(),
+              .doc = "micro-stiffness Sigma0", .equation = "paper 1, eq. 2", .used_by = "dahl, lugre",
+              .log_scale = true},
+             dahl || lugre);
+  a.matrix(p.sigma1, {.key = "sigma1", .type = Type::matrix, .unit = "s/m", .default_value = "0",
+                      .range = schema::spsd(), .doc = "LuGre micro-damping Sigma1 (output term f + Sigma1 z')",
+                      .equation = "Canudas de Wit et al. 1995", .used_by = "lugre"},
+           lugre);
+  a.matrix(p.sigma2, {.key = "sigma2", .type = Type::matrix, .unit = "s/m", .default_value = "0",
+                      .range = schema::spsd(), .doc = "LuGre viscous coefficient Sigma2 (output term -Sigma2 v)",
+                      .equation = "Canudas de Wit et al. 1995", .used_by = "lugre"},
+           lugre);
+  a.number(p.A, {.key = "A", .default_value = "1", .range = schema::positive(), .doc = "Bouc-Wen gain",
+                 .equation = "paper 1, eq. 4", .used_by = "bouc_wen"},
+           bouc_wen);
+  a.number(p.beta1, {.key = "beta1", .unit = "1/m^2", .default_value = "1", .range = schema::positive(),
+                     .doc = "Bouc-Wen shape coefficient", .equation = "paper 1, eq. 6", .used_by = "bouc_wen",
+                     .log_scale = true},
+           bouc_wen);
+  a.number(p.beta2, {.key = "beta2", .unit = "1/m^2", .default_value = "0", .range = schema::non_negative(),
+                     .doc = "Bouc-Wen shape coefficient", .equation = "paper 1, eq. 6", .used_by = "bouc_wen"},
+           bouc_wen);
+  a.number(p.gamma, {.key = "gamma", .unit = "1/m^2", .default_value = "0", .range = schema::finite(),
+                     .doc = "Bouc-Wen shape coefficient, with beta1 + gamma > 0", .equation = "paper 1, eq. 6",
+                     .used_by = "bouc_wen"},
+           bouc_wen);
+  a.number(p.M.angle_rad, {.key = "angle_rad", .unit = "rad", .default_value = "0", .range = schema::finite(),
+                           .doc = "direction phi of the first principal axis (anisotropic only)",
+                           .equation = "M = R(phi) diag(mu_1, mu_2) R(phi)^T", .used_by = "dahl, lugre, frbd"},
+           stribeck && !iso);
+  for (auto* axis : {&p.M.axis1, &p.M.axis2}) {
+    const bool first = axis == &p.M.axis1;
+    a.table({.key = first ? "axis1" : "axis2", .type = Type::table,
+             .doc = first ? "anisotropic friction: the Stribeck law along the first principal axis"
+                          : "anisotropic friction: the Stribeck law along the second principal axis",
+             .equation = "paper 1, eq. 53", .used_by = "dahl, lugre, frbd"},
+            [&](auto& b) { serialize(b, *axis, dahl); }, stribeck && !iso);
+  }
+}
+
 /// The law h0 bound to its contact pair through the pair's static stiffness K_static (the force per
 /// relative deformation once every dissipative branch has relaxed).
 class FrictionLaw {

@@ -18,6 +18,7 @@
 #include <string>
 #include <string_view>
 
+#include "bristle/core/schema.hpp"
 #include "bristle/core/types.hpp"
 
 namespace bristle::laws {
@@ -32,6 +33,36 @@ struct StribeckParams {
   /// Throws InvalidInput naming `prefix`.key, the value and the rule.
   void validate(std::string_view prefix) const;
 };
+
+/// The schema of StribeckParams (core/schema.hpp). `constant`: the Dahl law's constant coefficient (a key
+/// mu sets mu_s = mu_d; v_s, delta_s, mu_v do not apply). `applies`: whether the law uses it at all.
+template <class Archive, schema::Of<StribeckParams> Self>
+void serialize(Archive& a, Self& p, bool constant, bool applies = true) {
+  using schema::Type;
+  a.declared({.key = "mu", .type = Type::number, .default_value = "-", .range = schema::positive(),
+              .doc = "sets mu_s = mu_d = mu (not together with mu_s or mu_d)", .equation = "paper 1, eq. 2",
+              .used_by = "dahl"},
+             applies && constant);
+  a.number(p.mu_s, {.key = "mu_s", .default_value = "1", .range = schema::positive(),
+                    .doc = "static friction coefficient", .equation = "paper 1, eq. 53",
+                    .used_by = "dahl, lugre, frbd"},
+           applies);
+  a.number(p.mu_d, {.key = "mu_d", .default_value = "1", .range = schema::positive(),
+                    .doc = "dynamic (Coulomb) friction coefficient", .equation = "paper 1, eq. 53",
+                    .used_by = "dahl, lugre, frbd"},
+           applies);
+  a.number(p.v_s, {.key = "v_s", .unit = "m/s", .default_value = "1", .range = schema::positive(),
+                   .doc = "Stribeck velocity", .equation = "paper 1, eq. 53", .used_by = "lugre, frbd",
+                   .log_scale = true},
+           applies && !constant);
+  a.number(p.delta_s, {.key = "delta_s", .default_value = "2", .range = schema::non_negative(),
+                       .doc = "Stribeck exponent", .equation = "paper 1, eq. 53", .used_by = "lugre, frbd"},
+           applies && !constant);
+  a.number(p.mu_v, {.key = "mu_v", .unit = "s/m", .default_value = "0", .range = schema::non_negative(),
+                    .doc = "viscous coefficient, mu_v(v) = mu_v ||v||", .equation = "paper 1, eq. 53",
+                    .used_by = "lugre, frbd"},
+           applies && !constant);
+}
 
 /// mu(speed) of eq. 53 for a speed ||v|| >= 0; with `slope`, also d mu / d speed there (the right
 /// derivative at 0, infinite there for 0 < delta_S < 1).

@@ -24,6 +24,7 @@
 #include <string_view>
 #include <vector>
 
+#include "bristle/core/schema.hpp"
 #include "bristle/core/types.hpp"
 
 namespace bristle::rheology {
@@ -46,6 +47,39 @@ struct RheologyParams {
   void validate(std::string_view prefix) const;
   int branch_count() const { return static_cast<int>(branches.size()); }
 };
+
+/// The schema of RheologyParams, a [body1] / [body2] table (core/schema.hpp). The branches are stored as
+/// (K_i, C_i) and written as c + (tau | k) (gkv) or k + (tau | c) (gm): declared fields, converted by the
+/// reader's branch hook (and io/key_path.cpp).
+template <class Archive, schema::Of<RheologyParams> Self>
+void serialize(Archive& a, Self& p) {
+  using schema::Type;
+  const RheologyKind kind = p.kind;
+  const bool gkv = kind == RheologyKind::gkv, gm = kind == RheologyKind::gm;
+  a.choice(p.kind, {.key = "type", .type = Type::choice, .default_value = "required (in a present table)",
+                    .doc = "the rheology", .equation = "paper 1, eqs. 8-11", .choices = "rigid, elastic, gkv, gm"});
+  a.matrix(p.k_elastic, {.key = "k0", .type = Type::matrix, .unit = "1/m",
+                         .default_value = "required (body2: or from pair.s)", .range = schema::spd(),
+                         .doc = "elastic stiffness K0 (normalised by the load)", .equation = "paper 1, eq. 8",
+                         .used_by = "elastic, gkv", .log_scale = true},
+           kind == RheologyKind::elastic || gkv);
+  a.matrix(p.k_elastic, {.key = "k_inf", .type = Type::matrix, .unit = "1/m", .default_value = "required",
+                         .range = schema::spd(), .doc = "equilibrium stiffness K_inf (K0 = K_inf + sum K_i)",
+                         .equation = "paper 1, eq. 10", .used_by = "gm", .log_scale = true},
+           gm);
+  a.declared({.key = "c", .type = Type::matrix_list, .unit = "s/m", .default_value = "gkv: required",
+              .range = schema::spd(), .doc = "branch dampings C_i, one entry per branch",
+              .equation = "paper 1, eqs. 8, 10", .used_by = "gkv, gm", .log_scale = true},
+             gkv || gm);
+  a.declared({.key = "k", .type = Type::matrix_list, .unit = "1/m", .default_value = "gm: required",
+              .range = schema::spd(), .doc = "branch stiffnesses K_i, one entry per branch",
+              .equation = "paper 1, eqs. 8, 10", .used_by = "gkv, gm", .log_scale = true},
+             gkv || gm);
+  a.declared({.key = "tau", .type = Type::matrix_list, .unit = "s", .default_value = "-", .range = schema::spd(),
+              .doc = "relaxation times tau_i = K_i^-1 C_i (instead of k for gkv, c for gm)",
+              .equation = "paper 1, eq. 9", .used_by = "gkv, gm", .log_scale = true},
+             gkv || gm);
+}
 
 /// Convenience constructors for isotropic bodies (K = k I).
 RheologyParams rigid();

@@ -1,0 +1,80 @@
+// The parameter schema's ranges: their documentation text and the reader's checks (core/schema.hpp).
+#include "bristle/core/schema.hpp"
+
+#include <fmt/format.h>
+
+#include "bristle/core/error.hpp"
+
+namespace bristle::schema {
+
+std::string_view to_string(Type type) {
+  switch (type) {
+    case Type::number: return "number";
+    case Type::integer: return "integer";
+    case Type::matrix: return "matrix";
+    case Type::matrix_list: return "array of matrices";
+    case Type::vector: return "vector";
+    case Type::text: return "string";
+    case Type::text_list: return "string or array of strings";
+    case Type::number_list: return "array of numbers";
+    case Type::choice: return "string";
+    case Type::flag: return "boolean";
+    case Type::signal: return "signal";
+    case Type::table: return "table";
+  }
+  return "";
+}
+
+std::string Range::text() const {
+  switch (rule) {
+    case Rule::any: return "";
+    case Rule::finite: return "finite";
+    case Rule::finite_or_inf: return "finite or inf";
+    case Rule::positive: return "> 0";
+    case Rule::non_negative: return ">= 0";
+    case Rule::open_interval: return fmt::format("({}, {})", format_value(lo), format_value(hi));
+    case Rule::at_least: return fmt::format(">= {} (integer)", format_value(lo));
+    case Rule::spd: return "SPD (a number: > 0)";
+    case Rule::spsd: return "SPSD (a number: >= 0)";
+  }
+  return "";
+}
+
+void Range::check(std::string_view key, double v) const {
+  switch (rule) {
+    case Rule::any: return;
+    case Rule::finite: return require_finite(key, v);
+    case Rule::finite_or_inf:
+      if (!std::isinf(v)) require_finite(key, v);
+      return;
+    case Rule::positive:
+    case Rule::spd: return require_positive(key, v);
+    case Rule::non_negative:
+    case Rule::spsd: return require_non_negative(key, v);
+    case Rule::open_interval: return require_open_interval(key, v, lo, hi);
+    case Rule::at_least:
+      require_finite(key, v);
+      if (!(v == std::trunc(v) && std::abs(v) < 9e15))
+        throw InvalidInput(fmt::format("{} = {}: must be an integer", key, format_value(v)));
+      if (v < lo) throw InvalidInput(fmt::format("{} = {}: must be >= {}", key, format_value(v), format_value(lo)));
+      return;
+  }
+}
+
+double Range::min() const {
+  switch (rule) {
+    case Rule::positive:
+    case Rule::non_negative:
+    case Rule::spd:
+    case Rule::spsd: return 0.0;
+    case Rule::open_interval:
+    case Rule::at_least: return lo;
+    default: return -std::numeric_limits<double>::infinity();
+  }
+}
+
+double Range::max() const {
+  return rule == Rule::open_interval ? hi : std::numeric_limits<double>::infinity();
+}
+
+}  // namespace bristle::schema

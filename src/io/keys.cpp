@@ -1,0 +1,139 @@
+// Key tables generated from the parameter schema (io/keys.hpp).
+#include "bristle/io/keys.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "bristle/core/error.hpp"
+#include "bristle/io/scenario.hpp"
+
+namespace bristle::io {
+
+namespace {
+
+void require_schema_kind(std::string_view kind) {
+  if (kind == "lumped") return;
+  throw InvalidInput(fmt::format("kind = \"{}\": its keys are not on the parameter schema yet (kinds on the "
+                                 "schema: lumped); see docs/scenarios.md",
+                                 kind));
+}
+
+/// Every row of the lumped kind, paths from the root, and the signal table's rows.
+std::vector<schema::KeyRow> all_rows() {
+  LumpedScenario sc;
+  schema::KeyTable table;
+  serialize(table, sc);
+  return table.rows();
+}
+
+std::vector<schema::KeyRow> signal_rows() {
+  contact::Signal s;
+  schema::KeyTable table;
+  serialize(table, s);
+  return table.rows();
+}
+
+std::string_view parent_of(std::string_view path) {
+  const std::size_t dot = path.rfind('.');
+  return dot == std::string_view::npos ? std::string_view() : path.substr(0, dot);
+}
+
+std::string cell(std::string_view text) {
+  std::string out;
+  for (char ch : text) {
+    if (ch == '|') out += "\\|";
+    else out += ch;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<std::string> schema_kinds() { return {"lumped"}; }
+
+std::vector<std::string> key_sections(std::string_view kind) {
+  require_schema_kind(kind);
+  std::vector<std::string> out{""};
+  for (const auto& row : all_rows())
+    if (row.table) out.push_back(row.path);
+  out.push_back("signal");
+  return out;
+}
+
+std::vector<schema::KeyRow> key_rows(std::string_view kind, std::string_view section) {
+  require_schema_kind(kind);
+  std::vector<schema::KeyRow> out;
+  if (section == "signal") return signal_rows();
+  const std::vector<std::string> sections = key_sections(kind);
+  if (std::find(sections.begin(), sections.end(), section) == sections.end()) {
+    std::vector<std::string> named(sections.begin() + 1, sections.end());
+    const std::string near = nearest_word(section, named);
+    throw InvalidInput(fmt::format("section \"{}\": not a table of kind \"{}\" (tables: {}){}", section, kind,
+                                   fmt::join(named, ", "), near.empty() ? "" : fmt::format("; did you mean \"{}\"?", near)));
+  }
+  for (auto row : all_rows()) {
+    if (parent_of(row.path) != section) continue;
+    row.path = section.empty() ? row.path : row.path.substr(section.size() + 1);
+    out.push_back(std::move(row));
+  }
+  return out;
+}
+
+std::string keys_markdown_section(std::string_view kind, std::string_view section) {
+  std::string out = "| key | type | unit | default | range | meaning | used by |\n|---|---|---|---|---|---|---|\n";
+  for (const auto& row : key_rows(kind, section)) {
+    const schema::Field& f = row.field;
+    const bool table = row.table || f.type == schema::Type::signal;
+    std::string key = table && f.type == schema::Type::table ? fmt::format("`[{}{}]`", section.empty() ? "" : std::string(section) + ".", row.path)
+                                                             : fmt::format("`{}`", row.path);
+    std::string range = f.type == schema::Type::choice ? fmt::format("{}", f.choices) : f.range.text();
+    std::string meaning(f.doc);
+    if (!f.equation.empty()) meaning += fmt::format(" ({})", f.equation);
+    out += fmt::format("| {} | {} | {} | {} | {} | {} | {} |\n", key, schema::to_string(f.type),
+                       table && f.type == schema::Type::table ? "–" : cell(f.unit), cell(f.default_value),
+                       range.empty() ? "–" : cell(range), cell(meaning), f.used_by.empty() ? "all" : cell(f.used_by));
+  }
+  return out;
+}
+
+std::string keys_markdown(std::string_view kind) {
+  std::string out;
+  for (const auto& section : key_sections(kind)) {
+    if (!out.empty()) out += "\n";
+    out += section.empty() ? std::string("### top level\n\n")
+           : section == "signal" ? std::string("### signal tables (any signal, e.g. [bench.input])\n\n")
+                                 : fmt::format("### [{}]\n\n", section);
+    out += keys_markdown_section(kind, section);
+  }
+  return out;
+}
+
+Json keys_json(std::string_view kind) {
+  Json out = Json::array();
+  for (const auto& section : key_sections(kind)) {
+    for (const auto& row : key_rows(kind, section)) {
+      const schema::Field& f = row.field;
+      Json j = Json::object();
+      j["key"] = section.empty() ? row.path : section == "signal" ? "<signal>." + row.path : section + "." + row.path;
+      j["section"] = section;
+      j["type"] = schema::to_string(f.type);
+      j["unit"] = f.unit;
+      j["default"] = f.default_value;
+      j["range"] = f.type == schema::Type::choice ? std::string(f.choices) : f.range.text();
+      const double lo = f.range.min(), hi = f.range.max();
+      j["min"] = std::isfinite(lo) ? Json(lo) : Json(nullptr);
+      j["max"] = std::isfinite(hi) ? Json(hi) : Json(nullptr);
+      j["doc"] = f.doc;
+      j["equation"] = f.equation;
+      j["choices"] = f.choices;
+      j["used_by"] = f.used_by;
+      j["log_scale"] = f.log_scale;
+      out.push_back(std::move(j));
+    }
+  }
+  return out;
+}
+
+}  // namespace bristle::io

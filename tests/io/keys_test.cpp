@@ -1,0 +1,129 @@
+// Key tables generated from the parameter schema: `bristle keys`, and the committed key tables of
+// docs/scenarios.md equal what the schema generates (regenerate them with scripts/update_docs_keys.sh).
+#include "bristle/io/keys.hpp"
+
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <algorithm>
+#include <fstream>
+#include <regex>
+#include <sstream>
+#include <string>
+
+#include "bristle/core/error.hpp"
+#include "support/test_support.hpp"
+
+namespace bristle::io {
+namespace {
+
+std::string read(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+TEST(Keys, EveryLumpedTableHasItsSchemaKeys) {
+  const auto law = key_rows("lumped", "law");
+  const auto find = [&](const std::vector<schema::KeyRow>& rows, std::string_view key) -> const schema::KeyRow* {
+    for (const auto& r : rows)
+      if (r.path == key) return &r;
+    return nullptr;
+  };
+  const schema::KeyRow* mu_s = find(law, "mu_s");
+  ASSERT_NE(mu_s, nullptr);
+  EXPECT_EQ(mu_s->field.unit, "-");
+  EXPECT_EQ(mu_s->field.default_value, "1");
+  EXPECT_EQ(mu_s->field.range.text(), "> 0");
+  EXPECT_EQ(mu_s->field.equation, "paper 1, eq. 53");
+  for (const char* k : {"type", "mu", "mu_d", "v_s", "delta_s", "mu_v", "eps", "sigma0", "sigma1", "sigma2", "A",
+                        "beta1", "beta2", "gamma", "angle_rad", "axis1", "axis2"})
+    EXPECT_NE(find(law, k), nullptr) << k;
+  for (const char* k : {"type", "k0", "k_inf", "c", "k", "tau"}) EXPECT_NE(find(key_rows("lumped", "body2"), k), nullptr) << k;
+  for (const char* k : {"drive", "input", "input_y", "normal_load_N", "normal_load", "x0_m", "mass_kg", "v0_mps",
+                        "belt", "belt_y", "spring_N_per_m", "spring_end0_m"})
+    EXPECT_NE(find(key_rows("lumped", "bench"), k), nullptr) << k;
+  for (const char* k : {"t_start_s", "t_end_s", "output_dt_s", "outputs"}) EXPECT_NE(find(key_rows("lumped", "time"), k), nullptr) << k;
+  for (const char* k : {"method", "rtol", "atol", "max_dt_s", "initial_dt_s", "dt_s", "max_steps"})
+    EXPECT_NE(find(key_rows("lumped", "integrator"), k), nullptr) << k;
+  for (const char* k : {"type", "value", "t0", "before", "after", "start", "rate", "t_end", "offset", "amplitude",
+                        "omega", "phase", "times", "values", "file", "time_column", "value_column"})
+    EXPECT_NE(find(key_rows("lumped", "signal"), k), nullptr) << k;
+  EXPECT_EQ(find(key_rows("lumped", "law.axis1"), "sigma1"), nullptr);  // the axis tables hold Stribeck keys only
+  EXPECT_NE(find(key_rows("lumped", "law.axis1"), "v_s"), nullptr);
+}
+
+TEST(Keys, KindsNotOnTheSchemaAndUnknownSectionsAreErrors) {
+  try {
+    (void)keys_markdown("patch_transient");
+    FAIL();
+  } catch (const InvalidInput& e) {
+    EXPECT_STREQ(e.what(), "kind = \"patch_transient\": its keys are not on the parameter schema yet (kinds on the "
+                           "schema: lumped); see docs/scenarios.md");
+  }
+  try {
+    (void)keys_markdown_section("lumped", "bnech");
+    FAIL();
+  } catch (const InvalidInput& e) {
+    EXPECT_EQ(std::string(e.what()).rfind("section \"bnech\": not a table of kind \"lumped\" (tables: law, ", 0), 0u)
+        << e.what();
+    EXPECT_NE(std::string(e.what()).find("did you mean \"bench\"?"), std::string::npos) << e.what();
+  }
+}
+
+// The key tables of docs/scenarios.md are blocks
+//   <!-- keys KIND SECTION: generated ... -->  ...  <!-- end keys -->
+// each equal to `bristle keys KIND --section SECTION`.
+TEST(Keys, CommittedDocsEqualTheGeneratedTables) {
+  const std::string docs = read(std::string(BRISTLE_SOURCE_DIR) + "/docs/scenarios.md");
+  const std::regex block("<!-- keys (\\S+) (\\S*): [^\\n]*-->\\n([\\s\\S]*?)<!-- end keys -->");
+  int blocks = 0;
+  std::vector<std::string> sections;
+  for (auto it = std::sregex_iterator(docs.begin(), docs.end(), block); it != std::sregex_iterator(); ++it) {
+    const std::string kind = (*it)[1], section = (*it)[2] == "top" ? "" : std::string((*it)[2]);
+    EXPECT_EQ((*it)[3].str(), keys_markdown_section(kind, section))
+        << "docs/scenarios.md: the table of " << kind << " [" << section
+        << "] differs from the schema; run scripts/update_docs_keys.sh";
+    sections.push_back(section);
+    ++blocks;
+  }
+  // Every table of the lumped kind is in the docs.
+  std::vector<std::string> all = key_sections("lumped");
+  std::sort(sections.begin(), sections.end());
+  std::sort(all.begin(), all.end());
+  EXPECT_EQ(sections, all);
+  EXPECT_GT(blocks, 10);
+}
+
+TEST(Keys, CommandLineListsMuSWithUnitDefaultAndRange) {
+  test::TempDir dir("bristle_keys");
+  const test::CliResult md = test::run_cli(dir.path(), "keys lumped");
+  EXPECT_EQ(md.code, 0) << md.err;
+  EXPECT_NE(md.out.find("### [law]"), std::string::npos);
+  EXPECT_NE(md.out.find("| `mu_s` | number | - | 1 | > 0 | static friction coefficient (paper 1, eq. 53) | "
+                        "dahl, lugre, frbd |"),
+            std::string::npos)
+      << md.out;
+  EXPECT_EQ(md.out, keys_markdown("lumped"));
+  const test::CliResult json = test::run_cli(dir.path(), "keys lumped --format json");
+  EXPECT_EQ(json.code, 0) << json.err;
+  EXPECT_NE(json.out.find("\"key\": \"law.mu_s\",\n    \"section\": \"law\",\n    \"type\": \"number\",\n    \"unit\": \"-\",\n"
+                          "    \"default\": \"1\",\n    \"range\": \"> 0\",\n    \"min\": 0,\n    \"max\": null"),
+            std::string::npos)
+      << json.out.substr(0, 2000);
+  const test::CliResult section = test::run_cli(dir.path(), "keys lumped --section time");
+  EXPECT_EQ(section.out, keys_markdown_section("lumped", "time"));
+  const test::CliResult other = test::run_cli(dir.path(), "keys line_steady");
+  EXPECT_EQ(other.code, 2);
+  EXPECT_EQ(other.out, "");
+  EXPECT_EQ(other.err, "bristle: error: kind = \"line_steady\": its keys are not on the parameter schema yet (kinds "
+                       "on the schema: lumped); see docs/scenarios.md\n");
+  const test::CliResult unknown = test::run_cli(dir.path(), "keys lumpd");
+  EXPECT_EQ(unknown.code, 2);
+  EXPECT_NE(unknown.err.find("kind = \"lumpd\": unknown kind"), std::string::npos) << unknown.err;
+}
+
+}  // namespace
+}  // namespace bristle::io

@@ -64,6 +64,12 @@ def convert_tribometer(shared, out_dir):
     x_m = raw[:, 2] * 1e-3
     F_N = raw[:, 3] * 1e-6
     v_mps = central_velocity(t_s, x_m)
+    # Before the pin is loaded the measured normal load is ~0 and partly negative (noise); bristle's normal-load
+    # signal must be > 0, so the rows up to the last non-positive load sample (t <= 3.12 s) are dropped.
+    unloaded = np.nonzero(Fz_N <= 0)[0]
+    keep = slice(unloaded[-1] + 1 if unloaded.size else 0, None)
+    print(f"tribometer: dropping {keep.start} unloaded rows (t <= {t_s[keep.start - 1] if keep.start else 0} s)")
+    t_s, x_m, v_mps, Fz_N, F_N = t_s[keep], x_m[keep], v_mps[keep], Fz_N[keep], F_N[keep]
     write_csv(out_dir / "tribometer.csv", ["t_s", "x_m", "v_mps", "Fz_N", "F_N"],
               [t_s, x_m, v_mps, Fz_N, F_N], ["%.3f", "%.7f", "%.5g", "%.7f", "%.7f"])
     sliding = np.abs(v_mps) > 1e-4

@@ -229,6 +229,7 @@ Body parse_body(const Section& root, const std::string& name, bool required) {
                         : m2.m;
     }
     body.params.branches.push_back(branch);
+    if (by_tau) body.tau.push_back(m2.form == MatrixForm::scalar ? m2.m(0, 0) : std::nan(""));
   }
   return body;
 }
@@ -515,8 +516,13 @@ LumpedScenario parse_case(const toml::table& table, std::string_view default_nam
   apply_pair(root, body1, body2, sc.pair_s);
   sc.body1 = body1.params;
   sc.body2 = body2.params;
+  sc.input_form.body_tau[0] = body1.tau;
+  sc.input_form.body_tau[1] = body2.tau;
   sc.bench = parse_bench(root, source, sc.table_files);
   sc.time = parse_time(root);
+  const Section time = root.table("time");
+  sc.input_form.time_outputs = time.integer("outputs").value_or(0);
+  sc.input_form.time_output_dt_given = time.has("output_dt_s");
   sc.integrator = parse_integrator(root);
   sc.initial = parse_initial(root);
   sc.output = parse_output(root, sc.bench.drive, sc.name);

@@ -64,6 +64,7 @@ struct Body {
   bool present = false;
   rheology::RheologyParams params = rheology::rigid();
   std::optional<MatrixValue> k0;  // body k0 / k_inf as written
+  std::vector<double> tau;        // branch tau as written, when given by tau (scalar; NaN: a matrix)
 };
 /// [law] of `root`.
 laws::LawParams read_law(const Section& root);

@@ -1,11 +1,29 @@
 #pragma once
-// Numeric scenario keys addressed by their dotted TOML key path ("law.mu_s", "body1.k0"): read, set (validated
-// like the reader), list and describe them.
+// Key paths as an API: read and change one numeric parameter of a parsed scenario by the dotted TOML key
+// that sets it ("law.mu_s", "body1.tau[1]", "bench.input.omega"), with the reader's own checks.
 //
-// INTERIM (branch `fit`): a minimal private version of the interface the parameter-schema issue (15) provides,
-// covering the keys identification needs on kind = "lumped": the Stribeck and LuGre/Bouc-Wen scalars of [law]
-// (isotropic friction), the stiffness k0 of elastic bodies and the bench's mass, spring and constant normal
-// load. It is replaced by the schema's version (same declarations) when that lands.
+//   get_number(sc, "law.mu_s")           the value a file would have given (the TOML value after parse)
+//   set_number(sc, "body1.k0", 2e5)      applies the value to the parsed structs (no TOML text, no re-parse),
+//                                        keeps derived quantities consistent and validates like the reader
+//   numeric_keys(sc)                     every key path set_number accepts for this scenario
+//   key_info(sc, "law.mu_s")             unit, doc, paper equation, default and range of a key
+//
+// set_number(sc, key, v) then a run gives what parsing the file with `key = v` gives (bitwise the same CSV):
+// - derived quantities follow the value as the reader derives them: a branch given by tau keeps its tau
+//   (gkv K_i = C_i / tau_i, gm C_i = K_i tau_i, paper 1 eqs. 8 and 10), pair.s and body1.k0 set
+//   body2.k0 = body1.k0 (1 - s)/s (paper 1 errata §5), a grid given by time.outputs keeps its count;
+// - the value is checked with the reader's rule and message, naming the key path as given
+//   ("law.mu_s = -1: must be > 0"), then the table's own cross-checks run (law, bench, signals); NaN and
+//   infinities are refused (a ramp's t_end may be inf, as in TOML); on any error the scenario is unchanged;
+// - an unknown path is an InvalidInput with the nearest valid key ("unknown key \"law.mu_z\"; did you mean
+//   \"law.mu_s\"?"); a key of another law/body/drive type says it does not apply; a derived key (body2.k0
+//   under pair.s, body1.k of a gkv body given by tau) says which key to set instead.
+// Matrix keys (k0, c, k, tau, sigma0..2) are numbers k meaning k I: only an isotropic value can be read or
+// set as a number. Vector keys take an index ("bench.x0_m[1]"); without one, the number is the x component
+// and y becomes 0, as in TOML. A constant signal is "bench.input" or "bench.input.value".
+//
+// Cost: get/set parse the path in place and touch the structs directly (no allocation on success, no
+// TOML); they are meant to be called once per parameter per residual evaluation of a fit.
 #include <string>
 #include <string_view>
 #include <vector>
@@ -14,19 +32,21 @@
 
 namespace bristle::io {
 
-/// The value at `key_path`; InvalidInput if the key is unknown or not a number in this scenario.
-double get_number(const LumpedScenario& sc, std::string_view key_path);
-/// Sets the value at `key_path` and validates the scenario as the reader does (InvalidInput naming the key,
-/// the value and the rule; `sc` is then unchanged).
-void set_number(LumpedScenario& sc, std::string_view key_path, double value);
-/// The numeric keys of this scenario (those get_number accepts).
-std::vector<std::string> numeric_keys(const LumpedScenario& sc);
+double get_number(const LumpedScenario& sc, std::string_view key_path);             // e.g. "law.mu_s"
+void set_number(LumpedScenario& sc, std::string_view key_path, double value);       // reader's validation
+std::vector<std::string> numeric_keys(const LumpedScenario& sc);                    // every settable numeric path
 
 struct KeyInfo {
-  std::string key, unit, doc, equation, default_value, range;
-  double min, max;  // the allowed range (open or closed as `range` says)
-  bool log_scale;   // the parameter typically spans decades
+  std::string key;            // the key path asked for, e.g. "body1.tau[1]"
+  std::string unit;           // SI unit, "-" for a pure number
+  std::string doc;            // one line
+  std::string equation;       // where it enters, e.g. "paper 1, eq. 53"
+  std::string default_value;  // "1", "required", "the pair's static stiffness K_static", ...
+  std::string range;          // "> 0", ">= 0", "(0, 1)", "finite", ">= 1 (integer)"
+  double min = 0.0;           // bounds of the range (open or closed as `range` says); +-inf when unbounded
+  double max = 0.0;
+  bool log_scale = false;     // the parameter spans decades (stiffness, damping, times, tolerances)
 };
-KeyInfo key_info(const LumpedScenario& sc, std::string_view key_path);
+KeyInfo key_info(const LumpedScenario& sc, std::string_view key_path);             // log_scale: spans decades
 
 }  // namespace bristle::io

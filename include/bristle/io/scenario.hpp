@@ -12,6 +12,7 @@
 //
 // Adding a kind: write a parser + runner (a class derived from Scenario) and register it with
 // register_scenario_kind(); load_scenario() then dispatches on `kind`.
+#include <cstdint>
 #include <filesystem>
 #include <functional>
 #include <memory>
@@ -78,6 +79,16 @@ struct TableFile {
   std::string time_column, value_column;
 };
 
+/// How some lumped values were written, where the parsed structs cannot tell; the key-path API
+/// (key_path.hpp) needs it so that a value set by key path derives what a file with that value would.
+struct LumpedInputForm {
+  /// body1, body2: each branch's tau as written when the branches were given by tau (a scalar; NaN for
+  /// a matrix tau); empty when they were given by k (gkv) or c (gm).
+  std::vector<double> body_tau[2];
+  std::int64_t time_outputs = 0;   // time.outputs as given (0: not given)
+  bool time_output_dt_given = false;
+};
+
 // ---------------------------------------------------------------------------------------------
 // kind = "lumped": one contact point on a mechanical bench (contact::Bench).
 
@@ -98,6 +109,7 @@ struct LumpedScenario {
   std::optional<Sweep> sweep;          // the [sweep] table, identical in every case
   std::optional<double> sweep_value;   // this case's value of sweep->parameter
   OutputOptions output;
+  LumpedInputForm input_form;          // how tau and the output grid were written (for key_path.hpp)
 
   /// Builds the library objects (ContactModel, Bench, Options) and throws InvalidInput if any rejects
   /// the parameters. The parsers call it for every case.

@@ -1,0 +1,404 @@
+// Key paths of the lumped kind: get reads what the file gave, set then run equals parsing the file with the
+// value (bitwise the same CSV and the same parameter echo), and every bad path or value is an exact message.
+#include "bristle/io/key_path.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include "bristle/core/error.hpp"
+#include "bristle/io/output.hpp"
+
+namespace bristle::io {
+namespace {
+
+// LuGre on a GKV body given by tau, a substrate from pair.s, a sine input and a grid given by its count.
+const std::string kBase = R"(
+[law]
+type = "lugre"
+mu_s = 1.2
+mu_d = 0.8
+v_s = 0.01
+delta_s = 2
+sigma1 = 0.5
+[body1]
+type = "gkv"
+k0 = 2e4
+c = [30.0, 5.0]
+tau = [0.01, 0.2]
+[pair]
+s = 0.4
+[bench]
+drive = "velocity"
+normal_load_N = 20
+[bench.input]
+type = "sine"
+amplitude = 0.02
+omega = 6.0
+[time]
+t_end_s = 0.5
+outputs = 51
+[integrator]
+method = "rodas4"
+rtol = 1e-6
+atol = 1e-9
+)";
+
+/// `text` with the line starting with `replace` replaced by `line`.
+std::string edited(std::string text, const std::string& replace, const std::string& line) {
+  const std::size_t at = text.find("\n" + replace);
+  EXPECT_NE(at, std::string::npos) << replace;
+  const std::size_t end = text.find('\n', at + 1);
+  return text.replace(at + 1, end - at - 1, line);
+}
+
+LumpedScenario parse_one(const std::string& toml) { return parse_lumped_string(toml, "k").front(); }
+
+std::string csv_of(const LumpedScenario& sc) { return csv_text(LumpedStudy({sc}).run()); }
+std::string parameters_of(const LumpedScenario& sc) {
+  const RunResult r = LumpedStudy({sc}).run();
+  return r.report.find("parameters")->dump();
+}
+
+std::string set_error(LumpedScenario sc, const std::string& key, double value) {
+  try {
+    set_number(sc, key, value);
+  } catch (const InvalidInput& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+std::string get_error(const LumpedScenario& sc, const std::string& key) {
+  try {
+    (void)get_number(sc, key);
+  } catch (const InvalidInput& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+struct Case {
+  std::string key;
+  double value;
+  std::string file_line;  // replaces the line starting with `replaces`
+  std::string replaces;
+};
+
+/// set_number(key, value) on the parsed `text` gives the same CSV and parameter echo as parsing `text` with
+/// the line edited, and the value changes the run.
+template <std::size_t N>
+void check_cases(const std::string& text, const Case (&cases)[N]) {
+  const LumpedScenario base = parse_one(text);
+  const std::string base_csv = csv_of(base);
+  for (const Case& c : cases) {
+    LumpedScenario sc = base;
+    set_number(sc, c.key, c.value);
+    const LumpedScenario file = parse_one(edited(text, c.replaces, c.file_line));
+    EXPECT_EQ(get_number(sc, c.key), get_number(file, c.key)) << c.key;
+    EXPECT_TRUE(csv_of(sc) == csv_of(file)) << c.key << ": not the CSV of the file with the value";
+    EXPECT_EQ(parameters_of(sc), parameters_of(file)) << c.key;
+    EXPECT_TRUE(csv_of(sc) != base_csv) << c.key << ": the value had no effect";
+  }
+}
+
+TEST(KeyPath, GetAfterParseEqualsTheTomlValue) {
+  const LumpedScenario sc = parse_one(kBase);
+  EXPECT_EQ(get_number(sc, "law.mu_s"), 1.2);
+  EXPECT_EQ(get_number(sc, "law.mu_d"), 0.8);
+  EXPECT_EQ(get_number(sc, "law.v_s"), 0.01);
+  EXPECT_EQ(get_number(sc, "law.delta_s"), 2.0);
+  EXPECT_EQ(get_number(sc, "law.sigma1"), 0.5);
+  EXPECT_EQ(get_number(sc, "law.sigma2"), 0.0);  // the default
+  EXPECT_EQ(get_number(sc, "body1.k0"), 2e4);
+  EXPECT_EQ(get_number(sc, "body1.c[0]"), 30.0);
+  EXPECT_EQ(get_number(sc, "body1.c[1]"), 5.0);
+  EXPECT_EQ(get_number(sc, "body1.tau[0]"), 0.01);
+  EXPECT_EQ(get_number(sc, "body1.tau[1]"), 0.2);
+  EXPECT_EQ(get_number(sc, "body1.k[0]"), 30.0 / 0.01);  // derived, readable
+  EXPECT_EQ(get_number(sc, "pair.s"), 0.4);
+  EXPECT_EQ(get_number(sc, "body2.k0"), 2e4 * (1 - 0.4) / 0.4);
+  EXPECT_EQ(get_number(sc, "bench.normal_load_N"), 20.0);
+  EXPECT_EQ(get_number(sc, "bench.input.amplitude"), 0.02);
+  EXPECT_EQ(get_number(sc, "bench.input.omega"), 6.0);
+  EXPECT_EQ(get_number(sc, "bench.input.offset"), 0.0);
+  EXPECT_EQ(get_number(sc, "time.t_end_s"), 0.5);
+  EXPECT_EQ(get_number(sc, "time.outputs"), 51.0);
+  EXPECT_EQ(get_number(sc, "integrator.rtol"), 1e-6);
+  EXPECT_EQ(get_number(sc, "integrator.atol"), 1e-9);
+  EXPECT_EQ(get_number(sc, "integrator.max_steps"), 50'000'000.0);
+  EXPECT_EQ(get_number(sc, "bench.x0_m[1]"), 0.0);
+  // law.sigma0 not given: the pair's static stiffness K_static, the static compliances in series: body1's
+  // 1/k0 + sum 1/K_i (K_i = C_i / tau_i) and body2's 1/k02
+  const double k02 = 2e4 * 0.6 / 0.4;
+  EXPECT_DOUBLE_EQ(get_number(sc, "law.sigma0"), 1.0 / (1.0 / 2e4 + 0.01 / 30.0 + 0.2 / 5.0 + 1.0 / k02));
+}
+
+TEST(KeyPath, DahlMuAndMassBenchKeys) {
+  const LumpedScenario sc = parse_one(R"(
+[law]
+type = "dahl"
+mu = 0.3
+[body1]
+type = "gm"
+k_inf = 1e3
+k = 500
+c = 2
+[bench]
+drive = "spring"
+mass_kg = 2.5
+spring_N_per_m = 40
+x0_m = [0.1, 0.2]
+input = 0.05
+[time]
+t_end_s = 1
+output_dt_s = 0.01
+)");
+  EXPECT_EQ(get_number(sc, "law.mu"), 0.3);
+  EXPECT_EQ(get_number(sc, "body1.k_inf"), 1e3);
+  EXPECT_EQ(get_number(sc, "body1.k"), 500.0);
+  EXPECT_EQ(get_number(sc, "body1.c"), 2.0);
+  EXPECT_EQ(get_number(sc, "body1.tau"), 2.0 / 500.0);
+  EXPECT_EQ(get_number(sc, "bench.mass_kg"), 2.5);
+  EXPECT_EQ(get_number(sc, "bench.spring_N_per_m"), 40.0);
+  EXPECT_EQ(get_number(sc, "bench.x0_m[0]"), 0.1);
+  EXPECT_EQ(get_number(sc, "bench.x0_m[1]"), 0.2);
+  EXPECT_EQ(get_number(sc, "bench.input"), 0.05);
+  EXPECT_EQ(get_number(sc, "bench.input.value"), 0.05);
+  EXPECT_EQ(get_number(sc, "time.output_dt_s"), 0.01);
+  const std::vector<std::string> keys = numeric_keys(sc);
+  for (const char* k : {"law.mu", "body1.k_inf", "body1.k", "body1.c", "bench.mass_kg", "bench.spring_N_per_m",
+                        "bench.spring_end0_m[1]", "bench.belt.value", "time.output_dt_s"})
+    EXPECT_NE(std::find(keys.begin(), keys.end(), k), keys.end()) << k;
+  for (const char* k : {"law.mu_s", "law.v_s", "body1.tau", "time.outputs", "pair.s"})
+    EXPECT_EQ(std::find(keys.begin(), keys.end(), k), keys.end()) << k;
+}
+
+// A GM body given by k and c, an elastic substrate, a spring drive with a step belt and a fixed-step method.
+const std::string kOther = R"(
+[law]
+type = "frbd"
+angle_rad = 0.3
+[law.axis1]
+mu_s = 1.0
+mu_d = 0.7
+v_s = 0.05
+[law.axis2]
+mu_s = 0.6
+mu_d = 0.5
+v_s = 0.05
+[body1]
+type = "gm"
+k_inf = 1e3
+k = [200, 300]
+c = [2, 6]
+[body2]
+type = "elastic"
+k0 = 5e3
+[bench]
+drive = "spring"
+mass_kg = 1.5
+spring_N_per_m = 30
+input = 0.1
+[bench.belt]
+type = "step"
+t0 = 0.05
+after = 0.02
+[time]
+t_end_s = 0.2
+outputs = 11
+[integrator]
+method = "sdirk2"
+dt_s = 1e-3
+)";
+
+TEST(KeyPath, EveryNumericKeyReadsAndSetsItsOwnValue) {
+  for (const std::string& text : {kBase, kOther}) {
+    const LumpedScenario sc = parse_one(text);
+    const std::vector<std::string> keys = numeric_keys(sc);
+    EXPECT_GT(keys.size(), 20u);
+    const std::string csv = csv_of(sc);
+    for (const std::string& k : keys) {
+      LumpedScenario copy = sc;
+      const double v = get_number(copy, k);
+      set_number(copy, k, v);
+      EXPECT_EQ(get_number(copy, k), v) << k;
+      EXPECT_TRUE(csv_of(copy) == csv) << k;  // setting a key to its own value changes nothing
+      const KeyInfo info = key_info(copy, k);
+      EXPECT_EQ(info.key, k);
+      EXPECT_FALSE(info.unit.empty()) << k;
+      EXPECT_FALSE(info.doc.empty()) << k;
+      EXPECT_FALSE(info.range.empty()) << k;
+    }
+  }
+  const std::vector<std::string> keys = numeric_keys(parse_one(kOther));
+  for (const char* k : {"law.axis1.mu_s", "law.axis2.v_s", "law.angle_rad", "body1.k_inf", "body1.k[1]",
+                        "body1.c[0]", "body2.k0", "bench.belt.t0", "bench.belt.after", "bench.belt_y.value",
+                        "bench.spring_end0_m[0]", "bench.v0_mps[1]", "integrator.dt_s"})
+    EXPECT_NE(std::find(keys.begin(), keys.end(), k), keys.end()) << k;
+  for (const char* k : {"law.mu_s", "law.sigma0", "body1.tau[0]", "integrator.rtol"})
+    EXPECT_EQ(std::find(keys.begin(), keys.end(), k), keys.end()) << k;
+}
+
+TEST(KeyPath, AnisotropicAndGmKeysSetLikeTheFile) {
+  const Case cases[] = {
+      {"law.axis2.mu_d", 0.55, "mu_d = 0.55", "mu_d = 0.5"},
+      {"law.angle_rad", 0.5, "angle_rad = 0.5", "angle_rad = 0.3"},
+      {"body1.k[1]", 400, "k = [200, 400]", "k = [200, 300]"},
+      {"body1.c[0]", 3, "c = [3, 6]", "c = [2, 6]"},
+      {"bench.belt.after", 0.03, "after = 0.03", "after = 0.02"},
+      {"bench.spring_N_per_m", 45, "spring_N_per_m = 45", "spring_N_per_m = 30"},
+      {"integrator.dt_s", 2e-3, "dt_s = 2e-3", "dt_s = 1e-3"},
+  };
+  check_cases(kOther, cases);
+}
+
+
+TEST(KeyPath, SetThenRunEqualsParsingTheFileWithThatValue) {
+  const Case cases[] = {
+      {"law.mu_s", 1.5, "mu_s = 1.5", "mu_s = 1.2"},
+      {"law.v_s", 0.02, "v_s = 0.02", "v_s = 0.01"},
+      {"law.sigma1", 2.0, "sigma1 = 2.0", "sigma1 = 0.5"},
+      {"law.sigma0", 1e4, "sigma1 = 0.5\nsigma0 = 1e4", "sigma1 = 0.5"},
+      {"body1.k0", 3e4, "k0 = 3e4", "k0 = 2e4"},                      // body2.k0 follows through pair.s
+      {"body1.tau[1]", 0.05, "tau = [0.01, 0.05]", "tau = [0.01, 0.2]"},  // K_1 = C_1 / tau_1
+      {"body1.c[0]", 40.0, "c = [40.0, 5.0]", "c = [30.0, 5.0]"},          // K_0 = C_0 / tau_0
+      {"pair.s", 0.7, "s = 0.7", "s = 0.4"},
+      {"bench.normal_load_N", 7.0, "normal_load_N = 7", "normal_load_N = 20"},
+      {"bench.input.omega", 9.5, "omega = 9.5", "omega = 6.0"},
+      {"bench.input.offset", 0.01, "omega = 6.0\noffset = 0.01", "omega = 6.0"},
+      {"time.t_end_s", 0.3, "t_end_s = 0.3", "t_end_s = 0.5"},  // 51 outputs kept: output_dt_s follows
+      {"time.outputs", 21, "outputs = 21", "outputs = 51"},
+      {"integrator.rtol", 1e-8, "rtol = 1e-8", "rtol = 1e-6"},
+      {"integrator.max_dt_s", 0.001, "atol = 1e-9\nmax_dt_s = 0.001", "atol = 1e-9"},
+      {"bench.x0_m[1]", 0.25, "normal_load_N = 20\nx0_m = [0, 0.25]", "normal_load_N = 20"},
+  };
+  check_cases(kBase, cases);
+}
+
+TEST(KeyPath, DerivedOutputSpacingWithoutAGivenGrid) {
+  const std::string text = edited(kBase, "outputs = 51", "");
+  LumpedScenario sc = parse_one(text);
+  set_number(sc, "time.t_end_s", 0.2);
+  EXPECT_EQ(sc.time.output_dt_s, 0.2 / 1000.0);
+  EXPECT_TRUE(csv_of(sc) == csv_of(parse_one(edited(text, "t_end_s = 0.5", "t_end_s = 0.2"))));
+  set_number(sc, "time.output_dt_s", 0.01);
+  EXPECT_EQ(sc.time.times().size(), 21u);
+}
+
+TEST(KeyPath, BadPathsAndValuesAreExactMessagesAndLeaveTheScenarioUnchanged) {
+  const LumpedScenario sc = parse_one(kBase);
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const double inf = std::numeric_limits<double>::infinity();
+  EXPECT_EQ(set_error(sc, "law.mu_s", -1), "law.mu_s = -1: must be > 0");
+  EXPECT_EQ(set_error(sc, "law.mu_s", nan), "law.mu_s = nan: must be finite");
+  EXPECT_EQ(set_error(sc, "law.v_s", inf), "law.v_s = inf: must be finite");
+  EXPECT_EQ(set_error(sc, "law.delta_s", -0.5), "law.delta_s = -0.5: must be >= 0");
+  EXPECT_EQ(set_error(sc, "law.sigma1", -2), "law.sigma1 = -2: must be >= 0");
+  EXPECT_EQ(set_error(sc, "law.mu_z", 1), "unknown key \"law.mu_z\"; did you mean \"law.mu_s\"?");
+  EXPECT_EQ(get_error(sc, "law.mu_z"), "unknown key \"law.mu_z\"; did you mean \"law.mu_s\"?");
+  EXPECT_EQ(set_error(sc, "bench.input.omgea", 1), "unknown key \"bench.input.omgea\"; did you mean \"bench.input.omega\"?");
+  EXPECT_EQ(set_error(sc, "law.A", 1),
+            "key \"law.A\" does not apply to law.type = \"lugre\" (numeric keys here: law.eps, law.mu_s, law.mu_d, "
+            "law.v_s, law.delta_s, law.mu_v, law.sigma0, law.sigma1, law.sigma2)");
+  EXPECT_EQ(set_error(sc, "bench.mass_kg", 1),
+            "key \"bench.mass_kg\" does not apply to bench.drive = \"velocity\" (numeric keys here: "
+            "bench.normal_load_N, bench.input.offset, bench.input.amplitude, bench.input.omega, bench.input.phase, "
+            "bench.input_y.value, bench.x0_m[0], bench.x0_m[1])");
+  EXPECT_EQ(set_error(sc, "bench.input.value", 1),
+            "key \"bench.input.value\" does not apply to bench.input.type = \"sine\" (numeric keys here: "
+            "bench.input.offset, bench.input.amplitude, bench.input.omega, bench.input.phase)");
+  EXPECT_EQ(set_error(sc, "body2.k0", 1e4),
+            "body2.k0: derived from pair.s = 0.4 (body2.k0 = body1.k0 (1 - s)/s); set pair.s instead");
+  EXPECT_EQ(set_error(sc, "body1.k[0]", 1e4),
+            "body1.k[0]: derived: K_i = C_i / tau_i (paper 1, eq. 8); set body1.c or body1.tau");
+  EXPECT_EQ(set_error(sc, "body1.tau", 0.1), "body1.tau: body1 has 2 branches; give the branch, e.g. body1.tau[0]");
+  EXPECT_EQ(set_error(sc, "body1.tau[2]", 0.1), "body1.tau[2]: body1 has 2 branches (indices 0 to 1)");
+  EXPECT_EQ(set_error(sc, "body1.tau[1]", 0), "body1.tau[1] = 0: must be > 0");
+  EXPECT_EQ(set_error(sc, "body1.k0", -5), "body1.k0 = -5: must be > 0");
+  EXPECT_EQ(set_error(sc, "pair.s", 1.5), "pair.s = 1.5: must lie in (0, 1)");
+  EXPECT_EQ(set_error(sc, "bench.normal_load_N", 0), "bench.normal_load_N = 0: must be > 0");
+  EXPECT_EQ(set_error(sc, "bench.input.amplitude", nan), "bench.input.amplitude = nan: must be finite");
+  EXPECT_EQ(set_error(sc, "time.t_end_s", 0), "time.t_end_s = 0: must be > time.t_start_s = 0");
+  EXPECT_EQ(set_error(sc, "time.t_start_s", 1), "time.t_end_s = 0.5: must be > time.t_start_s = 1");
+  EXPECT_EQ(set_error(sc, "time.outputs", 2.5), "time.outputs = 2.5: must be an integer");
+  EXPECT_EQ(set_error(sc, "time.outputs", 1), "time.outputs = 1: must be >= 2 (both ends are output)");
+  EXPECT_EQ(set_error(sc, "time.output_dt_s", 0.01),
+            "key \"time.outputs\" cannot be combined with time.output_dt_s; give one of them");
+  EXPECT_EQ(set_error(sc, "integrator.rtol", 1), "integrator.rtol = 1: must be < 1");
+  EXPECT_EQ(set_error(sc, "integrator.max_steps", 0), "integrator.max_steps = 0: must be >= 1");
+  EXPECT_EQ(set_error(sc, "integrator.dt_s", 0.1),
+            "key \"integrator.dt_s\" does not apply to integrator.method = \"rodas4\" (numeric keys here: "
+            "integrator.rtol, integrator.atol, integrator.max_dt_s, integrator.initial_dt_s, integrator.max_steps)");
+  EXPECT_EQ(set_error(sc, "law", 1).rfind("unknown key \"law\"", 0), 0u);  // a table, not a number
+  EXPECT_EQ(set_error(sc, "body1.tau[x]", 1).rfind("unknown key \"body1.tau[x]\"", 0), 0u);
+
+  // A failed set leaves every value as it was (the derived ones too).
+  LumpedScenario copy = sc;
+  EXPECT_THROW(set_number(copy, "pair.s", 0.0), InvalidInput);
+  EXPECT_THROW(set_number(copy, "time.t_start_s", 2.0), InvalidInput);
+  EXPECT_THROW(set_number(copy, "body1.tau[0]", -1.0), InvalidInput);
+  EXPECT_THROW(set_number(copy, "bench.input.t0", 1.0), InvalidInput);  // not a key of a sine
+  EXPECT_TRUE(csv_of(copy) == csv_of(sc));
+  EXPECT_EQ(parameters_of(copy), parameters_of(sc));
+}
+
+TEST(KeyPath, CrossChecksOfTheLawAndTheBenchRunAsInTheReader) {
+  LumpedScenario bw = parse_one(R"(
+[law]
+type = "bouc_wen"
+beta1 = 1
+gamma = 0.5
+[body1]
+type = "elastic"
+k0 = 1e3
+[bench]
+drive = "velocity"
+input = 0.01
+[time]
+t_end_s = 0.1
+)");
+  EXPECT_EQ(set_error(bw, "law.gamma", -2),
+            "law.gamma = -2: beta1 + gamma must be > 0 for a bounded hysteresis (beta1 = 1)");
+  EXPECT_EQ(get_number(bw, "law.gamma"), 0.5);
+  LumpedScenario ramp = parse_one(R"(
+[law]
+type = "frbd"
+[body1]
+type = "elastic"
+k0 = 1e3
+[bench]
+drive = "velocity"
+[bench.input]
+type = "ramp"
+rate = 1
+t_end = 0.5
+[time]
+t_end_s = 0.1
+)");
+  EXPECT_EQ(set_error(ramp, "bench.input.t_end", 0), "bench.input.t_end = 0: must be > t0 = 0");
+  set_number(ramp, "bench.input.t_end", std::numeric_limits<double>::infinity());  // inf, as in TOML
+  EXPECT_TRUE(std::isinf(get_number(ramp, "bench.input.t_end")));
+}
+
+TEST(KeyPath, KeyInfoDocumentsUnitDefaultAndRange) {
+  const LumpedScenario sc = parse_one(kBase);
+  const KeyInfo mu = key_info(sc, "law.mu_s");
+  EXPECT_EQ(mu.unit, "-");
+  EXPECT_EQ(mu.default_value, "1");
+  EXPECT_EQ(mu.range, "> 0");
+  EXPECT_EQ(mu.equation, "paper 1, eq. 53");
+  EXPECT_FALSE(mu.log_scale);
+  const KeyInfo tau = key_info(sc, "body1.tau[1]");
+  EXPECT_EQ(tau.unit, "s");
+  EXPECT_TRUE(tau.log_scale);
+  EXPECT_EQ(tau.min, 0.0);
+  EXPECT_EQ(key_info(sc, "pair.s").max, 1.0);
+  EXPECT_EQ(key_info(sc, "bench.input.amplitude").unit, "m/s");  // the velocity drive's input
+}
+
+}  // namespace
+}  // namespace bristle::io

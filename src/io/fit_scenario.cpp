@@ -314,6 +314,18 @@ FitScenario parse_fit(std::string_view text, std::string_view name, const Scenar
   std::map<std::string, std::string> seen;
   read_parameters(*root["fit"]["parameters"].as_table(), "fit.parameters", "", out.parameters, initial, seen);
 
+  // A key path that names a non-numeric value of the file (law.type, a signal table) is not a parameter.
+  for (const fit::ParameterSpec& p : out.parameters) {
+    const toml::node* node = &root;
+    for (const std::string& part : split_path(p.key)) {
+      const toml::table* t = node ? node->as_table() : nullptr;
+      node = t ? t->get(part) : nullptr;
+    }
+    if (node && !node->is_number())
+      throw InvalidInput(fmt::format("fit.parameters.{}: not a numeric key: the scenario has {} = {}", q(p.key),
+                                     p.key, detail::format_node(*node)));
+  }
+
   // Experiments: [[fit.experiment]], or the one of fit.data.
   toml::table base = root;
   base.erase("fit");

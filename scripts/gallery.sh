@@ -13,6 +13,9 @@ mkdir -p "$out"
 echo "== figure gallery -> $out/gallery/index.html" >&2
 PYTHONPATH="$root/build/release/python" /usr/bin/python3 -m bristle.gallery --out "$out/gallery" --examples "$root/examples"
 for scenario in examples/*.toml; do
+  case "$scenario" in
+    examples/fit_*) echo "== $scenario: a fit scenario (bristle fit, docs/fitting.md), skipped here" >&2; continue ;;
+  esac
   echo "== $scenario" >&2
   ./build/release/bristle run "$scenario" --out "$out"
 done

@@ -5,6 +5,7 @@ packages=(
   cmake ninja-build g++ pkg-config
   libeigen3-dev libsundials-dev libtomlplusplus-dev libcli11-dev libfmt-dev
   libgtest-dev libgmock-dev libbenchmark-dev
+  libceres-dev libboost-dev
   pybind11-dev python3-dev python3-numpy python3-scipy python3-matplotlib python3-pytest
   gnuplot-nox
   clang-14 libclang-rt-14-dev

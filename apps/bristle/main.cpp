@@ -1,6 +1,7 @@
 // bristle: the command line of the bristle friction library.
 //
 //   bristle run FILE.toml [--out DIR] [--no-plot] [--quiet] [--repeat N]
+//   bristle fit FILE.toml [--out DIR] [--no-plot] [--quiet]
 //   bristle check FILE.toml
 //   bristle --version | --help
 //
@@ -23,6 +24,8 @@
 #include "bristle/contact/contact_model.hpp"
 #include "bristle/core/error.hpp"
 #include "bristle/io/keys.hpp"
+#include "bristle/fit/fit.hpp"
+#include "bristle/io/fit_scenario.hpp"
 #include "bristle/io/output.hpp"
 #include "bristle/io/scenario.hpp"
 #include "bristle/rheology/rheology.hpp"
@@ -136,7 +139,8 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   app.footer(std::string("\nExamples:\n"
                          "  bristle check scenario.toml            validate and summarise a scenario\n"
-                         "  bristle run scenario.toml --out out    solve it; write out/<name>.csv, .json, .png\n\n") +
+                         "  bristle run scenario.toml --out out    solve it; write out/<name>.csv, .json, .png\n"
+                         "  bristle fit scenario.toml --out out    fit its [fit] parameters to measured data\n\n") +
              kKinds + kExitCodes + kKeysDoc + "Run 'bristle run --help' for the output files and their columns.");
 
   std::string run_file, check_file, out_dir = ".";
@@ -188,6 +192,34 @@ int main(int argc, char** argv) {
       "  BRISTLE_GNUPLOT  gnuplot executable to use (default: gnuplot on PATH)\n"
       "\n{}{}{}",
       lumped_columns(19, 105), kKinds, kExitCodes, kKeysDoc));
+
+  std::string fit_file, fit_out = ".";
+  bool fit_no_plot = false, fit_quiet = false;
+  CLI::App* fit = app.add_subcommand(
+      "fit", "Fit a scenario's parameters to measured data ([fit] table); write DIR/<name>_fit.json, .csv, .png "
+             "and DIR/<name>_fitted.toml");
+  fit->add_option("FILE", fit_file, "Scenario file (TOML) of kind lumped with a [fit] table (docs/fitting.md)")
+      ->required()
+      ->type_name("FILE.toml");
+  fit->add_option("--out,-o", fit_out, "Output directory, created if missing (default: the current directory)")
+      ->type_name("DIR");
+  fit->add_flag("--no-plot", fit_no_plot, "Do not render <name>_fit.png (gnuplot is then not needed)");
+  fit->add_flag("--quiet,-q", fit_quiet, "No progress messages and no list of written files");
+  fit->footer(std::string(
+      "\nThe [fit] table names the data (CSV with a header row), the time column, an optional window_s, the\n"
+      "initial_state (rest, match_first_sample or steady), [fit.targets] (model output = data column) and\n"
+      "[fit.parameters] (key path = { initial, min, max, scale = \"linear\" | \"log\" }); several\n"
+      "[[fit.experiment]] blocks share one parameter set. Bounded least squares (Ceres, Levenberg-Marquardt),\n"
+      "Jacobian by central differences through the scenario's integrator.\n"
+      "Outputs (<name> is the scenario's name, default the file stem):\n"
+      "  DIR/<name>_fit.json    per parameter value, std_error, ci95; correlation, condition_number, rms per\n"
+      "                         target, rms_N, aic, bic, converged, iterations, evaluations, warnings, fit_seconds\n"
+      "  DIR/<name>_fit.csv     t_s (experiment first with several), per target <out>_measured, _fitted,\n"
+      "                         _residual, then the model's x_m, v_mps, Fz_N\n"
+      "  DIR/<name>_fit.png     data and fit against time, residual, and against position (gnuplot)\n"
+      "  DIR/<name>_fitted.toml the scenario with the fitted values (first experiment), runnable with bristle run\n"
+      "Progress (iteration, cost) on stderr. On any error no output file is left behind.\n\n") +
+      kExitCodes + "The keys of [fit]: docs/fitting.md.");
 
   CLI::App* check = app.add_subcommand("check", "Parse and validate a scenario without solving it; print a summary");
   check->add_option("FILE", check_file, "Scenario file (TOML); keys documented in docs/scenarios.md")
@@ -242,6 +274,32 @@ int main(int argc, char** argv) {
       fmt::print("{}", scenario->summary());
       fmt::print("{}: valid ({} case{})\n", check_file, scenario->case_count(),
                  scenario->case_count() == 1 ? "" : "s");
+      return kExitOk;
+    }
+    if (*fit) {
+      const bristle::io::FitScenario scenario = bristle::io::load_fit_scenario(fit_file);
+      bristle::fit::IterationCallback progress;
+      if (!fit_quiet)
+        progress = [](const bristle::fit::Iteration& it) {
+          if (it.starts > 1)
+            fmt::print(stderr, "bristle fit: start {}/{}, iteration {}: cost {:.6g}\n", it.start + 1, it.starts,
+                       it.iteration, it.cost);
+          else
+            fmt::print(stderr, "bristle fit: iteration {}: cost {:.6g}\n", it.iteration, it.cost);
+        };
+      const bristle::fit::Result fitted =
+          bristle::fit::fit(scenario.experiments, scenario.parameters, scenario.options, progress);
+      for (const std::string& w : fitted.warnings) fmt::print(stderr, "bristle: warning: {}\n", one_line(w));
+      const bristle::io::RunResult result = bristle::io::fit_run_result(scenario, fitted, fit_out);
+      bristle::io::WriteOptions options;
+      options.plot = !fit_no_plot;
+      const auto files = bristle::io::write_outputs(result, fit_out, options);
+      if (!fit_quiet) {
+        if (fitted.rms_N) fmt::print(stderr, "bristle fit: rms_N = {:.6g}, converged = {}\n", *fitted.rms_N,
+                                     fitted.converged);
+        for (const auto& f : files) fmt::print("{}\n", f.string());
+        std::fflush(stdout);
+      }
       return kExitOk;
     }
     const auto scenario = bristle::io::load_scenario(run_file);

@@ -341,7 +341,8 @@ std::vector<fs::path> write_outputs(const RunResult& result, const fs::path& dir
     for (std::size_t i = 0; i < result.extra_files.size(); ++i)
       write_file(items[first_extra + i].temporary, result.extra_files[i].text);
     if (options.plot) {
-      write_file(script_path, gnuplot_script(result, items[2].temporary));
+      write_file(script_path, result.plot_script ? result.plot_script(items[2].temporary)
+                                                 : gnuplot_script(result, items[2].temporary));
       std::string gnuplot = options.gnuplot;
       if (gnuplot.empty()) {
         const char* env = std::getenv("BRISTLE_GNUPLOT");

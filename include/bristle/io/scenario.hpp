@@ -258,6 +258,9 @@ struct RunResult {
   /// Advice on the inputs that did not stop the run (e.g. a tolerance too loose to resolve sticking):
   /// printed on stderr by `bristle run`; lumped reports also list them under "warnings".
   std::vector<std::string> warnings;
+  /// A gnuplot script for DIR/<name>.png (given the image path) replacing the default panels of plot_y against
+  /// plot_x, when set (the fit's plot: data and fit overlaid, residuals).
+  std::function<std::string(const std::filesystem::path& png)> plot_script;
 };
 
 /// A parsed and validated scenario of some kind.

@@ -1,0 +1,652 @@
+// Fit scenarios: [fit] in, the fit's report out (bristle/io/fit_scenario.hpp).
+#include "bristle/io/fit_scenario.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <charconv>
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "bristle/core/error.hpp"
+#include "bristle/io/json.hpp"
+#include "bristle/io/key_path.hpp"
+#include "scenario_internal.hpp"
+#include "toml_reader.hpp"
+
+namespace bristle::io {
+
+namespace fs = std::filesystem;
+using detail::Section;
+
+namespace {
+
+std::string q(std::string_view s) { return json_quote(s); }
+
+// ---- the data file -----------------------------------------------------------------------------------------
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
+  return s;
+}
+
+std::vector<std::string_view> split(std::string_view line) {
+  std::vector<std::string_view> cells;
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t comma = line.find(',', start);
+    std::string_view cell = trim(line.substr(start, comma == std::string_view::npos ? line.npos : comma - start));
+    if (cell.size() >= 2 && cell.front() == '"' && cell.back() == '"') cell = cell.substr(1, cell.size() - 2);
+    cells.push_back(cell);
+    if (comma == std::string_view::npos) break;
+    start = comma + 1;
+  }
+  return cells;
+}
+
+/// A column wanted from the data file, and the key that named it (for messages).
+struct WantedColumn {
+  std::string name;
+  std::string key;  // e.g. "fit.targets.F_N"
+};
+
+struct DataTable {
+  std::vector<double> times;
+  std::vector<std::vector<double>> columns;  // one per wanted column
+  std::string time_column;
+};
+
+/// Reads the time column and the wanted columns of a CSV file with a header row. Errors name `data_key`
+/// (e.g. fit.data = "x.csv") and path:line[:column].
+DataTable read_data(const std::string& data_key, const std::string& file, const fs::path& path,
+                    const std::optional<std::string>& time_column, const std::string& time_key,
+                    const std::vector<WantedColumn>& wanted) {
+  const std::string where = fmt::format("{} = {}", data_key, q(file));
+  const std::string shown = path.string();
+  std::error_code ec;
+  if (fs::is_directory(path, ec)) throw InvalidInput(fmt::format("{}: cannot read {}: is a directory", where, shown));
+  std::ifstream in(path);
+  if (!in) throw InvalidInput(fmt::format("{}: cannot read {}: {}", where, shown, std::strerror(errno)));
+  std::string line;
+  std::size_t line_number = 0;
+  std::vector<std::string> header;
+  while (std::getline(in, line)) {
+    ++line_number;
+    const std::string_view t = trim(line);
+    if (t.empty() || t.front() == '#') continue;
+    for (const auto cell : split(t)) header.emplace_back(cell);
+    break;
+  }
+  if (header.empty()) throw InvalidInput(fmt::format("{}: {} is empty; a header row is expected", where, shown));
+  const std::size_t header_line = line_number;
+  const auto find = [&](const std::string& name, const std::string& key) {
+    for (std::size_t i = 0; i < header.size(); ++i)
+      if (header[i] == name) return i;
+    const std::string near = detail::suggestion(name, header);
+    throw InvalidInput(fmt::format("{} = {}: {}:{}: no such column{} (header: {})", key, q(name), shown, header_line,
+                                   near, fmt::join(header, ", ")));
+  };
+  DataTable out;
+  const std::size_t it = time_column ? find(*time_column, time_key) : 0;
+  out.time_column = header[it];
+  std::vector<std::size_t> index = {it};
+  for (const WantedColumn& w : wanted) index.push_back(find(w.name, w.key));
+  out.columns.resize(wanted.size());
+  std::vector<double> row(index.size());
+  while (std::getline(in, line)) {
+    ++line_number;
+    const std::string_view t = trim(line);
+    if (t.empty() || t.front() == '#') continue;
+    const std::vector<std::string_view> cells = split(t);
+    for (std::size_t c = 0; c < index.size(); ++c) {
+      const std::size_t col = index[c];
+      if (col >= cells.size())
+        throw InvalidInput(fmt::format("{}: {}:{}: {} cell(s), but column {} (\"{}\") is needed", where, shown,
+                                       line_number, cells.size(), col + 1, header[col]));
+      std::string_view cell = cells[col];
+      if (!cell.empty() && cell.front() == '+') cell.remove_prefix(1);
+      double v = 0.0;
+      const auto [end, err] = std::from_chars(cell.data(), cell.data() + cell.size(), v);
+      if (cell.empty() || err != std::errc() || end != cell.data() + cell.size())
+        throw InvalidInput(fmt::format("{}: {}:{}:{}: {} is not a number (column \"{}\")", where, shown, line_number,
+                                       col + 1, q(cells[col]), header[col]));
+      if (!std::isfinite(v))
+        throw InvalidInput(fmt::format("{}: {}:{}:{}: {} is not finite (column \"{}\")", where, shown, line_number,
+                                       col + 1, cells[col], header[col]));
+      row[c] = v;
+    }
+    if (!out.times.empty() && !(row[0] > out.times.back()))
+      throw InvalidInput(fmt::format("{}: {}:{}:{}: time {} is not greater than the previous time {} (column \"{}\"): "
+                                     "times must be strictly increasing",
+                                     where, shown, line_number, it + 1, format_value(row[0]),
+                                     format_value(out.times.back()), header[it]));
+    out.times.push_back(row[0]);
+    for (std::size_t c = 1; c < index.size(); ++c) out.columns[c - 1].push_back(row[c]);
+  }
+  if (in.bad()) throw InvalidInput(fmt::format("{}: cannot read {}: {}", where, shown, std::strerror(errno)));
+  if (out.times.size() < 2)
+    throw InvalidInput(fmt::format("{}: {} has {} data row(s); at least 2 are needed", where, shown, out.times.size()));
+  return out;
+}
+
+// ---- TOML edits ------------------------------------------------------------------------------------------------
+
+std::vector<std::string> split_path(const std::string& path) {
+  std::vector<std::string> parts;
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t dot = path.find('.', start);
+    parts.push_back(path.substr(start, dot == std::string::npos ? std::string::npos : dot - start));
+    if (dot == std::string::npos) break;
+    start = dot + 1;
+  }
+  return parts;
+}
+
+/// Sets `path` (dotted) of `root` to `value`, creating missing tables; `key` names it in messages.
+void set_path(toml::table& root, const std::string& path, const toml::node& value, const std::string& key) {
+  const std::vector<std::string> parts = split_path(path);
+  toml::table* table = &root;
+  for (std::size_t i = 0; i + 1 < parts.size(); ++i) {
+    if (parts[i].empty()) throw InvalidInput(fmt::format("{}: {} is not a key path", key, q(path)));
+    toml::node* next = table->get(parts[i]);
+    if (!next) {
+      table->insert(parts[i], toml::table{});
+      next = table->get(parts[i]);
+    }
+    if (!next->is_table())
+      throw InvalidInput(fmt::format("{}: {} is not a table in the scenario, so {} cannot be set", key,
+                                     q(fmt::format("{}", fmt::join(parts.begin(), parts.begin() + static_cast<long>(i) + 1, "."))),
+                                     q(path)));
+    table = next->as_table();
+  }
+  if (parts.back().empty()) throw InvalidInput(fmt::format("{}: {} is not a key path", key, q(path)));
+  table->insert_or_assign(parts.back(), value);
+}
+
+std::string toml_text(const toml::table& table) {
+  std::ostringstream out;
+  out << toml::toml_formatter(table);
+  out << '\n';
+  return out.str();
+}
+
+// ---- [fit] ---------------------------------------------------------------------------------------------------
+
+struct TargetSpec {
+  std::string output, column, key;
+  double weight = 1.0;
+};
+
+const std::vector<std::string> kSpecKeys = {"initial", "min", "max", "scale"};
+
+void read_parameters(const toml::table& table, const std::string& prefix, const std::string& path_prefix,
+                     std::vector<fit::ParameterSpec>& out, std::vector<std::optional<double>>& initial,
+                     std::map<std::string, std::string>& seen) {
+  for (auto&& [k, node] : table) {
+    const std::string key_path = path_prefix + std::string(k.str());
+    const std::string key = fmt::format("fit.parameters.{}", q(key_path));
+    const toml::table* spec = node.as_table();
+    if (!spec)
+      throw InvalidInput(fmt::format("{} = {}: must be a table {{ initial, min, max[, scale] }}", key,
+                                     detail::format_node(node)));
+    bool is_spec = false;
+    for (const auto& s : kSpecKeys)
+      if (spec->contains(s)) is_spec = true;
+    if (!is_spec && !spec->empty()) {
+      read_parameters(*spec, prefix, key_path + ".", out, initial, seen);  // law.mu_d = {...} written unquoted
+      continue;
+    }
+    if (seen.count(key_path)) throw InvalidInput(fmt::format("{}: listed twice", key));
+    seen[key_path] = key;
+    const Section s(spec, key);
+    s.check_keys(kSpecKeys);
+    fit::ParameterSpec p;
+    p.key = key_path;
+    p.min = s.required_number("min", "lower bound of the parameter");
+    p.max = s.required_number("max", "upper bound of the parameter");
+    initial.push_back(s.number("initial"));
+    const std::string scale = s.string("scale").value_or("linear");
+    if (scale == "log")
+      p.scale = fit::Scale::log;
+    else if (scale != "linear")
+      throw InvalidInput(fmt::format("{} = {}: must be \"linear\" or \"log\"{}", s.key("scale"), q(scale),
+                                     detail::suggestion(scale, {"linear", "log"})));
+    out.push_back(p);
+  }
+}
+
+fit::InitialState initial_state_from(const Section& f) {
+  const std::string s = f.string("initial_state").value_or("rest");
+  if (s == "rest") return fit::InitialState::rest;
+  if (s == "match_first_sample") return fit::InitialState::match_first_sample;
+  if (s == "steady") return fit::InitialState::steady;
+  throw InvalidInput(fmt::format("fit.initial_state = {}: must be \"rest\", \"match_first_sample\" or \"steady\"{}",
+                                 q(s), detail::suggestion(s, {"rest", "match_first_sample", "steady"})));
+}
+
+std::optional<std::pair<double, double>> read_window(const Section& s) {
+  const auto w = s.numbers("window_s");
+  if (!w) return std::nullopt;
+  if (w->size() != 2 || !((*w)[0] < (*w)[1]))
+    throw InvalidInput(fmt::format("{} = [{}]: must be [start, end] with start < end (s)", s.key("window_s"),
+                                   fmt::join(*w, ", ")));
+  return std::make_pair((*w)[0], (*w)[1]);
+}
+
+std::string read_text(const fs::path& path) {
+  std::error_code ec;
+  if (fs::is_directory(path, ec))
+    throw InvalidInput(fmt::format("cannot read scenario {}: is a directory", path.string()));
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InvalidInput(fmt::format("cannot read scenario {}: {}", path.string(), std::strerror(errno)));
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+FitScenario parse_fit(std::string_view text, std::string_view name, const ScenarioSource& source) {
+  const toml::table root = detail::parse_toml(text, source.display_name());
+  const Section top(&root, "");
+  if (const auto kind = top.string("kind"); kind && *kind != "lumped")
+    throw InvalidInput(fmt::format("kind = {}: bristle fit reads kind = \"lumped\" scenarios so far", q(*kind)));
+  if (top.has("sweep")) throw InvalidInput("[sweep]: a fit scenario cannot have a sweep (fit one case)");
+  const Section f = top.table("fit");
+  if (!f.present())
+    throw InvalidInput("missing table [fit] (what to fit: data, targets and parameters; docs/fitting.md)");
+  f.check_keys({"data", "time_column", "window_s", "initial_state", "targets", "parameters", "experiment",
+                "multi_start", "seed", "max_iterations"});
+
+  FitScenario out;
+  out.name = top.string("name").value_or(std::string(name));
+  out.source = source;
+  out.options.initial_state = initial_state_from(f);
+  if (const auto n = f.integer("multi_start")) {
+    if (*n < 1 || *n > 1000) throw InvalidInput(fmt::format("fit.multi_start = {}: must be in 1..1000", *n));
+    out.options.multi_start = static_cast<int>(*n);
+  }
+  if (const auto n = f.integer("seed")) {
+    if (*n < 0) throw InvalidInput(fmt::format("fit.seed = {}: must be >= 0", *n));
+    out.options.seed = static_cast<unsigned>(*n);
+  }
+  if (const auto n = f.integer("max_iterations")) {
+    if (*n < 1 || *n > 100000) throw InvalidInput(fmt::format("fit.max_iterations = {}: must be in 1..100000", *n));
+    out.options.max_iterations = static_cast<int>(*n);
+  }
+
+  // Targets.
+  const Section targets = f.table("targets");
+  if (!targets.present() || targets.keys().empty())
+    throw InvalidInput("missing table [fit.targets] (model output column = data column, e.g. F_N = \"F_N\")");
+  std::vector<TargetSpec> target_specs;
+  for (const std::string& output : targets.keys()) {
+    TargetSpec t;
+    t.output = output;
+    t.key = targets.key(output);
+    const toml::node* n = targets.node(output);
+    if (const auto s = n->value<std::string>()) {
+      t.column = *s;
+    } else if (n->is_table()) {
+      const Section ts = targets.table(output);
+      ts.check_keys({"column", "weight"});
+      t.column = ts.required_string("column", "the data column compared with this output");
+      t.weight = ts.number_or("weight", 1.0);
+      if (!(t.weight > 0.0))
+        throw InvalidInput(fmt::format("{} = {}: must be > 0", ts.key("weight"), format_value(t.weight)));
+      t.key = ts.key("column");
+    } else {
+      targets.wrong_type(output, "a data column name, or { column = \"...\", weight = w }");
+    }
+    target_specs.push_back(t);
+  }
+
+  // Parameters.
+  const Section parameters = f.table("parameters");
+  if (!parameters.present() || parameters.keys().empty())
+    throw InvalidInput("missing table [fit.parameters] (key path = { initial, min, max[, scale] }, e.g. "
+                       "\"law.mu_d\" = { initial = 0.4, min = 0.05, max = 1.5 })");
+  std::vector<std::optional<double>> initial;
+  std::map<std::string, std::string> seen;
+  read_parameters(*root["fit"]["parameters"].as_table(), "fit.parameters", "", out.parameters, initial, seen);
+
+  // A key path that names a non-numeric value of the file (law.type, a signal table) is not a parameter.
+  for (const fit::ParameterSpec& p : out.parameters) {
+    const toml::node* node = &root;
+    for (const std::string& part : split_path(p.key)) {
+      const toml::table* t = node ? node->as_table() : nullptr;
+      node = t ? t->get(part) : nullptr;
+    }
+    if (node && !node->is_number())
+      throw InvalidInput(fmt::format("fit.parameters.{}: not a numeric key: the scenario has {} = {}", q(p.key),
+                                     p.key, detail::format_node(*node)));
+  }
+
+  // Experiments: [[fit.experiment]], or the one of fit.data.
+  toml::table base = root;
+  base.erase("fit");
+  std::vector<const toml::table*> experiment_tables;
+  if (const toml::node* e = f.node("experiment")) {
+    const toml::array* list = e->as_array();
+    if (!list || list->empty() || !list->is_array_of_tables())
+      f.wrong_type("experiment", "[[fit.experiment]] tables, each with its data (and set, window_s)");
+    for (const toml::node& t : *list) experiment_tables.push_back(t.as_table());
+  } else {
+    experiment_tables.push_back(nullptr);
+  }
+  const auto window_default = read_window(f);
+  for (std::size_t i = 0; i < experiment_tables.size(); ++i) {
+    const bool own = experiment_tables[i] != nullptr;
+    const Section ex = own ? Section(experiment_tables[i], fmt::format("fit.experiment[{}]", i)) : f;
+    if (own) ex.check_keys({"data", "time_column", "window_s", "set", "label"});
+    const Section data_from = ex.has("data") ? ex : f;
+    const std::string data = data_from.required_string("data", "the CSV file of measured data (header row)");
+    const std::string data_key = data_from.key("data");
+    const Section time_from = ex.has("time_column") ? ex : f;
+    const auto time_column = time_from.string("time_column");
+    const auto window = own && ex.has("window_s") ? read_window(ex) : window_default;
+    const std::string window_key = own && ex.has("window_s") ? ex.key("window_s") : "fit.window_s";
+
+    std::vector<WantedColumn> wanted;
+    for (const TargetSpec& t : target_specs) wanted.push_back({t.column, t.key});
+    const fs::path path = fs::path(data).is_absolute() ? fs::path(data) : source.directory / data;
+    const DataTable table = read_data(data_key, data, path, time_column, time_from.key("time_column"), wanted);
+
+    // The window.
+    std::size_t first = 0, last = table.times.size();  // [first, last)
+    if (window) {
+      const double t_lo = table.times.front(), t_hi = table.times.back();
+      if (window->first < t_lo || window->second > t_hi)
+        throw InvalidInput(fmt::format("{} = [{}, {}]: outside the data's times [{}, {}] of {}", window_key,
+                                       format_value(window->first), format_value(window->second), format_value(t_lo),
+                                       format_value(t_hi), path.string()));
+      first = static_cast<std::size_t>(std::lower_bound(table.times.begin(), table.times.end(), window->first) -
+                                       table.times.begin());
+      last = static_cast<std::size_t>(std::upper_bound(table.times.begin(), table.times.end(), window->second) -
+                                      table.times.begin());
+    }
+    const std::size_t samples = last - first;
+    if (samples * target_specs.size() <= out.parameters.size() || samples < 2)
+      throw InvalidInput(fmt::format("{}: the window holds {} sample(s) of {}; fitting {} parameter(s) needs more "
+                                     "residuals than parameters (and at least 2 samples)",
+                                     window ? fmt::format("{} = [{}, {}]", window_key, format_value(window->first),
+                                                          format_value(window->second))
+                                            : data_key,
+                                     samples, path.string(), out.parameters.size()));
+
+    // The scenario of this experiment: `set` applied, [time] = the window.
+    toml::table sc_table = base;
+    if (own && ex.has("set")) {
+      const Section set = ex.table("set");
+      for (auto&& [k, v] : *experiment_tables[i]->get("set")->as_table())
+        set_path(sc_table, std::string(k.str()), v, set.key(std::string(k.str())));
+    }
+    toml::table time;
+    time.insert("t_start_s", table.times[first]);
+    time.insert("t_end_s", table.times[last - 1]);
+    time.insert("outputs", static_cast<std::int64_t>(samples));
+    sc_table.insert_or_assign("time", std::move(time));
+    std::vector<LumpedScenario> cases;
+    try {
+      cases = detail::parse_lumped(sc_table, out.name, source);
+    } catch (const InvalidInput& error) {
+      if (!own) throw;
+      throw InvalidInput(fmt::format("{} (with {}.set): {}", ex.path(), ex.path(), error.what()));
+    }
+    fit::Experiment e;
+    e.label = own ? Section(experiment_tables[i], "").string("label").value_or(data) : data;
+    e.scenario = std::move(cases.front());
+    e.times.assign(table.times.begin() + static_cast<long>(first), table.times.begin() + static_cast<long>(last));
+    for (std::size_t k = 0; k < target_specs.size(); ++k) {
+      fit::Target t;
+      t.output = target_specs[k].output;
+      t.data_column = target_specs[k].column;
+      t.weight = target_specs[k].weight;
+      t.values.assign(table.columns[k].begin() + static_cast<long>(first),
+                      table.columns[k].begin() + static_cast<long>(last));
+      e.targets.push_back(std::move(t));
+    }
+    // Table files as absolute paths, so that the text is valid from anywhere.
+    for (const TableFile& tf : e.scenario.table_files)
+      set_path(sc_table, tf.key + ".file", toml::value<std::string>(fs::absolute(tf.path).string()), tf.key);
+    out.scenario_toml.push_back(toml_text(sc_table));
+    out.data_files.push_back(data);
+    out.experiments.push_back(std::move(e));
+  }
+
+  // Initial values default to the scenario's.
+  for (std::size_t j = 0; j < out.parameters.size(); ++j) {
+    fit::ParameterSpec& p = out.parameters[j];
+    if (initial[j]) {
+      p.initial = *initial[j];
+    } else {
+      try {
+        p.initial = get_number(out.experiments.front().scenario, p.key);
+      } catch (const InvalidInput& error) {
+        throw InvalidInput(fmt::format("fit.parameters.{}: {}", q(p.key), error.what()));
+      }
+    }
+  }
+  fit::validate(out.experiments, out.parameters);
+  if (out.options.initial_state != fit::InitialState::rest)
+    for (const fit::Experiment& e : out.experiments) (void)fit::initial_state(e, out.options.initial_state);
+  return out;
+}
+
+std::string format_number(double v) { return format_value(v); }
+
+}  // namespace
+
+FitScenario load_fit_scenario(const fs::path& path) {
+  const std::string text = read_text(path);
+  ScenarioSource source;
+  source.path = path;
+  std::error_code ec;
+  const fs::path absolute = fs::absolute(path, ec);
+  source.directory = (ec ? path : absolute).parent_path();
+  return parse_fit(text, path.stem().string(), source);
+}
+
+FitScenario parse_fit_string(std::string_view toml, std::string_view name, const fs::path& directory) {
+  ScenarioSource source;
+  std::error_code ec;
+  source.directory = directory.empty() ? fs::current_path(ec) : directory;
+  return parse_fit(toml, name, source);
+}
+
+std::string fitted_toml(const FitScenario& scenario, const fit::Result& result, std::size_t index,
+                        const fs::path& out_dir) {
+  toml::table root = detail::parse_toml(scenario.scenario_toml.at(index), "fitted scenario");
+  for (const fit::ParameterResult& p : result.parameters) set_path(root, p.key, toml::value<double>(p.value), p.key);
+  const fit::Experiment& e = scenario.experiments.at(index);
+  std::error_code ec;
+  const fs::path dir = fs::absolute(out_dir.empty() ? fs::path(".") : out_dir, ec);
+  for (const TableFile& tf : e.scenario.table_files) {
+    const fs::path absolute = fs::absolute(tf.path, ec);
+    const fs::path relative = fs::relative(absolute, dir, ec);
+    set_path(root, tf.key + ".file", toml::value<std::string>((ec || relative.empty() ? absolute : relative).string()),
+             tf.key);
+  }
+  toml::table time;
+  time.insert("t_start_s", e.times.front());
+  time.insert("t_end_s", e.times.back());
+  time.insert("outputs", static_cast<std::int64_t>(e.times.size()));
+  root.insert_or_assign("time", std::move(time));
+  toml::table initial;
+  const VecX& u0 = result.experiments.at(index).u0;
+  if (scenario.options.initial_state == fit::InitialState::steady) {
+    initial.insert("steady", true);
+  } else if (scenario.options.initial_state == fit::InitialState::match_first_sample) {
+    toml::array f;
+    f.push_back(u0[0]);
+    f.push_back(u0[1]);
+    initial.insert("f", std::move(f));
+  }
+  root.erase("initial");
+  if (!initial.empty()) root.insert("initial", std::move(initial));
+  root.insert_or_assign("name", scenario.name + "_fitted");
+  std::string head = fmt::format(
+      "# {}: the scenario {} with the parameters fitted by `bristle fit` to {} (window {} .. {} s, {} samples)\n"
+      "# rms_N = {}, converged = {}. Its outputs are on a uniform grid over the window (the data's times may be "
+      "slightly uneven).\n",
+      scenario.name + "_fitted", scenario.source.display_name(), scenario.data_files.at(index),
+      format_number(e.times.front()), format_number(e.times.back()), e.times.size(),
+      result.rms_N ? format_number(*result.rms_N) : "-", result.converged);
+  return head + toml_text(root);
+}
+
+Json fit_report(const FitScenario& scenario, const fit::Result& result) {
+  Json r = Json::object();
+  const LumpedScenario& first = scenario.experiments.front().scenario;
+  detail::report_header(r, "lumped", scenario.name, first.description, scenario.source, result.fit_seconds);
+  r["fit_seconds"] = result.fit_seconds;
+  r["converged"] = result.converged;
+  r["termination"] = result.termination;
+  r["iterations"] = result.iterations;
+  r["evaluations"] = result.evaluations;
+  r["multi_start"] = scenario.options.multi_start;
+  r["best_start"] = result.best_start;
+  r["initial_state"] = std::string(fit::to_string(scenario.options.initial_state));
+  Json parameters = Json::object();
+  std::vector<std::string> keys;
+  for (const fit::ParameterResult& p : result.parameters) {
+    Json j = Json::object();
+    j["value"] = p.value;
+    j["std_error"] = p.std_error;
+    j["ci95"] = Json(std::vector<double>{p.ci95_low, p.ci95_high});
+    j["initial"] = p.initial;
+    j["min"] = p.min;
+    j["max"] = p.max;
+    j["scale"] = p.scale == fit::Scale::log ? "log" : "linear";
+    j["at_bound"] = p.at_bound;
+    parameters[p.key] = j;
+    keys.push_back(p.key);
+  }
+  r["parameters"] = parameters;
+  Json correlation = Json::object();
+  correlation["keys"] = Json(keys);
+  Json rows = Json::array();
+  for (Eigen::Index i = 0; i < result.correlation.rows(); ++i) {
+    std::vector<double> row;
+    for (Eigen::Index j = 0; j < result.correlation.cols(); ++j) row.push_back(result.correlation(i, j));
+    rows.push_back(Json(row));
+  }
+  correlation["matrix"] = rows;
+  r["correlation"] = correlation;
+  r["condition_number"] = result.condition_number;
+  Json rms = Json::object();
+  for (const fit::TargetResult& t : result.targets) rms[t.output] = t.rms;
+  r["rms"] = rms;
+  r["rms_N"] = result.rms_N ? Json(*result.rms_N) : Json(nullptr);
+  r["cost"] = result.cost;
+  r["residual_count"] = result.residual_count;
+  r["residual_variance"] = result.residual_variance;
+  r["aic"] = result.aic;
+  r["bic"] = result.bic;
+  Json experiments = Json::array();
+  for (std::size_t i = 0; i < scenario.experiments.size(); ++i) {
+    const fit::Experiment& e = scenario.experiments[i];
+    Json j = Json::object();
+    j["label"] = e.label;
+    j["data"] = scenario.data_files[i];
+    j["window_s"] = Json(std::vector<double>{e.times.front(), e.times.back()});
+    j["samples"] = e.times.size();
+    j["initial_f"] = Json(std::vector<double>{result.experiments[i].u0[0], result.experiments[i].u0[1]});
+    experiments.push_back(j);
+  }
+  r["experiments"] = experiments;
+  r["warnings"] = Json(result.warnings);
+  return r;
+}
+
+RunResult fit_run_result(const FitScenario& scenario, const fit::Result& result, const fs::path& out_dir) {
+  RunResult run;
+  run.name = scenario.name + "_fit";
+  run.title = fmt::format("{}: fit", scenario.name);
+  const bool several = scenario.experiments.size() > 1;
+  std::vector<std::string> names;
+  if (several) names.push_back("experiment");
+  names.push_back("t_s");
+  const std::vector<fit::Target>& targets = scenario.experiments.front().targets;
+  for (const fit::Target& t : targets)
+    for (const char* suffix : {"_measured", "_fitted", "_residual"}) names.push_back(t.output + suffix);
+  for (const char* c : {"x_m", "v_mps", "Fz_N"}) names.push_back(c);
+  TimeSeries series(names);
+  for (std::size_t e = 0; e < scenario.experiments.size(); ++e) {
+    const fit::Experiment& ex = scenario.experiments[e];
+    const TimeSeries& model = result.experiments[e].series;
+    for (std::size_t i = 0; i < ex.times.size(); ++i) {
+      std::vector<double> row;
+      if (several) row.push_back(static_cast<double>(e));
+      row.push_back(ex.times[i]);
+      for (const fit::Target& t : ex.targets) {
+        const double y = model.column(t.output)[i];
+        row.push_back(t.values[i]);
+        row.push_back(y);
+        row.push_back(y - t.values[i]);
+      }
+      for (const char* c : {"x_m", "v_mps", "Fz_N"}) row.push_back(model.column(c)[i]);
+      series.add_row(row);
+    }
+  }
+  run.cases.push_back(CaseResult{std::nullopt, std::move(series), result.fit_seconds});
+  run.plot_x = "t_s";
+  run.plot_y = {targets.front().output + "_measured"};
+  run.solve_seconds = result.fit_seconds;
+  run.report = fit_report(scenario, result);
+  run.warnings = result.warnings;
+  // DIR/<name>_fitted.toml (name + "_fit" + "ted.toml"): the first experiment's scenario, fitted.
+  run.extra_files.push_back(ExtraFile{"ted.toml", fitted_toml(scenario, result, 0, out_dir)});
+
+  // The plot: measured and fitted against time, the residual, and the target against position.
+  const std::string target = targets.front().output;
+  run.plot_script = [scenario_name = scenario.name, target, several,
+                     data = run.cases.front().series](const fs::path& png) {
+    const auto col = [&](const std::string& n) {
+      for (std::size_t i = 0; i < data.names.size(); ++i)
+        if (data.names[i] == n) return i + 1;  // gnuplot columns are 1-based
+      return std::size_t{0};
+    };
+    std::string s;
+    s += "set terminal pngcairo size 1000,1020 noenhanced font 'sans,10'\n";
+    s += fmt::format("set output '{}'\n", [&] {
+      std::string p = png.string(), out;
+      for (char c : p) out += c == '\'' ? std::string("''") : std::string(1, c);
+      return out;
+    }());
+    s += "$data << EOD\n";
+    for (std::size_t r = 0; r < data.rows(); ++r) {
+      for (std::size_t k = 0; k < data.columns.size(); ++k) {
+        if (k > 0) s += ' ';
+        const double v = data.columns[k][r];
+        s += std::isfinite(v) ? fmt::format("{}", v) : "NaN";
+      }
+      s += '\n';
+      if (several && r + 1 < data.rows() && data.columns[0][r + 1] != data.columns[0][r]) s += "\n\n";
+    }
+    s += "EOD\n";
+    s += "set grid\nset key outside right top noenhanced\n";
+    s += fmt::format("set multiplot layout 3,1 title '{}: {} measured and fitted' noenhanced\n", scenario_name, target);
+    const std::size_t t = col("t_s"), m = col(target + "_measured"), f = col(target + "_fitted"),
+                      res = col(target + "_residual"), x = col("x_m");
+    s += fmt::format("set xlabel 't_s'\nset ylabel '{}'\n", target);
+    s += fmt::format("plot $data using {}:{} with lines linewidth 1 title 'measured', $data using {}:{} with lines "
+                     "linewidth 1.5 title 'fitted'\n",
+                     t, m, t, f);
+    s += fmt::format("set ylabel '{} residual (fitted - measured)'\n", target);
+    s += fmt::format("plot $data using {}:{} with lines linewidth 1 title 'residual'\n", t, res);
+    s += fmt::format("set xlabel 'x_m (model)'\nset ylabel '{}'\n", target);
+    s += fmt::format("plot $data using {}:{} with lines linewidth 1 title 'measured', $data using {}:{} with lines "
+                     "linewidth 1.5 title 'fitted'\n",
+                     x, m, x, f);
+    s += "unset multiplot\nset output\n";
+    return s;
+  };
+  return run;
+}
+
+}  // namespace bristle::io

@@ -1,0 +1,208 @@
+// `bristle fit`: the [fit] table read from a scenario file with a data CSV, the four output files, the fitted
+// scenario reproducing the fit under `bristle run`, and every class of bad input (exit 2, the key named,
+// nothing written).
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "bristle/contact/bench.hpp"
+#include "bristle/contact/contact_model.hpp"
+#include "bristle/io/fit_scenario.hpp"
+#include "bristle/io/scenario.hpp"
+#include "support/test_support.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using bristle::test::CliResult;
+
+// LuGre at a prescribed sine velocity; the data are this model with mu_d = 0.4, k0 = 1e4 plus noise.
+const char* kModel = R"(name = "sine"
+[law]
+type = "lugre"
+mu_s = 0.6
+mu_d = 0.4
+v_s = 1e-3
+[body1]
+type = "elastic"
+k0 = 1e4
+[bench]
+drive = "velocity"
+normal_load_N = 10.0
+[bench.input]
+type = "sine"
+amplitude = 4e-3
+omega = 6.283185307179586
+[integrator]
+method = "rodas4"
+rtol = 1e-9
+atol = 1e-13
+)";
+
+const char* kFit = R"(
+[fit]
+data = "d.csv"
+time_column = "t_s"
+window_s = [0.0, 1.0]
+[fit.targets]
+F_N = "F_N"
+[fit.parameters]
+"law.mu_d" = { initial = 0.3, min = 0.05, max = 1.0 }
+"body1.k0" = { initial = 5e3, min = 1e2, max = 1e7, scale = "log" }
+)";
+
+/// t_s, v_mps, F_N of the model at 101 times over 0..1 s, noise 0.02 N (seeded).
+std::string data_csv() {
+  const auto sc = bristle::io::parse_lumped_string(std::string(kModel) + "[time]\nt_end_s = 1.0\noutputs = 101\n");
+  const bristle::contact::ContactModel model(sc.front().law, sc.front().body1, sc.front().body2);
+  const bristle::contact::Bench bench(model, sc.front().bench);
+  const auto times = sc.front().time.times();
+  const auto run = bristle::contact::run(bench, times, sc.front().integrator);
+  std::mt19937_64 rng(42);
+  std::normal_distribution<double> noise(0.0, 0.02);
+  std::string s = "t_s,v_mps,F_N\n";
+  for (std::size_t i = 0; i < times.size(); ++i)
+    s += fmt::format("{},{},{}\n", times[i], run.series.column("vr_mps")[i], run.series.column("F_N")[i] + noise(rng));
+  return s;
+}
+
+class FitCli : public bristle::test::CliTest {};
+
+double json_number(const std::string& json, const std::string& key) {
+  const std::size_t at = json.find("\"" + key + "\": ");
+  if (at == std::string::npos) return std::nan("");
+  return std::stod(json.substr(at + key.size() + 4));
+}
+
+TEST_F(FitCli, FitsWritesTheFourFilesAndTheFittedScenarioReproducesTheFit) {
+  write("d.csv", data_csv());
+  write("sine.toml", std::string(kModel) + kFit);
+  const CliResult r = run("fit sine.toml --out out");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.err.find("bristle fit: iteration 0: cost"), std::string::npos) << r.err;  // progress on stderr
+  for (const char* f : {"sine_fit.json", "sine_fit.csv", "sine_fit.png", "sine_fitted.toml"})
+    EXPECT_TRUE(fs::exists(dir_ / "out" / f)) << f;
+  const std::string json = bristle::test::read_text(dir_ / "out" / "sine_fit.json");
+  EXPECT_NE(json.find("\"converged\": true"), std::string::npos) << json;
+  for (const char* key : {"\"std_error\"", "\"ci95\"", "\"correlation\"", "\"rms_N\"", "\"aic\"", "\"bic\"",
+                          "\"iterations\"", "\"evaluations\"", "\"warnings\"", "\"fit_seconds\""})
+    EXPECT_NE(json.find(key), std::string::npos) << key;
+  const double rms = json_number(json, "rms_N");
+  EXPECT_NEAR(rms, 0.02, 0.005);
+  const std::string csv = bristle::test::read_text(dir_ / "out" / "sine_fit.csv");
+  EXPECT_EQ(csv.substr(0, csv.find('\n')), "t_s,F_N_measured,F_N_fitted,F_N_residual,x_m,v_mps,Fz_N");
+  EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 102);
+
+  // The fitted scenario runs and its friction has the fit's RMS against the data (same 101 times).
+  const CliResult again = run("run out/sine_fitted.toml --out rerun --quiet --no-plot");
+  ASSERT_EQ(again.code, 0) << again.err;
+  const std::string rerun = bristle::test::read_text(dir_ / "rerun" / "sine_fitted.csv");
+  const std::string data = data_csv();
+  std::istringstream a(rerun), b(data);
+  std::string la, lb;
+  std::getline(a, la);
+  std::getline(b, lb);
+  std::vector<std::string> header;
+  {
+    std::istringstream h(la);
+    std::string c;
+    while (std::getline(h, c, ',')) header.push_back(c);
+  }
+  const auto iF = static_cast<std::size_t>(std::find(header.begin(), header.end(), "F_N") - header.begin());
+  double sum = 0.0;
+  int n = 0;
+  while (std::getline(a, la) && std::getline(b, lb)) {
+    std::vector<double> ra, rb;
+    std::istringstream sa(la), sb(lb);
+    std::string c;
+    while (std::getline(sa, c, ',')) ra.push_back(c.empty() ? 0.0 : std::stod(c));
+    while (std::getline(sb, c, ',')) rb.push_back(std::stod(c));
+    EXPECT_NEAR(ra[0], rb[0], 1e-12);
+    sum += (ra[iF] - rb[2]) * (ra[iF] - rb[2]);
+    ++n;
+  }
+  EXPECT_EQ(n, 101);
+  EXPECT_NEAR(std::sqrt(sum / n), rms, 1e-6 * rms);
+}
+
+struct BadFit {
+  const char* label;
+  std::string toml;     // the [fit] part (the model is kModel)
+  const char* in_message;
+};
+
+std::string fit_with(const std::string& from, const std::string& to) {
+  std::string s = kFit;
+  const std::size_t at = s.find(from);
+  if (at == std::string::npos) throw std::runtime_error("fit_with: no " + from);
+  return s.replace(at, from.size(), to);
+}
+
+std::vector<BadFit> bad_fits() {
+  return {
+      {"no_fit_table", "", "missing table [fit]"},
+      {"missing_data", fit_with("data = \"d.csv\"", "data = \"none.csv\""),
+       "fit.data = \"none.csv\": cannot read "},
+      {"unreadable_data", fit_with("data = \"d.csv\"", "data = \"sub\""), "fit.data = \"sub\": cannot read "},
+      {"no_such_column", fit_with("F_N = \"F_N\"", "F_N = \"F\""), "fit.targets.F_N = \"F\": "},
+      {"no_such_time_column", fit_with("time_column = \"t_s\"", "time_column = \"t\""),
+       "fit.time_column = \"t\": "},
+      {"non_increasing_times", fit_with("data = \"d.csv\"", "data = \"dec.csv\""),
+       "dec.csv:4:1: time 0.1 is not greater than the previous time 0.2"},
+      {"duplicate_times", fit_with("data = \"d.csv\"", "data = \"dup.csv\""),
+       "dup.csv:4:1: time 0.1 is not greater than the previous time 0.1"},
+      {"nan_cell", fit_with("data = \"d.csv\"", "data = \"nan.csv\""), "nan.csv:3:3: nan is not finite"},
+      {"inf_cell", fit_with("data = \"d.csv\"", "data = \"inf.csv\""), "inf.csv:3:3: inf is not finite"},
+      {"window_outside_data", fit_with("window_s = [0.0, 1.0]", "window_s = [0.5, 2.0]"),
+       "fit.window_s = [0.5, 2]: outside the data's times [0, 1]"},
+      {"window_too_few_samples", fit_with("window_s = [0.0, 1.0]", "window_s = [0.5, 0.51]"),
+       "fit.window_s = [0.5, 0.51]: the window holds 2 sample(s)"},
+      {"unknown_key_path", fit_with("\"law.mu_d\"", "\"law.mu_z\""),
+       "fit.parameters.\"law.mu_z\": unknown key \"law.mu_z\"; did you mean"},
+      {"non_numeric_key_path", fit_with("\"law.mu_d\"", "\"law.type\""),
+       "fit.parameters.\"law.type\": not a numeric key: the scenario has law.type = \"lugre\""},
+      {"min_not_below_max", fit_with("min = 0.05, max = 1.0", "min = 1.0, max = 1.0"),
+       "fit.parameters.\"law.mu_d\".min = 1: must be < max = 1"},
+      {"initial_outside_bounds", fit_with("initial = 0.3", "initial = 3"),
+       "fit.parameters.\"law.mu_d\".initial = 3: must lie in [min, max] = [0.05, 1]"},
+      {"parameter_listed_twice", std::string(kFit) + "law.mu_d = { initial = 0.3, min = 0.1, max = 1.0 }\n",
+       "fit.parameters.\"law.mu_d\": listed twice"},
+      {"target_not_an_output", fit_with("F_N = \"F_N\"", "G_N = \"F_N\""),
+       "fit.targets.G_N: the model does not output a column \"G_N\""},
+      {"unknown_fit_key", fit_with("window_s", "windows"), "unknown key \"fit.windows\"; did you mean"},
+  };
+}
+
+class FitCliBadInput : public bristle::test::CliTest, public ::testing::WithParamInterface<BadFit> {};
+
+TEST_P(FitCliBadInput, ExitsWith2NamingTheKeyAndWritesNothing) {
+  const BadFit& bad = GetParam();
+  write("d.csv", data_csv());
+  write("dec.csv", "t_s,v_mps,F_N\n0,0,0\n0.2,0,0\n0.1,0,0\n");
+  write("dup.csv", "t_s,v_mps,F_N\n0,0,0\n0.1,0,0\n0.1,0,0\n");
+  write("nan.csv", "t_s,v_mps,F_N\n0,0,0\n0.1,0,nan\n0.2,0,0\n");
+  write("inf.csv", "t_s,v_mps,F_N\n0,0,0\n0.1,0,inf\n0.2,0,0\n");
+  fs::create_directory(dir_ / "sub");
+  write("bad.toml", std::string(kModel) + bad.toml);
+  const CliResult r = run("fit bad.toml --out out");
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_EQ(r.err.rfind("bristle: error: ", 0), 0u) << r.err;
+  EXPECT_NE(r.err.find(bad.in_message), std::string::npos) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_EQ(r.out, "");
+  EXPECT_FALSE(fs::exists(dir_ / "out"));
+}
+
+INSTANTIATE_TEST_SUITE_P(AllCases, FitCliBadInput, ::testing::ValuesIn(bad_fits()),
+                         [](const ::testing::TestParamInfo<BadFit>& info) { return std::string(info.param.label); });
+
+}  // namespace

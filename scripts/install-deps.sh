@@ -6,7 +6,7 @@ packages=(
   libeigen3-dev libsundials-dev libtomlplusplus-dev libcli11-dev libfmt-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   pybind11-dev python3-dev python3-numpy python3-scipy python3-matplotlib python3-pytest
-  python3-venv python3-pip
+  python3-venv python3-pip python3-distributed
   gnuplot-nox
 )
 missing=()

@@ -31,8 +31,10 @@ cmake --build build/consumer >/dev/null
 # pip install --no-build-isolation . (pyproject.toml -> python/build_backend/bristle_build.py -> CMake) into
 # a fresh venv that sees Debian's numpy (--system-site-packages), offline (--no-index); then `import
 # bristle` from another directory runs a model. It rebuilds the library and the module in build/pip
-# (tests and benchmarks off; ccache when available): ~9 min on 2 cores without ccache on a loaded
-# machine, under a minute with a warm ccache; bounded at 30 min.
+# (tests and benchmarks off; ccache as compiler launcher when it is installed, warm from a previous
+# run): 2.7 min measured on the 2-core VM with a warm ccache while it was shared (load average ~17);
+# with a cold cache it compiles the library and the module, the main job's build (docs/benchmarks.md,
+# "Main job"); the pip call is bounded at 30 min.
 echo "== pip install into a fresh virtual environment" >&2
 rm -rf build/venv build/pip
 /usr/bin/python3 -m venv --system-site-packages build/venv

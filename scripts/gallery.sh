@@ -2,12 +2,15 @@
 # The main job: installs what is missing, builds bristle (library, CLI, Python module), regenerates the
 # figure gallery (python3 -m bristle.gallery: every paper figure as PNG + DIR/gallery/index.html) and
 # runs every example scenario (one CSV, JSON and PNG per scenario in DIR/).  DIR defaults to out/.
+# It builds only what it runs: the library, the CLI and the Python module (targets bristle_cli and
+# bristle_python), not the test suite or the benchmarks; the build tree is scripts/test.sh's, so the
+# objects are shared.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
 bash scripts/install-deps.sh
 cmake -S . -B build/release -G Ninja -DCMAKE_BUILD_TYPE=Release -DPython3_EXECUTABLE=/usr/bin/python3 >/dev/null
-cmake --build build/release -j"$(nproc)"
+cmake --build build/release -j"$(nproc)" --target bristle_cli bristle_python
 out=${1:-out}
 mkdir -p "$out"
 echo "== figure gallery -> $out/gallery/index.html" >&2

@@ -7,6 +7,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   libceres-dev libboost-dev
   pybind11-dev python3-dev python3-numpy python3-scipy python3-matplotlib python3-pytest
+  python3-venv python3-pip python3-distributed
   gnuplot-nox
   clang-14 libclang-rt-14-dev
 )

@@ -27,6 +27,16 @@ Models whose law calls a Python function (``LawParams(G_inverse=...)``, the FrBD
 the GIL at every evaluation; sweeps over them run on one thread (``result.threads == 1``), with the
 same results.
 
+Beyond one machine: every sweep takes ``client=`` (a ``dask.distributed.Client``; Debian:
+python3-distributed). Each grid point is then one Dask task that builds its case on a worker (the
+``model``/``mechanism``/``structure`` callable travels there, so the grid form is required) and runs it
+through the same library call as the threaded path, one thread per task: the results are bit for bit
+those of the threaded sweep. Progress is reported per finished point; Ctrl-C, or an exception raised by
+the progress callable, cancels the outstanding tasks and re-raises. What crosses to the workers
+pickles: the callable (cloudpickle), numpy arrays and the parameter structs passed beside it
+(``line``, ``belt``, ``friction``, ``options``, ...; see ``register_pickling``); results come back as
+numpy arrays. docs/python.md gives the commands for a cluster of several machines.
+
 Paper 2 and paper 3 sweeps: ``sweep_sliding_force`` (the eps-systems' sliding force against eps and
 the limit thresholds rho_+-, over a grid of mechanisms) and ``sweep_stick_slip`` (stick-slip limit
 cycles of a structure on a belt over a grid of structure, belt and friction parameters).
@@ -34,6 +44,7 @@ cycles of a structure on a belt over a grid of structure, belt and friction para
 
 from __future__ import annotations
 
+import copyreg
 import itertools
 import sys
 import time
@@ -45,7 +56,8 @@ import numpy as np
 from . import _bristle
 
 __all__ = ["SweepResult", "StderrProgress", "sweep_steady_line", "sweep_steady_lumped", "default_threads",
-           "EpsilonSweepResult", "sweep_sliding_force", "StickSlipSweepResult", "sweep_stick_slip"]
+           "EpsilonSweepResult", "sweep_sliding_force", "StickSlipSweepResult", "sweep_stick_slip",
+           "register_pickling"]
 
 
 def default_threads() -> int:
@@ -100,6 +112,159 @@ def _progress_of(progress, label: str):
     if callable(progress):
         return progress
     raise TypeError("progress: expected None, 'auto', True, False or a callable(done, total)")
+
+
+# ---- Dask: one task per grid point ----------------------------------------------------------------
+
+def _namespace() -> dict:
+    """The names a parameter struct's repr uses (every submodule's classes and enums)."""
+    ns = {"float": float, "nan": float("nan"), "inf": float("inf")}
+    for sub in ("laws", "rheology", "contact", "integrate", "transport", "io", "directional", "structures",
+                "patch"):
+        ns.update({k: v for k, v in vars(getattr(_bristle, sub)).items() if not k.startswith("_")})
+    return ns
+
+
+def _from_repr(type_name: str, text: str):
+    """Rebuilds a parameter struct from its repr (which reads back as Python) on a Dask worker."""
+    value = eval(text, _namespace())  # noqa: S307 -- our own repr, produced by _reduce_by_repr
+    if type(value).__name__ != type_name:
+        raise TypeError(f"unpickling {type_name}: its repr built a {type(value).__name__}")
+    return value
+
+
+def _reduce_by_repr(obj):
+    return _from_repr, (type(obj).__name__, repr(obj))
+
+
+def _from_attributes(sub: str, type_name: str, state: dict):
+    """Rebuilds a parameter struct from its attributes (default-constructed, then each one set)."""
+    obj = getattr(getattr(_bristle, sub), type_name)()
+    for name, value in state.items():
+        setattr(obj, name, value)
+    return obj
+
+
+def _settable(cls) -> List[str]:
+    return [k for k, v in vars(cls).items() if isinstance(v, property) and v.fset is not None]
+
+
+def _reducer_by_attributes(sub: str):
+    def reduce(obj):
+        return _from_attributes, (sub, type(obj).__name__, {k: getattr(obj, k) for k in _settable(type(obj))})
+    return reduce
+
+
+# Parameter structs that cross to the workers beside the grid callable: those whose repr reads back as
+# Python reduce through it, the others through their attributes (tests/python/test_dask.py checks each
+# round trip). The schema issue will give every parameter class its own pickling; until then, these.
+_PICKLED_BY_REPR = (("laws", "StribeckParams"), ("laws", "LawParams"), ("laws", "FrictionCoefficient"),
+                    ("structures", "BeltParams"), ("contact", "Signal"))
+_PICKLED_BY_ATTRIBUTES = (("transport", "LineContactParams"), ("transport", "PressureParams"),
+                          ("integrate", "IntegratorOptions"), ("directional", "SlidingOptions"),
+                          ("structures", "StickSlipOptions"), ("structures", "ReducedModelOptions"),
+                          ("structures", "KernelOptions"))
+
+
+def register_pickling() -> None:
+    """Registers pickling (copyreg) for the parameter structs that cross to Dask workers. Done on import."""
+    for sub, name in _PICKLED_BY_REPR:
+        cls = getattr(getattr(_bristle, sub), name, None)
+        if cls is not None:
+            copyreg.pickle(cls, _reduce_by_repr)
+    for sub, name in _PICKLED_BY_ATTRIBUTES:
+        cls = getattr(getattr(_bristle, sub), name, None)
+        if cls is not None:
+            copyreg.pickle(cls, _reducer_by_attributes(sub))
+
+
+register_pickling()
+
+
+def _dask_point(kind: str, build, point: dict, args: tuple):
+    """One grid point on a worker: build the case, run it through the threaded path's call, 1 thread."""
+    from . import _bristle as core  # the worker imports bristle here
+    item = build(**point)
+    if kind == "steady_line":
+        line, v1, v2, vy = args
+        m, own_line = item if isinstance(item, tuple) else (item, None)
+        if not isinstance(m, core.contact.ContactModel):
+            raise TypeError(f"model({point}) returned {type(m).__name__}, not a ContactModel")
+        return core.parallel.steady_line([m], [own_line if own_line is not None else line], v1, v2, vy, 1, None)
+    if kind == "steady_lumped":
+        v, normal_load_N = args
+        if not isinstance(item, core.contact.ContactModel):
+            raise TypeError(f"model({point}) returned {type(item).__name__}, not a ContactModel")
+        return core.parallel.steady_lumped([item], v, normal_load_N, 1, None)
+    if kind == "sliding_forces":
+        eps, gamma, dirs, opts, integrator = args
+        if not isinstance(item, core.directional.Mechanism):
+            raise TypeError(f"mechanism({point}): expected Mechanism, got {type(item).__name__}")
+        return core.parallel.sliding_forces([item], eps, gamma, dirs, opts, integrator, 1, None)
+    if kind == "stick_slip":
+        base_belt, base_friction, dt, opts, mopts = args
+        parts = item if isinstance(item, tuple) else (item,)
+        if not isinstance(parts[0], core.structures.Structure):
+            raise TypeError(f"structure({point}): expected Structure, got {type(parts[0]).__name__}")
+        belt = parts[1] if len(parts) > 1 else base_belt
+        friction = parts[2] if len(parts) > 2 else base_friction
+        return core.parallel.stick_slip([parts[0]], [belt], [friction], dt, opts, mopts, 1, None)
+    raise ValueError(f"_dask_point: unknown kind {kind!r}")
+
+
+def _grid_points(build, grid, what: str):
+    """The grid points (dicts, first name slowest), axes and shape for the Dask path."""
+    if grid is None or not callable(build):
+        raise TypeError(f"client: a Dask sweep builds its cases on the workers; give `{what}` as a "
+                        f"callable(**point) with grid={{name: values}} (bristle objects do not cross to workers)")
+    if not isinstance(grid, dict) or not grid:
+        raise TypeError("grid: expected a non-empty dict {name: sequence of values}")
+    names = list(grid)
+    values = [list(grid[n]) for n in names]
+    for n, v in zip(names, values):
+        if not v:
+            raise _bristle.InvalidInput(f"grid[{n!r}]: empty; give at least one value")
+    points = [dict(zip(names, p)) for p in itertools.product(*values)]
+    return points, dict(zip(names, values)), tuple(len(v) for v in values)
+
+
+def _run_on_client(client, kind: str, build, points, args, progress):
+    """Submits one task per point, reports progress per finished point, returns the results in point
+    order; cancels the outstanding tasks on any exception (Ctrl-C, a progress callable that raises, a
+    failed point) and re-raises it."""
+    try:
+        from distributed import as_completed
+    except ImportError as e:  # pragma: no cover - python3-distributed is a dependency of the tests
+        raise ImportError("client=: needs dask.distributed (Debian: apt-get install python3-distributed)") from e
+    if not hasattr(client, "submit") or not hasattr(client, "cancel"):
+        raise TypeError(f"client: expected a dask.distributed.Client, got {type(client).__name__}")
+    futures = [client.submit(_dask_point, kind, build, point, args, pure=False) for point in points]
+    index = {f.key: i for i, f in enumerate(futures)}
+    results = [None] * len(futures)
+    done = 0
+    try:
+        for future in as_completed(futures):
+            results[index[future.key]] = future.result()
+            done += 1
+            if progress is not None:
+                progress(done, len(futures))
+    except BaseException:
+        client.cancel(futures)
+        raise
+    return results
+
+
+def _client_threads(client) -> int:
+    """Worker threads of the cluster (the tasks' parallelism)."""
+    try:
+        return int(sum(client.nthreads().values()))
+    except Exception:  # noqa: BLE001 - informative only
+        return 0
+
+
+def _concat(results, key=None):
+    parts = [r if key is None else r[key] for r in results]
+    return np.concatenate([np.asarray(p) for p in parts], axis=0)
 
 
 @dataclass
@@ -194,7 +359,7 @@ def _velocity_vector(value, name: str) -> np.ndarray:
 
 def sweep_steady_line(model: Union[Any, Sequence[Any], Callable[..., Any]], *, V2, V1=0.0, v_y=0.0,
                       line=None, grid: Optional[Dict[str, Sequence]] = None, threads: Optional[int] = None,
-                      progress="auto") -> SweepResult:
+                      progress="auto", client=None) -> SweepResult:
     """Steady line-contact forces (paper 1, §5; ``transport.steady_state``) over a grid.
 
     model: a ContactModel, a list of them, or a callable(**grid point) returning a ContactModel or
@@ -206,17 +371,31 @@ def sweep_steady_line(model: Union[Any, Sequence[Any], Callable[..., Any]], *, V
         default LineContactParams() (L = 0.2 m, F_z = 1 N, uniform pressure).
     grid: {name: values}; the Cartesian product, first name slowest, is passed to `model`.
     threads: worker threads (None: every core); progress: "auto", None or callable(done, total).
+    client: a dask.distributed.Client: one task per grid point on its workers (needs the grid form),
+        the same numbers bit for bit; ``models`` is then empty (the models live on the workers).
 
     Returns a SweepResult; ``force_N[..., i, :]`` equals
     ``transport.steady_state(model_j, line_j, V1[i], V2[i], v_y[i]).force_N`` bit for bit.
     """
-    models, lines, axes, shape = _grid_models(model, grid)
+    if client is not None:
+        points, axes, shape = _grid_points(model, grid, "model")
+    else:
+        models, lines, axes, shape = _grid_models(model, grid)
     v1, v2, vy = np.broadcast_arrays(_velocity_vector(V1, "V1"), _velocity_vector(V2, "V2"),
                                      _velocity_vector(v_y, "v_y"))
     v1, v2, vy = (np.ascontiguousarray(np.atleast_1d(a), dtype=float) for a in (v1, v2, vy))
     base = line if line is not None else _bristle.transport.LineContactParams()
     if not isinstance(base, _bristle.transport.LineContactParams):
         raise TypeError(f"line: expected LineContactParams, got {type(base).__name__}")
+    n = v1.shape[0]
+    if client is not None:
+        start = time.perf_counter()
+        res = _run_on_client(client, "steady_line", model, points, (base, v1, v2, vy),
+                             _progress_of(progress, "sweep_steady_line"))
+        seconds = time.perf_counter() - start
+        force, exact = _concat([r[0] for r in res]), _concat([r[1] for r in res])
+        return SweepResult(force.reshape(shape + (n, 2)), exact.reshape(shape + (n,)), dict(axes, V1=v1, V2=v2, v_y=vy),
+                           shape, [], seconds, _client_threads(client))
     line_list = [l if l is not None else base for l in lines]
     if all(l is base for l in line_list):
         line_list = [base]
@@ -227,7 +406,6 @@ def sweep_steady_line(model: Union[Any, Sequence[Any], Callable[..., Any]], *, V
     seconds = time.perf_counter() - start
     if _bristle.parallel.calls_python(models):
         nthreads = 1
-    n = v1.shape[0]
     axes = dict(axes, V1=v1, V2=v2, v_y=vy)
     return SweepResult(force.reshape(shape + (n, 2)), exact.reshape(shape + (n,)), axes, shape, models, seconds,
                        nthreads if nthreads > 0 else default_threads())
@@ -235,18 +413,21 @@ def sweep_steady_line(model: Union[Any, Sequence[Any], Callable[..., Any]], *, V
 
 def sweep_steady_lumped(model: Union[Any, Sequence[Any], Callable[..., Any]], *, v, normal_load_N: float = 1.0,
                         grid: Optional[Dict[str, Sequence]] = None, threads: Optional[int] = None,
-                        progress="auto") -> SweepResult:
+                        progress="auto", client=None) -> SweepResult:
     """Lumped steady friction forces (eq. 1 without advection) over a grid of models and velocities.
 
     v: relative velocities v_r (m/s): a 1-D array of v_x (v_y = 0) or an (N, 2) array of (v_x, v_y).
-    normal_load_N: F_z (N). Other arguments as for sweep_steady_line.
+    normal_load_N: F_z (N). Other arguments (client= for a Dask cluster too) as for sweep_steady_line.
 
     ``force_N[..., i, :]`` equals ``F_z * m.friction(m.steady_state(v_i), v_i)`` bit for bit: the
     steady force including LuGre's output terms (the Stribeck curve plus sigma2 v).
     """
-    models, lines, axes, shape = _grid_models(model, grid)
-    if any(l is not None for l in lines):
-        raise TypeError("sweep_steady_lumped: the model callable must return a ContactModel (no line)")
+    if client is not None:
+        points, axes, shape = _grid_points(model, grid, "model")
+    else:
+        models, lines, axes, shape = _grid_models(model, grid)
+        if any(l is not None for l in lines):
+            raise TypeError("sweep_steady_lumped: the model callable must return a ContactModel (no line)")
     if v is None or isinstance(v, (str, bytes)):
         raise TypeError("v: expected a 1-D array of v_x or an (N, 2) array of (v_x, v_y), m/s")
     try:
@@ -260,6 +441,13 @@ def sweep_steady_lumped(model: Union[Any, Sequence[Any], Callable[..., Any]], *,
     if a.ndim != 2 or a.shape[1] != 2:
         raise _bristle.InvalidInput(f"v: expected a 1-D array of v_x or an (N, 2) array, got shape {a.shape}")
     a = np.ascontiguousarray(a)
+    if client is not None:
+        start = time.perf_counter()
+        res = _run_on_client(client, "steady_lumped", model, points, (a, float(normal_load_N)),
+                             _progress_of(progress, "sweep_steady_lumped"))
+        seconds = time.perf_counter() - start
+        return SweepResult(_concat(res).reshape(shape + (a.shape[0], 2)), None, dict(axes, v=a), shape, [], seconds,
+                           _client_threads(client))
     nthreads = default_threads() if threads is None else int(threads)
     start = time.perf_counter()
     force = _bristle.parallel.steady_lumped(models, a, float(normal_load_N), nthreads,
@@ -339,7 +527,7 @@ class EpsilonSweepResult:
 
 def sweep_sliding_force(mechanism, *, epsilon, gamma: float = 1.0, directions=(1, -1), grid=None,
                         options=None, integrator=None, threads: Optional[int] = None,
-                        progress="auto") -> EpsilonSweepResult:
+                        progress="auto", client=None) -> EpsilonSweepResult:
     """The eps-systems' sliding force against eps and the limit play law (paper 2, eq. 2.8 vs eq. 2.17).
 
     For every mechanism, eps and direction, ``directional.measure_sliding_force`` drives the bristle
@@ -352,13 +540,18 @@ def sweep_sliding_force(mechanism, *, epsilon, gamma: float = 1.0, directions=(1
     options: directional.SlidingOptions (k_h, speed, wiggles); integrator: IntegratorOptions or None
         (the library's tight defaults).
     threads: worker threads (None: every core); progress: "auto", None or callable(done, total).
+    client: a dask.distributed.Client (one task per grid point; the grid form; bit for bit the same).
 
     Every point equals the serial ``measure_sliding_force`` call bit for bit, whatever ``threads``.
     Profiles or loadings built from Python functions (Profile.custom) are correct on any number of
     threads but serialised by the GIL.
     """
     d = _bristle.directional
-    mechs, axes, shape = _grid_items(mechanism, grid, (d.Mechanism,), "mechanism")
+    if client is not None:
+        points, axes, shape = _grid_points(mechanism, grid, "mechanism")
+        mechs = []
+    else:
+        mechs, axes, shape = _grid_items(mechanism, grid, (d.Mechanism,), "mechanism")
     eps = np.atleast_1d(np.asarray(epsilon, dtype=float)) if not isinstance(epsilon, (str, bytes)) else None
     if eps is None or eps.ndim != 1:
         raise TypeError("epsilon: expected a number or a 1-D array of eps values (m)")
@@ -366,8 +559,14 @@ def sweep_sliding_force(mechanism, *, epsilon, gamma: float = 1.0, directions=(1
     opts = options if options is not None else d.SlidingOptions()
     nthreads = default_threads() if threads is None else int(threads)
     start = time.perf_counter()
-    out = _bristle.parallel.sliding_forces(mechs, eps, float(gamma), dirs, opts, integrator, nthreads,
-                                           _progress_of(progress, "sweep_sliding_force"))
+    if client is not None:
+        res = _run_on_client(client, "sliding_forces", mechanism, points, (eps, float(gamma), dirs, opts, integrator),
+                             _progress_of(progress, "sweep_sliding_force"))
+        out = {k: _concat(res, k) for k in ("mean_N", "min_N", "max_N", "limit_N", "wall_seconds")}
+        out["threads"] = _client_threads(client)
+    else:
+        out = _bristle.parallel.sliding_forces(mechs, eps, float(gamma), dirs, opts, integrator, nthreads,
+                                               _progress_of(progress, "sweep_sliding_force"))
     seconds = time.perf_counter() - start
     full = shape + (eps.size, dirs.size)
     axes = dict(axes, epsilon=eps, direction=dirs)
@@ -405,7 +604,7 @@ class StickSlipSweepResult:
 
 
 def sweep_stick_slip(structure, *, dt: float, belt=None, friction=None, options=None, model_options=None,
-                     grid=None, threads: Optional[int] = None, progress="auto") -> StickSlipSweepResult:
+                     grid=None, threads: Optional[int] = None, progress="auto", client=None) -> StickSlipSweepResult:
     """Stick-slip limit cycles of a structure pressed against a moving belt (paper 3) over a grid.
 
     structure: a structures.Structure, a list of them, or a callable(**grid point) returning a
@@ -415,11 +614,17 @@ def sweep_stick_slip(structure, *, dt: float, belt=None, friction=None, options=
         exact stick) likewise; options: StickSlipOptions (t_end_s, output_every, cycles);
         model_options: ReducedModelOptions.
 
+    client: a dask.distributed.Client (one task per grid point; the grid form; bit for bit the same).
+
     Every point equals ``run_stick_slip(make_reduced_model(structure, dt, model_options), belt,
-    friction, options).cycle`` bit for bit, whatever ``threads``.
+    friction, options).cycle`` bit for bit, whatever ``threads`` (and on a Dask cluster).
     """
     s = _bristle.structures
-    items, axes, shape = _grid_items(structure, grid, (s.Structure,), "structure")
+    if client is not None:
+        points, axes, shape = _grid_points(structure, grid, "structure")
+        items = []
+    else:
+        items, axes, shape = _grid_items(structure, grid, (s.Structure,), "structure")
     base_belt = belt if belt is not None else s.BeltParams()
     base_friction = friction if friction is not None else _bristle.laws.StribeckParams(mu_s=0.5, mu_d=0.3, v_s=0.1)
     if not isinstance(base_belt, s.BeltParams):
@@ -436,8 +641,14 @@ def sweep_stick_slip(structure, *, dt: float, belt=None, friction=None, options=
     mopts = model_options if model_options is not None else s.ReducedModelOptions()
     nthreads = default_threads() if threads is None else int(threads)
     start = time.perf_counter()
-    out = _bristle.parallel.stick_slip(structures, belts, frictions, float(dt), opts, mopts, nthreads,
-                                       _progress_of(progress, "sweep_stick_slip"))
+    if client is not None:
+        res = _run_on_client(client, "stick_slip", structure, points, (base_belt, base_friction, float(dt), opts, mopts),
+                             _progress_of(progress, "sweep_stick_slip"))
+        out = {k: _concat(res, k) for k in res[0] if k != "threads"}
+        out["threads"] = _client_threads(client)
+    else:
+        out = _bristle.parallel.stick_slip(structures, belts, frictions, float(dt), opts, mopts, nthreads,
+                                           _progress_of(progress, "sweep_stick_slip"))
     seconds = time.perf_counter() - start
     threads_used = int(out.pop("threads"))
     values = {k: np.asarray(v).reshape(shape) for k, v in out.items()}

@@ -56,6 +56,76 @@ VecX to_vecx(py::handle value, std::string_view what, Eigen::Index expected_size
 /// A 1-D sequence of numbers as std::vector.
 std::vector<double> to_vector(py::handle value, std::string_view what);
 
+/// The arguments of a numpy-native pointwise evaluation: each argument is one point or an array of n
+/// points, and the result gets a leading axis of length n when any argument is an array of points.
+///
+/// - velocity(value, what): a number v means (v, 0) and 2 values (v_x, v_y) one 2-D velocity, as
+///   before; a numpy array of shape (n,) with n != 2 means n velocities (v_i, 0); shape (n, 2) n 2-D
+///   velocities (so n = 2 velocities along x are written as an (2, 2) array);
+/// - vector(value, what, size): `size` values for one point, an (n, size) array for n points.
+/// Every argument with n points must have the same n (arguments of one point are broadcast). Wrong
+/// shapes and non-finite values raise InvalidInput (ValueError) naming the argument, e.g.
+/// "v_r[3] = nan: must be finite".
+class PointArgs {
+ public:
+  /// Adds a velocity argument (m/s); returns its index.
+  std::size_t velocity(py::handle value, std::string_view what);
+  /// Adds an argument of `size` values per point; returns its index.
+  std::size_t vector(py::handle value, std::string_view what, Eigen::Index size);
+  /// True if some argument is an array of points (then results get the leading axis n).
+  bool batch() const { return batch_; }
+  /// Number of points (1 when no argument is an array of points).
+  py::ssize_t size() const { return n_; }
+  /// Argument `arg` at point i (broadcast when the argument is one point).
+  const double* at(std::size_t arg, py::ssize_t i) const {
+    const Arg& a = args_[arg];
+    return a.data.data() + (a.batch ? i * a.width : 0);
+  }
+  Vec2 vec2(std::size_t arg, py::ssize_t i) const {
+    const double* p = at(arg, i);
+    return Vec2(p[0], p[1]);
+  }
+  /// A new float64 array for the result: item_shape for one point, (n,) + item_shape for n points.
+  py::array_t<double> result(std::vector<py::ssize_t> item_shape) const;
+
+ private:
+  struct Arg {
+    std::vector<double> data;
+    py::ssize_t width = 0;
+    bool batch = false;
+  };
+  void add_points(Arg& arg, py::ssize_t n, std::string_view what);
+  std::vector<Arg> args_;
+  py::ssize_t n_ = 1;
+  bool batch_ = false;
+  std::string batch_name_;
+};
+
+/// Evaluates fn(i, out) for every point of `args` into a result of `item_shape` per point (row-major):
+/// one point gives an array of item_shape (a float for item_shape {}), n points (n,) + item_shape.
+template <class Fn>
+py::object evaluate_points(const PointArgs& args, std::vector<py::ssize_t> item_shape, Fn&& fn) {
+  py::array_t<double> out = args.result(item_shape);
+  py::ssize_t width = 1;
+  for (py::ssize_t d : item_shape) width *= d;
+  double* dst = out.mutable_data();
+  for (py::ssize_t i = 0; i < args.size(); ++i) fn(i, dst + i * width);
+  if (!args.batch() && item_shape.empty()) return py::float_(dst[0]);
+  return py::object(std::move(out));
+}
+
+/// Row-major copies of small Eigen results into a result slot.
+inline void put(double* out, const Vec2& v) {
+  out[0] = v[0];
+  out[1] = v[1];
+}
+inline void put(double* out, const Mat2& m) {
+  out[0] = m(0, 0);
+  out[1] = m(0, 1);
+  out[2] = m(1, 0);
+  out[3] = m(1, 1);
+}
+
 /// A Signal, or a number as a constant signal (contact.cpp).
 contact::Signal to_signal(py::handle value, std::string_view what);
 

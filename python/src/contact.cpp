@@ -90,28 +90,48 @@ its source h(u, v_r) is eq. 35. v_r (m/s): 2 values, or a number v for (v, 0).)d
       .def(
           "source",
           [](const ContactModel& model, py::handle u, py::handle v_r) {
-            const VecX x = state_of(model, u);
-            VecX h(model.state_size());
-            const Vec2 zdot = model.source(x.data(), to_vec2(v_r, "v_r", true), h.data());
-            return py::make_tuple(copy_array(h), zdot);
+            PointArgs a;
+            const auto n = model.state_size();
+            const std::size_t iu = a.vector(u, "u", n), iv = a.velocity(v_r, "v_r");
+            py::array_t<double> h = a.result({n}), zdot = a.result({2});
+            double* hp = h.mutable_data();
+            double* zp = zdot.mutable_data();
+            for (py::ssize_t i = 0; i < a.size(); ++i) put(zp + 2 * i, model.source(a.at(iu, i), a.vec2(iv, i), hp + n * i));
+            return py::make_tuple(h, zdot);
           },
-          py::arg("u"), py::arg("v_r"), "(h, zdot): the source h(u, v_r) of eq. 35 and zdot = h0 (m/s).")
+          py::arg("u"), py::arg("v_r"), R"doc(
+(h, zdot): the source h(u, v_r) of eq. 35 and zdot = h0 (m/s).
+
+u: the state (state_size values) or an (n, state_size) array; v_r (m/s): a number v (meaning (v, 0)),
+2 values (v_x, v_y), an (n,) array of v_x or an (n, 2) array. With n points, h is (n, state_size) and
+zdot (n, 2); e.g. ``h, zdot = model.source(U, np.linspace(0.1, 1, 50))``.)doc")
       .def(
           "source_jacobian",
           [](const ContactModel& model, py::handle u, py::handle v_r) {
-            const VecX x = state_of(model, u);
-            MatX jacobian(model.state_size(), model.state_size());
-            model.source_jacobian(x.data(), to_vec2(v_r, "v_r", true), jacobian.data());
-            return jacobian;
+            PointArgs a;
+            const auto n = model.state_size();
+            const std::size_t iu = a.vector(u, "u", n), iv = a.velocity(v_r, "v_r");
+            MatX jacobian(n, n);
+            return evaluate_points(a, {n, n}, [&](py::ssize_t i, double* out) {
+              model.source_jacobian(a.at(iu, i), a.vec2(iv, i), jacobian.data());
+              Eigen::Map<Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>(out, n, n) = jacobian;
+            });
           },
-          py::arg("u"), py::arg("v_r"), "dh/du, state_size x state_size.")
+          py::arg("u"), py::arg("v_r"),
+          "dh/du, state_size x state_size; (n, state_size, state_size) for n points (u and v_r as for source).")
       .def(
           "friction",
           [](const ContactModel& model, py::handle u, py::handle v_r) {
-            const VecX x = state_of(model, u);
-            return model.friction(x.data(), to_vec2(v_r, "v_r", true));
+            PointArgs a;
+            const std::size_t iu = a.vector(u, "u", model.state_size()), iv = a.velocity(v_r, "v_r");
+            return evaluate_points(a, {2}, [&](py::ssize_t i, double* out) {
+              put(out, model.friction(a.at(iu, i), a.vec2(iv, i)));
+            });
           },
-          py::arg("u"), py::arg("v_r"), "Normalised friction force on the upper body (f plus LuGre's output terms).")
+          py::arg("u"), py::arg("v_r"), R"doc(
+Normalised friction force on the upper body (f plus LuGre's output terms), (2,); (n, 2) for n points
+(u and v_r as for source). Sign: the force opposes the sliding, -mu(v) along v in the steady state; the
+force in N is F_z times it.)doc")
       .def(
           "stored_energy",
           [](const ContactModel& model, py::handle u) {
@@ -137,17 +157,34 @@ its source h(u, v_r) is eq. 35. v_r (m/s): 2 values, or a number v for (v, 0).)d
           "Dissipated power at a point (normalised, m/s); >= 0 for FrBD (Lemma B.1).")
       .def(
           "steady_force",
-          [](const ContactModel& model, py::handle v_r) { return model.steady_force(to_vec2(v_r, "v_r", true)); },
-          py::arg("v_r"),
-          "Analytic steady normalised friction force at constant v_r (m/s). Never NaN: at v_r = 0 it is 0 for every\n"
-          "law and every eps (the limit eps -> 0+); with eps = 0 it depends on the direction of v_r only. The\n"
-          "frictionless law raises InvalidInput at v_r != 0 (no steady state); a singular G^-1(v_r) SolverError.")
+          [](const ContactModel& model, py::handle v_r) {
+            PointArgs a;
+            const std::size_t iv = a.velocity(v_r, "v_r");
+            return evaluate_points(a, {2}, [&](py::ssize_t i, double* out) { put(out, model.steady_force(a.vec2(iv, i))); });
+          },
+          py::arg("v_r"), R"doc(
+Analytic steady normalised friction force at constant v_r (m/s): (2,) for one velocity, (n, 2) for n.
+
+v_r: a number v (meaning (v, 0)), 2 values (v_x, v_y), an (n,) numpy array of v_x (n != 2) or an
+(n, 2) array. Sign: the force on the upper body opposes the sliding, -mu(|v|) v/|v| (plus LuGre's
+-Sigma2 v); times F_z it is in N. Example: ``model.steady_force(np.geomspace(1e-3, 10, 200))[:, 0]``
+is the Stribeck curve -mu(v). Never NaN: at v_r = 0 it is 0 for every law and every eps (the limit
+eps -> 0+); with eps = 0 it depends on the direction of v_r only. The frictionless law raises InvalidInput
+at v_r != 0 (no steady state); a singular G^-1(v_r) SolverError.)doc")
       .def(
           "steady_state",
           [](const ContactModel& model, py::handle v_r) {
-            return copy_array(model.steady_state(to_vec2(v_r, "v_r", true)));
+            PointArgs a;
+            const std::size_t iv = a.velocity(v_r, "v_r");
+            const auto n = model.state_size();
+            return evaluate_points(a, {n}, [&](py::ssize_t i, double* out) {
+              const VecX u = model.steady_state(a.vec2(iv, i));
+              std::copy(u.data(), u.data() + n, out);
+            });
           },
-          py::arg("v_r"), "The steady state u at constant v_r (the limits of steady_force at v_r = 0: u = 0).")
+          py::arg("v_r"),
+          "The steady state u at constant v_r (m/s): (state_size,), or (n, state_size) for n velocities "
+          "(v_r as for steady_force; at v_r = 0, the limit u = 0).")
       .def_property_readonly(
           "law", [](const ContactModel& model) { return model.law(); }, "FrictionLaw (a copy)")
       .def_property_readonly(

@@ -76,6 +76,83 @@ std::vector<double> to_vector(py::handle value, std::string_view what) {
   return std::vector<double>(v.data(), v.data() + v.size());
 }
 
+void PointArgs::add_points(Arg& arg, py::ssize_t n, std::string_view what) {
+  arg.batch = true;
+  if (batch_ && n != n_)
+    throw InvalidInput(std::string(what) + ": " + std::to_string(n) + " points, but " + batch_name_ + " has " +
+                       std::to_string(n_));
+  if (!batch_) {
+    batch_ = true;
+    n_ = n;
+    batch_name_ = std::string(what);
+  }
+}
+
+namespace {
+
+void require_finite_points(const std::vector<double>& data, py::ssize_t width, bool batch, std::string_view what) {
+  for (std::size_t k = 0; k < data.size(); ++k) {
+    if (std::isfinite(data[k])) continue;
+    std::string where(what);
+    if (batch) where += "[" + std::to_string(static_cast<py::ssize_t>(k) / width) + "]";  // the point
+    throw InvalidInput(where + " = " + format_value(data[k]) + ": must be finite");
+  }
+}
+
+}  // namespace
+
+std::size_t PointArgs::velocity(py::handle value, std::string_view what) {
+  const auto a = as_array(value, what, "a number, 2 values (x, y), or an (n,) or (n, 2) array of velocities");
+  Arg arg;
+  arg.width = 2;
+  const bool is_ndarray = py::isinstance<py::array>(value);
+  if (a.ndim() == 0) {
+    arg.data = {a.data()[0], 0.0};
+  } else if (a.ndim() == 1 && a.shape(0) == 2) {
+    arg.data = {a.data()[0], a.data()[1]};
+  } else if (a.ndim() == 1 && is_ndarray) {
+    add_points(arg, a.shape(0), what);
+    arg.data.assign(static_cast<std::size_t>(2 * a.shape(0)), 0.0);
+    for (py::ssize_t i = 0; i < a.shape(0); ++i) arg.data[static_cast<std::size_t>(2 * i)] = a.data()[i];
+  } else if (a.ndim() == 2 && a.shape(1) == 2) {
+    add_points(arg, a.shape(0), what);
+    arg.data.assign(a.data(), a.data() + a.size());
+  } else if (a.ndim() == 1) {
+    throw InvalidInput(std::string(what) + ": expected 2 values (x, y), got an array of shape " + shape_text(a));
+  } else {
+    throw InvalidInput(std::string(what) + ": expected a number, 2 values (x, y), or an (n,) or (n, 2) array, got an "
+                       "array of shape " + shape_text(a));
+  }
+  require_finite_points(arg.data, arg.width, arg.batch, what);
+  args_.push_back(std::move(arg));
+  return args_.size() - 1;
+}
+
+std::size_t PointArgs::vector(py::handle value, std::string_view what, Eigen::Index size) {
+  const auto a = as_array(value, what, "a 1-D array of numbers or an (n, " + std::to_string(size) + ") array");
+  Arg arg;
+  arg.width = size;
+  if (a.ndim() == 1) {
+    if (a.shape(0) != size)
+      throw InvalidInput(std::string(what) + ": " + std::to_string(a.shape(0)) + " values; expected " +
+                         std::to_string(size));
+  } else if (a.ndim() == 2 && a.shape(1) == size) {
+    add_points(arg, a.shape(0), what);
+  } else {
+    throw InvalidInput(std::string(what) + ": expected a 1-D array, got " +
+                       (a.ndim() == 0 ? std::string("a number") : "an array of shape " + shape_text(a)));
+  }
+  arg.data.assign(a.data(), a.data() + a.size());
+  require_finite_points(arg.data, arg.width, arg.batch, what);
+  args_.push_back(std::move(arg));
+  return args_.size() - 1;
+}
+
+py::array_t<double> PointArgs::result(std::vector<py::ssize_t> item_shape) const {
+  if (batch_) item_shape.insert(item_shape.begin(), n_);
+  return py::array_t<double>(item_shape);
+}
+
 py::array_t<double> view(const double* data, std::size_t n, py::handle owner) {
   py::array_t<double> a({static_cast<py::ssize_t>(n)}, {static_cast<py::ssize_t>(sizeof(double))}, data, owner);
   py::detail::array_proxy(a.ptr())->flags &= ~py::detail::npy_api::NPY_ARRAY_WRITEABLE_;

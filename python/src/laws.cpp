@@ -105,8 +105,15 @@ M = R(angle_rad) diag(mu_1, mu_2) R^T with one law per principal axis. Always SP
       .def_readwrite("angle_rad", &FrictionCoefficient::angle_rad, "rotation of the principal axes from x (rad)")
       .def("validate", &FrictionCoefficient::validate, py::arg("prefix") = "law")
       .def(
-          "M", [](const FrictionCoefficient& c, py::handle v) { return c.M(to_vec2(v, "v_r", true)); }, py::arg("v_r"),
-          "M(v_r), 2x2 (v_r in m/s: 2 values, or a number for (v, 0)).")
+          "M",
+          [](const FrictionCoefficient& c, py::handle v) {
+            PointArgs a;
+            const std::size_t iv = a.velocity(v, "v_r");
+            return evaluate_points(a, {2, 2}, [&](py::ssize_t i, double* out) { put(out, c.M(a.vec2(iv, i))); });
+          },
+          py::arg("v_r"),
+          "M(v_r), 2x2 (v_r in m/s: 2 values, or a number for (v, 0)); (n, 2, 2) for an (n,) numpy array of "
+          "v_x or an (n, 2) array. Example: ``coefficient.M(np.linspace(0, 1, 5))[:, 0, 0]`` is mu(v).")
       .def("__repr__", [](const FrictionCoefficient& c) { return repr(c); });
   add_copy<FrictionCoefficient>(coefficient);
 
@@ -233,32 +240,68 @@ FrictionLaw(params, k_static). Vectors are 2-D (x, y): z (m), f (-, normalised f
       .def(
           "h0",
           [](const FrictionLaw& l, py::handle z, py::handle f, py::handle v) {
-            return l.h0(to_vec2(z, "z"), to_vec2(f, "f"), to_vec2(v, "v", true));
+            PointArgs a;
+            const std::size_t iz = a.vector(z, "z", 2), jf = a.vector(f, "f", 2), iv = a.velocity(v, "v");
+            return evaluate_points(a, {2}, [&](py::ssize_t i, double* out) {
+              put(out, l.h0(a.vec2(iz, i), a.vec2(jf, i), a.vec2(iv, i)));
+            });
           },
-          py::arg("z"), py::arg("f"), py::arg("v"), "h0(z, f, v): rate of the relative deformation (m/s), eqs. 2-7.")
+          py::arg("z"), py::arg("f"), py::arg("v"), R"doc(
+h0(z, f, v): rate of the relative deformation (m/s), eqs. 2-7; (2,) for one point, (n, 2) for n.
+
+z (m), f (-): 2 values or (n, 2) arrays; v (m/s): a number, 2 values, an (n,) array of v_x or an
+(n, 2) array. Example: ``law.h0(np.zeros(2), np.zeros(2), np.linspace(-1, 1, 11))``.)doc")
       .def(
           "h0_jacobian",
           [](const FrictionLaw& l, py::handle z, py::handle f, py::handle v) {
-            Mat2 dz, df;
-            l.h0_jacobian(to_vec2(z, "z"), to_vec2(f, "f"), to_vec2(v, "v", true), dz, df);
+            PointArgs a;
+            const std::size_t iz = a.vector(z, "z", 2), jf = a.vector(f, "f", 2), iv = a.velocity(v, "v");
+            py::array_t<double> dz = a.result({2, 2}), df = a.result({2, 2});
+            for (py::ssize_t i = 0; i < a.size(); ++i) {
+              Mat2 jz, jfm;
+              l.h0_jacobian(a.vec2(iz, i), a.vec2(jf, i), a.vec2(iv, i), jz, jfm);
+              put(dz.mutable_data() + 4 * i, jz);
+              put(df.mutable_data() + 4 * i, jfm);
+            }
             return py::make_tuple(dz, df);
           },
-          py::arg("z"), py::arg("f"), py::arg("v"), "(dh0/dz, dh0/df), each 2x2.")
+          py::arg("z"), py::arg("f"), py::arg("v"), "(dh0/dz, dh0/df), each 2x2; each (n, 2, 2) for n points.")
       .def(
           "output",
           [](const FrictionLaw& l, py::handle f, py::handle zdot, py::handle v) {
-            return l.output(to_vec2(f, "f"), to_vec2(zdot, "zdot"), to_vec2(v, "v", true));
+            PointArgs a;
+            const std::size_t jf = a.vector(f, "f", 2), iz = a.vector(zdot, "zdot", 2), iv = a.velocity(v, "v");
+            return evaluate_points(a, {2}, [&](py::ssize_t i, double* out) {
+              put(out, l.output(a.vec2(jf, i), a.vec2(iz, i), a.vec2(iv, i)));
+            });
           },
           py::arg("f"), py::arg("zdot"), py::arg("v"),
-          "Normalised friction force on the upper body: f + Sigma1 zdot - Sigma2 v (LuGre), else f.")
+          "Normalised friction force on the upper body: f + Sigma1 zdot - Sigma2 v (LuGre), else f; (n, 2) for "
+          "n points (f, zdot: (n, 2); v as for h0). Sign: it opposes the sliding.")
       .def(
-          "steady_force", [](const FrictionLaw& l, py::handle v) { return l.steady_force(to_vec2(v, "v", true)); },
+          "steady_force",
+          [](const FrictionLaw& l, py::handle v) {
+            PointArgs a;
+            const std::size_t iv = a.velocity(v, "v");
+            return evaluate_points(a, {2}, [&](py::ssize_t i, double* out) { put(out, l.steady_force(a.vec2(iv, i))); });
+          },
+          py::arg("v"), R"doc(
+Analytic steady normalised force at constant v (m/s; sigma2 included): (2,), or (n, 2) for n velocities.
+
+v: a number v (meaning (v, 0)), 2 values (v_x, v_y), an (n,) numpy array of v_x (n != 2) or an (n, 2)
+array. Sign: the force on the upper body opposes the sliding (-mu(v) for v > 0). Example:
+``law.steady_force(np.linspace(0.01, 1, 100))``. Never NaN: 0 at v = 0 for every law and eps (the limit
+eps -> 0+); see ContactModel.steady_force.)doc")
+      .def(
+          "G_inverse",
+          [](const FrictionLaw& l, py::handle v) {
+            PointArgs a;
+            const std::size_t iv = a.velocity(v, "v");
+            return evaluate_points(a, {2, 2}, [&](py::ssize_t i, double* out) { put(out, Mat2(l.G_inverse(a.vec2(iv, i)))); });
+          },
           py::arg("v"),
-          "Analytic steady normalised force at constant v (m/s; sigma2 included). Never NaN: 0 at v = 0 for every\n"
-          "law and eps (the limit eps -> 0+); see ContactModel.steady_force.")
-      .def(
-          "G_inverse", [](const FrictionLaw& l, py::handle v) { return l.G_inverse(to_vec2(v, "v", true)); },
-          py::arg("v"), "G^-1(v) = M^-2(v) ||M(v) v||_eps (m/s) of the FrBD family (h0 = -G^-1 f - v, eq. 3).")
+          "G^-1(v) = M^-2(v) ||M(v) v||_eps (m/s) of the FrBD family (h0 = -G^-1 f - v, eq. 3): 2x2, or "
+          "(n, 2, 2) for n velocities (v as for steady_force).")
       .def_property_readonly(
           "params", [](const FrictionLaw& l) { return l.params(); }, "LawParams (a copy)")
       .def_property_readonly(

@@ -7,6 +7,7 @@
 // each call. Fields come back as numpy arrays (copies).
 #include <cmath>
 #include <memory>
+#include <numbers>
 #include <utility>
 #include <vector>
 
@@ -113,6 +114,122 @@ py::object map_points(py::handle value, const char* what, int k, Fn&& fn) {
     fn(p, dst + r * k);
   }
   return py::object(std::move(result));
+}
+
+/// Pickling of a plain-data result struct: the state is the tuple of the given fields, in order (a
+/// tuple of another length is an InvalidInput naming the class).
+template <class T, class... Fields>
+void add_field_pickle(py::class_<T>& cls, const char* name, Fields T::*... fields) {
+  cls.def(py::pickle([fields...](const T& t) { return py::make_tuple(t.*fields...); },
+                     [name, fields...](const py::tuple& state) {
+                       if (state.size() != sizeof...(Fields))
+                         throw InvalidInput(std::string(name) + ": pickled state of " + std::to_string(state.size()) +
+                                            " values; expected " + std::to_string(sizeof...(Fields)));
+                       T t;
+                       std::size_t i = 0;
+                       ((t.*fields = state[i++].template cast<Fields>()), ...);
+                       return t;
+                     }));
+}
+
+/// v_y of the rolling kinematics from v_y or the slip angle (the TOML key kinematics.slip_angle_deg):
+/// v_y = (V_r + v_x) tan(alpha), |alpha| < 89 degrees, one of the two.
+double lateral_slip(double V_r, double v_x, const py::object& v_y, const py::object& slip_angle_deg,
+                    const std::string& prefix) {
+  if (slip_angle_deg.is_none()) return v_y.is_none() ? 0.0 : to_double(v_y, "v_y");
+  if (!v_y.is_none())
+    throw InvalidInput(prefix + ".v_y and " + prefix + ".slip_angle_deg: give one of them, not both");
+  const double alpha = to_double(slip_angle_deg, "slip_angle_deg");
+  if (!(std::abs(alpha) < 89.0))
+    throw InvalidInput(prefix + ".slip_angle_deg = " + format_value(alpha) + ": must be in (-89, 89)");
+  return (V_r + v_x) * std::tan(alpha * std::numbers::pi / 180.0);
+}
+
+/// A number or a 1-D array of numbers (finite), for the axes of steady_map.
+std::vector<double> map_axis(py::handle value, const char* what) {
+  if (py::isinstance<py::float_>(value) || py::isinstance<py::int_>(value)) {
+    const double v = to_double(value, what);
+    if (!std::isfinite(v)) throw InvalidInput(std::string("steady_map.") + what + " = " + format_value(v) + ": must be finite");
+    return {v};
+  }
+  std::vector<double> v = to_vector(value, what);
+  for (std::size_t i = 0; i < v.size(); ++i)
+    if (!std::isfinite(v[i]))
+      throw InvalidInput(std::string("steady_map.") + what + "[" + std::to_string(i) + "] = " + format_value(v[i]) +
+                         ": must be finite");
+  if (v.empty()) throw InvalidInput(std::string("steady_map.") + what + ": empty; give at least one value");
+  return v;
+}
+
+py::dict steady_map_columns(const contact::ContactModel& model, const PatchParams& params, double Vr_mps,
+                            py::handle vx_mps, const py::object& vy_mps, const py::object& slip_angle_deg,
+                            py::handle spin_radps, bool s_corrections, std::size_t chain_length, int threads) {
+  if (!vy_mps.is_none() && !slip_angle_deg.is_none())
+    throw InvalidInput("steady_map.vy_mps and steady_map.slip_angle_deg: give one of them, not both");
+  const bool by_angle = !slip_angle_deg.is_none();
+  std::vector<std::pair<const char*, std::vector<double>>> axes;
+  axes.emplace_back("vx_mps", map_axis(vx_mps, "vx_mps"));
+  axes.emplace_back(by_angle ? "slip_angle_deg" : "vy_mps",
+                    by_angle ? map_axis(slip_angle_deg, "slip_angle_deg")
+                             : (vy_mps.is_none() ? std::vector<double>{0.0} : map_axis(vy_mps, "vy_mps")));
+  axes.emplace_back("spin_radps", map_axis(spin_radps, "spin_radps"));
+  std::size_t n = 1;
+  const char* n_from = nullptr;
+  for (const auto& [name, values] : axes) {
+    if (values.size() == 1) continue;
+    if (n_from && values.size() != n)
+      throw InvalidInput(std::string("steady_map.") + name + ": " + std::to_string(values.size()) + " values, but " +
+                         n_from + " has " + std::to_string(n) + " (arrays are broadcast: give equal lengths or one value)");
+    n = values.size();
+    n_from = name;
+  }
+  const auto value = [&](std::size_t a, std::size_t i) { return axes[a].second.size() == 1 ? axes[a].second[0] : axes[a].second[i]; };
+  std::vector<double> vx(n), vy(n), alpha(n), spin(n);
+  std::vector<PatchKinematics> points;
+  points.reserve(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    vx[i] = value(0, i);
+    spin[i] = value(2, i);
+    if (by_angle) {
+      alpha[i] = value(1, i);
+      vy[i] = lateral_slip(Vr_mps, vx[i], py::none(), py::float_(alpha[i]), "steady_map");
+    } else {
+      vy[i] = value(1, i);
+    }
+    points.push_back(rolling(Vr_mps, vx[i], vy[i], spin[i], s_corrections));
+    points.back().validate("steady_map");
+  }
+  threads = resolve_threads(threads);
+  if (model.law().params().G_inverse.target<MatrixCallable>()) threads = 1;
+  std::vector<SteadyPatch> map;
+  {
+    py::gil_scoped_release release;
+    map = solve_steady_map(model, params, points, chain_length, threads);
+  }
+  const auto column = [n](auto&& get) {
+    py::array_t<double> a(static_cast<py::ssize_t>(n));
+    for (std::size_t i = 0; i < n; ++i) a.mutable_data()[i] = get(i);
+    return a;
+  };
+  py::dict out;
+  out["Vr_mps"] = column([&](std::size_t) { return Vr_mps; });
+  out["vx_mps"] = copy_array(vx);
+  out["vy_mps"] = copy_array(vy);
+  if (by_angle) out["slip_angle_deg"] = copy_array(alpha);
+  out["spin_radps"] = copy_array(spin);
+  out["Fx_N"] = column([&](std::size_t i) { return map[i].force_N[0]; });
+  out["Fy_N"] = column([&](std::size_t i) { return map[i].force_N[1]; });
+  out["Mz_Nm"] = column([&](std::size_t i) { return map[i].Mz_Nm; });
+  out["Mz_no_phi_Nm"] = column([&](std::size_t i) { return map[i].Mz_no_phi_Nm; });
+  out["W_J"] = column([&](std::size_t i) { return map[i].stored_energy_J; });
+  out["P_supplied_W"] = column([&](std::size_t i) { return map[i].supplied_power_W; });
+  out["P_dissipated_W"] = column([&](std::size_t i) { return map[i].dissipated_power_W; });
+  out["P_outflow_W"] = column([&](std::size_t i) { return map[i].outflow_power_W; });
+  out["P_compression_W"] = column([&](std::size_t i) { return map[i].compression_power_W; });
+  out["P_residual_W"] = column([&](std::size_t i) { return map[i].budget_residual_W; });
+  out["sweeps"] = column([&](std::size_t i) { return static_cast<double>(map[i].sweeps); });
+  out["newton_steps"] = column([&](std::size_t i) { return static_cast<double>(map[i].newton_steps); });
+  return out;
 }
 
 }  // namespace
@@ -259,15 +376,45 @@ False: v_r = V1(x) - V2(x)).)doc");
 
   m.def(
       "rolling",
-      [](double V_r, double v_x, double v_y, double spin_radps, bool s_corrections) {
-        const PatchKinematics k = rolling(V_r, v_x, v_y, spin_radps, s_corrections);
+      [](double V_r, double v_x, py::object v_y, double spin_radps, bool s_corrections, py::object slip_angle_deg) {
+        const PatchKinematics k = rolling(V_r, v_x, lateral_slip(V_r, v_x, v_y, slip_angle_deg, "rolling"), spin_radps,
+                                          s_corrections);
         k.validate("rolling");
         return k;
       },
-      py::kw_only(), py::arg("V_r"), py::arg("v_x") = 0.0, py::arg("v_y") = 0.0, py::arg("spin_radps") = 0.0,
-      py::arg("s_corrections") = true,
+      py::kw_only(), py::arg("V_r"), py::arg("v_x") = 0.0, py::arg("v_y") = py::none(), py::arg("spin_radps") = 0.0,
+      py::arg("s_corrections") = true, py::arg("slip_angle_deg") = py::none(),
       R"doc(Rolling along x at speed V_r (m/s) with creep v_x, lateral slip v_y (m/s) and spin (rad/s) of
-body 1: V1 = (-V_r, 0), omega1 = spin, V2 = (-(V_r + v_x), -v_y); v_r = (v_x - spin y, v_y + spin x).)doc");
+body 1: V1 = (-V_r, 0), omega1 = spin, V2 = (-(V_r + v_x), -v_y); v_r = (v_x - spin y, v_y + spin x).
+
+Instead of v_y, the slip angle alpha as in TOML (kinematics.slip_angle_deg, in (-89, 89) degrees):
+v_y = (V_r + v_x) tan(alpha); give one of v_y and slip_angle_deg. Example:
+``bristle.patch.rolling(V_r=16.0, v_x=0.1, slip_angle_deg=2.0)``.)doc");
+
+  m.def(
+      "steady_map",
+      [](const contact::ContactModel& model, const PatchParams& params, double Vr_mps, py::handle vx_mps,
+         py::object vy_mps, py::object slip_angle_deg, py::handle spin_radps, bool s_corrections,
+         std::size_t chain_length, int threads) {
+        return steady_map_columns(model, params, Vr_mps, vx_mps, vy_mps, slip_angle_deg, spin_radps, s_corrections,
+                                  chain_length, threads);
+      },
+      py::arg("model"), py::arg("params"), py::kw_only(), py::arg("Vr_mps"), py::arg("vx_mps") = 0.0,
+      py::arg("vy_mps") = py::none(), py::arg("slip_angle_deg") = py::none(), py::arg("spin_radps") = 0.0,
+      py::arg("s_corrections") = true, py::arg("chain_length") = 0, py::arg("threads") = 0,
+      R"doc(
+Steady patch forces over operating points, as column arrays (a dict of numpy arrays, the CLI's
+patch_steady_map column names): the keys of the TOML kinematics table.
+
+Vr_mps: rolling speed V_r (m/s); vx_mps, vy_mps (m/s), slip_angle_deg (deg, in (-89, 89); v_y =
+(V_r + v_x) tan(alpha), instead of vy_mps) and spin_radps (rad/s): numbers or 1-D arrays, broadcast to n
+points. chain_length and threads as for solve_steady_map (whose results these are, bit for bit).
+
+Returns {"Vr_mps", "vx_mps", "vy_mps", ["slip_angle_deg",] "spin_radps", "Fx_N", "Fy_N", "Mz_Nm",
+"Mz_no_phi_Nm", "W_J", "P_supplied_W", "P_dissipated_W", "P_outflow_W", "P_compression_W",
+"P_residual_W", "sweeps", "newton_steps"}, each of shape (n,). Example:
+``bristle.patch.steady_map(model, params, Vr_mps=16.0, vx_mps=0.05, slip_angle_deg=np.linspace(-3, 3, 13))["Fy_N"]``.
+)doc");
 
   // ---- Geometry, Riemann variables, edges, eq. 84 ----------------------------------------------------
   py::class_<PatchGeometry>(m, "PatchGeometry", R"doc(
@@ -417,12 +564,12 @@ Edge values (0 leading, 1 neutral, 2 trailing), max_speed (4,) (m/s) per family.
       "Eq. 84 (the passivity condition of Lemma B.1) on a samples x samples grid of the patch.");
 
   // ---- Steady solver -------------------------------------------------------------------------------
-  py::class_<SteadyPatch>(m, "SteadyPatch", R"doc(
+  py::class_<SteadyPatch> steady_patch(m, "SteadyPatch", R"doc(
 A steady solution: force_N (N, eq. 36), Mz_Nm (N m, eq. 38 with phi), Mz_no_phi_Nm (N m, eq. 39),
 stored_energy_J (J, eq. 85), supplied_power_W and dissipated_power_W (W), the energy budget's
 outflow_power_W (trailing edges), compression_power_W and budget_residual_W = P_supplied - D - outflow +
-compression (W; docs/patch.md), sweeps, newton_steps.)doc")
-      .def_property_readonly("force_N", [](const SteadyPatch& s) -> Vec2 { return s.force_N; })
+compression (W; docs/patch.md), sweeps, newton_steps. Pickles (plain data).)doc");
+  steady_patch.def_property_readonly("force_N", [](const SteadyPatch& s) -> Vec2 { return s.force_N; })
       .def_readonly("Mz_Nm", &SteadyPatch::Mz_Nm)
       .def_readonly("Mz_no_phi_Nm", &SteadyPatch::Mz_no_phi_Nm)
       .def_readonly("stored_energy_J", &SteadyPatch::stored_energy_J)
@@ -433,6 +580,10 @@ compression (W; docs/patch.md), sweeps, newton_steps.)doc")
       .def_readonly("budget_residual_W", &SteadyPatch::budget_residual_W)
       .def_readonly("newton_steps", &SteadyPatch::newton_steps)
       .def_readonly("sweeps", &SteadyPatch::sweeps);
+  add_field_pickle(steady_patch, "SteadyPatch", &SteadyPatch::force_N, &SteadyPatch::Mz_Nm, &SteadyPatch::Mz_no_phi_Nm,
+                   &SteadyPatch::stored_energy_J, &SteadyPatch::supplied_power_W, &SteadyPatch::dissipated_power_W,
+                   &SteadyPatch::outflow_power_W, &SteadyPatch::compression_power_W, &SteadyPatch::budget_residual_W,
+                   &SteadyPatch::sweeps, &SteadyPatch::newton_steps);
 
   py::class_<PatchSolver>(m, "PatchSolver", R"doc(
 The steady patch (second-order upwind on the mapped square, symmetric Gauss-Seidel): PatchSolver(model,
@@ -501,14 +652,14 @@ PatchSolver.solve(kin, warm=i > 0) would; the chains run on `threads` workers (0
 results (a list of SteadyPatch) are bit-identical for any number of workers. GIL released.)doc");
 
   // ---- Transient solver ----------------------------------------------------------------------------
-  py::class_<PatchSnapshot>(m, "PatchSnapshot", R"doc(
+  py::class_<PatchSnapshot> snapshot(m, "PatchSnapshot", R"doc(
 The transient patch at one time: t_s (s), Fz_N (N), scale (sigma_x, the length's), scale_y (sigma_y, the
 width's), force_N (N, eq. 36), Mz_Nm,
 Mz_no_phi_Nm (N m, eqs. 38, 39), stored_energy_J (J, eq. 85), supplied_power_W, dissipated_power_W (W),
 supplied_energy_J (J); the energy budget (docs/patch.md): outflow_power_W, compression_power_W,
 load_power_W (W), dissipated_energy_J, outflow_energy_J, compression_energy_J, load_energy_J and
-energy_residual_J = W(t) - W(t0) - int budget dt (J).)doc")
-      .def_readonly("t_s", &PatchSnapshot::t_s)
+energy_residual_J = W(t) - W(t0) - int budget dt (J). Pickles (plain data).)doc");
+  snapshot.def_readonly("t_s", &PatchSnapshot::t_s)
       .def_readonly("Fz_N", &PatchSnapshot::Fz_N)
       .def_readonly("scale", &PatchSnapshot::scale)
       .def_readonly("scale_y", &PatchSnapshot::scale_y)
@@ -527,6 +678,14 @@ energy_residual_J = W(t) - W(t0) - int budget dt (J).)doc")
       .def_readonly("compression_energy_J", &PatchSnapshot::compression_energy_J)
       .def_readonly("load_energy_J", &PatchSnapshot::load_energy_J)
       .def_readonly("energy_residual_J", &PatchSnapshot::energy_residual_J);
+  add_field_pickle(snapshot, "PatchSnapshot", &PatchSnapshot::t_s, &PatchSnapshot::Fz_N, &PatchSnapshot::scale,
+                   &PatchSnapshot::scale_y, &PatchSnapshot::force_N, &PatchSnapshot::Mz_Nm, &PatchSnapshot::Mz_no_phi_Nm,
+                   &PatchSnapshot::stored_energy_J, &PatchSnapshot::supplied_power_W,
+                   &PatchSnapshot::dissipated_power_W, &PatchSnapshot::supplied_energy_J,
+                   &PatchSnapshot::outflow_power_W, &PatchSnapshot::compression_power_W, &PatchSnapshot::load_power_W,
+                   &PatchSnapshot::dissipated_energy_J, &PatchSnapshot::outflow_energy_J,
+                   &PatchSnapshot::compression_energy_J, &PatchSnapshot::load_energy_J,
+                   &PatchSnapshot::energy_residual_J);
 
   py::class_<PatchTransient>(m, "PatchTransient", R"doc(
 The transient patch (Strang splitting: exact source steps, second-order upwind transport with SSP-RK3):

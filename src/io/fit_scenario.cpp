@@ -4,17 +4,15 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cerrno>
-#include <charconv>
 #include <cmath>
-#include <cstring>
-#include <fstream>
 #include <map>
 #include <sstream>
 
 #include "bristle/core/error.hpp"
 #include "bristle/io/json.hpp"
 #include "bristle/io/key_path.hpp"
+#include "csv_table.hpp"
+#include "input_file.hpp"
 #include "scenario_internal.hpp"
 #include "toml_reader.hpp"
 
@@ -28,26 +26,6 @@ namespace {
 std::string q(std::string_view s) { return json_quote(s); }
 
 // ---- the data file -----------------------------------------------------------------------------------------
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
-  return s;
-}
-
-std::vector<std::string_view> split(std::string_view line) {
-  std::vector<std::string_view> cells;
-  std::size_t start = 0;
-  while (true) {
-    const std::size_t comma = line.find(',', start);
-    std::string_view cell = trim(line.substr(start, comma == std::string_view::npos ? line.npos : comma - start));
-    if (cell.size() >= 2 && cell.front() == '"' && cell.back() == '"') cell = cell.substr(1, cell.size() - 2);
-    cells.push_back(cell);
-    if (comma == std::string_view::npos) break;
-    start = comma + 1;
-  }
-  return cells;
-}
 
 /// A column wanted from the data file, and the key that named it (for messages).
 struct WantedColumn {
@@ -68,67 +46,35 @@ DataTable read_data(const std::string& data_key, const std::string& file, const 
                     const std::vector<WantedColumn>& wanted) {
   const std::string where = fmt::format("{} = {}", data_key, q(file));
   const std::string shown = path.string();
-  std::error_code ec;
-  if (fs::is_directory(path, ec)) throw InvalidInput(fmt::format("{}: cannot read {}: is a directory", where, shown));
-  std::ifstream in(path);
-  if (!in) throw InvalidInput(fmt::format("{}: cannot read {}: {}", where, shown, std::strerror(errno)));
-  std::string line;
-  std::size_t line_number = 0;
-  std::vector<std::string> header;
-  while (std::getline(in, line)) {
-    ++line_number;
-    const std::string_view t = trim(line);
-    if (t.empty() || t.front() == '#') continue;
-    for (const auto cell : split(t)) header.emplace_back(cell);
-    break;
-  }
-  if (header.empty()) throw InvalidInput(fmt::format("{}: {} is empty; a header row is expected", where, shown));
-  const std::size_t header_line = line_number;
+  // The one strict reader of every CSV table (regular files within the size limit, distinct column names,
+  // no ragged rows, decimal numbers only: nan, inf, hex and overflow are errors at file:line:column).
+  const detail::CsvNumbers csv = detail::read_csv_numbers(where, path);
+  const std::vector<std::string>& header = csv.header;
   const auto find = [&](const std::string& name, const std::string& key) {
     for (std::size_t i = 0; i < header.size(); ++i)
       if (header[i] == name) return i;
     const std::string near = detail::suggestion(name, header);
-    throw InvalidInput(fmt::format("{} = {}: {}:{}: no such column{} (header: {})", key, q(name), shown, header_line,
-                                   near, fmt::join(header, ", ")));
+    throw InvalidInput(fmt::format("{} = {}: {}:{}: no such column{} (header: {})", key, q(name), shown,
+                                   csv.header_line, near, fmt::join(header, ", ")));
   };
   DataTable out;
   const std::size_t it = time_column ? find(*time_column, time_key) : 0;
   out.time_column = header[it];
-  std::vector<std::size_t> index = {it};
+  std::vector<std::size_t> index;
   for (const WantedColumn& w : wanted) index.push_back(find(w.name, w.key));
-  out.columns.resize(wanted.size());
-  std::vector<double> row(index.size());
-  while (std::getline(in, line)) {
-    ++line_number;
-    const std::string_view t = trim(line);
-    if (t.empty() || t.front() == '#') continue;
-    const std::vector<std::string_view> cells = split(t);
-    for (std::size_t c = 0; c < index.size(); ++c) {
-      const std::size_t col = index[c];
-      if (col >= cells.size())
-        throw InvalidInput(fmt::format("{}: {}:{}: {} cell(s), but column {} (\"{}\") is needed", where, shown,
-                                       line_number, cells.size(), col + 1, header[col]));
-      std::string_view cell = cells[col];
-      if (!cell.empty() && cell.front() == '+') cell.remove_prefix(1);
-      double v = 0.0;
-      const auto [end, err] = std::from_chars(cell.data(), cell.data() + cell.size(), v);
-      if (cell.empty() || err != std::errc() || end != cell.data() + cell.size())
-        throw InvalidInput(fmt::format("{}: {}:{}:{}: {} is not a number (column \"{}\")", where, shown, line_number,
-                                       col + 1, q(cells[col]), header[col]));
-      if (!std::isfinite(v))
-        throw InvalidInput(fmt::format("{}: {}:{}:{}: {} is not finite (column \"{}\")", where, shown, line_number,
-                                       col + 1, cells[col], header[col]));
-      row[c] = v;
-    }
-    if (!out.times.empty() && !(row[0] > out.times.back()))
+  out.columns.assign(wanted.size(), {});
+  out.times.reserve(csv.rows.size());
+  for (auto& c : out.columns) c.reserve(csv.rows.size());
+  for (std::size_t r = 0; r < csv.rows.size(); ++r) {
+    const std::vector<double>& row = csv.rows[r];
+    if (!out.times.empty() && !(row[it] > out.times.back()))
       throw InvalidInput(fmt::format("{}: {}:{}:{}: time {} is not greater than the previous time {} (column \"{}\"): "
                                      "times must be strictly increasing",
-                                     where, shown, line_number, it + 1, format_value(row[0]),
+                                     where, shown, csv.row_lines[r], it + 1, format_value(row[it]),
                                      format_value(out.times.back()), header[it]));
-    out.times.push_back(row[0]);
-    for (std::size_t c = 1; c < index.size(); ++c) out.columns[c - 1].push_back(row[c]);
+    out.times.push_back(row[it]);
+    for (std::size_t c = 0; c < index.size(); ++c) out.columns[c].push_back(row[index[c]]);
   }
-  if (in.bad()) throw InvalidInput(fmt::format("{}: cannot read {}: {}", where, shown, std::strerror(errno)));
   if (out.times.size() < 2)
     throw InvalidInput(fmt::format("{}: {} has {} data row(s); at least 2 are needed", where, shown, out.times.size()));
   return out;
@@ -239,15 +185,9 @@ std::optional<std::pair<double, double>> read_window(const Section& s) {
   return std::make_pair((*w)[0], (*w)[1]);
 }
 
+/// The scenario text, with the limits of every scenario file (a regular file of at most 4 MiB).
 std::string read_text(const fs::path& path) {
-  std::error_code ec;
-  if (fs::is_directory(path, ec))
-    throw InvalidInput(fmt::format("cannot read scenario {}: is a directory", path.string()));
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InvalidInput(fmt::format("cannot read scenario {}: {}", path.string(), std::strerror(errno)));
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
+  return detail::read_input_file(path, detail::kMaxScenarioBytes, "", "scenario ");
 }
 
 FitScenario parse_fit(std::string_view text, std::string_view name, const ScenarioSource& source) {

@@ -160,8 +160,11 @@ std::vector<BadFit> bad_fits() {
        "dec.csv:4:1: time 0.1 is not greater than the previous time 0.2"},
       {"duplicate_times", fit_with("data = \"d.csv\"", "data = \"dup.csv\""),
        "dup.csv:4:1: time 0.1 is not greater than the previous time 0.1"},
-      {"nan_cell", fit_with("data = \"d.csv\"", "data = \"nan.csv\""), "nan.csv:3:3: nan is not finite"},
-      {"inf_cell", fit_with("data = \"d.csv\"", "data = \"inf.csv\""), "inf.csv:3:3: inf is not finite"},
+      {"nan_cell", fit_with("data = \"d.csv\"", "data = \"nan.csv\""), "nan.csv:3:3: \"nan\" is not a number (column \"F_N\")"},
+      {"inf_cell", fit_with("data = \"d.csv\"", "data = \"inf.csv\""), "inf.csv:3:3: \"inf\" is not a number (column \"F_N\")"},
+      {"hex_cell", fit_with("data = \"d.csv\"", "data = \"hex.csv\""), "hex.csv:3:2: \"0x10\" is not a number (column \"v_mps\")"},
+      {"duplicate_column", fit_with("data = \"d.csv\"", "data = \"dupcol.csv\""),
+       "dupcol.csv:1:4: duplicate column name \"F_N\" (also column 3)"},
       {"window_outside_data", fit_with("window_s = [0.0, 1.0]", "window_s = [0.5, 2.0]"),
        "fit.window_s = [0.5, 2]: outside the data's times [0, 1]"},
       {"window_too_few_samples", fit_with("window_s = [0.0, 1.0]", "window_s = [0.5, 0.51]"),
@@ -191,6 +194,8 @@ TEST_P(FitCliBadInput, ExitsWith2NamingTheKeyAndWritesNothing) {
   write("dup.csv", "t_s,v_mps,F_N\n0,0,0\n0.1,0,0\n0.1,0,0\n");
   write("nan.csv", "t_s,v_mps,F_N\n0,0,0\n0.1,0,nan\n0.2,0,0\n");
   write("inf.csv", "t_s,v_mps,F_N\n0,0,0\n0.1,0,inf\n0.2,0,0\n");
+  write("hex.csv", "t_s,v_mps,F_N\n0,0,0\n0.1,0x10,0\n0.2,0,0\n");
+  write("dupcol.csv", "t_s,v_mps,F_N,F_N\n0,0,0,0\n0.1,0,0,0\n0.2,0,0,0\n");
   fs::create_directory(dir_ / "sub");
   write("bad.toml", std::string(kModel) + bad.toml);
   const CliResult r = run("fit bad.toml --out out");

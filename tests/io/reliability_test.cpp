@@ -6,7 +6,7 @@
 
 #include <filesystem>
 #include <fstream>
-#include <regex>
+#include <optional>
 #include <string>
 
 #include "bristle/core/error.hpp"
@@ -27,13 +27,38 @@ std::string error_of(const std::string& toml) {
   return message_of([&] { (void)parse_scenario_string(toml, "t"); });
 }
 
+/// The first line of `text` that reads `key *= ...` and ends with a newline: the position of the match
+/// (including the newline before the line, if any), its length and that leading newline ("" at the start).
+/// std::regex is avoided: GCC 12 warns inside <regex> (-Wmaybe-uninitialized) in the sanitizer build.
+struct KeyLine {
+  std::size_t position = 0, length = 0;
+  std::string lead;
+};
+std::optional<KeyLine> find_key_line(const std::string& text, const std::string& key) {
+  for (std::size_t start = 0; start < text.size();) {
+    const std::size_t newline = text.find('\n', start);
+    if (newline == std::string::npos) break;
+    if (text.compare(start, key.size(), key) == 0) {
+      std::size_t i = start + key.size();
+      while (i < newline && text[i] == ' ') ++i;
+      if (i < newline && text[i] == '=') {
+        KeyLine m;
+        m.position = start == 0 ? 0 : start - 1;
+        m.lead = start == 0 ? "" : "\n";
+        m.length = newline + 1 - m.position;
+        return m;
+      }
+    }
+    start = newline + 1;
+  }
+  return std::nullopt;
+}
+
 /// `text` with the first line that starts with `key =` replaced by `line` (or removed when empty).
 std::string with_line(std::string text, const std::string& key, const std::string& line) {
-  const std::regex re("(^|\n)" + key + " *=[^\n]*\n");
-  std::smatch m;
-  if (!std::regex_search(text, m, re)) throw std::runtime_error("no line " + key);
-  return text.replace(static_cast<std::size_t>(m.position(0)), static_cast<std::size_t>(m.length(0)),
-                      m[1].str() + (line.empty() ? "" : line + "\n"));
+  const auto m = find_key_line(text, key);
+  if (!m) throw std::runtime_error("no line " + key);
+  return text.replace(m->position, m->length, m->lead + (line.empty() ? "" : line + "\n"));
 }
 
 /// `text` with `key = value` in [section]: its line `key = ...` replaced, or the key added under the
@@ -48,11 +73,8 @@ std::string with_key(std::string text, const std::string& section, const std::st
   }
   const std::size_t end = std::min(text.find("\n[", begin), text.size());
   const std::string body = text.substr(begin, end - begin);
-  const std::regex re("(^|\n)" + key + " *=[^\n]*\n");
-  std::smatch m;
-  if (std::regex_search(body, m, re))
-    return text.replace(begin + static_cast<std::size_t>(m.position(0)), static_cast<std::size_t>(m.length(0)),
-                        m[1].str() + key + " = " + value + "\n");
+  if (const auto m = find_key_line(body, key))
+    return text.replace(begin + m->position, m->length, m->lead + key + " = " + value + "\n");
   return text.insert(begin, key + " = " + value + "\n");
 }
 

@@ -25,7 +25,7 @@ run() {  # run TARGET CORPUS
   work=$(mktemp -d)
   cp fuzz/corpus/"$corpus"/* "$work"/
   if ! ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-      nice -n "${FUZZ_NICE:-0}" "$build/bristle_fuzz_$target" -max_total_time="$seconds" -timeout=30 \
+      nice -n "${FUZZ_NICE:-0}" "$build/fuzz/bristle_fuzz_$target" -max_total_time="$seconds" -timeout=30 \
       -rss_limit_mb=2048 -malloc_limit_mb=1024 -print_final_stats=1 \
       -artifact_prefix="$build/artifacts/$corpus-" "$work" >"$build/logs/$corpus.log" 2>&1; then
     echo "fuzz: $corpus FAILED (reproducer in $build/artifacts/, log $build/logs/$corpus.log):" >&2

@@ -12,7 +12,8 @@
 // run is short: the end times (t_end_s, tau_end_s, field_times_s, cycles; integer cycles never below 2)
 // scaled by the largest of 0.1, 0.02, 0.005, 0.001 with which the reduced example solves in < 0.05 s of
 // CPU (examples slower at every scale are left out and listed), and integer counts >= 10 (points, cells,
-// modes, outputs) by 0.1 (at least 10). Each input is a base with 1-4
+// modes, outputs) by 0.1 (at least 10); with MUTATION_SCALE=x set, every example is reduced by x and none
+// is left out (no calibration runs). Each input is a base with 1-4
 // random edits: a numeric literal scaled by 10^U(-3, 3) or replaced by a hostile token (5e-324, 1e300, -1,
 // 0, nan, inf, 2^62, 1e400, 0x10, a string, a list, ...), a byte flipped, a span deleted, a token
 // inserted, a line deleted or one of another base spliced in.
@@ -241,6 +242,17 @@ int main(int argc, char** argv) {
   for (const fs::path& f : files) {
     const toml::table original = toml::parse_file(f.string());
     bool taken = false;
+    // MUTATION_SCALE=x: one time scale for every base, without the calibration runs (a loaded machine).
+    const char* fixed = std::getenv("MUTATION_SCALE");
+    if (fixed) {
+      toml::table t = original;
+      reduce(t, "", std::atof(fixed));
+      std::ostringstream text;
+      text << t << "\n";
+      bases.push_back(text.str());
+      std::printf("base %s: end times x %s\n", f.filename().c_str(), fixed);
+      continue;
+    }
     for (const double scale : {0.1, 0.02, 0.005, 0.001}) {
       toml::table t = original;
       reduce(t, "", scale);

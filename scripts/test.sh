@@ -23,8 +23,8 @@ ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:ha
 
 # libFuzzer targets (scripts/fuzz.sh, issue 17): the clang-14 ASan + UBSan + libFuzzer build of the fuzz
 # targets' library (-O1 -gline-tables-only, without fit and the C API) and the 12 runs (the scenario reader
-# of each kind, both CSV readers) of 30 s each, two at a time: 3 min of fuzzing plus the build, estimated
-# at 7-8 min on a fresh 2-core machine, not yet measured there (docs/validation.md, "Fuzzing in CI").
+# of each kind, both CSV readers) of 30 s each, two at a time: 3 min of fuzzing plus the cold build, 790 s
+# of CPU (about 6.6 min on 2 idle cores; measured on the loaded VM, docs/validation.md, "Fuzzing in CI").
 # Fails on any crash, leak, sanitizer report, timeout or out-of-memory.
 echo "== libFuzzer targets, 30 s per corpus" >&2
 FUZZ_JOBS="$jobs" FUZZ_PARALLEL="$jobs" bash scripts/fuzz.sh 30

@@ -5,18 +5,22 @@
 # timeout (> 30 s for one input) or out-of-memory (one allocation > 1 GiB, or RSS > 2 GiB); the
 # reproducer is left in build/fuzz/artifacts/.
 #
-#   bash scripts/fuzz.sh [SECONDS_PER_RUN]      default 25: 12 runs, 5 minutes of fuzzing
+#   bash scripts/fuzz.sh [SECONDS_PER_RUN]      default 25: 12 runs, 5 minutes of fuzzing (2.5 on 2 cores)
 #
-# Environment: FUZZ_NICE (default 0) runs the fuzzers under nice -n FUZZ_NICE; FUZZ_JOBS the build jobs.
+# Environment: FUZZ_NICE (default 0) runs the fuzzers under nice -n FUZZ_NICE; FUZZ_JOBS the build jobs;
+# FUZZ_PARALLEL (default: the number of cores) the runs at a time. The library is compiled at -O1
+# -gline-tables-only with the fuzz targets' own subset of sources (fuzz/CMakeLists.txt); ccache is used as
+# the compiler launcher when installed (a fresh CI machine has no cache: it compiles everything).
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
 seconds=${1:-25}
 jobs=${FUZZ_JOBS:-$(nproc)}
 build=build/fuzz
-cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++-14 \
+launcher=$(command -v ccache || true)
+cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=clang++-14 \
   -DBRISTLE_FUZZ=ON -DBRISTLE_BUILD_TESTS=OFF -DBRISTLE_BUILD_BENCH=OFF -DBRISTLE_BUILD_PYTHON=OFF \
-  -DBRISTLE_WERROR=OFF >/dev/null
+  -DBRISTLE_WERROR=OFF ${launcher:+-DCMAKE_CXX_COMPILER_LAUNCHER="$launcher"} >/dev/null
 cmake --build "$build" -j"$jobs" --target bristle_fuzz_scenario bristle_fuzz_signal_table bristle_fuzz_modes_table
 mkdir -p "$build/artifacts" "$build/logs"
 
@@ -37,11 +41,27 @@ run() {  # run TARGET CORPUS
   rm -rf "$work"
 }
 
-status=0
+# The 12 runs, FUZZ_PARALLEL (default: the number of cores) at a time: each fuzzer is one process.
+runs=()
 for kind in lumped line_steady line_transient patch_steady_map patch_transient directional_coefficients \
             directional_loop directional_crawler structure_kernel structure_stick_slip; do
-  run scenario "scenario_$kind" || status=1
+  runs+=("scenario scenario_$kind")
 done
-run signal_table signal_table || status=1
-run modes_table modes_table || status=1
+runs+=("signal_table signal_table" "modes_table modes_table")
+parallel=${FUZZ_PARALLEL:-$(nproc)}
+status=0
+active=0
+for r in "${runs[@]}"; do
+  if (( active >= parallel )); then
+    wait -n || status=1
+    active=$((active - 1))
+  fi
+  # shellcheck disable=SC2086
+  run $r &
+  active=$((active + 1))
+done
+while (( active > 0 )); do
+  wait -n || status=1
+  active=$((active - 1))
+done
 exit $status

@@ -8,7 +8,7 @@
 // zero, the sign is kept), every integer >= 10 by U(0.02, 0.2) (at least 10: counts of points, cells,
 // outputs, samples and steps; the run gets smaller, never larger), integers < 10 (indices, feet, small
 // counts), strings and booleans are kept; the end times (t_end_s, tau_end_s, the entries of field_times_s,
-// the drive's cycles; integers at least 1, which a crawler refuses: it needs 2) are scaled by one factor
+// the drive's cycles; integers at least min(2, the example's): a crawler needs 2) are scaled by one factor
 // U(0.05, 0.25) per draw, so that every run is short, and the
 // integrator tolerances (rtol, atol*) are only loosened, by exp(U(0, 1)).
 // Bounded in count and time: draws go round-robin over the examples (draw 0 of every example, then draw
@@ -61,7 +61,10 @@ void perturb(toml::node& node, const std::string& key, std::mt19937& rng, double
     }
   } else if (toml::value<std::int64_t>* i = node.as_integer()) {
     if (is_end_time(key)) {
-      i->get() = std::max<std::int64_t>(1, std::llround(static_cast<double>(i->get()) * time_scale));
+      // Never below 2 (nor above the example's): a crawler needs 2 cycles (1 was refused, so that no
+      // crawler draw ever ran); 2 crawler cycles take about 1.6 s of CPU at the examples' smallest eps.
+      const std::int64_t n = i->get();
+      i->get() = std::max<std::int64_t>(std::min<std::int64_t>(n, 2), std::llround(static_cast<double>(n) * time_scale));
     } else if (i->get() >= 10 && !is_tolerance(key)) {
       std::uniform_real_distribution<double> u(0.02, 0.2);
       i->get() = std::max<std::int64_t>(10, std::llround(static_cast<double>(i->get()) * u(rng)));

@@ -46,6 +46,23 @@ TEST(StickSlipDetector, AlternatingCyclesGiveTheFundamentalPeriod) {
   EXPECT_NEAR(r.period_s, 3.8, 1e-9);
 }
 
+// issue 17 (the lightly damped string): cycles of 1.995, 2.005, 2.000 s in threes, within 1 % of the time
+// between break-aways of each other, are one cycle of 2.0 s, not a cycle of three (6.0 s); the old
+// tolerance grew with the candidate period (1e-3 of it: 2 ms at p = 1, 6 ms at p = 3) and reported 6.0 s.
+TEST(StickSlipDetector, CyclesWithinTheResolutionAreOneCycle) {
+  const auto r = detect(1.2, {0.795, 0.805, 0.800}, 1e-3, 40.0).result(4);
+  ASSERT_TRUE(r.found);
+  EXPECT_EQ(r.breakaways_per_cycle, 1);
+  EXPECT_EQ(r.cycles_used, 4);
+  EXPECT_NEAR(r.period_s, 2.0, 5e-3);
+  EXPECT_GT(r.period_spread_s, 2e-3);  // beyond the old 2 ms tolerance
+  // Cycles 1.96, 2.04, 2.00 s differ by 2 % of the period: a real three-cycle pattern of 6.0 s.
+  const auto sub = detect(1.2, {0.76, 0.84, 0.80}, 1e-3, 40.0).result(4);
+  ASSERT_TRUE(sub.found);
+  EXPECT_EQ(sub.breakaways_per_cycle, 3);
+  EXPECT_NEAR(sub.period_s, 6.0, 1e-9);
+}
+
 TEST(StickSlipDetector, MotionThatNeverSticksIsNotFound) {
   // Ringing about steady sliding, v_r = -1 + 0.9 cos(2 pi t): comes within 0.1 of 0 but never sticks.
   StickSlipDetector d(1e-3);

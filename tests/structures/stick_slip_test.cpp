@@ -296,20 +296,43 @@ namespace bristle::structures {
 namespace {
 
 // issue 17: a lightly damped string (D = 0.01) on the belt settles into Helmholtz motion, stick-slip cycles
-// of 2 l / c = 2.0 s; over 60 s the limit cycle is that fundamental period with one break-away per cycle.
-// (Not yet the issue's failure: over 40 s the break-away intervals still carry a three-cycle jitter of
-// +-5 ms and the detector, like the old analysis, reports 6.0 s with three break-aways per cycle.)
+// of 2 l / c = 2.0 s; the limit cycle is that fundamental period with one break-away per cycle. Over 40 s
+// (the smallest input that showed the failure) the break-away intervals still carry a slowly decaying
+// three-cycle jitter of +-5 ms (1.996, 2.005, 1.999, 1.998 s), which the detector reported as 6.0 s with
+// three break-aways per cycle while its tolerance grew with the candidate period; over 60 s it is +-2 ms.
 TEST(StickSlip, LightlyDampedStringHasTheFundamentalPeriod) {
   TautStringParams p;  // rho = l = c = 1, chi = 0.3
   p.damping_ratio = 0.01;
   const Structure s = Structure::taut_string(p);
-  auto m = make_reduced_model(s, 1e-3);
-  const StickSlipResult r = run_stick_slip(*m, belt(), stribeck(), run_for(60.0));
+  for (const double t_end : {40.0, 60.0}) {
+    SCOPED_TRACE(t_end);
+    auto m = make_reduced_model(s, 1e-3);
+    const StickSlipResult r = run_stick_slip(*m, belt(), stribeck(), run_for(t_end));
+    ASSERT_TRUE(r.cycle.found);
+    EXPECT_EQ(r.cycle.breakaways_per_cycle, 1);
+    EXPECT_EQ(r.cycle.cycles_used, 4);
+    EXPECT_EQ(r.cycle.cycles, r.cycle.cycles_used);
+    EXPECT_NEAR(r.cycle.period_s, 2.0, 2e-3);
+  }
+}
+
+// issue 17: the same string through the 100-mode modal model over 40 s lands in the stick band with a chatter
+// of stick phases 1-5 steps long before and after each 1.36 s stick; counted as stick phases they made
+// 3 break-aways of a 4.0 s "cycle" (period_s = 4.004). Stick phases shorter than 10 steps are not counted:
+// one break-away per 2.0 s cycle.
+TEST(StickSlip, ChatterAtTheStickBandIsNotACycle) {
+  TautStringParams p;  // rho = l = c = 1, chi = 0.3
+  p.damping_ratio = 0.01;
+  ModalModel modal(Structure::taut_string(p), 100, 1e-3);
+  const StickSlipResult r = run_stick_slip(modal, belt(), stribeck(), run_for(40.0));
   ASSERT_TRUE(r.cycle.found);
   EXPECT_EQ(r.cycle.breakaways_per_cycle, 1);
-  EXPECT_GE(r.cycle.cycles_used, 2);
-  EXPECT_EQ(r.cycle.cycles, r.cycle.cycles_used);
-  EXPECT_NEAR(r.cycle.period_s, 2.0, 2e-3);
+  EXPECT_EQ(r.cycle.cycles_used, 4);
+  EXPECT_NEAR(r.cycle.period_s, 2.0, 5e-3);
+  int short_sticks = 0;  // the chatter is there: stick intervals of a few steps
+  for (const StickSlipInterval& iv : r.intervals)
+    if (iv.stick && iv.t_end_s - iv.t_start_s < 6e-3 && iv.t_start_s > 20.0) ++short_sticks;
+  EXPECT_GT(short_sticks, 3);
 }
 
 // A structure that never sticks (belt at rest: nothing drives it) has no limit cycle and no period.

@@ -23,9 +23,12 @@ std::pair<double, double> breakaway(const TimeSeries& series);
 /// with |v_r| <= tolerance lasting at least min_stick_s; its break-away is where |v_r| leaves the band
 /// (linear interpolation between the last stuck sample and the next). A phase still stuck at the last
 /// sample has no break-away. The motion is a stick-slip limit cycle (found) when, for the smallest number p
-/// of break-aways per cycle (1..4), the last k periods b[j] - b[j - p] agree to max(1e-3 period, 2 sample
-/// spacings), k = min(max_cycles, the periods available) >= min(2, max_cycles): period_s
-/// is then the fundamental period (the smallest period the motion repeats with), cycles_used = k. Motion
+/// of break-aways per cycle (1..4), the last k periods b[j] - b[j - p] agree to within the resolution
+/// max(1e-2 period / p, 2 sample spacings), k = min(max_cycles, the periods available) >= min(2, max_cycles):
+/// period_s is then the fundamental period (the smallest period the motion repeats with to within the
+/// resolution), cycles_used = k. The resolution is the same for every p (1 % of the mean time between
+/// break-aways): cycles differing by less are one cycle of a settling motion (a lightly damped string's
+/// Helmholtz cycles of 2 s vary by +-5 ms, in threes, decaying), not a subharmonic of p cycles. Motion
 /// that never sticks (e.g. a spring-mass ringing about steady sliding) is not found and has no period.
 class StickSlipDetector {
  public:

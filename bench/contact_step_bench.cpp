@@ -1,6 +1,7 @@
 // Cost of one Contact::step (contact/contact.hpp): one textbook LuGre contact (Canudas de Wit et al.
 // 1995 parameters, the fixed-size elastic-pair stages), a viscoelastic pair (GKV upper body, 6 states,
-// the dynamic-size stages), Bouc-Wen (Newton stages), and per contact in a ContactArray of 1e4.
+// the dynamic-size stages), Bouc-Wen (Newton stages), and per contact in a ContactArray of 1e4; the LuGre
+// contact also without the energy integrals and at constant velocity (the kept factorisation).
 // The velocity varies from step to step (a sine through zero), as in a controller's loop; items are
 // contact-steps, so items_per_second inverts to ns per contact-step. bench/contact_step_python.py
 // measures the same from Python. Results: docs/benchmarks.md.
@@ -37,6 +38,23 @@ void run_steps(benchmark::State& state, Contact c) {
 
 void BM_ContactStepLuGre(benchmark::State& state) { run_steps(state, lugre_1995()); }
 BENCHMARK(BM_ContactStepLuGre);
+
+/// The same without the energy integrals (Contact::set_energy_tracking(false)).
+void BM_ContactStepLuGreNoEnergy(benchmark::State& state) {
+  Contact c = lugre_1995();
+  c.set_energy_tracking(false);
+  run_steps(state, c);
+}
+BENCHMARK(BM_ContactStepLuGreNoEnergy);
+
+/// Constant velocity (v and dt repeat: J, c and (I - gamma dt J)^-1 are kept), with and without energy.
+void BM_ContactStepLuGreConstantV(benchmark::State& state) {
+  Contact c = lugre_1995();
+  c.set_energy_tracking(state.range(0) != 0);
+  for (auto _ : state) benchmark::DoNotOptimize(c.step(1e-3, 1e-3));
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_ContactStepLuGreConstantV)->ArgName("energy")->Arg(1)->Arg(0);
 
 void BM_ContactStepLuGreGkvPair(benchmark::State& state) {
   bristle::laws::LawParams law;

@@ -15,11 +15,14 @@ out=${1:-out}
 mkdir -p "$out"
 echo "== figure gallery -> $out/gallery/index.html" >&2
 PYTHONPATH="$root/build/release/python" /usr/bin/python3 -m bristle.gallery --out "$out/gallery" --examples "$root/examples"
+scenarios=()
 for scenario in examples/*.toml; do
   case "$scenario" in
     examples/fit_*) echo "== $scenario: a fit scenario (bristle fit, docs/fitting.md), skipped here" >&2; continue ;;
   esac
-  echo "== $scenario" >&2
-  ./build/release/bristle run "$scenario" --out "$out"
+  scenarios+=("$scenario")
 done
+# One scenario per core at a time (each writes only its own files; xargs fails if any run fails).
+printf '%s\0' "${scenarios[@]}" | xargs -0 -P "$(nproc)" -I{} \
+  sh -c 'echo "== $1" >&2; exec ./build/release/bristle run "$1" --out "$2"' sh {} "$out"
 echo "Results: $out/gallery/index.html (figure gallery), and one CSV, JSON and PNG per scenario in $out/" >&2

@@ -4,11 +4,12 @@
 
 #include <algorithm>
 #include <cmath>
-#include <numbers>
+#include <limits>
 #include <string>
 #include <utility>
 
 #include "bristle/core/error.hpp"
+#include "bristle/integrate/stepper.hpp"
 
 namespace bristle::contact {
 
@@ -17,7 +18,7 @@ namespace {
 // SDIRK2 of Alexander (1977), the tableau of integrate's sdirk2 (src/integrate/fixed_step.cpp):
 //   gamma | gamma             U1 = u + gamma dt h(U1)
 //   1     | 1 - gamma  gamma  U2 = u + (1 - gamma) dt k1 + gamma dt h(U2),  u_next = U2,  k1 = (U1 - u)/(gamma dt)
-constexpr double kGamma = 1.0 - 0.5 * std::numbers::sqrt2;
+constexpr double kGamma = integrate::kSdirk2Gamma;  // 1 - 1/sqrt(2), integrate/stepper.hpp
 constexpr double kB1 = 1.0 - kGamma, kB2 = kGamma;  // quadrature weights (= the last row: stiffly accurate)
 constexpr int kMaxNewtonIterations = 25;
 constexpr double kNewtonRtol = 1e-10, kNewtonAtol = 1e-13;
@@ -145,21 +146,29 @@ bool Contact::try_affine_step(double dt, const Vec2& v) {
   Eigen::Map<Vec> h(h_.data(), m_), c(c_.data(), m_), y(y_.data(), m_), U1(U1_.data(), m_), U2(U2_.data(), m_);
   Eigen::Map<Mat> J(jac_.data(), m_, m_);
   // h(U) = J U + c exactly at this v (affine), so each stage U = y + a h(U) is (I - a J) U = y + a c.
-  model_->source(u.data(), v, h.data());
-  model_->source_jacobian(u.data(), v, J.data());
-  c.noalias() = h - J * u;
+  // J, c and the factorisation depend on v and dt only: kept while they repeat bitwise.
+  if (!(cached_ && dt == cached_dt_ && v[0] == cached_v_[0] && v[1] == cached_v_[1])) {
+    cached_ = false;
+    model_->affine_source(v, J.data(), c.data());  // one law evaluation
+    if constexpr (N == 2) {
+      const Mat2 E = Mat2::Identity() - a * J;
+      const double det = E.determinant();
+      if (!(std::isfinite(det) && det != 0.0)) return false;
+      E_inv2_ = E.inverse();
+    } else {
+      E_ = -a * jac_;
+      E_.diagonal().array() += 1.0;
+      lu_.compute(E_);
+    }
+    cached_ = true;
+    cached_dt_ = dt;
+    cached_v_ = v;
+  }
   if constexpr (N == 2) {
-    const Mat2 E = Mat2::Identity() - a * J;
-    const double det = E.determinant();
-    if (!(std::isfinite(det) && det != 0.0)) return false;
-    const Mat2 E_inv = E.inverse();
-    U1.noalias() = E_inv * (u + a * c);
+    U1.noalias() = E_inv2_ * (u + a * c);
     y = u + (1.0 - kGamma) / kGamma * (U1 - u);  // u + (1 - gamma) dt k1
-    U2.noalias() = E_inv * (y + a * c);
+    U2.noalias() = E_inv2_ * (y + a * c);
   } else {
-    E_ = -a * jac_;
-    E_.diagonal().array() += 1.0;
-    lu_.compute(E_);
     y = u + a * c;
     U1 = lu_.solve(y);
     y = u + (1.0 - kGamma) / kGamma * (U1 - u) + a * c;
@@ -167,6 +176,17 @@ bool Contact::try_affine_step(double dt, const Vec2& v) {
   }
   if (!U2.allFinite() || !U1.allFinite()) return false;
   // The stage sources without the law: h(U) = J U + c, zdot from h (zdot_from_source).
+  if (!track_energy_) {
+    h.noalias() = J * U2;
+    h += c;
+    last_F_ = normal_load_N_ * model_->law().output(Vec2(U2[0], U2[1]), zdot_from_source(h.data()), v);
+    if (!last_F_.allFinite()) return false;
+    u_ = U2;
+    t_s_ += dt;
+    supplied_J_ = dissipated_J_ = std::numeric_limits<double>::quiet_NaN();
+    last_v_ = v;
+    return true;
+  }
   double p1, d1, p2, d2;
   h.noalias() = J * U1;  // (a product, then the sum: no temporary in the dynamic-size case)
   h += c;
@@ -212,6 +232,16 @@ bool Contact::try_newton_step(double dt, const Vec2& v) {
   y_ = u_ + (1.0 - kGamma) / kGamma * (U1_ - u_);
   U2_ = u_ + (U1_ - u_) / kGamma;  // guess: u + dt k1
   if (!newton_stage(a, v, y_.data(), U2_.data())) return false;
+  if (!track_energy_) {
+    const Vec2 zdot = model_->source(U2_.data(), v, h_.data());
+    last_F_ = normal_load_N_ * model_->law().output(Vec2(U2_[0], U2_[1]), zdot, v);
+    if (!last_F_.allFinite()) return false;
+    u_ = U2_;
+    t_s_ += dt;
+    supplied_J_ = dissipated_J_ = std::numeric_limits<double>::quiet_NaN();
+    last_v_ = v;
+    return true;
+  }
   double p1, d1, p2, d2;
   powers(U1_.data(), v, p1, d1);
   powers(U2_.data(), v, p2, d2);

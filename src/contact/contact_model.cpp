@@ -1,5 +1,8 @@
 #include "bristle/contact/contact_model.hpp"
 
+#include <algorithm>
+#include <stdexcept>
+
 namespace bristle::contact {
 
 ContactModel::ContactModel(const laws::LawParams& law, const rheology::RheologyParams& body1,
@@ -38,6 +41,29 @@ void ContactModel::source_jacobian(const double* u, const Vec2& v_r, double* jac
   const Mat2 k0_dz = pair_.K0bar() * dz;
   jac.topRows(2).noalias() += k0_dz * dz_du_;
   jac.topLeftCorner(2, 2) += pair_.K0bar() * df;
+}
+
+void ContactModel::affine_source(const Vec2& v_r, double* jacobian, double* c) const {
+  if (law_.params().kind == laws::LawKind::bouc_wen)
+    throw std::logic_error("ContactModel::affine_source: Bouc-Wen (eq. 4) is not affine in the state");
+  const int m = state_size();
+  Mat2 dz, df;
+  law_.h0_jacobian(Vec2::Zero(), Vec2::Zero(), v_r, dz, df);  // independent of z and f for these laws
+  const Mat2 k0_dz = pair_.K0bar() * dz;
+  if (m == 2) {  // the elastic pair: dz/du = K0bar^-1, no constant rows (fixed-size products)
+    Eigen::Map<Mat2> jac(jacobian);
+    jac.noalias() = k0_dz * pair_.K0bar_inv();
+    if (law_.params().kind == laws::LawKind::frbd) jac.noalias() += pair_.K0bar() * df;
+  } else {
+    Eigen::Map<MatX> jac(jacobian, m, m);
+    jac = linear_rows_;
+    jac.topRows(2).noalias() += k0_dz * dz_du_;
+    jac.topLeftCorner(2, 2) += pair_.K0bar() * df;
+  }
+  const Vec2 c0 = -(pair_.K0bar() * v_r);  // eq. 31 at u = 0: K0bar h0(0, 0, v_r)
+  c[0] = c0[0];
+  c[1] = c0[1];
+  std::fill(c + 2, c + m, 0.0);
 }
 
 Vec2 ContactModel::source(const double* u, const Vec2& v_r, double* h) const {

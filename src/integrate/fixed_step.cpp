@@ -28,7 +28,6 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <numbers>
 #include <string_view>
 
 #include "bristle/core/error.hpp"
@@ -39,7 +38,7 @@ namespace bristle::integrate {
 
 namespace {
 
-constexpr double kGamma = 1.0 - 0.5 * std::numbers::sqrt2;  // 1 - 1/sqrt(2)
+constexpr double kGamma = kSdirk2Gamma;  // 1 - 1/sqrt(2), stepper.hpp
 constexpr int kMaxNewtonIterations = 10;
 /// Newton stops when the weighted update norm is below this (a tenth of the tolerance).
 constexpr double kNewtonTolerance = 0.1;

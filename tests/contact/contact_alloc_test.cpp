@@ -99,6 +99,12 @@ TEST(ContactAllocation, StepAllocatesNothing) {
     EXPECT_EQ(n, 0) << "contact " << k;
     EXPECT_TRUE(std::isfinite(sum));
     EXPECT_NEAR(c.time_s(), 0.11, 1e-12);
+    c.set_energy_tracking(false);  // the path without the energy quadratures
+    EXPECT_EQ(allocations_in([&] {
+                for (int i = 0; i < 100; ++i) sum += c.step(1e-4, 1e-3 * std::sin(0.01 * i));
+              }),
+              0)
+        << "contact " << k << ", energy tracking off";
   }
   ContactArray array(contacts[0], 100);
   std::vector<double> v(100, 1e-3), F(100), v2(200, 5e-4), F2(200);

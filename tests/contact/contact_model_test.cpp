@@ -6,6 +6,8 @@
 #include <cmath>
 #include <iostream>
 #include <random>
+#include <stdexcept>
+#include <string>
 
 #include "bristle/contact/bench.hpp"
 #include "bristle/core/error.hpp"
@@ -304,6 +306,41 @@ TEST(ContactModel, SourceJacobianMatchesDifferences) {
       }
     }
   }
+}
+
+TEST(ContactModel, AffineSourceIsTheSourceAsJuPlusC) {
+  // h(u) = J u + c for every law but Bouc-Wen, on the elastic pair (fixed-size path) and a viscoelastic
+  // pair; J is source_jacobian's and c the source at u = 0, from one law evaluation.
+  std::mt19937 rng(29);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  for (LawKind kind : {LawKind::dahl, LawKind::lugre, LawKind::frbd, LawKind::frictionless}) {
+    for (const bool elastic : {true, false}) {
+      const ContactModel model = elastic ? ContactModel(make_law(kind), rh::elastic(240.0), rh::elastic(300.0))
+                                         : ContactModel(make_law(kind), rh::gkv(240.0, {100.0}, {0.1}),
+                                                        rh::gm(300.0, {40.0}, {0.2}));
+      const int m = model.state_size();
+      ASSERT_EQ(m == 2, elastic);
+      for (int trial = 0; trial < 5; ++trial) {
+        VecX x(m);
+        for (int i = 0; i < m; ++i) x[i] = (i < 2 ? 0.5 : 1e-3) * u(rng);
+        const Vec2 v(2.0 * u(rng), trial == 0 ? 0.0 : 2.0 * u(rng));
+        MatX J(m, m), J_ref(m, m);
+        VecX c(m), h(m), zero = VecX::Zero(m), c_ref(m);
+        model.affine_source(v, J.data(), c.data());
+        model.source_jacobian(x.data(), v, J_ref.data());
+        model.source(zero.data(), v, c_ref.data());
+        model.source(x.data(), v, h.data());
+        const std::string what = std::string(laws::to_string(kind)) + (elastic ? " elastic" : " viscoelastic");
+        EXPECT_LT((J - J_ref).norm(), 1e-14 * (1.0 + J_ref.norm())) << what;
+        EXPECT_EQ(c, c_ref) << what;
+        EXPECT_LT((J * x + c - h).norm(), 1e-13 * (1.0 + h.norm())) << what;
+      }
+    }
+  }
+  const ContactModel bouc_wen(make_law(LawKind::bouc_wen), rh::elastic(240.0), rh::rigid());
+  MatX J(2, 2);
+  VecX c(2);
+  EXPECT_THROW(bouc_wen.affine_source(Vec2(1.0, 0.0), J.data(), c.data()), std::logic_error);
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <numbers>
 #include <random>
+#include <utility>
 #include <vector>
 
 #include "bristle/contact/bench.hpp"
@@ -217,6 +218,68 @@ TEST(Contact, BoucWenNewtonStagesMatchAdaptiveAndStayBoundedAtLargeSteps) {
   Contact coarse(law, rheology::elastic(2.0), rheology::rigid(), 5.0);
   for (int i = 0; i < 50; ++i) F = coarse.step(1.0, 1e-2);
   EXPECT_NEAR(F, -5.0 * 2.0 * std::sqrt(1.0 / 1.5e4), 1e-9);
+}
+
+TEST(Contact, KeptFactorisationGivesBitwiseTheFreshStep) {
+  // Steps at repeated v and dt reuse J, c and (I - gamma dt J)^-1; each must equal bitwise the step of a
+  // fresh contact (nothing kept) from the same state, also when v or dt changes and when v repeats after
+  // a change (the kept data must follow v and dt, not go stale).
+  const laws::LawParams lugre = test::lugre_1995_law();
+  const std::vector<Contact> prototypes = {
+      lugre_1995(),                                                                               // 2 states
+      Contact(lugre, rheology::gkv(2e5, {20.0, 5.0}, {1e-3, 1e-2}), rheology::elastic(4e5), 2.0),  // 6 states
+  };
+  const std::vector<std::pair<double, Vec2>> inputs = {
+      {1e-4, {1e-3, 0.0}}, {1e-4, {1e-3, 0.0}}, {1e-4, {1e-3, 0.0}}, {2e-4, {1e-3, 0.0}}, {2e-4, {1e-3, 0.0}},
+      {2e-4, {-1e-3, 0.0}}, {2e-4, {-1e-3, 0.0}}, {2e-4, {-1e-3, 5e-4}}, {2e-4, {-1e-3, 5e-4}},
+      {2e-4, {1e-3, 0.0}}, {1e-4, {1e-3, 0.0}}, {1e-4, {0.0, 0.0}}, {1e-4, {0.0, 0.0}}};
+  for (std::size_t k = 0; k < prototypes.size(); ++k) {
+    Contact kept = prototypes[k];
+    for (std::size_t i = 0; i < inputs.size(); ++i) {
+      Contact fresh(prototypes[k].shared_model(), prototypes[k].normal_load_N());
+      fresh.set_state(kept.state());
+      const Vec2 F_fresh = fresh.step(inputs[i].first, inputs[i].second);
+      const Vec2 F_kept = kept.step(inputs[i].first, inputs[i].second);
+      EXPECT_EQ(F_kept, F_fresh) << "contact " << k << ", step " << i;
+      EXPECT_EQ(kept.state(), fresh.state()) << "contact " << k << ", step " << i;
+    }
+  }
+}
+
+TEST(Contact, EnergyTrackingOffKeepsStateAndForceAndMarksTheEnergiesUnknown) {
+  laws::LawParams bouc_wen;
+  bouc_wen.kind = laws::LawKind::bouc_wen;
+  bouc_wen.beta1 = 1e4;
+  const std::vector<Contact> prototypes = {
+      lugre_1995(),
+      Contact(test::lugre_1995_law(), rheology::gkv(2e5, {20.0, 5.0}, {1e-3, 1e-2}), rheology::elastic(4e5), 2.0),
+      Contact(bouc_wen, rheology::elastic(2.0), rheology::rigid(), 1.0),  // Newton stages
+  };
+  for (std::size_t k = 0; k < prototypes.size(); ++k) {
+    Contact tracked = prototypes[k], untracked = prototypes[k];
+    EXPECT_TRUE(untracked.energy_tracking());
+    untracked.set_energy_tracking(false);
+    EXPECT_FALSE(untracked.energy_tracking());
+    for (int i = 0; i < 300; ++i) {
+      const double v = 2e-3 * std::sin(0.05 * i);
+      EXPECT_EQ(untracked.step(1e-4, v), tracked.step(1e-4, v)) << k << " step " << i;
+    }
+    EXPECT_EQ(untracked.state(), tracked.state()) << k;
+    EXPECT_EQ(untracked.stored_energy_J(), tracked.stored_energy_J()) << k;
+    EXPECT_GT(tracked.supplied_energy_J(), 0.0) << k;
+    EXPECT_TRUE(std::isnan(untracked.supplied_energy_J())) << k;  // unknown, not a plausible number
+    EXPECT_TRUE(std::isnan(untracked.dissipated_energy_J())) << k;
+    // Back on: NaN until reset; after reset the integrals equal a tracked contact's again.
+    untracked.set_energy_tracking(true);
+    untracked.step(1e-4, 1e-3);
+    EXPECT_TRUE(std::isnan(untracked.supplied_energy_J())) << k;
+    untracked.reset();
+    tracked.reset();
+    EXPECT_EQ(untracked.supplied_energy_J(), 0.0) << k;
+    for (int i = 0; i < 50; ++i) untracked.step(1e-4, 1e-3), tracked.step(1e-4, 1e-3);
+    EXPECT_EQ(untracked.supplied_energy_J(), tracked.supplied_energy_J()) << k;
+    EXPECT_EQ(untracked.dissipated_energy_J(), tracked.dissipated_energy_J()) << k;
+  }
 }
 
 TEST(Contact, ResetStateAndEnergies) {

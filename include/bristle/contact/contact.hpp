@@ -23,7 +23,9 @@
 // Dahl, LuGre, FrBD and the frictionless law h is affine in u at a fixed v_r (eqs. 2, 3, 7 and the linear
 // rheology, eq. 11), so each stage is one exact linear solve with I - gamma dt J factorised once per step;
 // Bouc-Wen (eq. 4) iterates Newton's method on the same equations. The energy integrals are integrated by
-// the same tableau as quadratures. A step whose Newton iterations fail is retaken as two half steps (at
+// the same tableau as quadratures. Cost (docs/benchmarks.md): one law evaluation per step (J and c of
+// ContactModel::affine_source), none when v and dt equal the previous step's bitwise (J, c and the
+// factorised I - gamma dt J are kept); set_energy_tracking(false) skips the energy quadratures. A step whose Newton iterations fail is retaken as two half steps (at
 // most 2^12 pieces) before a SolverError; the state is then unchanged.
 // Adaptive (advance_to): rodas4 (integrate/rodas4, error control rtol |u| + atol) from time_s() to t_s at
 // constant v_r, for reference solutions and large jumps; it allocates, step() does not.
@@ -102,6 +104,12 @@ class Contact {
   double stored_energy_J() const;                                   // W = F_z W_pair(u)
   double supplied_energy_J() const { return supplied_J_; }          // int -F . v_r dt since reset
   double dissipated_energy_J() const { return dissipated_J_; }      // int F_z D dt since reset
+  /// Whether step() integrates supplied_energy_J() and dissipated_energy_J() (on by default). Off, a step
+  /// skips the two power evaluations per stage and sets both integrals to NaN (unknown, never a plausible
+  /// wrong value) until reset() zeroes them; the state and the force are bitwise those of a tracked step.
+  /// advance_to() always integrates them (from NaN it stays NaN).
+  void set_energy_tracking(bool on) { track_energy_ = on; }
+  bool energy_tracking() const { return track_energy_; }
   double normal_load_N() const { return normal_load_N_; }
   const ContactModel& model() const { return *model_; }
   const std::shared_ptr<const ContactModel>& shared_model() const { return model_; }
@@ -127,6 +135,7 @@ class Contact {
   double normal_load_N_ = 1.0;
   int m_ = 0;
   bool affine_ = true;
+  bool track_energy_ = true;
   Mat2X S1C1_, S2C2_;  // S1 C1 (2 x 2 n1) and S2 C2 (2 x 2 n2) of eq. 31
 
   // Mutable data.
@@ -140,6 +149,12 @@ class Contact {
   VecX h_, c_, y_, U1_, U2_, r_, backup_;
   MatX jac_, E_;
   Eigen::PartialPivLU<MatX> lu_;
+  // The affine stages' J, c (in jac_, c_) and factorised I - gamma dt J (E_inv2_ or lu_), valid for the
+  // velocity cached_v_ and step cached_dt_ (bitwise) when cached_ is true.
+  bool cached_ = false;
+  double cached_dt_ = 0.0;
+  Vec2 cached_v_ = Vec2::Zero();
+  Mat2 E_inv2_ = Mat2::Zero();
 };
 
 /// N independent contacts stepped together (a multi-joint robot, a field of bristles). Velocities and

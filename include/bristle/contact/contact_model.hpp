@@ -30,6 +30,13 @@ class ContactModel {
   /// Jacobian dh/du of the source (column-major, state_size() x state_size()):
   ///   d(f')/du = K0bar (D_z h0 K0bar^-1 [I, -Cbar] + D_f h0 [I, 0]) + S1 C1 dh1/du - S2 C2 dh2/du
   void source_jacobian(const double* u, const Vec2& v_r, double* jacobian) const;
+  /// For the laws affine in the state at fixed v_r (Dahl, LuGre, FrBD, frictionless: eqs. 2, 3, 7 and the
+  /// linear rheology, eq. 11; not Bouc-Wen, eq. 4) the source is exactly h(u, v_r) = J(v_r) u + c(v_r):
+  /// J = source_jacobian (it does not depend on u), c = h(0, v_r) = [-K0bar v_r; 0] (h0(0, 0, v_r) = -v_r).
+  /// One evaluation of the law (one Stribeck exponential) gives both; source() and source_jacobian() would
+  /// take two. `jacobian` as in source_jacobian, `c` state_size() entries. Throws std::logic_error for
+  /// Bouc-Wen.
+  void affine_source(const Vec2& v_r, double* jacobian, double* c) const;
   /// Normalised friction force on the upper body: f plus the LuGre output terms (if any).
   Vec2 friction(const double* u, const Vec2& v_r) const;
   /// Stored energy at a point, eq. 85 without the pressure factor (normalised, m).

@@ -3,10 +3,15 @@
 // own time loop (operator splitting, real-time loops). integrate() with a fixed-step method takes its
 // steps with this same stepper; see ode.hpp and docs/integrators.md for the methods.
 #include <memory>
+#include <numbers>
 
 #include "bristle/integrate/ode.hpp"
 
 namespace bristle::integrate {
+
+/// gamma = 1 - 1/sqrt(2) of sdirk2 (Alexander 1977; the tableau in src/integrate/fixed_step.cpp), the one
+/// definition for every SDIRK2 stepper (FixedStepper, contact::Contact::step).
+inline constexpr double kSdirk2Gamma = 1.0 - 0.5 * std::numbers::sqrt2;
 
 class FixedStepper {
  public:

@@ -22,7 +22,7 @@ TABLE2 = dict(L_m=0.1, k01=K01, c1=(72.0, 78.0), c2=(18.0, 21.6), tau1=(0.1, 0.1
 
 
 def _law(t: dict):
-    return _bristle.laws.LawParams(kind="frbd", mu_s=t["mu_s"], mu_d=t["mu_d"], v_s=t["v_s"],
+    return _bristle.laws.LawParams(type="frbd", mu_s=t["mu_s"], mu_d=t["mu_d"], v_s=t["v_s"],
                                    delta_s=t["delta_s"], mu_v=t["mu_v"], eps=t["eps"])
 
 

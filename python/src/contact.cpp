@@ -5,6 +5,7 @@
 #include "bristle/contact/contact_model.hpp"
 #include "bristle/contact/signal.hpp"
 #include "common.hpp"
+#include "pickle_fields.hpp"
 #include "schema_py.hpp"
 
 namespace bristle::python {
@@ -522,6 +523,14 @@ if None); progress: optional callable(fraction). Runs with the GIL released; Ctr
       },
       py::arg("series"), py::arg("spring_drive") = false,
       "The derived quantities of a bench run (final values, peak and break-away force, stick-slip period).");
+  {  // results pickle by their fields (pickle_fields.hpp)
+    auto run = py::reinterpret_borrow<py::class_<BenchRun>>(m.attr("BenchRun"));
+    pickle_fields(run, "BenchRun", &BenchRun::series, &BenchRun::stats, &BenchRun::x_only, &BenchRun::kernel);
+    using contact::StickSlipCycle;
+    auto cycle = py::reinterpret_borrow<py::class_<StickSlipCycle>>(m.attr("StickSlipCycle"));
+    pickle_fields(cycle, "StickSlipCycle", &StickSlipCycle::found, &StickSlipCycle::cycles, &StickSlipCycle::cycles_used,
+                  &StickSlipCycle::period_s, &StickSlipCycle::peak_friction_N, &StickSlipCycle::peak_velocity_mps);
+  }
 }
 
 }  // namespace bristle::python

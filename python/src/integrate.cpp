@@ -2,6 +2,7 @@
 // integrate() driver for a right-hand side written in Python.
 #include "bristle/integrate/ode.hpp"
 #include "common.hpp"
+#include "pickle_fields.hpp"
 #include "schema_py.hpp"
 
 namespace bristle::python {
@@ -174,6 +175,12 @@ rhs(t, x) -> array of len(x); jacobian(t, x) -> (n, n) array (optional); switche
 switch_count values whose sign changes mark kinks of rhs (optional, CVODE only).
 Returns (times, states (len(times), n), Stats). Exceptions raised by the callables propagate;
 SolverError (RuntimeError) on step-size collapse or non-finite states.)doc");
+  {  // results pickle by their fields (pickle_fields.hpp)
+    auto stats = py::reinterpret_borrow<py::class_<Stats>>(m.attr("Stats"));
+    pickle_fields(stats, "Stats", &Stats::steps, &Stats::rhs_evaluations, &Stats::jacobian_evaluations,
+                  &Stats::error_test_failures, &Stats::nonlinear_failures, &Stats::restarts, &Stats::smallest_step,
+                  &Stats::largest_step, &Stats::method_used);
+  }
 }
 
 }  // namespace bristle::python

@@ -97,8 +97,41 @@ def _patch_results():
     return steady, tr.snapshot()
 
 
+def _bench_run():
+    law = bristle.LawParams(type="lugre", mu_s=1.5, mu_d=1.0, v_s=1e-3, sigma1=316.2, sigma2=0.4)
+    bench = bristle.Bench(bristle.ContactModel(law, bristle.elastic(1e5)),
+                          bristle.BenchParams(drive="spring", spring_N_per_m=2.0, input=0.1, normal_load_N=1.0))
+    return bristle.contact.run(bench, np.linspace(0.0, 8.0, 801))
+
+
+def _line():
+    return bristle.LineContact(papers.sliding_model(0.4, 1), bristle.LineContactParams(cells=10, V2=0.3))
+
+
+def _mechanism():
+    w = d.Profile(d.ProfileParams(kind="sine", amplitude=0.5 / (2 * np.pi)))
+    return d.Mechanism(d.MechanismParams(kind="slanted", k=1.0, height_m=1.0, rest_length_m=1.5, theta_rad=0.5), w)
+
+
 SAMPLES["SteadyPatch"] = lambda: _patch_results()[0]
 SAMPLES["PatchSnapshot"] = lambda: _patch_results()[1]
+SAMPLES["TimeSeries"] = lambda: _bench_run().series
+SAMPLES["BenchRun"] = _bench_run
+SAMPLES["Stats"] = lambda: _bench_run().stats
+SAMPLES["StickSlipCycle"] = lambda: bristle.stick_slip_cycle(_bench_run().series)
+SAMPLES["SteadyLine"] = lambda: bristle.transport.steady_state(papers.sliding_model(0.4, 1),
+                                                               bristle.LineContactParams(L_m=0.2, normal_load_N=10.0),
+                                                               V1=0.0, V2=1.0, field_points=5)
+SAMPLES["LineRun"] = lambda: bristle.transport.run(_line(), np.linspace(0.0, 0.05, 3), field_times=[0.05])
+SAMPLES["LimitCoefficients"] = lambda: _mechanism().limit
+SAMPLES["SlidingForce"] = lambda: d.measure_sliding_force(_mechanism(), d.EpsilonParams(epsilon=0.05), 1)
+SAMPLES["LimitCycle"] = lambda: st.run_stick_slip(
+    st.make_reduced_model(st.Structure.taut_string(density_kg_per_m=1.0, length_m=1.0, wave_speed_m_per_s=1.0,
+                                                   damping_ratio=0.1, contact_positions_m=[0.3]), 1e-3),
+    st.BeltParams(normal_load_N=1.0, belt_speed_m_per_s=0.1), bristle.StribeckParams(mu_s=0.5, mu_d=0.3, v_s=0.1),
+    st.StickSlipOptions(t_end_s=10.0, output_every=50)).cycle
+RESULTS = ("SteadyPatch", "PatchSnapshot", "TimeSeries", "BenchRun", "Stats", "StickSlipCycle", "SteadyLine",
+           "LineRun", "LimitCoefficients", "SlidingForce", "LimitCycle")
 
 # Classes that do not pickle yet, with the reason (docs/python.md, "Pickling": not done).
 NOT_PICKLED = {
@@ -109,11 +142,10 @@ NOT_PICKLED = {
     "ConvexEnergy", "Loading", "WigglySystem", "LimitSystem", "Scenario", "LumpedScenario", "LineSteadyScenario",
     "LineTransientScenario", "LumpedStudy", "LineSteadyStudy", "LineTransientStudy", "GenericModalParams",
     "Riemann",
-    # Results without a pickled form yet.
-    "TimeSeries", "BenchRun", "StickSlipCycle", "Stats", "LineRun", "SteadyLine", "RunResult", "CaseResult",
-    "ExtraFile", "InitialCondition", "OutputOptions", "Progress", "Sweep", "CrawlerRun", "LimitCoefficients",
-    "LimitState", "Loop", "NapEffect", "PerceivedProfile", "PotentialPoint", "SlidingForce", "WigglyRun",
-    "EnergyAccount", "KernelJump", "KernelSamples", "LimitCycle", "ModeResponse", "StickSlipInterval",
+    # Results (and scenario parts) without a pickled form yet.
+    "RunResult", "CaseResult", "ExtraFile", "InitialCondition", "OutputOptions", "Progress", "Sweep", "CrawlerRun",
+    "LimitState", "Loop", "NapEffect", "PerceivedProfile", "PotentialPoint", "WigglyRun",
+    "EnergyAccount", "KernelJump", "KernelSamples", "ModeResponse", "StickSlipInterval",
     "StickSlipResult", "EdgeMap", "Eq84Check",
 }
 
@@ -148,13 +180,13 @@ def test_pickle_round_trip(name):
     assert pickle.dumps(back) == pickle.dumps(x)
 
 
-@pytest.mark.parametrize("name", sorted(n for n in SAMPLES if n not in ("SteadyPatch", "PatchSnapshot")))
+@pytest.mark.parametrize("name", sorted(n for n in SAMPLES if n not in RESULTS))
 def test_samples_differ_from_the_default(name):
     x = SAMPLES[name]()
     assert x != type(x)(), "the sample must not be the default value (the round trip would prove nothing)"
 
 
-@pytest.mark.parametrize("name", sorted(n for n in SAMPLES if n not in ("SteadyPatch", "PatchSnapshot")))
+@pytest.mark.parametrize("name", sorted(n for n in SAMPLES if n not in RESULTS))
 def test_repr_round_trip(name):
     x = SAMPLES[name]()
     text = repr(x)
@@ -164,6 +196,31 @@ def test_repr_round_trip(name):
         back = eval(text, dict(NAMESPACE))  # noqa: S307 -- the module's own repr
     assert type(back) is type(x)
     assert back == x, text
+
+
+def test_results_pickle_their_values():
+    run = _bench_run()
+    back = pickle.loads(pickle.dumps(run))
+    assert back.series.names == run.series.names and back.series.rows == run.series.rows
+    assert np.array_equal(back.series["F_N"], run.series["F_N"]) and np.any(run.series["F_N"] != 0)
+    assert (back.stats.steps, back.stats.method_used) == (run.stats.steps, run.stats.method_used) and run.stats.steps > 0
+    line = SAMPLES["SteadyLine"]()
+    back = pickle.loads(pickle.dumps(line))
+    assert np.array_equal(back.force_N, line.force_N) and back.exact == line.exact and line.force_N[0] < 0
+    assert np.array_equal(back.field["f_x"], line.field["f_x"])
+    limit = _mechanism().limit
+    back = pickle.loads(pickle.dumps(limit))
+    assert (back.rho_plus, back.rho_minus, back.alpha) == (limit.rho_plus, limit.rho_minus, limit.alpha) != (0, 0, 0)
+
+
+def test_schema_constructors_document_units_and_an_example():
+    for cls in (bristle.LawParams, bristle.RheologyParams, bristle.Signal, bristle.BenchParams,
+                bristle.IntegratorOptions):
+        doc = cls.__init__.__doc__
+        assert "Example" in doc and "unit" in doc, cls.__name__
+        for key in cls.keys():
+            if key not in ("G_inverse", "G", "atol_per_component"):
+                assert key in doc, f"{cls.__name__}: key {key} not documented"
 
 
 def test_enums_pickle():

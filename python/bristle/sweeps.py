@@ -59,7 +59,10 @@ __all__ = ["SweepResult", "StderrProgress", "sweep_steady_line", "sweep_steady_l
 
 
 def default_threads() -> int:
-    """Worker threads used when ``threads`` is None: every hardware thread."""
+    """Worker threads used when ``threads`` is None: every hardware thread.
+
+    Units: - (a count). Example: ``sweep_steady_lumped(m, v=v, threads=default_threads())``
+    """
     return int(_bristle.parallel.hardware_threads())
 
 
@@ -68,6 +71,8 @@ class StderrProgress:
 
     Prints nothing for runs shorter than ``delay`` seconds; rewrites the line in place (carriage
     return) on a terminal, and prints a line every ``interval`` seconds otherwise (logs stay short).
+
+    Units: delay and interval in s. Example: ``sweep_steady_line(..., progress=StderrProgress("fig5", delay=0.0))``
     """
 
     def __init__(self, label: str = "sweep", delay: float = 0.5, interval: float = None, stream=None):
@@ -216,6 +221,8 @@ class SweepResult:
     axes: the grid axes in order (name -> values), then the velocity arrays.
     models: the ContactModel of every grid point (flattened, in grid order).
     seconds: wall time of the parallel part; threads: workers used.
+
+    Units: force_N in N, velocities in m/s, seconds in s. Example: ``sweep_steady_lumped(papers.sliding_model(0.4, 1), v=[0.1, 1.0], progress=None).Fx``
     """
 
     force_N: np.ndarray
@@ -307,6 +314,8 @@ def sweep_steady_line(model: Union[Any, Sequence[Any], Callable[..., Any]], *, V
 
     Returns a SweepResult; ``force_N[..., i, :]`` equals
     ``transport.steady_state(model_j, line_j, V1[i], V2[i], v_y[i]).force_N`` bit for bit.
+
+    Units: V1, V2, v_y in m/s; forces in N. Example: ``sweep_steady_line(lambda s: papers.sliding_model(s, 1), grid={"s": [0.2, 0.4]}, V2=np.geomspace(0.01, 30.0, 50), line=bristle.LineContactParams(L_m=0.2, normal_load_N=10.0)).Fx``
     """
     if client is not None:
         points, axes, shape = _grid_points(model, grid, "model")
@@ -352,6 +361,8 @@ def sweep_steady_lumped(model: Union[Any, Sequence[Any], Callable[..., Any]], *,
 
     ``force_N[..., i, :]`` equals ``F_z * m.friction(m.steady_state(v_i), v_i)`` bit for bit: the
     steady force including LuGre's output terms (the Stribeck curve plus sigma2 v).
+
+    Units: v in m/s, normal_load_N in N, forces in N. Example: ``sweep_steady_lumped(papers.sliding_model(0.4, 1), v=np.geomspace(1e-3, 10.0, 100), normal_load_N=10.0).Fx``
     """
     if client is not None:
         points, axes, shape = _grid_points(model, grid, "model")
@@ -426,6 +437,8 @@ class EpsilonSweepResult:
     extremes, shape ``shape + (E, D)`` (E values of eps, D directions); limit_N: rho_+ (direction +1)
     or rho_- (direction -1) of eq. 2.17, shape ``shape + (E, D)`` (constant along eps).
     axes: grid axes, then ``epsilon`` and ``direction``. error: mean_N - limit_N.
+
+    Units: forces in N, epsilon in m. Example: ``sweep_sliding_force([m], epsilon=[1e-2, 1e-3]).mean_N``
     """
 
     mean_N: np.ndarray
@@ -469,6 +482,8 @@ def sweep_sliding_force(mechanism, *, epsilon, gamma: float = 1.0, directions=(1
     Every point equals the serial ``measure_sliding_force`` call bit for bit, whatever ``threads``.
     Profiles or loadings built from Python functions (Profile.custom) are correct on any number of
     threads but serialised by the GIL.
+
+    Units: epsilon in m, forces in N. Example: ``sweep_sliding_force([mechanism], epsilon=np.logspace(-2, -4, 5), directions=(1, -1)).error``
     """
     d = _bristle.directional
     if client is not None:
@@ -508,6 +523,8 @@ class StickSlipSweepResult:
     period_s, period_spread_s (s), amplitude_w_m (m), amplitude_v_mps (m/s), force_min_N, force_max_N
     (N), stick_fraction, admittance_m_per_N_s, found (a limit cycle was found), well_posed,
     breakaways_per_cycle; axes: the grid.
+
+    Units: period_s in s, amplitude_w_m in m. Example: ``sweep_stick_slip(...).period_s``
     """
 
     values: Dict[str, np.ndarray]
@@ -542,6 +559,8 @@ def sweep_stick_slip(structure, *, dt: float, belt=None, friction=None, options=
 
     Every point equals ``run_stick_slip(make_reduced_model(structure, dt, model_options), belt,
     friction, options).cycle`` bit for bit, whatever ``threads`` (and on a Dask cluster).
+
+    Units: dt in s, belt speeds in m/s, periods in s, amplitudes in m. Example: ``sweep_stick_slip(lambda vb: (string, st.BeltParams(belt_speed_m_per_s=vb)), grid={"vb": [0.05, 0.1]}, dt=1e-3, friction=bristle.StribeckParams(mu_s=0.5, mu_d=0.3)).period_s``
     """
     s = _bristle.structures
     if client is not None:

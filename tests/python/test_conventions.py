@@ -282,3 +282,24 @@ def test_bad_keywords_name_the_key_path():
         bristle.BenchParams(input="fast")
     with pytest.raises(TypeError, match="not both"):
         bristle.BenchParams(normal_load_N=1.0, normal_load=bristle.Signal.ramp(1.0, 1.0))
+
+
+def _python_callables():
+    from bristle import sweeps
+    for mod in (sweeps, papers):
+        names = getattr(mod, "__all__", None) or [n for n in vars(mod) if not n.startswith("_")]
+        for n in names:
+            v = getattr(mod, n)
+            if (inspect.isfunction(v) or inspect.isclass(v)) and v.__module__ == mod.__name__:
+                yield mod, n, v
+
+
+def test_python_callables_document_units_and_an_example():
+    import re
+    for mod, name, v in _python_callables():
+        doc = inspect.getdoc(v) or ""
+        assert "Example" in doc, f"{mod.__name__}.{name}: no Example in its docstring"
+        assert "Units:" in doc, f"{mod.__name__}.{name}: no units in its docstring"
+        if mod is papers:  # self-contained examples: they run
+            example = re.search(r"Example: ``(.+?)``", doc).group(1)
+            eval(example, {"papers": papers, "np": np, "bristle": bristle})  # noqa: S307

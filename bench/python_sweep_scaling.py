@@ -38,7 +38,7 @@ def exact_workload():
 def general_workload():
     models = []
     for beta1 in np.linspace(1e4, 5e4, 10):
-        law = bristle.LawParams(kind="bouc_wen", A=1.0, beta1=float(beta1), gamma=1e4)
+        law = bristle.LawParams(type="bouc_wen", A=1.0, beta1=float(beta1), gamma=1e4)
         models.append(bristle.ContactModel(law, bristle.elastic(240.0), bristle.elastic(240.0)))
     return models, bristle.LineContactParams(L_m=0.2, normal_load_N=10.0), np.zeros(100), np.geomspace(0.05, 5.0, 100)
 

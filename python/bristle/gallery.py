@@ -454,7 +454,7 @@ def lugre_stick_slip(ctx: Context) -> Rendered:
     data.update(period_s=cycle.period_s, peak_friction_N=cycle.peak_friction_N, cycles=cycle.cycles)
     case = scenario.cases[0]
     caption = (f"A 1 kg mass pulled through a spring k = {case.bench.spring_N_per_m:g} N/m whose end moves at "
-               f"{case.bench.input_x(0.0):g} m/s: stick-slip limit cycle with period {cycle.period_s:.5f} s and peak "
+               f"{case.bench.input(0.0):g} m/s: stick-slip limit cycle with period {cycle.period_s:.5f} s and peak "
                f"friction {cycle.peak_friction_N:.5f} N (mean of the last {cycle.cycles} cycles). {_lugre_text(case)}. "
                f"Scenario examples/lugre_stick_slip.toml, CVODE rtol {case.integrator.rtol:g}.")
 

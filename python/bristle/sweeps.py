@@ -34,7 +34,7 @@ through the same library call as the threaded path, one thread per task: the res
 those of the threaded sweep. Progress is reported per finished point; Ctrl-C, or an exception raised by
 the progress callable, cancels the outstanding tasks and re-raises. What crosses to the workers
 pickles: the callable (cloudpickle), numpy arrays and the parameter structs passed beside it
-(``line``, ``belt``, ``friction``, ``options``, ...; see ``register_pickling``); results come back as
+(``line``, ``belt``, ``friction``, ``options``, ...: every parameter class pickles, tests/python/test_pickle.py); results come back as
 numpy arrays. docs/python.md gives the commands for a cluster of several machines.
 
 Paper 2 and paper 3 sweeps: ``sweep_sliding_force`` (the eps-systems' sliding force against eps and
@@ -44,7 +44,6 @@ cycles of a structure on a belt over a grid of structure, belt and friction para
 
 from __future__ import annotations
 
-import copyreg
 import itertools
 import sys
 import time
@@ -56,12 +55,14 @@ import numpy as np
 from . import _bristle
 
 __all__ = ["SweepResult", "StderrProgress", "sweep_steady_line", "sweep_steady_lumped", "default_threads",
-           "EpsilonSweepResult", "sweep_sliding_force", "StickSlipSweepResult", "sweep_stick_slip",
-           "register_pickling"]
+           "EpsilonSweepResult", "sweep_sliding_force", "StickSlipSweepResult", "sweep_stick_slip"]
 
 
 def default_threads() -> int:
-    """Worker threads used when ``threads`` is None: every hardware thread."""
+    """Worker threads used when ``threads`` is None: every hardware thread.
+
+    Units: - (a count). Example: ``sweep_steady_lumped(m, v=v, threads=default_threads())``
+    """
     return int(_bristle.parallel.hardware_threads())
 
 
@@ -70,6 +71,8 @@ class StderrProgress:
 
     Prints nothing for runs shorter than ``delay`` seconds; rewrites the line in place (carriage
     return) on a terminal, and prints a line every ``interval`` seconds otherwise (logs stay short).
+
+    Units: delay and interval in s. Example: ``sweep_steady_line(..., progress=StderrProgress("fig5", delay=0.0))``
     """
 
     def __init__(self, label: str = "sweep", delay: float = 0.5, interval: float = None, stream=None):
@@ -116,71 +119,6 @@ def _progress_of(progress, label: str):
 
 # ---- Dask: one task per grid point ----------------------------------------------------------------
 
-def _namespace() -> dict:
-    """The names a parameter struct's repr uses (every submodule's classes and enums)."""
-    ns = {"float": float, "nan": float("nan"), "inf": float("inf")}
-    for sub in ("laws", "rheology", "contact", "integrate", "transport", "io", "directional", "structures",
-                "patch"):
-        ns.update({k: v for k, v in vars(getattr(_bristle, sub)).items() if not k.startswith("_")})
-    return ns
-
-
-def _from_repr(type_name: str, text: str):
-    """Rebuilds a parameter struct from its repr (which reads back as Python) on a Dask worker."""
-    value = eval(text, _namespace())  # noqa: S307 -- our own repr, produced by _reduce_by_repr
-    if type(value).__name__ != type_name:
-        raise TypeError(f"unpickling {type_name}: its repr built a {type(value).__name__}")
-    return value
-
-
-def _reduce_by_repr(obj):
-    return _from_repr, (type(obj).__name__, repr(obj))
-
-
-def _from_attributes(sub: str, type_name: str, state: dict):
-    """Rebuilds a parameter struct from its attributes (default-constructed, then each one set)."""
-    obj = getattr(getattr(_bristle, sub), type_name)()
-    for name, value in state.items():
-        setattr(obj, name, value)
-    return obj
-
-
-def _settable(cls) -> List[str]:
-    return [k for k, v in vars(cls).items() if isinstance(v, property) and v.fset is not None]
-
-
-def _reducer_by_attributes(sub: str):
-    def reduce(obj):
-        return _from_attributes, (sub, type(obj).__name__, {k: getattr(obj, k) for k in _settable(type(obj))})
-    return reduce
-
-
-# Parameter structs that cross to the workers beside the grid callable: those whose repr reads back as
-# Python reduce through it, the others through their attributes (tests/python/test_dask.py checks each
-# round trip). The schema issue will give every parameter class its own pickling; until then, these.
-_PICKLED_BY_REPR = (("laws", "StribeckParams"), ("laws", "LawParams"), ("laws", "FrictionCoefficient"),
-                    ("structures", "BeltParams"), ("contact", "Signal"))
-_PICKLED_BY_ATTRIBUTES = (("transport", "LineContactParams"), ("transport", "PressureParams"),
-                          ("integrate", "IntegratorOptions"), ("directional", "SlidingOptions"),
-                          ("structures", "StickSlipOptions"), ("structures", "ReducedModelOptions"),
-                          ("structures", "KernelOptions"))
-
-
-def register_pickling() -> None:
-    """Registers pickling (copyreg) for the parameter structs that cross to Dask workers. Done on import."""
-    for sub, name in _PICKLED_BY_REPR:
-        cls = getattr(getattr(_bristle, sub), name, None)
-        if cls is not None:
-            copyreg.pickle(cls, _reduce_by_repr)
-    for sub, name in _PICKLED_BY_ATTRIBUTES:
-        cls = getattr(getattr(_bristle, sub), name, None)
-        if cls is not None:
-            copyreg.pickle(cls, _reducer_by_attributes(sub))
-
-
-register_pickling()
-
-
 def _dask_point(kind: str, build, point: dict, args: tuple):
     """One grid point on a worker: build the case, run it through the threaded path's call, 1 thread."""
     from . import _bristle as core  # the worker imports bristle here
@@ -212,11 +150,9 @@ def _dask_point(kind: str, build, point: dict, args: tuple):
     raise ValueError(f"_dask_point: unknown kind {kind!r}")
 
 
-def _grid_points(build, grid, what: str):
-    """The grid points (dicts, first name slowest), axes and shape for the Dask path."""
-    if grid is None or not callable(build):
-        raise TypeError(f"client: a Dask sweep builds its cases on the workers; give `{what}` as a "
-                        f"callable(**point) with grid={{name: values}} (bristle objects do not cross to workers)")
+def _grid_axes(grid):
+    """The points of a grid {name: values} (dicts, first name slowest), its axes and its shape; one check of
+    the grid for the threaded and the Dask paths."""
     if not isinstance(grid, dict) or not grid:
         raise TypeError("grid: expected a non-empty dict {name: sequence of values}")
     names = list(grid)
@@ -226,6 +162,14 @@ def _grid_points(build, grid, what: str):
             raise _bristle.InvalidInput(f"grid[{n!r}]: empty; give at least one value")
     points = [dict(zip(names, p)) for p in itertools.product(*values)]
     return points, dict(zip(names, values)), tuple(len(v) for v in values)
+
+
+def _grid_points(build, grid, what: str):
+    """The grid points, axes and shape for the Dask path."""
+    if grid is None or not callable(build):
+        raise TypeError(f"client: a Dask sweep builds its cases on the workers; give `{what}` as a "
+                        f"callable(**point) with grid={{name: values}} (bristle objects do not cross to workers)")
+    return _grid_axes(grid)
 
 
 def _run_on_client(client, kind: str, build, points, args, progress):
@@ -277,6 +221,8 @@ class SweepResult:
     axes: the grid axes in order (name -> values), then the velocity arrays.
     models: the ContactModel of every grid point (flattened, in grid order).
     seconds: wall time of the parallel part; threads: workers used.
+
+    Units: force_N in N, velocities in m/s, seconds in s. Example: ``sweep_steady_lumped(papers.sliding_model(0.4, 1), v=[0.1, 1.0], progress=None).Fx``
     """
 
     force_N: np.ndarray
@@ -308,23 +254,15 @@ def _grid_models(model, grid: Optional[Dict[str, Sequence]]):
     if grid is not None:
         if not callable(model) or isinstance(model, ContactModel):
             raise TypeError("grid: needs `model` to be a callable(**point) returning a ContactModel")
-        if not isinstance(grid, dict) or not grid:
-            raise TypeError("grid: expected a non-empty dict {name: sequence of values}")
-        names = list(grid)
-        values = [list(grid[n]) for n in names]
-        for n, v in zip(names, values):
-            if not v:
-                raise _bristle.InvalidInput(f"grid[{n!r}]: empty; give at least one value")
-        shape = tuple(len(v) for v in values)
+        points, axes, shape = _grid_axes(grid)
         models, lines = [], []
-        for point in itertools.product(*values):
-            built = model(**dict(zip(names, point)))
+        for point in points:
+            built = model(**point)
             m, line = built if isinstance(built, tuple) else (built, None)
             if not isinstance(m, ContactModel):
-                raise TypeError(f"model({dict(zip(names, point))}) returned {type(m).__name__}, not a ContactModel")
+                raise TypeError(f"model({point}) returned {type(m).__name__}, not a ContactModel")
             models.append(m)
             lines.append(line)
-        axes = dict(zip(names, values))
     elif isinstance(model, ContactModel):
         models, lines, axes, shape = [model], [None], {}, ()
     elif isinstance(model, (list, tuple)):
@@ -376,6 +314,8 @@ def sweep_steady_line(model: Union[Any, Sequence[Any], Callable[..., Any]], *, V
 
     Returns a SweepResult; ``force_N[..., i, :]`` equals
     ``transport.steady_state(model_j, line_j, V1[i], V2[i], v_y[i]).force_N`` bit for bit.
+
+    Units: V1, V2, v_y in m/s; forces in N. Example: ``sweep_steady_line(lambda s: papers.sliding_model(s, 1), grid={"s": [0.2, 0.4]}, V2=np.geomspace(0.01, 30.0, 50), line=bristle.LineContactParams(L_m=0.2, normal_load_N=10.0)).Fx``
     """
     if client is not None:
         points, axes, shape = _grid_points(model, grid, "model")
@@ -421,6 +361,8 @@ def sweep_steady_lumped(model: Union[Any, Sequence[Any], Callable[..., Any]], *,
 
     ``force_N[..., i, :]`` equals ``F_z * m.friction(m.steady_state(v_i), v_i)`` bit for bit: the
     steady force including LuGre's output terms (the Stribeck curve plus sigma2 v).
+
+    Units: v in m/s, normal_load_N in N, forces in N. Example: ``sweep_steady_lumped(papers.sliding_model(0.4, 1), v=np.geomspace(1e-3, 10.0, 100), normal_load_N=10.0).Fx``
     """
     if client is not None:
         points, axes, shape = _grid_points(model, grid, "model")
@@ -473,15 +415,8 @@ def _grid_items(item, grid, kinds: tuple, what: str):
     if grid is not None:
         if not callable(item) or isinstance(item, kinds):
             raise TypeError(f"grid: needs `{what}` to be a callable(**point)")
-        if not isinstance(grid, dict) or not grid:
-            raise TypeError("grid: expected a non-empty dict {name: sequence of values}")
-        names = list(grid)
-        values = [list(grid[n]) for n in names]
-        for n, v in zip(names, values):
-            if not v:
-                raise _bristle.InvalidInput(f"grid[{n!r}]: empty; give at least one value")
-        items = [check(item(**dict(zip(names, p))), dict(zip(names, p))) for p in itertools.product(*values)]
-        return items, dict(zip(names, values)), tuple(len(v) for v in values)
+        points, axes, shape = _grid_axes(grid)
+        return [check(item(**point), point) for point in points], axes, shape
     if isinstance(item, kinds):
         return [item], {}, ()
     if isinstance(item, (list, tuple)):
@@ -502,6 +437,8 @@ class EpsilonSweepResult:
     extremes, shape ``shape + (E, D)`` (E values of eps, D directions); limit_N: rho_+ (direction +1)
     or rho_- (direction -1) of eq. 2.17, shape ``shape + (E, D)`` (constant along eps).
     axes: grid axes, then ``epsilon`` and ``direction``. error: mean_N - limit_N.
+
+    Units: forces in N, epsilon in m. Example: ``sweep_sliding_force([m], epsilon=[1e-2, 1e-3]).mean_N``
     """
 
     mean_N: np.ndarray
@@ -545,6 +482,8 @@ def sweep_sliding_force(mechanism, *, epsilon, gamma: float = 1.0, directions=(1
     Every point equals the serial ``measure_sliding_force`` call bit for bit, whatever ``threads``.
     Profiles or loadings built from Python functions (Profile.custom) are correct on any number of
     threads but serialised by the GIL.
+
+    Units: epsilon in m, forces in N. Example: ``sweep_sliding_force([mechanism], epsilon=np.logspace(-2, -4, 5), directions=(1, -1)).error``
     """
     d = _bristle.directional
     if client is not None:
@@ -584,6 +523,8 @@ class StickSlipSweepResult:
     period_s, period_spread_s (s), amplitude_w_m (m), amplitude_v_mps (m/s), force_min_N, force_max_N
     (N), stick_fraction, admittance_m_per_N_s, found (a limit cycle was found), well_posed,
     breakaways_per_cycle; axes: the grid.
+
+    Units: period_s in s, amplitude_w_m in m. Example: ``sweep_stick_slip(...).period_s``
     """
 
     values: Dict[str, np.ndarray]
@@ -618,6 +559,8 @@ def sweep_stick_slip(structure, *, dt: float, belt=None, friction=None, options=
 
     Every point equals ``run_stick_slip(make_reduced_model(structure, dt, model_options), belt,
     friction, options).cycle`` bit for bit, whatever ``threads`` (and on a Dask cluster).
+
+    Units: dt in s, belt speeds in m/s, periods in s, amplitudes in m. Example: ``sweep_stick_slip(lambda vb: (string, st.BeltParams(belt_speed_m_per_s=vb)), grid={"vb": [0.05, 0.1]}, dt=1e-3, friction=bristle.StribeckParams(mu_s=0.5, mu_d=0.3)).period_s``
     """
     s = _bristle.structures
     if client is not None:

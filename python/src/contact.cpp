@@ -5,6 +5,8 @@
 #include "bristle/contact/contact_model.hpp"
 #include "bristle/contact/signal.hpp"
 #include "common.hpp"
+#include "pickle_fields.hpp"
+#include "schema_py.hpp"
 
 namespace bristle::python {
 
@@ -26,30 +28,6 @@ contact::Signal to_signal(py::handle value, std::string_view what) {
 
 namespace {
 
-std::string repr(const Signal& s) {
-  std::string r = "Signal(kind='" + std::string(contact::to_string(s.kind)) + "'";
-  switch (s.kind) {
-    case SignalKind::constant:
-      r += ", value=" + repr_double(s.value);
-      break;
-    case SignalKind::step:
-      r += ", t0=" + repr_double(s.t0) + ", before=" + repr_double(s.before) + ", after=" + repr_double(s.after);
-      break;
-    case SignalKind::ramp:
-      r += ", t0=" + repr_double(s.t0) + ", start=" + repr_double(s.start) + ", rate=" + repr_double(s.rate) +
-           ", t_end=" + repr_double(s.t_end);
-      break;
-    case SignalKind::sine:
-      r += ", offset=" + repr_double(s.offset) + ", amplitude=" + repr_double(s.amplitude) +
-           ", omega=" + repr_double(s.omega) + ", phase=" + repr_double(s.phase);
-      break;
-    case SignalKind::table:
-      r += ", times=[" + std::to_string(s.times.size()) + " values], values=[...]";
-      break;
-  }
-  return r + ")";
-}
-
 /// The contact state u of a model from Python, size-checked.
 VecX state_of(const ContactModel& model, py::handle u, std::string_view what = "u") {
   return to_vecx(u, what, model.state_size());
@@ -66,6 +44,103 @@ auto with_columns(Fn&& fn) {
 }
 
 }  // namespace
+
+namespace schema_py {
+
+template <>
+struct ChoiceParser<SignalKind> {
+  static SignalKind parse(std::string_view key, std::string_view name) {
+    return contact::signal_kind_from_string(key, name);
+  }
+};
+template <>
+struct ChoiceParser<DriveKind> {
+  static DriveKind parse(std::string_view key, std::string_view name) { return contact::drive_kind_from_string(key, name); }
+};
+
+/// Signal: a signal table (a bare number in TOML is a constant). Declared, stored as lists: times, values.
+template <>
+struct Traits<Signal> {
+  static constexpr const char* name = "Signal";
+  static constexpr const char* prefix = "signal";
+  static constexpr const char* extra_doc =
+      "Deprecated alias: kind= (use type=).\n"
+      "Example: ``Signal(type=\"sine\", amplitude=0.1, omega=6.283)(np.linspace(0, 1, 5))``\n";
+  template <class A, class S>
+  static void walk(A& a, S& p) { serialize(a, p); }
+  static void dump(const Signal& p, std::vector<Entry>& es) {
+    const bool table = p.kind == SignalKind::table;
+    es.push_back(Entry{"times", to_py(p.times), table, schema::Type::number_list, "the table's times (s)", {}});
+    es.push_back(Entry{"values", to_py(p.values), table, schema::Type::number_list, "the table's values", {}});
+  }
+  static void load(Signal& p, Load& l) {
+    py::dict& kw = l.keywords();
+    alias(kw, "kind", "type", "Signal");
+    if (py::object t = pop(kw, "times")) p.times = to_vector(t, "signal.times");
+    if (py::object v = pop(kw, "values")) p.values = to_vector(v, "signal.values");
+  }
+  static void after(Signal&, const py::dict&) {}
+  static std::string table_repr(const std::string&, const py::dict&) { return "Signal()"; }
+};
+
+/// BenchParams: the [bench] table. A constant load is normal_load_N, a varying one the normal_load signal.
+template <>
+struct Traits<BenchParams> {
+  static constexpr const char* name = "BenchParams";
+  static constexpr const char* prefix = "bench";
+  static constexpr const char* extra_doc =
+      "Signals (input, input_y, belt, belt_y, normal_load) accept a Signal or a number (a constant).\n"
+      "Deprecated aliases: input_x= (use input=), belt_x= (belt=), normal_load=<number> (normal_load_N=), x0= (x0_m=), "
+      "v0= (v0_mps=), spring_end0= (spring_end0_m=).\n"
+      "Example: ``BenchParams(drive=\"spring\", mass_kg=1.0, spring_N_per_m=2.0, input=0.1, normal_load_N=10.0)``\n";
+  template <class A, class S>
+  static void walk(A& a, S& p) { serialize(a, p); }
+  // The signal tables go through Traits<Signal> (its times and values are not fields of the walk).
+  static constexpr std::pair<const char*, Signal BenchParams::*> signals[] = {
+      {"input", &BenchParams::input_x}, {"input_y", &BenchParams::input_y}, {"belt", &BenchParams::belt_x},
+      {"belt_y", &BenchParams::belt_y}, {"normal_load", &BenchParams::normal_load}};
+  static void dump(const BenchParams& p, std::vector<Entry>& es) {
+    for (const auto& [key, member] : signals)
+      if (Entry* e = find(es, key)) e->children = entries_of(p.*member);
+    if (p.normal_load.kind != SignalKind::constant) return;
+    Entry* e = find(es, "normal_load");
+    *e = Entry{"normal_load_N", to_py(p.normal_load.value), true, schema::Type::number,
+               "constant normal load F_z (N), > 0", {}};
+  }
+  static void load(BenchParams& p, Load& l) {
+    py::dict& kw = l.keywords();
+    alias(kw, "input_x", "input", "BenchParams");
+    alias(kw, "belt_x", "belt", "BenchParams");
+    alias(kw, "x0", "x0_m", "BenchParams");
+    alias(kw, "v0", "v0_mps", "BenchParams");
+    alias(kw, "spring_end0", "spring_end0_m", "BenchParams");
+    if (kw.contains("normal_load")) {
+      py::object v = kw["normal_load"];
+      if (py::isinstance<py::float_>(v) || py::isinstance<py::int_>(v)) {
+        PyDict_DelItemString(kw.ptr(), "normal_load");
+        if (kw.contains("normal_load_N"))
+          throw py::type_error("BenchParams: give normal_load_N (a constant) or normal_load (a Signal), not both");
+        deprecated("BenchParams(normal_load=<number>): deprecated, use normal_load_N= (the TOML key)");
+        kw["normal_load_N"] = v;
+      }
+    }
+    if (py::object n = pop(kw, "normal_load_N")) {
+      if (kw.contains("normal_load"))
+        throw py::type_error("BenchParams: give normal_load_N (a constant) or normal_load (a Signal), not both");
+      p.normal_load = Signal::constant_value(cast_arg<double>(n, "bench.normal_load_N", "a number"));
+    }
+    for (const auto& [key, member] : signals)
+      if (py::object v = pop(kw, key))
+        p.*member = from_kwargs<Signal>(py::dict(table_dict(v, schema::Type::signal, std::string("bench.") + key)),
+                                        std::string("bench.") + key);
+  }
+  static void after(BenchParams&, const py::dict&) {}
+  static std::string table_repr(const std::string&, const py::dict& state) {
+    return schema_py::repr(from_kwargs<Signal>(py::dict(state)));
+  }
+};
+
+}  // namespace schema_py
 
 void export_contact(py::module_& root) {
   py::module_ m = root.def_submodule(
@@ -204,33 +279,10 @@ A scalar input u(t) (velocities in m/s, forces in N, loads in N):
   ramp      u = start + rate (t - t0) for t0 <= t <= t_end (held outside)
   sine      u = offset + amplitude sin(omega t + phase)   (omega in rad/s)
   table     linear interpolation of (times, values), held outside
-Build with Signal.constant(v), .step(...), .ramp(...), .sine(...), .table(...) or keywords. Calling
+Build with Signal.constant(v), .step(...), .ramp(...), .sine(...), .table(...) or keywords (the TOML
+keys: type="sine", amplitude=...; the attribute `kind` is the SignalKind). Calling
 s(t) evaluates it (elementwise on arrays), after validating it.)doc");
   signal
-      .def(py::init([](py::handle kind, double value, double t0, double before, double after, double start, double rate,
-                       double t_end, double offset, double amplitude, double omega, double phase, py::handle times,
-                       py::handle values) {
-             Signal s;
-             s.kind = enum_from<SignalKind>(kind, "signal.type", contact::signal_kind_from_string);
-             s.value = value;
-             s.t0 = t0;
-             s.before = before;
-             s.after = after;
-             s.start = start;
-             s.rate = rate;
-             s.t_end = t_end;
-             s.offset = offset;
-             s.amplitude = amplitude;
-             s.omega = omega;
-             s.phase = phase;
-             s.times = to_vector(times, "signal.times");
-             s.values = to_vector(values, "signal.values");
-             return s;
-           }),
-           py::kw_only(), py::arg("kind") = "constant", py::arg("value") = 0.0, py::arg("t0") = 0.0,
-           py::arg("before") = 0.0, py::arg("after") = 0.0, py::arg("start") = 0.0, py::arg("rate") = 0.0,
-           py::arg("t_end") = 1e300, py::arg("offset") = 0.0, py::arg("amplitude") = 0.0, py::arg("omega") = 0.0,
-           py::arg("phase") = 0.0, py::arg("times") = py::list(), py::arg("values") = py::list())
       .def_static("constant", &Signal::constant_value, py::arg("value"), "u = value.")
       .def_static(
           "step",
@@ -314,8 +366,8 @@ s(t) evaluates it (elementwise on arrays), after validating it.)doc");
       .def("copy", [](const Signal& s) { return Signal(s); })
       .def("__copy__", [](const Signal& s) { return Signal(s); })
       .def(
-          "__deepcopy__", [](const Signal& s, py::dict) { return Signal(s); }, py::arg("memo"))
-      .def("__repr__", [](const Signal& s) { return repr(s); });
+          "__deepcopy__", [](const Signal& s, py::dict) { return Signal(s); }, py::arg("memo"));
+  schema_py::bind_schema<Signal>(signal, "A scalar input u(t); keywords are the keys of a TOML signal table.");
 
   py::enum_<DriveKind>(
       m, "DriveKind",
@@ -339,30 +391,9 @@ A mechanical bench around one lumped contact (paper 1, eq. 1 without advection):
   velocity  the contact is driven at v_r(t) = input_x(t), input_y(t) (m/s)
   force     m x'' = F_ext(t) + F_z f,   F_ext = input (N),  v_r = x' - v_belt
   spring    m x'' = k (x_p - x) + F_z f,  x_p' = input (m/s)
-mass_kg (kg) > 0, spring_N_per_m (N/m) > 0, normal_load (N) > 0; signals accept a Signal or a number.
-x0 (m), v0 (m/s), spring_end0 (m): initial values, 2 values each.)doc");
-  bench_params.def(py::init([](py::handle drive, double mass_kg, double spring_N_per_m, py::handle input_x,
-                               py::handle input_y, py::handle belt_x, py::handle belt_y, py::handle normal_load,
-                               py::handle x0, py::handle v0, py::handle spring_end0) {
-                     BenchParams p;
-                     p.drive = enum_from<DriveKind>(drive, "bench.drive", contact::drive_kind_from_string);
-                     p.mass_kg = mass_kg;
-                     p.spring_N_per_m = spring_N_per_m;
-                     p.input_x = to_signal(input_x, "bench.input_x");
-                     p.input_y = to_signal(input_y, "bench.input_y");
-                     p.belt_x = to_signal(belt_x, "bench.belt_x");
-                     p.belt_y = to_signal(belt_y, "bench.belt_y");
-                     p.normal_load = to_signal(normal_load, "bench.normal_load");
-                     p.x0 = to_vec2(x0, "bench.x0");
-                     p.v0 = to_vec2(v0, "bench.v0");
-                     p.spring_end0 = to_vec2(spring_end0, "bench.spring_end0");
-                     return p;
-                   }),
-                   py::kw_only(), py::arg("drive") = "velocity", py::arg("mass_kg") = 1.0,
-                   py::arg("spring_N_per_m") = 1.0, py::arg("input_x") = 0.0, py::arg("input_y") = 0.0,
-                   py::arg("belt_x") = 0.0, py::arg("belt_y") = 0.0, py::arg("normal_load") = 1.0,
-                   py::arg("x0") = py::make_tuple(0.0, 0.0), py::arg("v0") = py::make_tuple(0.0, 0.0),
-                   py::arg("spring_end0") = py::make_tuple(0.0, 0.0));
+mass_kg (kg) > 0, spring_N_per_m (N/m) > 0, normal_load_N (N) > 0 (or normal_load, a Signal); signals accept a
+Signal or a number. x0_m (m), v0_mps (m/s), spring_end0_m (m): initial values, 2 values each. The attributes
+input_x, belt_x, x0, v0, spring_end0 are the older names of input, belt, x0_m, v0_mps, spring_end0_m.)doc");
   bench_params
       .def_property(
           "drive", [](const BenchParams& p) { return p.drive; },
@@ -385,6 +416,19 @@ x0 (m), v0 (m/s), spring_end0 (m): initial values, 2 values each.)doc");
       .def("__copy__", [](const BenchParams& p) { return BenchParams(p); })
       .def(
           "__deepcopy__", [](const BenchParams& p, py::dict) { return BenchParams(p); }, py::arg("memo"));
+  signal_property(bench_params, "input", &BenchParams::input_x,
+                  "v_r (m/s), F_ext (N) or v_p (m/s) along x, by drive (TOML key bench.input)");
+  signal_property(bench_params, "belt", &BenchParams::belt_x, "belt velocity (m/s) along x (TOML key bench.belt)");
+  bench_params.def_property(
+      "normal_load_N",
+      [](const BenchParams& p) -> py::object {
+        if (p.normal_load.kind != SignalKind::constant) return py::none();
+        return py::float_(p.normal_load.value);
+      },
+      [](BenchParams& p, double v) { p.normal_load = Signal::constant_value(v); },
+      "constant normal load F_z (N), > 0; None when normal_load is a varying Signal (TOML key bench.normal_load_N)");
+  schema_py::bind_schema<BenchParams>(
+      bench_params, "A mechanical bench around one lumped contact; keywords are the TOML keys of [bench].");
 
   py::class_<Bench>(m, "Bench", R"doc(
 The ODE of a bench: Bench(model, params). Keeps `model` alive. State: mechanical state, contact state
@@ -479,6 +523,14 @@ if None); progress: optional callable(fraction). Runs with the GIL released; Ctr
       },
       py::arg("series"), py::arg("spring_drive") = false,
       "The derived quantities of a bench run (final values, peak and break-away force, stick-slip period).");
+  {  // results pickle by their fields (pickle_fields.hpp)
+    auto run = py::reinterpret_borrow<py::class_<BenchRun>>(m.attr("BenchRun"));
+    pickle_fields(run, "BenchRun", &BenchRun::series, &BenchRun::stats, &BenchRun::x_only, &BenchRun::kernel);
+    using contact::StickSlipCycle;
+    auto cycle = py::reinterpret_borrow<py::class_<StickSlipCycle>>(m.attr("StickSlipCycle"));
+    pickle_fields(cycle, "StickSlipCycle", &StickSlipCycle::found, &StickSlipCycle::cycles, &StickSlipCycle::cycles_used,
+                  &StickSlipCycle::period_s, &StickSlipCycle::peak_friction_N, &StickSlipCycle::peak_velocity_mps);
+  }
 }
 
 }  // namespace bristle::python

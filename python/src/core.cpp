@@ -5,6 +5,7 @@
 
 #include "bristle/core/norms.hpp"
 #include "common.hpp"
+#include "pickle_fields.hpp"
 
 namespace bristle::python {
 
@@ -306,6 +307,10 @@ names in order, ``len(ts)`` the number of rows. Use ``ts.to_dict()`` for writabl
       [](py::handle y, double eps) { return map_array(y, [eps](double v) { return regularised_sign(v, eps); }); },
       py::arg("y"), py::arg("eps"), "sgn_eps(y) = y / |y|_eps (0 at y = 0 when eps = 0); elementwise on arrays.");
   m.def("rotation", &rotation, py::arg("theta"), "2x2 rotation matrix by theta (rad), paper 1, eq. 41.");
+  {  // results pickle by their fields (pickle_fields.hpp)
+    auto ts = py::reinterpret_borrow<py::class_<TimeSeries>>(m.attr("TimeSeries"));
+    pickle_fields(ts, "TimeSeries", &TimeSeries::names, &TimeSeries::columns);
+  }
 }
 
 double PyCallable::scalar(double x) const {

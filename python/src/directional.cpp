@@ -14,6 +14,7 @@
 #include "bristle/directional/nap.hpp"
 #include "bristle/directional/profile.hpp"
 #include "common.hpp"
+#include "pickle_fields.hpp"
 
 namespace bristle::python {
 
@@ -680,6 +681,15 @@ alpha_against_N (N), mu_with, mu_against (-), tension_with_N, tension_against_N 
       },
       py::arg("params"), py::arg("profile"), py::arg("buckling_load_N") = py::none(),
       "Energetic effect: params an angular spring with theta_rest_rad = theta_with in (0, theta_lim).");
+  {  // results pickle by their fields (pickle_fields.hpp)
+    auto limit = py::reinterpret_borrow<py::class_<LimitCoefficients>>(m.attr("LimitCoefficients"));
+    pickle_fields(limit, "LimitCoefficients", &LimitCoefficients::alpha, &LimitCoefficients::a,
+                  &LimitCoefficients::mu_plus, &LimitCoefficients::mu_minus, &LimitCoefficients::rho_plus,
+                  &LimitCoefficients::rho_minus);
+    auto sliding = py::reinterpret_borrow<py::class_<SlidingForce>>(m.attr("SlidingForce"));
+    pickle_fields(sliding, "SlidingForce", &SlidingForce::mean_N, &SlidingForce::min_N, &SlidingForce::max_N,
+                  &SlidingForce::limit_N, &SlidingForce::simulated_s, &SlidingForce::stats, &SlidingForce::wall_seconds);
+  }
 }
 
 }  // namespace bristle::python

@@ -2,6 +2,8 @@
 // integrate() driver for a right-hand side written in Python.
 #include "bristle/integrate/ode.hpp"
 #include "common.hpp"
+#include "pickle_fields.hpp"
+#include "schema_py.hpp"
 
 namespace bristle::python {
 
@@ -33,6 +35,42 @@ void write_result(py::handle result, double* out, int rows, int cols, bool matri
 
 }  // namespace
 
+namespace schema_py {
+
+template <>
+struct ChoiceParser<Method> {
+  static Method parse(std::string_view key, std::string_view name) { return integrate::method_from_string(key, name); }
+};
+
+/// Options: the [integrator] table; atol_per_component is Python (and C++) only.
+template <>
+struct Traits<Options> {
+  static constexpr const char* name = "IntegratorOptions";
+  static constexpr const char* prefix = "integrator";
+  static constexpr const char* extra_doc =
+      "  atol_per_component: absolute tolerance per state component (overrides atol; Python only)\n"
+      "Deprecated aliases: dt= (use dt_s=), max_dt= (max_dt_s=), initial_dt= (initial_dt_s=).\n"
+      "Example: ``IntegratorOptions(method=\"rodas5p\", rtol=1e-8, atol=1e-12, max_dt_s=0.01)``\n";
+  template <class A, class S>
+  static void walk(A& a, S& p) { serialize(a, p); }
+  static void dump(const Options& o, std::vector<Entry>& es) {
+    es.push_back(Entry{"atol_per_component", to_py(o.atol_per_component), false, schema::Type::number_list,
+                       "absolute tolerance per state component", {}});
+  }
+  static void load(Options& o, Load& l) {
+    py::dict& kw = l.keywords();
+    alias(kw, "dt", "dt_s", "IntegratorOptions");
+    alias(kw, "max_dt", "max_dt_s", "IntegratorOptions");
+    alias(kw, "initial_dt", "initial_dt_s", "IntegratorOptions");
+    if (py::object a = pop(kw, "atol_per_component"))
+      o.atol_per_component = to_vector(a, "integrator.atol_per_component");
+  }
+  static void after(Options&, const py::dict&) {}
+  static std::string table_repr(const std::string&, const py::dict&) { return "IntegratorOptions()"; }
+};
+
+}  // namespace schema_py
+
 void export_integrate(py::module_& root) {
   py::module_ m =
       root.def_submodule("integrate", "Time integrators (no physics): auto, CVODE BDF, RODAS4, Rodas5P, SDIRK2, "
@@ -49,27 +87,13 @@ void export_integrate(py::module_& root) {
       .value("implicit_euler", Method::implicit_euler)
       .value("rk4", Method::rk4);
 
-  py::class_<Options>(m, "IntegratorOptions", R"doc(
+  py::class_<Options> options(m, "IntegratorOptions", R"doc(
 Integrator options: method ("auto", the default, "cvode_bdf", "rodas4", "rodas5p", "sdirk2", "implicit_euler",
 "rk4"); rtol (-), atol (state
 units), atol_per_component; dt (s, fixed-step methods, > 0); max_dt, initial_dt (s, adaptive; 0 =
-automatic); max_steps (total step budget).)doc")
-      .def(py::init([](py::handle method, double rtol, double atol, py::handle atol_per_component, double dt,
-                       double max_dt, double initial_dt, long max_steps) {
-             Options o;
-             o.method = enum_from<Method>(method, "integrator.method", integrate::method_from_string);
-             o.rtol = rtol;
-             o.atol = atol;
-             o.atol_per_component = to_vector(atol_per_component, "integrator.atol_per_component");
-             o.dt = dt;
-             o.max_dt = max_dt;
-             o.initial_dt = initial_dt;
-             o.max_steps = max_steps;
-             return o;
-           }),
-           py::kw_only(), py::arg("method") = "auto", py::arg("rtol") = 1e-8, py::arg("atol") = 1e-12,
-           py::arg("atol_per_component") = py::list(), py::arg("dt") = 0.0, py::arg("max_dt") = 0.0,
-           py::arg("initial_dt") = 0.0, py::arg("max_steps") = 50'000'000L)
+automatic); max_steps (total step budget). The TOML keys dt_s, max_dt_s, initial_dt_s are the keywords and
+attributes; dt, max_dt, initial_dt are the older attribute names.)doc");
+  options
       .def_property(
           "method", [](const Options& o) { return o.method; },
           [](Options& o, py::handle v) {
@@ -89,6 +113,7 @@ automatic); max_steps (total step budget).)doc")
       .def("__copy__", [](const Options& o) { return Options(o); })
       .def(
           "__deepcopy__", [](const Options& o, py::dict) { return Options(o); }, py::arg("memo"));
+  schema_py::bind_schema<Options>(options, "Integrator options; keywords are the TOML keys of [integrator].");
 
   py::class_<Stats>(m, "Stats", "Integrator statistics of a run.")
       .def_readonly("steps", &Stats::steps)
@@ -150,6 +175,12 @@ rhs(t, x) -> array of len(x); jacobian(t, x) -> (n, n) array (optional); switche
 switch_count values whose sign changes mark kinks of rhs (optional, CVODE only).
 Returns (times, states (len(times), n), Stats). Exceptions raised by the callables propagate;
 SolverError (RuntimeError) on step-size collapse or non-finite states.)doc");
+  {  // results pickle by their fields (pickle_fields.hpp)
+    auto stats = py::reinterpret_borrow<py::class_<Stats>>(m.attr("Stats"));
+    pickle_fields(stats, "Stats", &Stats::steps, &Stats::rhs_evaluations, &Stats::jacobian_evaluations,
+                  &Stats::error_test_failures, &Stats::nonlinear_failures, &Stats::restarts, &Stats::smallest_step,
+                  &Stats::largest_step, &Stats::method_used);
+  }
 }
 
 }  // namespace bristle::python

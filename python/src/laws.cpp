@@ -3,8 +3,87 @@
 #include "bristle/laws/friction_law.hpp"
 #include "bristle/laws/stribeck.hpp"
 #include "common.hpp"
+#include "schema_py.hpp"
 
 namespace bristle::python {
+
+namespace schema_py {
+
+template <>
+struct ChoiceParser<laws::LawKind> {
+  static laws::LawKind parse(std::string_view key, std::string_view name) { return laws::law_kind_from_string(key, name); }
+};
+
+template <>
+struct Traits<laws::StribeckParams> {
+  static constexpr const char* name = "StribeckParams";
+  static constexpr const char* prefix = "law";
+  static constexpr const char* extra_doc = "";
+  template <class A, class S>
+  static void walk(A& a, S& p) { serialize(a, p, false); }
+  static void dump(const laws::StribeckParams&, std::vector<Entry>&) {}
+  static void load(laws::StribeckParams&, Load&) {}
+  static void after(laws::StribeckParams&, const py::dict&) {}
+  static std::string table_repr(const std::string&, const py::dict&) { return "StribeckParams()"; }
+};
+
+/// LawParams: the [law] table. Declared in the schema, stored apart: sigma0 (optional); Python only: the FrBD
+/// general form G_inverse / G (callables, pickled by reference) and M (a FrictionCoefficient, instead of the
+/// Stribeck keys). Anisotropic friction is the presence of axis1 / axis2, as in TOML.
+template <>
+struct Traits<laws::LawParams> {
+  static constexpr const char* name = "LawParams";
+  static constexpr const char* prefix = "law";
+  static constexpr const char* extra_doc =
+      "  M: a FrictionCoefficient instead of the Stribeck keys (Python only)\n"
+      "  G_inverse, G: the FrBD general form, a callable v -> 2x2 (Python only; see the attributes)\n"
+      "Deprecated alias: kind= (use type=).\n"
+      "Example: ``LawParams(type=\"lugre\", mu_s=1.5, mu_d=1.0, v_s=1e-3, sigma1=316.2, sigma2=0.4)``\n";
+  template <class A, class S>
+  static void walk(A& a, S& p) { serialize(a, p); }
+  static void dump(const laws::LawParams& p, std::vector<Entry>& es) {
+    const bool sigma0_applies = p.kind == laws::LawKind::dahl || p.kind == laws::LawKind::lugre;
+    std::size_t at = 0;
+    while (at < es.size() && es[at].key != "eps") ++at;
+    es.insert(es.begin() + static_cast<std::ptrdiff_t>(std::min(at + 1, es.size())),
+              Entry{"sigma0", p.sigma0 ? to_py(*p.sigma0) : py::none(), sigma0_applies, schema::Type::matrix,
+                    "Dahl/LuGre micro-stiffness Sigma0 (1/m), SPD; None: the pair's static stiffness K_static", {}});
+    const auto* f = p.G_inverse ? p.G_inverse.target<MatrixCallable>() : nullptr;
+    if (p.G_inverse && !f) throw py::type_error("LawParams: a C++ G_inverse function has no Python state");
+    const bool frbd = p.kind == laws::LawKind::frbd;
+    es.push_back(Entry{"G_inverse", f && !f->invert ? f->fn.object() : py::none(), frbd, schema::Type::number, "", {}});
+    es.push_back(Entry{"G", f && f->invert ? f->fn.object() : py::none(), frbd, schema::Type::number, "", {}});
+  }
+  static void load(laws::LawParams& p, Load& l) {
+    py::dict& kw = l.keywords();
+    alias(kw, "kind", "type", "LawParams");
+    if (py::object M = pop(kw, "M"); M && !M.is_none()) {
+      for (const char* k : {"mu_s", "mu_d", "v_s", "delta_s", "mu_v", "axis1", "axis2"})
+        if (kw.contains(k))
+          throw InvalidInput("LawParams: give either M or the Stribeck parameters mu_s, mu_d, v_s, delta_s, mu_v, "
+                             "not both");
+      p.M = cast_arg<laws::FrictionCoefficient>(M, "LawParams.M", "a FrictionCoefficient");
+    }
+    if (py::object s0 = pop(kw, "sigma0"); s0) {
+      if (s0.is_none())
+        p.sigma0.reset();
+      else
+        p.sigma0 = to_mat2(s0, "law.sigma0");
+    }
+    py::object G_inverse = pop(kw, "G_inverse"), G = pop(kw, "G");
+    const bool has_gi = G_inverse && !G_inverse.is_none(), has_g = G && !G.is_none();
+    if (has_gi && has_g) throw InvalidInput("LawParams: give G or G_inverse (the FrBD general form), not both");
+    if (has_gi) p.G_inverse = MatrixCallable{PyCallable(G_inverse, "law.G_inverse")};
+    if (has_g) p.G_inverse = MatrixCallable{PyCallable(G, "law.G"), true};
+    if (kw.contains("axis1") || kw.contains("axis2")) p.M.anisotropic = true;
+  }
+  static void after(laws::LawParams&, const py::dict&) {}
+  static std::string table_repr(const std::string&, const py::dict& state) {
+    return schema_py::repr(from_kwargs<laws::StribeckParams>(py::dict(state)));
+  }
+};
+
+}  // namespace schema_py
 
 using laws::FrictionCoefficient;
 using laws::FrictionLaw;
@@ -14,31 +93,12 @@ using laws::StribeckParams;
 
 namespace {
 
-std::string repr(const StribeckParams& p) {
-  return "StribeckParams(mu_s=" + repr_double(p.mu_s) + ", mu_d=" + repr_double(p.mu_d) +
-         ", v_s=" + repr_double(p.v_s) + ", delta_s=" + repr_double(p.delta_s) + ", mu_v=" + repr_double(p.mu_v) + ")";
-}
+std::string repr(const StribeckParams& p) { return schema_py::repr(p); }
 
 std::string repr(const FrictionCoefficient& c) {
   if (!c.anisotropic) return "FrictionCoefficient(axis1=" + repr(c.axis1) + ")";
   return "FrictionCoefficient(axis1=" + repr(c.axis1) + ", axis2=" + repr(c.axis2) +
          ", anisotropic=True, angle_rad=" + repr_double(c.angle_rad) + ")";
-}
-
-std::string repr(const LawParams& p) {
-  std::string s =
-      "LawParams(kind='" + std::string(laws::to_string(p.kind)) + "', M=" + repr(p.M) + ", eps=" + repr_double(p.eps);
-  if (p.sigma0) s += ", sigma0=" + repr_mat2(*p.sigma0);
-  if (p.kind == LawKind::lugre) s += ", sigma1=" + repr_mat2(p.sigma1) + ", sigma2=" + repr_mat2(p.sigma2);
-  if (p.kind == LawKind::bouc_wen)
-    s += ", A=" + repr_double(p.A) + ", beta1=" + repr_double(p.beta1) + ", beta2=" + repr_double(p.beta2) +
-         ", gamma=" + repr_double(p.gamma);
-  if (p.G_inverse) {
-    const auto* f = p.G_inverse.target<MatrixCallable>();
-    s += std::string(f && f->invert ? ", G=" : ", G_inverse=") +
-         (f ? std::string(py::repr(f->fn.object())) : std::string("<C++ function>"));
-  }
-  return s + ")";
 }
 
 }  // namespace
@@ -78,8 +138,8 @@ mu_s, mu_d (-) > 0; v_s (m/s) > 0; delta_s (-) >= 0; mu_v (s/m) >= 0. Checked wh
           [](const StribeckParams& p, py::handle speed) {
             return map_array(speed, [&p](double s) { return laws::stribeck_mu(p, s); });
           },
-          py::arg("speed"), "mu(speed) of eq. 53 for speeds >= 0 (m/s); elementwise on arrays.")
-      .def("__repr__", [](const StribeckParams& p) { return repr(p); });
+          py::arg("speed"), "mu(speed) of eq. 53 for speeds >= 0 (m/s); elementwise on arrays.");
+  schema_py::bind_schema<StribeckParams>(stribeck, "", false);
   add_copy<StribeckParams>(stribeck);
 
   m.def(
@@ -114,13 +174,43 @@ M = R(angle_rad) diag(mu_1, mu_2) R^T with one law per principal axis. Always SP
           py::arg("v_r"),
           "M(v_r), 2x2 (v_r in m/s: 2 values, or a number for (v, 0)); (n, 2, 2) for an (n,) numpy array of "
           "v_x or an (n, 2) array. Example: ``coefficient.M(np.linspace(0, 1, 5))[:, 0, 0]`` is mu(v).")
-      .def("__repr__", [](const FrictionCoefficient& c) { return repr(c); });
+      .def("__repr__", [](const FrictionCoefficient& c) { return repr(c); })
+      // Hand-written (FrictionCoefficient has no serialize(): in TOML it is the Stribeck keys of [law] or
+      // [law.axis1] / [law.axis2]): the state is the constructor's keywords.
+      .def(py::pickle(
+          [](const FrictionCoefficient& c) {
+            py::dict d;
+            d["axis1"] = schema_py::state(c.axis1);
+            d["axis2"] = schema_py::state(c.axis2);
+            d["anisotropic"] = c.anisotropic;
+            d["angle_rad"] = c.angle_rad;
+            return d;
+          },
+          [](py::dict d) {
+            FrictionCoefficient c;
+            c.axis1 = schema_py::from_kwargs<StribeckParams>(py::dict(d["axis1"]));
+            c.axis2 = schema_py::from_kwargs<StribeckParams>(py::dict(d["axis2"]));
+            c.anisotropic = d["anisotropic"].cast<bool>();
+            c.angle_rad = d["angle_rad"].cast<double>();
+            return c;
+          }))
+      .def(
+          "__eq__",
+          [](const FrictionCoefficient& a, py::object b) -> py::object {
+            if (!py::isinstance<FrictionCoefficient>(b)) return py::reinterpret_borrow<py::object>(Py_NotImplemented);
+            const auto& c = b.cast<const FrictionCoefficient&>();
+            return py::bool_(schema_py::state(a.axis1).equal(schema_py::state(c.axis1)) &&
+                             schema_py::state(a.axis2).equal(schema_py::state(c.axis2)) &&
+                             a.anisotropic == c.anisotropic && a.angle_rad == c.angle_rad);
+          },
+          py::arg("other"));
+  coefficient.attr("__hash__") = py::none();
   add_copy<FrictionCoefficient>(coefficient);
 
   py::class_<LawParams> law(m, "LawParams", R"doc(
 Parameters of a friction law h0 (paper 1, eqs. 2-7).
 
-kind: "dahl", "lugre", "frbd", "bouc_wen" or "frictionless" (or a LawKind).
+type: "dahl", "lugre", "frbd", "bouc_wen" or "frictionless" (or a LawKind); the attribute `kind` is the LawKind.
 M: FrictionCoefficient; or give the isotropic Stribeck parameters directly as mu_s, mu_d, v_s (m/s),
    delta_s, mu_v (s/m) (eq. 53).
 eps (m^2/s^2, >= 0): regularisation of the norm.
@@ -129,46 +219,8 @@ sigma1, sigma2 (s/m, SPSD): LuGre micro-damping and viscous terms (output force 
 A (-, > 0), beta1, beta2 (1/m^2), gamma (1/m^2): Bouc-Wen (eqs. 4-6).
 Matrices accept a number k (meaning k I) or a 2x2 array; reading returns a copy, so assign whole
 matrices (law.sigma1 = 0.5), not entries. Checked when a model is built.)doc");
-  law.def(py::init([](py::handle kind, py::object M, py::object mu_s, py::object mu_d, py::object v_s,
-                      py::object delta_s, py::object mu_v, double eps, py::object sigma0, py::handle sigma1,
-                      py::handle sigma2, double A, double beta1, double beta2, double gamma, py::object G_inverse,
-                      py::object G) {
-            LawParams p;
-            p.kind = enum_from<LawKind>(kind, "law.type", laws::law_kind_from_string);
-            const bool any_mu =
-                !mu_s.is_none() || !mu_d.is_none() || !v_s.is_none() || !delta_s.is_none() || !mu_v.is_none();
-            if (!M.is_none()) {
-              if (any_mu)
-                throw InvalidInput(
-                    "LawParams: give either M or the Stribeck parameters mu_s, mu_d, v_s, delta_s, mu_v, "
-                    "not both");
-              p.M = cast_arg<FrictionCoefficient>(M, "LawParams.M", "a FrictionCoefficient");
-            }
-            if (!mu_s.is_none()) p.M.axis1.mu_s = cast_arg<double>(mu_s, "law.mu_s", "a number");
-            if (!mu_d.is_none()) p.M.axis1.mu_d = cast_arg<double>(mu_d, "law.mu_d", "a number");
-            if (!v_s.is_none()) p.M.axis1.v_s = cast_arg<double>(v_s, "law.v_s", "a number");
-            if (!delta_s.is_none()) p.M.axis1.delta_s = cast_arg<double>(delta_s, "law.delta_s", "a number");
-            if (!mu_v.is_none()) p.M.axis1.mu_v = cast_arg<double>(mu_v, "law.mu_v", "a number");
-            p.eps = eps;
-            if (!sigma0.is_none()) p.sigma0 = to_mat2(sigma0, "law.sigma0");
-            p.sigma1 = to_mat2(sigma1, "law.sigma1");
-            p.sigma2 = to_mat2(sigma2, "law.sigma2");
-            p.A = A;
-            p.beta1 = beta1;
-            p.beta2 = beta2;
-            p.gamma = gamma;
-            if (!G_inverse.is_none() && !G.is_none())
-              throw InvalidInput("LawParams: give G or G_inverse (the FrBD general form), not both");
-            if (!G_inverse.is_none()) p.G_inverse = MatrixCallable{PyCallable(G_inverse, "law.G_inverse")};
-            if (!G.is_none()) p.G_inverse = MatrixCallable{PyCallable(G, "law.G"), true};
-            return p;
-          }),
-          py::kw_only(), py::arg("kind") = "frbd", py::arg("M") = py::none(), py::arg("mu_s") = py::none(),
-          py::arg("mu_d") = py::none(), py::arg("v_s") = py::none(), py::arg("delta_s") = py::none(),
-          py::arg("mu_v") = py::none(), py::arg("eps") = 0.0, py::arg("sigma0") = py::none(), py::arg("sigma1") = 0.0,
-          py::arg("sigma2") = 0.0, py::arg("A") = 1.0, py::arg("beta1") = 1.0, py::arg("beta2") = 0.0,
-          py::arg("gamma") = 0.0, py::arg("G_inverse") = py::none(), py::arg("G") = py::none())
-      .def_property(
+  schema_py::bind_schema<LawParams>(law, "Parameters of a friction law h0 (paper 1, eqs. 2-7); keywords are the TOML keys of [law].");
+  law      .def_property(
           "kind", [](const LawParams& p) { return p.kind; },
           [](LawParams& p, py::handle k) { p.kind = enum_from<LawKind>(k, "law.type", laws::law_kind_from_string); },
           "LawKind (assign a name or a LawKind)")
@@ -226,8 +278,7 @@ with the GIL released, but the parallel sweeps run such models on one thread.)do
           R"doc(FrBD general form given by G instead of G^-1: a Python callable G(v) -> 2x2 array (s/m), v in m/s;
 finite and SPD (checked at every call); the law uses its inverse. Setting G replaces G_inverse.)doc")
       .def("validate", &LawParams::validate, py::arg("prefix") = "law",
-           "Raises InvalidInput (ValueError) naming prefix.key if a value is out of range.")
-      .def("__repr__", [](const LawParams& p) { return repr(p); });
+           "Raises InvalidInput (ValueError) naming prefix.key if a value is out of range.");
   add_copy<LawParams>(law);
 
   py::class_<FrictionLaw>(m, "FrictionLaw", R"doc(

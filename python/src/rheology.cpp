@@ -4,6 +4,7 @@
 
 #include "bristle/rheology/contact_pair.hpp"
 #include "common.hpp"
+#include "schema_py.hpp"
 
 namespace bristle::python {
 
@@ -16,17 +17,6 @@ using rheology::RheologyParams;
 namespace {
 
 std::string repr(const Branch& b) { return "Branch(k=" + repr_mat2(b.k) + ", c=" + repr_mat2(b.c) + ")"; }
-
-std::string repr(const RheologyParams& p) {
-  std::string s = "RheologyParams(kind='" + std::string(rheology::to_string(p.kind)) + "'";
-  if (p.kind != RheologyKind::rigid) s += ", k_elastic=" + repr_mat2(p.k_elastic);
-  if (!p.branches.empty()) {
-    s += ", branches=[";
-    for (std::size_t i = 0; i < p.branches.size(); ++i) s += (i ? ", " : "") + repr(p.branches[i]);
-    s += "]";
-  }
-  return s + ")";
-}
 
 std::vector<Branch> to_branches(py::handle value) {
   if (!py::isinstance<py::sequence>(value) || py::isinstance<py::str>(value))
@@ -46,6 +36,97 @@ VecX zeta_of(py::handle value, Eigen::Index n, std::string_view what) {
 }
 
 }  // namespace
+
+namespace schema_py {
+
+template <>
+struct ChoiceParser<RheologyKind> {
+  static RheologyKind parse(std::string_view key, std::string_view name) {
+    return rheology::rheology_kind_from_string(key, name);
+  }
+};
+
+/// RheologyParams: a [body1] / [body2] table. The branches are stored as (K_i, C_i) and written k and c (lists
+/// of matrices); tau (relaxation times) completes k or c as in TOML.
+template <>
+struct Traits<RheologyParams> {
+  static constexpr const char* name = "RheologyParams";
+  static constexpr const char* prefix = "body";
+  static constexpr const char* extra_doc =
+      "A branch list is two of c, k, tau (equal lengths; c = k tau).\n"
+      "Deprecated aliases: kind= (use type=), k_elastic= (k0= or k_inf=), branches= (k= and c=).\n"
+      "Example: ``RheologyParams(type=\"gkv\", k0=240.0, c=[100.0], k=[1000.0])``\n";
+  template <class A, class S>
+  static void walk(A& a, S& p) { serialize(a, p); }
+  static void dump(const RheologyParams& p, std::vector<Entry>& es) {
+    const bool branches = p.kind == RheologyKind::gkv || p.kind == RheologyKind::gm;
+    py::list k, c;
+    for (const Branch& b : p.branches) {
+      k.append(to_py(b.k));
+      c.append(to_py(b.c));
+    }
+    es.push_back(Entry{"c", c, branches, schema::Type::matrix_list, "branch dampings C_i (s/m), SPD", {}});
+    es.push_back(Entry{"k", k, branches, schema::Type::matrix_list, "branch stiffnesses K_i (1/m), SPD", {}});
+  }
+  static std::vector<Mat2> matrices(py::handle v, const std::string& what) {
+    if (!py::isinstance<py::sequence>(v) || py::isinstance<py::str>(v))
+      throw py::type_error(what + ": expected a list (one number or 2x2 matrix per branch)");
+    std::vector<Mat2> out;
+    for (py::handle x : v) out.push_back(to_mat2(x, what + "[" + std::to_string(out.size()) + "]"));
+    return out;
+  }
+  static void load(RheologyParams& p, Load& l) {
+    py::dict& kw = l.keywords();
+    alias(kw, "kind", "type", "RheologyParams");
+    if (py::object ke = pop(kw, "k_elastic")) {
+      if (kw.contains("k0") || kw.contains("k_inf"))
+        throw py::type_error("RheologyParams: give k0 or k_inf (the TOML keys), not also k_elastic");
+      deprecated("RheologyParams(k_elastic=...): deprecated, use k0= (elastic, gkv) or k_inf= (gm)");
+      p.k_elastic = to_mat2(ke, "body.k0");
+    }
+    py::object branches = pop(kw, "branches");
+    py::object c = pop(kw, "c"), k = pop(kw, "k"), tau = pop(kw, "tau");
+    if (branches) {
+      if (c || k || tau) throw py::type_error("RheologyParams: give k, c, tau (the TOML keys), not also branches");
+      deprecated("RheologyParams(branches=...): deprecated, use k= and c= (the TOML keys)");
+      p.branches = to_branches(branches);
+      return;
+    }
+    if (!c && !k && !tau) return;
+    const std::vector<Mat2> cs = c ? matrices(c, "body.c") : std::vector<Mat2>{};
+    const std::vector<Mat2> ks = k ? matrices(k, "body.k") : std::vector<Mat2>{};
+    const std::vector<Mat2> taus = tau ? matrices(tau, "body.tau") : std::vector<Mat2>{};
+    if ((c ? 1 : 0) + (k ? 1 : 0) + (tau ? 1 : 0) != 2)
+      throw InvalidInput("body: give two of c, k, tau for the branches (c = k tau)");
+    const std::size_t n = c ? cs.size() : ks.size();
+    const auto check = [n](const std::vector<Mat2>& v, const char* key, bool given) {
+      if (given && v.size() != n)
+        throw InvalidInput(std::string("body.") + key + ": " + std::to_string(v.size()) +
+                           " entries, but the other branch list has " + std::to_string(n));
+    };
+    check(cs, "c", bool(c));
+    check(ks, "k", bool(k));
+    check(taus, "tau", bool(tau));
+    p.branches.assign(n, Branch{});
+    for (std::size_t i = 0; i < n; ++i) {
+      Branch& b = p.branches[i];
+      if (c && k) {
+        b.c = cs[i];
+        b.k = ks[i];
+      } else if (c) {  // tau = K^-1 C (eq. 9): K = C tau^-1
+        b.c = cs[i];
+        b.k = cs[i] * taus[i].inverse();
+      } else {  // C = K tau
+        b.k = ks[i];
+        b.c = ks[i] * taus[i];
+      }
+    }
+  }
+  static void after(RheologyParams&, const py::dict&) {}
+  static std::string table_repr(const std::string&, const py::dict&) { return "RheologyParams()"; }
+};
+
+}  // namespace schema_py
 
 void export_rheology(py::module_& root) {
   py::module_ m = root.def_submodule(
@@ -71,23 +152,32 @@ void export_rheology(py::module_& root) {
       .def_property(
           "c", [](const Branch& b) { return b.c; }, [](Branch& b, py::handle v) { b.c = to_mat2(v, "branch.c"); },
           "branch damping (s/m), SPD")
-      .def("__repr__", [](const Branch& b) { return repr(b); });
+      .def("__repr__", [](const Branch& b) { return repr(b); })
+      // Hand-written (a branch is an entry of the k and c lists of RheologyParams, no table of its own).
+      .def(py::pickle(
+          [](const Branch& b) { return py::make_tuple(schema_py::to_py(b.k), schema_py::to_py(b.c)); },
+          [](py::tuple t) {
+            if (t.size() != 2) throw InvalidInput("Branch.__setstate__: expected (k, c)");
+            return Branch{to_mat2(t[0], "branch.k"), to_mat2(t[1], "branch.c")};
+          }))
+      .def(
+          "__eq__",
+          [](const Branch& a, py::object b) -> py::object {
+            if (!py::isinstance<Branch>(b)) return py::reinterpret_borrow<py::object>(Py_NotImplemented);
+            const auto& o = b.cast<const Branch&>();
+            return py::bool_(a.k == o.k && a.c == o.c);
+          },
+          py::arg("other"));
+  branch.attr("__hash__") = py::none();
 
   py::class_<RheologyParams> params(m, "RheologyParams", R"doc(
-A body's rheology (paper 1, eqs. 8-11): kind "rigid", "elastic", "gkv" or "gm";
-k_elastic (1/m): K0 (elastic, GKV) or K_inf (GM), a number k (k I) or a 2x2 SPD matrix;
-branches: list of Branch (GKV, GM). Stiffnesses are normalised by the reference normal load.
+A body's rheology (paper 1, eqs. 8-11): type "rigid", "elastic", "gkv" or "gm" (attribute `kind`: the
+RheologyKind); k0 / k_inf (1/m): K0 (elastic, GKV) or K_inf (GM), a number k (k I) or a 2x2 SPD matrix
+(attribute `k_elastic`: either); k, c: the branch stiffnesses and dampings (GKV, GM; attribute `branches`:
+a list of Branch). Stiffnesses are normalised by the reference normal load.
 Prefer the constructors rigid(), elastic(k0), gkv(k0, c, tau), gm(k_inf, k, tau), which check their
 arguments at once. `branches` returns a copy: assign a whole list.)doc");
   params
-      .def(py::init([](py::handle kind, py::handle k_elastic, py::handle branches) {
-             RheologyParams p;
-             p.kind = enum_from<RheologyKind>(kind, "body.type", rheology::rheology_kind_from_string);
-             p.k_elastic = to_mat2(k_elastic, "body.k0");
-             p.branches = to_branches(branches);
-             return p;
-           }),
-           py::kw_only(), py::arg("kind") = "elastic", py::arg("k_elastic") = 1.0, py::arg("branches") = py::list())
       .def_property(
           "kind", [](const RheologyParams& p) { return p.kind; },
           [](RheologyParams& p, py::handle k) {
@@ -105,8 +195,9 @@ arguments at once. `branches` returns a copy: assign a whole list.)doc");
       .def("copy", [](const RheologyParams& p) { return RheologyParams(p); })
       .def("__copy__", [](const RheologyParams& p) { return RheologyParams(p); })
       .def(
-          "__deepcopy__", [](const RheologyParams& p, py::dict) { return RheologyParams(p); }, py::arg("memo"))
-      .def("__repr__", [](const RheologyParams& p) { return repr(p); });
+          "__deepcopy__", [](const RheologyParams& p, py::dict) { return RheologyParams(p); }, py::arg("memo"));
+  schema_py::bind_schema<RheologyParams>(
+      params, "A body's rheology (paper 1, eqs. 8-11); keywords are the TOML keys of [body1] / [body2].");
 
   m.def("rigid", &rheology::rigid, "A rigid body (zero compliance).");
   m.def("elastic", &rheology::elastic, py::arg("k0"), "Isotropic elastic body, k0 (1/m) > 0.");

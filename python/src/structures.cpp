@@ -16,6 +16,7 @@
 #include "bristle/structures/reduced_model.hpp"
 #include "bristle/structures/stick_slip.hpp"
 #include "common.hpp"
+#include "pickle_fields.hpp"
 
 namespace bristle::python {
 
@@ -662,6 +663,13 @@ steps, well_posed, admittance_m_per_N_s, max_stick_velocity_mps, max_stick_force
 against a moving belt: friction a StribeckParams (Coulomb-Stribeck, exact stick) or a ContactModel
 (a dynamic law of the core). progress: optional callable(fraction of the steps done). GIL released;
 Ctrl-C interrupts (KeyboardInterrupt; the structure is left at the step reached).)doc");
+  {  // results pickle by their fields (pickle_fields.hpp)
+    auto cycle = py::reinterpret_borrow<py::class_<LimitCycle>>(m.attr("LimitCycle"));
+    pickle_fields(cycle, "LimitCycle", &LimitCycle::found, &LimitCycle::cycles, &LimitCycle::cycles_used,
+                  &LimitCycle::breakaways_per_cycle, &LimitCycle::period_s, &LimitCycle::period_spread_s,
+                  &LimitCycle::amplitude_w_m, &LimitCycle::amplitude_v_mps, &LimitCycle::mean_w_m,
+                  &LimitCycle::force_min_N, &LimitCycle::force_max_N, &LimitCycle::stick_fraction);
+  }
 }
 
 }  // namespace bristle::python

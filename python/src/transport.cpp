@@ -2,6 +2,7 @@
 // parameters, the transient finite-volume solver, runs, and the steady state.
 #include "bristle/transport/line_contact.hpp"
 #include "common.hpp"
+#include "pickle_fields.hpp"
 
 namespace bristle::python {
 
@@ -250,6 +251,12 @@ interrupts it.)doc");
 Lambda du/dxi = h(u, v_r), solved exactly by a matrix exponential when the source is affine, else by
 an adaptive integrator at rtol 1e-12. field_points > 0 also returns the fields at that many xi.
 Sliding: V1 = 0, V2 = V_x; rolling: V1 = V_r, V2 = V_x = V_r + v_x.)doc");
+  {  // results pickle by their fields (pickle_fields.hpp)
+    auto steady = py::reinterpret_borrow<py::class_<SteadyLine>>(m.attr("SteadyLine"));
+    pickle_fields(steady, "SteadyLine", &SteadyLine::force_N, &SteadyLine::exact, &SteadyLine::field);
+    auto run = py::reinterpret_borrow<py::class_<LineRun>>(m.attr("LineRun"));
+    pickle_fields(run, "LineRun", &LineRun::series, &LineRun::field_times, &LineRun::fields, &LineRun::steps);
+  }
 }
 
 }  // namespace bristle::python

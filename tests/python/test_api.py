@@ -43,7 +43,7 @@ def test_parameter_structs_have_keyword_constructors_and_attributes():
     body = bristle.gkv(240.0, [100.0, 50.0], [0.1, 0.2])
     assert body.kind == bristle.RheologyKind.gkv and body.branch_count == 2
     assert body.branches[1].c[0, 0] == 50.0 and body.branches[1].k[0, 0] == 50.0 / 0.2
-    assert "RheologyParams(kind='gkv'" in repr(body)
+    assert "RheologyParams(type='gkv'" in repr(body)
 
 
 def test_stribeck_curve_vectorised():

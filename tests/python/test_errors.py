@@ -159,8 +159,8 @@ def test_wrong_shapes_raise_value_error():
         bristle.LawParams(sigma1=[1.0, 2.0, 3.0])
     with pytest.raises(ValueError, match=r"^branch.k: expected a number or a 2x2 matrix, got an array of shape \(2, 3\)$"):
         bristle.Branch(k=np.ones((2, 3)))
-    with pytest.raises(ValueError, match="bench.x0: expected 2 values"):
-        bristle.BenchParams(x0=[1.0, 2.0, 3.0])
+    with pytest.raises(ValueError, match="bench.x0_m: expected 2 values"):
+        bristle.BenchParams(x0_m=[1.0, 2.0, 3.0])
     lc = bristle.LineContact(m, bristle.LineContactParams(cells=10))
     with pytest.raises(ValueError, match=rf"^state: 7 values; expected {n} \(one point\) or {10 * n} \(every cell\)$"):
         lc.state = np.zeros(7)

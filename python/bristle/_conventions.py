@@ -1,0 +1,111 @@
+"""Pickling, equality and repr for the parameter classes that have no schema yet (issue 18).
+
+The classes with a parameter schema (``StribeckParams``, ``LawParams``, ``RheologyParams``, ``Signal``,
+``BenchParams``, ``IntegratorOptions``) get all three from their ``serialize()`` in the compiled module
+(python/src/schema_py.hpp). The plain parameter classes below have no ``serialize()`` yet (the schema of the
+line, patch, directional and structures kinds is in progress); until they have, they are handled here, by
+hand, from their attributes: the state is ``{attribute: value}`` of every settable attribute (numpy arrays
+as lists), rebuilt by default construction and assignment; two objects are equal when their states are; and
+where the class prints as ``<... object at 0x...>``, the repr is ``Class(attribute=value, ...)``, which reads
+back because these constructors take their attributes as keywords (tests/python/test_pickle.py checks the
+round trips of every class the module exports).
+"""
+
+import numpy as np
+
+from . import _bristle
+
+# (submodule, class): parameter classes pickled by their attributes until they have a serialize().
+BY_ATTRIBUTES = (
+    ("transport", "LineContactParams"), ("transport", "PressureParams"),
+    ("directional", "ConvexParams"), ("directional", "CrawlerParams"), ("directional", "DriveParams"),
+    ("directional", "EpsilonParams"), ("directional", "MechanismParams"), ("directional", "ProfileParams"),
+    ("directional", "SlidingOptions"),
+    ("structures", "BeamParams"), ("structures", "BeltParams"), ("structures", "JumpDetectionOptions"),
+    ("structures", "KernelOptions"), ("structures", "ReducedModelOptions"), ("structures", "StickSlipOptions"),
+    ("structures", "TautStringParams"),
+    ("patch", "BodyMotion"), ("patch", "PatchKinematics"), ("patch", "PatchParams"),
+    ("patch", "PatchTransientParams"),
+    ("io", "TimeGrid"),
+)
+
+
+def _plain(value):
+    """Plain Python data for a state or a repr: numpy arrays as (nested) lists."""
+    if isinstance(value, np.ndarray):
+        return value.tolist()
+    return value
+
+
+def settable_attributes(cls):
+    """The attributes of a bound class that can be assigned (its parameters), in definition order."""
+    names = []
+    for klass in reversed(cls.__mro__):
+        for name, v in vars(klass).items():
+            if isinstance(v, property) and v.fset is not None and not name.startswith("_") and name not in names:
+                names.append(name)
+    return names
+
+
+def attribute_state(obj) -> dict:
+    return {name: _plain(getattr(obj, name)) for name in settable_attributes(type(obj))}
+
+
+def _rebuild(cls, state):
+    obj = cls()
+    for name, value in state.items():
+        setattr(obj, name, value)
+    return obj
+
+
+def _reduce(self):
+    return _rebuild, (type(self), attribute_state(self))
+
+
+def _equal(a, b) -> bool:
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(_equal(a[k], b[k]) for k in a)
+    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
+        return len(a) == len(b) and all(_equal(x, y) for x, y in zip(a, b))
+    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
+        return np.array_equal(a, b)
+    return bool(a == b)
+
+
+def _eq(self, other):
+    if type(other) is not type(self):
+        return NotImplemented
+    return _equal(attribute_state(self), attribute_state(other))
+
+
+def _source(value) -> str:
+    """Python source of an attribute value: enums as Class.member, the rest by repr."""
+    members = getattr(type(value), "__members__", None)
+    if members is not None and hasattr(value, "name"):
+        return f"{type(value).__name__}.{value.name}"
+    if isinstance(value, float):
+        return repr(value) if np.isfinite(value) else f"float({str(value)!r})"
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(_source(v) for v in value) + "]"
+    return repr(value)
+
+
+def _repr(self):
+    state = attribute_state(self)
+    return type(self).__name__ + "(" + ", ".join(f"{k}={_source(v)}" for k, v in state.items()) + ")"
+
+
+def install() -> None:
+    """Puts __reduce__, __eq__ (and __repr__ where the class has none) on the BY_ATTRIBUTES classes."""
+    for sub, name in BY_ATTRIBUTES:
+        cls = getattr(getattr(_bristle, sub), name, None)
+        if cls is None:
+            continue
+        cls.__reduce__ = _reduce
+        cls.__eq__ = _eq
+        cls.__hash__ = None
+        if " object at 0x" in repr(cls()):
+            cls.__repr__ = _repr
+
+
+install()

@@ -1,0 +1,26 @@
+#pragma once
+// Pickling of plain result structs by their fields (issue 18): the state is the tuple of the fields in the
+// given order (each cast by pybind11: numbers, numpy arrays, lists, and bound classes that pickle
+// themselves), rebuilt into a default-constructed struct. A tuple of another length is an InvalidInput
+// naming the class. (patch.cpp has its own copy for SteadyPatch and PatchSnapshot, from before this header.)
+#include <string>
+
+#include "common.hpp"
+
+namespace bristle::python {
+
+template <class Class, class T, class... Fields>
+void pickle_fields(Class& cls, const char* name, Fields T::*... fields) {
+  cls.def(py::pickle([fields...](const T& t) { return py::make_tuple(t.*fields...); },
+                     [name, fields...](const py::tuple& state) {
+                       if (state.size() != sizeof...(Fields))
+                         throw InvalidInput(std::string(name) + ": pickled state of " + std::to_string(state.size()) +
+                                            " values; expected " + std::to_string(sizeof...(Fields)));
+                       T t;
+                       std::size_t i = 0;
+                       ((t.*fields = state[i++].template cast<Fields>()), ...);
+                       return t;
+                     }));
+}
+
+}  // namespace bristle::python

@@ -1,0 +1,75 @@
+"""The type stubs shipped with the package (issue 18, item 4): generated from the built module by
+scripts/gen_stubs.py, committed in python/bristle/*.pyi, installed with the package (py.typed)."""
+
+import ast
+import importlib.util
+import inspect
+import os
+from pathlib import Path
+
+import pytest
+
+import bristle
+from bristle import _bristle
+
+SOURCE = Path(os.environ.get("BRISTLE_SOURCE_DIR", Path(__file__).resolve().parents[2]))
+SUBMODULES = ("laws", "rheology", "contact", "integrate", "transport", "io", "parallel", "directional",
+              "structures", "patch")
+
+
+def _generator():
+    spec = importlib.util.spec_from_file_location("gen_stubs", SOURCE / "scripts" / "gen_stubs.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _definitions(path: Path):
+    """{name: set of member names} of the top-level definitions of a stub."""
+    tree = ast.parse(path.read_text())
+    out = {}
+    for node in tree.body:
+        if isinstance(node, ast.ClassDef):
+            members = set()
+            for item in node.body:
+                if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    members.add(item.name)
+                elif isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name):
+                    members.add(item.target.id)
+            out[node.name] = members
+        elif isinstance(node, ast.FunctionDef):
+            out[node.name] = set()
+        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+            out[node.target.id] = set()
+    return out
+
+
+@pytest.mark.parametrize("sub", ("",) + SUBMODULES)
+def test_every_public_name_has_a_stub(sub):
+    module = getattr(_bristle, sub) if sub else _bristle
+    stub = Path(bristle.__file__).parent / f"{sub or '_bristle'}.pyi"
+    assert stub.exists(), f"{stub} is not installed with the package"
+    defs = _definitions(stub)
+    for name, value in vars(module).items():
+        if name.startswith("_") or inspect.ismodule(value):
+            continue
+        assert name in defs, f"bristle.{sub}.{name} has no stub (run scripts/gen_stubs.py)"
+        if inspect.isclass(value):
+            for member, v in vars(value).items():
+                if member.startswith("_") and member not in ("__init__", "__call__", "__getitem__", "__len__"):
+                    continue
+                if callable(v) or isinstance(v, property):
+                    assert member in defs[name], f"bristle.{sub}.{name}.{member} has no stub"
+
+
+def test_the_package_is_typed():
+    assert (Path(bristle.__file__).parent / "py.typed").exists()
+
+
+def test_the_committed_stubs_are_those_of_the_module():
+    gen = _generator()
+    committed = SOURCE / "python" / "bristle"
+    assert gen.module_stub(_bristle, "", "bristle._bristle: the compiled core") == (committed / "_bristle.pyi").read_text()
+    for sub in SUBMODULES:
+        text = gen.module_stub(getattr(_bristle, sub), sub, f"bristle.{sub}")
+        assert text == (committed / f"{sub}.pyi").read_text(), f"{sub}.pyi is out of date: run scripts/gen_stubs.py"

@@ -135,7 +135,12 @@ class Solver {
     Y2_.resize(m_);
     base_.resize(m_);
     S1_.resize(m_, np_);
-    Sb_.resize(m_, np_);
+    rhs_.resize(m_, np_);
+    d_.resize(m_);
+    xp_.resize(m_);
+    xm_.resize(m_);
+    dFdu_.resize(2, m_);
+    dF_.resize(2, np_);
   }
 
   /// Solves Y = base + a h(Y, v) from the guess in Y; leaves I - a dh/du(Y) factorised in lu_.
@@ -147,12 +152,12 @@ class Solver {
       M_ = -a * jac_;
       M_.diagonal().array() += 1.0;
       lu_.compute(M_);
-      const VecX d = lu_.solve(res_);
-      Y += d;
+      d_.noalias() = lu_.solve(res_);
+      Y += d_;
       if (!Y.allFinite())
         throw SolverError(fmt::format("sdirk2: non-finite state in the step from t = {}", format_value(t)));
       if (affine_) return;  // exact in one step; dh/du does not depend on u
-      if (d.lpNorm<Eigen::Infinity>() <= 1e-14 * (1.0 + Y.lpNorm<Eigen::Infinity>())) {
+      if (d_.lpNorm<Eigen::Infinity>() <= 1e-14 * (1.0 + Y.lpNorm<Eigen::Infinity>())) {
         model_.source_jacobian(Y.data(), v, jac_.data());  // at the solution, for the sensitivities
         M_ = -a * jac_;
         M_.diagonal().array() += 1.0;
@@ -181,16 +186,17 @@ class Solver {
     stage(a, v1, x, Y1_, t);
     if (sens_) {
       source_partials(Y1_, v1);
-      S1_ = lu_.solve(S + a * dhdp_);
+      rhs_ = S + a * dhdp_;
+      S1_.noalias() = lu_.solve(rhs_);
     }
     constexpr double c = (1.0 - kGamma) / kGamma;
     base_ = x + c * (Y1_ - x);
     Y2_ = Y1_;
     stage(a, v2, base_, Y2_, t);
     if (sens_) {
-      Sb_ = S + c * (S1_ - S);
       source_partials(Y2_, v2);
-      S = lu_.solve(Sb_ + a * dhdp_);
+      rhs_ = S + c * (S1_ - S) + a * dhdp_;
+      S.noalias() = lu_.solve(rhs_);
     }
     x = Y2_;
   }
@@ -201,11 +207,14 @@ class Solver {
     const Vec2 v = velocity(t);
     const double fz = sc_.bench.normal_load(t);
     const Vec2 F = fz * model_.friction(x.data(), v);
-    Eigen::Matrix<double, 2, Eigen::Dynamic> dF;
+    Mat2X& dF = dF_;
     if (sens_) {
       // df_out/du (central differences: f_out is affine in u for every law, so these are exact to rounding)
-      Eigen::Matrix<double, 2, Eigen::Dynamic> dFdu(2, m_);
-      VecX xp = x, xm = x;
+      Mat2X& dFdu = dFdu_;
+      VecX& xp = xp_;
+      VecX& xm = xm_;
+      xp = x;
+      xm = x;
       const double scale = std::max(x.lpNorm<Eigen::Infinity>(), 1e-3);
       for (Index k = 0; k < m_; ++k) {
         const double d = 1e-5 * (std::abs(x[k]) + scale);
@@ -214,7 +223,7 @@ class Solver {
         dFdu.col(k) = (model_.friction(xp.data(), v) - model_.friction(xm.data(), v)) / (2.0 * d);
         xp[k] = xm[k] = x[k];
       }
-      dF = dFdu * S;
+      dF.noalias() = dFdu * S;
       for (Index j = 0; j < np_; ++j) {
         const std::size_t k = static_cast<std::size_t>(j);
         dF.col(j) += (plus_[k]->friction(x.data(), v) - minus_[k]->friction(x.data(), v)) / step_[k];
@@ -240,8 +249,9 @@ class Solver {
   std::vector<VecX> du0_;
   std::vector<std::optional<contact::ContactModel>> minus_, plus_;
   std::vector<double> step_;
-  VecX h_, hp_, hm_, res_, Y1_, Y2_, base_;
-  MatX jac_, M_, dhdp_, S1_, Sb_;
+  VecX h_, hp_, hm_, res_, Y1_, Y2_, base_, d_, xp_, xm_;
+  MatX jac_, M_, dhdp_, S1_, rhs_;
+  Mat2X dFdu_, dF_;
   Eigen::PartialPivLU<MatX> lu_;
 };
 

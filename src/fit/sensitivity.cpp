@@ -50,12 +50,44 @@ Experiment head_of(const Experiment& e, const io::LumpedScenario& sc) {
   return h;
 }
 
+/// A signal read at non-decreasing times: a table walks its knots from the last position instead of a binary search
+/// over all of them (the same interpolation formula as Signal::operator(), so the same values bit for bit).
+class SignalCursor {
+ public:
+  explicit SignalCursor(const contact::Signal& s) : s_(s) {}
+  double operator()(double t) {
+    if (s_.kind != contact::SignalKind::table) return s_(t);
+    const std::vector<double>& T = s_.times;
+    if (t <= T.front()) return s_.values.front();
+    if (t >= T.back()) return s_.values.back();
+    if (i_ == 0 || T[i_ - 1] > t) i_ = static_cast<std::size_t>(std::upper_bound(T.begin(), T.end(), t) - T.begin());
+    while (T[i_] <= t) ++i_;  // T[i - 1] <= t < T[i], as upper_bound
+    const double w = (t - T[i_ - 1]) / (T[i_] - T[i_ - 1]);
+    return s_.values[i_ - 1] + w * (s_.values[i_] - s_.values[i_ - 1]);
+  }
+
+ private:
+  const contact::Signal& s_;
+  std::size_t i_ = 0;
+};
+
+/// The scenario with its bench signals frozen at t0 (constants): all that the models, the parameter perturbations
+/// and the initial state need, without copying the signal tables at every perturbation.
+io::LumpedScenario frozen_at(const io::LumpedScenario& sc, double t0) {
+  io::LumpedScenario f = sc;
+  for (contact::Signal* s : {&f.bench.input_x, &f.bench.input_y, &f.bench.belt_x, &f.bench.belt_y,
+                             &f.bench.normal_load})
+    *s = contact::Signal::constant_value((*s)(t0));
+  return f;
+}
+
 class Solver {
  public:
   Solver(const Experiment& e, const std::vector<ParameterSpec>& parameters, const VecX& p, InitialState init,
          bool sensitivities)
       : e_(e),
-        sc_(with_values(e.scenario, parameters, p)),
+        light_(frozen_at(e.scenario, e.times.front())),
+        sc_(with_values(light_, parameters, p)),
         model_(sc_.law, sc_.body1, sc_.body2),
         m_(model_.state_size()),
         np_(static_cast<Index>(parameters.size())),
@@ -71,12 +103,12 @@ class Solver {
       pp[j] += delta;
       std::optional<io::LumpedScenario> sm, sp;
       try {
-        sm = with_values(e.scenario, parameters, pm);
+        sm = with_values(light_, parameters, pm);
       } catch (const InvalidInput&) {
         pm[j] = pj;  // one-sided: the scenario rejects p_j - delta
       }
       try {
-        sp = with_values(e.scenario, parameters, pp);
+        sp = with_values(light_, parameters, pp);
       } catch (const InvalidInput&) {
         pp[j] = pj;
       }
@@ -102,7 +134,7 @@ class Solver {
       for (Index j = 0; j < np_; ++j) S.col(j) = du0_[static_cast<std::size_t>(j)];
     resize();
     record(0, x, S, r, at, J);
-    const double dt = sc_.integrator.dt;
+    const double dt = e_.scenario.integrator.dt;
     double t = e_.times.front();
     for (std::size_t i = 1; i < n; ++i) {
       const double t_out = e_.times[i];
@@ -121,7 +153,7 @@ class Solver {
   }
 
  private:
-  Vec2 velocity(double t) const { return Vec2(sc_.bench.input_x(t), sc_.bench.input_y(t)); }
+  Vec2 velocity(double t) { return Vec2(input_x_(t), input_y_(t)); }
 
   void resize() {
     h_.resize(m_);
@@ -205,7 +237,7 @@ class Solver {
   void record(std::size_t i, const VecX& x, const MatX& S, VecX& r, Index at, Eigen::MatrixXd* J) {
     const double t = e_.times[i];
     const Vec2 v = velocity(t);
-    const double fz = sc_.bench.normal_load(t);
+    const double fz = normal_load_(t);
     const Vec2 F = fz * model_.friction(x.data(), v);
     Mat2X& dF = dF_;
     if (sens_) {
@@ -241,7 +273,9 @@ class Solver {
   }
 
   const Experiment& e_;
-  io::LumpedScenario sc_;
+  io::LumpedScenario light_, sc_;
+  SignalCursor input_x_{e_.scenario.bench.input_x}, input_y_{e_.scenario.bench.input_y};
+  SignalCursor normal_load_{e_.scenario.bench.normal_load};
   contact::ContactModel model_;
   Index m_, np_;
   bool sens_, affine_;

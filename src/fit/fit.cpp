@@ -18,6 +18,7 @@
 #include "bristle/core/error.hpp"
 #include "bristle/io/json.hpp"
 #include "bristle/io/key_path.hpp"
+#include "sensitivity.hpp"
 
 namespace bristle::fit {
 
@@ -162,21 +163,53 @@ VecX residuals_at(const std::vector<Experiment>& experiments, const std::vector<
 class ResidualCost final : public ceres::CostFunction {
  public:
   ResidualCost(const std::vector<Experiment>& experiments, const std::vector<ParameterSpec>& parameters,
-               const Options& options, long& evaluations)
-      : experiments_(experiments), parameters_(parameters), options_(options), evaluations_(evaluations) {
+               const Options& options, long& evaluations, long& jacobian_evaluations, bool sensitivities)
+      : experiments_(experiments),
+        parameters_(parameters),
+        options_(options),
+        evaluations_(evaluations),
+        jacobian_evaluations_(jacobian_evaluations),
+        sensitivities_(sensitivities) {
     set_num_residuals(static_cast<int>(residual_count(experiments)));
     mutable_parameter_block_sizes()->push_back(static_cast<int>(parameters.size()));
   }
 
-  VecX residuals_u(const VecX& u) const {
+  VecX p_of(const VecX& u) const {
     VecX p(u.size());
     for (Index j = 0; j < u.size(); ++j) p[j] = to_p(parameters_[static_cast<std::size_t>(j)], u[j]);
-    ++evaluations_;
-    return residuals_at(experiments_, parameters_, p, options_.initial_state);
+    return p;
   }
 
-  /// Central differences in u (one-sided where a bound is nearer than the step), column-major N x P.
-  Eigen::MatrixXd jacobian_u(const VecX& u, const VecX& r0) const {
+  /// The residuals at u; the last point's are kept, because Ceres' projected line search and its candidate
+  /// evaluation ask for the same point twice.
+  VecX residuals_u(const VecX& u) const {
+    if (cached_u_.size() == u.size() && cached_u_ == u) return cached_r_;
+    const VecX p = p_of(u);
+    ++evaluations_;
+    VecX r = sensitivities_ ? detail::sdirk2_residuals(experiments_, parameters_, p, options_.initial_state, nullptr)
+                            : residuals_at(experiments_, parameters_, p, options_.initial_state);
+    cached_u_ = u;
+    cached_r_ = r;
+    return r;
+  }
+
+  /// dr/du, N x P: the exact discrete sensitivities, or central differences in u (one-sided where a bound is
+  /// nearer than the step). With sensitivities, r0 receives the residuals of the same solve.
+  Eigen::MatrixXd jacobian_u(const VecX& u, VecX& r0) const {
+    ++jacobian_evaluations_;
+    if (sensitivities_) {
+      const VecX p = p_of(u);
+      Eigen::MatrixXd J;
+      ++evaluations_;
+      r0 = detail::sdirk2_residuals(experiments_, parameters_, p, options_.initial_state, &J);
+      cached_u_ = u;
+      cached_r_ = r0;
+      for (Index j = 0; j < u.size(); ++j)  // dp/du: p (log) or the scale (linear)
+        J.col(j) *= parameters_[static_cast<std::size_t>(j)].scale == Scale::log
+                        ? p[j]
+                        : scale_of(parameters_[static_cast<std::size_t>(j)]);
+      return J;
+    }
     const Index n = r0.size(), np = u.size();
     Eigen::MatrixXd J(n, np);
     for (Index j = 0; j < np; ++j) {
@@ -197,13 +230,16 @@ class ResidualCost final : public ceres::CostFunction {
   bool Evaluate(double const* const* parameters, double* residuals, double** jacobians) const override {
     try {
       const VecX u = Eigen::Map<const VecX>(parameters[0], static_cast<Index>(parameters_.size()));
-      const VecX r = residuals_u(u);
-      std::copy(r.data(), r.data() + r.size(), residuals);
+      VecX r;
       if (jacobians && jacobians[0]) {
+        if (!sensitivities_) r = residuals_u(u);
         const Eigen::MatrixXd J = jacobian_u(u, r);
         Eigen::Map<Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>(jacobians[0], J.rows(),
                                                                                            J.cols()) = J;
+      } else {
+        r = residuals_u(u);
       }
+      std::copy(r.data(), r.data() + r.size(), residuals);
       return true;
     } catch (const SolverError&) {
       return false;  // Ceres treats the step as unsuccessful
@@ -217,7 +253,19 @@ class ResidualCost final : public ceres::CostFunction {
   const std::vector<ParameterSpec>& parameters_;
   const Options& options_;
   long& evaluations_;
+  long& jacobian_evaluations_;
+  bool sensitivities_;
+  mutable VecX cached_u_, cached_r_;
 };
+
+bool use_sensitivities(const std::vector<Experiment>& experiments, const std::vector<ParameterSpec>& parameters,
+                       JacobianMethod method) {
+  if (method == JacobianMethod::finite_differences) return false;
+  const std::string obstacle = detail::sensitivity_obstacle(experiments, parameters);
+  if (method == JacobianMethod::sensitivities && !obstacle.empty())
+    throw InvalidInput(fmt::format("fit: exact Jacobian requested, but it does not apply to {}", obstacle));
+  return obstacle.empty();
+}
 
 class ProgressRelay final : public ceres::IterationCallback {
  public:
@@ -333,6 +381,46 @@ void statistics(Result& result, const std::vector<ParameterSpec>& parameters, co
 
 }  // namespace
 
+std::string_view to_string(JacobianMethod m) {
+  switch (m) {
+    case JacobianMethod::automatic: return "automatic";
+    case JacobianMethod::sensitivities: return "sensitivities";
+    case JacobianMethod::finite_differences: return "finite_differences";
+  }
+  return "?";
+}
+
+std::string sensitivities_unavailable(const std::vector<Experiment>& experiments,
+                                      const std::vector<ParameterSpec>& parameters) {
+  return detail::sensitivity_obstacle(experiments, parameters);
+}
+
+Eigen::MatrixXd jacobian(const std::vector<Experiment>& experiments, const std::vector<ParameterSpec>& parameters,
+                         const VecX& p, InitialState initial_state, JacobianMethod method, double fd_step) {
+  if (use_sensitivities(experiments, parameters, method)) {
+    Eigen::MatrixXd J;
+    (void)detail::sdirk2_residuals(experiments, parameters, p, initial_state, &J);
+    return J;
+  }
+  // Difference quotients of the residual function the fit uses: the sdirk2 scheme where the sensitivities apply
+  // (so that the two Jacobians can be compared), the scenario's integrator elsewhere.
+  const bool sdirk2 = detail::sensitivity_obstacle(experiments, parameters).empty();
+  const auto residual = [&](const VecX& q) {
+    return sdirk2 ? detail::sdirk2_residuals(experiments, parameters, q, initial_state, nullptr)
+                  : residuals_at(experiments, parameters, q, initial_state);
+  };
+  const Index n = static_cast<Index>(residual_count(experiments)), np = p.size();
+  Eigen::MatrixXd J(n, np);
+  for (Index j = 0; j < np; ++j) {
+    const double h = fd_step * (p[j] != 0.0 ? std::abs(p[j]) : 1.0);
+    VecX pp = p, pm = p;
+    pp[j] += h;
+    pm[j] -= h;
+    J.col(j) = (residual(pp) - residual(pm)) / (2.0 * h);
+  }
+  return J;
+}
+
 std::string_view to_string(InitialState s) {
   switch (s) {
     case InitialState::rest: return "rest";
@@ -432,7 +520,10 @@ Result fit(const std::vector<Experiment>& experiments, const std::vector<Paramet
   double best_cost = kInf;
   VecX best_u;
   ceres::Solver::Summary best_summary;
-  auto* cost = new ResidualCost(experiments, parameters, options, result.evaluations);  // owned by problem
+  const bool sensitivities = use_sensitivities(experiments, parameters, options.jacobian);
+  result.jacobian = sensitivities ? JacobianMethod::sensitivities : JacobianMethod::finite_differences;
+  auto* cost = new ResidualCost(experiments, parameters, options, result.evaluations, result.jacobian_evaluations,
+                                sensitivities);  // owned by problem
   ceres::Problem::Options problem_options;
   problem_options.cost_function_ownership = ceres::TAKE_OWNERSHIP;
   ceres::Problem problem(problem_options);
@@ -459,6 +550,10 @@ Result fit(const std::vector<Experiment>& experiments, const std::vector<Paramet
     so.logging_type = ceres::SILENT;
     so.minimizer_progress_to_stdout = false;
     so.num_threads = 1;
+    // With bounds, Ceres runs a projected Armijo line search on every step; its default cubic interpolation asks
+    // for the gradient (a Jacobian: 2 P + 1 solves by differences) at each trial, which made the 15 iterations
+    // of the tribometer fit cost 815 solves. Bisection needs the cost only.
+    so.line_search_interpolation_type = ceres::BISECTION;
     ProgressRelay relay(progress, s, starts);
     so.callbacks.push_back(&relay);
     ceres::Solver::Summary summary;
@@ -485,7 +580,7 @@ Result fit(const std::vector<Experiment>& experiments, const std::vector<Paramet
                                           best_summary.message));
 
   // The solution, its Jacobian and the statistics.
-  const VecX r = cost->residuals_u(best_u);
+  VecX r = cost->residuals_u(best_u);
   const Eigen::MatrixXd J = cost->jacobian_u(best_u, r);
   statistics(result, parameters, best_u, r, J);
   VecX p(np);

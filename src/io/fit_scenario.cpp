@@ -448,6 +448,8 @@ Json fit_report(const FitScenario& scenario, const fit::Result& result) {
   r["termination"] = result.termination;
   r["iterations"] = result.iterations;
   r["evaluations"] = result.evaluations;
+  r["jacobian"] = std::string(fit::to_string(result.jacobian));
+  r["jacobian_evaluations"] = result.jacobian_evaluations;
   r["multi_start"] = scenario.options.multi_start;
   r["best_start"] = result.best_start;
   r["initial_state"] = std::string(fit::to_string(scenario.options.initial_state));
@@ -456,8 +458,10 @@ Json fit_report(const FitScenario& scenario, const fit::Result& result) {
   for (const fit::ParameterResult& p : result.parameters) {
     Json j = Json::object();
     j["value"] = p.value;
-    j["std_error"] = p.std_error;
-    j["ci95"] = Json(std::vector<double>{p.ci95_low, p.ci95_high});
+    // A parameter the data do not bound (infinite or overflowing interval) has null, not a number.
+    const auto finite = [](double x) { return std::isfinite(x) ? Json(x) : Json(); };
+    j["std_error"] = finite(p.std_error);
+    j["ci95"] = Json(Json::Array{finite(p.ci95_low), finite(p.ci95_high)});
     j["initial"] = p.initial;
     j["min"] = p.min;
     j["max"] = p.max;
@@ -471,13 +475,16 @@ Json fit_report(const FitScenario& scenario, const fit::Result& result) {
   correlation["keys"] = Json(keys);
   Json rows = Json::array();
   for (Eigen::Index i = 0; i < result.correlation.rows(); ++i) {
-    std::vector<double> row;
-    for (Eigen::Index j = 0; j < result.correlation.cols(); ++j) row.push_back(result.correlation(i, j));
-    rows.push_back(Json(row));
+    Json row = Json::array();  // null where a parameter is not identifiable
+    for (Eigen::Index j = 0; j < result.correlation.cols(); ++j) {
+      const double c = result.correlation(i, j);
+      row.push_back(std::isfinite(c) ? Json(c) : Json());
+    }
+    rows.push_back(row);
   }
   correlation["matrix"] = rows;
   r["correlation"] = correlation;
-  r["condition_number"] = result.condition_number;
+  r["condition_number"] = std::isfinite(result.condition_number) ? Json(result.condition_number) : Json();
   Json rms = Json::object();
   for (const fit::TargetResult& t : result.targets) rms[t.output] = t.rms;
   r["rms"] = rms;

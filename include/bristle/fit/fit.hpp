@@ -7,8 +7,10 @@
 // e the experiments (each its own scenario and data, one parameter set p for all), k the targets (a model
 // output column y_k compared with a data column d_k, weight w_k), t_i the data times of the fitted window.
 // The optimiser works in scaled coordinates u_j = p_j / |p_j,initial| (linear) or u_j = ln p_j (log); the
-// Jacobian is formed by central differences in u (step 1e-4 in u, relative, for log) through the scenario's own
-// integrator, so its noise is that of the solve: use a tight rtol or a fixed-step method.
+// Jacobian is exact where the discrete sensitivities apply (integrator.method = "sdirk2", a velocity drive, keys of
+// law/body1/body2, F_N/Fy_N targets: the derivative of the fixed-step solution on the data grid, src/fit/
+// sensitivity.hpp); elsewhere it is formed by central differences in u (step 1e-4 in u, relative, for log) through
+// the scenario's own integrator, so its noise is that of the solve: use a tight rtol.
 //
 // Statistics at the optimum p* (N residuals, P parameters, J = dr/dp):
 //   s^2 = S(p*) / (N - P)                 residual variance
@@ -39,6 +41,11 @@ enum class InitialState { rest, match_first_sample, steady };
 std::string_view to_string(InitialState s);
 
 enum class Scale { linear, log };
+
+/// How the Jacobian is formed: `automatic` takes the exact discrete sensitivities where they apply
+/// (sensitivities_unavailable() is empty) and central differences of whole solves elsewhere.
+enum class JacobianMethod { automatic, sensitivities, finite_differences };
+std::string_view to_string(JacobianMethod m);
 
 /// One free parameter: a numeric key path of the scenario (io::set_number), its start value and bounds.
 struct ParameterSpec {
@@ -74,6 +81,7 @@ struct Options {
   double parameter_tolerance = 1e-10;
   double gradient_tolerance = 1e-12;
   double fd_step = 1e-4;      // central-difference step in u (relative to |u| for linear parameters)
+  JacobianMethod jacobian = JacobianMethod::automatic;
 };
 
 /// One step of the optimiser (a Ceres iteration), for progress reports.
@@ -120,6 +128,8 @@ struct Result {
   bool converged = false;
   int iterations = 0;   // of the best start
   long evaluations = 0; // model solves (residual evaluations, difference quotients included), all starts
+  long jacobian_evaluations = 0;  // Jacobians formed (each one solve with sensitivities, or 2 P + 1 solves)
+  JacobianMethod jacobian = JacobianMethod::finite_differences;  // the method used (never automatic)
   int best_start = 0;
   std::string termination;  // Ceres' message of the best start
   std::vector<std::string> warnings;
@@ -138,6 +148,19 @@ VecX initial_state(const Experiment& experiment, InitialState initial_state);
 /// at parameter values p (in the order of `parameters`). SolverError if a solve fails.
 VecX residuals(const std::vector<Experiment>& experiments, const std::vector<ParameterSpec>& parameters,
                const VecX& p, InitialState initial_state);
+
+/// Empty if the exact discrete sensitivities apply to the problem, else the reason they do not (e.g.
+/// `integrator.method = "rodas4" (the exact Jacobian needs "sdirk2")`).
+std::string sensitivities_unavailable(const std::vector<Experiment>& experiments,
+                                      const std::vector<ParameterSpec>& parameters);
+
+/// The Jacobian dr/dp (N x P, rows as residuals()) at p: `sensitivities` (InvalidInput if they do not apply; the
+/// residuals are then those of the sdirk2 scheme, equal to residuals() to its Newton tolerance) or
+/// `finite_differences` (central, step fd_step |p_j| or fd_step where p_j = 0, of the residual function the fit
+/// uses: the sdirk2 scheme where the sensitivities apply, else the scenario's integrator). `automatic` as in fit().
+Eigen::MatrixXd jacobian(const std::vector<Experiment>& experiments, const std::vector<ParameterSpec>& parameters,
+                         const VecX& p, InitialState initial_state, JacobianMethod method = JacobianMethod::automatic,
+                         double fd_step = 1e-6);
 
 /// Fits; throws InvalidInput (validate) before any solve. A solver failure at a trial point makes that step
 /// unsuccessful (Ceres shrinks its trust region); at the start point it is a SolverError.

@@ -6,6 +6,7 @@
 //   data = "data/tribometer.csv"     # CSV with a header row, relative to the scenario file
 //   time_column = "t_s"              # model outputs are compared at these times (default: the first column)
 //   window_s = [20.0, 60.0]          # optional: the part of the data that is fitted (inside the data's times)
+//   validation_window_s = [60.0, 80.0]   # optional: evaluated with the fitted values, not fitted (validation)
 //   initial_state = "match_first_sample"   # or "rest" (default) / "steady": the contact state at window start
 //   multi_start = 1                  # starts (the initial values, then points drawn uniformly in u)
 //   seed = 1                         # of the multi-start draws

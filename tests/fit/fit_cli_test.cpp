@@ -148,13 +148,7 @@ TEST_P(FitCliBadInput, ExitsWith2NamingTheKeyAndWritesNothing) {
   write("dupcol.csv", "t_s,v_mps,F_N,F_N\n0,0,0,0\n0.1,0,0,0\n0.2,0,0,0\n");
   fs::create_directory(dir_ / "sub");
   write("bad.toml", std::string(kModel) + bad.toml);
-  const CliResult r = run("fit bad.toml --out out");
-  EXPECT_EQ(r.code, 2) << r.err;
-  EXPECT_EQ(r.err.rfind("bristle: error: ", 0), 0u) << r.err;
-  EXPECT_NE(r.err.find(bad.in_message), std::string::npos) << r.err;
-  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
-  EXPECT_EQ(r.out, "");
-  EXPECT_FALSE(fs::exists(dir_ / "out"));
+  bristle::test::fit::expect_bad_input(run("fit bad.toml --out out"), bad.in_message, dir_ / "out");
 }
 
 INSTANTIATE_TEST_SUITE_P(AllCases, FitCliBadInput, ::testing::ValuesIn(bad_fits()),

@@ -160,12 +160,7 @@ TEST_P(FitCompareBadInput, ExitsWith2NamingTheModelAndWritesNothing) {
   const BadCompare& bad = GetParam();
   write("d.csv", data_csv(bristle::test::fit::kSineModel, 2.0, 201));
   write("bad.toml", std::string(bristle::test::fit::kSineModel) + kCompareFit + bad.extra);
-  const CliResult r = run("fit bad.toml --out out" + bad.args);
-  EXPECT_EQ(r.code, 2) << r.err;
-  EXPECT_EQ(r.err.rfind("bristle: error: ", 0), 0u) << r.err;
-  EXPECT_NE(r.err.find(bad.in_message), std::string::npos) << r.err;
-  EXPECT_EQ(r.out, "");
-  EXPECT_FALSE(fs::exists(dir_ / "out"));
+  bristle::test::fit::expect_bad_input(run("fit bad.toml --out out" + bad.args), bad.in_message, dir_ / "out");
 }
 
 INSTANTIATE_TEST_SUITE_P(AllCases, FitCompareBadInput, ::testing::ValuesIn(bad_compares()),
@@ -176,11 +171,9 @@ TEST_F(FitCompare, ValidationWindowOutsideTheDataIsAnError) {
   std::string fit = kCompareFit;
   fit.replace(fit.find("[1.0, 2.0]"), 10, "[1.5, 3.0]");
   write("bad.toml", std::string(bristle::test::fit::kSineModel) + fit);
-  const CliResult r = run("fit bad.toml --compare lugre --out out");
-  EXPECT_EQ(r.code, 2) << r.err;
-  EXPECT_NE(r.err.find("fit.validation_window_s = [1.5, 3]: outside the data's times [0, 2]"), std::string::npos)
-      << r.err;
-  EXPECT_FALSE(fs::exists(dir_ / "out"));
+  bristle::test::fit::expect_bad_input(run("fit bad.toml --compare lugre --out out"),
+                                       "fit.validation_window_s = [1.5, 3]: outside the data's times [0, 2]",
+                                       dir_ / "out");
 }
 
 TEST_F(FitCompare, CheckValidatesTheFitTableAndRunRefusesAFitScenario) {
@@ -195,14 +188,11 @@ TEST_F(FitCompare, CheckValidatesTheFitTableAndRunRefusesAFitScenario) {
   std::string bad = bristle::test::fit::kSineFit;
   bad.replace(bad.find("\"law.mu_d\""), 10, "\"law.mu_z\"");
   write("bad.toml", std::string(bristle::test::fit::kSineModel) + bad);
-  const CliResult no = run("check bad.toml");
-  EXPECT_EQ(no.code, 2);
-  EXPECT_NE(no.err.find("fit.parameters.\"law.mu_z\": unknown key \"law.mu_z\"; did you mean"), std::string::npos)
-      << no.err;
-  const CliResult r = run("run sine.toml --out out");
-  EXPECT_EQ(r.code, 2);
-  EXPECT_NE(r.err.find("[fit]: a fit scenario is run by `bristle fit sine.toml`"), std::string::npos) << r.err;
-  EXPECT_FALSE(fs::exists(dir_ / "out"));
+  bristle::test::fit::expect_bad_input(run("check bad.toml"),
+                                       "fit.parameters.\"law.mu_z\": unknown key \"law.mu_z\"; did you mean",
+                                       dir_ / "out");
+  bristle::test::fit::expect_bad_input(run("run sine.toml --out out"),
+                                       "[fit]: a fit scenario is run by `bristle fit sine.toml`", dir_ / "out");
 }
 
 TEST(FitMultiExperiment, OneParameterSetOverSeveralNormalLoadsIsRecovered) {

@@ -3,6 +3,10 @@
 // model's columns at them, Gaussian noise), the sine-driven LuGre model and [fit] table of the CLI tests, and a
 // number read from a JSON report.
 #include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
 
 #include <cmath>
 #include <random>
@@ -12,6 +16,7 @@
 #include "bristle/contact/bench.hpp"
 #include "bristle/contact/contact_model.hpp"
 #include "bristle/io/scenario.hpp"
+#include "support/test_support.hpp"
 
 namespace bristle::test::fit {
 
@@ -95,6 +100,17 @@ inline double json_number(const std::string& json, const std::string& key, std::
   const std::size_t at = json.find("\"" + key + "\": ", from);
   if (at == std::string::npos) return std::nan("");
   return std::stod(json.substr(at + key.size() + 4));
+}
+
+/// The contract of bad input to `bristle fit` (and check): exit 2, one line "bristle: error: ..." on stderr
+/// containing `message`, nothing on stdout, and the output directory `out` not created.
+inline void expect_bad_input(const CliResult& r, const std::string& message, const std::filesystem::path& out) {
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_EQ(r.err.rfind("bristle: error: ", 0), 0u) << r.err;
+  EXPECT_NE(r.err.find(message), std::string::npos) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_EQ(r.out, "");
+  EXPECT_FALSE(std::filesystem::exists(out)) << out;
 }
 
 }  // namespace bristle::test::fit

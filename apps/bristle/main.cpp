@@ -229,6 +229,7 @@ int main(int argc, char** argv) {
       "  DIR/<name>_compare.csv  a row per model (model = its index in the JSON's models): converged, rms_N,\n"
       "                         validation_rms_N, aic, bic, iterations, each parameter (empty if the model has none)\n"
       "  DIR/<name>_compare.png  the data and each model's fit over the fitted and the validation window\n"
+      "  DIR/<name>_compare_<label>_fitted.toml  per model, its scenario with the fitted values (bristle run)\n"
       "Progress (iteration, cost) on stderr. On any error no output file is left behind.\n\n") +
       kExitCodes + "The keys of [fit]: docs/fitting.md.");
 
@@ -345,7 +346,7 @@ int main(int argc, char** argv) {
         for (const auto& f : fits)
           for (const std::string& w : f.result.warnings)
             fmt::print(stderr, "bristle: warning: {}: {}\n", f.label, one_line(w));
-        const bristle::io::RunResult result = bristle::io::compare_run_result(comparison, fits);
+        const bristle::io::RunResult result = bristle::io::compare_run_result(comparison, fits, fit_out);
         bristle::io::WriteOptions options;
         options.plot = !fit_no_plot;
         const auto files = bristle::io::write_outputs(result, fit_out, options);

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <map>
 #include <sstream>
@@ -735,6 +736,12 @@ FitComparison parse_comparison(const toml::table& root, const std::vector<std::s
         label = *law->get("type")->value<std::string>();
       else
         label = fmt::format("model{}", i + 1);
+      if (label.empty() || !std::all_of(label.begin(), label.end(), [](char c) {
+            return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-';
+          }))
+        throw InvalidInput(fmt::format("fit.model[{}].label = {}: must be letters, digits, '_' or '-' (it names "
+                                       "the model's output file)",
+                                       i, q(label)));
       if (std::find(labels.begin(), labels.end(), label) != labels.end())
         throw InvalidInput(fmt::format("fit.model[{}].label = {}: two models have this label", i, q(label)));
       entries.push_back(t);
@@ -804,6 +811,7 @@ FitComparison parse_comparison(const toml::table& root, const std::vector<std::s
     }
     try {
       out.models.push_back(FitModel{w, parse_fit(model_root, out.name, source)});
+      out.models.back().scenario.name = fmt::format("{}_compare_{}", out.name, w);  // its <...>_fitted.toml
     } catch (const InvalidInput& error) {
       throw InvalidInput(fmt::format("{}: {}", where, error.what()));
     }
@@ -899,7 +907,8 @@ Json compare_report(const FitComparison& comparison, const std::vector<ModelFit>
   return r;
 }
 
-RunResult compare_run_result(const FitComparison& comparison, const std::vector<ModelFit>& fits) {
+RunResult compare_run_result(const FitComparison& comparison, const std::vector<ModelFit>& fits,
+                             const fs::path& out_dir) {
   RunResult run;
   run.name = comparison.name + "_compare";
   run.title = fmt::format("{}: model comparison", comparison.name);
@@ -933,6 +942,9 @@ RunResult compare_run_result(const FitComparison& comparison, const std::vector<
   run.report = compare_report(comparison, fits);
   run.plot_x = "model";
   run.plot_y = {"rms_N"};
+  for (std::size_t m = 0; m < fits.size(); ++m)  // DIR/<name>_compare_<label>_fitted.toml
+    run.extra_files.push_back(ExtraFile{fmt::format("_{}_fitted.toml", fits[m].label),
+                                        fitted_toml(comparison.models[m].scenario, fits[m].result, 0, out_dir)});
 
   // The plot: the first experiment's first target, measured and each model's fit over the fitted window and
   // (when given) the validation window. Validation values: measured + residual / weight.

@@ -68,7 +68,8 @@ TEST_F(FitCompare, TheTrueLawWinsOnFitValidationAndAicAndTheTableMapsParameters)
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.err.find("bristle fit: model dahl (1/2)"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("bristle fit: model lugre (2/2)"), std::string::npos) << r.err;
-  for (const char* f : {"sine_compare.json", "sine_compare.csv", "sine_compare.png"})
+  for (const char* f : {"sine_compare.json", "sine_compare.csv", "sine_compare.png", "sine_compare_dahl_fitted.toml",
+                        "sine_compare_lugre_fitted.toml"})
     EXPECT_TRUE(fs::exists(dir_ / "out" / f)) << f;
   EXPECT_FALSE(fs::exists(dir_ / "out" / "sine_fit.json"));
 
@@ -97,6 +98,15 @@ TEST_F(FitCompare, TheTrueLawWinsOnFitValidationAndAicAndTheTableMapsParameters)
   EXPECT_NEAR(std::stod(lugre[7]), 1e4, 0.05e4);
   EXPECT_NEAR(std::stod(lugre[9]), 0.4, 0.01);
   EXPECT_NEAR(std::stod(lugre[10]), 0.6, 0.03);
+
+  // Each model's fitted scenario runs, with its fitted values.
+  const std::string dahl_toml = bristle::test::read_text(dir_ / "out" / "sine_compare_dahl_fitted.toml");
+  const auto fitted = bristle::io::parse_lumped_string(dahl_toml, "dahl", dir_ / "out");
+  EXPECT_EQ(fitted.front().name, "sine_compare_dahl_fitted");
+  EXPECT_EQ(fitted.front().law.kind, bristle::laws::LawKind::dahl);
+  EXPECT_NEAR(bristle::io::get_number(fitted.front(), "law.mu"), std::stod(dahl[8]), 1e-12 * std::stod(dahl[8]));
+  const CliResult rerun = run("run out/sine_compare_lugre_fitted.toml --out rerun --quiet --no-plot");
+  EXPECT_EQ(rerun.code, 0) << rerun.err;
 
   const std::string json = bristle::test::read_text(dir_ / "out" / "sine_compare.json");
   for (const char* key : {"\"models\"", "\"label\": \"dahl\"", "\"label\": \"lugre\"", "\"law\": \"dahl\"",
@@ -149,6 +159,8 @@ std::vector<BadCompare> bad_compares() {
        "", "fit.model[0] (\"d\"): fit.parameters.\"law.v_s\": key \"law.v_s\" does not apply to law.type = \"dahl\""},
       {"unknown_model_key", "[[fit.model]]\nlabel = \"d\"\nlaws = { type = \"dahl\" }\n", "",
        "unknown key \"fit.model[0].laws\""},
+      {"label_not_a_file_name", "[[fit.model]]\nlabel = \"a/b\"\n", "",
+       "fit.model[0].label = \"a/b\": must be letters, digits, '_' or '-'"},
       {"two_models_one_label", "[[fit.model]]\nlabel = \"d\"\n[[fit.model]]\nlabel = \"d\"\n", "",
        "fit.model[1].label = \"d\": two models have this label"},
   };

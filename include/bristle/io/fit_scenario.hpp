@@ -78,7 +78,7 @@ std::vector<fit::TargetResult> validation_rms(const FitScenario& scenario, const
 // ---- Model comparison (docs/fitting.md, "Model comparison") ------------------------------------------------
 //
 //   [[fit.model]]                          # repeated; each replaces tables of the scenario for its fit
-//   label = "dahl"                         # default: law.type
+//   label = "dahl"                         # default: law.type; letters, digits, '_' and '-' (a file name part)
 //   law = { type = "dahl", mu = 0.5 }      # replaces [law] (default: the scenario's); also body1, body2, pair
 //   parameters = { "law.mu" = { initial = 0.5, min = 0.05, max = 2 }, "body1.k0" = { ... } }
 //                                          # replaces [fit.parameters] (default: those that apply to the law)
@@ -113,8 +113,11 @@ std::vector<ModelFit> fit_models(const FitComparison& comparison, const fit::Ite
                                  const std::function<void(std::size_t)>& on_model = {});
 /// `<name>_compare.json` (per model: label, law, converged, rms, rms_N, validation_rms, validation_rms_N, aic,
 /// bic, parameters with value/std_error/ci95, warnings), `<name>_compare.csv` (a row per model, its index in
-/// the JSON's `models`) and `<name>_compare.png` (data and each model's fit, fitted and validation window).
+/// the JSON's `models`), `<name>_compare.png` (data and each model's fit, fitted and validation window) and per
+/// model `<name>_compare_<label>_fitted.toml` (its first experiment's scenario with the fitted values, as
+/// fitted_toml; table files relative to `out_dir`).
 Json compare_report(const FitComparison& comparison, const std::vector<ModelFit>& fits);
-RunResult compare_run_result(const FitComparison& comparison, const std::vector<ModelFit>& fits);
+RunResult compare_run_result(const FitComparison& comparison, const std::vector<ModelFit>& fits,
+                             const std::filesystem::path& out_dir = {});
 
 }  // namespace bristle::io

@@ -116,3 +116,21 @@ def test_ctrl_c_interrupts_a_running_fit(tmp_path):
             pytest.fail(f"the fit ended before the interrupt: {r['iterations']} iterations")
     finally:
         timer.cancel()
+
+
+def test_fit_compare_returns_the_comparison_report(tmp_path, capsys):
+    write_data(tmp_path, t_end_s=2.0, samples=201)
+    text = (MODEL + FIT).replace('window_s = [0.0, 1.0]', 'window_s = [0.0, 1.0]\nvalidation_window_s = [1.0, 2.0]\n'
+                                 'initial_state = "match_first_sample"')
+    text = text.replace("[fit.parameters]", "[fit.parameters]\n\"law.mu_s\" = { initial = 0.5, min = 0.05, max = 2.0 }")
+    (tmp_path / "sine.toml").write_text(text)
+    c = bristle.fit(tmp_path / "sine.toml", compare=["dahl", "lugre"])
+    assert "bristle fit: dahl: iteration 0: cost" in capsys.readouterr().err
+    dahl, lugre = c["models"]
+    assert (dahl["label"], dahl["law"], lugre["label"]) == ("dahl", "dahl", "lugre")
+    assert set(dahl["parameters"]) == {"law.mu", "body1.k0"}  # Dahl's one coefficient takes law.mu_d
+    assert abs(lugre["rms_N"] - NOISE_N) < 0.004 and abs(lugre["validation_rms_N"] - NOISE_N) < 0.004
+    assert dahl["validation_rms_N"] > 2 * lugre["validation_rms_N"]
+    assert lugre["aic"] < dahl["aic"]
+    with pytest.raises(bristle.InvalidInput, match='unknown model "lugr"; did you mean "lugre"'):
+        bristle.fit(tmp_path / "sine.toml", compare=["lugr"])

@@ -207,6 +207,19 @@ TEST_F(FitCompare, CheckValidatesTheFitTableAndRunRefusesAFitScenario) {
                                        "[fit]: a fit scenario is run by `bristle fit sine.toml`", dir_ / "out");
 }
 
+TEST_F(FitCompare, CheckAcceptsEveryShippedFitExample) {
+  int checked = 0;
+  for (const auto& e : fs::directory_iterator(fs::path(BRISTLE_SOURCE_DIR) / "examples")) {
+    const std::string file = e.path().filename().string();
+    if (file.rfind("fit_", 0) != 0 || e.path().extension() != ".toml") continue;
+    const CliResult r = run("check " + e.path().string());
+    EXPECT_EQ(r.code, 0) << file << ": " << r.err;
+    EXPECT_NE(r.out.find(": valid (fit scenario"), std::string::npos) << file << ": " << r.out;
+    ++checked;
+  }
+  EXPECT_GE(checked, 3);  // fit_tribometer_lugre, fit_tribometer_compare, fit_seal
+}
+
 TEST(FitMultiExperiment, OneParameterSetOverSeveralNormalLoadsIsRecovered) {
   // Three experiments of one LuGre contact at F_z = 5, 10 and 20 N (as the seal's pressures), noise 0.02 N:
   // the joint fit of mu_s, mu_d, v_s and k0 recovers the truth within 4 standard errors and its RMS is the noise.

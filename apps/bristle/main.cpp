@@ -193,7 +193,7 @@ int main(int argc, char** argv) {
       "\n{}{}{}",
       lumped_columns(19, 105), kKinds, kExitCodes, kKeysDoc));
 
-  std::string fit_file, fit_out = ".";
+  std::string fit_file, fit_out = ".", fit_compare;
   bool fit_no_plot = false, fit_quiet = false;
   CLI::App* fit = app.add_subcommand(
       "fit", "Fit a scenario's parameters to measured data ([fit] table); write DIR/<name>_fit.json, .csv, .png "
@@ -205,6 +205,10 @@ int main(int argc, char** argv) {
       ->type_name("DIR");
   fit->add_flag("--no-plot", fit_no_plot, "Do not render <name>_fit.png (gnuplot is then not needed)");
   fit->add_flag("--quiet,-q", fit_quiet, "No progress messages and no list of written files");
+  fit->add_option("--compare", fit_compare,
+                  "Model comparison: fit each of these models (labels of [[fit.model]] or law names dahl, lugre, "
+                  "frbd, bouc_wen) to the same data; write DIR/<name>_compare.csv, .json, .png")
+      ->type_name("M1,M2,...");
   fit->footer(std::string(
       "\nThe [fit] table names the data (CSV with a header row), the time column, an optional window_s, the\n"
       "initial_state (rest, match_first_sample or steady), [fit.targets] (model output = data column) and\n"
@@ -219,6 +223,14 @@ int main(int argc, char** argv) {
       "                         _residual, then the model's x_m, v_mps, Fz_N\n"
       "  DIR/<name>_fit.png     data and fit against time, residual, and against position (gnuplot)\n"
       "  DIR/<name>_fitted.toml the scenario with the fitted values (first experiment), runnable with bristle run\n"
+      "Model comparison (--compare, or a file with [[fit.model]] tables): each model is fitted in turn, then\n"
+      "evaluated on fit.validation_window_s if given; written instead of the files above:\n"
+      "  DIR/<name>_compare.json per model: label, law, converged, rms, rms_N, validation_rms(_N), aic, bic,\n"
+      "                         parameters (value, std_error, ci95), warnings\n"
+      "  DIR/<name>_compare.csv  a row per model (model = its index in the JSON's models): converged, rms_N,\n"
+      "                         validation_rms_N, aic, bic, iterations, each parameter (empty if the model has none)\n"
+      "  DIR/<name>_compare.png  the data and each model's fit over the fitted and the validation window\n"
+      "  DIR/<name>_compare_<label>_fitted.toml  per model, its scenario with the fitted values (bristle run)\n"
       "Progress (iteration, cost) on stderr. On any error no output file is left behind.\n\n") +
       kExitCodes + "The keys of [fit]: docs/fitting.md.");
 
@@ -226,7 +238,9 @@ int main(int argc, char** argv) {
   check->add_option("FILE", check_file, "Scenario file (TOML); keys documented in docs/scenarios.md")
       ->required()
       ->type_name("FILE.toml");
-  check->footer(std::string("\nExit codes: 0 the scenario is valid, 2 it is not (the error names the key).\n") +
+  check->footer(std::string("\nA scenario with a [fit] table is checked as `bristle fit` reads it (the data file, targets,\n"
+                            "parameters, experiments and [[fit.model]] entries), without fitting.\n"
+                            "Exit codes: 0 the scenario is valid, 2 it is not (the error names the key).\n") +
                 kKeysDoc);
 
   std::string keys_kind = "lumped", keys_format = "markdown", keys_section;
@@ -270,6 +284,25 @@ int main(int argc, char** argv) {
       }
       return kExitOk;
     }
+    if (*check && bristle::io::is_fit_scenario(check_file)) {
+      const bristle::io::FitScenario scenario = bristle::io::load_fit_scenario(check_file);
+      std::size_t samples = 0;
+      for (const auto& e : scenario.experiments) samples += e.times.size();
+      std::vector<std::string> keys, targets;
+      for (const auto& p : scenario.parameters) keys.push_back(p.key);
+      for (const auto& t : scenario.experiments.front().targets) targets.push_back(t.output);
+      fmt::print("fit of {}: {} parameter(s) ({}) to {} over {} experiment(s), {} samples{}\n", scenario.name,
+                 keys.size(), fmt::join(keys, ", "), fmt::join(targets, ", "), scenario.experiments.size(), samples,
+                 scenario.validation.empty() ? "" : ", with a validation window");
+      if (bristle::io::has_fit_models(check_file)) {
+        const bristle::io::FitComparison comparison = bristle::io::load_fit_comparison(check_file);
+        std::vector<std::string> labels;
+        for (const auto& m : comparison.models) labels.push_back(m.label);
+        fmt::print("models to compare: {}\n", fmt::join(labels, ", "));
+      }
+      fmt::print("{}: valid (fit scenario; run it with bristle fit)\n", check_file);
+      return kExitOk;
+    }
     if (*check) {
       const auto scenario = bristle::io::load_scenario(check_file);
       fmt::print("{}", scenario->summary());
@@ -278,7 +311,6 @@ int main(int argc, char** argv) {
       return kExitOk;
     }
     if (*fit) {
-      const bristle::io::FitScenario scenario = bristle::io::load_fit_scenario(fit_file);
       bristle::fit::IterationCallback progress;
       if (!fit_quiet)
         progress = [](const bristle::fit::Iteration& it) {
@@ -288,6 +320,49 @@ int main(int argc, char** argv) {
           else
             fmt::print(stderr, "bristle fit: iteration {}: cost {:.6g}\n", it.iteration, it.cost);
         };
+      if (fit->count("--compare") > 0 || bristle::io::has_fit_models(fit_file)) {
+        std::vector<std::string> names;
+        if (fit->count("--compare") > 0) {
+          std::size_t start = 0;
+          while (true) {
+            const std::size_t comma = fit_compare.find(',', start);
+            std::string n = fit_compare.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+            n.erase(0, n.find_first_not_of(' '));
+            n.erase(n.find_last_not_of(' ') + 1);
+            if (n.empty())
+              throw bristle::InvalidInput(fmt::format("--compare \"{}\": an empty model name (give M1,M2,...)",
+                                                      fit_compare));
+            names.push_back(n);
+            if (comma == std::string::npos) break;
+            start = comma + 1;
+          }
+        }
+        const bristle::io::FitComparison comparison = bristle::io::load_fit_comparison(fit_file, names);
+        const auto on_model = [&](std::size_t m) {
+          if (!fit_quiet)
+            fmt::print(stderr, "bristle fit: model {} ({}/{})\n", comparison.models[m].label, m + 1,
+                       comparison.models.size());
+        };
+        const std::vector<bristle::io::ModelFit> fits = bristle::io::fit_models(comparison, progress, on_model);
+        for (const auto& f : fits)
+          for (const std::string& w : f.result.warnings)
+            fmt::print(stderr, "bristle: warning: {}: {}\n", f.label, one_line(w));
+        const bristle::io::RunResult result = bristle::io::compare_run_result(comparison, fits, fit_out);
+        bristle::io::WriteOptions options;
+        options.plot = !fit_no_plot;
+        const auto files = bristle::io::write_outputs(result, fit_out, options);
+        if (!fit_quiet) {
+          for (const auto& f : fits)
+            fmt::print(stderr, "bristle fit: {}: rms_N = {}, validation rms_N = {}, aic = {:.6g}, converged = {}\n",
+                       f.label, f.result.rms_N ? fmt::format("{:.6g}", *f.result.rms_N) : "-",
+                       f.validation_rms_N ? fmt::format("{:.6g}", *f.validation_rms_N) : "-", f.result.aic,
+                       f.result.converged);
+          for (const auto& f : files) fmt::print("{}\n", f.string());
+          std::fflush(stdout);
+        }
+        return kExitOk;
+      }
+      const bristle::io::FitScenario scenario = bristle::io::load_fit_scenario(fit_file);
       const bristle::fit::Result fitted =
           bristle::fit::fit(scenario.experiments, scenario.parameters, scenario.options, progress);
       for (const std::string& w : fitted.warnings) fmt::print(stderr, "bristle: warning: {}\n", one_line(w));
@@ -303,6 +378,11 @@ int main(int argc, char** argv) {
       }
       return kExitOk;
     }
+    if (bristle::io::is_fit_scenario(run_file))
+      throw bristle::InvalidInput(fmt::format(
+          "{}: [fit]: a fit scenario is run by `bristle fit {}`; `bristle run` refuses it rather than ignore [fit] "
+          "(run the <name>_fitted.toml that bristle fit writes, or the file without its [fit] table)",
+          run_file, run_file));
     const auto scenario = bristle::io::load_scenario(run_file);
     ProgressPrinter printer;
     bristle::io::ProgressCallback progress;

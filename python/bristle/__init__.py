@@ -20,6 +20,7 @@ import sys as _sys
 from . import _bristle
 from ._bristle import InvalidInput, SolverError, TimeSeries, __version__
 from ._bristle import format_value, regularised_abs, regularised_norm, regularised_sign, rotation
+from ._bristle import fit
 from ._bristle import contact, directional, integrate, io, laws, parallel, patch, rheology, structures, transport
 
 # `import bristle.laws` etc. work like real submodules.
@@ -66,4 +67,5 @@ __all__ = [
     "RunResult", "Scenario", "load_scenario", "parse_scenario_string", "scenario_kinds",
     "SweepResult", "sweep_steady_line", "sweep_steady_lumped",
     "EpsilonSweepResult", "sweep_sliding_force", "StickSlipSweepResult", "sweep_stick_slip",
+    "fit",
 ]

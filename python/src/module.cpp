@@ -5,6 +5,7 @@
 namespace bristle::python {
 void export_patch(py::module_& m);  // patch.cpp (paper 1, §4: the two-dimensional contact patch)
 void export_contact_stepper(py::module_& m);  // contact_stepper.cpp (Contact, ContactArray: stepped in one's loop)
+void export_fit(py::module_& m);  // fit.cpp (bristle.fit: identification, issue 16)
 }  // namespace bristle::python
 
 PYBIND11_MODULE(_bristle, m) {
@@ -23,4 +24,5 @@ PYBIND11_MODULE(_bristle, m) {
   bp::export_patch(m);
   bp::export_io(m);
   bp::export_sweeps(m);
+  bp::export_fit(m);
 }

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <map>
 #include <sstream>
@@ -11,6 +12,7 @@
 #include "bristle/core/error.hpp"
 #include "bristle/io/json.hpp"
 #include "bristle/io/key_path.hpp"
+#include "bristle/io/keys.hpp"
 #include "csv_table.hpp"
 #include "input_file.hpp"
 #include "scenario_internal.hpp"
@@ -190,8 +192,7 @@ std::string read_text(const fs::path& path) {
   return detail::read_input_file(path, detail::kMaxScenarioBytes, "", "scenario ");
 }
 
-FitScenario parse_fit(std::string_view text, std::string_view name, const ScenarioSource& source) {
-  const toml::table root = detail::parse_toml(text, source.display_name());
+FitScenario parse_fit(const toml::table& root, std::string_view name, const ScenarioSource& source) {
   const Section top(&root, "");
   if (const auto kind = top.string("kind"); kind && *kind != "lumped")
     throw InvalidInput(fmt::format("kind = {}: bristle fit reads kind = \"lumped\" scenarios so far", q(*kind)));
@@ -200,7 +201,7 @@ FitScenario parse_fit(std::string_view text, std::string_view name, const Scenar
   if (!f.present())
     throw InvalidInput("missing table [fit] (what to fit: data, targets and parameters; docs/fitting.md)");
   f.check_keys({"data", "time_column", "window_s", "initial_state", "targets", "parameters", "experiment",
-                "multi_start", "seed", "max_iterations"});
+                "multi_start", "seed", "max_iterations", "validation_window_s", "model"});
 
   FitScenario out;
   out.name = top.string("name").value_or(std::string(name));
@@ -279,7 +280,16 @@ FitScenario parse_fit(std::string_view text, std::string_view name, const Scenar
     experiment_tables.push_back(nullptr);
   }
   const auto window_default = read_window(f);
-  for (std::size_t i = 0; i < experiment_tables.size(); ++i) {
+  std::optional<std::pair<double, double>> validation_window;
+  if (f.has("validation_window_s")) {
+    const auto w = f.numbers("validation_window_s");
+    if (!w || w->size() != 2 || !((*w)[0] < (*w)[1]))
+      throw InvalidInput(fmt::format("fit.validation_window_s = {}: must be [start, end] with start < end (s)",
+                                     detail::format_node(*f.node("validation_window_s"))));
+    validation_window = std::make_pair((*w)[0], (*w)[1]);
+  }
+  // Builds experiment i over its fit window, or (validation) over fit.validation_window_s.
+  const auto build = [&](std::size_t i, bool validation) {
     const bool own = experiment_tables[i] != nullptr;
     const Section ex = own ? Section(experiment_tables[i], fmt::format("fit.experiment[{}]", i)) : f;
     if (own) ex.check_keys({"data", "time_column", "window_s", "set", "label"});
@@ -288,8 +298,10 @@ FitScenario parse_fit(std::string_view text, std::string_view name, const Scenar
     const std::string data_key = data_from.key("data");
     const Section time_from = ex.has("time_column") ? ex : f;
     const auto time_column = time_from.string("time_column");
-    const auto window = own && ex.has("window_s") ? read_window(ex) : window_default;
-    const std::string window_key = own && ex.has("window_s") ? ex.key("window_s") : "fit.window_s";
+    const auto window = validation ? validation_window : own && ex.has("window_s") ? read_window(ex) : window_default;
+    const std::string window_key = validation                  ? std::string("fit.validation_window_s")
+                                   : own && ex.has("window_s") ? ex.key("window_s")
+                                                               : std::string("fit.window_s");
 
     std::vector<WantedColumn> wanted;
     for (const TargetSpec& t : target_specs) wanted.push_back({t.column, t.key});
@@ -310,7 +322,7 @@ FitScenario parse_fit(std::string_view text, std::string_view name, const Scenar
                                       table.times.begin());
     }
     const std::size_t samples = last - first;
-    if (samples * target_specs.size() <= out.parameters.size() || samples < 2)
+    if ((!validation && samples * target_specs.size() <= out.parameters.size()) || samples < 2)
       throw InvalidInput(fmt::format("{}: the window holds {} sample(s) of {}; fitting {} parameter(s) needs more "
                                      "residuals than parameters (and at least 2 samples)",
                                      window ? fmt::format("{} = [{}, {}]", window_key, format_value(window->first),
@@ -353,10 +365,15 @@ FitScenario parse_fit(std::string_view text, std::string_view name, const Scenar
     // Table files as absolute paths, so that the text is valid from anywhere.
     for (const TableFile& tf : e.scenario.table_files)
       set_path(sc_table, tf.key + ".file", toml::value<std::string>(fs::absolute(tf.path).string()), tf.key);
-    out.scenario_toml.push_back(toml_text(sc_table));
-    out.data_files.push_back(data);
-    out.experiments.push_back(std::move(e));
-  }
+    if (!validation) {
+      out.scenario_toml.push_back(toml_text(sc_table));
+      out.data_files.push_back(data);
+    }
+    return e;
+  };
+  for (std::size_t i = 0; i < experiment_tables.size(); ++i) out.experiments.push_back(build(i, false));
+  if (validation_window)
+    for (std::size_t i = 0; i < experiment_tables.size(); ++i) out.validation.push_back(build(i, true));
 
   // Initial values default to the scenario's.
   for (std::size_t j = 0; j < out.parameters.size(); ++j) {
@@ -388,14 +405,14 @@ FitScenario load_fit_scenario(const fs::path& path) {
   std::error_code ec;
   const fs::path absolute = fs::absolute(path, ec);
   source.directory = (ec ? path : absolute).parent_path();
-  return parse_fit(text, path.stem().string(), source);
+  return parse_fit(detail::parse_toml(text, source.display_name()), path.stem().string(), source);
 }
 
 FitScenario parse_fit_string(std::string_view toml, std::string_view name, const fs::path& directory) {
   ScenarioSource source;
   std::error_code ec;
   source.directory = directory.empty() ? fs::current_path(ec) : directory;
-  return parse_fit(toml, name, source);
+  return parse_fit(detail::parse_toml(toml, source.display_name()), name, source);
 }
 
 std::string fitted_toml(const FitScenario& scenario, const fit::Result& result, std::size_t index,
@@ -590,6 +607,415 @@ RunResult fit_run_result(const FitScenario& scenario, const fit::Result& result,
     s += fmt::format("plot $data using {}:{} with lines linewidth 1 title 'measured', $data using {}:{} with lines "
                      "linewidth 1.5 title 'fitted'\n",
                      x, m, x, f);
+    s += "unset multiplot\nset output\n";
+    return s;
+  };
+  return run;
+}
+
+
+// ---- validation window and model comparison -------------------------------------------------------------------
+
+bool is_fit_scenario(const fs::path& path) {
+  try {
+    const toml::table root = detail::parse_toml(read_text(path), path.string());
+    return root.contains("fit");
+  } catch (const std::exception&) {
+    return false;
+  }
+}
+
+bool has_fit_models(const fs::path& path) {
+  try {
+    const toml::table root = detail::parse_toml(read_text(path), path.string());
+    const toml::table* f = root["fit"].as_table();
+    return f && f->contains("model");
+  } catch (const std::exception&) {
+    return false;
+  }
+}
+
+std::vector<fit::TargetResult> validation_rms(const FitScenario& scenario, const fit::Result& result) {
+  std::vector<fit::TargetResult> out;
+  if (scenario.validation.empty()) return out;
+  VecX p(static_cast<Eigen::Index>(result.parameters.size()));
+  for (std::size_t j = 0; j < result.parameters.size(); ++j) p[static_cast<Eigen::Index>(j)] = result.parameters[j].value;
+  const VecX r = fit::residuals(scenario.validation, scenario.parameters, p, scenario.options.initial_state);
+  const std::vector<fit::Target>& targets = scenario.validation.front().targets;
+  std::vector<double> sum(targets.size(), 0.0);
+  std::vector<std::size_t> count(targets.size(), 0);
+  Eigen::Index i = 0;
+  for (const fit::Experiment& e : scenario.validation)  // experiment-major, then target, then time
+    for (std::size_t k = 0; k < e.targets.size(); ++k)
+      for (std::size_t n = 0; n < e.times.size(); ++n, ++i) {
+        const double d = r[i] / e.targets[k].weight;
+        sum[k] += d * d;
+        ++count[k];
+      }
+  for (std::size_t k = 0; k < targets.size(); ++k)
+    out.push_back({targets[k].output, targets[k].data_column, std::sqrt(sum[k] / static_cast<double>(count[k]))});
+  return out;
+}
+
+namespace {
+
+const std::vector<std::string> kCompareLaws = {"dahl", "lugre", "frbd", "bouc_wen"};
+
+/// Whether a schema row's `used_by` ("" always, "lugre, frbd", "all but frictionless") includes law `type`.
+bool applies_to(std::string_view used_by, const std::string& type) {
+  if (used_by.empty() || used_by == "all") return true;
+  if (used_by.rfind("all but ", 0) == 0) return used_by.substr(8) != type;
+  std::size_t start = 0;
+  while (start <= used_by.size()) {
+    std::size_t comma = used_by.find(',', start);
+    if (comma == std::string_view::npos) comma = used_by.size();
+    std::string_view word = used_by.substr(start, comma - start);
+    while (!word.empty() && word.front() == ' ') word.remove_prefix(1);
+    while (!word.empty() && word.back() == ' ') word.remove_suffix(1);
+    if (word == type) return true;
+    start = comma + 1;
+  }
+  return false;
+}
+
+bool law_key_applies(const std::string& key, const std::string& type) {
+  for (const schema::KeyRow& row : key_rows("lumped", "law"))
+    if (row.path == key || row.path == "law." + key)
+      return applies_to(row.field.used_by, type) && !(type == "dahl" && (key == "mu_s" || key == "mu_d"));
+  return false;
+}
+
+/// The scenario's [law] as law `type`: only the keys that apply to it (Dahl: mu_d sets its one coefficient).
+toml::table mapped_law(const toml::table* base, const std::string& type) {
+  toml::table law;
+  law.insert("type", type);
+  if (base)
+    for (auto&& [k, v] : *base) {
+      const std::string key(k.str());
+      if (key != "type" && law_key_applies(key, type)) law.insert(key, v);
+    }
+  if (type == "dahl" && base && !law.contains("mu")) {  // Dahl's one coefficient mu: the Coulomb level mu_d
+    if (const toml::node* mu = base->get("mu_d") ? base->get("mu_d") : base->get("mu_s")) law.insert("mu", *mu);
+  }
+  return law;
+}
+
+/// [fit.parameters] flattened to (key path, spec) pairs (`law.mu_d = {...}` may be written unquoted).
+void flatten_parameters(const toml::table& table, const std::string& prefix,
+                        std::vector<std::pair<std::string, toml::table>>& out) {
+  for (auto&& [k, node] : table) {
+    const std::string key = prefix + std::string(k.str());
+    const toml::table* spec = node.as_table();
+    if (!spec) {
+      out.emplace_back(key, toml::table{});  // read_parameters reports the type error
+      continue;
+    }
+    bool is_spec = spec->empty();
+    for (const auto& s : kSpecKeys)
+      if (spec->contains(s)) is_spec = true;
+    if (is_spec)
+      out.emplace_back(key, *spec);
+    else
+      flatten_parameters(*spec, key + ".", out);
+  }
+}
+
+FitComparison parse_comparison(const toml::table& root, const std::vector<std::string>& names,
+                               std::string_view name, const ScenarioSource& source) {
+  const toml::table* f = root["fit"].as_table();
+  if (!f) throw InvalidInput("missing table [fit] (what to fit: data, targets and parameters; docs/fitting.md)");
+  std::vector<const toml::table*> entries;
+  std::vector<std::string> labels;
+  if (const toml::node* m = f->get("model")) {
+    const toml::array* list = m->as_array();
+    if (!list || list->empty() || !list->is_array_of_tables())
+      throw InvalidInput(fmt::format("fit.model = {}: must be [[fit.model]] tables (label, law, parameters)",
+                                     detail::format_node(*m)));
+    for (std::size_t i = 0; i < list->size(); ++i) {
+      const toml::table* t = (*list)[i].as_table();
+      const Section s(t, fmt::format("fit.model[{}]", i));
+      s.check_keys({"label", "law", "body1", "body2", "pair", "parameters"});
+      std::string label;
+      if (const auto l = s.string("label"))
+        label = *l;
+      else if (const toml::table* law = t->get("law") ? t->get("law")->as_table() : nullptr;
+               law && law->get("type") && law->get("type")->value<std::string>())
+        label = *law->get("type")->value<std::string>();
+      else
+        label = fmt::format("model{}", i + 1);
+      if (label.empty() || !std::all_of(label.begin(), label.end(), [](char c) {
+            return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-';
+          }))
+        throw InvalidInput(fmt::format("fit.model[{}].label = {}: must be letters, digits, '_' or '-' (it names "
+                                       "the model's output file)",
+                                       i, q(label)));
+      if (std::find(labels.begin(), labels.end(), label) != labels.end())
+        throw InvalidInput(fmt::format("fit.model[{}].label = {}: two models have this label", i, q(label)));
+      entries.push_back(t);
+      labels.push_back(label);
+    }
+  }
+  std::vector<std::string> wanted = names;
+  if (wanted.empty()) wanted = labels;
+  if (wanted.empty())
+    throw InvalidInput("nothing to compare: give --compare dahl,lugre,... or [[fit.model]] tables (docs/fitting.md)");
+
+  FitComparison out;
+  out.name = root["name"].value<std::string>().value_or(std::string(name));
+  const toml::table* base_law = root["law"].as_table();
+  const toml::table* base_parameters = (*f)["parameters"].as_table();
+  std::vector<std::string> seen;
+  for (const std::string& w : wanted) {
+    if (std::find(seen.begin(), seen.end(), w) != seen.end())
+      throw InvalidInput(fmt::format("--compare: model {} is listed twice", q(w)));
+    seen.push_back(w);
+    const auto at = std::find(labels.begin(), labels.end(), w);
+    const bool entry = at != labels.end();
+    if (!entry && std::find(kCompareLaws.begin(), kCompareLaws.end(), w) == kCompareLaws.end()) {
+      std::vector<std::string> valid = labels;
+      for (const std::string& l : kCompareLaws)
+        if (std::find(valid.begin(), valid.end(), l) == valid.end()) valid.push_back(l);
+      throw InvalidInput(fmt::format("--compare: unknown model {}{} (the [[fit.model]] labels and the laws: {})",
+                                     q(w), detail::suggestion(w, valid), fmt::join(valid, ", ")));
+    }
+    const std::string where =
+        entry ? fmt::format("fit.model[{}] ({})", at - labels.begin(), q(w)) : fmt::format("--compare {}", q(w));
+    toml::table model_root = root;
+    toml::table& fit_table = *model_root["fit"].as_table();
+    fit_table.erase("model");
+    std::string law_type;
+    if (entry) {
+      const toml::table* t = entries[static_cast<std::size_t>(at - labels.begin())];
+      for (const char* section : {"law", "body1", "body2", "pair"})
+        if (const toml::node* n = t->get(section)) {
+          if (!n->is_table())
+            throw InvalidInput(fmt::format("{}.{} = {}: must be a table (it replaces [{}])", where, section,
+                                           detail::format_node(*n), section));
+          model_root.insert_or_assign(section, *n);
+        }
+      if (const toml::node* n = t->get("parameters")) {
+        if (!n->is_table())
+          throw InvalidInput(fmt::format("{}.parameters = {}: must be a table (it replaces [fit.parameters])", where,
+                                         detail::format_node(*n)));
+        fit_table.insert_or_assign("parameters", *n);
+      } else if (t->get("law")) {
+        law_type = model_root["law"]["type"].value<std::string>().value_or("");
+      }
+    } else {
+      model_root.insert_or_assign("law", mapped_law(base_law, w));
+      law_type = w;
+    }
+    if (!law_type.empty() && base_parameters) {  // keep the [fit.parameters] that apply to this law
+      std::vector<std::pair<std::string, toml::table>> flat;
+      flatten_parameters(*base_parameters, "", flat);
+      toml::table kept;
+      for (auto& [key, spec] : flat)
+        if (law_type == "dahl" && key == "law.mu_d")
+          kept.insert("law.mu", spec);  // Dahl's one coefficient takes the free Coulomb level
+        else if (key.rfind("law.", 0) != 0 || law_key_applies(key.substr(4), law_type))
+          kept.insert(key, spec);
+      fit_table.insert_or_assign("parameters", std::move(kept));
+    }
+    try {
+      out.models.push_back(FitModel{w, parse_fit(model_root, out.name, source)});
+      out.models.back().scenario.name = fmt::format("{}_compare_{}", out.name, w);  // its <...>_fitted.toml
+    } catch (const InvalidInput& error) {
+      throw InvalidInput(fmt::format("{}: {}", where, error.what()));
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+FitComparison load_fit_comparison(const fs::path& path, const std::vector<std::string>& names) {
+  const std::string text = read_text(path);
+  ScenarioSource source;
+  source.path = path;
+  std::error_code ec;
+  const fs::path absolute = fs::absolute(path, ec);
+  source.directory = (ec ? path : absolute).parent_path();
+  return parse_comparison(detail::parse_toml(text, source.display_name()), names, path.stem().string(), source);
+}
+
+FitComparison parse_fit_comparison_string(std::string_view toml, const std::vector<std::string>& names,
+                                          std::string_view name, const fs::path& directory) {
+  ScenarioSource source;
+  std::error_code ec;
+  source.directory = directory.empty() ? fs::current_path(ec) : directory;
+  return parse_comparison(detail::parse_toml(toml, source.display_name()), names, name, source);
+}
+
+std::vector<ModelFit> fit_models(const FitComparison& comparison, const fit::IterationCallback& progress,
+                                 const std::function<void(std::size_t)>& on_model) {
+  std::vector<ModelFit> out;
+  for (std::size_t m = 0; m < comparison.models.size(); ++m) {
+    if (on_model) on_model(m);
+    const FitScenario& sc = comparison.models[m].scenario;
+    ModelFit mf;
+    mf.label = comparison.models[m].label;
+    mf.result = fit::fit(sc.experiments, sc.parameters, sc.options, progress);
+    mf.validation = validation_rms(sc, mf.result);
+    double sum = 0.0;
+    std::size_t n = 0;
+    for (const fit::TargetResult& t : mf.validation)
+      if (t.output.size() > 2 && t.output.compare(t.output.size() - 2, 2, "_N") == 0) {
+        sum += t.rms * t.rms;
+        ++n;
+      }
+    if (n > 0) mf.validation_rms_N = std::sqrt(sum / static_cast<double>(n));
+    out.push_back(std::move(mf));
+  }
+  return out;
+}
+
+Json compare_report(const FitComparison& comparison, const std::vector<ModelFit>& fits) {
+  Json r = Json::object();
+  const FitScenario& first = comparison.models.front().scenario;
+  double seconds = 0.0;
+  for (const ModelFit& f : fits) seconds += f.result.fit_seconds;
+  detail::report_header(r, "lumped", comparison.name, first.experiments.front().scenario.description, first.source,
+                        seconds);
+  r["fit_seconds"] = seconds;
+  r["window_s"] = Json(std::vector<double>{first.experiments.front().times.front(),
+                                           first.experiments.front().times.back()});
+  r["validation_window_s"] = first.validation.empty()
+                                 ? Json(nullptr)
+                                 : Json(std::vector<double>{first.validation.front().times.front(),
+                                                            first.validation.front().times.back()});
+  Json models = Json::array();
+  for (std::size_t m = 0; m < fits.size(); ++m) {
+    const ModelFit& f = fits[m];
+    const FitScenario& sc = comparison.models[m].scenario;
+    const Json full = fit_report(sc, f.result);
+    Json j = Json::object();
+    j["label"] = f.label;
+    j["law"] = std::string(laws::to_string(sc.experiments.front().scenario.law.kind));
+    for (const char* key : {"converged", "termination", "iterations", "evaluations", "fit_seconds", "rms", "rms_N",
+                            "aic", "bic", "cost", "residual_count", "condition_number", "warnings"})
+      if (const Json* v = full.find(key)) j[key] = *v;
+    Json vrms = Json::object();
+    for (const fit::TargetResult& t : f.validation) vrms[t.output] = t.rms;
+    j["validation_rms"] = f.validation.empty() ? Json(nullptr) : vrms;
+    j["validation_rms_N"] = f.validation_rms_N ? Json(*f.validation_rms_N) : Json(nullptr);
+    Json parameters = Json::object();
+    for (const fit::ParameterResult& p : f.result.parameters) {
+      Json pj = Json::object();
+      pj["value"] = p.value;
+      pj["std_error"] = p.std_error;
+      pj["ci95"] = Json(std::vector<double>{p.ci95_low, p.ci95_high});
+      pj["at_bound"] = p.at_bound;
+      parameters[p.key] = pj;
+    }
+    j["parameters"] = parameters;
+    models.push_back(j);
+  }
+  r["models"] = models;
+  return r;
+}
+
+RunResult compare_run_result(const FitComparison& comparison, const std::vector<ModelFit>& fits,
+                             const fs::path& out_dir) {
+  RunResult run;
+  run.name = comparison.name + "_compare";
+  run.title = fmt::format("{}: model comparison", comparison.name);
+  std::vector<std::string> keys;  // the union of the models' parameters, in order of appearance
+  for (const ModelFit& f : fits)
+    for (const fit::ParameterResult& p : f.result.parameters)
+      if (std::find(keys.begin(), keys.end(), p.key) == keys.end()) keys.push_back(p.key);
+  std::vector<std::string> names = {"model", "converged", "rms_N", "validation_rms_N", "aic", "bic", "iterations"};
+  names.insert(names.end(), keys.begin(), keys.end());
+  TimeSeries table(names);
+  const double nan = std::nan("");
+  for (std::size_t m = 0; m < fits.size(); ++m) {
+    const fit::Result& r = fits[m].result;
+    std::vector<double> row = {static_cast<double>(m), r.converged ? 1.0 : 0.0, r.rms_N.value_or(nan),
+                               fits[m].validation_rms_N.value_or(nan), r.aic, r.bic,
+                               static_cast<double>(r.iterations)};
+    for (const std::string& k : keys) {
+      double v = nan;
+      for (const fit::ParameterResult& p : r.parameters)
+        if (p.key == k) v = p.value;
+      row.push_back(v);
+    }
+    table.add_row(row);
+  }
+  run.optional_columns = {"rms_N", "validation_rms_N"};
+  run.optional_columns.insert(run.optional_columns.end(), keys.begin(), keys.end());
+  double seconds = 0.0;
+  for (const ModelFit& f : fits) seconds += f.result.fit_seconds;
+  run.cases.push_back(CaseResult{std::nullopt, std::move(table), seconds});
+  run.solve_seconds = seconds;
+  run.report = compare_report(comparison, fits);
+  run.plot_x = "model";
+  run.plot_y = {"rms_N"};
+  for (std::size_t m = 0; m < fits.size(); ++m)  // DIR/<name>_compare_<label>_fitted.toml
+    run.extra_files.push_back(ExtraFile{fmt::format("_{}_fitted.toml", fits[m].label),
+                                        fitted_toml(comparison.models[m].scenario, fits[m].result, 0, out_dir)});
+
+  // The plot: the first experiment's first target, measured and each model's fit over the fitted window and
+  // (when given) the validation window. Validation values: measured + residual / weight.
+  const FitScenario& first = comparison.models.front().scenario;
+  const fit::Experiment& e0 = first.experiments.front();
+  const std::string target = e0.targets.front().output;
+  struct Panel {
+    std::string title;
+    std::vector<double> t, measured;
+    std::vector<std::vector<double>> fitted;  // per model
+  };
+  std::vector<Panel> panels(1);
+  panels[0].title = "fitted window";
+  panels[0].t = e0.times;
+  panels[0].measured = e0.targets.front().values;
+  for (const ModelFit& f : fits) panels[0].fitted.push_back(f.result.experiments.front().series.column(target));
+  if (!first.validation.empty()) {
+    Panel v;
+    v.title = "validation window";
+    const fit::Experiment& ve = first.validation.front();
+    v.t = ve.times;
+    v.measured = ve.targets.front().values;
+    for (std::size_t m = 0; m < fits.size(); ++m) {
+      const FitScenario& sc = comparison.models[m].scenario;
+      VecX p(static_cast<Eigen::Index>(fits[m].result.parameters.size()));
+      for (std::size_t j = 0; j < fits[m].result.parameters.size(); ++j)
+        p[static_cast<Eigen::Index>(j)] = fits[m].result.parameters[j].value;
+      std::vector<fit::Experiment> one = {sc.validation.front()};
+      one.front().targets.resize(1);
+      const VecX r = fit::residuals(one, sc.parameters, p, sc.options.initial_state);
+      std::vector<double> y(v.t.size());
+      for (std::size_t i = 0; i < y.size(); ++i)
+        y[i] = v.measured[i] + r[static_cast<Eigen::Index>(i)] / one.front().targets.front().weight;
+      v.fitted.push_back(std::move(y));
+    }
+    panels.push_back(std::move(v));
+  }
+  std::vector<std::string> labels;
+  for (const ModelFit& f : fits) labels.push_back(f.label);
+  run.plot_script = [name = comparison.name, target, labels, panels](const fs::path& png) {
+    std::string s;
+    s += fmt::format("set terminal pngcairo size 1000,{} noenhanced font 'sans,10'\n", 360 * panels.size() + 60);
+    std::string p = png.string(), quoted;
+    for (char c : p) quoted += c == '\'' ? std::string("''") : std::string(1, c);
+    s += fmt::format("set output '{}'\n", quoted);
+    for (std::size_t k = 0; k < panels.size(); ++k) {
+      s += fmt::format("$panel{} << EOD\n", k);
+      for (std::size_t i = 0; i < panels[k].t.size(); ++i) {
+        s += fmt::format("{} {}", panels[k].t[i], panels[k].measured[i]);
+        for (const auto& y : panels[k].fitted) s += std::isfinite(y[i]) ? fmt::format(" {}", y[i]) : " NaN";
+        s += '\n';
+      }
+      s += "EOD\n";
+    }
+    s += "set grid\nset key outside right top noenhanced\n";
+    s += fmt::format("set multiplot layout {},1 title '{}: {} measured and each model fitted' noenhanced\n",
+                     panels.size(), name, target);
+    for (std::size_t k = 0; k < panels.size(); ++k) {
+      s += fmt::format("set title '{}'\nset xlabel 't_s'\nset ylabel '{}'\n", panels[k].title, target);
+      s += fmt::format("plot $panel{} using 1:2 with lines linewidth 2 linecolor 'gray' title 'measured'", k);
+      for (std::size_t m = 0; m < labels.size(); ++m)
+        s += fmt::format(", $panel{} using 1:{} with lines linewidth 1.2 title '{}'", k, m + 3, labels[m]);
+      s += '\n';
+    }
     s += "unset multiplot\nset output\n";
     return s;
   };

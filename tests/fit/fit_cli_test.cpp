@@ -18,6 +18,7 @@
 #include "bristle/contact/contact_model.hpp"
 #include "bristle/io/fit_scenario.hpp"
 #include "bristle/io/scenario.hpp"
+#include "fit_fixtures.hpp"
 #include "support/test_support.hpp"
 
 namespace {
@@ -25,63 +26,12 @@ namespace {
 namespace fs = std::filesystem;
 using bristle::test::CliResult;
 
-// LuGre at a prescribed sine velocity; the data are this model with mu_d = 0.4, k0 = 1e4 plus noise.
-const char* kModel = R"(name = "sine"
-[law]
-type = "lugre"
-mu_s = 0.6
-mu_d = 0.4
-v_s = 1e-3
-[body1]
-type = "elastic"
-k0 = 1e4
-[bench]
-drive = "velocity"
-normal_load_N = 10.0
-[bench.input]
-type = "sine"
-amplitude = 4e-3
-omega = 6.283185307179586
-[integrator]
-method = "rodas4"
-rtol = 1e-9
-atol = 1e-13
-)";
-
-const char* kFit = R"(
-[fit]
-data = "d.csv"
-time_column = "t_s"
-window_s = [0.0, 1.0]
-[fit.targets]
-F_N = "F_N"
-[fit.parameters]
-"law.mu_d" = { initial = 0.3, min = 0.05, max = 1.0 }
-"body1.k0" = { initial = 5e3, min = 1e2, max = 1e7, scale = "log" }
-)";
-
-/// t_s, v_mps, F_N of the model at 101 times over 0..1 s, noise 0.02 N (seeded).
-std::string data_csv() {
-  const auto sc = bristle::io::parse_lumped_string(std::string(kModel) + "[time]\nt_end_s = 1.0\noutputs = 101\n");
-  const bristle::contact::ContactModel model(sc.front().law, sc.front().body1, sc.front().body2);
-  const bristle::contact::Bench bench(model, sc.front().bench);
-  const auto times = sc.front().time.times();
-  const auto run = bristle::contact::run(bench, times, sc.front().integrator);
-  std::mt19937_64 rng(42);
-  std::normal_distribution<double> noise(0.0, 0.02);
-  std::string s = "t_s,v_mps,F_N\n";
-  for (std::size_t i = 0; i < times.size(); ++i)
-    s += fmt::format("{},{},{}\n", times[i], run.series.column("vr_mps")[i], run.series.column("F_N")[i] + noise(rng));
-  return s;
-}
+using bristle::test::fit::data_csv;
+using bristle::test::fit::json_number;
+const char* const kModel = bristle::test::fit::kSineModel;
+const char* const kFit = bristle::test::fit::kSineFit;
 
 class FitCli : public bristle::test::CliTest {};
-
-double json_number(const std::string& json, const std::string& key) {
-  const std::size_t at = json.find("\"" + key + "\": ");
-  if (at == std::string::npos) return std::nan("");
-  return std::stod(json.substr(at + key.size() + 4));
-}
 
 TEST_F(FitCli, FitsWritesTheFourFilesAndTheFittedScenarioReproducesTheFit) {
   write("d.csv", data_csv());
@@ -198,13 +148,7 @@ TEST_P(FitCliBadInput, ExitsWith2NamingTheKeyAndWritesNothing) {
   write("dupcol.csv", "t_s,v_mps,F_N,F_N\n0,0,0,0\n0.1,0,0,0\n0.2,0,0,0\n");
   fs::create_directory(dir_ / "sub");
   write("bad.toml", std::string(kModel) + bad.toml);
-  const CliResult r = run("fit bad.toml --out out");
-  EXPECT_EQ(r.code, 2) << r.err;
-  EXPECT_EQ(r.err.rfind("bristle: error: ", 0), 0u) << r.err;
-  EXPECT_NE(r.err.find(bad.in_message), std::string::npos) << r.err;
-  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
-  EXPECT_EQ(r.out, "");
-  EXPECT_FALSE(fs::exists(dir_ / "out"));
+  bristle::test::fit::expect_bad_input(run("fit bad.toml --out out"), bad.in_message, dir_ / "out");
 }
 
 INSTANTIATE_TEST_SUITE_P(AllCases, FitCliBadInput, ::testing::ValuesIn(bad_fits()),

@@ -15,6 +15,7 @@
 #include "bristle/io/fit_scenario.hpp"
 #include "bristle/io/key_path.hpp"
 #include "bristle/io/scenario.hpp"
+#include "fit_fixtures.hpp"
 
 namespace bristle::fit {
 namespace {
@@ -51,17 +52,8 @@ constexpr double kNoise_N = 0.02;
 
 io::LumpedScenario truth_scenario() { return io::parse_lumped_string(kTruth).front(); }
 
-std::vector<double> sample_times(double t_end, int n) {
-  std::vector<double> t;
-  for (int i = 0; i < n; ++i) t.push_back(t_end * i / (n - 1));
-  return t;
-}
-
-std::vector<double> simulate_F(const io::LumpedScenario& sc, const std::vector<double>& times) {
-  const contact::ContactModel model(sc.law, sc.body1, sc.body2);
-  const contact::Bench bench(model, sc.bench);
-  return contact::run(bench, times, sc.integrator).series.column("F_N");
-}
+using bristle::test::fit::sample_times;
+using bristle::test::fit::simulate_F;
 
 Experiment noisy_experiment(unsigned seed, double noise = kNoise_N) {
   Experiment e;
@@ -71,10 +63,7 @@ Experiment noisy_experiment(unsigned seed, double noise = kNoise_N) {
   Target t;
   t.output = "F_N";
   t.data_column = "F_N";
-  t.values = simulate_F(e.scenario, e.times);
-  std::mt19937_64 rng(seed);
-  std::normal_distribution<double> normal(0.0, noise);
-  for (double& v : t.values) v += normal(rng);
+  t.values = bristle::test::fit::with_noise(simulate_F(e.scenario, e.times), noise, seed);
   e.targets.push_back(t);
   return e;
 }

@@ -1,0 +1,126 @@
+// bristle.fit: the library fit of `bristle fit` (bristle/io/fit_scenario.hpp, bristle/fit/fit.hpp) from Python.
+// The result is the JSON report as Python objects (the same names as DIR/<name>_fit.json), plus numpy arrays of
+// the data and the fitted model per experiment. Progress goes to sys.stderr; Ctrl-C raises KeyboardInterrupt at
+// the next optimiser iteration (PyErr_CheckSignals in the iteration callback). The fit runs with the GIL
+// released (other Python threads run meanwhile); the callback takes it back.
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <memory>
+#include <optional>
+
+#include "bristle/fit/fit.hpp"
+#include "bristle/io/fit_scenario.hpp"
+#include "common.hpp"
+
+#include <pybind11/stl/filesystem.h>
+
+namespace bristle::python {
+
+namespace {
+
+py::object json_to_python(const io::Json& json) { return py::module_::import("json").attr("loads")(json.dump(0)); }
+
+py::array_t<double> array_of(const std::vector<double>& v) {
+  py::array_t<double> a(static_cast<py::ssize_t>(v.size()));
+  std::copy(v.begin(), v.end(), a.mutable_data());
+  return a;
+}
+
+/// The iteration callback: progress on sys.stderr (when asked) and Ctrl-C (a pending signal raises).
+fit::IterationCallback progress_callback(bool progress) {
+  return [progress](const fit::Iteration& it) {
+    py::gil_scoped_acquire gil;  // the fit runs with the GIL released
+    if (PyErr_CheckSignals() != 0) throw py::error_already_set();
+    if (!progress) return;
+    const std::string line =
+        it.starts > 1 ? fmt::format("bristle fit: start {}/{}, iteration {}: cost {:.6g}\n", it.start + 1,
+                                    it.starts, it.iteration, it.cost)
+                      : fmt::format("bristle fit: iteration {}: cost {:.6g}\n", it.iteration, it.cost);
+    py::module_::import("sys").attr("stderr").attr("write")(line);
+  };
+}
+
+/// The report plus, per experiment, t_s, measured (per target) and fitted (every model column) as arrays.
+py::dict fit_result(const io::FitScenario& scenario, const fit::Result& result) {
+  py::dict out = json_to_python(io::fit_report(scenario, result));
+  py::list experiments = out["experiments"];
+  for (std::size_t i = 0; i < scenario.experiments.size(); ++i) {
+    const fit::Experiment& e = scenario.experiments[i];
+    py::dict d = experiments[i];
+    d["t_s"] = array_of(e.times);
+    py::dict measured, fitted;
+    for (const fit::Target& t : e.targets) measured[py::str(t.output)] = array_of(t.values);
+    const TimeSeries& s = result.experiments[i].series;
+    for (std::size_t k = 0; k < s.names.size(); ++k) fitted[py::str(s.names[k])] = array_of(s.columns[k]);
+    d["measured"] = measured;
+    d["fitted"] = fitted;
+  }
+  return out;
+}
+
+}  // namespace
+
+void export_fit(py::module_& m) {
+  m.def(
+      "fit",
+      [](std::optional<std::filesystem::path> path, std::optional<std::string> toml,
+         std::optional<std::filesystem::path> directory, std::optional<std::vector<std::string>> compare,
+         bool progress) -> py::dict {
+        if (path.has_value() == toml.has_value())
+          throw InvalidInput("bristle.fit: give either a scenario file path or toml = \"...\" (the text)");
+        const bool comparing =
+            compare.has_value() || (path && io::has_fit_models(*path)) ||
+            (toml && toml->find("[[fit.model]]") != std::string::npos);
+        if (comparing) {
+          const std::vector<std::string> names = compare.value_or(std::vector<std::string>{});
+          const io::FitComparison c =
+              path ? io::load_fit_comparison(*path, names)
+                   : io::parse_fit_comparison_string(*toml, names, "scenario", directory.value_or(std::filesystem::path{}));
+          // Progress lines name the model being fitted (on_model runs without the GIL: it touches no Python).
+          auto label = std::make_shared<std::string>();
+          const fit::IterationCallback callback = [label, progress](const fit::Iteration& it) {
+            py::gil_scoped_acquire gil;
+            if (PyErr_CheckSignals() != 0) throw py::error_already_set();
+            if (progress)
+              py::module_::import("sys").attr("stderr").attr("write")(
+                  fmt::format("bristle fit: {}: iteration {}: cost {:.6g}\n", *label, it.iteration, it.cost));
+          };
+          std::vector<io::ModelFit> fits;
+          {
+            py::gil_scoped_release release;
+            fits = io::fit_models(c, callback, [&](std::size_t m) { *label = c.models[m].label; });
+          }
+          return json_to_python(io::compare_report(c, fits));
+        }
+        const io::FitScenario sc = path ? io::load_fit_scenario(*path)
+                                        : io::parse_fit_string(*toml, "scenario",
+                                                               directory.value_or(std::filesystem::path{}));
+        const fit::IterationCallback callback = progress_callback(progress);
+        fit::Result r;
+        {
+          py::gil_scoped_release release;
+          r = fit::fit(sc.experiments, sc.parameters, sc.options, callback);
+        }
+        py::dict out = fit_result(sc, r);
+        if (!sc.validation.empty()) {
+          py::dict v;
+          for (const fit::TargetResult& t : io::validation_rms(sc, r)) v[py::str(t.output)] = t.rms;
+          out["validation_rms"] = v;
+        }
+        return out;
+      },
+      py::arg("path") = py::none(), py::kw_only(), py::arg("toml") = py::none(), py::arg("directory") = py::none(),
+      py::arg("compare") = py::none(), py::arg("progress") = true,
+      "Fit a scenario's [fit] parameters to measured data (docs/fitting.md), as `bristle fit` does.\n\n"
+      "path: a scenario file with a [fit] table; or toml: its text (data files relative to `directory`,\n"
+      "default the current directory). compare: model labels of [[fit.model]] or law names (dahl, lugre, frbd,\n"
+      "bouc_wen) to fit in turn (a file with [[fit.model]] compares them all).\n"
+      "Returns the report as a dict with the names of <name>_fit.json (parameters -> value, std_error, ci95, ...;\n"
+      "correlation, rms, rms_N, aic, bic, converged, warnings, ...); each experiments[i] also holds t_s,\n"
+      "measured (per target) and fitted (every model column) as numpy arrays. A comparison returns the dict of\n"
+      "<name>_compare.json. Progress (iteration, cost) on sys.stderr unless progress=False; Ctrl-C raises\n"
+      "KeyboardInterrupt at the next iteration. Bad input raises InvalidInput naming the key.");
+}
+
+}  // namespace bristle::python

@@ -36,6 +36,9 @@ std::string Range::text() const {
     case Rule::at_least: return fmt::format(">= {} (integer)", format_value(lo));
     case Rule::spd: return "SPD (a number: > 0)";
     case Rule::spsd: return "SPSD (a number: >= 0)";
+    case Rule::closed_interval: return fmt::format("[{}, {}]", format_value(lo), format_value(hi));
+    case Rule::half_open: return fmt::format("({}, {}]", format_value(lo), format_value(hi));
+    case Rule::integer_in: return fmt::format("[{}, {}] (integer)", format_value(lo), format_value(hi));
   }
   return "";
 }
@@ -58,6 +61,19 @@ void Range::check(std::string_view key, double v) const {
         throw InvalidInput(fmt::format("{} = {}: must be an integer", key, format_value(v)));
       if (v < lo) throw InvalidInput(fmt::format("{} = {}: must be >= {}", key, format_value(v), format_value(lo)));
       return;
+    case Rule::closed_interval: return require_closed_interval(key, v, lo, hi);
+    case Rule::half_open:
+      require_finite(key, v);
+      if (!(v > lo && v <= hi))
+        throw InvalidInput(fmt::format("{} = {}: must be in ({}, {}]", key, format_value(v), format_value(lo), format_value(hi)));
+      return;
+    case Rule::integer_in:
+      require_finite(key, v);
+      if (!(v == std::trunc(v) && std::abs(v) < 9e15))
+        throw InvalidInput(fmt::format("{} = {}: must be an integer", key, format_value(v)));
+      if (!(v >= lo && v <= hi))
+        throw InvalidInput(fmt::format("{} = {}: must be in [{}, {}]", key, format_value(v), format_value(lo), format_value(hi)));
+      return;
   }
 }
 
@@ -68,13 +84,18 @@ double Range::min() const {
     case Rule::spd:
     case Rule::spsd: return 0.0;
     case Rule::open_interval:
+    case Rule::closed_interval:
+    case Rule::half_open:
+    case Rule::integer_in:
     case Rule::at_least: return lo;
     default: return -std::numeric_limits<double>::infinity();
   }
 }
 
 double Range::max() const {
-  return rule == Rule::open_interval ? hi : std::numeric_limits<double>::infinity();
+  const bool bounded = rule == Rule::open_interval || rule == Rule::closed_interval || rule == Rule::half_open ||
+                       rule == Rule::integer_in;
+  return bounded ? hi : std::numeric_limits<double>::infinity();
 }
 
 }  // namespace bristle::schema

@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "bristle/core/error.hpp"
+#include "bristle/io/patch_scenario.hpp"
 #include "bristle/io/scenario.hpp"
 
 namespace bristle::io {
@@ -14,18 +15,26 @@ namespace bristle::io {
 namespace {
 
 void require_schema_kind(std::string_view kind) {
-  if (kind == "lumped") return;
+  const std::vector<std::string> kinds = schema_kinds();
+  if (std::find(kinds.begin(), kinds.end(), kind) != kinds.end()) return;
   throw InvalidInput(fmt::format("kind = \"{}\": its keys are not on the parameter schema yet (kinds on the "
-                                 "schema: lumped); see docs/scenarios.md",
-                                 kind));
+                                 "schema: {}); see docs/scenarios.md",
+                                 kind, fmt::join(kinds, ", ")));
 }
 
-/// Every row of the lumped kind, paths from the root, and the signal table's rows.
-std::vector<schema::KeyRow> all_rows() {
-  LumpedScenario sc;
+template <class Sc>
+std::vector<schema::KeyRow> rows_of() {
+  Sc sc;
   schema::KeyTable table;
   serialize(table, sc);
   return table.rows();
+}
+
+/// Every row of a kind, paths from the root (the signal table's rows are signal_rows()).
+std::vector<schema::KeyRow> all_rows(std::string_view kind) {
+  if (kind == "patch_steady_map") return rows_of<PatchMapScenario>();
+  if (kind == "patch_transient") return rows_of<PatchTransientScenario>();
+  return rows_of<LumpedScenario>();
 }
 
 std::vector<schema::KeyRow> signal_rows() {
@@ -51,14 +60,17 @@ std::string cell(std::string_view text) {
 
 }  // namespace
 
-std::vector<std::string> schema_kinds() { return {"lumped"}; }
+std::vector<std::string> schema_kinds() { return {"lumped", "patch_steady_map", "patch_transient"}; }
 
 std::vector<std::string> key_sections(std::string_view kind) {
   require_schema_kind(kind);
   std::vector<std::string> out{""};
-  for (const auto& row : all_rows())
+  bool signals = false;
+  for (const auto& row : all_rows(kind)) {
     if (row.table) out.push_back(row.path);
-  out.push_back("signal");
+    signals = signals || row.field.type == schema::Type::signal;
+  }
+  if (signals) out.push_back("signal");
   return out;
 }
 
@@ -73,7 +85,7 @@ std::vector<schema::KeyRow> key_rows(std::string_view kind, std::string_view sec
     throw InvalidInput(fmt::format("section \"{}\": not a table of kind \"{}\" (tables: {}){}", section, kind,
                                    fmt::join(named, ", "), near.empty() ? "" : fmt::format("; did you mean \"{}\"?", near)));
   }
-  for (auto row : all_rows()) {
+  for (auto row : all_rows(kind)) {
     if (parent_of(row.path) != section) continue;
     row.path = section.empty() ? row.path : row.path.substr(section.size() + 1);
     out.push_back(std::move(row));

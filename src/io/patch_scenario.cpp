@@ -10,6 +10,7 @@
 #include <numbers>
 
 #include "bristle/core/error.hpp"
+#include "bristle/io/key_path.hpp"
 #include "scenario_internal.hpp"
 
 namespace bristle::io {
@@ -67,7 +68,79 @@ void parse_patch_table(const Section& root, patch::PatchParams& p, bool transien
   p.validate("patch");
 }
 
+void check_load(const patch::PatchParams& p) {
+  if (!(p.normal_load_N <= kMaxLoad_N))
+    throw InvalidInput(fmt::format("patch.normal_load_N = {}: must be in (0, {}] N (Limits in docs/scenarios.md)",
+                                   format_value(p.normal_load_N), format_value(kMaxLoad_N)));
+}
+
+/// Every operating point of a map: finite fields and a leading edge for every moving family (eqs. 48-50).
+void check_points(const PatchMapScenario& sc, const contact::ContactModel& model, const patch::PatchGeometry& geometry) {
+  if (sc.lateral.column == "slip_angle_deg")
+    for (std::size_t i = 0; i < sc.lateral.values.size(); ++i)
+      if (!(std::abs(sc.lateral.values[i]) < 89.0))
+        throw InvalidInput(fmt::format("kinematics.slip_angle_deg = {}: must be in (-89, 89)",
+                                       format_value(sc.lateral.values[i])));
+  if (sc.vx.values.size() * sc.lateral.values.size() * sc.spin.values.size() > kMaxPoints)
+    throw InvalidInput(fmt::format("kinematics: at most {} operating points", kMaxPoints));
+  const patch::Riemann r = patch::riemann(model.pair());
+  for (double v : sc.vx.values)
+    for (double l : sc.lateral.values)
+      for (double w : sc.spin.values) {
+        const patch::PatchKinematics kin = sc.kinematics(v, l, w);
+        const std::string where = fmt::format("kinematics (vx_mps = {}, {} = {}, spin_radps = {})", format_value(v),
+                                              sc.lateral.column, format_value(l), format_value(w));
+        kin.validate(where);
+        patch::require_leading_edges(patch::classify_edges(geometry, r, kin), model, where);
+      }
+}
+
+/// Every output time and signal breakpoint of a transient: finite fields, a positive load, a leading edge
+/// for every moving family (eqs. 48-50), and the solver's own checks, so that a bad file writes nothing.
+void check_times(const PatchTransientScenario& sc, const contact::ContactModel& model,
+                 const patch::PatchGeometry& geometry) {
+  std::vector<double> times = sc.time.times();
+  for (const contact::Signal* s : {&sc.Vr_mps, &sc.vx_mps, &sc.vy_mps, &sc.spin_radps, &sc.Fz_N})
+    for (double b : s->breakpoints())
+      if (b >= sc.time.t_start_s && b <= sc.time.t_end_s) times.push_back(b);
+  const patch::Riemann r = patch::riemann(model.pair());
+  for (double t : times) {
+    const double Fz = sc.Fz_N(t);
+    if (!(std::isfinite(Fz) && Fz > 0.0))
+      throw InvalidInput(fmt::format("load.Fz_N at t = {} s is {}: must be finite and > 0", format_value(t),
+                                     format_value(Fz)));
+    if (Fz > kMaxLoad_N)
+      throw InvalidInput(fmt::format("load.Fz_N at t = {} s is {}: at most {} N (Limits in docs/scenarios.md)",
+                                     format_value(t), format_value(Fz), format_value(kMaxLoad_N)));
+    const patch::PatchKinematics kin = sc.kinematics(t);
+    const std::string where = fmt::format("kinematics at t = {} s", format_value(t));
+    kin.validate(where);
+    if (!(kin.body1.V0_mps[0] <= 0.0))
+      throw InvalidInput(fmt::format("kinematics.Vr_mps at t = {} s is {}: must be >= 0", format_value(t),
+                                     format_value(-kin.body1.V0_mps[0])));
+    patch::require_leading_edges(patch::classify_edges(geometry, r, kin), model, where);
+  }
+  (void)patch::PatchTransient(model, sc.transient, [&](double t) { return sc.kinematics(t); },
+                              [&](double t) { return sc.Fz_N(t); });
+}
+
 }  // namespace
+
+void validate(const PatchMapScenario& sc) {
+  const contact::ContactModel model(sc.law, sc.body1, sc.body2);  // validates the law and the bodies
+  (void)patch::riemann(model.pair());
+  check_load(sc.patch);
+  const patch::PatchGeometry geometry(sc.patch, "patch");
+  check_points(sc, model, geometry);
+}
+
+void validate(const PatchTransientScenario& sc) {
+  const contact::ContactModel model(sc.law, sc.body1, sc.body2);
+  (void)patch::riemann(model.pair());
+  check_load(sc.transient.patch);
+  const patch::PatchGeometry geometry(sc.transient.patch, "patch");
+  check_times(sc, model, geometry);
+}
 
 patch::PatchKinematics PatchMapScenario::kinematics(double v_x, double lat, double w) const {
   const double v_y = lateral.column == "slip_angle_deg" ? (Vr_mps + v_x) * std::tan(lat * std::numbers::pi / 180.0)
@@ -98,7 +171,8 @@ PatchMapScenario parse_patch_steady_map_string(std::string_view toml, std::strin
                                                const ScenarioSource& source) {
   const toml::table table = detail::parse_toml(toml, source.display_name());
   const Section root(&table, "");
-  root.check_keys({"kind", "name", "description", "law", "body1", "body2", "pair", "patch", "kinematics", "output"});
+  root.check_keys({"kind", "name", "description", "law", "body1", "body2", "pair", "patch", "kinematics", "sweep",
+                   "output"});
   PatchMapScenario sc;
   sc.source = source;
   if (const auto k = root.string("kind"); k && *k != "patch_steady_map")
@@ -113,6 +187,8 @@ PatchMapScenario parse_patch_steady_map_string(std::string_view toml, std::strin
   detail::read_pair(root, body1, body2, sc.pair_s);
   sc.body1 = body1.params;
   sc.body2 = body2.params;
+  sc.input_form.body_tau[0] = body1.tau;
+  sc.input_form.body_tau[1] = body2.tau;
   const contact::ContactModel model(sc.law, sc.body1, sc.body2);  // validates the bodies (SPD, commuting)
   (void)patch::riemann(model.pair());
 
@@ -141,24 +217,7 @@ PatchMapScenario parse_patch_steady_map_string(std::string_view toml, std::strin
   if (sc.vx.list && sc.lateral.list && sc.spin.list)
     throw InvalidInput("kinematics: at most two of vx_mps, vy_mps/slip_angle_deg and spin_radps may be lists (rows "
                        "and cases)");
-  if (sc.lateral.column == "slip_angle_deg")
-    for (std::size_t i = 0; i < sc.lateral.values.size(); ++i)
-      if (!(std::abs(sc.lateral.values[i]) < 89.0))
-        throw InvalidInput(fmt::format("kinematics.slip_angle_deg = {}: must be in (-89, 89)",
-                                       format_value(sc.lateral.values[i])));
-  if (sc.vx.values.size() * sc.lateral.values.size() * sc.spin.values.size() > kMaxPoints)
-    throw InvalidInput(fmt::format("kinematics: at most {} operating points", kMaxPoints));
-  // Every operating point: finite fields and a leading edge for every moving family (eqs. 48-50).
-  const patch::Riemann r = patch::riemann(model.pair());
-  for (double v : sc.vx.values)
-    for (double l : sc.lateral.values)
-      for (double w : sc.spin.values) {
-        const patch::PatchKinematics kin = sc.kinematics(v, l, w);
-        const std::string where = fmt::format("kinematics (vx_mps = {}, {} = {}, spin_radps = {})", format_value(v),
-                                              sc.lateral.column, format_value(l), format_value(w));
-        kin.validate(where);
-        patch::require_leading_edges(patch::classify_edges(geometry, r, kin), model, where);
-      }
+  check_points(sc, model, geometry);  // every operating point (shared with validate())
 
   const Section o = root.table("output");
   o.check_keys({"plot_x", "plot_y", "title", "columns"});
@@ -182,10 +241,45 @@ PatchMapScenario parse_patch_steady_map_string(std::string_view toml, std::strin
   check("output.plot_x", sc.output.plot_x);
   for (std::size_t i = 0; i < sc.output.plot_y.size(); ++i)
     check(fmt::format("output.plot_y[{}]", i), sc.output.plot_y[i]);
+  // [sweep]: the lumped syntax (parameter, values, column), applied by key path (patch_steady_map_cases).
+  if (auto spec = detail::read_sweep(table)) {
+    if (sc.case_axis())
+      throw InvalidInput(fmt::format("sweep.parameter = {}: kinematics already has two lists (rows and cases); with a "
+                                     "[sweep] at most one of vx_mps, vy_mps/slip_angle_deg and spin_radps may be a list",
+                                     json_quote(spec->sweep.parameter)));
+    if (std::find(columns.begin(), columns.end(), spec->sweep.column) != columns.end())
+      throw InvalidInput(fmt::format("sweep.column = {}: clashes with an output column of the same name; give "
+                                     "sweep.column another name",
+                                     json_quote(spec->sweep.column)));
+    sc.sweep = std::move(spec->sweep);
+  }
   return sc;
 }
 
+std::vector<PatchMapScenario> patch_steady_map_cases(const PatchMapScenario& sc) {
+  if (!sc.sweep) return {sc};
+  std::vector<PatchMapScenario> cases;
+  const Sweep& sw = *sc.sweep;
+  cases.reserve(sw.values.size());
+  for (std::size_t i = 0; i < sw.values.size(); ++i) {
+    PatchMapScenario c = sc;
+    try {
+      set_number(c, sw.parameter, sw.values[i]);
+    } catch (const InvalidInput& e) {
+      throw InvalidInput(fmt::format("sweep case {} of {} ({} = {}): {}", i + 1, sw.values.size(), sw.parameter,
+                                     format_value(sw.values[i]), e.what()));
+    }
+    c.sweep_value = sw.values[i];
+    cases.push_back(std::move(c));
+  }
+  return cases;
+}
+
+PatchSteadyMapStudy::PatchSteadyMapStudy(PatchMapScenario sc)
+    : cases_(patch_steady_map_cases(sc)), sc_(std::move(sc)) {}
+
 std::size_t PatchSteadyMapStudy::case_count() const {
+  if (sc_.sweep) return cases_.size();
   const PatchAxis* c = sc_.case_axis();
   return c ? c->values.size() : 1;
 }
@@ -202,6 +296,9 @@ std::string PatchSteadyMapStudy::summary() const {
   s += fmt::format("kinematics rolling, V_r = {} m/s, {} x {} x {} operating points (vx, {}, spin), S-corrections {}\n",
                    format_value(sc_.Vr_mps), sc_.vx.values.size(), sc_.lateral.values.size(), sc_.spin.values.size(),
                    sc_.lateral.column, sc_.s_corrections ? "on" : "off");
+  if (sc_.sweep)
+    s += fmt::format("sweep      {} = {} ({} cases, column \"{}\")\n", sc_.sweep->parameter,
+                     fmt::join(sc_.sweep->values, ", "), cases_.size(), sc_.sweep->column);
   s += fmt::format("columns    {}\n", fmt::join(sc_.column_names(), ", "));
   return s;
 }
@@ -217,7 +314,8 @@ RunResult PatchSteadyMapStudy::run(const ProgressCallback& progress) const {
   result.plot_x = sc_.output.plot_x;
   result.plot_y = sc_.output.plot_y;
   if (cases) result.sweep_column = cases->column;
-  const std::size_t n_cases = cases ? cases->values.size() : 1;
+  if (sc_.sweep) result.sweep_column = sc_.sweep->column;
+  const std::size_t n_cases = sc_.sweep ? cases_.size() : cases ? cases->values.size() : 1;
   const std::size_t n_rows = row.values.size();
   // Every operating point, case by case: each case is one chain of patch::solve_steady_map (its rows
   // warm-started in order), the chains spread over the workers; bit-identical for any thread count.
@@ -235,8 +333,27 @@ RunResult PatchSteadyMapStudy::run(const ProgressCallback& progress) const {
     }
   if (progress) progress(Progress{0, n_cases, 0.0, ""});
   const auto start = std::chrono::steady_clock::now();
-  const std::vector<patch::SteadyPatch> map =
-      patch::solve_steady_map(model, sc_.patch, points, n_rows, sc_.threads);
+  std::vector<patch::SteadyPatch> map;
+  if (!sc_.sweep) {
+    map = patch::solve_steady_map(model, sc_.patch, points, n_rows, sc_.threads);
+  } else {
+    // A [sweep]: each case is its own scenario (the value applied by key path): one chain each.
+    map.reserve(n_cases * n_rows);
+    for (const PatchMapScenario& c : cases_) {
+      std::vector<patch::PatchKinematics> rows;
+      rows.reserve(n_rows);
+      for (std::size_t i = 0; i < n_rows; ++i) {
+        double v[3] = {c.vx.values.front(), c.lateral.values.front(), c.spin.values.front()};
+        const PatchAxis* axes[3] = {&c.vx, &c.lateral, &c.spin};
+        for (int a = 0; a < 3; ++a)
+          if (axes[a]->list) v[a] = axes[a]->values[i];
+        rows.push_back(c.kinematics(v[0], v[1], v[2]));
+      }
+      const contact::ContactModel case_model(c.law, c.body1, c.body2);
+      const std::vector<patch::SteadyPatch> part = patch::solve_steady_map(case_model, c.patch, rows, n_rows, c.threads);
+      map.insert(map.end(), part.begin(), part.end());
+    }
+  }
   result.solve_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   for (std::size_t c = 0; c < n_cases; ++c) {
     TimeSeries series(sc_.column_names());
@@ -257,7 +374,9 @@ RunResult PatchSteadyMapStudy::run(const ProgressCallback& progress) const {
       series.add_row(r);
     }
     // The cases ran together: each is given its share of the wall time.
-    result.cases.push_back(CaseResult{cases ? std::optional<double>(cases->values[c]) : std::nullopt,
+    result.cases.push_back(CaseResult{sc_.sweep ? cases_[c].sweep_value
+                                      : cases ? std::optional<double>(cases->values[c])
+                                              : std::nullopt,
                                       std::move(series), result.solve_seconds / static_cast<double>(n_cases)});
     if (progress) progress(Progress{c, n_cases, 1.0, ""});
   }
@@ -298,6 +417,13 @@ RunResult PatchSteadyMapStudy::run(const ProgressCallback& progress) const {
         eq84 = eq84 && patch::check_eq84(solver.geometry(), sc_.kinematics(v, l, w), 21).satisfied();
   params["eq84_satisfied"] = eq84;
   r["parameters"] = params;
+  if (sc_.sweep) {  // absent without a [sweep] (the JSON of the existing examples is unchanged)
+    Json sw = Json::object();
+    sw["parameter"] = sc_.sweep->parameter;
+    sw["column"] = sc_.sweep->column;
+    sw["values"] = Json(sc_.sweep->values);
+    r["sweep"] = sw;
+  }
   // Energy budget at steady state (dW/dt = 0): P_supplied = D + Phi_out - Gamma up to the
   // discretisation error; the largest |residual| / P_supplied over the map (docs/patch.md).
   double worst = 0.0, dmin = 0.0, outmin = 0.0;
@@ -356,6 +482,8 @@ PatchTransientScenario parse_patch_transient_string(std::string_view toml, std::
   detail::read_pair(root, body1, body2, sc.pair_s);
   sc.body1 = body1.params;
   sc.body2 = body2.params;
+  sc.input_form.body_tau[0] = body1.tau;
+  sc.input_form.body_tau[1] = body2.tau;
   const contact::ContactModel model(sc.law, sc.body1, sc.body2);
   (void)patch::riemann(model.pair());
 
@@ -397,32 +525,11 @@ PatchTransientScenario parse_patch_transient_string(std::string_view toml, std::
   sc.Fz_N = l.has("Fz_N") ? detail::read_signal(l, "Fz_N", source, sc.table_files)
                           : contact::Signal::constant_value(sc.transient.patch.normal_load_N);
   sc.time = detail::read_time(root);
+  sc.input_form.time_outputs = root.table("time").integer("outputs").value_or(0);
+  sc.input_form.time_output_dt_given = root.table("time").has("output_dt_s");
 
-  // Every output time and signal breakpoint: finite fields, a positive load, a leading edge for every
-  // moving family (eqs. 48-50), so that a bad file writes nothing.
-  std::vector<double> times = sc.time.times();
-  for (const contact::Signal* s : {&sc.Vr_mps, &sc.vx_mps, &sc.vy_mps, &sc.spin_radps, &sc.Fz_N})
-    for (double b : s->breakpoints())
-      if (b >= sc.time.t_start_s && b <= sc.time.t_end_s) times.push_back(b);
-  const patch::Riemann r = patch::riemann(model.pair());
-  for (double t : times) {
-    const double Fz = sc.Fz_N(t);
-    if (!(std::isfinite(Fz) && Fz > 0.0))
-      throw InvalidInput(fmt::format("load.Fz_N at t = {} s is {}: must be finite and > 0", format_value(t),
-                                     format_value(Fz)));
-    if (Fz > kMaxLoad_N)
-      throw InvalidInput(fmt::format("load.Fz_N at t = {} s is {}: at most {} N (Limits in docs/scenarios.md)",
-                                     format_value(t), format_value(Fz), format_value(kMaxLoad_N)));
-    const patch::PatchKinematics kin = sc.kinematics(t);
-    const std::string where = fmt::format("kinematics at t = {} s", format_value(t));
-    kin.validate(where);
-    if (!(kin.body1.V0_mps[0] <= 0.0))
-      throw InvalidInput(fmt::format("kinematics.Vr_mps at t = {} s is {}: must be >= 0", format_value(t),
-                                     format_value(-kin.body1.V0_mps[0])));
-    patch::require_leading_edges(patch::classify_edges(geometry, r, kin), model, where);
-  }
-  (void)patch::PatchTransient(model, sc.transient, [&](double t) { return sc.kinematics(t); },
-                              [&](double t) { return sc.Fz_N(t); });
+  // Every output time and signal breakpoint (shared with validate()).
+  check_times(sc, model, geometry);
 
   const Section o = root.table("output");
   o.check_keys({"plot_x", "plot_y", "title"});

@@ -326,3 +326,54 @@ def test_transient_run_reports_progress_and_stops_on_an_exception():
     with pytest.raises(KeyboardInterrupt):
         tr.run(times, progress=stop)
     assert tr.time == pytest.approx(times[-1])  # the relay runs after each output time; stop() at the last
+
+
+SWEEP_MAP = """kind = "patch_steady_map"
+[law]
+type = "frbd"
+mu_s = 1.2
+mu_d = 0.7
+v_s = 3.49
+delta_s = 0.6
+[body1]
+type = "elastic"
+k0 = 240.0
+[body2]
+type = "gkv"
+c = [0.5]
+tau = [{tau}]
+[pair]
+s = {s}
+[patch]
+length_m = 0.1
+width_m = 0.05
+normal_load_N = 3000.0
+nx = 24
+ny = 6
+[kinematics]
+Vr_mps = 16.0
+vx_mps = [-1.0, 0.5, 2.0]
+vy_mps = 0.2
+"""
+
+
+@pytest.mark.parametrize("parameter,column,values", [("pair.s", "s", [0.3, 0.6]), ("body2.tau", "tau", [0.001, 0.01])])
+def test_patch_steady_map_sweeps_any_numeric_key_from_toml(parameter, column, values):
+    # [sweep] of a patch_steady_map (issue 15): applied by key path to the parsed scenario; each case is what
+    # the file with that value gives, and the swept value is the sweep column of the CSV.
+    toml = SWEEP_MAP.format(tau=0.002, s=0.4) + f'[sweep]\nparameter = "{parameter}"\nvalues = {values}\n'
+    study = bristle.io.parse_scenario_string(toml, "m")
+    assert study.case_count == len(values)
+    result = study.run()
+    assert result.sweep_column == column
+    csv = result.csv_text().splitlines()
+    assert csv[0].split(",")[:2] == [column, "vx_mps"]
+    for i, v in enumerate(values):
+        assert result.cases[i].sweep_value == v
+        one = bristle.io.parse_scenario_string(
+            SWEEP_MAP.format(tau=v if parameter == "body2.tau" else 0.002, s=v if parameter == "pair.s" else 0.4), "m"
+        ).run()
+        assert np.array_equal(result.cases[i].series["Fx_N"], one.cases[0].series["Fx_N"])
+    assert not np.array_equal(result.cases[0].series["Fx_N"], result.cases[1].series["Fx_N"])
+    with pytest.raises(ValueError, match=r"sweep case 2 of 2 \(pair.s = 2\): pair.s = 2: must lie in \(0, 1\)"):
+        bristle.io.parse_scenario_string(SWEEP_MAP.format(tau=0.002, s=0.4) + '[sweep]\nparameter = "pair.s"\nvalues = [0.3, 2]\n')

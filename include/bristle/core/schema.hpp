@@ -42,7 +42,8 @@ concept Of = std::is_same_v<std::remove_const_t<Self>, T>;
 enum class Type { number, integer, matrix, matrix_list, vector, text, text_list, number_list, choice, flag, signal, table };
 std::string_view to_string(Type type);
 
-enum class Rule { any, finite, finite_or_inf, positive, non_negative, open_interval, at_least, spd, spsd };
+enum class Rule { any, finite, finite_or_inf, positive, non_negative, open_interval, at_least, spd, spsd,
+                  closed_interval, half_open, integer_in };
 
 /// The allowed values of a number (or of a matrix's scalar form k I).
 struct Range {
@@ -67,6 +68,9 @@ constexpr Range open(double lo, double hi) { return {Rule::open_interval, lo, hi
 constexpr Range at_least(double lo) { return {Rule::at_least, lo}; }  // an integer >= lo
 constexpr Range spd() { return {Rule::spd}; }    // scalar form: > 0
 constexpr Range spsd() { return {Rule::spsd}; }  // scalar form: >= 0
+constexpr Range closed(double lo, double hi) { return {Rule::closed_interval, lo, hi}; }    // [lo, hi]
+constexpr Range half_open(double lo, double hi) { return {Rule::half_open, lo, hi}; }      // (lo, hi]
+constexpr Range integer_in(double lo, double hi) { return {Rule::integer_in, lo, hi}; }    // an integer in [lo, hi]
 
 /// One key of a scenario table. Written once, in the struct's serialize().
 struct Field {
@@ -144,6 +148,7 @@ class Finder {
   Storage storage() const { return storage_; }
   Ptr<double> number_ptr() const { return number_; }
   Ptr<long> integer_ptr() const { return integer_; }
+  Ptr<int> int_ptr() const { return int_; }  // an integer stored as int (integer_ptr() is then null)
   Ptr<Mat2> matrix_ptr() const { return matrix_; }
   Ptr<Vec2> vector_ptr() const { return vector_; }
   /// The last table entered on the way (e.g. "law" for "law.mu_s"): where a key that does not apply sits.
@@ -154,6 +159,9 @@ class Finder {
   }
   void integer(std::conditional_t<Const, const long, long>& v, const Field& f, bool applies = true) {
     if (match(f, applies, Storage::integer)) integer_ = &v;
+  }
+  void integer(std::conditional_t<Const, const int, int>& v, const Field& f, bool applies = true) {
+    if (match(f, applies, Storage::integer)) int_ = &v;
   }
   void matrix(std::conditional_t<Const, const Mat2, Mat2>& m, const Field& f, bool applies = true) {
     if (match(f, applies, Storage::matrix)) matrix_ = &m;
@@ -202,6 +210,7 @@ class Finder {
   std::string_view table_;
   Ptr<double> number_ = nullptr;
   Ptr<long> integer_ = nullptr;
+  Ptr<int> int_ = nullptr;
   Ptr<Mat2> matrix_ = nullptr;
   Ptr<Vec2> vector_ = nullptr;
 };

@@ -34,6 +34,9 @@
 
 namespace bristle::io {
 
+struct PatchMapScenario;        // io/patch_scenario.hpp
+struct PatchTransientScenario;
+
 double get_number(const LumpedScenario& sc, std::string_view key_path);             // e.g. "law.mu_s"
 void set_number(LumpedScenario& sc, std::string_view key_path, double value);       // reader's validation
 std::vector<std::string> numeric_keys(const LumpedScenario& sc);                    // every settable numeric path
@@ -50,5 +53,20 @@ struct KeyInfo {
   bool log_scale = false;     // the parameter spans decades (stiffness, damping, times, tolerances)
 };
 KeyInfo key_info(const LumpedScenario& sc, std::string_view key_path);             // log_scale: spans decades
+
+// ---- The other kinds (io/key_path_kinds.cpp), walked by the schema's Finder (core/schema.hpp) over the
+// kind's serialize(): the same four functions and rules. [law], [body1], [body2], [pair] (and [time]) keys
+// are the lumped kind's (same derivations: tau kept, pair.s); the kind's own keys are set in place, checked
+// with the schema's range (the reader's message, naming the key path), then the reader's cross-checks run
+// (validate(sc) of the kind: bodies, patch, every operating point / output time). A list-valued key
+// (e.g. a kinematics axis given as a list) is not a number: it does not apply.
+double get_number(const PatchMapScenario& sc, std::string_view key_path);
+void set_number(PatchMapScenario& sc, std::string_view key_path, double value);
+std::vector<std::string> numeric_keys(const PatchMapScenario& sc);
+KeyInfo key_info(const PatchMapScenario& sc, std::string_view key_path);
+double get_number(const PatchTransientScenario& sc, std::string_view key_path);
+void set_number(PatchTransientScenario& sc, std::string_view key_path, double value);
+std::vector<std::string> numeric_keys(const PatchTransientScenario& sc);
+KeyInfo key_info(const PatchTransientScenario& sc, std::string_view key_path);
 
 }  // namespace bristle::io

@@ -55,6 +55,7 @@
 #include <vector>
 
 #include "bristle/contact/contact_model.hpp"
+#include "bristle/core/schema.hpp"
 #include "bristle/core/types.hpp"
 
 namespace bristle::patch {
@@ -84,6 +85,41 @@ struct PatchParams {
 
   void validate(std::string_view prefix) const;
 };
+
+/// The schema of PatchParams, the [patch] table (core/schema.hpp); `steady`: the keys of the steady solver
+/// (tolerance, max_sweeps) apply. The cross-checks (aspect ratio, p_0 against the load, nx ny <= 4e6) are
+/// validate()'s.
+template <class Archive, schema::Of<PatchParams> Self>
+void serialize(Archive& a, Self& p, bool steady) {
+  using schema::Type;
+  a.choice(p.shape, {.key = "shape", .type = Type::choice, .default_value = "rectangle",
+                     .doc = "shape of the contact area C", .equation = "paper 1, §4", .choices = "rectangle, ellipse"});
+  a.number(p.length_m, {.key = "length_m", .unit = "m", .default_value = "required", .range = schema::positive(),
+                        .doc = "extent 2a along x (rolling direction); length/width in [1e-3, 1e3]", .log_scale = true});
+  a.number(p.width_m, {.key = "width_m", .unit = "m", .default_value = "required", .range = schema::positive(),
+                       .doc = "extent 2b along y", .log_scale = true});
+  a.choice(p.pressure, {.key = "pressure", .type = Type::choice, .default_value = "uniform",
+                        .doc = "normal pressure distribution p(x)", .choices = "uniform, parabolic, hertzian"});
+  a.number(p.normal_load_N, {.key = "normal_load_N", .unit = "N", .default_value = "required",
+                             .range = schema::positive(),
+                             .doc = "normal load F_z = int p dA, at most 1e9 N (transient: the reference F_z0)",
+                             .log_scale = true});
+  a.declared({.key = "peak_pressure_Pa", .unit = "Pa", .default_value = "from the load", .range = schema::positive(),
+              .doc = "p_0 if stated: must integrate to normal_load_N", .log_scale = true},
+             p.peak_pressure_Pa.has_value());
+  a.integer(p.nx, {.key = "nx", .type = Type::integer, .default_value = "100", .range = schema::integer_in(1, 100000),
+                   .doc = "cells along x on the mapped square, >= 4 (nx ny <= 4e6)"});
+  a.integer(p.ny, {.key = "ny", .type = Type::integer, .default_value = "20", .range = schema::integer_in(1, 100000),
+                   .doc = "cells along y on the mapped square, >= 2"});
+  a.number(p.tolerance, {.key = "tolerance", .default_value = "1e-10", .range = schema::half_open(0, 1e-3),
+                         .doc = "steady Gauss-Seidel: max |change| / max |u|", .used_by = "patch_steady_map",
+                         .log_scale = true},
+           steady);
+  a.integer(p.max_sweeps, {.key = "max_sweeps", .type = Type::integer, .default_value = "400",
+                           .range = schema::integer_in(1, 100000), .doc = "Gauss-Seidel sweeps at most",
+                           .used_by = "patch_steady_map"},
+            steady);
+}
 
 /// Shape and pressure of the patch in physical coordinates (no grid).
 class PatchGeometry {

@@ -63,6 +63,32 @@ struct PatchTransientParams {
   void validate(std::string_view prefix) const;
 };
 
+/// The schema of PatchTransientParams (core/schema.hpp): the [transient] table (cfl, max_dt_s, source_scheme).
+/// The reference patch is PatchParams' serialize(); the size scaling sits in [patch] (serialize_scaling).
+template <class Archive, schema::Of<PatchTransientParams> Self>
+void serialize(Archive& a, Self& p) {
+  using schema::Type;
+  a.number(p.cfl, {.key = "cfl", .default_value = "0.4", .range = schema::half_open(0, 0.5),
+                   .doc = "Courant number of the transport step"});
+  a.number(p.max_dt_s, {.key = "max_dt_s", .unit = "s", .default_value = "0 (none)", .range = schema::non_negative(),
+                        .doc = "largest step"});
+  a.choice(p.source_scheme, {.key = "source_scheme", .type = Type::choice, .default_value = "automatic",
+                             .doc = "source step: exponential (affine sources only) or sdirk2 (any law)",
+                             .choices = "automatic, exponential, sdirk2"});
+}
+
+/// The size scaling of the transient patch, keys of [patch] (App. A.1): length ~ F_z^gamma_x, width ~ F_z^gamma_y.
+template <class Archive, schema::Of<PatchTransientParams> Self>
+void serialize_scaling(Archive& a, Self& p) {
+  a.number(p.size_exponent, {.key = "size_exponent", .default_value = "1/3", .range = schema::closed(0, 1),
+                             .doc = "gamma_x: length ~ (F_z/F_z0)^gamma_x (and gamma_y unless width_exponent)",
+                             .equation = "paper 1, App. A.1", .used_by = "patch_transient"});
+  a.declared({.key = "width_exponent", .default_value = "size_exponent", .range = schema::closed(0, 1),
+              .doc = "gamma_y: width ~ (F_z/F_z0)^gamma_y", .equation = "paper 1, App. A.1",
+              .used_by = "patch_transient"},
+             p.width_exponent.has_value());
+}
+
 using KinematicsHistory = std::function<PatchKinematics(double t)>;
 using LoadHistory = std::function<double(double t)>;
 

@@ -13,7 +13,7 @@ A developer check, not part of CI (it needs two binaries). Usage, from the repos
     cp build/release/bristle /tmp/baseline-bristle        # before the change (e.g. from main)
     ... change, rebuild ...
     /usr/bin/python3 scripts/compare_examples.py /tmp/baseline-bristle build/release/bristle [--timeout S]
-                                                   [--only NAME ...] [--keep DIR]
+                                                   [--only NAME ...] [--keep DIR] [--examples DIR]
 
 Each run is bounded by --timeout (default 600 s per run). The 27 runnable examples with both binaries took
 15 min wall (1 min 38 s CPU) on the 2-core VM while six other engineers were building (2026-12-03);
@@ -78,9 +78,10 @@ def main():
     ap.add_argument("--timeout", type=float, default=600.0, help="seconds per run (default 600)")
     ap.add_argument("--only", nargs="*", help="example stems to run (default: all)")
     ap.add_argument("--keep", help="write the outputs under this directory instead of a temporary one")
+    ap.add_argument("--examples", help="directory of the scenarios (default: examples/ of this checkout)")
     args = ap.parse_args()
     root = pathlib.Path(__file__).resolve().parent.parent
-    examples = sorted((root / "examples").glob("*.toml"))
+    examples = sorted(pathlib.Path(args.examples or root / "examples").glob("*.toml"))
     if args.only:
         examples = [e for e in examples if e.stem in args.only]
     failures = 0
@@ -97,6 +98,8 @@ def main():
                 out.mkdir(parents=True, exist_ok=True)
                 results.append(run(binary, toml, out, args.timeout))
             problems = []
+            if results[0][0] != 0:
+                problems.append(f"the baseline run failed: {results[0]}")
             if results[0] != results[1]:
                 problems.append(f"exit/stderr differ: baseline {results[0]}, new {results[1]}")
             names = [sorted(p.name for p in out.iterdir()) for out in outs]

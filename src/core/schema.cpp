@@ -54,7 +54,11 @@ void Range::check(std::string_view key, double v) const {
     case Rule::spd: return require_positive(key, v);
     case Rule::non_negative:
     case Rule::spsd: return require_non_negative(key, v);
-    case Rule::open_interval: return require_open_interval(key, v, lo, hi);
+    case Rule::open_interval:  // the library's wording (integrate::Options::validate): one bound at a time
+      require_finite(key, v);
+      if (!(v > lo)) throw InvalidInput(fmt::format("{} = {}: must be > {}", key, format_value(v), format_value(lo)));
+      if (!(v < hi)) throw InvalidInput(fmt::format("{} = {}: must be < {}", key, format_value(v), format_value(hi)));
+      return;
     case Rule::at_least:
       require_finite(key, v);
       if (!(v == std::trunc(v) && std::abs(v) < 9e15))

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <ctime>
 #include <limits>
+#include <map>
 #include <system_error>
 
 #include "bristle/contact/analysis.hpp"
@@ -17,6 +18,8 @@
 #include "bristle/rheology/contact_pair.hpp"
 #include "csv_table.hpp"
 #include "scenario_internal.hpp"
+#include "schema_json.hpp"
+#include "schema_reader.hpp"
 
 namespace bristle::io {
 
@@ -45,104 +48,67 @@ std::string q(std::string_view s) { return json_quote(s); }
   throw InvalidInput(fmt::format("key \"{}\" cannot be combined with {}; {}", key, other, advice));
 }
 
-Keys concat(std::initializer_list<Keys> lists) {
-  Keys out;
-  for (const auto& l : lists) out.insert(out.end(), l.begin(), l.end());
-  return out;
-}
-
 // ---------------------------------------------------------------------------------------------
-// [law]
+// The readers: each table walked by its struct's serialize() (schema_reader.hpp); the hooks below are what
+// the schema does not state (TOML forms that differ from the storage, combinations, message texts).
 
-const Keys kStribeckKeys = {"mu_s", "mu_d", "v_s", "delta_s", "mu_v"};
-const Keys kDahlKeys = {"mu", "mu_s", "mu_d"};
+using detail::ReaderHooks;
+using detail::SchemaReader;
+
 const Keys kAllStribeckKeys = {"mu", "mu_s", "mu_d", "v_s", "delta_s", "mu_v"};
 
-laws::StribeckParams parse_stribeck(const Section& s, LawKind kind) {
-  laws::StribeckParams p;
-  if (kind == LawKind::dahl) {
-    if (s.has("mu")) {
-      for (const char* k : {"mu_s", "mu_d"})
-        if (s.has(k)) cannot_combine(s.key(k), s.key("mu"), "give either mu or mu_s and mu_d");
-      const double mu = *s.number("mu");
-      require_positive(s.key("mu"), mu);
-      p.mu_s = p.mu_d = mu;
-      return p;
-    }
-    const auto mu_s = s.number("mu_s"), mu_d = s.number("mu_d");
-    if (mu_s && mu_d && *mu_s != *mu_d)
-      throw InvalidInput(fmt::format("{} = {}: the Dahl law has a constant friction coefficient, mu_s must equal "
-                                     "mu_d = {} (use \"lugre\" for a Stribeck curve)",
-                                     s.key("mu_s"), format_value(*mu_s), format_value(*mu_d)));
-    p.mu_s = p.mu_d = mu_s ? *mu_s : mu_d.value_or(1.0);
-    return p;
+/// Dahl's constant coefficient, [law] or an axis table: mu sets mu_s = mu_d; mu_s and mu_d must agree.
+void read_dahl_mu(const Section& s, laws::StribeckParams& p) {
+  if (s.has("mu")) {
+    for (const char* k : {"mu_s", "mu_d"})
+      if (s.has(k)) cannot_combine(s.key(k), s.key("mu"), "give either mu or mu_s and mu_d");
+    const double mu = *s.number("mu");
+    require_positive(s.key("mu"), mu);
+    p.mu_s = p.mu_d = mu;
+    return;
   }
-  p.mu_s = s.number_or("mu_s", p.mu_s);
-  p.mu_d = s.number_or("mu_d", p.mu_d);
-  p.v_s = s.number_or("v_s", p.v_s);
-  p.delta_s = s.number_or("delta_s", p.delta_s);
-  p.mu_v = s.number_or("mu_v", p.mu_v);
-  return p;
+  const auto mu_s = s.number("mu_s"), mu_d = s.number("mu_d");
+  if (mu_s && mu_d && *mu_s != *mu_d)
+    throw InvalidInput(fmt::format("{} = {}: the Dahl law has a constant friction coefficient, mu_s must equal "
+                                   "mu_d = {} (use \"lugre\" for a Stribeck curve)",
+                                   s.key("mu_s"), format_value(*mu_s), format_value(*mu_d)));
+  p.mu_s = p.mu_d = mu_s ? *mu_s : mu_d.value_or(1.0);
 }
 
 laws::LawParams parse_law(const Section& root) {
-  const Section law = root.table("law");
-  const std::string type =
-      law.required_string("type", "the friction law: dahl, lugre, frbd, bouc_wen or frictionless");
-  const LawKind kind = laws::law_kind_from_string(law.key("type"), type);
-  const Keys axes = {"axis1", "axis2", "angle_rad"};
-  Keys valid;
-  switch (kind) {
-    case LawKind::dahl: valid = concat({{"type", "eps"}, kDahlKeys, axes, {"sigma0"}}); break;
-    case LawKind::lugre: valid = concat({{"type", "eps"}, kStribeckKeys, axes, {"sigma0", "sigma1", "sigma2"}}); break;
-    case LawKind::frbd: valid = concat({{"type", "eps"}, kStribeckKeys, axes}); break;
-    case LawKind::bouc_wen: valid = {"type", "eps", "A", "beta1", "beta2", "gamma"}; break;
-    case LawKind::frictionless: valid = {"type"}; break;
-  }
-  const Keys known = concat({{"type", "eps"}, kAllStribeckKeys, axes,
-                             {"sigma0", "sigma1", "sigma2", "A", "beta1", "beta2", "gamma"}});
-  law.check_keys(valid, known, fmt::format("law.type = {}", q(type)));
-
+  const Section law_table = root.table("law");
   laws::LawParams p;
-  p.kind = kind;
-  p.eps = law.number_or("eps", p.eps);
-  if (kind == LawKind::dahl || kind == LawKind::lugre || kind == LawKind::frbd) {
-    const Section axis1 = law.table("axis1"), axis2 = law.table("axis2");
-    if (axis1.present() || axis2.present()) {
-      if (!axis1.present()) law.missing("axis1", "the Stribeck law along the first principal axis, with law.axis2");
-      if (!axis2.present()) law.missing("axis2", "the Stribeck law along the second principal axis, with law.axis1");
+  ReaderHooks h;
+  // Anisotropic friction is the TOML form with [law.axis1] and [law.axis2] (selected by their presence).
+  h.before[law_table.path()] = [&](const Section& law) {
+    if (p.kind != LawKind::dahl && p.kind != LawKind::lugre && p.kind != LawKind::frbd) return;
+    const bool axis1 = law.has("axis1"), axis2 = law.has("axis2");
+    if (axis1 || axis2) {
+      if (!axis1) law.missing("axis1", "the Stribeck law along the first principal axis, with law.axis2");
+      if (!axis2) law.missing("axis2", "the Stribeck law along the second principal axis, with law.axis1");
       for (const auto& k : kAllStribeckKeys)
         if (law.has(k)) cannot_combine(law.key(k), "[law.axis1] and [law.axis2]", "give it in each axis table");
-      const Keys axis_valid = kind == LawKind::dahl ? kDahlKeys : kStribeckKeys;
-      const std::string context = fmt::format("law.type = {}", q(type));
-      axis1.check_keys(axis_valid, kAllStribeckKeys, context);
-      axis2.check_keys(axis_valid, kAllStribeckKeys, context);
       p.M.anisotropic = true;
-      p.M.axis1 = parse_stribeck(axis1, kind);
-      p.M.axis2 = parse_stribeck(axis2, kind);
-      p.M.angle_rad = law.number_or("angle_rad", 0.0);
-    } else {
-      if (law.has("angle_rad"))
-        throw InvalidInput("key \"law.angle_rad\" applies only with [law.axis1] and [law.axis2] (anisotropic "
-                           "friction)");
-      p.M.axis1 = parse_stribeck(law, kind);
-      p.M.axis2 = p.M.axis1;
+    } else if (law.has("angle_rad")) {
+      throw InvalidInput("key \"law.angle_rad\" applies only with [law.axis1] and [law.axis2] (anisotropic "
+                         "friction)");
     }
-  }
-  if (const auto s0 = law.matrix("sigma0", MatrixRule::spd)) p.sigma0 = s0->m;
-  if (const auto s1 = law.matrix("sigma1", MatrixRule::spsd)) p.sigma1 = s1->m;
-  if (const auto s2 = law.matrix("sigma2", MatrixRule::spsd)) p.sigma2 = s2->m;
-  p.A = law.number_or("A", p.A);
-  p.beta1 = law.number_or("beta1", p.beta1);
-  p.beta2 = law.number_or("beta2", p.beta2);
-  p.gamma = law.number_or("gamma", p.gamma);
+  };
+  bool anisotropic = false;
+  h.forms[law_table.path()] = {2, [&](int form) {
+                      if (form == 0) anisotropic = p.M.anisotropic;
+                      p.M.anisotropic = form < 0 ? anisotropic : form == 1;
+                    }};
+  h.declared["mu"] = [&](const Section& s) {
+    read_dahl_mu(s, s.path() == law_table.key("axis2") ? p.M.axis2 : p.M.axis1);
+  };
+  h.declared["sigma0"] = [&](const Section& s) {
+    if (const auto s0 = s.matrix("sigma0", MatrixRule::spd)) p.sigma0 = s0->m;
+  };
+  SchemaReader(law_table, h).read(p);
+  if (!p.M.anisotropic) p.M.axis2 = p.M.axis1;
   return p;
 }
-
-// ---------------------------------------------------------------------------------------------
-// [body1], [body2], [pair]
-
-using detail::Body;  // shared with the line kinds (scenario_internal.hpp)
 
 /// `product` = a b^-1 (branch stiffness from damping and tau, or damping from stiffness and tau when
 /// b = tau^-1); must be SPD.
@@ -158,36 +124,11 @@ Mat2 checked_product(const Mat2& product, const std::string& tau_key, const Matr
   return 0.5 * (product + product.transpose());
 }
 
-Body parse_body(const Section& root, const std::string& name, bool required) {
-  Body body;
-  const Section b = root.table(name);
-  if (!b.present()) {
-    if (required) b.missing("type", "rheology of the upper body: rigid, elastic, gkv or gm");
-    return body;
-  }
-  body.present = true;
-  const std::string type = b.required_string("type", fmt::format("rheology of {}: rigid, elastic, gkv or gm", name));
-  const RheologyKind kind = rheology::rheology_kind_from_string(b.key("type"), type);
-  Keys valid;
-  switch (kind) {
-    case RheologyKind::rigid: valid = {"type"}; break;
-    case RheologyKind::elastic: valid = {"type", "k0"}; break;
-    case RheologyKind::gkv: valid = {"type", "k0", "c", "tau", "k"}; break;
-    case RheologyKind::gm: valid = {"type", "k_inf", "k", "tau", "c"}; break;
-  }
-  b.check_keys(valid, {"type", "k0", "k_inf", "c", "tau", "k"}, fmt::format("{}.type = {}", name, q(type)));
-  body.params.kind = kind;
-  body.params.branches.clear();
-  if (kind == RheologyKind::rigid) return body;
+using detail::Body;  // shared with the line kinds (scenario_internal.hpp)
 
-  const std::string k_key = kind == RheologyKind::gm ? "k_inf" : "k0";
-  body.k0 = b.matrix(k_key, MatrixRule::spd);
-  if (body.k0) body.params.k_elastic = body.k0->m;
-  if (kind == RheologyKind::gm && !body.k0) b.missing("k_inf", "equilibrium stiffness K_inf, 1/m");
-  if (kind == RheologyKind::elastic) return body;
-
-  // Branches: gkv c + (tau | k), gm k + (tau | c).
-  const bool gkv = kind == RheologyKind::gkv;
+/// The branches of a gkv (c + tau | k) or gm (k + tau | c) body: paper 1, eqs. 8-10 with tau = K^-1 C.
+void read_branches(const Section& b, Body& body) {
+  const bool gkv = body.params.kind == RheologyKind::gkv;
   const std::string main = gkv ? "c" : "k";
   const std::string alt = gkv ? "k" : "c";
   const auto first = b.matrices(main, MatrixRule::spd);
@@ -231,6 +172,28 @@ Body parse_body(const Section& root, const std::string& name, bool required) {
     body.params.branches.push_back(branch);
     if (by_tau) body.tau.push_back(m2.form == MatrixForm::scalar ? m2.m(0, 0) : std::nan(""));
   }
+}
+
+Body parse_body(const Section& root, const std::string& name, bool required) {
+  Body body;
+  const Section b = root.table(name);
+  if (!b.present()) {
+    if (required) b.missing("type", "rheology of the upper body: rigid, elastic, gkv or gm");
+    return body;
+  }
+  body.present = true;
+  std::map<std::string, MatrixValue, std::less<>> matrices;
+  ReaderHooks h;
+  h.matrices = &matrices;
+  h.before[b.path()] = [&](const Section& s) {
+    if (!s.has("type")) s.missing("type", fmt::format("rheology of {}: rigid, elastic, gkv or gm", name));
+    body.params.branches.clear();
+  };
+  h.required["k_inf"] = [] { return std::string("equilibrium stiffness K_inf, 1/m"); };
+  h.declared["c"] = [&](const Section& s) { read_branches(s, body); };
+  SchemaReader(b, h).read(body.params);
+  const auto k0 = matrices.find(b.key(body.params.kind == RheologyKind::gm ? "k_inf" : "k0"));
+  if (k0 != matrices.end()) body.k0 = k0->second;
   return body;
 }
 
@@ -277,80 +240,49 @@ void apply_pair(const Section& root, Body& body1, Body& body2, std::optional<dou
 // ---------------------------------------------------------------------------------------------
 // [bench] and signals
 
+/// The hooks of signal tables: a table signal's times and values, inline or from a CSV file. `signals`
+/// maps each signal's key path to its storage.
+void add_signal_hooks(ReaderHooks& h, const std::map<std::string, contact::Signal*, std::less<>>& signals,
+                      const ScenarioSource& source, std::vector<TableFile>& files) {
+  h.declared["times"] = [&signals, &source, &files](const Section& s) {
+    contact::Signal& sig = *signals.at(s.path());
+    if (s.has("file")) {
+      for (const char* k : {"times", "values"})
+        if (s.has(k)) cannot_combine(s.key(k), s.key("file"), "give the table inline or as a file");
+      TableFile tf;
+      tf.key = s.path();
+      tf.file = *s.string("file");
+      const std::filesystem::path given(tf.file);
+      tf.path = given.is_absolute() ? given : source.directory / given;
+      const detail::CsvTable table =
+          detail::read_csv_table(s.path(), tf.file, tf.path, s.string("time_column"), s.string("value_column"));
+      tf.time_column = table.time_column;
+      tf.value_column = table.value_column;
+      sig.times = table.times;
+      sig.values = table.values;
+      files.push_back(tf);
+      return;
+    }
+    for (const char* k : {"time_column", "value_column"})
+      if (s.has(k))
+        throw InvalidInput(fmt::format("key \"{}\" applies only with {} (a CSV file)", s.key(k), s.key("file")));
+    const auto times = s.numbers("times");
+    if (!times) s.missing("times", "the table's times (s), strictly increasing (or give file)");
+    const auto values = s.numbers("values");
+    if (!values) s.missing("values", "the table's values, one per time");
+    sig.times = *times;
+    sig.values = *values;
+  };
+}
+
 contact::Signal parse_signal(const Section& parent, const std::string& name, const ScenarioSource& source,
                              std::vector<TableFile>& files) {
-  const toml::node* node = parent.node(name);
-  if (!node) parent.missing(name, "a number (a constant) or a signal table with a type");
-  if (node->is_number()) return contact::Signal::constant_value(*parent.number(name));
-  if (!node->is_table()) parent.wrong_type(name, "a number (a constant) or a signal table with a type");
-  const Section s = parent.table(name);
-  const std::string type = s.required_string("type", "signal type: constant, step, ramp, sine or table");
+  if (!parent.has(name)) parent.missing(name, "a number (a constant) or a signal table with a type");
   contact::Signal sig;
-  sig.kind = contact::signal_kind_from_string(s.key("type"), type);
-  Keys valid;
-  switch (sig.kind) {
-    case contact::SignalKind::constant: valid = {"type", "value"}; break;
-    case contact::SignalKind::step: valid = {"type", "t0", "before", "after"}; break;
-    case contact::SignalKind::ramp: valid = {"type", "t0", "start", "rate", "t_end"}; break;
-    case contact::SignalKind::sine: valid = {"type", "offset", "amplitude", "omega", "phase"}; break;
-    case contact::SignalKind::table:
-      valid = {"type", "times", "values", "file", "time_column", "value_column"};
-      break;
-  }
-  s.check_keys(valid,
-               {"type", "value", "t0", "before", "after", "start", "rate", "t_end", "offset", "amplitude", "omega",
-                "phase", "times", "values", "file", "time_column", "value_column"},
-               fmt::format("{}.type = {}", s.path(), q(type)));
-  switch (sig.kind) {
-    case contact::SignalKind::constant:
-      sig.value = s.required_number("value", "the constant value");
-      break;
-    case contact::SignalKind::step:
-      sig.t0 = s.number_or("t0", sig.t0);
-      sig.before = s.number_or("before", sig.before);
-      sig.after = s.required_number("after", "the value from t0 on");
-      break;
-    case contact::SignalKind::ramp:
-      sig.t0 = s.number_or("t0", sig.t0);
-      sig.start = s.number_or("start", sig.start);
-      sig.rate = s.required_number("rate", "the slope of the ramp, per s");
-      sig.t_end = s.number("t_end", true).value_or(sig.t_end);
-      break;
-    case contact::SignalKind::sine:
-      sig.offset = s.number_or("offset", sig.offset);
-      sig.amplitude = s.required_number("amplitude", "the amplitude of the sine");
-      sig.omega = s.required_number("omega", "the angular frequency of the sine, rad/s");
-      sig.phase = s.number_or("phase", sig.phase);
-      break;
-    case contact::SignalKind::table:
-      if (s.has("file")) {
-        for (const char* k : {"times", "values"})
-          if (s.has(k)) cannot_combine(s.key(k), s.key("file"), "give the table inline or as a file");
-        TableFile tf;
-        tf.key = s.path();
-        tf.file = *s.string("file");
-        const std::filesystem::path given(tf.file);
-        tf.path = given.is_absolute() ? given : source.directory / given;
-        const detail::CsvTable table =
-            detail::read_csv_table(s.path(), tf.file, tf.path, s.string("time_column"), s.string("value_column"));
-        tf.time_column = table.time_column;
-        tf.value_column = table.value_column;
-        sig.times = table.times;
-        sig.values = table.values;
-        files.push_back(tf);
-      } else {
-        for (const char* k : {"time_column", "value_column"})
-          if (s.has(k))
-            throw InvalidInput(fmt::format("key \"{}\" applies only with {} (a CSV file)", s.key(k), s.key("file")));
-        const auto times = s.numbers("times");
-        if (!times) s.missing("times", "the table's times (s), strictly increasing (or give file)");
-        const auto values = s.numbers("values");
-        if (!values) s.missing("values", "the table's values, one per time");
-        sig.times = *times;
-        sig.values = *values;
-      }
-      break;
-  }
+  const std::map<std::string, contact::Signal*, std::less<>> signals = {{parent.key(name), &sig}};
+  ReaderHooks h;
+  add_signal_hooks(h, signals, source, files);
+  SchemaReader(parent, h).read_table({.key = name, .type = schema::Type::signal}, [&](auto& a) { serialize(a, sig); });
   return sig;
 }
 
@@ -364,36 +296,27 @@ std::string input_description(contact::DriveKind drive) {
 }
 
 contact::BenchParams parse_bench(const Section& root, const ScenarioSource& source, std::vector<TableFile>& files) {
-  const Section b = root.table("bench");
-  const std::string drive = b.required_string("drive", "how the bench is driven: velocity, force or spring");
+  const Section bench = root.table("bench");
   contact::BenchParams p;
-  p.drive = contact::drive_kind_from_string(b.key("drive"), drive);
-  const Keys common = {"drive", "normal_load_N", "normal_load", "input", "input_y", "x0_m"};
-  Keys valid = common;
-  if (p.drive != contact::DriveKind::velocity) valid = concat({common, {"mass_kg", "v0_mps", "belt", "belt_y"}});
-  if (p.drive == contact::DriveKind::spring) valid = concat({valid, {"spring_N_per_m", "spring_end0_m"}});
-  b.check_keys(valid,
-               concat({common, {"mass_kg", "v0_mps", "belt", "belt_y", "spring_N_per_m", "spring_end0_m"}}),
-               fmt::format("bench.drive = {}", q(drive)));
-  p.mass_kg = b.number_or("mass_kg", p.mass_kg);
-  p.spring_N_per_m = b.number_or("spring_N_per_m", p.spring_N_per_m);
-  if (b.has("normal_load_N") && b.has("normal_load"))
-    cannot_combine("bench.normal_load_N", "[bench.normal_load]", "give a constant load or a signal table");
-  if (const auto fz = b.number("normal_load_N")) {
-    require_positive(b.key("normal_load_N"), *fz);
-    p.normal_load = contact::Signal::constant_value(*fz);
-  } else if (const toml::node* n = b.node("normal_load")) {
-    if (!n->is_table()) b.wrong_type("normal_load", "a signal table (give a constant load as bench.normal_load_N)");
-    p.normal_load = parse_signal(b, "normal_load", source, files);
-  }
-  if (!b.has("input")) b.missing("input", input_description(p.drive));
-  p.input_x = parse_signal(b, "input", source, files);
-  if (b.has("input_y")) p.input_y = parse_signal(b, "input_y", source, files);
-  if (b.has("belt")) p.belt_x = parse_signal(b, "belt", source, files);
-  if (b.has("belt_y")) p.belt_y = parse_signal(b, "belt_y", source, files);
-  p.x0 = b.vec2("x0_m").value_or(p.x0);
-  p.v0 = b.vec2("v0_mps").value_or(p.v0);
-  p.spring_end0 = b.vec2("spring_end0_m").value_or(p.spring_end0);
+  const std::map<std::string, contact::Signal*, std::less<>> signals = {
+      {bench.key("input"), &p.input_x}, {bench.key("input_y"), &p.input_y},        {bench.key("belt"), &p.belt_x},
+      {bench.key("belt_y"), &p.belt_y}, {bench.key("normal_load"), &p.normal_load}};
+  ReaderHooks h;
+  add_signal_hooks(h, signals, source, files);
+  h.required[bench.key("input")] = [&] { return input_description(p.drive); };
+  h.before[bench.path()] = [](const Section& b) {
+    if (b.has("normal_load_N") && b.has("normal_load"))
+      cannot_combine("bench.normal_load_N", "[bench.normal_load]", "give a constant load or a signal table");
+    if (const toml::node* n = b.node("normal_load"); n && !n->is_table())
+      b.wrong_type("normal_load", "a signal table (give a constant load as bench.normal_load_N)");
+  };
+  h.declared["normal_load_N"] = [&](const Section& b) {
+    if (const auto fz = b.number("normal_load_N")) {
+      require_positive(b.key("normal_load_N"), *fz);
+      p.normal_load = contact::Signal::constant_value(*fz);
+    }
+  };
+  SchemaReader(bench, h).read(p);
   return p;
 }
 
@@ -402,10 +325,8 @@ contact::BenchParams parse_bench(const Section& root, const ScenarioSource& sour
 
 TimeGrid parse_time(const Section& root) {
   const Section t = root.table("time");
-  t.check_keys({"t_start_s", "t_end_s", "output_dt_s", "outputs"});
   TimeGrid g;
-  g.t_start_s = t.number_or("t_start_s", 0.0);
-  g.t_end_s = t.required_number("t_end_s", "end time of the run, s");
+  SchemaReader(t, ReaderHooks{}).read(g);
   if (!(g.t_end_s > g.t_start_s))
     throw InvalidInput(fmt::format("time.t_end_s = {}: must be > time.t_start_s = {}", format_value(g.t_end_s),
                                    format_value(g.t_start_s)));
@@ -417,13 +338,11 @@ TimeGrid parse_time(const Section& root) {
     if (static_cast<std::size_t>(*n) > kMaxOutputTimes)
       throw InvalidInput(fmt::format("time.outputs = {}: at most {} output times are allowed", *n, kMaxOutputTimes));
     g.output_dt_s = span / static_cast<double>(*n - 1);
-  } else if (const auto dt = t.number("output_dt_s")) {
-    require_positive("time.output_dt_s", *dt);
-    const double count = std::ceil(span / *dt) + 1.0;
+  } else if (t.has("output_dt_s")) {
+    const double count = std::ceil(span / g.output_dt_s) + 1.0;
     if (count > static_cast<double>(kMaxOutputTimes))
       throw InvalidInput(fmt::format("time.output_dt_s = {}: gives {} output times; at most {} are allowed",
-                                     format_value(*dt), format_value(count), kMaxOutputTimes));
-    g.output_dt_s = *dt;
+                                     format_value(g.output_dt_s), format_value(count), kMaxOutputTimes));
   } else {
     g.output_dt_s = span / 1000.0;
   }
@@ -431,69 +350,44 @@ TimeGrid parse_time(const Section& root) {
 }
 
 integrate::Options parse_integrator(const Section& root) {
-  const Section s = root.table("integrator");
   integrate::Options o;
-  const std::string method = s.string("method").value_or("auto");
-  o.method = integrate::method_from_string(s.key("method"), method);
-  const bool adaptive = integrate::is_adaptive(o.method);
-  const Keys adaptive_keys = {"method", "rtol", "atol", "max_dt_s", "initial_dt_s", "max_steps"};
-  const Keys fixed_keys = {"method", "dt_s", "max_steps"};
-  s.check_keys(adaptive ? adaptive_keys : fixed_keys, concat({adaptive_keys, {"dt_s"}}),
-               fmt::format("integrator.method = {}{}", q(method), s.has("method") ? "" : " (the default)"));
-  if (const auto v = s.number("rtol")) {
-    require_positive(s.key("rtol"), *v);
-    o.rtol = *v;
-  }
-  if (const auto v = s.number("atol")) {
-    require_positive(s.key("atol"), *v);
-    o.atol = *v;
-  }
-  if (const auto v = s.number("max_dt_s")) {
-    require_non_negative(s.key("max_dt_s"), *v);
-    o.max_dt = *v;
-  }
-  if (const auto v = s.number("initial_dt_s")) {
-    require_non_negative(s.key("initial_dt_s"), *v);
-    o.initial_dt = *v;
-  }
-  if (!adaptive) {
-    o.dt = s.number("dt_s").value_or(0.0);
-    if (!s.has("dt_s")) s.missing("dt_s", fmt::format("the fixed step of method \"{}\", s", method));
-    require_positive(s.key("dt_s"), o.dt);
-  }
-  if (const auto v = s.integer("max_steps")) {
-    if (*v < 1) throw InvalidInput(fmt::format("integrator.max_steps = {}: must be >= 1", *v));
-    o.max_steps = static_cast<long>(*v);
-  }
+  ReaderHooks h;
+  h.required["dt_s"] = [&] {
+    return fmt::format("the fixed step of method \"{}\", s", integrate::to_string(o.method));
+  };
+  SchemaReader(root.table("integrator"), h).read(o);
   return o;
 }
 
 InitialCondition parse_initial(const Section& root) {
-  const Section s = root.table("initial");
-  s.check_keys({"f", "steady"});
+  const Section table = root.table("initial");
   InitialCondition init;
-  init.steady = s.boolean("steady").value_or(false);
-  if (s.has("f") && init.steady) cannot_combine("initial.f", "initial.steady = true", "give one of them");
-  init.f = s.vec2("f").value_or(Vec2::Zero());
+  ReaderHooks h;
+  h.before[table.path()] = [&](const Section& s) {
+    if (s.has("f") && init.steady) cannot_combine("initial.f", "initial.steady = true", "give one of them");
+  };
+  SchemaReader(table, h).read(init);
   return init;
 }
 
 OutputOptions parse_output(const Section& root, contact::DriveKind drive, const std::string& name) {
   const Section s = root.table("output");
-  s.check_keys({"plot_x", "plot_y", "title"});
   OutputOptions o;
-  o.plot_x = s.string("plot_x").value_or("t_s");
-  if (const auto ys = s.strings("plot_y", true)) {
-    if (ys->empty()) throw InvalidInput("output.plot_y = []: must name at least one column");
-    o.plot_y = *ys;
-  } else {
+  ReaderHooks h;
+  h.declared["plot_y"] = [&](const Section& out) {
+    if (const auto ys = out.strings("plot_y", true)) {
+      if (ys->empty()) throw InvalidInput("output.plot_y = []: must name at least one column");
+      o.plot_y = *ys;
+      return;
+    }
     switch (drive) {
       case contact::DriveKind::velocity: o.plot_y = {"F_N"}; break;
       case contact::DriveKind::force: o.plot_y = {"x_m", "F_N"}; break;
       case contact::DriveKind::spring: o.plot_y = {"x_m", "v_mps", "F_N"}; break;
     }
-  }
-  o.title = s.string("title").value_or(name);
+  };
+  SchemaReader(s, h).read(o);
+  if (!s.has("title")) o.title = name;
   return o;
 }
 
@@ -502,15 +396,18 @@ OutputOptions parse_output(const Section& root, contact::DriveKind drive, const 
 
 LumpedScenario parse_case(const toml::table& table, std::string_view default_name, const ScenarioSource& source) {
   const Section root(&table, "");
-  root.check_keys({"name", "description", "kind", "law", "body1", "body2", "pair", "bench", "time", "integrator",
-                   "initial", "sweep", "output"});
   LumpedScenario sc;
   sc.source = source;
-  if (const auto kind = root.string("kind"); kind && *kind != "lumped")
-    throw InvalidInput(fmt::format("kind = {}: this parser reads kind = \"lumped\"", q(*kind)));
-  sc.name = root.string("name").value_or(std::string(default_name));
+  // The root's own keys; its tables are read one by one below (the readers shared with the other kinds).
+  ReaderHooks h;
+  h.skip = {"law", "body1", "body2", "pair", "bench", "time", "integrator", "initial", "sweep", "output"};
+  h.declared["kind"] = [](const Section& r) {
+    if (const auto kind = r.string("kind"); kind && *kind != "lumped")
+      throw InvalidInput(fmt::format("kind = {}: this parser reads kind = \"lumped\"", q(*kind)));
+  };
+  SchemaReader(root, h).read(sc);
+  if (!root.has("name")) sc.name = std::string(default_name);
   detail::validate_name(root.has("name") ? "name" : "name (the file stem)", sc.name);
-  sc.description = root.string("description").value_or("");
   sc.law = parse_law(root);
   Body body1 = parse_body(root, "body1", true);
   Body body2 = parse_body(root, "body2", false);
@@ -554,119 +451,58 @@ void validate_options(const integrate::Options& o) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// JSON echo of the parameters as used
+// JSON echo of the parameters as used: each table from its serialize() walk (schema_json.hpp); the hooks
+// write what the walk cannot (values derived at run time, the TOML form of declared fields).
 
-Json matrix_json(const Mat2& m) {
-  if (m(0, 1) == 0.0 && m(1, 0) == 0.0) {
-    if (m(0, 0) == m(1, 1)) return Json(m(0, 0));
-    return Json(std::vector<double>{m(0, 0), m(1, 1)});
-  }
-  Json out = Json::array();
-  out.push_back(Json(std::vector<double>{m(0, 0), m(0, 1)}));
-  out.push_back(Json(std::vector<double>{m(1, 0), m(1, 1)}));
-  return out;
-}
-
-Json vec_json(const Vec2& v) { return Json(std::vector<double>{v[0], v[1]}); }
-
-Json stribeck_json(const laws::StribeckParams& p, LawKind kind) {
-  Json j = Json::object();
-  j["mu_s"] = p.mu_s;
-  j["mu_d"] = p.mu_d;
-  if (kind != LawKind::dahl) {
-    j["v_s"] = p.v_s;
-    j["delta_s"] = p.delta_s;
-    j["mu_v"] = p.mu_v;
-  }
-  return j;
-}
+using detail::JsonWriter;
 
 Json law_json(const laws::LawParams& p, const Mat2& sigma0_used) {
-  Json j = Json::object();
-  j["type"] = laws::to_string(p.kind);
-  if (p.kind == LawKind::frictionless) return j;
-  j["eps"] = p.eps;
-  if (p.kind == LawKind::bouc_wen) {
-    j["A"] = p.A;
-    j["beta1"] = p.beta1;
-    j["beta2"] = p.beta2;
-    j["gamma"] = p.gamma;
-    return j;
-  }
-  if (p.M.anisotropic) {
-    j["axis1"] = stribeck_json(p.M.axis1, p.kind);
-    j["axis2"] = stribeck_json(p.M.axis2, p.kind);
-    j["angle_rad"] = p.M.angle_rad;
-  } else {
-    Json s = stribeck_json(p.M.axis1, p.kind);
-    for (const char* k : {"mu_s", "mu_d", "v_s", "delta_s", "mu_v"})
-      if (const Json* v = s.find(k)) j[k] = *v;
-  }
-  if (p.kind == LawKind::dahl || p.kind == LawKind::lugre) {
-    j["sigma0"] = matrix_json(sigma0_used);
+  JsonWriter::Hooks h;
+  h["sigma0"] = [&](Json& j) {
+    if (p.kind != LawKind::dahl && p.kind != LawKind::lugre) return;
+    j["sigma0"] = detail::matrix_json(sigma0_used);
     j["sigma0_default"] = !p.sigma0.has_value();  // true: the pair's static stiffness K_static
-  }
-  if (p.kind == LawKind::lugre) {
-    j["sigma1"] = matrix_json(p.sigma1);
-    j["sigma2"] = matrix_json(p.sigma2);
-  }
-  return j;
+  };
+  return JsonWriter::write(p, h, "law");
 }
 
 Json body_json(const rheology::RheologyParams& p) {
-  Json j = Json::object();
-  j["type"] = rheology::to_string(p.kind);
-  if (p.kind == RheologyKind::rigid) return j;
-  j[p.kind == RheologyKind::gm ? "k_inf" : "k0"] = matrix_json(p.k_elastic);
-  if (p.branches.empty()) return j;
-  Json c = Json::array(), k = Json::array(), tau = Json::array();
-  for (const auto& b : p.branches) {
-    c.push_back(matrix_json(b.c));
-    k.push_back(matrix_json(b.k));
-    tau.push_back(matrix_json(b.k.inverse() * b.c));
-  }
-  j["c"] = c;
-  j["k"] = k;
-  j["tau"] = tau;
-  return j;
+  // The branches as K_i, C_i and tau_i = K_i^-1 C_i (paper 1, eq. 9), whichever form the TOML gave.
+  const auto branches = [&](const char* key, const auto& of) {
+    return [&p, key, of](Json& j) {
+      if (p.branches.empty()) return;
+      Json list = Json::array();
+      for (const auto& b : p.branches) list.push_back(detail::matrix_json(of(b)));
+      j[key] = std::move(list);
+    };
+  };
+  JsonWriter::Hooks h;
+  h["c"] = branches("c", [](const rheology::Branch& b) { return b.c; });
+  h["k"] = branches("k", [](const rheology::Branch& b) { return b.k; });
+  h["tau"] = branches("tau", [](const rheology::Branch& b) { return Mat2(b.k.inverse() * b.c); });
+  return JsonWriter::write(p, h, "body");
 }
 
 Json signal_json(const contact::Signal& s, const std::string& key, const std::vector<TableFile>& files) {
-  Json j = Json::object();
-  j["type"] = contact::to_string(s.kind);
-  switch (s.kind) {
-    case contact::SignalKind::constant: j["value"] = s.value; break;
-    case contact::SignalKind::step:
-      j["t0"] = s.t0;
-      j["before"] = s.before;
-      j["after"] = s.after;
-      break;
-    case contact::SignalKind::ramp:
-      j["t0"] = s.t0;
-      j["start"] = s.start;
-      j["rate"] = s.rate;
-      if (s.t_end < 1e299) j["t_end"] = s.t_end;
-      else j["t_end"] = "inf";
-      break;
-    case contact::SignalKind::sine:
-      j["offset"] = s.offset;
-      j["amplitude"] = s.amplitude;
-      j["omega"] = s.omega;
-      j["phase"] = s.phase;
-      break;
-    case contact::SignalKind::table:
-      for (const auto& f : files)
-        if (f.key == key) {
-          j["file"] = f.file;
-          j["path"] = f.path.string();
-          j["time_column"] = f.time_column;
-          j["value_column"] = f.value_column;
-        }
-      j["times"] = Json(s.times);
-      j["values"] = Json(s.values);
-      break;
-  }
-  return j;
+  JsonWriter::Hooks h;
+  h["t_end"] = [&](Json& j) {
+    if (s.kind != contact::SignalKind::ramp) return;
+    if (s.t_end < 1e299) j["t_end"] = s.t_end;
+    else j["t_end"] = "inf";
+  };
+  h["times"] = [&](Json& j) {
+    if (s.kind != contact::SignalKind::table) return;
+    for (const auto& f : files)
+      if (f.key == key) {
+        j["file"] = f.file;
+        j["path"] = f.path.string();
+        j["time_column"] = f.time_column;
+        j["value_column"] = f.value_column;
+      }
+    j["times"] = Json(s.times);
+    j["values"] = Json(s.values);
+  };
+  return JsonWriter::write(s, h, key);
 }
 
 Json parameters_json(const LumpedScenario& sc, const contact::ContactModel& model) {
@@ -675,54 +511,39 @@ Json parameters_json(const LumpedScenario& sc, const contact::ContactModel& mode
   j["body1"] = body_json(sc.body1);
   j["body2"] = body_json(sc.body2);
   if (sc.pair_s) j["pair"]["s"] = *sc.pair_s;
-  Json b = Json::object();
-  const auto drive = sc.bench.drive;
-  b["drive"] = contact::to_string(drive);
-  if (drive != contact::DriveKind::velocity) b["mass_kg"] = sc.bench.mass_kg;
-  if (drive == contact::DriveKind::spring) b["spring_N_per_m"] = sc.bench.spring_N_per_m;
-  if (sc.bench.normal_load.kind == contact::SignalKind::constant)
-    b["normal_load_N"] = sc.bench.normal_load.value;
-  else
-    b["normal_load"] = signal_json(sc.bench.normal_load, "bench.normal_load", sc.table_files);
-  b["input"] = signal_json(sc.bench.input_x, "bench.input", sc.table_files);
-  b["input_y"] = signal_json(sc.bench.input_y, "bench.input_y", sc.table_files);
-  if (drive != contact::DriveKind::velocity) {
-    b["belt"] = signal_json(sc.bench.belt_x, "bench.belt", sc.table_files);
-    b["belt_y"] = signal_json(sc.bench.belt_y, "bench.belt_y", sc.table_files);
+  const contact::BenchParams& bench = sc.bench;
+  JsonWriter::Hooks h;
+  const bool constant_load = bench.normal_load.kind == contact::SignalKind::constant;
+  h["normal_load_N"] = [&](Json& b) {
+    if (constant_load) b["normal_load_N"] = bench.normal_load.value;
+  };
+  const auto signal = [&](const char* key, const contact::Signal& s, bool always) {
+    h[fmt::format("bench.{}", key)] = [&s, &sc, key, always, constant_load](Json& b) {
+      if (always || !constant_load) b[key] = signal_json(s, fmt::format("bench.{}", key), sc.table_files);
+    };
+  };
+  signal("normal_load", bench.normal_load, false);
+  signal("input", bench.input_x, true);
+  signal("input_y", bench.input_y, true);
+  const bool mass = bench.drive != contact::DriveKind::velocity;
+  if (mass) {
+    signal("belt", bench.belt_x, true);
+    signal("belt_y", bench.belt_y, true);
   }
-  b["x0_m"] = vec_json(sc.bench.x0);
-  if (drive != contact::DriveKind::velocity) b["v0_mps"] = vec_json(sc.bench.v0);
-  if (drive == contact::DriveKind::spring) b["spring_end0_m"] = vec_json(sc.bench.spring_end0);
-  j["bench"] = b;
-  Json t = Json::object();
-  t["t_start_s"] = sc.time.t_start_s;
-  t["t_end_s"] = sc.time.t_end_s;
-  t["output_dt_s"] = sc.time.output_dt_s;
-  t["outputs"] = sc.time.times().size();
-  j["time"] = t;
-  Json in = Json::object();
-  const auto& o = sc.integrator;
-  in["method"] = integrate::to_string(o.method);
-  if (integrate::is_adaptive(o.method)) {
-    in["rtol"] = o.rtol;
-    in["atol"] = o.atol;
-    in["max_dt_s"] = o.max_dt;
-    in["initial_dt_s"] = o.initial_dt;
-  } else {
-    in["dt_s"] = o.dt;
-  }
-  in["max_steps"] = o.max_steps;
-  j["integrator"] = in;
-  Json init = Json::object();
-  init["steady"] = sc.initial.steady;
-  const VecX u0 = sc.initial_contact_state(model);
-  init["f"] = vec_json(Vec2(u0[0], u0[1]));
-  j["initial"] = init;
-  Json out = Json::object();
-  out["plot_x"] = sc.output.plot_x;
-  out["plot_y"] = Json(sc.output.plot_y);
-  out["title"] = sc.output.title;
-  j["output"] = out;
+  j["bench"] = JsonWriter::write(bench, h, "bench");
+  JsonWriter::Hooks time_hooks;
+  time_hooks["outputs"] = [&](Json& t) { t["outputs"] = sc.time.times().size(); };
+  j["time"] = JsonWriter::write(sc.time, time_hooks, "time");
+  j["integrator"] = JsonWriter::write(sc.integrator, {}, "integrator");
+  JsonWriter::Hooks initial_hooks;
+  initial_hooks["f"] = [&](Json& init) {  // the contact state used (the steady state with steady = true)
+    const VecX u0 = sc.initial_contact_state(model);
+    init["f"] = detail::vec_json(Vec2(u0[0], u0[1]));
+  };
+  j["initial"] = JsonWriter::write(sc.initial, initial_hooks, "initial");
+  JsonWriter::Hooks output_hooks;
+  output_hooks["plot_y"] = [&](Json& out) { out["plot_y"] = Json(sc.output.plot_y); };
+  j["output"] = JsonWriter::write(sc.output, output_hooks, "output");
   return j;
 }
 

@@ -60,29 +60,29 @@ void serialize(Archive& a, Self& p) {
     a.table({.key = key, .type = Type::signal, .unit = unit, .default_value = def, .doc = doc, .used_by = used_by},
             [&](auto& b) { serialize(b, s); }, applies);
   };
-  signal(p.input_x, "input", "m/s (velocity, spring), N (force)", "required",
-         "x component of the drive input: v_r (velocity), F_ext (force), v_p (spring)", "", true);
-  signal(p.input_y, "input_y", "as input", "0", "y component of the drive input", "", true);
-  a.declared({.key = "normal_load_N", .unit = "N", .default_value = "1", .range = schema::positive(),
-              .doc = "constant normal load F_z (not with [bench.normal_load])", .equation = "paper 1, eq. 1"},
-             p.normal_load.kind == SignalKind::constant);
-  signal(p.normal_load, "normal_load", "N", "-", "a time-varying normal load F_z(t), > 0 at all times", "", true);
-  a.vector(p.x0, {.key = "x0_m", .type = Type::vector, .unit = "m", .default_value = "[0, 0]",
-                  .range = schema::finite(),
-                  .doc = "initial position (velocity drive: initial value of the integral of v_r)"});
   a.number(p.mass_kg, {.key = "mass_kg", .unit = "kg", .default_value = "1", .range = schema::positive(),
                        .doc = "mass of the driven body", .equation = "paper 1, eq. 1", .used_by = "force, spring",
                        .log_scale = true},
            mass);
-  a.vector(p.v0, {.key = "v0_mps", .type = Type::vector, .unit = "m/s", .default_value = "[0, 0]",
-                  .range = schema::finite(), .doc = "initial velocity of the mass", .used_by = "force, spring"},
-           mass);
-  signal(p.belt_x, "belt", "m/s", "0", "belt velocity v_b (v_r = v - v_b)", "force, spring", mass);
-  signal(p.belt_y, "belt_y", "m/s", "0", "y component of the belt velocity", "force, spring", mass);
   a.number(p.spring_N_per_m, {.key = "spring_N_per_m", .unit = "N/m", .default_value = "1",
                               .range = schema::positive(), .doc = "stiffness of the drive spring",
                               .equation = "paper 1, eq. 1", .used_by = "spring", .log_scale = true},
            spring);
+  a.declared({.key = "normal_load_N", .unit = "N", .default_value = "1", .range = schema::positive(),
+              .doc = "constant normal load F_z (not with [bench.normal_load])", .equation = "paper 1, eq. 1"},
+             p.normal_load.kind == SignalKind::constant);
+  signal(p.normal_load, "normal_load", "N", "-", "a time-varying normal load F_z(t), > 0 at all times", "", true);
+  signal(p.input_x, "input", "m/s (velocity, spring), N (force)", "required",
+         "x component of the drive input: v_r (velocity), F_ext (force), v_p (spring)", "", true);
+  signal(p.input_y, "input_y", "as input", "0", "y component of the drive input", "", true);
+  signal(p.belt_x, "belt", "m/s", "0", "belt velocity v_b (v_r = v - v_b)", "force, spring", mass);
+  signal(p.belt_y, "belt_y", "m/s", "0", "y component of the belt velocity", "force, spring", mass);
+  a.vector(p.x0, {.key = "x0_m", .type = Type::vector, .unit = "m", .default_value = "[0, 0]",
+                  .range = schema::finite(),
+                  .doc = "initial position (velocity drive: initial value of the integral of v_r)"});
+  a.vector(p.v0, {.key = "v0_mps", .type = Type::vector, .unit = "m/s", .default_value = "[0, 0]",
+                  .range = schema::finite(), .doc = "initial velocity of the mass", .used_by = "force, spring"},
+           mass);
   a.vector(p.spring_end0, {.key = "spring_end0_m", .type = Type::vector, .unit = "m", .default_value = "[0, 0]",
                            .range = schema::finite(), .doc = "initial position of the pulled spring end",
                            .used_by = "spring"},

@@ -46,7 +46,7 @@ void serialize(Archive& a, Self& s) {
   const SignalKind k = s.kind;
   const bool step = k == SignalKind::step, ramp = k == SignalKind::ramp, sine = k == SignalKind::sine;
   const bool table = k == SignalKind::table;
-  a.choice(s.kind, {.key = "type", .type = Type::choice, .default_value = "required", .doc = "the signal type",
+  a.choice(s.kind, {.key = "type", .type = Type::choice, .default_value = "required", .doc = "signal type",
                     .choices = "constant, step, ramp, sine, table"});
   a.number(s.value, {.key = "value", .unit = "(signal)", .default_value = "required", .range = schema::finite(),
                      .doc = "the constant value", .used_by = "constant"},
@@ -58,13 +58,13 @@ void serialize(Archive& a, Self& s) {
                       .doc = "value before t0", .used_by = "step"},
            step);
   a.number(s.after, {.key = "after", .unit = "(signal)", .default_value = "required", .range = schema::finite(),
-                     .doc = "value from t0 on", .used_by = "step"},
+                     .doc = "the value from t0 on", .used_by = "step"},
            step);
   a.number(s.start, {.key = "start", .unit = "(signal)", .default_value = "0", .range = schema::finite(),
                      .doc = "value at t0", .used_by = "ramp"},
            ramp);
   a.number(s.rate, {.key = "rate", .unit = "(signal)/s", .default_value = "required", .range = schema::finite(),
-                    .doc = "slope of the ramp", .used_by = "ramp"},
+                    .doc = "the slope of the ramp, per s", .used_by = "ramp"},
            ramp);
   a.number(s.t_end, {.key = "t_end", .unit = "s", .default_value = "inf", .range = schema::finite_or_inf(),
                      .doc = "end of the ramp (> t0; held after)", .used_by = "ramp"},
@@ -73,10 +73,10 @@ void serialize(Archive& a, Self& s) {
                       .doc = "offset of the sine", .used_by = "sine"},
            sine);
   a.number(s.amplitude, {.key = "amplitude", .unit = "(signal)", .default_value = "required",
-                         .range = schema::finite(), .doc = "amplitude of the sine", .used_by = "sine"},
+                         .range = schema::finite(), .doc = "the amplitude of the sine", .used_by = "sine"},
            sine);
   a.number(s.omega, {.key = "omega", .unit = "rad/s", .default_value = "required", .range = schema::finite(),
-                     .doc = "angular frequency of the sine", .used_by = "sine"},
+                     .doc = "the angular frequency of the sine", .used_by = "sine"},
            sine);
   a.number(s.phase, {.key = "phase", .unit = "rad", .default_value = "0", .range = schema::finite(),
                      .doc = "phase of the sine", .used_by = "sine"},

@@ -129,7 +129,7 @@ void serialize(Archive& a, Self& g) {
   a.number(g.t_start_s, {.key = "t_start_s", .unit = "s", .default_value = "0", .range = schema::finite(),
                          .doc = "start time"});
   a.number(g.t_end_s, {.key = "t_end_s", .unit = "s", .default_value = "required", .range = schema::finite(),
-                       .doc = "end time (> t_start_s)"});
+                       .doc = "end time of the run"});
   a.number(g.output_dt_s, {.key = "output_dt_s", .unit = "s", .default_value = "(t_end_s - t_start_s)/1000",
                            .range = schema::positive(), .doc = "spacing of the output times", .log_scale = true});
   a.declared({.key = "outputs", .type = Type::integer, .default_value = "-", .range = schema::at_least(2),
@@ -139,12 +139,12 @@ void serialize(Archive& a, Self& g) {
 template <class Archive, schema::Of<InitialCondition> Self>
 void serialize(Archive& a, Self& init) {
   using schema::Type;
+  a.flag(init.steady, {.key = "steady", .type = Type::flag, .default_value = "false",
+                       .doc = "start from the steady state at the initial relative velocity (not with f)"});
   a.vector(init.f, {.key = "f", .type = Type::vector, .default_value = "[0, 0]", .range = schema::finite(),
                     .doc = "initial normalised bristle force (branch states start at 0)",
                     .equation = "paper 1, eq. 33"},
            !init.steady);
-  a.flag(init.steady, {.key = "steady", .type = Type::flag, .default_value = "false",
-                       .doc = "start from the steady state at the initial relative velocity (not with f)"});
 }
 
 template <class Archive, schema::Of<OutputOptions> Self>

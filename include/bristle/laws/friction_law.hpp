@@ -71,13 +71,25 @@ void serialize(Archive& a, Self& p) {
   const bool bouc_wen = kind == LawKind::bouc_wen;
   const bool iso = !p.M.anisotropic;
   a.choice(p.kind, {.key = "type", .type = Type::choice, .default_value = "required",
-                    .doc = "the friction law h0", .equation = "paper 1, eqs. 2-7",
+                    .doc = "the friction law", .equation = "paper 1, eqs. 2-7 (h0)",
                     .choices = "dahl, lugre, frbd, bouc_wen, frictionless"});
-  serialize(a, p.M.axis1, dahl, stribeck && iso);
   a.number(p.eps, {.key = "eps", .unit = "m^2/s^2", .default_value = "0", .range = schema::non_negative(),
                    .doc = "regularisation of the norm ||y||_{2,eps} = sqrt(||y||^2 + eps)",
                    .equation = "paper 1, eqs. 2-6", .used_by = "all but frictionless"},
            kind != LawKind::frictionless);
+  serialize(a, p.M.axis1, dahl, stribeck && iso);
+  for (auto* axis : {&p.M.axis1, &p.M.axis2}) {
+    const bool first = axis == &p.M.axis1;
+    a.table({.key = first ? "axis1" : "axis2", .type = Type::table,
+             .doc = first ? "anisotropic friction: the Stribeck law along the first principal axis"
+                          : "anisotropic friction: the Stribeck law along the second principal axis",
+             .equation = "paper 1, eq. 53", .used_by = "dahl, lugre, frbd"},
+            [&](auto& b) { serialize(b, *axis, dahl); }, stribeck && !iso);
+  }
+  a.number(p.M.angle_rad, {.key = "angle_rad", .unit = "rad", .default_value = "0", .range = schema::finite(),
+                           .doc = "direction phi of the first principal axis (anisotropic only)",
+                           .equation = "M = R(phi) diag(mu_1, mu_2) R(phi)^T", .used_by = "dahl, lugre, frbd"},
+           stribeck && !iso);
   a.declared({.key = "sigma0", .type = Type::matrix, .unit = "1/m",
               .default_value = "the pair's static stiffness K_static", .range = schema::spd(),
               .doc = "micro-stiffness Sigma0", .equation = "paper 1, eq. 2", .used_by = "dahl, lugre",
@@ -105,18 +117,6 @@ void serialize(Archive& a, Self& p) {
                      .doc = "Bouc-Wen shape coefficient, with beta1 + gamma > 0", .equation = "paper 1, eq. 6",
                      .used_by = "bouc_wen"},
            bouc_wen);
-  a.number(p.M.angle_rad, {.key = "angle_rad", .unit = "rad", .default_value = "0", .range = schema::finite(),
-                           .doc = "direction phi of the first principal axis (anisotropic only)",
-                           .equation = "M = R(phi) diag(mu_1, mu_2) R(phi)^T", .used_by = "dahl, lugre, frbd"},
-           stribeck && !iso);
-  for (auto* axis : {&p.M.axis1, &p.M.axis2}) {
-    const bool first = axis == &p.M.axis1;
-    a.table({.key = first ? "axis1" : "axis2", .type = Type::table,
-             .doc = first ? "anisotropic friction: the Stribeck law along the first principal axis"
-                          : "anisotropic friction: the Stribeck law along the second principal axis",
-             .equation = "paper 1, eq. 53", .used_by = "dahl, lugre, frbd"},
-            [&](auto& b) { serialize(b, *axis, dahl); }, stribeck && !iso);
-  }
 }
 
 /// The law h0 bound to its contact pair through the pair's static stiffness K_static (the force per

@@ -50,20 +50,20 @@ class LawParams:
     @staticmethod
     def keys() -> list: ...
     type: Any
+    eps: float
+    sigma0: Any
     mu_s: Any
     mu_d: Any
     v_s: Any
     delta_s: Any
     mu_v: Any
-    eps: float
-    sigma0: Any
+    angle_rad: Any
     sigma1: Any
     sigma2: Any
     A: float
     beta1: float
     beta2: float
     gamma: float
-    angle_rad: Any
     G_inverse: Any
     G: Any
     kind: Any

@@ -12,6 +12,7 @@
 
 #include "bristle/contact/contact_model.hpp"
 #include "bristle/core/error.hpp"
+#include "bristle/integrate/stepper.hpp"
 #include "bristle/io/key_path.hpp"
 
 namespace bristle::fit::detail {
@@ -20,7 +21,7 @@ using Eigen::Index;
 
 namespace {
 
-constexpr double kGamma = 1.0 - 0.5 * std::numbers::sqrt2;  // sdirk2, Alexander (1977); integrate's tableau
+constexpr double kGamma = integrate::kSdirk2Gamma;  // sdirk2 (Alexander 1977), integrate/stepper.hpp
 constexpr double kGridSlack = 1e-9;      // integrate's fixed-step grid: a time within 1e-9 dt of a multiple
 constexpr double kParameterStep = 1e-6;  // relative step of the pointwise parameter partials
 constexpr int kMaxNewton = 20;           // Bouc-Wen stage iterations

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <limits>
 #include <numbers>
 
 #include "bristle/core/error.hpp"
@@ -22,6 +23,9 @@ using detail::Section;
 constexpr std::size_t kMaxPoints = 200000;
 // Largest normal load, N (a loaded tyre ~1e4 N; 1e300 made the size scaling and the step degenerate).
 constexpr double kMaxLoad_N = 1e9;
+// Work of a transient: cells x CFL steps (as the line transient's limit; a spin of 2^31 rad/s passed
+// check and ran for minutes: the step scales as 1 / max |W|, and the spin's |W| grows with the radius).
+constexpr double kMaxCellSteps = 2e9;
 const std::vector<std::string> kExtraColumns{"Mz_no_phi_Nm",    "W_J",          "P_supplied_W",
                                              "P_dissipated_W",  "P_outflow_W",  "P_compression_W",
                                              "P_residual_W",    "sweeps"};
@@ -120,8 +124,27 @@ void check_times(const PatchTransientScenario& sc, const contact::ContactModel& 
                                      format_value(-kin.body1.V0_mps[0])));
     patch::require_leading_edges(patch::classify_edges(geometry, r, kin), model, where);
   }
-  (void)patch::PatchTransient(model, sc.transient, [&](double t) { return sc.kinematics(t); },
-                              [&](double t) { return sc.Fz_N(t); });
+  patch::PatchTransient solver(model, sc.transient, [&](double t) { return sc.kinematics(t); },
+                               [&](double t) { return sc.Fz_N(t); });
+  // The work: steps between consecutive sampled times at the smaller of their CFL steps (the step the
+  // solver takes: cfl h / max |W|, capped by transient.max_dt_s), times the cells.
+  std::sort(times.begin(), times.end());
+  const double cells = static_cast<double>(solver.nx()) * solver.ny();
+  double steps = 0.0, dt_min = std::numeric_limits<double>::infinity(), t_min = sc.time.t_start_s;
+  double dt_prev = solver.stable_dt(times.front());
+  for (std::size_t i = 0; i < times.size(); ++i) {
+    const double dt = i == 0 ? dt_prev : solver.stable_dt(times[i]);
+    if (dt < dt_min) dt_min = dt, t_min = times[i];
+    if (i > 0) steps += (times[i] - times[i - 1]) / std::min(dt, dt_prev);
+    dt_prev = dt;
+  }
+  if (!(steps * cells <= kMaxCellSteps))
+    throw InvalidInput(fmt::format(
+        "kinematics: the run takes {} CFL steps (the smallest {} s, at t = {} s: transient.cfl x cell size / the "
+        "largest transport speed, from kinematics.Vr_mps, vx_mps, vy_mps and spin_radps x the patch radius) over "
+        "patch.nx x patch.ny = {} cells, {} cell updates; at most {} (Limits in docs/scenarios.md)",
+        format_value(steps), format_value(dt_min), format_value(t_min), format_value(cells),
+        format_value(steps * cells), format_value(kMaxCellSteps)));
 }
 
 }  // namespace

@@ -47,6 +47,9 @@ constexpr std::int64_t kMaxModes = 100'000;
 constexpr double kMinDampingRatio = 1e-6;
 /// Work of a modal run: modes x steps (~5 ns each here: 1e10 ~ 1 min).
 constexpr double kMaxModeSteps = 1e10;
+// Largest angle the slowest mode turns in one step (rad): beyond it the step resolves none of the
+// structure's motion (the string's fundamental completes ~160 periods per step at 1e3).
+constexpr double kMaxOmegaDt = 1e3;
 
 /// Re-raises a library error about an unprefixed key ("dt_s = ...", "modes = ...") under its TOML key.
 template <class F>
@@ -525,7 +528,25 @@ StructureStickSlipScenario parse_stick_slip(const Section& root, std::string_vie
                                    format_value(static_cast<double>(sc.modes) * (sc.run.t_end_s / sc.dt_s)),
                                    format_value(kMaxModeSteps)));
 
-  (void)sc.build_model(s);  // validates the model against the structure (damping, step, modes)
+  // The step must see the structure move: omega_1 dt bounded (a string of wave speed 1e8 m/s at dt = 1 ms,
+  // omega_1 dt = 3e5, gave a negative admittance from the reduced model's cancellations).
+  {
+    double omega_1 = 0.0, damping_1 = 0.0;
+    std::vector<double> values(static_cast<std::size_t>(s.contact_count()));
+    s.mode(1, omega_1, damping_1, values.data());
+    if (!(omega_1 * sc.dt_s <= kMaxOmegaDt))
+      throw InvalidInput(fmt::format(
+          "run.dt_s = {}: the structure's slowest mode (omega_1 = {} rad/s, from the [structure] table) turns "
+          "omega_1 x run.dt_s = {} rad per step; at most {} (Limits in docs/scenarios.md): a smaller step or a "
+          "softer structure",
+          format_value(sc.dt_s), format_value(omega_1), format_value(omega_1 * sc.dt_s), format_value(kMaxOmegaDt)));
+  }
+  // validates the model against the structure (damping, step, modes), and friction must be able to act
+  const auto model = sc.build_model(s);
+  if (const double a = model->admittance()(sc.contact.contact_index, sc.contact.contact_index); !(a > 0.0))
+    throw InvalidInput(fmt::format("contact.contact_index = {}: the structure's admittance there over one step of "
+                                   "run.dt_s = {} is {} (a node of every mode?); friction cannot act",
+                                   sc.contact.contact_index, format_value(sc.dt_s), format_value(a)));
 
   Keys columns = kStickColumns;
   if (sc.modal && sc.track_energy) columns.insert(columns.end(), kEnergyColumns.begin(), kEnergyColumns.end());

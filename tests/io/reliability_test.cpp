@@ -208,6 +208,17 @@ TEST(Reliability, ImpliedSizesAndDegenerateMagnitudesAreRefusedByCheck) {
       {"patch_load_step.toml", "patch", "normal_load_N", "1e300", "patch.normal_load_N = 1e+300: " + kHuge},
       {"structures_string_stick_slip.toml", "structure", "wave_speed_m_per_s", "1e300",
        "structure.wave_speed_m_per_s = 1e+300: " + kHuge},
+      // a spin of 2^31 rad/s passed check and ran for minutes (the mutation run of docs/validation.md)
+      {"patch_tyre_load_step.toml", "kinematics", "spin_radps", "2147483648",
+       "kinematics: the run takes 13392663811.364727 CFL steps (the smallest 3.1605966039028915e-12 s, at t = 0.02 "
+       "s: transient.cfl x cell size / the largest transport speed, from kinematics.Vr_mps, vx_mps, vy_mps and "
+       "spin_radps x the patch radius) over patch.nx x patch.ny = 720 cells, 9642717944182.604 cell updates; at "
+       "most 2000000000 (Limits in docs/scenarios.md)"},
+      // a wave speed of 1e8 m/s passed check and failed at the run with a negative admittance
+      {"structures_string_stick_slip.toml", "structure", "wave_speed_m_per_s", "1e8",
+       "run.dt_s = 0.001: the structure's slowest mode (omega_1 = 314159265.3589793 rad/s, from the [structure] "
+       "table) turns omega_1 x run.dt_s = 314159.2653589793 rad per step; at most 1000 (Limits in "
+       "docs/scenarios.md): a smaller step or a softer structure"},
       // implied sizes
       {"structures_string_modal_energy.toml", "model", "modes", "4611686018427387904", "model.modes = 4611686018427387904: must be a whole number in [1, 100000] (Limits in docs/scenarios.md)"},
       {"directional_loop_slanted.toml", "drive", "cycles", "1e6",

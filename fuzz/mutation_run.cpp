@@ -23,8 +23,10 @@
 // exception (e.g. std::bad_alloc under the 2 GiB address-space limit), 4 a CSV cell or report number that
 // is not finite although check_finite passed, a signal (crash), a timeout (20 s of CPU; 600 s wall). Findings are written
 // to mutation_findings/ (the input) and make the exit status 1; the counts per outcome go to stdout.
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -50,7 +52,29 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr int kCpuLimitS = 20;             // CPU time per input: beyond it a hang (SIGXCPU)
+constexpr int kCpuLimitS = 20;             // CPU time per input (MUTATION_CPU_S overrides): then SIGXCPU
+// A run stopped at the CPU limit is a hang unless its progress (the scenario's ProgressCallback, written by
+// the child to a shared slot) projects completion within kSlowBoundS of CPU: then it is counted as "slow"
+// (bounded; not a finding) with its projected CPU time, and the slowest are listed.
+constexpr double kSlowBoundS = 3600.0;
+
+/// Written by a child, read by the parent after the child ended: the run's overall progress (cases done +
+/// fraction of the current case, over the case count) and the child's CPU time when it was reported.
+struct ProgressSlot {
+  volatile double fraction = 0.0;
+  volatile double cpu_s = 0.0;
+};
+ProgressSlot* g_slot = nullptr;  // the child's slot (shared mapping)
+
+double process_cpu_s() {
+  timespec ts{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
+}
+int cpu_limit_s() {
+  const char* e = std::getenv("MUTATION_CPU_S");
+  return e ? std::max(1, std::atoi(e)) : kCpuLimitS;
+}
 constexpr int kWallLimitS = 600;           // wall time per input (the machine may be loaded)
 constexpr rlim_t kAddressSpace = 2UL << 30;  // 2 GiB per child
 
@@ -88,7 +112,7 @@ bool has_non_finite_cell(const std::string& csv) {
 }
 
 /// The child: parse, check, solve, check the outputs. Never returns.
-[[noreturn]] void child(const std::string& text, const fs::path& dir, rlim_t cpu_limit_s = kCpuLimitS) {
+[[noreturn]] void child(const std::string& text, const fs::path& dir, rlim_t cpu_limit_s) {
   const rlimit as{kAddressSpace, kAddressSpace};
   setrlimit(RLIMIT_AS, &as);
   const rlimit cpu{cpu_limit_s, cpu_limit_s + 1};
@@ -99,7 +123,15 @@ bool has_non_finite_cell(const std::string& csv) {
     const auto scenario = bristle::io::parse_scenario_string(text, "mutant", dir);
     (void)scenario->summary();
     (void)scenario->case_count();
-    const bristle::io::RunResult result = scenario->run();
+    const bristle::io::RunResult result = scenario->run([](const bristle::io::Progress& p) {
+      if (!g_slot || p.case_count == 0) return;
+      const double f = (static_cast<double>(p.case_index) + std::clamp(p.fraction, 0.0, 1.0)) /
+                       static_cast<double>(p.case_count);
+      if (f > g_slot->fraction) {
+        g_slot->fraction = f;
+        g_slot->cpu_s = process_cpu_s();
+      }
+    });
     bristle::io::check_finite(result);
     bool bad = has_non_finite_cell(bristle::io::csv_text(result));
     result.report.for_each_number([&](const std::string&, double v) { bad = bad || !std::isfinite(v); });
@@ -213,7 +245,7 @@ std::string outcome(int status) {
     }
   }
   if (WIFSIGNALED(status) && (WTERMSIG(status) == SIGXCPU || WTERMSIG(status) == SIGKILL))
-    return "FINDING timeout (20 s CPU)";
+    return "FINDING timeout (CPU limit)";
   if (WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM) return "FINDING timeout (600 s wall)";
   return "FINDING signal " + std::to_string(WIFSIGNALED(status) ? WTERMSIG(status) : -1);
 }
@@ -279,7 +311,20 @@ int main(int argc, char** argv) {
 
   Mutator mutator{std::mt19937_64(seed), bases};
   std::map<std::string, long> counts;
-  std::map<pid_t, std::string> running;
+  struct Running {
+    std::string text;
+    ProgressSlot* slot;
+  };
+  std::map<pid_t, Running> running;
+  const int cpu_limit = cpu_limit_s();
+  std::vector<ProgressSlot*> free_slots;
+  for (int j = 0; j < jobs; ++j) {
+    void* m = mmap(nullptr, sizeof(ProgressSlot), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (m == MAP_FAILED) return 1;
+    free_slots.push_back(new (m) ProgressSlot{});
+  }
+  std::vector<std::pair<double, std::string>> slow;  // projected CPU s, input (kept: the 5 slowest)
+  long slow_count = 0;
   const fs::path findings = "mutation_findings";
   long started = 0, done = 0, bad = 0;
   const auto start = std::chrono::steady_clock::now();
@@ -289,10 +334,17 @@ int main(int argc, char** argv) {
     if (elapsed() > budget_s) total = started;
     while (started < total && static_cast<int>(running.size()) < jobs) {
       std::string text = mutator.mutate(bases[mutator.pick(bases.size())]);
+      ProgressSlot* slot = free_slots.back();
+      free_slots.pop_back();
+      slot->fraction = 0.0;
+      slot->cpu_s = 0.0;
       std::fflush(stdout);
       const pid_t pid = fork();
-      if (pid == 0) child(text, examples);
-      running.emplace(pid, std::move(text));
+      if (pid == 0) {
+        g_slot = slot;
+        child(text, examples, static_cast<rlim_t>(cpu_limit));
+      }
+      running.emplace(pid, Running{std::move(text), slot});
       ++started;
     }
     int status = 0;
@@ -300,11 +352,27 @@ int main(int argc, char** argv) {
     if (pid <= 0) break;
     const auto it = running.find(pid);
     if (it == running.end()) continue;
-    const std::string what = outcome(status);
+    std::string what = outcome(status);
+    free_slots.push_back(it->second.slot);
+    if (what == "FINDING timeout (CPU limit)" && it->second.slot->fraction > 0.0) {
+      // Projected CPU time of the whole run from its progress (linear in the fraction done): at least the
+      // CPU limit over the fraction reached by then.
+      const double fraction = it->second.slot->fraction;
+      const double projected_at_limit = cpu_limit / fraction;
+      if (projected_at_limit <= kSlowBoundS) {
+        what = "slow (stopped at the CPU limit; progress projects completion within 1 h of CPU)";
+        ++slow_count;
+        slow.emplace_back(projected_at_limit, it->second.text);
+        std::sort(slow.begin(), slow.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+        if (slow.size() > 5) slow.resize(5);
+      } else {
+        what = "FINDING timeout (progress projects more than 1 h of CPU)";
+      }
+    }
     ++counts[what];
     if (what.rfind("FINDING", 0) == 0) {
       fs::create_directories(findings);
-      std::ofstream(findings / ("finding_" + std::to_string(++bad) + ".toml"), std::ios::binary) << it->second;
+      std::ofstream(findings / ("finding_" + std::to_string(++bad) + ".toml"), std::ios::binary) << it->second.text;
       std::printf("%s: %s\n", what.c_str(), (findings / ("finding_" + std::to_string(bad) + ".toml")).c_str());
     }
     running.erase(it);
@@ -316,5 +384,14 @@ int main(int argc, char** argv) {
   std::printf("mutation run: %ld inputs from %zu bases (seed %lu, %d jobs) in %.0f s\n", done, bases.size(), seed, jobs,
               std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
   for (const auto& [what, n] : counts) std::printf("  %s: %ld\n", what.c_str(), n);
+  std::printf("CPU limit per input %d s; slow inputs: %ld", cpu_limit, slow_count);
+  if (!slow.empty()) {
+    fs::create_directories("mutation_slow");
+    std::printf(" (slowest projected: %.0f s CPU; the 5 slowest in mutation_slow/)", slow.front().first);
+    for (std::size_t i = 0; i < slow.size(); ++i)
+      std::ofstream(fs::path("mutation_slow") / ("slow_" + std::to_string(i + 1) + ".toml"), std::ios::binary)
+          << slow[i].second;
+  }
+  std::printf("\n");
   return bad > 0 ? 1 : 0;
 }

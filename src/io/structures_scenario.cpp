@@ -50,6 +50,8 @@ constexpr double kMaxModeSteps = 1e10;
 // Largest angle the slowest mode turns in one step (rad): beyond it the step resolves none of the
 // structure's motion (the string's fundamental completes ~160 periods per step at 1e3).
 constexpr double kMaxOmegaDt = 1e3;
+// Mode terms of a beam's kernel (points x columns x max_modes; ~12 ns each here: 1e9 ~ 12 s).
+constexpr double kMaxKernelTerms = 1e9;
 
 /// Re-raises a library error about an unprefixed key ("dt_s = ...", "modes = ...") under its TOML key.
 template <class F>
@@ -404,6 +406,18 @@ StructureKernelScenario parse_kernel(const Section& root, std::string_view name,
   sc.kernel.max_modes = k.integer("max_modes").value_or(sc.kernel.max_modes);
   sc.kernel.relative_tolerance = k.number_or("relative_tolerance", sc.kernel.relative_tolerance);
   sc.kernel.validate("kernel");
+  // Work of a beam's kernel (direct mode sums, no closed form): up to kernel.max_modes terms per sample and
+  // column (the undamped tail is O(1/K), so at the default tolerance every sample takes them all).
+  if (sc.structure.kind == st::StructureKind::cantilever || sc.structure.kind == st::StructureKind::simply_supported_beam) {
+    const double terms = static_cast<double>(sc.points) * static_cast<double>(sc.columns.size()) *
+                         static_cast<double>(sc.kernel.max_modes);
+    if (terms > kMaxKernelTerms)
+      throw InvalidInput(fmt::format("kernel.points = {}: {} points x {} column{} x kernel.max_modes = {} give {} mode "
+                                     "terms of a beam's kernel; at most {} (Limits in docs/scenarios.md): fewer points "
+                                     "or a smaller kernel.max_modes",
+                                     sc.points, sc.points, sc.columns.size(), sc.columns.size() == 1 ? "" : "s",
+                                     sc.kernel.max_modes, format_value(terms), format_value(kMaxKernelTerms)));
+  }
   if (sc.quantity == Q::velocity && sc.structure.kind != st::StructureKind::taut_string &&
       sc.structure.kind != st::StructureKind::generic)
     for (std::size_t c = 0; c < sc.columns.size(); ++c) {

@@ -213,7 +213,7 @@ TEST(Reliability, ImpliedSizesAndDegenerateMagnitudesAreRefusedByCheck) {
        "kinematics: the run takes 13392663811.364727 CFL steps (the smallest 3.1605966039028915e-12 s, at t = 0.02 "
        "s: transient.cfl x cell size / the largest transport speed, from kinematics.Vr_mps, vx_mps, vy_mps and "
        "spin_radps x the patch radius) over patch.nx x patch.ny = 720 cells, 9642717944182.604 cell updates; at "
-       "most 2000000000 (Limits in docs/scenarios.md)"},
+       "most 40000000 (Limits in docs/scenarios.md)"},
       // a wave speed of 1e8 m/s passed check and failed at the run with a negative admittance
       {"structures_string_stick_slip.toml", "structure", "wave_speed_m_per_s", "1e8",
        "run.dt_s = 0.001: the structure's slowest mode (omega_1 = 314159265.3589793 rad/s, from the [structure] "

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <numbers>
 #include <ctime>
 #include <limits>
 #include <map>
@@ -41,6 +42,8 @@ using rheology::RheologyKind;
 using Keys = std::vector<std::string>;
 
 constexpr std::size_t kMaxOutputTimes = 10'000'001;
+// Periods of a sine signal over the run (each takes ~10-100 steps; the step budget is 5e7).
+constexpr double kMaxSinePeriods = 1e6;
 
 std::string q(std::string_view s) { return json_quote(s); }
 
@@ -632,6 +635,22 @@ std::vector<LumpedScenario> parse_lumped(const toml::table& root, std::string_vi
 }  // namespace detail
 
 void LumpedScenario::validate() const {
+  // A sine signal's periods over the run: each needs steps of its own (a swept omega of 2^62 rad/s ran into
+  // the step budget after minutes). At most kMaxSinePeriods (Limits in docs/scenarios.md).
+  const std::pair<const contact::Signal*, const char*> signals[] = {{&bench.input_x, "bench.input"},
+                                                                     {&bench.input_y, "bench.input_y"},
+                                                                     {&bench.belt_x, "bench.belt"},
+                                                                     {&bench.belt_y, "bench.belt_y"},
+                                                                     {&bench.normal_load, "bench.normal_load"}};
+  for (const auto& [signal, key] : signals) {
+    if (signal->kind != contact::SignalKind::sine) continue;
+    const double periods = std::abs(signal->omega) * (time.t_end_s - time.t_start_s) / (2.0 * std::numbers::pi);
+    if (!(periods <= kMaxSinePeriods))
+      throw InvalidInput(fmt::format("{}.omega = {}: the run (time.t_start_s .. time.t_end_s) spans {} of its "
+                                     "periods; at most {} (Limits in docs/scenarios.md)",
+                                     key, format_value(signal->omega), format_value(periods),
+                                     format_value(kMaxSinePeriods)));
+  }
   const contact::ContactModel model(law, body1, body2);
   const contact::Bench bench_object(model, bench);
   validate_options(integrator);

@@ -219,6 +219,11 @@ TEST(Reliability, ImpliedSizesAndDegenerateMagnitudesAreRefusedByCheck) {
        "run.dt_s = 0.001: the structure's slowest mode (omega_1 = 314159265.3589793 rad/s, from the [structure] "
        "table) turns omega_1 x run.dt_s = 314159.2653589793 rad per step; at most 1000 (Limits in "
        "docs/scenarios.md): a smaller step or a softer structure"},
+      // a swept sine frequency of 2^62 rad/s ran for minutes into the step budget (mutation run)
+      {"lugre_frictional_lag.toml", "sweep", "values", "[4611686018427387904]",
+       "sweep case 1 of 1 (bench.input.omega = 4.611686018427388e+18): bench.input.omega = 4.611686018427388e+18: "
+       "the run (time.t_start_s .. time.t_end_s) spans 1.3835058055282164e+19 of its periods; at most 1000000 "
+       "(Limits in docs/scenarios.md)"},
       // implied sizes
       {"structures_string_modal_energy.toml", "model", "modes", "4611686018427387904", "model.modes = 4611686018427387904: must be a whole number in [1, 100000] (Limits in docs/scenarios.md)"},
       {"directional_loop_slanted.toml", "drive", "cycles", "1e6",

@@ -735,4 +735,69 @@ void set_number(PatchTransientScenario& sc, std::string_view key, double value) 
 std::vector<std::string> numeric_keys(const PatchTransientScenario& sc) { return all_numeric_keys(sc); }
 KeyInfo key_info(const PatchTransientScenario& sc, std::string_view key) { return info_generic(sc, key); }
 
+// ---- a parsed Scenario of any kind that has key paths ---------------------------------------------------
+
+namespace {
+
+[[noreturn]] void no_key_paths(const Scenario& s) {
+  throw InvalidInput(fmt::format("kind = \"{}\": has no key paths yet (lumped, patch_steady_map and "
+                                 "patch_transient have them)",
+                                 s.kind()));
+}
+
+/// The one case of `s` a key is read from: a lumped study's cases must agree on the value.
+template <class F>
+auto with_case(const Scenario& s, F&& f) {
+  if (const auto* l = dynamic_cast<const LumpedStudy*>(&s)) return f(l->cases().front());
+  if (const auto* m = dynamic_cast<const PatchSteadyMapStudy*>(&s)) return f(m->scenario());
+  if (const auto* t = dynamic_cast<const PatchTransientStudy*>(&s)) return f(t->scenario());
+  no_key_paths(s);
+}
+
+}  // namespace
+
+double get_number(const Scenario& s, std::string_view key) {
+  if (const auto* l = dynamic_cast<const LumpedStudy*>(&s)) {
+    const double v = get_number(l->cases().front(), key);
+    for (std::size_t i = 1; i < l->cases().size(); ++i)
+      if (const double w = get_number(l->cases()[i], key); !(w == v || (std::isnan(w) && std::isnan(v))))
+        throw InvalidInput(fmt::format("{}: differs between the {} cases of the sweep ({} in case 1, {} in case {}); "
+                                       "read it from one case",
+                                       key, l->cases().size(), format_value(v), format_value(w), i + 1));
+    return v;
+  }
+  return with_case(s, [&](const auto& sc) { return get_number(sc, key); });
+}
+
+void set_number(Scenario& s, std::string_view key, double value) {
+  if (auto* l = dynamic_cast<LumpedStudy*>(&s)) {
+    std::vector<LumpedScenario> cases = l->cases();
+    const auto& sweep = cases.front().sweep;
+    if (sweep && split(key).name == split(sweep->parameter).name)
+      throw InvalidInput(fmt::format("{}: is the parameter of the sweep (sweep.parameter = \"{}\"); set it in one "
+                                     "case",
+                                     key, sweep->parameter));
+    for (LumpedScenario& c : cases) set_number(c, key, value);
+    *l = LumpedStudy(std::move(cases));
+  } else if (auto* m = dynamic_cast<PatchSteadyMapStudy*>(&s)) {
+    PatchMapScenario sc = m->scenario();
+    set_number(sc, key, value);
+    *m = PatchSteadyMapStudy(std::move(sc));  // the sweep's cases again, each validated
+  } else if (auto* t = dynamic_cast<PatchTransientStudy*>(&s)) {
+    PatchTransientScenario sc = t->scenario();
+    set_number(sc, key, value);
+    *t = PatchTransientStudy(std::move(sc));
+  } else {
+    no_key_paths(s);
+  }
+}
+
+std::vector<std::string> numeric_keys(const Scenario& s) {
+  return with_case(s, [](const auto& sc) { return numeric_keys(sc); });
+}
+
+KeyInfo key_info(const Scenario& s, std::string_view key) {
+  return with_case(s, [&](const auto& sc) { return key_info(sc, key); });
+}
+
 }  // namespace bristle::io

@@ -71,4 +71,14 @@ void set_number(PatchTransientScenario& sc, std::string_view key_path, double va
 std::vector<std::string> numeric_keys(const PatchTransientScenario& sc);
 KeyInfo key_info(const PatchTransientScenario& sc, std::string_view key_path);
 
+// ---- A parsed Scenario (load_scenario, parse_scenario_string) of a kind with key paths: lumped,
+// patch_steady_map, patch_transient; another kind is an InvalidInput. get reads the value (a lumped
+// study's cases must agree: the parameter of a [sweep] differs between them); set applies it to every case
+// with the same checks and rebuilds the study in place (a patch map's sweep cases again, each validated;
+// the sweep's own parameter is refused); on any error the scenario is unchanged.
+double get_number(const Scenario& sc, std::string_view key_path);
+void set_number(Scenario& sc, std::string_view key_path, double value);
+std::vector<std::string> numeric_keys(const Scenario& sc);
+KeyInfo key_info(const Scenario& sc, std::string_view key_path);
+
 }  // namespace bristle::io

@@ -4,7 +4,9 @@ The compiled core (``bristle._bristle``, pybind11) mirrors the C++ library's nam
 submodules, importable as ``bristle.laws``, ``bristle.rheology``, ``bristle.contact``,
 ``bristle.integrate``, ``bristle.transport``, ``bristle.patch`` (paper 1, §4: the 2-D contact patch),
 ``bristle.directional`` (paper 2), ``bristle.structures`` (paper 3) and ``bristle.io``; the common
-classes and functions are also available at the top level (``bristle.ContactModel``, ``bristle.gkv``, ...). Pure-Python parts:
+classes and functions are also available at the top level (``bristle.ContactModel``, ``bristle.gkv``, ...), and
+``bristle.get(scenario, "law.mu_s")`` / ``bristle.set(scenario, "body1.k0", 2e5)`` read and change one numeric
+key of a parsed scenario by its TOML key path, with the reader's checks. Pure-Python parts:
 
 - ``bristle.sweeps``   parameter sweeps on all cores (``sweep_steady_line``, ``sweep_steady_lumped``)
 - ``bristle.papers``   parameter tables of the papers and their closed forms (eqs. 57, 62)
@@ -37,8 +39,11 @@ from .contact import (Bench, BenchParams, BenchRun, Contact, ContactArray, Conta
 from .integrate import IntegratorOptions, Method, Stats  # noqa: E402
 from .transport import (LineContact, LineContactParams, LineRun, Limiter, Pressure, PressureKind,  # noqa: E402
                         PressureParams, SourceScheme, SteadyLine, characteristic_speeds)
-from .io import (OutputError, RunResult, Scenario, load_scenario, parse_scenario_string,  # noqa: E402
-                 scenario_kinds)
+from .io import (KeyInfo, OutputError, RunResult, Scenario, key_info, load_scenario,  # noqa: E402
+                 numeric_keys, parse_scenario_string, scenario_kinds)
+# Key paths on a parsed scenario: bristle.get(case, "law.mu_s"), bristle.set(case, "body1.k0", 2e5). Not in
+# __all__: `from bristle import *` must not shadow the builtin set (get stays beside it).
+from .io import get, set  # noqa: E402,A004
 
 run_bench = contact.run
 run_line = transport.run
@@ -65,6 +70,7 @@ __all__ = [
     "LineContact", "LineContactParams", "LineRun", "Limiter", "Pressure", "PressureKind", "PressureParams",
     "SourceScheme", "SteadyLine", "characteristic_speeds", "run_line", "steady_line",
     "RunResult", "Scenario", "load_scenario", "parse_scenario_string", "scenario_kinds",
+    "KeyInfo", "key_info", "numeric_keys",
     "SweepResult", "sweep_steady_line", "sweep_steady_lumped",
     "EpsilonSweepResult", "sweep_sliding_force", "StickSlipSweepResult", "sweep_stick_slip",
     "fit",

@@ -9,6 +9,7 @@
 #else
 #define BRISTLE_PYTHON_LINE_SCENARIOS 0
 #endif
+#include "bristle/io/key_path.hpp"
 #include "bristle/io/output.hpp"
 #include "bristle/io/scenario.hpp"
 #include "common.hpp"
@@ -312,6 +313,62 @@ name, case_count, summary(), run(progress=None) -> RunResult.)doc")
         return io::parse_lumped_string(toml, name, directory);
       },
       py::arg("toml"), py::arg("name") = "scenario", py::arg("directory") = std::filesystem::path());
+  // Key paths (io/key_path.hpp): read and change one numeric parameter by the TOML key that sets it, with
+  // the reader's checks (InvalidInput, a ValueError, naming the key path).
+  py::class_<io::KeyInfo>(m, "KeyInfo", "unit, doc, paper equation, default and range of a numeric key")
+      .def_readonly("key", &io::KeyInfo::key)
+      .def_readonly("unit", &io::KeyInfo::unit)
+      .def_readonly("doc", &io::KeyInfo::doc)
+      .def_readonly("equation", &io::KeyInfo::equation)
+      .def_readonly("default_value", &io::KeyInfo::default_value)
+      .def_readonly("range", &io::KeyInfo::range)
+      .def_readonly("min", &io::KeyInfo::min)
+      .def_readonly("max", &io::KeyInfo::max)
+      .def_readonly("log_scale", &io::KeyInfo::log_scale)
+      .def("__repr__", [](const io::KeyInfo& k) {
+        return "KeyInfo(key='" + k.key + "', unit='" + k.unit + "', default_value='" + k.default_value +
+               "', range='" + k.range + "')";
+      });
+  const char* get_doc =
+      "The value of a numeric key of a parsed scenario, e.g. get(case, \"law.mu_s\"): what the TOML gave (a lumped "
+      "study's cases must agree). InvalidInput naming the key path for an unknown key (with the nearest valid one) "
+      "or one that does not apply.";
+  const char* set_doc =
+      "Sets a numeric key in place, e.g. set(case, \"body1.k0\", 2e5), with the reader's checks and derivations "
+      "(tau kept, pair.s, the output grid); running then gives what the file with that value gives. A Scenario "
+      "(load_scenario) is changed in every case and rebuilt; on InvalidInput nothing changes.";
+  // One function each, taking a parsed case (LumpedScenario) or a Scenario (load_scenario), so that the stub
+  // has one signature.
+  const auto dispatch = [](py::handle scenario, auto&& f) {
+    if (py::isinstance<LumpedScenario>(scenario)) return f(scenario.cast<LumpedScenario&>());
+    if (py::isinstance<Scenario>(scenario)) return f(scenario.cast<Scenario&>());
+    throw py::type_error("scenario: expected a LumpedScenario or a Scenario (load_scenario), got " +
+                         std::string(py::str(py::type::handle_of(scenario).attr("__name__"))));
+  };
+  m.def(
+      "get",
+      [dispatch](py::handle scenario, const std::string& key) {
+        return dispatch(scenario, [&](auto& sc) { return io::get_number(sc, key); });
+      },
+      py::arg("scenario"), py::arg("key"), get_doc);
+  m.def(
+      "set",
+      [dispatch](py::handle scenario, const std::string& key, double value) {
+        dispatch(scenario, [&](auto& sc) { io::set_number(sc, key, value); });
+      },
+      py::arg("scenario"), py::arg("key"), py::arg("value"), set_doc);
+  m.def(
+      "numeric_keys",
+      [dispatch](py::handle scenario) {
+        return dispatch(scenario, [&](auto& sc) { return io::numeric_keys(sc); });
+      },
+      py::arg("scenario"), "Every key path set() accepts for this scenario.");
+  m.def(
+      "key_info",
+      [dispatch](py::handle scenario, const std::string& key) {
+        return dispatch(scenario, [&](auto& sc) { return io::key_info(sc, key); });
+      },
+      py::arg("scenario"), py::arg("key"), "Unit, doc, equation, default and range of a numeric key.");
 }
 
 }  // namespace bristle::python

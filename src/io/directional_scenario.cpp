@@ -276,13 +276,6 @@ auto parse_text(std::string_view toml, std::string_view name, const ScenarioSour
   return parse(Section(&root, ""), name, source);
 }
 
-ScenarioSource string_source(const std::filesystem::path& directory) {
-  ScenarioSource source;
-  std::error_code ec;
-  source.directory = directory.empty() ? std::filesystem::current_path(ec) : directory;
-  return source;
-}
-
 // ---------------------------------------------------------------------------------------------
 // directional_coefficients
 
@@ -743,17 +736,17 @@ RunResult DirectionalCrawlerStudy::run(const ProgressCallback& progress) const {
 
 DirectionalCoefficientsScenario parse_directional_coefficients_string(std::string_view toml, std::string_view name,
                                                                       const std::filesystem::path& directory) {
-  return parse_text(toml, name, string_source(directory), parse_coefficients);
+  return parse_text(toml, name, ScenarioSource::of_text(directory), parse_coefficients);
 }
 
 DirectionalLoopScenario parse_directional_loop_string(std::string_view toml, std::string_view name,
                                                       const std::filesystem::path& directory) {
-  return parse_text(toml, name, string_source(directory), parse_loop);
+  return parse_text(toml, name, ScenarioSource::of_text(directory), parse_loop);
 }
 
 DirectionalCrawlerScenario parse_directional_crawler_string(std::string_view toml, std::string_view name,
                                                             const std::filesystem::path& directory) {
-  return parse_text(toml, name, string_source(directory), parse_crawler);
+  return parse_text(toml, name, ScenarioSource::of_text(directory), parse_crawler);
 }
 
 std::unique_ptr<Scenario> parse_directional_coefficients_scenario(std::string_view toml, std::string_view name,

@@ -400,18 +400,12 @@ std::string format_number(double v) { return format_value(v); }
 
 FitScenario load_fit_scenario(const fs::path& path) {
   const std::string text = read_text(path);
-  ScenarioSource source;
-  source.path = path;
-  std::error_code ec;
-  const fs::path absolute = fs::absolute(path, ec);
-  source.directory = (ec ? path : absolute).parent_path();
+  const ScenarioSource source = ScenarioSource::of_file(path);
   return parse_fit(detail::parse_toml(text, source.display_name()), path.stem().string(), source);
 }
 
 FitScenario parse_fit_string(std::string_view toml, std::string_view name, const fs::path& directory) {
-  ScenarioSource source;
-  std::error_code ec;
-  source.directory = directory.empty() ? fs::current_path(ec) : directory;
+  const ScenarioSource source = ScenarioSource::of_text(directory);
   return parse_fit(detail::parse_toml(toml, source.display_name()), name, source);
 }
 
@@ -830,19 +824,13 @@ FitComparison parse_comparison(const toml::table& root, const std::vector<std::s
 
 FitComparison load_fit_comparison(const fs::path& path, const std::vector<std::string>& names) {
   const std::string text = read_text(path);
-  ScenarioSource source;
-  source.path = path;
-  std::error_code ec;
-  const fs::path absolute = fs::absolute(path, ec);
-  source.directory = (ec ? path : absolute).parent_path();
+  const ScenarioSource source = ScenarioSource::of_file(path);
   return parse_comparison(detail::parse_toml(text, source.display_name()), names, path.stem().string(), source);
 }
 
 FitComparison parse_fit_comparison_string(std::string_view toml, const std::vector<std::string>& names,
                                           std::string_view name, const fs::path& directory) {
-  ScenarioSource source;
-  std::error_code ec;
-  source.directory = directory.empty() ? fs::current_path(ec) : directory;
+  const ScenarioSource source = ScenarioSource::of_text(directory);
   return parse_comparison(detail::parse_toml(toml, source.display_name()), names, name, source);
 }
 

@@ -903,13 +903,6 @@ LineTransientScenario parse_transient_case(const CaseTable& c, std::string_view 
 // ---------------------------------------------------------------------------------------------
 // Shared run pieces
 
-ScenarioSource string_source(const std::filesystem::path& directory) {
-  ScenarioSource source;
-  std::error_code ec;
-  source.directory = directory.empty() ? std::filesystem::current_path(ec) : directory;
-  return source;
-}
-
 Json line_json(const transport::LineContactParams& p, Kind kind) {
   Json j = Json::object();
   j["L_m"] = p.L_m;
@@ -1321,14 +1314,14 @@ std::vector<Case> parse_all(const toml::table& root, std::string_view name, cons
 
 std::vector<LineSteadyScenario> parse_line_steady_string(std::string_view toml, std::string_view name,
                                                          const std::filesystem::path& directory) {
-  const ScenarioSource source = string_source(directory);
+  const ScenarioSource source = ScenarioSource::of_text(directory);
   return parse_all<LineSteadyScenario>(detail::parse_toml(toml, source.display_name()), name, source,
                                        parse_steady_case);
 }
 
 std::vector<LineTransientScenario> parse_line_transient_string(std::string_view toml, std::string_view name,
                                                                const std::filesystem::path& directory) {
-  const ScenarioSource source = string_source(directory);
+  const ScenarioSource source = ScenarioSource::of_text(directory);
   return parse_all<LineTransientScenario>(detail::parse_toml(toml, source.display_name()), name, source,
                                           parse_transient_case);
 }

@@ -26,6 +26,22 @@ namespace bristle::io {
 
 std::string ScenarioSource::display_name() const { return path.empty() ? std::string("<string>") : path.string(); }
 
+ScenarioSource ScenarioSource::of_file(const std::filesystem::path& path) {
+  ScenarioSource source;
+  source.path = path;
+  std::error_code ec;
+  const std::filesystem::path absolute = std::filesystem::absolute(path, ec);
+  source.directory = (ec ? path : absolute).parent_path();
+  return source;
+}
+
+ScenarioSource ScenarioSource::of_text(const std::filesystem::path& directory) {
+  ScenarioSource source;
+  std::error_code ec;
+  source.directory = directory.empty() ? std::filesystem::current_path(ec) : directory;
+  return source;
+}
+
 std::vector<double> TimeGrid::times() const {
   const double span = t_end_s - t_start_s;
   if (!(output_dt_s > 0.0) || !(span > 0.0) || !std::isfinite(span / output_dt_s)) return {t_start_s, t_end_s};
@@ -315,22 +331,6 @@ std::string read_text(const std::filesystem::path& path) {
   return detail::read_input_file(path, detail::kMaxScenarioBytes, "", "scenario ");
 }
 
-ScenarioSource file_source(const std::filesystem::path& path) {
-  ScenarioSource source;
-  source.path = path;
-  std::error_code ec;
-  const std::filesystem::path absolute = std::filesystem::absolute(path, ec);
-  source.directory = (ec ? path : absolute).parent_path();
-  return source;
-}
-
-ScenarioSource string_source(const std::filesystem::path& directory) {
-  ScenarioSource source;
-  std::error_code ec;
-  source.directory = directory.empty() ? std::filesystem::current_path(ec) : directory;
-  return source;
-}
-
 std::unique_ptr<Scenario> dispatch(std::string_view text, std::string_view name, const ScenarioSource& source) {
   const toml::table root = detail::parse_toml(text, source.display_name());
   const detail::Section top(&root, "");
@@ -365,23 +365,23 @@ std::vector<std::string> scenario_kinds() {
 
 std::unique_ptr<Scenario> load_scenario(const std::filesystem::path& path) {
   const std::string text = read_text(path);
-  return dispatch(text, path.stem().string(), file_source(path));
+  return dispatch(text, path.stem().string(), ScenarioSource::of_file(path));
 }
 
 std::unique_ptr<Scenario> parse_scenario_string(std::string_view toml, std::string_view name,
                                                 const std::filesystem::path& directory) {
-  return dispatch(toml, name, string_source(directory));
+  return dispatch(toml, name, ScenarioSource::of_text(directory));
 }
 
 std::vector<LumpedScenario> parse_lumped_file(const std::filesystem::path& path) {
   const std::string text = read_text(path);
-  const ScenarioSource source = file_source(path);
+  const ScenarioSource source = ScenarioSource::of_file(path);
   return detail::parse_lumped(detail::parse_toml(text, source.display_name()), path.stem().string(), source);
 }
 
 std::vector<LumpedScenario> parse_lumped_string(std::string_view toml, std::string_view name,
                                                 const std::filesystem::path& directory) {
-  const ScenarioSource source = string_source(directory);
+  const ScenarioSource source = ScenarioSource::of_text(directory);
   return detail::parse_lumped(detail::parse_toml(toml, source.display_name()), name, source);
 }
 

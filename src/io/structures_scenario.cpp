@@ -34,13 +34,6 @@ std::string q(std::string_view s) { return json_quote(s); }
 
 using detail::suggestion;
 
-ScenarioSource string_source(const std::filesystem::path& directory) {
-  ScenarioSource source;
-  std::error_code ec;
-  source.directory = directory.empty() ? std::filesystem::current_path(ec) : directory;
-  return source;
-}
-
 /// Most modes of the truncated modal model (its state has 2 per mode, its output a column each).
 constexpr std::int64_t kMaxModes = 100'000;
 /// Smallest positive modal damping ratio (the kernels' decay time 1/(D omega) sets the reduced model's window).
@@ -628,12 +621,12 @@ std::unique_ptr<st::ContactStepper> StructureStickSlipScenario::build_model(cons
 
 StructureKernelScenario parse_structure_kernel_string(std::string_view toml, std::string_view name,
                                                       const std::filesystem::path& directory) {
-  return parse_text(toml, name, string_source(directory), parse_kernel);
+  return parse_text(toml, name, ScenarioSource::of_text(directory), parse_kernel);
 }
 
 StructureStickSlipScenario parse_structure_stick_slip_string(std::string_view toml, std::string_view name,
                                                              const std::filesystem::path& directory) {
-  return parse_text(toml, name, string_source(directory), parse_stick_slip);
+  return parse_text(toml, name, ScenarioSource::of_text(directory), parse_stick_slip);
 }
 
 std::string StructureKernelStudy::summary() const {

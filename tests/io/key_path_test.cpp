@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <memory>
 #include <string>
 
 #include "bristle/core/error.hpp"
@@ -398,6 +399,33 @@ TEST(KeyPath, KeyInfoDocumentsUnitDefaultAndRange) {
   EXPECT_EQ(tau.min, 0.0);
   EXPECT_EQ(key_info(sc, "pair.s").max, 1.0);
   EXPECT_EQ(key_info(sc, "bench.input.amplitude").unit, "m/s");  // the velocity drive's input
+}
+
+TEST(KeyPath, AParsedScenarioIsSetInEveryCaseAndRefusesItsSweepParameter) {
+  const std::string sweep = kBase + "[sweep]\nparameter = \"bench.input.omega\"\nvalues = [4.0, 8.0]\n";
+  std::unique_ptr<Scenario> study = parse_scenario_string(sweep, "s");
+  ASSERT_EQ(study->case_count(), 2u);
+  set_number(*study, "law.mu_s", 1.4);
+  const auto& cases = dynamic_cast<const LumpedStudy&>(*study).cases();
+  ASSERT_EQ(cases.size(), 2u);
+  for (const LumpedScenario& c : cases) EXPECT_EQ(get_number(c, "law.mu_s"), 1.4);
+  EXPECT_EQ(get_number(*study, "law.mu_s"), 1.4);
+  const auto error = [&](auto&& f) -> std::string {
+    try {
+      f();
+    } catch (const InvalidInput& e) {
+      return e.what();
+    }
+    return "(no error)";
+  };
+  EXPECT_EQ(error([&] { (void)get_number(*study, "bench.input.omega"); }),
+            "bench.input.omega: differs between the 2 cases of the sweep (4 in case 1, 8 in case 2); read it from one "
+            "case");
+  EXPECT_EQ(error([&] { set_number(*study, "bench.input.omega", 5.0); }),
+            "bench.input.omega: is the parameter of the sweep (sweep.parameter = \"bench.input.omega\"); set it in "
+            "one case");
+  EXPECT_EQ(error([&] { set_number(*study, "law.mu_s", -1.0); }), "law.mu_s = -1: must be > 0");
+  EXPECT_EQ(get_number(*study, "law.mu_s"), 1.4);  // unchanged by the failed set
 }
 
 }  // namespace

@@ -199,5 +199,41 @@ TEST(PatchSweep, ASweepWithTwoKinematicsListsIsRefused) {
             "one of vx_mps, vy_mps/slip_angle_deg and spin_radps may be a list");
 }
 
+// One mechanism for every kind: a [law] / [body] key of a patch scenario gives the message the lumped kind
+// gives for the same contact (the same walk, the same conversions and the same cross-checks).
+TEST(PatchKeyPath, ContactKeysBehaveAsInTheLumpedKind) {
+  const PatchMapScenario map = parse_map(map_toml());
+  const std::string lumped_toml =
+      "[law]\ntype = \"frbd\"\nmu_s = 1.2\nmu_d = 0.7\nv_s = 3.49\ndelta_s = 0.6\n"
+      "[body1]\ntype = \"elastic\"\nk0 = 240.0\n"
+      "[body2]\ntype = \"gkv\"\nc = [0.5]\ntau = [0.002]\n"
+      "[pair]\ns = 0.4\n"
+      "[bench]\ndrive = \"velocity\"\ninput = 0.1\n[time]\nt_end_s = 0.01\n";
+  const LumpedScenario lumped = parse_lumped_string(lumped_toml, "t").front();
+  for (const auto& [key, value] : std::vector<std::pair<std::string, double>>{
+           {"law.A", 1.0}, {"law.sigma0", 1.0}, {"law.mu_z", 1.0}, {"law.axis1.mu_s", 1.0}, {"law.delta_s", -1.0},
+           {"body1.c", 1.0}, {"body2.k0", 1.0}, {"body2.k", 1.0}, {"body2.tau[1]", 1.0}, {"pair.s", 0.0}}) {
+    PatchMapScenario m = map;
+    LumpedScenario l = lumped;
+    const std::string by_map = error_of([&] { set_number(m, key, value); });
+    EXPECT_EQ(by_map, error_of([&] { set_number(l, key, value); })) << key;
+    EXPECT_NE(by_map, "(no InvalidInput)") << key;
+  }
+  EXPECT_EQ(error_of([&] { PatchMapScenario m = map; set_number(m, "law.A", 1.0); }),
+            "key \"law.A\" does not apply to law.type = \"frbd\" (numeric keys here: law.eps, law.mu_s, law.mu_d, "
+            "law.v_s, law.delta_s, law.mu_v)");
+  // The derivations are the same too: a substrate branch by tau, body2.k0 from pair.s.
+  PatchMapScenario m = map;
+  LumpedScenario l = lumped;
+  for (const auto& [key, value] : std::vector<std::pair<std::string, double>>{{"body2.tau", 0.005}, {"pair.s", 0.3},
+                                                                             {"body1.k0", 300.0}}) {
+    set_number(m, key, value);
+    set_number(l, key, value);
+  }
+  EXPECT_EQ(m.body2.k_elastic, l.body2.k_elastic);
+  EXPECT_EQ(m.body2.branches[0].k, l.body2.branches[0].k);
+  EXPECT_DOUBLE_EQ(get_number(m, "body2.k0"), 300.0 * 0.7 / 0.3);
+}
+
 }  // namespace
 }  // namespace bristle::io

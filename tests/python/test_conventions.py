@@ -144,6 +144,7 @@ NOT_PICKLED = {
     "Riemann",
     # Results (and scenario parts) without a pickled form yet.
     "RunResult", "CaseResult", "ExtraFile", "InitialCondition", "OutputOptions", "Progress", "Sweep", "CrawlerRun",
+    "KeyInfo",
     "LimitState", "Loop", "NapEffect", "PerceivedProfile", "PotentialPoint", "WigglyRun",
     "EnergyAccount", "KernelJump", "KernelSamples", "ModeResponse", "StickSlipInterval",
     "StickSlipResult", "EdgeMap", "Eq84Check",

@@ -22,9 +22,11 @@
 // set as a number. Vector keys take an index ("bench.x0_m[1]"); without one, the number is the x component
 // and y becomes 0, as in TOML. A constant signal is "bench.input" or "bench.input.value".
 //
-// Cost: get/set parse the path in place and touch the structs directly (no TOML, no re-parse); after a law
-// or bench key the table's own validate() runs (LawParams/BenchParams::validate, which build a few short
-// key strings), otherwise nothing allocates on success. Meant to be called once per parameter per residual
+// Cost: get/set walk the kind's serialize() once with a Finder (no TOML, no re-parse, no copy of the
+// scenario) and touch the structs in place; after a law or bench key the table's own validate() runs
+// (LawParams/BenchParams::validate, which build a few short key strings), after any key the kind's
+// cross-checks (patch kinds: validate(sc); lumped: validate() with a steady initial state); a constant
+// signal given by its name builds "<name>.value". Meant to be called once per parameter per residual
 // evaluation of a fit (not benchmarked yet).
 #include <string>
 #include <string_view>
@@ -54,12 +56,12 @@ struct KeyInfo {
 };
 KeyInfo key_info(const LumpedScenario& sc, std::string_view key_path);             // log_scale: spans decades
 
-// ---- The other kinds (io/key_path_kinds.cpp), walked by the schema's Finder (core/schema.hpp) over the
-// kind's serialize(): the same four functions and rules. [law], [body1], [body2], [pair] (and [time]) keys
-// are the lumped kind's (same derivations: tau kept, pair.s); the kind's own keys are set in place, checked
-// with the schema's range (the reader's message, naming the key path), then the reader's cross-checks run
-// (validate(sc) of the kind: bodies, patch, every operating point / output time). A list-valued key
-// (e.g. a kinematics axis given as a list) is not a number: it does not apply.
+// ---- The patch kinds: the same four functions and rules, by the same mechanism (io/key_path.cpp walks the
+// kind's serialize() with the schema's Finder, for every kind alike). [law], [body1], [body2], [pair] (and
+// [time]) behave exactly as in the lumped kind (same derivations: tau kept, pair.s; same messages); the
+// kind's own keys are set in place, checked with the schema's range (the reader's message, naming the key
+// path), then the reader's cross-checks run (validate(sc) of the kind: bodies, patch, every operating point /
+// output time). A list-valued key (e.g. a kinematics axis given as a list) is not a number: it does not apply.
 double get_number(const PatchMapScenario& sc, std::string_view key_path);
 void set_number(PatchMapScenario& sc, std::string_view key_path, double value);
 std::vector<std::string> numeric_keys(const PatchMapScenario& sc);
@@ -68,5 +70,15 @@ double get_number(const PatchTransientScenario& sc, std::string_view key_path);
 void set_number(PatchTransientScenario& sc, std::string_view key_path, double value);
 std::vector<std::string> numeric_keys(const PatchTransientScenario& sc);
 KeyInfo key_info(const PatchTransientScenario& sc, std::string_view key_path);
+
+// ---- A parsed Scenario (load_scenario, parse_scenario_string) of a kind with key paths: lumped,
+// patch_steady_map, patch_transient; another kind is an InvalidInput. get reads the value (a lumped
+// study's cases must agree: the parameter of a [sweep] differs between them); set applies it to every case
+// with the same checks and rebuilds the study in place (a patch map's sweep cases again, each validated;
+// the sweep's own parameter is refused); on any error the scenario is unchanged.
+double get_number(const Scenario& sc, std::string_view key_path);
+void set_number(Scenario& sc, std::string_view key_path, double value);
+std::vector<std::string> numeric_keys(const Scenario& sc);
+KeyInfo key_info(const Scenario& sc, std::string_view key_path);
 
 }  // namespace bristle::io

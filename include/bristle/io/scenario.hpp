@@ -41,6 +41,11 @@ struct ScenarioSource {
   std::filesystem::path path;       // absolute path of the scenario file; empty for a string
   std::filesystem::path directory;  // base directory for relative file names
   std::string display_name() const;  // the path, or "<string>"
+
+  /// A scenario file: its path, and its (absolute) directory for relative file names.
+  static ScenarioSource of_file(const std::filesystem::path& path);
+  /// TOML text: no path; relative file names against `directory` (empty: the current directory).
+  static ScenarioSource of_text(const std::filesystem::path& directory = {});
 };
 
 /// [time]: output grid. Output times run from t_start_s to t_end_s in steps of output_dt_s; both ends

@@ -1,0 +1,169 @@
+"""Key paths from Python (issue 15, item 4): bristle.get(scenario, "law.mu_s") and
+bristle.set(scenario, "body1.k0", 2e5) on a parsed scenario, with the reader's checks (InvalidInput, a
+ValueError, naming the key path): set then run gives what parsing the file with the value gives."""
+
+import math
+
+import pytest
+
+import bristle
+from bristle import io
+
+LUMPED = """
+[law]
+type = "lugre"
+mu_s = 1.2
+mu_d = 0.8
+v_s = 0.01
+[body1]
+type = "gkv"
+k0 = 2e4
+c = [30.0, 5.0]
+tau = [0.01, 0.2]
+[pair]
+s = 0.4
+[bench]
+drive = "velocity"
+normal_load_N = 20
+[bench.input]
+type = "sine"
+amplitude = 0.02
+omega = 6.0
+[time]
+t_end_s = 0.2
+outputs = 21
+[integrator]
+method = "rodas4"
+rtol = 1e-6
+atol = 1e-9
+"""
+
+MAP = """kind = "patch_steady_map"
+[law]
+type = "frbd"
+mu_s = 1.2
+mu_d = 0.7
+v_s = 3.49
+delta_s = 0.6
+[body1]
+type = "elastic"
+k0 = 240.0
+[body2]
+type = "gkv"
+c = [0.5]
+tau = [0.002]
+[pair]
+s = 0.4
+[patch]
+length_m = 0.1
+width_m = 0.05
+normal_load_N = 3000.0
+nx = 12
+ny = 4
+[kinematics]
+Vr_mps = 16.0
+vx_mps = [-1.0, 0.5, 2.0]
+vy_mps = 0.2
+"""
+
+
+def case_of(text):
+    return io.parse_lumped_string(text, "k")[0]
+
+
+def columns(result):
+    return [c.series.to_array().tolist() for c in result.cases]
+
+
+def run_case(case):
+    return columns(io.LumpedStudy([case]).run())
+
+
+def test_get_reads_what_the_toml_gave():
+    case = case_of(LUMPED)
+    assert bristle.get(case, "law.mu_s") == 1.2
+    assert bristle.get(case, "body1.tau[1]") == 0.2
+    assert bristle.get(case, "pair.s") == 0.4
+    assert bristle.get(case, "body2.k0") == 2e4 * (1 - 0.4) / 0.4
+    assert bristle.get(case, "bench.input.omega") == 6.0
+    assert bristle.get(case, "time.outputs") == 21
+    assert "law.mu_s" in bristle.numeric_keys(case)
+    info = bristle.key_info(case, "body1.tau[1]")
+    assert (info.unit, info.range, info.log_scale) == ("s", "SPD (a number: > 0)", True)
+
+
+@pytest.mark.parametrize("key,value,old,new", [
+    ("body1.k0", 3e4, "k0 = 2e4", "k0 = 3e4"),  # body2.k0 follows through pair.s
+    ("law.mu_s", 1.5, "mu_s = 1.2", "mu_s = 1.5"),
+    ("body1.tau[1]", 0.05, "tau = [0.01, 0.2]", "tau = [0.01, 0.05]"),
+    ("bench.input.omega", 9.0, "omega = 6.0", "omega = 9.0"),
+])
+def test_set_then_run_equals_the_file_with_the_value(key, value, old, new):
+    case = case_of(LUMPED)
+    before = run_case(case)
+    bristle.set(case, key, value)
+    assert bristle.get(case, key) == value
+    by_file = case_of(LUMPED.replace(old, new))
+    assert run_case(case) == run_case(by_file)
+    assert run_case(case) != before
+
+
+def test_bad_keys_and_values_name_the_key_path_and_change_nothing():
+    case = case_of(LUMPED)
+    with pytest.raises(ValueError, match=r"^law\.mu_s = -1: must be > 0$"):
+        bristle.set(case, "law.mu_s", -1.0)
+    with pytest.raises(bristle.InvalidInput, match=r'^unknown key "law\.mu_z"; did you mean "law\.mu_s"\?$'):
+        bristle.set(case, "law.mu_z", 1.0)
+    with pytest.raises(ValueError, match=r'^unknown key "body1\.tua\[0\]"; did you mean "body1\.tau\[0\]"\?$'):
+        bristle.get(case, "body1.tua[0]")
+    with pytest.raises(ValueError, match=r"^law\.v_s = nan: must be finite$"):
+        bristle.set(case, "law.v_s", math.nan)
+    with pytest.raises(ValueError, match=r'^key "bench\.mass_kg" does not apply to bench\.drive = "velocity"'):
+        bristle.set(case, "bench.mass_kg", 2.0)
+    with pytest.raises(ValueError, match=r"^body2\.k0: derived from pair\.s = 0\.4"):
+        bristle.set(case, "body2.k0", 1e4)
+    with pytest.raises(ValueError, match=r"^pair\.s = 1\.5: must lie in \(0, 1\)$"):
+        bristle.set(case, "pair.s", 1.5)
+    assert bristle.get(case, "law.mu_s") == 1.2
+    assert bristle.get(case, "pair.s") == 0.4
+    assert run_case(case) == run_case(case_of(LUMPED))
+
+
+def test_a_patch_map_scenario_is_changed_in_place_and_runs_as_the_file():
+    sc = bristle.parse_scenario_string(MAP, "m")
+    assert bristle.get(sc, "pair.s") == 0.4
+    assert bristle.get(sc, "body2.tau") == 0.002
+    bristle.set(sc, "pair.s", 0.55)
+    bristle.set(sc, "patch.nx", 16)
+    assert bristle.get(sc, "pair.s") == 0.55
+    by_file = bristle.parse_scenario_string(MAP.replace("s = 0.4", "s = 0.55").replace("nx = 12", "nx = 16"), "m")
+    assert columns(sc.run()) == columns(by_file.run())
+    with pytest.raises(ValueError, match=r"^patch\.nx = 3: must be >= 4$"):
+        bristle.set(sc, "patch.nx", 3)
+    assert bristle.get(sc, "patch.nx") == 16
+    assert "kinematics.vy_mps" in bristle.numeric_keys(sc)
+    assert bristle.key_info(sc, "patch.length_m").unit == "m"
+
+
+def test_a_lumped_study_sets_every_case_and_refuses_its_sweep_parameter():
+    sweep = LUMPED + '[sweep]\nparameter = "bench.input.omega"\nvalues = [4.0, 8.0]\n'
+    study = bristle.parse_scenario_string(sweep, "s")
+    assert study.case_count == 2
+    bristle.set(study, "law.mu_s", 1.4)
+    assert [bristle.get(c, "law.mu_s") for c in study.cases] == [1.4, 1.4]
+    with pytest.raises(ValueError, match=r"^bench\.input\.omega: differs between the 2 cases of the sweep"):
+        bristle.get(study, "bench.input.omega")
+    with pytest.raises(ValueError, match=r"^bench\.input\.omega: is the parameter of the sweep"):
+        bristle.set(study, "bench.input.omega", 5.0)
+
+
+def test_a_kind_without_key_paths_says_so(examples):
+    sc = bristle.load_scenario(str(examples / "fig5_sliding_steady.toml"))
+    with pytest.raises(ValueError, match=r'^kind = "line_steady": has no key paths yet'):
+        bristle.get(sc, "law.mu_s")
+
+
+
+def test_anything_else_is_a_type_error():
+    with pytest.raises(TypeError, match=r"^scenario: expected a LumpedScenario or a Scenario \(load_scenario\), got str$"):
+        bristle.get("law.mu_s", "law.mu_s")

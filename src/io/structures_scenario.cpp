@@ -19,6 +19,8 @@
 #include "csv_table.hpp"
 #include "input_file.hpp"
 #include "scenario_internal.hpp"
+#include "schema_json.hpp"
+#include "schema_reader.hpp"
 
 namespace bristle::io {
 
@@ -429,6 +431,20 @@ const Keys kStickTop = {"kind", "name", "description", "structure", "contact", "
 const Keys kStickColumns = {"t_s", "w_m", "v_mps", "vr_mps", "F_N", "stick"};
 const Keys kEnergyColumns = {"E_belt_J", "D_friction_J", "D_modal_J", "dE_stored_J", "energy_residual_J"};
 
+/// [friction] (laws::CoulombStribeckParams): its type names the one set-valued law.
+const detail::ReaderHooks& friction_hooks() {
+  static const detail::ReaderHooks hooks = [] {
+    detail::ReaderHooks h;
+    h.declared["friction.type"] = [](const Section& f) {
+      if (const auto t = f.string("type"); t && *t != "coulomb_stribeck")
+        throw InvalidInput(fmt::format("friction.type = {}: must be \"coulomb_stribeck\" (dynamic laws go in [law]){}",
+                                       q(*t), suggestion(*t, {"coulomb_stribeck"})));
+    };
+    return h;
+  }();
+  return hooks;
+}
+
 StructureStickSlipScenario parse_stick_slip(const Section& root, std::string_view name, const ScenarioSource& source) {
   StructureStickSlipScenario sc;
   sc.source = source;
@@ -458,15 +474,7 @@ StructureStickSlipScenario parse_stick_slip(const Section& root, std::string_vie
     root.missing("friction", "the friction: [friction] (Coulomb-Stribeck: mu_s, mu_d, v_s, delta_s, mu_v) or [law] "
                              "with [body1] for a dynamic law (LuGre, FrBD, ...)");
   if (f.present()) {
-    f.check_keys({"type", "mu_s", "mu_d", "v_s", "delta_s", "mu_v"});
-    if (const auto t = f.string("type"); t && *t != "coulomb_stribeck")
-      throw InvalidInput(fmt::format("friction.type = {}: must be \"coulomb_stribeck\" (dynamic laws go in [law]){}",
-                                     q(*t), suggestion(*t, {"coulomb_stribeck"})));
-    sc.friction.mu_s = f.number_or("mu_s", sc.friction.mu_s);
-    sc.friction.mu_d = f.number_or("mu_d", sc.friction.mu_d);
-    sc.friction.v_s = f.number_or("v_s", sc.friction.v_s);
-    sc.friction.delta_s = f.number_or("delta_s", sc.friction.delta_s);
-    sc.friction.mu_v = f.number_or("mu_v", sc.friction.mu_v);
+    detail::SchemaReader(f, friction_hooks()).read(sc.friction);  // laws::CoulombStribeckParams' schema
     sc.friction.validate("friction");
     for (const char* t : {"body1", "body2", "pair"})
       if (root.has(t))
@@ -722,8 +730,9 @@ std::string StructureStickSlipStudy::summary() const {
     out += fmt::format("friction   dynamic law {} (contact model of the core)\n", laws::to_string(sc_.law.kind));
   else
     out += fmt::format("friction   Coulomb-Stribeck: mu_s = {}, mu_d = {}, v_S = {} m/s, delta_S = {}, mu_v = {} s/m\n",
-                       format_value(sc_.friction.mu_s), format_value(sc_.friction.mu_d), format_value(sc_.friction.v_s),
-                       format_value(sc_.friction.delta_s), format_value(sc_.friction.mu_v));
+                       format_value(sc_.friction.mu.mu_s), format_value(sc_.friction.mu.mu_d),
+                       format_value(sc_.friction.mu.v_s), format_value(sc_.friction.mu.delta_s),
+                       format_value(sc_.friction.mu.mu_v));
   const auto model = sc_.build_model(s);
   out += fmt::format("model      {}\n", model->description());
   out += fmt::format("run        dt = {} s to {} s, every {} step(s) recorded\n", format_value(sc_.dt_s),
@@ -769,13 +778,8 @@ RunResult StructureStickSlipStudy::run(const ProgressCallback& progress) const {
     parameters["body1"] = detail::body_to_json(sc_.body1);
     parameters["body2"] = detail::body_to_json(sc_.body2);
   } else {
-    Json f = Json::object();
-    f["type"] = "coulomb_stribeck";
-    f["mu_s"] = sc_.friction.mu_s;
-    f["mu_d"] = sc_.friction.mu_d;
-    f["v_s"] = sc_.friction.v_s;
-    f["delta_s"] = sc_.friction.delta_s;
-    f["mu_v"] = sc_.friction.mu_v;
+    const detail::JsonWriter::Hooks hooks{{"friction.type", [](Json& f) { f["type"] = "coulomb_stribeck"; }}};
+    const Json f = detail::JsonWriter::write(sc_.friction, hooks, "friction");
     parameters["friction"] = f;
   }
   Json m = Json::object();

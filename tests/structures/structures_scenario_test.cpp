@@ -106,6 +106,13 @@ TEST(StructuresScenario, BadInputNamesTheTomlKey) {
   // unknown keys suggest the nearest one
   expect_error(stick(kStructure, kBelt, "[friction]\nmu_z = 0.5\n"),
                "unknown key \"friction.mu_z\"; did you mean \"friction.mu_s\"?");
+  // [friction] is laws::CoulombStribeckParams read through its schema: type, ranges, types, with the key path
+  expect_error(stick(kStructure, kBelt, "[friction]\ntype = \"lugre\"\n"),
+               "friction.type = \"lugre\": must be \"coulomb_stribeck\" (dynamic laws go in [law])");
+  expect_error(stick(kStructure, kBelt, "[friction]\nmu_s = -1\n"), "friction.mu_s = -1: must be > 0");
+  expect_error(stick(kStructure, kBelt, "[friction]\ndelta_s = nan\n"), "friction.delta_s = nan: must be finite");
+  expect_error(stick(kStructure, kBelt, "[friction]\nv_s = \"fast\"\n"),
+               "friction.v_s = \"fast\": must be a number");
   // the model against the structure
   expect_error(stick("[structure]\ntype = \"cantilever\"\n"),
                "structure.damping_ratio = 0: the kernel of an undamped cantilever never decays, so its memory cannot "

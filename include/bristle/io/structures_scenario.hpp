@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "bristle/io/scenario.hpp"
+#include "bristle/laws/coulomb_stribeck.hpp"
 #include "bristle/laws/friction_law.hpp"
 #include "bristle/rheology/rheology.hpp"
 #include "bristle/structures/kernels.hpp"
@@ -70,7 +71,7 @@ struct StructureStickSlipScenario {
   StructureSpec structure;
   structures::BeltParams contact;
   bool dynamic = false;                // [law] given: a dynamic law of the core
-  laws::StribeckParams friction{0.5, 0.3, 0.1, 2.0, 0.0};
+  laws::CoulombStribeckParams friction;  // [friction]: the set-valued law (laws/coulomb_stribeck.hpp)
   laws::LawParams law;
   rheology::RheologyParams body1 = rheology::elastic(1e4), body2 = rheology::rigid();
   bool modal = false;                  // model.type = "modal"

@@ -739,7 +739,13 @@ void set_number(LumpedScenario& sc, std::string_view key, double value) {
   const double old_d = t.d ? *t.d : 0.0;
   const std::int64_t old_outputs = sc.input_form.time_outputs;
   const bool old_dt_given = sc.input_form.time_output_dt_given;
+  const rheology::RheologyParams old_body1 = sc.body1, old_body2 = sc.body2;  // eq. 58 re-derives branches
   try {
+    if (!body.eq58_tau.empty() && t.hook == Hook::gkv_c)
+      throw InvalidInput(fmt::format("{}: set by eq. 58 (body{}.c = \"eq58\": c_i = tau_i k0); set body{}.tau or the "
+                                     "stiffness instead",
+                                     key, t.body + 1, t.body + 1));
+    if (!body.eq58_tau.empty() && t.hook == Hook::gkv_tau) body.eq58_tau[t.branch] = value;
     switch (t.hook) {
       case Hook::body_k0:
         if (!isotropic(*t.m)) not_isotropic(key, *t.m);
@@ -812,8 +818,12 @@ void set_number(LumpedScenario& sc, std::string_view key, double value) {
         break;
       default: break;
     }
+    rheology::apply_eq58(sc.body1, "body1");  // c = "eq58": the dampings follow the k0 and tau now set
+    rheology::apply_eq58(sc.body2, "body2");
     check_steady(sc, t.hook);
   } catch (...) {
+    sc.body1 = old_body1;
+    sc.body2 = old_body2;
     sc.body1.k_elastic = old_k1;
     sc.body2.k_elastic = old_k2;
     sc.pair_s = old_s;

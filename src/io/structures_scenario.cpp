@@ -36,6 +36,24 @@ std::string q(std::string_view s) { return json_quote(s); }
 
 using detail::suggestion;
 
+/// The keys of `section` ("" = the top level) of kind Sc as its schema lists them (io/structures_scenario.hpp),
+/// in the schema's order; with `form`, only those used by it (used_by empty or naming it).
+template <class Sc>
+Keys schema_keys(std::string_view section, std::string_view form = {}) {
+  Sc sc;
+  schema::KeyTable table;
+  serialize(table, sc);
+  Keys out;
+  for (const schema::KeyRow& row : table.rows()) {
+    const std::size_t dot = row.path.rfind('.');
+    const std::string_view parent = dot == std::string::npos ? std::string_view() : std::string_view(row.path).substr(0, dot);
+    if (parent != section) continue;
+    if (!form.empty() && !row.field.used_by.empty() && row.field.used_by.find(form) == std::string_view::npos) continue;
+    out.push_back(dot == std::string::npos ? row.path : row.path.substr(dot + 1));
+  }
+  return out;
+}
+
 ScenarioSource string_source(const std::filesystem::path& directory) {
   ScenarioSource source;
   std::error_code ec;
@@ -296,9 +314,6 @@ auto parse_text(std::string_view toml, std::string_view name, const ScenarioSour
 // ---------------------------------------------------------------------------------------------
 // structure_kernel
 
-const Keys kKernelTop = {"kind", "name", "description", "structure", "kernel", "output"};
-const Keys kKernelKeys = {"quantity", "i", "j", "tau_start_s", "tau_end_s", "points", "spacing",
-                          "columns", "damping_ratios", "max_modes", "relative_tolerance"};
 
 std::string quantity_name(StructureKernelScenario::Quantity q) {
   switch (q) {
@@ -323,12 +338,12 @@ std::string quantity_symbol(StructureKernelScenario::Quantity q) {
 StructureKernelScenario parse_kernel(const Section& root, std::string_view name, const ScenarioSource& source) {
   StructureKernelScenario sc;
   sc.source = source;
-  read_top(root, "structure_kernel", kKernelTop, name, sc.name, sc.description);
+  read_top(root, "structure_kernel", schema_keys<StructureKernelScenario>(""), name, sc.name, sc.description);
   sc.structure = read_structure(root, source);
   const st::Structure s = sc.structure.build();
   const Section k = root.table("kernel");
   if (!k.present()) root.missing("kernel", "what to evaluate: at least kernel.tau_end_s");
-  k.check_keys(kKernelKeys);
+  k.check_keys(schema_keys<StructureKernelScenario>("kernel"));
   using Q = StructureKernelScenario::Quantity;
   const Keys quantities = {"displacement", "velocity", "step", "step_oscillating"};
   const std::string quantity = k.string("quantity").value_or("displacement");
@@ -426,8 +441,6 @@ StructureKernelScenario parse_kernel(const Section& root, std::string_view name,
 // ---------------------------------------------------------------------------------------------
 // structure_stick_slip
 
-const Keys kStickTop = {"kind", "name", "description", "structure", "contact", "friction", "law", "body1", "body2",
-                        "pair", "model", "run", "output"};
 const Keys kStickColumns = {"t_s", "w_m", "v_mps", "vr_mps", "F_N", "stick"};
 const Keys kEnergyColumns = {"E_belt_J", "D_friction_J", "D_modal_J", "dE_stored_J", "energy_residual_J"};
 
@@ -448,13 +461,13 @@ const detail::ReaderHooks& friction_hooks() {
 StructureStickSlipScenario parse_stick_slip(const Section& root, std::string_view name, const ScenarioSource& source) {
   StructureStickSlipScenario sc;
   sc.source = source;
-  read_top(root, "structure_stick_slip", kStickTop, name, sc.name, sc.description);
+  read_top(root, "structure_stick_slip", schema_keys<StructureStickSlipScenario>(""), name, sc.name, sc.description);
   sc.structure = read_structure(root, source);
   const st::Structure s = sc.structure.build();
 
   const Section c = root.table("contact");
   if (!c.present()) root.missing("contact", "the belt contact: normal_load_N, belt_speed_m_per_s");
-  c.check_keys({"normal_load_N", "belt_speed_m_per_s", "contact_index"});
+  c.check_keys(schema_keys<StructureStickSlipScenario>("contact"));
   sc.contact.normal_load_N = c.required_number("normal_load_N", "the normal load pressing the contact on the belt, N");
   sc.contact.belt_speed_m_per_s = c.required_number("belt_speed_m_per_s", "the belt speed, m/s");
   if (const auto ci = c.integer("contact_index")) {
@@ -495,14 +508,14 @@ StructureStickSlipScenario parse_stick_slip(const Section& root, std::string_vie
 
   const Section m = root.table("model");
   const std::string type = m.string("type").value_or("reduced");
-  const Keys model_keys = {"type", "modes", "track_energy", "window_steps", "far_tolerance"};
+  const Keys model_keys = schema_keys<StructureStickSlipScenario>("model");
   if (type == "reduced") {
-    m.check_keys({"type", "window_steps", "far_tolerance"}, model_keys, "model.type = \"reduced\"");
+    m.check_keys(schema_keys<StructureStickSlipScenario>("model", "reduced"), model_keys, "model.type = \"reduced\"");
     sc.reduced.window_steps = m.integer("window_steps").value_or(0);
     sc.reduced.far_tolerance = m.number_or("far_tolerance", sc.reduced.far_tolerance);
     sc.reduced.validate("model");
   } else if (type == "modal") {
-    m.check_keys({"type", "modes", "track_energy"}, model_keys, "model.type = \"modal\"");
+    m.check_keys(schema_keys<StructureStickSlipScenario>("model", "modal"), model_keys, "model.type = \"modal\"");
     sc.modal = true;
     const auto n = m.integer("modes");
     if (!n) m.missing("modes", "the number of modes of the truncated model");
@@ -518,7 +531,7 @@ StructureStickSlipScenario parse_stick_slip(const Section& root, std::string_vie
 
   const Section r = root.table("run");
   if (!r.present()) root.missing("run", "the time stepping: dt_s and t_end_s");
-  r.check_keys({"dt_s", "t_end_s", "output_every", "stick_tolerance_m_per_s", "cycles"});
+  r.check_keys(schema_keys<StructureStickSlipScenario>("run"));
   sc.dt_s = r.required_number("dt_s", "the time step, s");
   require_positive(r.key("dt_s"), sc.dt_s);
   sc.run.t_end_s = r.required_number("t_end_s", "the duration of the run, s");

@@ -255,7 +255,7 @@ int main(int argc, char** argv) {
   keys->add_option("--section", keys_section,
                    "Markdown of one table only: \"\" (the top level), law, law.axis1, body1, pair, bench, time, "
                    "integrator, initial, sweep, output or signal (lumped); patch, kinematics, transient, load "
-                   "(patch kinds)")
+                   "(patch kinds); structure, kernel, contact, friction, model, run (structures kinds)")
       ->type_name("TABLE");
   keys->footer("\nThe tables are generated from the parameter schema (the serialize() beside each parameter struct);\n"
                "the key tables of docs/scenarios.md are this command's output (a test checks it). JSON: one object\n"

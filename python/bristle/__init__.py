@@ -30,8 +30,8 @@ for _name in ("laws", "rheology", "contact", "integrate", "transport", "io", "pa
               "structures", "patch"):
     _sys.modules[__name__ + "." + _name] = getattr(_bristle, _name)
 
-from .laws import (FrictionCoefficient, FrictionLaw, LawKind, LawParams, StribeckParams,  # noqa: E402
-                   stribeck_mu)
+from .laws import (CoulombStribeck, CoulombStribeckParams, FrictionCoefficient, FrictionLaw,  # noqa: E402
+                   LawKind, LawParams, StribeckParams, stribeck_mu)
 from .rheology import (Branch, ContactPair, Realisation, RheologyKind, RheologyParams, compliance,  # noqa: E402
                        elastic, gkv, gm, gm_equivalent_of_gkv, realise, rigid, substrate_stiffness_from_s)
 from .contact import (Bench, BenchParams, BenchRun, Contact, ContactArray, ContactModel, DriveKind,  # noqa: E402
@@ -61,6 +61,7 @@ __all__ = [
     "format_value", "regularised_abs", "regularised_norm", "regularised_sign", "rotation",
     "laws", "rheology", "contact", "integrate", "transport", "io", "parallel", "papers", "directional", "structures",
     "patch",
+    "CoulombStribeck", "CoulombStribeckParams",
     "FrictionCoefficient", "FrictionLaw", "LawKind", "LawParams", "StribeckParams", "stribeck_mu",
     "Branch", "ContactPair", "Realisation", "RheologyKind", "RheologyParams", "compliance", "elastic", "gkv", "gm",
     "gm_equivalent_of_gkv", "realise", "rigid", "substrate_stiffness_from_s",

@@ -1,5 +1,6 @@
 // Python bindings of bristle/laws: the Stribeck law and M(v) (paper 1, eq. 53) and the friction laws
 // h0 (eqs. 2-7).
+#include "bristle/laws/coulomb_stribeck.hpp"
 #include "bristle/laws/friction_law.hpp"
 #include "bristle/laws/stribeck.hpp"
 #include "common.hpp"
@@ -25,6 +26,26 @@ struct Traits<laws::StribeckParams> {
   static void load(laws::StribeckParams&, Load&) {}
   static void after(laws::StribeckParams&, const py::dict&) {}
   static std::string table_repr(const std::string&, const py::dict&) { return "StribeckParams()"; }
+};
+
+/// CoulombStribeckParams: the [friction] table of kind = "structure_stick_slip". Its `type` (declared: the one
+/// set-valued law) is accepted as a keyword and not stored.
+template <>
+struct Traits<laws::CoulombStribeckParams> {
+  static constexpr const char* name = "CoulombStribeckParams";
+  static constexpr const char* prefix = "friction";
+  static constexpr const char* extra_doc =
+      "Example: ``CoulombStribeckParams(mu_s=0.5, mu_d=0.3, v_s=0.1)``\n";
+  template <class A, class S>
+  static void walk(A& a, S& p) { serialize(a, p); }
+  static void dump(const laws::CoulombStribeckParams&, std::vector<Entry>&) {}
+  static void load(laws::CoulombStribeckParams&, Load& l) {
+    if (py::object t = pop(l.keywords(), "type"); t && !(py::isinstance<py::str>(t) && t.cast<std::string>() == "coulomb_stribeck"))
+      throw InvalidInput("friction.type = " + std::string(py::repr(t)) +
+                         ": must be \"coulomb_stribeck\" (dynamic laws are a LawParams)");
+  }
+  static void after(laws::CoulombStribeckParams&, const py::dict&) {}
+  static std::string table_repr(const std::string&, const py::dict&) { return "CoulombStribeckParams()"; }
 };
 
 /// LawParams: the [law] table. Declared in the schema, stored apart: sigma0 (optional); Python only: the FrBD
@@ -141,6 +162,49 @@ mu_s, mu_d (-) > 0; v_s (m/s) > 0; delta_s (-) >= 0; mu_v (s/m) >= 0. Checked wh
           py::arg("speed"), "mu(speed) of eq. 53 for speeds >= 0 (m/s); elementwise on arrays.");
   schema_py::bind_schema<StribeckParams>(stribeck, "", false);
   add_copy<StribeckParams>(stribeck);
+
+  py::class_<laws::CoulombStribeckParams> cs(m, "CoulombStribeckParams", R"doc(
+Set-valued Coulomb-Stribeck friction (paper 3, §III; the [friction] table of kind = "structure_stick_slip"):
+
+    F in -mu(|v_r|) N sgn(v_r),  |F| <= mu_s N at v_r = 0 (exact stick),
+    mu(v) = mu_d + (mu_s - mu_d) exp(-(v/v_s)^delta_s) + mu_v v   (paper 1, eq. 53).
+
+Used by bristle.structures.run_stick_slip and CoulombStribeck.)doc");
+  schema_py::bind_schema<laws::CoulombStribeckParams>(cs, "Coulomb-Stribeck friction parameters.");
+  cs.def_property(
+        "stribeck", [](const laws::CoulombStribeckParams& p) { return p.mu; },
+        [](laws::CoulombStribeckParams& p, const StribeckParams& mu) { p.mu = mu; },
+        "the coefficient mu(v) as a StribeckParams (a copy)")
+      .def("validate", &laws::CoulombStribeckParams::validate, py::arg("prefix") = "friction",
+           "Raises InvalidInput (ValueError) naming prefix.key if a value is out of range.")
+      .def(
+          "mu",
+          [](const laws::CoulombStribeckParams& p, py::handle speed) {
+            return map_array(speed, [&p](double s) { return laws::stribeck_mu(p.mu, s); });
+          },
+          py::arg("speed"), "mu(speed) of eq. 53 for speeds >= 0 (m/s); elementwise on arrays.");
+  add_copy<laws::CoulombStribeckParams>(cs);
+
+  py::class_<laws::CoulombStribeck>(m, "CoulombStribeck", R"doc(
+The set-valued Coulomb-Stribeck law at a contact whose relative velocity is affine in the force over a step,
+v_r = c + a F (a > 0: the one-step admittance, m/(N s); N > 0: the normal load, N). step(c) returns
+(force_N, stick, slip_speed_mps): stick with F = -c/a while |F| <= mu_s N, else F = -mu(x) N sgn(c) with x the
+smallest root of x = |c| - a N mu(x). well_posed: a N max(-mu') < 1 (a unique slip root).)doc")
+      .def(py::init<const laws::CoulombStribeckParams&, double, double, std::string_view>(), py::arg("params"),
+           py::arg("admittance"), py::arg("normal_load_N"), py::arg("prefix") = "friction")
+      .def_property_readonly("params", &laws::CoulombStribeck::params)
+      .def_property_readonly("well_posed", &laws::CoulombStribeck::well_posed)
+      .def_property_readonly("mu_static", &laws::CoulombStribeck::mu_static, "mu(0) = mu_s")
+      .def(
+          "step",
+          [](const laws::CoulombStribeck& law, double c, double guess) {
+            const laws::CoulombStribeckStep s = law.step(c, guess);
+            return py::make_tuple(s.force, s.stick, s.slip_speed);
+          },
+          py::arg("c"), py::arg("guess") = -1.0,
+          "(force_N, stick, slip_speed_mps) of the step v_r = c + a F; guess: a start for the slip speed (< 0: none).");
+  m.def("steepest_descent", &laws::steepest_descent, py::arg("stribeck"),
+        "sup over v > 0 of -mu'(v) of a StribeckParams (+inf for 0 < delta_s < 1 with mu_s > mu_d).");
 
   m.def(
       "stribeck_mu",

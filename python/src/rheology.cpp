@@ -204,6 +204,16 @@ arguments at once. `branches` returns a copy: assign a whole list.)doc");
   m.def("gkv", &rheology::gkv, py::arg("k0"), py::arg("c"), py::arg("tau"),
         "Isotropic generalised Kelvin-Voigt body (eq. 8): k0 (1/m), branch dampings c_i (s/m) and relaxation "
         "times tau_i (s); k_i = c_i / tau_i.");
+  m.def("gkv_eq58", &rheology::gkv_eq58, py::arg("k0"), py::arg("tau"),
+        "Isotropic GKV body under paper 1's eq. 58 (TOML c = \"eq58\"): k0 (1/m) and relaxation times tau_i (s); "
+        "the dampings follow k0, c_i = tau_i k0 (re-applied by ContactPair when k0 changes: attribute eq58_tau). "
+        "Example: ``gkv_eq58(160.0, [0.1, 0.1])`` (k02 = 240 (1 - 0.6)/0.6).");
+  params.def_readwrite("eq58_tau", &RheologyParams::eq58_tau,
+                       "eq. 58: relaxation times tau_i (s) whose dampings follow k0, c_i = tau_i k0 (empty: the "
+                       "branches as given; not part of the pickled state, which holds the branches)");
+  m.def("apply_eq58", [](RheologyParams p, std::string_view prefix) { rheology::apply_eq58(p, prefix); return p; },
+        py::arg("params"), py::arg("prefix") = "body2",
+        "A copy of params with its branches set by eq. 58 from eq58_tau and k0 (c_i = tau_i k0, k_i = c_i / tau_i).");
   m.def("gm", &rheology::gm, py::arg("k_inf"), py::arg("k"), py::arg("tau"),
         "Isotropic generalised Maxwell body (eq. 10): k_inf (1/m), branch stiffnesses k_i (1/m), relaxation times "
         "tau_i (s); c_i = k_i tau_i.");

@@ -643,6 +643,11 @@ steps, well_posed, admittance_m_per_N_s, max_stick_velocity_mps, max_stick_force
          py::object progress) {
         ProgressRelay relay(progress);
         const auto on_progress = relay.function();
+        if (py::isinstance<laws::CoulombStribeckParams>(friction)) {
+          const auto f = friction.cast<laws::CoulombStribeckParams>();
+          py::gil_scoped_release release;
+          return run_stick_slip(stepper, belt_params, f, options, on_progress);
+        }
         if (py::isinstance<laws::StribeckParams>(friction)) {
           const auto f = friction.cast<laws::StribeckParams>();
           py::gil_scoped_release release;
@@ -653,14 +658,16 @@ steps, well_posed, admittance_m_per_N_s, max_stick_velocity_mps, max_stick_force
           py::gil_scoped_release release;
           return run_stick_slip(stepper, belt_params, law, options, on_progress);
         }
-        throw py::type_error("friction: expected a StribeckParams (Coulomb-Stribeck, set-valued stick) or a "
+        throw py::type_error("friction: expected a CoulombStribeckParams or StribeckParams (Coulomb-Stribeck, "
+                             "set-valued stick) or a "
                              "ContactModel (a dynamic law), got " +
                              std::string(py::str(py::type::handle_of(friction).attr("__name__"))));
       },
       py::arg("structure"), py::arg("belt"), py::arg("friction"), py::arg("options") = StickSlipOptions{},
       py::arg("progress") = py::none(),
       R"doc(A contact point of `structure` (a ContactStepper, advanced in place from its current state) pressed
-against a moving belt: friction a StribeckParams (Coulomb-Stribeck, exact stick) or a ContactModel
+against a moving belt: friction a laws.CoulombStribeckParams (or its coefficient, a StribeckParams:
+Coulomb-Stribeck, exact stick) or a ContactModel
 (a dynamic law of the core). progress: optional callable(fraction of the steps done). GIL released;
 Ctrl-C interrupts (KeyboardInterrupt; the structure is left at the step reached).)doc");
   {  // results pickle by their fields (pickle_fields.hpp)

@@ -604,8 +604,14 @@ void set_generic(Sc& sc, std::string_view key, double value) {
   if constexpr (requires { sc.time; }) saved.time = sc.time;
   saved.outputs = sc.input_form.time_outputs;
   saved.output_dt_given = sc.input_form.time_output_dt_given;
+  const rheology::RheologyParams saved_body1 = sc.body1, saved_body2 = sc.body2;  // eq. 58 re-derives branches
   const Mat2 iso = value * Mat2::Identity();
   try {
+    if (!body.eq58_tau.empty() && t.hook == Hook::branch && t.gkv && t.main)
+      throw InvalidInput(fmt::format("{}: set by eq. 58 (body{}.c = \"eq58\": c_i = tau_i k0); set body{}.tau or the "
+                                     "stiffness instead",
+                                     key, t.body + 1, t.body + 1));
+    if (!body.eq58_tau.empty() && t.hook == Hook::tau) body.eq58_tau[t.branch] = value;
     switch (t.hook) {
       case Hook::plain:
         if (t.d) *t.d = value;
@@ -657,6 +663,8 @@ void set_generic(Sc& sc, std::string_view key, double value) {
         }
         break;
     }
+    rheology::apply_eq58(sc.body1, "body1");  // c = "eq58": the dampings follow the k0 and tau now set
+    rheology::apply_eq58(sc.body2, "body2");
     // The table's own cross-checks, as the reader runs them.
     if (starts_with(t.table, "law")) {
       if (!sc.law.M.anisotropic) sc.law.M.axis2 = sc.law.M.axis1;  // the reader's isotropic M (lumped.cpp)
@@ -692,6 +700,8 @@ void set_generic(Sc& sc, std::string_view key, double value) {
     if constexpr (requires { sc.time; }) sc.time = saved.time;
     sc.input_form.time_outputs = saved.outputs;
     sc.input_form.time_output_dt_given = saved.output_dt_given;
+    sc.body1 = saved_body1;
+    sc.body2 = saved_body2;
     throw;
   }
 }

@@ -9,6 +9,7 @@
 #include "bristle/core/error.hpp"
 #include "bristle/io/patch_scenario.hpp"
 #include "bristle/io/scenario.hpp"
+#include "bristle/io/structures_scenario.hpp"
 
 namespace bristle::io {
 
@@ -34,6 +35,8 @@ std::vector<schema::KeyRow> rows_of() {
 std::vector<schema::KeyRow> all_rows(std::string_view kind) {
   if (kind == "patch_steady_map") return rows_of<PatchMapScenario>();
   if (kind == "patch_transient") return rows_of<PatchTransientScenario>();
+  if (kind == "structure_kernel") return rows_of<StructureKernelScenario>();
+  if (kind == "structure_stick_slip") return rows_of<StructureStickSlipScenario>();
   return rows_of<LumpedScenario>();
 }
 
@@ -60,7 +63,9 @@ std::string cell(std::string_view text) {
 
 }  // namespace
 
-std::vector<std::string> schema_kinds() { return {"lumped", "patch_steady_map", "patch_transient"}; }
+std::vector<std::string> schema_kinds() {
+  return {"lumped", "patch_steady_map", "patch_transient", "structure_kernel", "structure_stick_slip"};
+}
 
 std::vector<std::string> key_sections(std::string_view kind) {
   require_schema_kind(kind);

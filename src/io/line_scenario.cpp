@@ -223,9 +223,10 @@ void set_relaxation_times(toml::table& t, const std::string& name, double tau, c
   }
 }
 
-/// body2.c = "eq58": c_i,2 = tau_i,2 k01 (1 - s)/s = tau_i,2 k02 (paper 1, eq. 58). Returns whether the
-/// rule was used.
-bool apply_eq58(toml::table& t) {
+/// body2.c = "eq58": c_i,2 = tau_i,2 k01 (1 - s)/s = tau_i,2 k02 (paper 1, eq. 58). Checks the TOML form
+/// (the line kinds' messages) and returns whether the rule is used; the rule itself is
+/// rheology::apply_eq58 (RheologyParams::eq58_tau), applied by the shared body reader.
+bool check_eq58(toml::table& t) {
   toml::table* body2 = sub_table(t, "body2");
   if (!body2) return false;
   const toml::node* c = body2->get("c");
@@ -279,9 +280,7 @@ bool apply_eq58(toml::table& t) {
                     "tau_i,2 k01 (1 - s)/s = tau_i,2 k02)",
                     where));
   }
-  toml::array dampings;
-  for (const double ti : taus) dampings.push_back(ti * k02);
-  body2->insert_or_assign("c", std::move(dampings));
+  (void)k02;
   return true;
 }
 
@@ -373,7 +372,7 @@ void for_each_line_case(const toml::table& root, const ParseCase& parse_case) {
             set_relaxation_times(c.table, "body2", v, where);
           }
         }
-        c.eq58 = apply_eq58(c.table);
+        c.eq58 = check_eq58(c.table);
         parse_case(c, index, total);
       } catch (const InvalidInput& e) {
         if (total == 1) throw;

@@ -134,6 +134,25 @@ void read_branches(const Section& b, Body& body) {
   const bool gkv = body.params.kind == RheologyKind::gkv;
   const std::string main = gkv ? "c" : "k";
   const std::string alt = gkv ? "k" : "c";
+  if (const toml::node* c = b.node("c"); gkv && c && c->is_string() && *b.string("c") == "eq58") {
+    // paper 1, eq. 58: C_i = tau_i k0, set by rheology::apply_eq58 once k0 is known (read_pair)
+    const std::string where = fmt::format("{} = \"eq58\"", b.key("c"));
+    if (b.has("k")) cannot_combine(b.key("k"), where, fmt::format("eq. 58 gives the dampings from {}", b.key("tau")));
+    if (!b.has("tau"))
+      throw InvalidInput(fmt::format("missing key \"{}\" (required: branch relaxation times tau_i (s), one per branch; "
+                                     "{} gives c from them)",
+                                     b.key("tau"), where));
+    const auto taus = b.matrices("tau", MatrixRule::spd);
+    for (std::size_t i = 0; i < taus->size(); ++i) {
+      if ((*taus)[i].form != MatrixForm::scalar)
+        throw InvalidInput(fmt::format("{}[{}] = {}: {} needs scalar relaxation times", b.key("tau"), i,
+                                       format_matrix((*taus)[i].m), where));
+      body.params.eq58_tau.push_back((*taus)[i].m(0, 0));
+      body.tau.push_back((*taus)[i].m(0, 0));
+      body.params.branches.emplace_back();  // placeholders until k0 is known
+    }
+    return;
+  }
   const auto first = b.matrices(main, MatrixRule::spd);
   if (!first)
     b.missing(main, gkv ? "branch dampings C_i (s/m), one entry per branch"
@@ -231,13 +250,16 @@ void apply_pair(const Section& root, Body& body1, Body& body2, std::optional<dou
     body2.params.k_elastic = k02 * Mat2::Identity();
     body2.k0 = MatrixValue{body2.params.k_elastic, MatrixForm::scalar};
     pair_s = s;
-    return;
+  } else {
+    const RheologyKind k2 = body2.params.kind;
+    if ((k2 == RheologyKind::elastic || k2 == RheologyKind::gkv) && !body2.k0)
+      root.table("body2").missing("k0", "elastic stiffness K0 of the substrate, 1/m (or give pair.s)");
+    if ((body1.params.kind == RheologyKind::elastic || body1.params.kind == RheologyKind::gkv) && !body1.k0)
+      root.table("body1").missing("k0", "elastic stiffness K0 of the upper body, 1/m");
   }
-  const RheologyKind k2 = body2.params.kind;
-  if ((k2 == RheologyKind::elastic || k2 == RheologyKind::gkv) && !body2.k0)
-    root.table("body2").missing("k0", "elastic stiffness K0 of the substrate, 1/m (or give pair.s)");
-  if ((body1.params.kind == RheologyKind::elastic || body1.params.kind == RheologyKind::gkv) && !body1.k0)
-    root.table("body1").missing("k0", "elastic stiffness K0 of the upper body, 1/m");
+  // c = "eq58": the dampings from the k0 now known (the rule itself is the rheology's)
+  rheology::apply_eq58(body1.params, "body1");
+  rheology::apply_eq58(body2.params, "body2");
 }
 
 // ---------------------------------------------------------------------------------------------

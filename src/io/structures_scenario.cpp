@@ -19,6 +19,8 @@
 #include "csv_table.hpp"
 #include "input_file.hpp"
 #include "scenario_internal.hpp"
+#include "schema_json.hpp"
+#include "schema_reader.hpp"
 
 namespace bristle::io {
 
@@ -33,6 +35,24 @@ constexpr std::int64_t kMaxPoints = 1'000'000;
 std::string q(std::string_view s) { return json_quote(s); }
 
 using detail::suggestion;
+
+/// The keys of `section` ("" = the top level) of kind Sc as its schema lists them (io/structures_scenario.hpp),
+/// in the schema's order; with `form`, only those used by it (used_by empty or naming it).
+template <class Sc>
+Keys schema_keys(std::string_view section, std::string_view form = {}) {
+  Sc sc;
+  schema::KeyTable table;
+  serialize(table, sc);
+  Keys out;
+  for (const schema::KeyRow& row : table.rows()) {
+    const std::size_t dot = row.path.rfind('.');
+    const std::string_view parent = dot == std::string::npos ? std::string_view() : std::string_view(row.path).substr(0, dot);
+    if (parent != section) continue;
+    if (!form.empty() && !row.field.used_by.empty() && row.field.used_by.find(form) == std::string_view::npos) continue;
+    out.push_back(dot == std::string::npos ? row.path : row.path.substr(dot + 1));
+  }
+  return out;
+}
 
 /// Most modes of the truncated modal model (its state has 2 per mode, its output a column each).
 constexpr std::int64_t kMaxModes = 100'000;
@@ -290,9 +310,6 @@ auto parse_text(std::string_view toml, std::string_view name, const ScenarioSour
 // ---------------------------------------------------------------------------------------------
 // structure_kernel
 
-const Keys kKernelTop = {"kind", "name", "description", "structure", "kernel", "output"};
-const Keys kKernelKeys = {"quantity", "i", "j", "tau_start_s", "tau_end_s", "points", "spacing",
-                          "columns", "damping_ratios", "max_modes", "relative_tolerance"};
 
 std::string quantity_name(StructureKernelScenario::Quantity q) {
   switch (q) {
@@ -317,12 +334,12 @@ std::string quantity_symbol(StructureKernelScenario::Quantity q) {
 StructureKernelScenario parse_kernel(const Section& root, std::string_view name, const ScenarioSource& source) {
   StructureKernelScenario sc;
   sc.source = source;
-  read_top(root, "structure_kernel", kKernelTop, name, sc.name, sc.description);
+  read_top(root, "structure_kernel", schema_keys<StructureKernelScenario>(""), name, sc.name, sc.description);
   sc.structure = read_structure(root, source);
   const st::Structure s = sc.structure.build();
   const Section k = root.table("kernel");
   if (!k.present()) root.missing("kernel", "what to evaluate: at least kernel.tau_end_s");
-  k.check_keys(kKernelKeys);
+  k.check_keys(schema_keys<StructureKernelScenario>("kernel"));
   using Q = StructureKernelScenario::Quantity;
   const Keys quantities = {"displacement", "velocity", "step", "step_oscillating"};
   const std::string quantity = k.string("quantity").value_or("displacement");
@@ -432,21 +449,33 @@ StructureKernelScenario parse_kernel(const Section& root, std::string_view name,
 // ---------------------------------------------------------------------------------------------
 // structure_stick_slip
 
-const Keys kStickTop = {"kind", "name", "description", "structure", "contact", "friction", "law", "body1", "body2",
-                        "pair", "model", "run", "output"};
 const Keys kStickColumns = {"t_s", "w_m", "v_mps", "vr_mps", "F_N", "stick"};
 const Keys kEnergyColumns = {"E_belt_J", "D_friction_J", "D_modal_J", "dE_stored_J", "energy_residual_J"};
+
+/// [friction] (laws::CoulombStribeckParams): its type names the one set-valued law.
+const detail::ReaderHooks& friction_hooks() {
+  static const detail::ReaderHooks hooks = [] {
+    detail::ReaderHooks h;
+    h.declared["friction.type"] = [](const Section& f) {
+      if (const auto t = f.string("type"); t && *t != "coulomb_stribeck")
+        throw InvalidInput(fmt::format("friction.type = {}: must be \"coulomb_stribeck\" (dynamic laws go in [law]){}",
+                                       q(*t), suggestion(*t, {"coulomb_stribeck"})));
+    };
+    return h;
+  }();
+  return hooks;
+}
 
 StructureStickSlipScenario parse_stick_slip(const Section& root, std::string_view name, const ScenarioSource& source) {
   StructureStickSlipScenario sc;
   sc.source = source;
-  read_top(root, "structure_stick_slip", kStickTop, name, sc.name, sc.description);
+  read_top(root, "structure_stick_slip", schema_keys<StructureStickSlipScenario>(""), name, sc.name, sc.description);
   sc.structure = read_structure(root, source);
   const st::Structure s = sc.structure.build();
 
   const Section c = root.table("contact");
   if (!c.present()) root.missing("contact", "the belt contact: normal_load_N, belt_speed_m_per_s");
-  c.check_keys({"normal_load_N", "belt_speed_m_per_s", "contact_index"});
+  c.check_keys(schema_keys<StructureStickSlipScenario>("contact"));
   sc.contact.normal_load_N = c.required_number("normal_load_N", "the normal load pressing the contact on the belt, N");
   sc.contact.belt_speed_m_per_s = c.required_number("belt_speed_m_per_s", "the belt speed, m/s");
   if (const auto ci = c.integer("contact_index")) {
@@ -466,15 +495,7 @@ StructureStickSlipScenario parse_stick_slip(const Section& root, std::string_vie
     root.missing("friction", "the friction: [friction] (Coulomb-Stribeck: mu_s, mu_d, v_s, delta_s, mu_v) or [law] "
                              "with [body1] for a dynamic law (LuGre, FrBD, ...)");
   if (f.present()) {
-    f.check_keys({"type", "mu_s", "mu_d", "v_s", "delta_s", "mu_v"});
-    if (const auto t = f.string("type"); t && *t != "coulomb_stribeck")
-      throw InvalidInput(fmt::format("friction.type = {}: must be \"coulomb_stribeck\" (dynamic laws go in [law]){}",
-                                     q(*t), suggestion(*t, {"coulomb_stribeck"})));
-    sc.friction.mu_s = f.number_or("mu_s", sc.friction.mu_s);
-    sc.friction.mu_d = f.number_or("mu_d", sc.friction.mu_d);
-    sc.friction.v_s = f.number_or("v_s", sc.friction.v_s);
-    sc.friction.delta_s = f.number_or("delta_s", sc.friction.delta_s);
-    sc.friction.mu_v = f.number_or("mu_v", sc.friction.mu_v);
+    detail::SchemaReader(f, friction_hooks()).read(sc.friction);  // laws::CoulombStribeckParams' schema
     sc.friction.validate("friction");
     for (const char* t : {"body1", "body2", "pair"})
       if (root.has(t))
@@ -495,14 +516,14 @@ StructureStickSlipScenario parse_stick_slip(const Section& root, std::string_vie
 
   const Section m = root.table("model");
   const std::string type = m.string("type").value_or("reduced");
-  const Keys model_keys = {"type", "modes", "track_energy", "window_steps", "far_tolerance"};
+  const Keys model_keys = schema_keys<StructureStickSlipScenario>("model");
   if (type == "reduced") {
-    m.check_keys({"type", "window_steps", "far_tolerance"}, model_keys, "model.type = \"reduced\"");
+    m.check_keys(schema_keys<StructureStickSlipScenario>("model", "reduced"), model_keys, "model.type = \"reduced\"");
     sc.reduced.window_steps = m.integer("window_steps").value_or(0);
     sc.reduced.far_tolerance = m.number_or("far_tolerance", sc.reduced.far_tolerance);
     sc.reduced.validate("model");
   } else if (type == "modal") {
-    m.check_keys({"type", "modes", "track_energy"}, model_keys, "model.type = \"modal\"");
+    m.check_keys(schema_keys<StructureStickSlipScenario>("model", "modal"), model_keys, "model.type = \"modal\"");
     sc.modal = true;
     const auto n = m.integer("modes");
     if (!n) m.missing("modes", "the number of modes of the truncated model");
@@ -518,7 +539,7 @@ StructureStickSlipScenario parse_stick_slip(const Section& root, std::string_vie
 
   const Section r = root.table("run");
   if (!r.present()) root.missing("run", "the time stepping: dt_s and t_end_s");
-  r.check_keys({"dt_s", "t_end_s", "output_every", "stick_tolerance_m_per_s", "cycles"});
+  r.check_keys(schema_keys<StructureStickSlipScenario>("run"));
   sc.dt_s = r.required_number("dt_s", "the time step, s");
   require_positive(r.key("dt_s"), sc.dt_s);
   sc.run.t_end_s = r.required_number("t_end_s", "the duration of the run, s");
@@ -730,8 +751,9 @@ std::string StructureStickSlipStudy::summary() const {
     out += fmt::format("friction   dynamic law {} (contact model of the core)\n", laws::to_string(sc_.law.kind));
   else
     out += fmt::format("friction   Coulomb-Stribeck: mu_s = {}, mu_d = {}, v_S = {} m/s, delta_S = {}, mu_v = {} s/m\n",
-                       format_value(sc_.friction.mu_s), format_value(sc_.friction.mu_d), format_value(sc_.friction.v_s),
-                       format_value(sc_.friction.delta_s), format_value(sc_.friction.mu_v));
+                       format_value(sc_.friction.mu.mu_s), format_value(sc_.friction.mu.mu_d),
+                       format_value(sc_.friction.mu.v_s), format_value(sc_.friction.mu.delta_s),
+                       format_value(sc_.friction.mu.mu_v));
   const auto model = sc_.build_model(s);
   out += fmt::format("model      {}\n", model->description());
   out += fmt::format("run        dt = {} s to {} s, every {} step(s) recorded\n", format_value(sc_.dt_s),
@@ -777,13 +799,8 @@ RunResult StructureStickSlipStudy::run(const ProgressCallback& progress) const {
     parameters["body1"] = detail::body_to_json(sc_.body1);
     parameters["body2"] = detail::body_to_json(sc_.body2);
   } else {
-    Json f = Json::object();
-    f["type"] = "coulomb_stribeck";
-    f["mu_s"] = sc_.friction.mu_s;
-    f["mu_d"] = sc_.friction.mu_d;
-    f["v_s"] = sc_.friction.v_s;
-    f["delta_s"] = sc_.friction.delta_s;
-    f["mu_v"] = sc_.friction.mu_v;
+    const detail::JsonWriter::Hooks hooks{{"friction.type", [](Json& f) { f["type"] = "coulomb_stribeck"; }}};
+    const Json f = detail::JsonWriter::write(sc_.friction, hooks, "friction");
     parameters["friction"] = f;
   }
   Json m = Json::object();

@@ -11,8 +11,15 @@ ContactPair::ContactPair(const RheologyParams& body1, const RheologyParams& body
   body2.validate("body2");
   if (body1.kind == RheologyKind::rigid && body2.kind == RheologyKind::rigid)
     throw InvalidInput("body1.type = \"rigid\": at least one body must deform (body2 is rigid too)");
-  body1_ = realise(body1);
-  body2_ = realise(body2);
+  // eq. 58 (RheologyParams::eq58_tau): the dampings from the body's k0 as it is now
+  const auto with_eq58 = [](const RheologyParams& b, std::string_view name) {
+    if (b.eq58_tau.empty()) return b;
+    RheologyParams applied = b;
+    apply_eq58(applied, name);
+    return applied;
+  };
+  body1_ = realise(with_eq58(body1, "body1"));
+  body2_ = realise(with_eq58(body2, "body2"));
   if (body1.kind != RheologyKind::rigid && body2.kind != RheologyKind::rigid) {
     const Mat2 commutator = body1_.K0 * body2_.K0 - body2_.K0 * body1_.K0;
     const double scale = body1_.K0.norm() * body2_.K0.norm();

@@ -50,11 +50,38 @@ void RheologyParams::validate(std::string_view prefix) const {
   }
 }
 
-RheologyParams rigid() { return RheologyParams{RheologyKind::rigid, Mat2::Identity(), {}}; }
+void apply_eq58(RheologyParams& p, std::string_view prefix) {
+  if (p.eq58_tau.empty()) return;
+  const std::string where = fmt::format("{}.c = \"eq58\"", prefix);
+  if (p.kind != RheologyKind::gkv)
+    throw InvalidInput(fmt::format("{}: applies to {}.type = \"gkv\" ({}.type is \"{}\")", where, prefix, prefix,
+                                   to_string(p.kind)));
+  const Mat2& K0 = p.k_elastic;
+  if (!(K0(0, 1) == 0.0 && K0(1, 0) == 0.0 && K0(0, 0) == K0(1, 1)))
+    throw InvalidInput(fmt::format("{}: needs an isotropic {}.k0 (a single number)", where, prefix));
+  const double k0 = K0(0, 0);
+  require_positive(fmt::format("{}.k0", prefix), k0);
+  p.branches.clear();
+  for (std::size_t i = 0; i < p.eq58_tau.size(); ++i) {
+    const double tau = p.eq58_tau[i];
+    require_positive(fmt::format("{}.tau[{}]", prefix, i), tau);
+    const Mat2 c = (tau * k0) * Mat2::Identity();  // paper 1, eq. 58: c_i = tau_i k0
+    p.branches.push_back(Branch{Mat2(c / tau), c});  // tau = K^-1 C  ->  K = C tau^-1
+  }
+}
+
+RheologyParams gkv_eq58(double k0, const std::vector<double>& tau) {
+  require_positive("k0", k0);
+  RheologyParams p{RheologyKind::gkv, k0 * Mat2::Identity(), {}, tau};
+  apply_eq58(p, "body2");
+  return p;
+}
+
+RheologyParams rigid() { return RheologyParams{RheologyKind::rigid, Mat2::Identity(), {}, {}}; }
 
 RheologyParams elastic(double k0) {
   require_positive("k0", k0);
-  return RheologyParams{RheologyKind::elastic, k0 * Mat2::Identity(), {}};
+  return RheologyParams{RheologyKind::elastic, k0 * Mat2::Identity(), {}, {}};
 }
 
 RheologyParams gkv(double k0, const std::vector<double>& c, const std::vector<double>& tau) {
@@ -62,7 +89,7 @@ RheologyParams gkv(double k0, const std::vector<double>& c, const std::vector<do
   if (c.size() != tau.size())
     throw InvalidInput(fmt::format("tau: {} values for {} damping values c; one tau per branch", tau.size(),
                                    c.size()));
-  RheologyParams p{RheologyKind::gkv, k0 * Mat2::Identity(), {}};
+  RheologyParams p{RheologyKind::gkv, k0 * Mat2::Identity(), {}, {}};
   for (std::size_t i = 0; i < c.size(); ++i) {
     require_positive(fmt::format("c[{}]", i), c[i]);
     require_positive(fmt::format("tau[{}]", i), tau[i]);
@@ -76,7 +103,7 @@ RheologyParams gm(double k_inf, const std::vector<double>& k, const std::vector<
   if (k.size() != tau.size())
     throw InvalidInput(fmt::format("tau: {} values for {} stiffness values k; one tau per branch", tau.size(),
                                    k.size()));
-  RheologyParams p{RheologyKind::gm, k_inf * Mat2::Identity(), {}};
+  RheologyParams p{RheologyKind::gm, k_inf * Mat2::Identity(), {}, {}};
   for (std::size_t i = 0; i < k.size(); ++i) {
     require_positive(fmt::format("k[{}]", i), k[i]);
     require_positive(fmt::format("tau[{}]", i), tau[i]);
@@ -126,7 +153,7 @@ RheologyParams gm_equivalent_of_gkv(double k0, const std::vector<double>& c, con
     }
     zeros.push_back(0.5 * (a + b));
   }
-  RheologyParams out{RheologyKind::gm, (1.0 / J(0.0)) * Mat2::Identity(), {}};
+  RheologyParams out{RheologyKind::gm, (1.0 / J(0.0)) * Mat2::Identity(), {}, {}};
   for (double r : zeros) {
     const double tau_j = -1.0 / r;
     const double k_j = 1.0 / (dJ(r) * r);

@@ -15,18 +15,6 @@ namespace {
 /// Shortest stick phase the limit-cycle detector counts, in steps (see run()).
 constexpr double kMinStickSteps = 10.0;
 
-/// sup over v > 0 of -mu'(v) (<= 0 if mu never decreases). With x = v/v_S the Stribeck term's slope
-/// magnitude (mu_s - mu_d) d x^(d-1) e^{-x^d} / v_S peaks at x^d = (d - 1)/d for d > 1, at x -> 0 for
-/// d = 1 and is unbounded for 0 < d < 1.
-double steepest_descent(const laws::StribeckParams& p) {
-  const double d = p.delta_s, drop = p.mu_s - p.mu_d;
-  if (d == 0.0 || drop <= 0.0) return -p.mu_v;
-  if (d < 1.0) return std::numeric_limits<double>::infinity();
-  if (d == 1.0) return drop / p.v_s - p.mu_v;
-  const double xd = (d - 1.0) / d;  // x^d at the peak
-  return drop * d * std::pow(xd, (d - 1.0) / d) * std::exp(-xd) / p.v_s - p.mu_v;
-}
-
 /// Where the quantity with samples y(-1) = ym, y(0) = y0, y(1) = y1 (step units) first reaches `level`
 /// in [0, 1], given y0 <= level <= y1: the quadratic through the three samples when ym is known
 /// (has_ym), else the straight line through y0 and y1.
@@ -216,8 +204,9 @@ void StickSlipOptions::validate(std::string_view prefix) const {
   if (cycles < 1) throw InvalidInput(fmt::format("{}.cycles = {}: must be >= 1", prefix, cycles));
 }
 
-StickSlipResult run_stick_slip(ContactStepper& structure, const BeltParams& belt, const laws::StribeckParams& friction,
-                               const StickSlipOptions& options, const Progress& progress) {
+StickSlipResult run_stick_slip(ContactStepper& structure, const BeltParams& belt,
+                               const laws::CoulombStribeckParams& friction, const StickSlipOptions& options,
+                               const Progress& progress) {
   belt.validate("contact", structure.contact_count());
   friction.validate("friction");
   options.validate("run");
@@ -228,81 +217,32 @@ StickSlipResult run_stick_slip(ContactStepper& structure, const BeltParams& belt
                                    "every mode?); friction cannot act",
                                    i, format_value(a)));
   const double N = belt.normal_load_N;
-  const double mu_s = laws::stribeck_mu(friction, 0.0);
-  const bool well_posed = a * N * steepest_descent(friction) < 1.0;
+  const laws::CoulombStribeck law(friction, a, N);  // the set-valued step (laws/coulomb_stribeck.hpp)
+  const double mu_s = law.mu_static();
   double F_prev = 0.0, F_prev2 = 0.0, slip_speed = 0.0, slip_speed_prev = 0.0;
   bool stick_prev = belt.belt_speed_m_per_s == 0.0, stick_prev2 = false;
   auto solve = [&](double c, double /*t_next*/) {
     StepSolution out;
-    const double F_stick = -c / a;
-    if (std::abs(F_stick) <= mu_s * N) {
-      out.force = F_stick;
-      out.stick = true;
-    } else {
-      const double C = std::abs(c);
-      auto g = [&](double x) { return x - C + a * N * laws::stribeck_mu(friction, x); };
-      double x = 0.0, mu_x = 0.0;
-      if (well_posed) {
-        // g increasing on (0, C): safeguarded Newton, warm-started from the last slip speed.
-        double lo = 0.0, hi = C;
-        // Start: the last slip speed, extrapolated linearly over two slip steps (cantilever
-        // benchmark: 2.4 instead of 3.0 evaluations per slip step; 2 is the floor, as mu at the
-        // root is needed); else the middle of the bracket.
-        x = 0.5 * C;
-        if (!stick_prev && slip_speed > 0.0 && slip_speed < C) {
-          x = slip_speed;
-          const double extrapolated = 2.0 * slip_speed - slip_speed_prev;
-          if (!stick_prev2 && slip_speed_prev > 0.0 && extrapolated > 0.0 && extrapolated < C) x = extrapolated;
-        }
-        const double tol = 4.0 * std::numeric_limits<double>::epsilon() * C;
-        bool have_mu = false;  // mu_x = mu(x) for the final x (saves one exponential)
-        for (int it = 0; it < 100; ++it) {
-          double slope = 0.0;  // d mu / d v from the same exponential (the Newton step needs both)
-          const double mu = laws::stribeck_mu(friction, x, &slope);
-          const double gx = x - C + a * N * mu;
-          if (std::abs(gx) <= tol) {  // g is evaluated to about eps C: converged
-            mu_x = mu;
-            have_mu = true;
-            break;
-          }
-          if (gx > 0.0) hi = x; else lo = x;
-          double next = x - gx / (1.0 + a * N * slope);
-          if (!(next >= lo && next <= hi)) next = 0.5 * (lo + hi);
-          const bool done = std::abs(next - x) <= tol || hi - lo <= tol;
-          x = next;
-          if (done) break;
-        }
-        if (!have_mu) mu_x = laws::stribeck_mu(friction, x);
-      } else {
-        // smallest root: scan a log + linear grid for the first sign change, then bisect.
-        std::vector<double> grid;
-        for (int k = 60; k >= 1; --k) grid.push_back(C * std::pow(2.0, -k));
-        for (int k = 1; k <= 400; ++k) grid.push_back(C * k / 400.0);
-        double lo = 0.0, hi = C;
-        for (const double xg : grid) {
-          if (g(xg) > 0.0) {
-            hi = xg;
-            break;
-          }
-          lo = xg;
-        }
-        for (int it = 0; it < 200 && hi - lo > 1e-15 * C; ++it) {
-          const double mid = 0.5 * (lo + hi);
-          if (g(mid) > 0.0) hi = mid; else lo = mid;
-        }
-        x = 0.5 * (lo + hi);
-        mu_x = laws::stribeck_mu(friction, x);
-      }
-      const double sgn = c > 0.0 ? 1.0 : -1.0;
+    // Warm start of the slip speed: the last one, extrapolated linearly over two slip steps (cantilever
+    // benchmark: 2.4 instead of 3.0 evaluations per slip step; 2 is the floor, as mu at the root is needed).
+    const double C = std::abs(c);
+    double guess = -1.0;
+    if (!stick_prev && slip_speed > 0.0 && slip_speed < C) {
+      guess = slip_speed;
+      const double extrapolated = 2.0 * slip_speed - slip_speed_prev;
+      if (!stick_prev2 && slip_speed_prev > 0.0 && extrapolated > 0.0 && extrapolated < C) guess = extrapolated;
+    }
+    const laws::CoulombStribeckStep step = law.step(c, guess);
+    out.force = step.force;
+    out.stick = step.stick;
+    if (!step.stick) {
       slip_speed_prev = stick_prev ? 0.0 : slip_speed;
-      slip_speed = x;
-      out.force = -sgn * mu_x * N;
-      out.stick = false;
+      slip_speed = step.slip_speed;
       if (stick_prev) {
         // |F| reached mu_s N inside the step: interpolate |F| of the stick branch (|F_{n-1}|, |F_n| and
         // the candidate |F*_{n+1}|) to where it equals mu_s N.
         out.breakaway_fraction =
-            crossing_fraction(std::abs(F_prev2), std::abs(F_prev), std::abs(F_stick), mu_s * N, stick_prev2);
+            crossing_fraction(std::abs(F_prev2), std::abs(F_prev), std::abs(-c / a), mu_s * N, stick_prev2);
       }
     }
     F_prev2 = F_prev;
@@ -313,8 +253,13 @@ StickSlipResult run_stick_slip(ContactStepper& structure, const BeltParams& belt
   };
   Driver d{structure, belt, options, a, false, progress};
   StickSlipResult r = d.run(solve, mu_s);
-  r.well_posed = well_posed;
+  r.well_posed = law.well_posed();
   return r;
+}
+
+StickSlipResult run_stick_slip(ContactStepper& structure, const BeltParams& belt, const laws::StribeckParams& friction,
+                               const StickSlipOptions& options, const Progress& progress) {
+  return run_stick_slip(structure, belt, laws::CoulombStribeckParams{friction}, options, progress);
 }
 
 StickSlipResult run_stick_slip(ContactStepper& structure, const BeltParams& belt, const contact::ContactModel& law,

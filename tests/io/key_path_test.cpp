@@ -2,6 +2,7 @@
 // value (bitwise the same CSV and the same parameter echo), and every bad path or value is an exact message.
 #include "bristle/io/key_path.hpp"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -12,6 +13,7 @@
 
 #include "bristle/core/error.hpp"
 #include "bristle/io/output.hpp"
+#include "bristle/rheology/contact_pair.hpp"
 
 namespace bristle::io {
 namespace {
@@ -426,6 +428,27 @@ TEST(KeyPath, AParsedScenarioIsSetInEveryCaseAndRefusesItsSweepParameter) {
             "one case");
   EXPECT_EQ(error([&] { set_number(*study, "law.mu_s", -1.0); }), "law.mu_s = -1: must be > 0");
   EXPECT_EQ(get_number(*study, "law.mu_s"), 1.4);  // unchanged by the failed set
+// c = "eq58" (paper 1, eq. 58) is a rheology option usable from the lumped kind too: the same CSV as the
+// dampings written out, and setting pair.s by key path keeps the rule (c_i,2 = tau_i,2 k02 of the new k02).
+TEST(KeyPath, Eq58IsARheologyOptionOfEveryKind) {
+  const std::string body2 = "[body2]\ntype = \"gkv\"\nc = \"eq58\"\ntau = [0.05, 0.5]\n";
+  const std::string with_rule = edited(kBase, "[pair]", body2 + "[pair]");
+  const double k02 = rheology::substrate_stiffness_from_s("pair.s", 0.4, 2e4);
+  const std::string written = edited(kBase, "[pair]",
+                                     fmt::format("[body2]\ntype = \"gkv\"\nc = [{}, {}]\ntau = [0.05, 0.5]\n[pair]",
+                                                 fmt::format("{}", 0.05 * k02), fmt::format("{}", 0.5 * k02)));
+  const LumpedScenario a = parse_one(with_rule), b = parse_one(written);
+  ASSERT_EQ(a.body2.eq58_tau, (std::vector<double>{0.05, 0.5}));
+  EXPECT_EQ(a.body2.branches[1].c(0, 0), 0.5 * k02);
+  EXPECT_EQ(csv_of(a), csv_of(b));
+  LumpedScenario swept = a;
+  set_number(swept, "pair.s", 0.7);
+  const double k02b = rheology::substrate_stiffness_from_s("pair.s", 0.7, 2e4);
+  const std::string written_b = edited(edited(kBase, "s = 0.4", "s = 0.7"), "[pair]",
+                                       fmt::format("[body2]\ntype = \"gkv\"\nc = [{}, {}]\ntau = [0.05, 0.5]\n[pair]",
+                                                   fmt::format("{}", 0.05 * k02b), fmt::format("{}", 0.5 * k02b)));
+  EXPECT_EQ(csv_of(swept), csv_of(parse_one(written_b)));
+  EXPECT_NE(csv_of(swept), csv_of(a));
 }
 
 }  // namespace

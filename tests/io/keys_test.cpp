@@ -12,6 +12,7 @@
 #include <string>
 
 #include "bristle/core/error.hpp"
+#include "bristle/io/structures_scenario.hpp"
 #include "support/test_support.hpp"
 
 namespace bristle::io {
@@ -56,11 +57,12 @@ TEST(Keys, EveryLumpedTableHasItsSchemaKeys) {
 
 TEST(Keys, KindsNotOnTheSchemaAndUnknownSectionsAreErrors) {
   try {
-    (void)keys_markdown("structure_kernel");
+    (void)keys_markdown("directional_loop");
     FAIL();
   } catch (const InvalidInput& e) {
-    EXPECT_STREQ(e.what(), "kind = \"structure_kernel\": its keys are not on the parameter schema yet (kinds on the "
-                           "schema: lumped, patch_steady_map, patch_transient); see docs/scenarios.md");
+    EXPECT_STREQ(e.what(), "kind = \"directional_loop\": its keys are not on the parameter schema yet (kinds on the "
+                           "schema: lumped, patch_steady_map, patch_transient, structure_kernel, structure_stick_slip); "
+                           "see docs/scenarios.md");
   }
   try {
     (void)keys_markdown_section("lumped", "bnech");
@@ -154,6 +156,39 @@ TEST(Keys, PatchKindsListTheirOwnTables) {
   EXPECT_NE(json.out.find("\"key\": \"patch.normal_load_N\""), std::string::npos);
 }
 
+TEST(Keys, StructuresKindsListTheirOwnTables) {
+  const auto find = [](const std::vector<schema::KeyRow>& rs, std::string_view key) -> const schema::KeyRow* {
+    for (const auto& r : rs)
+      if (r.path == key) return &r;
+    return nullptr;
+  };
+  EXPECT_EQ(key_sections("structure_kernel"), (std::vector<std::string>{"", "structure", "kernel", "output"}));
+  EXPECT_EQ(key_sections("structure_stick_slip"),
+            (std::vector<std::string>{"", "structure", "contact", "friction", "law", "law.axis1", "law.axis2", "body1",
+                                      "body2", "pair", "model", "run", "output"}));
+  // [friction] is laws::CoulombStribeckParams' schema, with its defaults (the struct's: 0.5, 0.3, 0.1, 2, 0)
+  const auto friction = key_rows("structure_stick_slip", "friction");
+  const schema::KeyRow* mu_s = find(friction, "mu_s");
+  ASSERT_NE(mu_s, nullptr);
+  EXPECT_EQ(mu_s->field.default_value, "0.5");
+  EXPECT_EQ(mu_s->field.range.text(), "> 0");
+  const StructureStickSlipScenario sc;
+  EXPECT_EQ(sc.friction.mu.mu_s, 0.5);
+  EXPECT_EQ(find(friction, "v_s")->field.unit, "m/s");
+  // the four structure types share one table; each key says which types use it
+  const auto structure = key_rows("structure_kernel", "structure");
+  EXPECT_EQ(find(structure, "wave_speed_m_per_s")->field.used_by, "taut_string");
+  EXPECT_EQ(find(structure, "bending_stiffness_N_m2")->field.used_by, "cantilever, simply_supported_beam");
+  EXPECT_EQ(find(structure, "file")->field.used_by, "generic");
+  for (const char* k : {"quantity", "i", "j", "tau_start_s", "tau_end_s", "points", "spacing", "columns",
+                        "damping_ratios", "max_modes", "relative_tolerance"})
+    EXPECT_NE(find(key_rows("structure_kernel", "kernel"), k), nullptr) << k;
+  for (const char* k : {"type", "modes", "track_energy", "window_steps", "far_tolerance"})
+    EXPECT_NE(find(key_rows("structure_stick_slip", "model"), k), nullptr) << k;
+  EXPECT_EQ(find(key_rows("structure_stick_slip", "model"), "modes")->field.used_by, "modal");
+  EXPECT_EQ(find(key_rows("structure_stick_slip", "run"), "dt_s")->field.default_value, "required");
+}
+
 TEST(Keys, CommandLineListsMuSWithUnitDefaultAndRange) {
   test::TempDir dir("bristle_keys");
   const test::CliResult md = test::run_cli(dir.path(), "keys lumped");
@@ -176,7 +211,8 @@ TEST(Keys, CommandLineListsMuSWithUnitDefaultAndRange) {
   EXPECT_EQ(other.code, 2);
   EXPECT_EQ(other.out, "");
   EXPECT_EQ(other.err, "bristle: error: kind = \"line_steady\": its keys are not on the parameter schema yet (kinds "
-                       "on the schema: lumped, patch_steady_map, patch_transient); see docs/scenarios.md\n");
+                       "on the schema: lumped, patch_steady_map, patch_transient, structure_kernel, "
+                       "structure_stick_slip); see docs/scenarios.md\n");
   const test::CliResult unknown = test::run_cli(dir.path(), "keys lumpd");
   EXPECT_EQ(unknown.code, 2);
   EXPECT_NE(unknown.err.find("kind = \"lumpd\": unknown kind"), std::string::npos) << unknown.err;

@@ -51,6 +51,8 @@ SAMPLES = {
     "StribeckParams": lambda: bristle.StribeckParams(mu_s=0.9, mu_d=0.4, v_s=0.02, delta_s=1.5, mu_v=0.01),
     "LawParams": lambda: bristle.LawParams(type="lugre", mu_s=1.2, mu_d=0.8, v_s=0.01, sigma1=0.5,
                                            sigma2=[[0.1, 0.0], [0.0, 0.2]], sigma0=3.0, eps=1e-6),
+    "CoulombStribeckParams": lambda: bristle.CoulombStribeckParams(mu_s=0.8, mu_d=0.25, v_s=0.05, delta_s=1.0,
+                                                                   mu_v=0.02),
     "FrictionCoefficient": lambda: bristle.FrictionCoefficient(axis1=bristle.StribeckParams(mu_s=2.0),
                                                                axis2=bristle.StribeckParams(mu_d=0.3),
                                                                anisotropic=True, angle_rad=0.25),
@@ -136,7 +138,7 @@ RESULTS = ("SteadyPatch", "PatchSnapshot", "TimeSeries", "BenchRun", "Stats", "S
 # Classes that do not pickle yet, with the reason (docs/python.md, "Pickling": not done).
 NOT_PICKLED = {
     # Models and solvers: built from parameters (pickle the parameters and build again on the other side).
-    "FrictionLaw", "ContactPair", "Realisation", "ContactModel", "Bench", "Contact", "ContactArray",
+    "FrictionLaw", "CoulombStribeck", "ContactPair", "Realisation", "ContactModel", "Bench", "Contact", "ContactArray",
     "LineContact", "Pressure", "Structure", "ModalModel", "ReducedModel", "StringDelayModel", "ContactStepper",
     "ModeTable", "PatchGeometry", "PatchSolver", "PatchTransient", "Profile", "Mechanism", "WigglyPotential",
     "ConvexEnergy", "Loading", "WigglySystem", "LimitSystem", "Scenario", "LumpedScenario", "LineSteadyScenario",

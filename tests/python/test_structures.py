@@ -226,3 +226,37 @@ def test_wrong_types_raise_type_error():
         st.ModalModel(damped_string(), 10, 1e-3).advance("force")
     with pytest.raises(TypeError):
         bristle.sweep_stick_slip([1.0], dt=1e-3, progress=None)
+
+
+def test_coulomb_stribeck_law_is_a_law_with_its_schema():
+    # bristle.laws.CoulombStribeckParams: the [friction] table (defaults 0.5, 0.3, 0.1, 2, 0), same results as
+    # its coefficient given as a StribeckParams, and the one-step law itself.
+    f = bristle.CoulombStribeckParams()
+    assert (f.mu_s, f.mu_d, f.v_s, f.delta_s, f.mu_v) == (0.5, 0.3, 0.1, 2.0, 0.0)
+    assert bristle.CoulombStribeckParams.keys() == ["mu_s", "mu_d", "v_s", "delta_s", "mu_v"]
+    belt = st.BeltParams(normal_load_N=1.0, belt_speed_m_per_s=0.1)
+    opts = st.StickSlipOptions(t_end_s=4.0)
+    a = st.run_stick_slip(st.make_reduced_model(damped_string(), 2e-3), belt, f, opts)
+    b = st.run_stick_slip(st.make_reduced_model(damped_string(), 2e-3), belt, f.stribeck, opts)
+    assert np.array_equal(a.series["F_N"], b.series["F_N"]) and a.series["F_N"].size > 100
+    law = bristle.CoulombStribeck(f, 0.2, 2.0)
+    force, stick, speed = law.step(0.1)
+    assert stick and force == -0.1 / 0.2 and speed == 0.0
+    force, stick, speed = law.step(0.5)
+    assert not stick and speed == pytest.approx(0.5 - 0.2 * 2.0 * float(f.mu(speed)), abs=1e-14)
+    assert force == -float(f.mu(speed)) * 2.0
+    with pytest.raises(ValueError, match=r"friction\.mu_s = -1: must be > 0"):
+        bristle.CoulombStribeck(bristle.CoulombStribeckParams(mu_s=-1.0), 0.2, 2.0)
+    with pytest.raises(ValueError, match="coulomb_stribeck"):
+        bristle.CoulombStribeckParams(type="lugre")
+
+
+def test_eq58_is_a_rheology_option():
+    # paper 1, eq. 58: c_i = tau_i k0; ContactPair re-applies it when k0 changes
+    body = bristle.rheology.gkv_eq58(160.0, [0.1, 0.3])
+    assert body.eq58_tau == [0.1, 0.3]
+    assert body.c == [pytest.approx(16.0, rel=1e-15), pytest.approx(48.0, rel=1e-15)]
+    body.k0 = 400.0
+    pair = bristle.ContactPair(bristle.elastic(240.0), body)
+    same = bristle.ContactPair(bristle.elastic(240.0), bristle.rheology.gkv_eq58(400.0, [0.1, 0.3]))
+    assert np.array_equal(pair.S0, same.S0)

@@ -12,6 +12,58 @@
 namespace bristle::rheology {
 namespace {
 
+TEST(Rheology, Eq58DampingsFollowK0) {
+  // paper 1, eq. 58: c_i,2 = tau_i,2 k01 (1 - s)/s = tau_i,2 k02; Table 1: k01 = 240, s = 0.6, tau = 0.1, 0.3
+  const double k02 = substrate_stiffness_from_s("pair.s", 0.6, 240.0);
+  const RheologyParams p = gkv_eq58(k02, {0.1, 0.3});
+  ASSERT_EQ(p.branch_count(), 2);
+  for (int i = 0; i < 2; ++i) {
+    const double tau = i == 0 ? 0.1 : 0.3;
+    EXPECT_EQ(p.branches[i].c, ((tau * k02) * Mat2::Identity()).eval());
+    EXPECT_NEAR(p.branches[i].k(0, 0), k02, 1e-12 * k02);  // K_i = C_i / tau_i = k02
+    EXPECT_NEAR((p.branches[i].k.inverse() * p.branches[i].c)(0, 0), tau, 1e-15);  // tau = K^-1 C (eq. 9)
+  }
+  // the same body written with explicit dampings realises identically
+  const RheologyParams explicit_c = gkv(k02, {0.1 * k02, 0.3 * k02}, {0.1, 0.3});
+  EXPECT_EQ(realise(p).A, realise(explicit_c).A);
+  EXPECT_EQ(realise(p).C, realise(explicit_c).C);
+}
+
+TEST(Rheology, ContactPairReappliesEq58WhenK0Changes) {
+  RheologyParams body2 = gkv_eq58(100.0, {0.2});
+  body2.k_elastic = 400.0 * Mat2::Identity();  // e.g. pair.s or body2.k0 set by key path: branches now stale
+  const ContactPair pair(elastic(240.0), body2);
+  EXPECT_EQ(pair.body2().branches[0].c, ((0.2 * 400.0) * Mat2::Identity()).eval());
+  const ContactPair same(elastic(240.0), gkv_eq58(400.0, {0.2}));
+  EXPECT_EQ(pair.S0(), same.S0());
+  EXPECT_EQ(pair.Cbar(), same.Cbar());
+}
+
+TEST(Rheology, Eq58Messages) {
+  RheologyParams p = elastic(100.0);
+  p.eq58_tau = {0.1};
+  try {
+    apply_eq58(p, "body2");
+    FAIL();
+  } catch (const InvalidInput& e) {
+    EXPECT_STREQ(e.what(), "body2.c = \"eq58\": applies to body2.type = \"gkv\" (body2.type is \"elastic\")");
+  }
+  try {
+    (void)gkv_eq58(100.0, {0.1, -1.0});
+    FAIL();
+  } catch (const InvalidInput& e) {
+    EXPECT_STREQ(e.what(), "body2.tau[1] = -1: must be > 0");
+  }
+  RheologyParams aniso = gkv_eq58(100.0, {0.1});
+  aniso.k_elastic(1, 1) = 50.0;
+  try {
+    apply_eq58(aniso, "body1");
+    FAIL();
+  } catch (const InvalidInput& e) {
+    EXPECT_STREQ(e.what(), "body1.c = \"eq58\": needs an isotropic body1.k0 (a single number)");
+  }
+}
+
 TEST(Rheology, GkvRealisationMatchesEq8) {
   const RheologyParams p = gkv(240.0, {100.0, 50.0}, {0.1, 0.2});
   const Realisation r = realise(p);

@@ -12,9 +12,11 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 
 #include "bristle/core/error.hpp"
+#include "bristle/io/keys.hpp"
 #include "support/test_support.hpp"
 
 namespace bristle::io {
@@ -106,6 +108,13 @@ TEST(StructuresScenario, BadInputNamesTheTomlKey) {
   // unknown keys suggest the nearest one
   expect_error(stick(kStructure, kBelt, "[friction]\nmu_z = 0.5\n"),
                "unknown key \"friction.mu_z\"; did you mean \"friction.mu_s\"?");
+  // [friction] is laws::CoulombStribeckParams read through its schema: type, ranges, types, with the key path
+  expect_error(stick(kStructure, kBelt, "[friction]\ntype = \"lugre\"\n"),
+               "friction.type = \"lugre\": must be \"coulomb_stribeck\" (dynamic laws go in [law])");
+  expect_error(stick(kStructure, kBelt, "[friction]\nmu_s = -1\n"), "friction.mu_s = -1: must be > 0");
+  expect_error(stick(kStructure, kBelt, "[friction]\ndelta_s = nan\n"), "friction.delta_s = nan: must be finite");
+  expect_error(stick(kStructure, kBelt, "[friction]\nv_s = \"fast\"\n"),
+               "friction.v_s = \"fast\": must be a number");
   // the model against the structure
   expect_error(stick("[structure]\ntype = \"cantilever\"\n"),
                "structure.damping_ratio = 0: the kernel of an undamped cantilever never decays, so its memory cannot "
@@ -113,6 +122,73 @@ TEST(StructuresScenario, BadInputNamesTheTomlKey) {
   expect_error(stick("[structure]\ntype = \"taut_string\"\n", kBelt, kFriction, "", "[run]\ndt_s = 3e-3\nt_end_s = 1\n"),
                fmt::format("run.dt_s = 0.003: must divide 2 l / c = 2 s for the neutral delay form (e.g. dt_s = {})",
                            format_value(2.0 / 667.0)));
+}
+
+// The schema of the two kinds (serialize() in io/structures_scenario.hpp) lists exactly what the readers take:
+// every key it lists for a table and a form is accepted there with a valid value, alone beside the base.
+TEST(StructuresScenario, EverySchemaKeyIsAcceptedByTheReader) {
+  using Table = std::vector<std::pair<std::string, std::string>>;
+  const std::map<std::string, std::string> value = {
+      {"density_kg_per_m", "1.0"}, {"length_m", "1.0"}, {"wave_speed_m_per_s", "1.0"}, {"damping_ratio", "0.1"},
+      {"contact_positions_m", "[0.3]"}, {"bending_stiffness_N_m2", "1.0"}, {"mass_per_length_kg_per_m", "1.0"},
+      {"normal_load_N", "1.0"}, {"belt_speed_m_per_s", "0.1"}, {"contact_index", "0"}, {"mu_s", "0.5"},
+      {"mu_d", "0.3"}, {"v_s", "0.1"}, {"delta_s", "2.0"}, {"mu_v", "0.01"}, {"modes", "3"},
+      {"track_energy", "true"}, {"window_steps", "0"}, {"far_tolerance", "1e-9"}, {"dt_s", "2e-3"},
+      {"t_end_s", "1.0"}, {"output_every", "2"}, {"stick_tolerance_m_per_s", "1e-4"}, {"cycles", "3"},
+      {"quantity", "\"displacement\""}, {"i", "0"}, {"j", "0"}, {"tau_start_s", "0.1"}, {"tau_end_s", "2.0"},
+      {"points", "10"}, {"spacing", "\"linear\""}, {"columns", "[\"a\"]"}, {"damping_ratios", "[0.1]"},
+      {"max_modes", "1000"}, {"relative_tolerance", "1e-10"}, {"plot_x", "\"t_s\""}, {"plot_y", "[\"F_N\"]"},
+      {"title", "\"t\""}};
+  const auto toml = [](const std::vector<std::pair<std::string, Table>>& tables) {
+    std::string out;
+    for (const auto& [name, keys] : tables) {
+      if (!name.empty()) out += "[" + name + "]\n";
+      for (const auto& [k, v] : keys) out += k + " = " + v + "\n";
+    }
+    return out;
+  };
+  const auto check = [&](const std::string& kind, std::vector<std::pair<std::string, Table>> base,
+                         const std::string& section, const std::string& form) {
+    int tested = 0;
+    for (const schema::KeyRow& row : key_rows(kind, section)) {
+      const std::string used(row.field.used_by);
+      if (row.table || row.path == "type" || (!used.empty() && used.find(form) == std::string::npos)) continue;
+      auto tables = base;
+      for (auto& [name, keys] : tables) {
+        if (name != section) continue;
+        std::erase_if(keys, [&](const auto& kv) { return kv.first == row.path; });
+        ASSERT_TRUE(value.count(row.path)) << row.path;
+        keys.emplace_back(row.path, value.at(row.path));
+      }
+      const std::string text = toml(tables);
+      EXPECT_NO_THROW(parse_scenario_string(text, "case")) << section << "." << row.path << "\n" << text;
+      ++tested;
+    }
+    EXPECT_GT(tested, 0) << section << " " << form;
+  };
+  const Table string = {{"type", "\"taut_string\""}, {"damping_ratio", "0.1"}};
+  const Table beam = {{"type", "\"cantilever\""}, {"damping_ratio", "0.05"}};
+  const auto stick_slip = [&](const Table& structure, const Table& model) {
+    return std::vector<std::pair<std::string, Table>>{
+        {"", {{"kind", "\"structure_stick_slip\""}}},
+        {"structure", structure},
+        {"contact", {{"normal_load_N", "1.0"}, {"belt_speed_m_per_s", "0.1"}}},
+        {"friction", {{"type", "\"coulomb_stribeck\""}}},
+        {"model", model},
+        {"run", {{"dt_s", "2e-3"}, {"t_end_s", "1.0"}}},
+        {"output", {}}};
+  };
+  const Table reduced = {{"type", "\"reduced\""}}, modal = {{"type", "\"modal\""}, {"modes", "3"}};
+  check("structure_stick_slip", stick_slip(string, reduced), "structure", "taut_string");
+  check("structure_stick_slip", stick_slip(beam, reduced), "structure", "cantilever");
+  for (const char* t : {"contact", "friction", "run", "output"})
+    check("structure_stick_slip", stick_slip(string, reduced), t, "");
+  check("structure_stick_slip", stick_slip(string, reduced), "model", "reduced");
+  check("structure_stick_slip", stick_slip(string, modal), "model", "modal");
+  const std::vector<std::pair<std::string, Table>> kernel = {
+      {"", {{"kind", "\"structure_kernel\""}}}, {"structure", string}, {"kernel", {{"tau_end_s", "2.0"}}},
+      {"output", {{"plot_x", "\"tau_s\""}}}};
+  check("structure_kernel", kernel, "kernel", "");
 }
 
 TEST(StructuresScenario, KernelBadInput) {

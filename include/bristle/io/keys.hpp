@@ -11,8 +11,8 @@
 
 namespace bristle::io {
 
-/// The kinds whose keys come from the schema (lumped, patch_steady_map, patch_transient); the other kinds are
-/// not on the schema yet.
+/// The kinds whose keys come from the schema (lumped, patch_steady_map, patch_transient, structure_kernel,
+/// structure_stick_slip); the other kinds are not on the schema yet.
 std::vector<std::string> schema_kinds();
 
 /// The sections of a kind's key table, in order: "" (the top level), "law", "law.axis1", ..., "signal"

@@ -23,7 +23,9 @@
 #include <utility>
 #include <vector>
 
+#include "bristle/core/schema.hpp"
 #include "bristle/io/scenario.hpp"
+#include "bristle/laws/coulomb_stribeck.hpp"
 #include "bristle/laws/friction_law.hpp"
 #include "bristle/rheology/rheology.hpp"
 #include "bristle/structures/kernels.hpp"
@@ -70,7 +72,7 @@ struct StructureStickSlipScenario {
   StructureSpec structure;
   structures::BeltParams contact;
   bool dynamic = false;                // [law] given: a dynamic law of the core
-  laws::StribeckParams friction{0.5, 0.3, 0.1, 2.0, 0.0};
+  laws::CoulombStribeckParams friction;  // [friction]: the set-valued law (laws/coulomb_stribeck.hpp)
   laws::LawParams law;
   rheology::RheologyParams body1 = rheology::elastic(1e4), body2 = rheology::rigid();
   bool modal = false;                  // model.type = "modal"
@@ -84,6 +86,199 @@ struct StructureStickSlipScenario {
   /// The structure model for this scenario (reduced or modal), errors naming the TOML keys.
   std::unique_ptr<structures::ContactStepper> build_model(const structures::Structure& s) const;
 };
+
+// ---------------------------------------------------------------------------------------------
+// The schema of the two kinds (core/schema.hpp): exactly the keys, defaults and rules the readers accept.
+// Used for `bristle keys`, the docs tables and key paths (io/key_path.hpp); the readers themselves are
+// still the hand-written ones of structures_scenario.cpp (issue 15, item 2 of the structures kinds).
+
+/// [structure]: one key list for the four types (a key's storage is that of the type at hand).
+template <class Archive, schema::Of<StructureSpec> Self>
+void serialize(Archive& a, Self& p) {
+  using schema::Type;
+  using K = structures::StructureKind;
+  const bool string = p.kind == K::taut_string, generic = p.kind == K::generic, beam = !string && !generic;
+  a.declared({.key = "type", .type = Type::choice, .default_value = "required", .doc = "the structure",
+              .equation = "paper 3, §II", .choices = "taut_string, cantilever, simply_supported_beam, generic"});
+  a.number(p.string.density_kg_per_m, {.key = "density_kg_per_m", .unit = "kg/m", .default_value = "1",
+                                       .range = schema::positive(), .doc = "mass per length rho",
+                                       .used_by = "taut_string", .log_scale = true},
+           string);
+  a.number(p.beam.bending_stiffness_N_m2, {.key = "bending_stiffness_N_m2", .unit = "N m^2", .default_value = "1",
+                                           .range = schema::positive(), .doc = "bending stiffness EI",
+                                           .used_by = "cantilever, simply_supported_beam", .log_scale = true},
+           beam);
+  a.number(p.beam.mass_per_length_kg_per_m, {.key = "mass_per_length_kg_per_m", .unit = "kg/m", .default_value = "1",
+                                             .range = schema::positive(), .doc = "mass per length rho A",
+                                             .used_by = "cantilever, simply_supported_beam", .log_scale = true},
+           beam);
+  a.number(string ? p.string.length_m : p.beam.length_m,
+           {.key = "length_m", .unit = "m", .default_value = "1", .range = schema::positive(), .doc = "length l",
+            .used_by = "taut_string, cantilever, simply_supported_beam"},
+           !generic);
+  a.number(p.string.wave_speed_m_per_s, {.key = "wave_speed_m_per_s", .unit = "m/s", .default_value = "1",
+                                         .range = schema::positive(), .doc = "wave speed c = sqrt(T / rho)",
+                                         .used_by = "taut_string", .log_scale = true},
+           string);
+  a.number(string ? p.string.damping_ratio : p.beam.damping_ratio,
+           {.key = "damping_ratio", .default_value = "0", .range = schema::non_negative(),
+            .doc = "modal damping ratio D of every mode, in [0, 1): 0 or >= 1e-6",
+            .used_by = "taut_string, cantilever, simply_supported_beam"},
+           !generic);
+  a.declared({.key = "contact_positions_m", .type = Type::number_list, .unit = "m",
+              .default_value = "string 0.3, cantilever l, simply supported l/2", .range = schema::positive(),
+              .doc = "contact points chi_j: string and simply supported (0, l), cantilever (0, l]",
+              .used_by = "taut_string, cantilever, simply_supported_beam"},
+             !generic);
+  a.declared({.key = "frequencies_rad_per_s", .type = Type::number_list, .unit = "rad/s",
+              .default_value = "required (or file)", .range = schema::positive(), .doc = "natural frequencies omega_k",
+              .used_by = "generic", .log_scale = true},
+             generic);
+  a.declared({.key = "damping_ratios", .type = Type::number_list, .default_value = "0",
+              .doc = "modal damping ratios D_k in [0, 1): 0 or >= 1e-6 (a number: every mode)", .used_by = "generic"},
+             generic);
+  a.declared({.key = "mode_values", .type = Type::number_list, .unit = "1/sqrt(kg)",
+              .default_value = "required (or file)",
+              .doc = "mass-normalised mode values n_k(chi_j): one row per mode, one column per contact",
+              .used_by = "generic"},
+             generic);
+  a.text(p.file, {.key = "file", .type = Type::text, .default_value = "-",
+                  .doc = "CSV of the modes: omega_rad_per_s, damping_ratio, one column per contact (not with the "
+                         "inline keys)",
+                  .used_by = "generic"},
+         generic);
+}
+
+template <class Archive, class Sc>
+void serialize_structures_top(Archive& a, Sc& sc, std::string_view kind) {
+  using schema::Type;
+  a.declared({.key = "kind", .type = Type::text, .default_value = "required", .doc = kind});
+  a.text(sc.name, {.key = "name", .type = Type::text, .default_value = "the file stem",
+                   .doc = "names the output files <name>.csv/.json/.png"});
+  a.text(sc.description, {.key = "description", .type = Type::text, .default_value = "\"\"",
+                          .doc = "free text, copied into the JSON"});
+  a.table({.key = "structure", .type = Type::table, .default_value = "required", .doc = "the elastic structure"},
+          [&](auto& b) { serialize(b, sc.structure); });
+}
+
+template <class Archive, class Sc>
+void serialize_structures_output(Archive& a, Sc& sc, std::string_view x, std::string_view y) {
+  using schema::Type;
+  a.table({.key = "output", .type = Type::table, .default_value = "-", .doc = "what the plot shows"}, [&](auto& b) {
+    b.text(sc.output.plot_x, {.key = "plot_x", .type = Type::text, .default_value = x, .doc = "an output column"});
+    b.declared({.key = "plot_y", .type = Type::text_list, .default_value = y, .doc = "output columns, at least one"});
+    b.text(sc.output.title, {.key = "title", .type = Type::text, .default_value = "the scenario name",
+                             .doc = "the plot title"});
+  });
+}
+
+template <class Archive, schema::Of<StructureKernelScenario> Self>
+void serialize(Archive& a, Self& sc) {
+  using schema::Type;
+  serialize_structures_top(a, sc, "\"structure_kernel\"");
+  a.table({.key = "kernel", .type = Type::table, .default_value = "required", .doc = "the kernel and its tau grid"},
+          [&](auto& b) {
+            b.declared({.key = "quantity", .type = Type::choice, .default_value = "displacement",
+                        .doc = "displacement L1, velocity K, step S or step_oscillating S0", .equation = "paper 3, §II",
+                        .choices = "displacement, velocity, step, step_oscillating"});
+            b.integer(sc.i, {.key = "i", .type = Type::integer, .default_value = "0", .range = schema::at_least(0),
+                             .doc = "contact index of the response, < the contact count"});
+            b.integer(sc.j, {.key = "j", .type = Type::integer, .default_value = "0", .range = schema::at_least(0),
+                             .doc = "contact index of the load, < the contact count"});
+            b.number(sc.tau_start_s, {.key = "tau_start_s", .unit = "s",
+                                      .default_value = "the grid (0, tau_end_s] (required with log spacing)",
+                                      .range = schema::non_negative(),
+                                      .doc = "first delay, < tau_end_s (> 0 for log spacing or the velocity kernel)"});
+            b.number(sc.tau_end_s, {.key = "tau_end_s", .unit = "s", .default_value = "required",
+                                    .range = schema::positive(), .doc = "last delay of the grid"});
+            b.integer(sc.points, {.key = "points", .type = Type::integer, .default_value = "1000",
+                                  .range = schema::integer_in(2, 1e6), .doc = "grid points"});
+            b.declared({.key = "spacing", .type = Type::choice, .default_value = "linear", .doc = "grid spacing",
+                        .choices = "linear, log"});
+            b.declared({.key = "columns", .type = Type::text_list, .default_value = "the kernel's symbol",
+                        .doc = "one CSV column per case (new names; not tau_s)"});
+            b.declared({.key = "damping_ratios", .type = Type::number_list,
+                        .default_value = "the structure's", .doc = "per column: the damping ratio of every mode, [0, 1)"});
+            b.integer(sc.kernel.max_modes, {.key = "max_modes", .type = Type::integer, .default_value = "131072",
+                                            .range = schema::at_least(1),
+                                            .doc = "cap on the modes summed (continua without a closed form)"});
+            b.number(sc.kernel.relative_tolerance, {.key = "relative_tolerance", .default_value = "1e-13",
+                                                    .range = schema::positive(),
+                                                    .doc = "target truncation bound, relative to the kernel's scale",
+                                                    .log_scale = true});
+          });
+  serialize_structures_output(a, sc, "tau_s", "the columns");
+}
+
+template <class Archive, schema::Of<StructureStickSlipScenario> Self>
+void serialize(Archive& a, Self& sc) {
+  using schema::Type;
+  serialize_structures_top(a, sc, "\"structure_stick_slip\"");
+  a.table({.key = "contact", .type = Type::table, .default_value = "required", .doc = "the belt contact"},
+          [&](auto& b) {
+            b.number(sc.contact.normal_load_N, {.key = "normal_load_N", .unit = "N", .default_value = "required",
+                                                .range = schema::positive(), .doc = "normal load N on the belt",
+                                                .log_scale = true});
+            b.number(sc.contact.belt_speed_m_per_s, {.key = "belt_speed_m_per_s", .unit = "m/s",
+                                                     .default_value = "required", .range = schema::finite(),
+                                                     .doc = "belt speed v_b"});
+            b.integer(sc.contact.contact_index, {.key = "contact_index", .type = Type::integer, .default_value = "0",
+                                                 .range = schema::at_least(0),
+                                                 .doc = "the contact point on the belt, < the contact count"});
+          });
+  a.table({.key = "friction", .type = Type::table, .default_value = "required (or [law])",
+           .doc = "set-valued Coulomb-Stribeck friction (laws/coulomb_stribeck.hpp)", .equation = "paper 3, §III"},
+          [&](auto& b) { serialize(b, sc.friction); }, !sc.dynamic);
+  a.table({.key = "law", .type = Type::table, .default_value = "-",
+           .doc = "a dynamic law of the core instead of [friction] (as lumped)"},
+          [&](auto& b) { serialize(b, sc.law); }, sc.dynamic);
+  a.table({.key = "body1", .type = Type::table, .default_value = "required with [law]",
+           .doc = "the bristle's upper body (as lumped)"},
+          [&](auto& b) { serialize(b, sc.body1); }, sc.dynamic);
+  a.table({.key = "body2", .type = Type::table, .default_value = "rigid", .doc = "the substrate (as lumped)"},
+          [&](auto& b) { serialize(b, sc.body2); }, sc.dynamic);
+  a.table({.key = "pair", .type = Type::table, .default_value = "-", .doc = "the contact pair (as lumped)"},
+          [&](auto& b) {
+            b.declared({.key = "s", .default_value = "required in [pair]", .range = schema::open(0, 1),
+                        .doc = "stiffness ratio s = k01/(k01 + k02); sets body2.k0 = body1.k0 (1 - s)/s",
+                        .equation = "paper 1, errata §5"});
+          },
+          sc.dynamic);
+  a.table({.key = "model", .type = Type::table, .default_value = "-", .doc = "the structure's model"}, [&](auto& b) {
+    b.declared({.key = "type", .type = Type::choice, .default_value = "reduced",
+                .doc = "reduced equation with memory or truncated modal model", .equation = "paper 3, §III",
+                .choices = "reduced, modal"});
+    b.integer(sc.modes, {.key = "modes", .type = Type::integer, .default_value = "required (modal)",
+                         .range = schema::integer_in(1, 100000), .doc = "modes of the truncated model",
+                         .used_by = "modal"},
+              sc.modal);
+    b.flag(sc.track_energy, {.key = "track_energy", .type = Type::flag, .default_value = "false",
+                             .doc = "the energy account (belt work, dissipation, stored energy)", .used_by = "modal"},
+           sc.modal);
+    b.integer(sc.reduced.window_steps, {.key = "window_steps", .type = Type::integer, .default_value = "0 (automatic)",
+                                        .range = schema::at_least(0), .doc = "history window n_w of the reduced model",
+                                        .used_by = "reduced"},
+              !sc.modal);
+    b.number(sc.reduced.far_tolerance, {.key = "far_tolerance", .default_value = "1e-10", .range = schema::positive(),
+                                        .doc = "bound of the dropped far-field modes, relative to B / omega_1",
+                                        .used_by = "reduced", .log_scale = true},
+             !sc.modal);
+  });
+  a.table({.key = "run", .type = Type::table, .default_value = "required", .doc = "the time stepping"}, [&](auto& b) {
+    b.number(sc.dt_s, {.key = "dt_s", .unit = "s", .default_value = "required", .range = schema::positive(),
+                       .doc = "time step (omega_1 dt_s <= 1000)", .log_scale = true});
+    b.number(sc.run.t_end_s, {.key = "t_end_s", .unit = "s", .default_value = "required", .range = schema::positive(),
+                              .doc = "duration (at most 1e9 steps)"});
+    b.integer(sc.run.output_every, {.key = "output_every", .type = Type::integer, .default_value = "1",
+                                    .range = schema::at_least(1), .doc = "record every k-th step"});
+    b.number(sc.run.stick_tolerance_m_per_s, {.key = "stick_tolerance_m_per_s", .unit = "m/s", .default_value = "0",
+                                              .range = schema::non_negative(),
+                                              .doc = "dynamic laws: |v_r| counted as stick (0: 1e-3 |v_b|)"});
+    b.integer(sc.run.cycles, {.key = "cycles", .type = Type::integer, .default_value = "4",
+                              .range = schema::at_least(1), .doc = "cycles averaged for the limit cycle's period"});
+  });
+  serialize_structures_output(a, sc, "t_s", "[\"w_m\", \"v_mps\", \"F_N\"]");
+}
 
 StructureKernelScenario parse_structure_kernel_string(std::string_view toml, std::string_view name = "scenario",
                                                       const std::filesystem::path& directory = {});

@@ -43,6 +43,11 @@ struct RheologyParams {
   RheologyKind kind = RheologyKind::elastic;
   Mat2 k_elastic = Mat2::Identity();  // K0 (GKV, elastic) or K_inf (GM)
   std::vector<Branch> branches;       // empty for elastic and rigid
+  /// Paper 1, eq. 58 (TOML: c = "eq58"): a GKV body whose branch dampings follow its own isotropic elastic
+  /// stiffness, C_i = tau_i k0 (for the substrate with pair.s: c_i,2 = tau_i,2 k01 (1 - s)/s), from these
+  /// relaxation times tau_i (s, one per branch). Empty: the branches as given. apply_eq58() sets `branches`
+  /// from it; ContactPair applies it, so that a changed k0 (pair.s, body2.k0) keeps the rule.
+  std::vector<double> eq58_tau;
 
   void validate(std::string_view prefix) const;
   int branch_count() const { return static_cast<int>(branches.size()); }
@@ -68,7 +73,8 @@ void serialize(Archive& a, Self& p) {
                          .equation = "paper 1, eq. 10", .used_by = "gm", .log_scale = true},
            gm);
   a.declared({.key = "c", .type = Type::matrix_list, .unit = "s/m", .default_value = "gkv: required",
-              .range = schema::spd(), .doc = "branch dampings C_i, one entry per branch",
+              .range = schema::spd(),
+              .doc = "branch dampings C_i, one entry per branch; gkv: \"eq58\" for C_i = tau_i k0 (eq. 58)",
               .equation = "paper 1, eqs. 8, 10", .used_by = "gkv, gm", .log_scale = true},
              gkv || gm);
   a.declared({.key = "k", .type = Type::matrix_list, .unit = "1/m", .default_value = "gm: required",
@@ -82,6 +88,13 @@ void serialize(Archive& a, Self& p) {
 }
 
 /// Convenience constructors for isotropic bodies (K = k I).
+/// Paper 1, eq. 58: when p.eq58_tau is given, sets p's branches to C_i = tau_i k0, K_i = C_i / tau_i (the
+/// relaxation times tau_i, the dampings proportional to the body's scalar k0). Throws InvalidInput naming
+/// `prefix` if p is not a GKV body with an isotropic k0 or a tau_i is not > 0.
+void apply_eq58(RheologyParams& p, std::string_view prefix);
+/// A GKV body under eq. 58: k0 (1/m) and the relaxation times tau_i (s); the dampings are tau_i k0.
+RheologyParams gkv_eq58(double k0, const std::vector<double>& tau);
+
 RheologyParams rigid();
 RheologyParams elastic(double k0);
 /// GKV with branches given by damping c_i and relaxation time tau_i (k_i = c_i / tau_i).

@@ -41,6 +41,7 @@
 #include "bristle/contact/contact_model.hpp"
 #include "bristle/core/progress.hpp"
 #include "bristle/core/time_series.hpp"
+#include "bristle/laws/coulomb_stribeck.hpp"
 #include "bristle/laws/stribeck.hpp"
 #include "bristle/structures/contact_stepper.hpp"
 
@@ -109,9 +110,13 @@ struct StickSlipResult {
   double max_stick_force_ratio = 0.0;   // max |F| / (mu_s N) over stick steps (Coulomb-Stribeck)
 };
 
-/// Coulomb-Stribeck friction (set-valued stick). `friction` is validated under "friction". `progress`: the
-/// fraction of the steps done, as core/progress.hpp says; if it throws, the exception propagates and the
-/// structure is left at the step reached.
+/// Coulomb-Stribeck friction (set-valued stick, laws::CoulombStribeck). `friction` is validated under
+/// "friction". `progress`: the fraction of the steps done, as core/progress.hpp says; if it throws, the
+/// exception propagates and the structure is left at the step reached.
+StickSlipResult run_stick_slip(ContactStepper& structure, const BeltParams& belt,
+                               const laws::CoulombStribeckParams& friction, const StickSlipOptions& options,
+                               const Progress& progress = {});
+/// The same with the coefficient mu(v) given as a StribeckParams.
 StickSlipResult run_stick_slip(ContactStepper& structure, const BeltParams& belt, const laws::StribeckParams& friction,
                                const StickSlipOptions& options, const Progress& progress = {});
 

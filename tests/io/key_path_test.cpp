@@ -428,6 +428,8 @@ TEST(KeyPath, AParsedScenarioIsSetInEveryCaseAndRefusesItsSweepParameter) {
             "one case");
   EXPECT_EQ(error([&] { set_number(*study, "law.mu_s", -1.0); }), "law.mu_s = -1: must be > 0");
   EXPECT_EQ(get_number(*study, "law.mu_s"), 1.4);  // unchanged by the failed set
+}
+
 // c = "eq58" (paper 1, eq. 58) is a rheology option usable from the lumped kind too: the same CSV as the
 // dampings written out, and setting pair.s by key path keeps the rule (c_i,2 = tau_i,2 k02 of the new k02).
 TEST(KeyPath, Eq58IsARheologyOptionOfEveryKind) {

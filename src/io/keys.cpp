@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "bristle/core/error.hpp"
+#include "bristle/io/line_scenario.hpp"
 #include "bristle/io/patch_scenario.hpp"
 #include "bristle/io/scenario.hpp"
 
@@ -34,6 +35,8 @@ std::vector<schema::KeyRow> rows_of() {
 std::vector<schema::KeyRow> all_rows(std::string_view kind) {
   if (kind == "patch_steady_map") return rows_of<PatchMapScenario>();
   if (kind == "patch_transient") return rows_of<PatchTransientScenario>();
+  if (kind == "line_steady") return rows_of<LineSteadyScenario>();
+  if (kind == "line_transient") return rows_of<LineTransientScenario>();
   return rows_of<LumpedScenario>();
 }
 
@@ -60,7 +63,9 @@ std::string cell(std::string_view text) {
 
 }  // namespace
 
-std::vector<std::string> schema_kinds() { return {"lumped", "patch_steady_map", "patch_transient"}; }
+std::vector<std::string> schema_kinds() {
+  return {"lumped", "line_steady", "line_transient", "patch_steady_map", "patch_transient"};
+}
 
 std::vector<std::string> key_sections(std::string_view kind) {
   require_schema_kind(kind);

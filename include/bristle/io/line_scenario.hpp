@@ -10,7 +10,9 @@
 // [kinematics] (and [time] for the transient kind). A study is a list of cases: the [[case]] tables
 // (each overriding keys of the file) times the Cartesian product of the [sweep] lists over s, n, n1,
 // n2, tau1 and tau2. Every case is parsed and validated on its own. Every key, unit, default and
-// range is documented in docs/scenarios.md ("Line contact") and docs/line_contact.md.
+// range is declared once in the serialize() functions below (`bristle keys line_steady`); the tables of
+// docs/scenarios.md ("Line contact") are generated from them. The reader (src/io/line_scenario.cpp) is
+// still hand-written: a test (tests/io/keys_test.cpp) checks that it accepts exactly the declared keys.
 #include <memory>
 #include <optional>
 #include <string>

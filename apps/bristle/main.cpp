@@ -246,16 +246,17 @@ int main(int argc, char** argv) {
   std::string keys_kind = "lumped", keys_format = "markdown", keys_section;
   bool keys_section_given = false;
   CLI::App* keys = app.add_subcommand("keys", "Print every key of a scenario kind with its unit, default, range and doc");
-  keys->add_option("KIND", keys_kind, "Scenario kind (default: lumped); on the parameter schema: lumped, patch_steady_map, "
-                   "patch_transient")
+  keys->add_option("KIND", keys_kind, "Scenario kind (default: lumped); on the parameter schema: lumped, line_steady, "
+                   "line_transient, patch_steady_map, patch_transient")
       ->type_name("KIND");
   keys->add_option("--format", keys_format, "markdown (tables, as in docs/scenarios.md) or json (an array of keys)")
       ->type_name("markdown|json")
       ->check(CLI::IsMember({"markdown", "json"}));
   keys->add_option("--section", keys_section,
                    "Markdown of one table only: \"\" (the top level), law, law.axis1, body1, pair, bench, time, "
-                   "integrator, initial, sweep, output or signal (lumped); patch, kinematics, transient, load "
-                   "(patch kinds); structure, kernel, contact, friction, model, run (structures kinds)")
+                   "integrator, initial, sweep, output or signal (lumped); line, line.pressure_table, kinematics "
+                   "(line kinds); patch, kinematics, transient, load (patch kinds); structure, kernel, contact, friction, "
+                   "model, run (structures kinds)")
       ->type_name("TABLE");
   keys->footer("\nThe tables are generated from the parameter schema (the serialize() beside each parameter struct);\n"
                "the key tables of docs/scenarios.md are this command's output (a test checks it). JSON: one object\n"

@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "bristle/core/error.hpp"
+#include "bristle/io/line_scenario.hpp"
 #include "bristle/io/patch_scenario.hpp"
 #include "bristle/io/scenario.hpp"
 #include "bristle/io/structures_scenario.hpp"
@@ -37,6 +38,8 @@ std::vector<schema::KeyRow> all_rows(std::string_view kind) {
   if (kind == "patch_transient") return rows_of<PatchTransientScenario>();
   if (kind == "structure_kernel") return rows_of<StructureKernelScenario>();
   if (kind == "structure_stick_slip") return rows_of<StructureStickSlipScenario>();
+  if (kind == "line_steady") return rows_of<LineSteadyScenario>();
+  if (kind == "line_transient") return rows_of<LineTransientScenario>();
   return rows_of<LumpedScenario>();
 }
 
@@ -64,7 +67,8 @@ std::string cell(std::string_view text) {
 }  // namespace
 
 std::vector<std::string> schema_kinds() {
-  return {"lumped", "patch_steady_map", "patch_transient", "structure_kernel", "structure_stick_slip"};
+  return {"lumped", "line_steady", "line_transient", "patch_steady_map", "patch_transient", "structure_kernel",
+          "structure_stick_slip"};
 }
 
 std::vector<std::string> key_sections(std::string_view kind) {

@@ -13,6 +13,7 @@
 
 #include "bristle/core/error.hpp"
 #include "bristle/io/structures_scenario.hpp"
+#include "bristle/io/line_scenario.hpp"
 #include "support/test_support.hpp"
 
 namespace bristle::io {
@@ -61,8 +62,8 @@ TEST(Keys, KindsNotOnTheSchemaAndUnknownSectionsAreErrors) {
     FAIL();
   } catch (const InvalidInput& e) {
     EXPECT_STREQ(e.what(), "kind = \"directional_loop\": its keys are not on the parameter schema yet (kinds on the "
-                           "schema: lumped, patch_steady_map, patch_transient, structure_kernel, structure_stick_slip); "
-                           "see docs/scenarios.md");
+                           "schema: lumped, line_steady, line_transient, patch_steady_map, patch_transient, "
+                           "structure_kernel, structure_stick_slip); see docs/scenarios.md");
   }
   try {
     (void)keys_markdown_section("lumped", "bnech");
@@ -187,6 +188,114 @@ TEST(Keys, StructuresKindsListTheirOwnTables) {
     EXPECT_NE(find(key_rows("structure_stick_slip", "model"), k), nullptr) << k;
   EXPECT_EQ(find(key_rows("structure_stick_slip", "model"), "modes")->field.used_by, "modal");
   EXPECT_EQ(find(key_rows("structure_stick_slip", "run"), "dt_s")->field.default_value, "required");
+// The line kinds' schema lists exactly the keys their reader accepts, table by table and mode by mode: the
+// reader's "valid keys in [table]: ..." for an unknown key equals the keys of that table that apply to the
+// parsed scenario (an archive over the scenario's serialize()).
+class ApplyingKeys {
+ public:
+  explicit ApplyingKeys(std::string table) : table_(std::move(table)) {}
+  std::vector<std::string> keys;
+  template <class T> void number(T&, const schema::Field& f, bool applies = true) { add(f, applies); }
+  template <class T> void integer(T&, const schema::Field& f, bool applies = true) { add(f, applies); }
+  template <class T> void matrix(T&, const schema::Field& f, bool applies = true) { add(f, applies); }
+  template <class T> void vector(T&, const schema::Field& f, bool applies = true) { add(f, applies); }
+  template <class T> void text(T&, const schema::Field& f, bool applies = true) { add(f, applies); }
+  template <class T> void flag(T&, const schema::Field& f, bool applies = true) { add(f, applies); }
+  template <class T> void choice(T&, const schema::Field& f, bool applies = true) { add(f, applies); }
+  void declared(const schema::Field& f, bool applies = true) { add(f, applies); }
+  template <class Visit>
+  void table(const schema::Field& f, Visit&& visit, bool applies = true) {
+    if (path_ == table_) return add(f, applies);
+    const std::string saved = path_;
+    path_ = path_.empty() ? std::string(f.key) : path_ + "." + std::string(f.key);
+    if (table_.rfind(path_, 0) == 0) visit(*this);
+    path_ = saved;
+  }
+
+ private:
+  void add(const schema::Field& f, bool applies) {
+    if (path_ == table_ && applies) keys.emplace_back(f.key);
+  }
+  std::string table_, path_;
+};
+
+template <class Sc>
+void expect_reader_keys_are_the_schema_keys(const std::string& toml, const std::vector<Sc>& parsed,
+                                            const std::string& table, const std::string& kind) {
+  ApplyingKeys walk(table);
+  serialize(walk, parsed.front());
+  // [line.pressure_table] is a valid key of [line] whatever line.pressure (the reader then refuses it unless
+  // line.pressure = "table", with its own message).
+  if (table == "line" && std::find(walk.keys.begin(), walk.keys.end(), "pressure_table") == walk.keys.end())
+    walk.keys.insert(walk.keys.begin() + 3, "pressure_table");
+  // The same file with an unknown key appended to `table` (each table is the file's last one here).
+  try {
+    (void)parse_scenario_string(toml + "bogus_key = 1\n", "keys_check");
+    ADD_FAILURE() << kind << " [" << table << "]: the bogus key was accepted";
+  } catch (const InvalidInput& e) {
+    EXPECT_EQ(std::string(e.what()),
+              fmt::format("unknown key \"{}.bogus_key\" (valid keys in [{}]: {})", table, table, fmt::join(walk.keys, ", ")))
+        << kind;
+  }
+}
+
+TEST(Keys, LineKindsListExactlyTheKeysTheReaderAccepts) {
+  const std::string model = "[law]\ntype = \"frbd\"\n[body1]\ntype = \"elastic\"\nk0 = 240.0\n[body2]\ntype = \"gkv\"\n"
+                            "c = \"eq58\"\ntau = [0.1]\n[pair]\ns = 0.4\n[output]\ntitle = \"t\"\n";
+  const std::string line = "[line]\nL_m = 0.2\nnormal_load_N = 10.0\n";
+  const std::string sliding = "[kinematics]\nmode = \"sliding\"\nV_mps = [0.1, 1.0]\n";
+  const std::string rolling = "[kinematics]\nmode = \"rolling\"\nVr_mps = 1.0\nvx_mps = [0.1, 0.2]\n";
+  for (const std::string& kin : {sliding, rolling}) {
+    const std::string steady = "kind = \"line_steady\"\n" + model + line + kin;
+    const auto parsed = parse_line_steady_string(steady);
+    expect_reader_keys_are_the_schema_keys("kind = \"line_steady\"\n" + model + kin + line, parsed, "line", "line_steady");
+    expect_reader_keys_are_the_schema_keys(steady, parsed, "kinematics", "line_steady " + kin);
+  }
+  const std::string time = "[time]\nt_end_s = 0.5\n";
+  for (const std::string& kin : {std::string("[kinematics]\nmode = \"sliding\"\nVx = 0.3\n"),
+                                 std::string("[kinematics]\nmode = \"rolling\"\nVr = 1.0\nVx = 1.1\n"),
+                                 std::string("[kinematics]\nmode = \"general\"\nV1 = 0.2\nV2 = 0.5\n")}) {
+    const std::string transient = "kind = \"line_transient\"\n" + model + line + time + kin;
+    const auto parsed = parse_line_transient_string(transient);
+    expect_reader_keys_are_the_schema_keys("kind = \"line_transient\"\n" + model + kin + time + line, parsed, "line",
+                                           "line_transient");
+    expect_reader_keys_are_the_schema_keys("kind = \"line_transient\"\n" + model + kin + line + time, parsed, "time",
+                                           "line_transient");
+    expect_reader_keys_are_the_schema_keys(transient, parsed, "kinematics", "line_transient " + kin);
+  }
+  const auto steady = parse_line_steady_string("kind = \"line_steady\"\n" + model + line + sliding);
+  // The top level (its unknown keys are reported without a table).
+  ApplyingKeys top("");
+  serialize(top, steady.front());
+  try {
+    (void)parse_scenario_string("bogus_key = 1\nkind = \"line_steady\"\n" + model + line + sliding, "k");
+    FAIL();
+  } catch (const InvalidInput& e) {
+    EXPECT_EQ(std::string(e.what()), fmt::format("unknown key \"bogus_key\" (valid keys: {})", fmt::join(top.keys, ", ")));
+  }
+  // Defaults and ranges as the reader applies them.
+  const auto find = [](const std::vector<schema::KeyRow>& rows, std::string_view key) {
+    for (const auto& r : rows)
+      if (r.path == key) return r;
+    ADD_FAILURE() << key;
+    return schema::KeyRow{};
+  };
+  const transport::LineContactParams defaults;
+  const auto rows = key_rows("line_transient", "line");
+  EXPECT_EQ(find(rows, "cells").field.default_value, fmt::format("{}", defaults.cells));
+  EXPECT_EQ(find(rows, "cfl").field.default_value, fmt::format("{}", defaults.cfl));
+  EXPECT_EQ(find(rows, "cfl").field.range.text(), "(0, 1]");
+  EXPECT_EQ(find(rows, "cells").field.range.text(), ">= 2 (integer)");
+  EXPECT_EQ(find(rows, "L_m").field.unit, "m");
+  EXPECT_EQ(find(key_rows("line_steady", "line"), "cells").field.used_by, "line_transient");
+  test::TempDir dir("bristle_keys_line");
+  const test::CliResult md = test::run_cli(dir.path(), "keys line_transient");
+  EXPECT_EQ(md.code, 0) << md.err;
+  EXPECT_EQ(md.out, keys_markdown("line_transient"));
+  const test::CliResult json = test::run_cli(dir.path(), "keys line_steady --format json");
+  EXPECT_EQ(json.code, 0) << json.err;
+  EXPECT_NE(json.out.find("\"key\": \"kinematics.Vr_mps\""), std::string::npos);
+  EXPECT_NE(json.out.find("\"key\": \"line.pressure_table.xi_m\""), std::string::npos);
 }
 
 TEST(Keys, CommandLineListsMuSWithUnitDefaultAndRange) {
@@ -207,12 +316,12 @@ TEST(Keys, CommandLineListsMuSWithUnitDefaultAndRange) {
       << json.out.substr(0, 2000);
   const test::CliResult section = test::run_cli(dir.path(), "keys lumped --section time");
   EXPECT_EQ(section.out, keys_markdown_section("lumped", "time"));
-  const test::CliResult other = test::run_cli(dir.path(), "keys line_steady");
+  const test::CliResult other = test::run_cli(dir.path(), "keys directional_loop");
   EXPECT_EQ(other.code, 2);
   EXPECT_EQ(other.out, "");
-  EXPECT_EQ(other.err, "bristle: error: kind = \"line_steady\": its keys are not on the parameter schema yet (kinds "
-                       "on the schema: lumped, patch_steady_map, patch_transient, structure_kernel, "
-                       "structure_stick_slip); see docs/scenarios.md\n");
+  EXPECT_EQ(other.err, "bristle: error: kind = \"directional_loop\": its keys are not on the parameter schema yet "
+                       "(kinds on the schema: lumped, line_steady, line_transient, patch_steady_map, patch_transient, "
+                       "structure_kernel, structure_stick_slip); see docs/scenarios.md\n");
   const test::CliResult unknown = test::run_cli(dir.path(), "keys lumpd");
   EXPECT_EQ(unknown.code, 2);
   EXPECT_NE(unknown.err.find("kind = \"lumpd\": unknown kind"), std::string::npos) << unknown.err;

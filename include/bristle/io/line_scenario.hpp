@@ -10,7 +10,9 @@
 // [kinematics] (and [time] for the transient kind). A study is a list of cases: the [[case]] tables
 // (each overriding keys of the file) times the Cartesian product of the [sweep] lists over s, n, n1,
 // n2, tau1 and tau2. Every case is parsed and validated on its own. Every key, unit, default and
-// range is documented in docs/scenarios.md ("Line contact") and docs/line_contact.md.
+// range is declared once in the serialize() functions below (`bristle keys line_steady`); the tables of
+// docs/scenarios.md ("Line contact") are generated from them. The reader (src/io/line_scenario.cpp) is
+// still hand-written: a test (tests/io/keys_test.cpp) checks that it accepts exactly the declared keys.
 #include <memory>
 #include <optional>
 #include <string>
@@ -19,6 +21,7 @@
 #include <vector>
 
 #include "bristle/contact/contact_model.hpp"
+#include "bristle/io/patch_scenario.hpp"  // serialize_pair
 #include "bristle/io/scenario.hpp"
 #include "bristle/transport/line_contact.hpp"
 
@@ -79,6 +82,135 @@ struct LineTransientScenario : LineCaseBase {
   /// The output times: the [time] grid merged with the field times.
   std::vector<double> output_times() const;
 };
+
+// ---- The schema of the line kinds (core/schema.hpp). [law], [body1], [body2], [pair] are the lumped kind's
+// (serialize_pair: io/patch_scenario.hpp); [line] is transport::LineContactParams'; the velocities of
+// [kinematics] are stored in line.V1 / line.V2 (transient) as the mode says (errata §5.2).
+
+template <class Archive>
+void serialize_line_sweep(Archive& a) {
+  using schema::Type;
+  a.table({.key = "sweep", .type = Type::table, .default_value = "-",
+           .doc = "the Cartesian product of its lists, the first varying slowest; times the [[case]] tables"},
+          [&](auto& b) {
+            const auto list = [&](std::string_view key, schema::Range range, std::string_view doc) {
+              b.declared({.key = key, .type = Type::number_list, .default_value = "-", .range = range, .doc = doc});
+            };
+            list("s", schema::open(0, 1), "values of pair.s");
+            list("n", schema::integer_in(0, 1000), "n1 = n2 = n: the first n branches of both bodies (0: elastic)");
+            list("n1", schema::integer_in(0, 1000), "the first n1 branches of body 1 (not with n)");
+            list("n2", schema::integer_in(0, 1000), "the first n2 branches of body 2 (not with n)");
+            list("tau1", schema::positive(), "every relaxation time of body 1, s");
+            list("tau2", schema::positive(), "every relaxation time of body 2, s");
+          });
+  a.declared({.key = "case", .type = Type::table, .default_value = "-",
+              .doc = "[[case]] tables, each overriding keys of the file (optional label); not kind, name, "
+                     "description, case, sweep"});
+}
+
+template <class Archive, class Sc>  // Sc: LineCaseBase or const LineCaseBase
+void serialize_line_output(Archive& a, Sc& sc, std::string_view plot_x, std::string_view plot_y) {
+  using schema::Type;
+  a.table({.key = "output", .type = Type::table, .default_value = "-", .doc = "what the plot shows"}, [&](auto& b) {
+    b.text(sc.output.plot_x, {.key = "plot_x", .type = Type::text, .default_value = plot_x, .doc = "an output column"});
+    b.declared({.key = "plot_y", .type = Type::text_list, .default_value = plot_y,
+                .doc = "output columns, at least one; one plot panel each"});
+    b.text(sc.output.title, {.key = "title", .type = Type::text, .default_value = "the scenario name",
+                             .doc = "the plot title"});
+    b.flag(sc.log_x, {.key = "log_x", .type = Type::flag, .default_value = "true for a log-spaced grid",
+                      .doc = "logarithmic x axis"});
+  });
+}
+template <class Archive, class Sc>
+void serialize_line_contact(Archive& a, Sc& sc, std::string_view kind) {
+  using schema::Type;
+  a.text(sc.name, {.key = "name", .type = Type::text, .default_value = "the file stem",
+                   .doc = "names the output files <name>.csv/.json/.png"});
+  a.text(sc.description, {.key = "description", .type = Type::text, .default_value = "\"\"",
+                          .doc = "free text, copied into the JSON"});
+  a.declared({.key = "kind", .type = Type::text, .default_value = "required", .doc = kind});
+  a.table({.key = "law", .type = Type::table, .default_value = "required", .doc = "the friction law (as lumped)"},
+          [&](auto& b) { serialize(b, sc.law); });
+  a.table({.key = "body1", .type = Type::table, .default_value = "required", .doc = "the upper body (as lumped)"},
+          [&](auto& b) { serialize(b, sc.body1); });
+  a.table({.key = "body2", .type = Type::table, .default_value = "rigid",
+           .doc = "the lower body (as lumped; also c = \"eq58\", paper 1 eq. 58)"},
+          [&](auto& b) { serialize(b, sc.body2); });
+  serialize_pair(a, sc.pair_s.has_value());
+}
+
+template <class Archive, schema::Of<LineSteadyScenario> Self>
+void serialize(Archive& a, Self& sc) {
+  using schema::Type;
+  serialize_line_contact(a, sc, "\"line_steady\"");
+  a.table({.key = "line", .type = Type::table, .default_value = "required", .doc = "the line contact"},
+          [&](auto& b) { serialize(b, sc.line, false); });
+  const bool rolling = sc.mode == LineMode::rolling;
+  a.table({.key = "kinematics", .type = Type::table, .default_value = "required",
+           .doc = "the velocities of the map (errata §5.2)"},
+          [&](auto& b) {
+            b.choice(sc.mode, {.key = "mode", .type = Type::choice, .default_value = "required",
+                               .doc = "sliding: V1 = 0, V2 = V_x; rolling: V1 = V_r, V2 = V_x",
+                               .equation = "paper 1, eqs. 54, 60", .choices = "sliding, rolling"});
+            b.flag(sc.allow_reversal, {.key = "allow_reversal", .type = Type::flag, .default_value = "false",
+                                       .doc = "false: a negative velocity is an error naming its key"});
+            b.declared({.key = "V_mps", .type = Type::number_list, .unit = "m/s", .default_value = "required",
+                        .range = schema::finite(),
+                        .doc = "sliding speeds V_x: a number, a list or { from, to, points, spacing }",
+                        .used_by = "sliding"},
+                       !rolling);
+            b.number(sc.Vr_mps, {.key = "Vr_mps", .unit = "m/s", .default_value = "required", .range = schema::finite(),
+                                 .doc = "rolling speed V_r, the material velocity V1 of body 1", .used_by = "rolling"},
+                     rolling);
+            b.declared({.key = "vx_mps", .type = Type::number_list, .unit = "m/s", .default_value = "required",
+                        .range = schema::finite(),
+                        .doc = "rigid relative velocities v_x = V_x - V_r: a number, a list or { from, to, points, "
+                               "spacing }",
+                        .used_by = "rolling"},
+                       rolling);
+          });
+  serialize_line_sweep(a);
+  serialize_line_output(a, sc, "V_mps (sliding), vx_mps (rolling)", "[\"Fx_abs_N\", \"Fx_norm_abs\"]");
+}
+
+template <class Archive, schema::Of<LineTransientScenario> Self>
+void serialize(Archive& a, Self& sc) {
+  using schema::Type;
+  serialize_line_contact(a, sc, "\"line_transient\"");
+  a.table({.key = "line", .type = Type::table, .default_value = "required", .doc = "the line contact and its solver"},
+          [&](auto& b) { serialize(b, sc.line, true); });
+  const LineMode mode = sc.mode;
+  a.table({.key = "kinematics", .type = Type::table, .default_value = "required",
+           .doc = "the material velocities along xi (errata §5.2)"},
+          [&](auto& b) {
+            b.choice(sc.mode, {.key = "mode", .type = Type::choice, .default_value = "required",
+                               .doc = "sliding: V1 = 0, V2 = V_x; rolling: V1 = V_r, V2 = V_x; general: V1, V2 given",
+                               .equation = "paper 1, eqs. 54, 60", .choices = "sliding, rolling, general"});
+            b.flag(sc.allow_reversal, {.key = "allow_reversal", .type = Type::flag,
+                                       .default_value = "false; true for general",
+                                       .doc = "false: a negative velocity is an error naming its key"});
+            const auto signal = [&](auto& s, std::string_view key, std::string_view doc, std::string_view used_by,
+                                    bool applies) {
+              b.table({.key = key, .type = Type::signal, .unit = "m/s", .default_value = "required", .doc = doc,
+                       .used_by = used_by},
+                      [&](auto& c) { serialize(c, s); }, applies);
+            };
+            signal(sc.line.V1, "Vr", "rolling speed V_r(t), the material velocity V1 of body 1", "rolling",
+                   mode == LineMode::rolling);
+            signal(sc.line.V2, "Vx", "V_x(t), the material velocity V2 of body 2", "sliding, rolling",
+                   mode != LineMode::general);
+            signal(sc.line.V1, "V1", "material velocity V1(t) of body 1", "general", mode == LineMode::general);
+            signal(sc.line.V2, "V2", "material velocity V2(t) of body 2", "general", mode == LineMode::general);
+          });
+  a.table({.key = "time", .type = Type::table, .default_value = "required", .doc = "the output grid"}, [&](auto& b) {
+    serialize(b, sc.time);
+    b.declared({.key = "field_times_s", .type = Type::number_list, .unit = "s", .default_value = "[]",
+                .doc = "times of the fields over xi (DIR/<name>_fields.csv), strictly increasing, in "
+                       "[t_start_s, t_end_s]; they join the output grid"});
+  });
+  serialize_line_sweep(a);
+  serialize_line_output(a, sc, "\"t_s\"", "[\"Fx_abs_N\"]");
+}
 
 /// Parsing: one entry per case (see above). Throw InvalidInput naming the TOML key.
 std::vector<LineSteadyScenario> parse_line_steady_string(std::string_view toml, std::string_view name = "scenario",

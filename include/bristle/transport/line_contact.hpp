@@ -31,6 +31,7 @@
 
 #include "bristle/contact/contact_model.hpp"
 #include "bristle/contact/signal.hpp"
+#include "bristle/core/schema.hpp"
 #include "bristle/core/time_series.hpp"
 #include "bristle/integrate/ode.hpp"
 
@@ -101,6 +102,54 @@ struct LineContactParams {
 
   void validate(std::string_view prefix) const;
 };
+
+/// The schema of the [line] table (core/schema.hpp): LineContactParams without V1, V2, v_y (the
+/// [kinematics] of the scenario kinds). `transient`: the keys of the transient solver apply.
+template <class Archive, schema::Of<LineContactParams> Self>
+void serialize(Archive& a, Self& p, bool transient) {
+  using schema::Type;
+  constexpr std::string_view tr = "line_transient";
+  a.number(p.L_m, {.key = "L_m", .unit = "m", .default_value = "required", .range = schema::positive(),
+                   .doc = "contact length L", .equation = "paper 1, §5", .log_scale = true});
+  a.number(p.normal_load_N, {.key = "normal_load_N", .unit = "N", .default_value = "required",
+                             .range = schema::positive(), .doc = "normal load F_z = int_0^L p dxi",
+                             .log_scale = true});
+  a.choice(p.pressure.kind, {.key = "pressure", .type = Type::choice, .default_value = "uniform",
+                             .doc = "pressure distribution p(xi)", .choices = "uniform, parabolic, table"});
+  a.table({.key = "pressure_table", .type = Type::table, .default_value = "required with pressure = \"table\"",
+           .doc = "p(xi) as a table, scaled so that its integral is F_z", .used_by = "pressure = table"},
+          [&](auto& b) {
+            b.declared({.key = "xi_m", .type = Type::number_list, .unit = "m", .default_value = "required",
+                        .doc = "positions xi, strictly increasing, covering [0, L_m]"});
+            b.declared({.key = "values", .type = Type::number_list, .default_value = "required",
+                        .doc = "pressure shape at each xi_m, >= 0"});
+          },
+          p.pressure.kind == PressureKind::table);
+  a.integer(p.cells, {.key = "cells", .type = Type::integer, .default_value = "200", .range = schema::at_least(2),
+                      .doc = "finite volumes along xi, at most 1e6", .used_by = tr},
+            transient);
+  a.number(p.cfl, {.key = "cfl", .default_value = "0.9", .range = schema::half_open(0, 1),
+                   .doc = "Courant number of the automatic step", .used_by = tr},
+           transient);
+  a.number(p.dt_s, {.key = "dt_s", .unit = "s", .default_value = "0", .range = schema::non_negative(),
+                    .doc = "a fixed step (0: automatic), checked against the CFL condition over the run",
+                    .used_by = tr},
+           transient);
+  a.number(p.max_dt_s, {.key = "max_dt_s", .unit = "s", .default_value = "0", .range = schema::non_negative(),
+                        .doc = "cap on the automatic step (0: none)", .used_by = tr},
+           transient);
+  a.choice(p.limiter, {.key = "limiter", .type = Type::choice, .default_value = "van_leer",
+                       .doc = "slope limiter of the transport scheme (none: first-order upwind)",
+                       .choices = "none, minmod, van_leer, mc", .used_by = tr},
+           transient);
+  a.choice(p.source_scheme, {.key = "source_scheme", .type = Type::choice, .default_value = "automatic",
+                             .doc = "the source step (exponential: affine sources only)",
+                             .choices = "automatic, sdirk2, exponential", .used_by = tr},
+           transient);
+  a.flag(p.interpolate_outputs, {.key = "interpolate_outputs", .type = Type::flag, .default_value = "false",
+                                 .doc = "keep the solver's own (CFL) steps and interpolate the outputs", .used_by = tr},
+         transient);
+}
 
 /// Characteristic speeds of each state component for material velocities (V1, V2): eq. 34a.
 /// Requires S1, S2 diagonal (the decoupled longitudinal/lateral line contact).

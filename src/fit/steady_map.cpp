@@ -1,0 +1,376 @@
+// Identification of steady-map scenarios (kind = "patch_steady_map"): residuals over the data's operating points,
+// a central-difference Jacobian, Ceres with bounds, and fit::fit's statistics. See fit/steady_map.hpp.
+#include "bristle/fit/steady_map.hpp"
+
+#include <ceres/ceres.h>
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <random>
+
+#include "bristle/contact/contact_model.hpp"
+#include "bristle/core/error.hpp"
+#include "bristle/io/json.hpp"
+#include "bristle/io/key_path.hpp"
+#include "bristle/patch/patch.hpp"
+#include "engine.hpp"
+
+namespace bristle::fit {
+
+using Eigen::Index;
+
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+std::string q(std::string_view s) { return io::json_quote(s); }
+
+io::PatchAxis* grid_axis(io::PatchMapScenario& sc, const std::string& grid) {
+  if (grid == "vx_mps") return &sc.vx;
+  if (grid == "spin_radps") return &sc.spin;
+  if (grid == sc.lateral.column) return &sc.lateral;
+  return nullptr;
+}
+
+/// The scenario at parameter values p (io::set_number: the reader's checks, every operating point included).
+io::PatchMapScenario with_parameters(const MapExperiment& e, const std::vector<ParameterSpec>& parameters,
+                                     const VecX& p) {
+  io::PatchMapScenario sc = e.scenario;
+  for (std::size_t j = 0; j < parameters.size(); ++j) io::set_number(sc, parameters[j].key, p[static_cast<Index>(j)]);
+  return sc;
+}
+
+std::vector<patch::PatchKinematics> operating_points(const MapExperiment& e, const io::PatchMapScenario& sc) {
+  std::vector<patch::PatchKinematics> points;
+  points.reserve(e.grid_values.size());
+  for (double g : e.grid_values) {
+    double v[3] = {sc.vx.values.front(), sc.lateral.values.front(), sc.spin.values.front()};
+    const int a = e.grid == "vx_mps" ? 0 : e.grid == "spin_radps" ? 2 : 1;
+    v[a] = g;
+    points.push_back(sc.kinematics(v[0], v[1], v[2]));
+  }
+  return points;
+}
+
+std::vector<std::string> series_names(const MapExperiment& e) {
+  std::vector<std::string> names{e.grid};
+  for (const std::string& o : map_outputs()) names.push_back(o);
+  return names;
+}
+
+TimeSeries solve(const MapExperiment& e, const io::PatchMapScenario& sc) {
+  const contact::ContactModel model(sc.law, sc.body1, sc.body2);
+  // chain_length 1: every point from the unloaded state, independent of the order of the rows; one worker (the
+  // optimiser's evaluations are serial and the machine is shared).
+  const std::vector<patch::SteadyPatch> map = patch::solve_steady_map(model, sc.patch, operating_points(e, sc), 1, 1);
+  TimeSeries series(series_names(e));
+  series.reserve(map.size());
+  for (std::size_t i = 0; i < map.size(); ++i)
+    series.add_row({e.grid_values[i], map[i].force_N[0], map[i].force_N[1], map[i].Mz_Nm, map[i].Mz_no_phi_Nm});
+  return series;
+}
+
+std::size_t residual_count(const std::vector<MapExperiment>& experiments) {
+  std::size_t n = 0;
+  for (const MapExperiment& e : experiments) n += e.grid_values.size() * e.targets.size();
+  return n;
+}
+
+VecX residuals_at(const std::vector<MapExperiment>& experiments, const std::vector<ParameterSpec>& parameters,
+                  const VecX& p, std::vector<TimeSeries>* solved = nullptr) {
+  VecX r(static_cast<Index>(residual_count(experiments)));
+  Index at = 0;
+  for (const MapExperiment& e : experiments) {
+    TimeSeries s = solve(e, with_parameters(e, parameters, p));
+    for (const Target& t : e.targets) {
+      const std::vector<double>& y = s.column(t.output);
+      for (std::size_t i = 0; i < e.grid_values.size(); ++i) r[at++] = t.weight * (y[i] - t.values[i]);
+    }
+    if (solved) solved->push_back(std::move(s));
+  }
+  if (!r.allFinite()) throw SolverError("the steady map is not finite");
+  return r;
+}
+
+class MapCost final : public ceres::CostFunction {
+ public:
+  MapCost(const std::vector<MapExperiment>& experiments, const std::vector<ParameterSpec>& parameters,
+          const Options& options, long& evaluations, long& jacobian_evaluations)
+      : experiments_(experiments),
+        parameters_(parameters),
+        options_(options),
+        evaluations_(evaluations),
+        jacobian_evaluations_(jacobian_evaluations) {
+    set_num_residuals(static_cast<int>(residual_count(experiments)));
+    mutable_parameter_block_sizes()->push_back(static_cast<int>(parameters.size()));
+  }
+
+  VecX residuals_u(const VecX& u) const {
+    if (cached_u_.size() == u.size() && cached_u_ == u) return cached_r_;
+    VecX p(u.size());
+    for (Index j = 0; j < u.size(); ++j) p[j] = detail::to_p(parameters_[static_cast<std::size_t>(j)], u[j]);
+    ++evaluations_;
+    VecX r = residuals_at(experiments_, parameters_, p);
+    cached_u_ = u;
+    cached_r_ = r;
+    return r;
+  }
+
+  /// dr/du by central differences in u (one-sided where a bound is nearer than the step).
+  Eigen::MatrixXd jacobian_u(const VecX& u, const VecX& r0) const {
+    ++jacobian_evaluations_;
+    Eigen::MatrixXd J(r0.size(), u.size());
+    for (Index j = 0; j < u.size(); ++j) {
+      const ParameterSpec& spec = parameters_[static_cast<std::size_t>(j)];
+      const double h = spec.scale == Scale::log ? options_.fd_step : options_.fd_step * std::max(1.0, std::abs(u[j]));
+      const double lo = detail::to_u(spec, spec.min), hi = detail::to_u(spec, spec.max);
+      const double hp = std::min(h, hi - u[j]), hm = std::min(h, u[j] - lo);
+      VecX up = u, um = u;
+      up[j] += hp;
+      um[j] -= hm;
+      const VecX rp = hp > 0.0 ? residuals_u(up) : r0;
+      const VecX rm = hm > 0.0 ? residuals_u(um) : r0;
+      J.col(j) = (rp - rm) / (hp + hm);
+    }
+    cached_u_ = u;  // the point itself, for the next call
+    cached_r_ = r0;
+    return J;
+  }
+
+  bool Evaluate(double const* const* parameters, double* residuals, double** jacobians) const override {
+    try {
+      const VecX u = Eigen::Map<const VecX>(parameters[0], static_cast<Index>(parameters_.size()));
+      const VecX r = residuals_u(u);
+      if (jacobians && jacobians[0]) {
+        const Eigen::MatrixXd J = jacobian_u(u, r);
+        Eigen::Map<Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>(jacobians[0], J.rows(),
+                                                                                           J.cols()) = J;
+      }
+      std::copy(r.data(), r.data() + r.size(), residuals);
+      return true;
+    } catch (const SolverError&) {
+      return false;
+    } catch (const InvalidInput&) {
+      return false;  // a trial point the scenario rejects (e.g. an operating point without a leading edge)
+    }
+  }
+
+ private:
+  const std::vector<MapExperiment>& experiments_;
+  const std::vector<ParameterSpec>& parameters_;
+  const Options& options_;
+  long& evaluations_;
+  long& jacobian_evaluations_;
+  mutable VecX cached_u_, cached_r_;
+};
+
+class ProgressRelay final : public ceres::IterationCallback {
+ public:
+  ProgressRelay(const fit::IterationCallback& progress, int start, int starts)
+      : progress_(progress), start_(start), starts_(starts) {}
+  ceres::CallbackReturnType operator()(const ceres::IterationSummary& s) override {
+    if (progress_) progress_(Iteration{start_, starts_, s.iteration, s.cost});
+    return ceres::SOLVER_CONTINUE;
+  }
+
+ private:
+  const fit::IterationCallback& progress_;
+  int start_, starts_;
+};
+
+}  // namespace
+
+const std::vector<std::string>& map_outputs() {
+  static const std::vector<std::string> outputs{"Fx_N", "Fy_N", "Mz_Nm", "Mz_no_phi_Nm"};
+  return outputs;
+}
+
+void validate(const std::vector<MapExperiment>& experiments, const std::vector<ParameterSpec>& parameters) {
+  if (experiments.empty()) throw InvalidInput("fit: no experiment to fit");
+  if (parameters.empty()) throw InvalidInput("fit.parameters: must name at least one parameter");
+  detail::validate_parameters(parameters);
+  std::size_t n = 0;
+  for (const MapExperiment& e : experiments) {
+    if (e.targets.empty()) throw InvalidInput("fit.targets: must name at least one target");
+    if (e.targets.size() != experiments.front().targets.size())
+      throw InvalidInput(fmt::format("fit: experiment {} has {} targets, the first {}: every experiment fits the "
+                                     "same targets",
+                                     e.label, e.targets.size(), experiments.front().targets.size()));
+    io::PatchMapScenario sc = e.scenario;
+    io::PatchAxis* axis = grid_axis(sc, e.grid);
+    if (!axis)
+      throw InvalidInput(fmt::format("fit.grid_column = {}: not a kinematics axis of this scenario (vx_mps, {}, "
+                                     "spin_radps)",
+                                     q(e.grid), sc.lateral.column));
+    for (const io::PatchAxis* other : {&sc.vx, &sc.lateral, &sc.spin})
+      if (other != axis && other->list)
+        throw InvalidInput(fmt::format("kinematics.{}: is a list; a fit varies only fit.grid_column = {} (the data "
+                                       "rows), so the other axes must be single numbers",
+                                       other->column, q(e.grid)));
+    for (const Target& t : e.targets) {
+      const auto& outs = map_outputs();
+      if (std::find(outs.begin(), outs.end(), t.output) == outs.end())
+        throw InvalidInput(fmt::format("fit.targets.{}: the model does not output a column {} (outputs of "
+                                       "patch_steady_map: {})",
+                                       t.output, q(t.output), fmt::join(outs, ", ")));
+      if (!(t.weight > 0.0) || !std::isfinite(t.weight))
+        throw InvalidInput(fmt::format("fit.targets.{}.weight = {}: must be > 0", t.output, format_value(t.weight)));
+      if (t.values.size() != e.grid_values.size())
+        throw InvalidInput(fmt::format("fit.targets.{}: {} values for {} rows", t.output, t.values.size(),
+                                       e.grid_values.size()));
+    }
+    if (e.grid_values.empty()) throw InvalidInput(fmt::format("fit: experiment {}: no data rows", e.label));
+    // Every data row is an operating point of the map (the reader's checks: range, leading edges).
+    axis->values = e.grid_values;
+    axis->list = true;
+    io::validate(sc);
+    for (const ParameterSpec& p : parameters) {
+      try {
+        (void)io::get_number(sc, p.key);
+        io::set_number(sc, p.key, p.initial);
+      } catch (const InvalidInput& error) {
+        throw InvalidInput(fmt::format("fit.parameters.{}: {}", q(p.key), error.what()));
+      }
+    }
+    n += e.grid_values.size() * e.targets.size();
+  }
+  if (n <= parameters.size())
+    throw InvalidInput(fmt::format("fit: {} residual(s) for {} parameters: the data need more rows than parameters",
+                                   n, parameters.size()));
+}
+
+std::vector<TimeSeries> map_model(const std::vector<MapExperiment>& experiments,
+                                  const std::vector<ParameterSpec>& parameters, const VecX& p) {
+  std::vector<TimeSeries> out;
+  (void)residuals_at(experiments, parameters, p, &out);
+  return out;
+}
+
+VecX residuals(const std::vector<MapExperiment>& experiments, const std::vector<ParameterSpec>& parameters,
+               const VecX& p) {
+  return residuals_at(experiments, parameters, p);
+}
+
+Eigen::MatrixXd jacobian(const std::vector<MapExperiment>& experiments, const std::vector<ParameterSpec>& parameters,
+                         const VecX& p, double fd_step) {
+  const Index n = static_cast<Index>(residual_count(experiments)), np = p.size();
+  Eigen::MatrixXd J(n, np);
+  for (Index j = 0; j < np; ++j) {
+    const double h = fd_step * (p[j] != 0.0 ? std::abs(p[j]) : 1.0);
+    VecX pp = p, pm = p;
+    pp[j] += h;
+    pm[j] -= h;
+    J.col(j) = (residuals_at(experiments, parameters, pp) - residuals_at(experiments, parameters, pm)) / (2.0 * h);
+  }
+  return J;
+}
+
+Result fit(const std::vector<MapExperiment>& experiments, const std::vector<ParameterSpec>& parameters,
+           const Options& options, const IterationCallback& progress) {
+  validate(experiments, parameters);
+  const auto start_time = std::chrono::steady_clock::now();
+  const Index np = static_cast<Index>(parameters.size());
+  Result result;
+  result.jacobian = JacobianMethod::finite_differences;
+  for (const ParameterSpec& p : parameters)
+    result.parameters.push_back(ParameterResult{p.key, p.scale, p.initial, p.min, p.max, 0, 0, 0, 0, false});
+  VecX u_initial(np), lo(np), hi(np);
+  for (Index j = 0; j < np; ++j) {
+    const ParameterSpec& p = parameters[static_cast<std::size_t>(j)];
+    u_initial[j] = detail::to_u(p, p.initial);
+    lo[j] = detail::to_u(p, p.min);
+    hi[j] = detail::to_u(p, p.max);
+  }
+  // The loop of fit::fit (fit.cpp): Levenberg-Marquardt, dense QR, bounds, bisection in the projected line search.
+  auto* cost = new MapCost(experiments, parameters, options, result.evaluations, result.jacobian_evaluations);
+  ceres::Problem::Options problem_options;
+  problem_options.cost_function_ownership = ceres::TAKE_OWNERSHIP;
+  ceres::Problem problem(problem_options);
+  VecX u = u_initial;
+  problem.AddResidualBlock(cost, nullptr, u.data());
+  for (Index j = 0; j < np; ++j) {
+    problem.SetParameterLowerBound(u.data(), static_cast<int>(j), lo[j]);
+    problem.SetParameterUpperBound(u.data(), static_cast<int>(j), hi[j]);
+  }
+  std::mt19937_64 rng(options.seed);
+  const int starts = std::max(1, options.multi_start);
+  double best_cost = kInf;
+  VecX best_u;
+  ceres::Solver::Summary best_summary;
+  for (int s = 0; s < starts; ++s) {
+    if (s == 0) {
+      u = u_initial;
+    } else {
+      for (Index j = 0; j < np; ++j) u[j] = std::uniform_real_distribution<double>(lo[j], hi[j])(rng);
+    }
+    ceres::Solver::Options so;
+    so.minimizer_type = ceres::TRUST_REGION;
+    so.trust_region_strategy_type = ceres::LEVENBERG_MARQUARDT;
+    so.linear_solver_type = ceres::DENSE_QR;
+    so.max_num_iterations = options.max_iterations;
+    so.function_tolerance = options.function_tolerance;
+    so.parameter_tolerance = options.parameter_tolerance;
+    so.gradient_tolerance = options.gradient_tolerance;
+    so.logging_type = ceres::SILENT;
+    so.minimizer_progress_to_stdout = false;
+    so.num_threads = 1;
+    so.line_search_interpolation_type = ceres::BISECTION;
+    ProgressRelay relay(progress, s, starts);
+    so.callbacks.push_back(&relay);
+    ceres::Solver::Summary summary;
+    ceres::Solve(so, &problem, &summary);
+    if (!summary.IsSolutionUsable()) {
+      if (s == 0 && starts == 1)
+        throw SolverError(fmt::format("fit: the model cannot be solved at the initial values: {}", summary.message));
+      continue;
+    }
+    if (summary.final_cost < best_cost) {
+      best_cost = summary.final_cost;
+      best_u = u;
+      best_summary = summary;
+      result.best_start = s;
+    }
+  }
+  if (best_u.size() == 0) throw SolverError("fit: no start gave a usable solution");
+  result.converged = best_summary.termination_type == ceres::CONVERGENCE;
+  result.iterations = static_cast<int>(best_summary.iterations.size()) - 1;
+  result.termination = best_summary.message;
+  if (!result.converged)
+    result.warnings.push_back(fmt::format("not converged ({}): the values are the best found, not an optimum",
+                                          best_summary.message));
+  const VecX r = cost->residuals_u(best_u);
+  const Eigen::MatrixXd J = cost->jacobian_u(best_u, r);
+  detail::statistics(result, parameters, best_u, r, J);
+
+  VecX p(np);
+  for (Index j = 0; j < np; ++j) p[j] = result.parameters[static_cast<std::size_t>(j)].value;
+  std::vector<TimeSeries> solved = map_model(experiments, parameters, p);
+  double force_sum = 0.0;
+  std::size_t force_count = 0;
+  for (std::size_t k = 0; k < experiments.front().targets.size(); ++k) {
+    const Target& t0 = experiments.front().targets[k];
+    double sum = 0.0;
+    std::size_t count = 0;
+    for (std::size_t e = 0; e < experiments.size(); ++e) {
+      const Target& t = experiments[e].targets[k];
+      const std::vector<double>& y = solved[e].column(t.output);
+      for (std::size_t i = 0; i < t.values.size(); ++i) sum += (y[i] - t.values[i]) * (y[i] - t.values[i]);
+      count += t.values.size();
+    }
+    result.targets.push_back(TargetResult{t0.output, t0.data_column, std::sqrt(sum / static_cast<double>(count))});
+    if (t0.output.size() >= 2 && t0.output.compare(t0.output.size() - 2, 2, "_N") == 0) {
+      force_sum += sum;
+      force_count += count;
+    }
+  }
+  if (force_count > 0) result.rms_N = std::sqrt(force_sum / static_cast<double>(force_count));
+  for (std::size_t e = 0; e < experiments.size(); ++e)
+    result.experiments.push_back(ExperimentResult{experiments[e].label, std::move(solved[e]), VecX()});
+  result.fit_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_time).count();
+  return result;
+}
+
+}  // namespace bristle::fit

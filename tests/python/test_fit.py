@@ -134,3 +134,22 @@ def test_fit_compare_returns_the_comparison_report(tmp_path, capsys):
     assert lugre["aic"] < dahl["aic"]
     with pytest.raises(bristle.InvalidInput, match='unknown model "lugr"; did you mean "lugre"'):
         bristle.fit(tmp_path / "sine.toml", compare=["lugr"])
+
+
+def test_a_steady_patch_map_is_fitted_through_the_same_entry_point():
+    # examples/fit_patch_steady_map.toml: F_y(alpha) simulated at mu_s = 1.2, mu_d = 0.7, k0 = 240 /m, noise 15 N.
+    root = os.path.join(os.path.dirname(__file__), "..", "..")
+    r = bristle.fit(os.path.join(root, "examples", "fit_patch_steady_map.toml"), progress=False)
+    assert r["converged"] is True
+    assert r["jacobian"] == "finite_differences"
+    for key, truth in (("law.mu_s", 1.2), ("law.mu_d", 0.7), ("body1.k0", 240.0)):
+        p = r["parameters"][key]
+        assert p["ci95"][0] <= truth <= p["ci95"][1], (key, p)
+    e = r["experiments"][0]
+    assert e["grid_column"] == "slip_angle_deg"
+    assert e["slip_angle_deg"].shape == (41,)
+    residual = e["fitted"]["Fy_N"] - e["measured"]["Fy_N"]
+    assert np.sqrt(np.mean(residual ** 2)) == pytest.approx(r["rms_N"], rel=1e-12)
+    assert 10.0 < r["rms_N"] < 20.0
+    with pytest.raises(bristle.InvalidInput, match="compare: model comparison reads kind = \"lumped\" only"):
+        bristle.fit(os.path.join(root, "examples", "fit_patch_steady_map.toml"), compare=["dahl"])

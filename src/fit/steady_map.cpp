@@ -1,5 +1,5 @@
 // Identification of steady-map scenarios (kind = "patch_steady_map"): residuals over the data's operating points,
-// a central-difference Jacobian, Ceres with bounds, and fit::fit's statistics. See fit/steady_map.hpp.
+// the exact Jacobian (PatchSolver::output_derivatives) or central differences, Ceres with bounds, and fit::fit's statistics. See fit/steady_map.hpp.
 #include "bristle/fit/steady_map.hpp"
 
 #include <ceres/ceres.h>
@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <random>
 
 #include "bristle/contact/contact_model.hpp"
@@ -95,15 +96,98 @@ VecX residuals_at(const std::vector<MapExperiment>& experiments, const std::vect
   return r;
 }
 
+bool starts_with(const std::string& s, std::string_view prefix) { return s.compare(0, prefix.size(), prefix) == 0; }
+
+/// Why the exact Jacobian does not apply to the parameter keys (empty: it may; output_derivatives decides per
+/// operating point).
+std::string key_obstacle(const std::vector<ParameterSpec>& parameters) {
+  for (const ParameterSpec& p : parameters)
+    if (!starts_with(p.key, "law.") && !starts_with(p.key, "body1.") && !starts_with(p.key, "body2.") &&
+        !starts_with(p.key, "pair."))
+      return fmt::format("fit.parameters.{} (the exact Jacobian takes keys of law, body1, body2 and pair)", q(p.key));
+  return {};
+}
+
+/// The residuals at p and, through PatchSolver::output_derivatives, their exact Jacobian dr/dp; nullopt (with
+/// `why`) where the derivative does not apply (a parameter that changes the transport, a sweep that is not
+/// forward substitution, a perturbed value the scenario refuses).
+std::optional<Eigen::MatrixXd> exact_residuals(const std::vector<MapExperiment>& experiments,
+                                               const std::vector<ParameterSpec>& parameters, const VecX& p, VecX& r,
+                                               std::string* why = nullptr) {
+  const auto fail = [&](std::string reason) {
+    if (why) *why = std::move(reason);
+    return std::optional<Eigen::MatrixXd>();
+  };
+  if (std::string k = key_obstacle(parameters); !k.empty()) return fail(k);
+  const Index np = p.size();
+  r.resize(static_cast<Index>(residual_count(experiments)));
+  Eigen::MatrixXd J(r.size(), np);
+  Index at = 0;
+  for (const MapExperiment& e : experiments) {
+    const io::PatchMapScenario sc = with_parameters(e, parameters, p);
+    const contact::ContactModel model(sc.law, sc.body1, sc.body2);
+    // The pointwise partials: models at p_j -/+ 1e-6 |p_j| (the lumped sensitivities' step, sensitivity.hpp).
+    std::vector<contact::ContactModel> models;
+    models.reserve(static_cast<std::size_t>(2 * np));
+    std::vector<double> dp;
+    for (Index j = 0; j < np; ++j) {
+      const double h = 1e-6 * (p[j] != 0.0 ? std::abs(p[j]) : 1.0);
+      for (double sign : {1.0, -1.0}) {
+        VecX q2 = p;
+        q2[j] += sign * h;
+        try {
+          const io::PatchMapScenario s2 = with_parameters(e, parameters, q2);
+          models.emplace_back(s2.law, s2.body1, s2.body2);
+        } catch (const InvalidInput& error) {
+          return fail(fmt::format("{} = {} (a perturbed value): {}", parameters[static_cast<std::size_t>(j)].key,
+                                  format_value(q2[j]), error.what()));
+        }
+      }
+      dp.push_back(h);
+    }
+    std::vector<std::array<const contact::ContactModel*, 2>> perturbed;
+    for (Index j = 0; j < np; ++j)
+      perturbed.push_back({&models[static_cast<std::size_t>(2 * j)], &models[static_cast<std::size_t>(2 * j + 1)]});
+    sc.patch.validate("patch");
+    patch::PatchSolver solver(model, sc.patch);
+    const std::vector<patch::PatchKinematics> points = operating_points(e, sc);
+    std::vector<patch::SteadyPatch> map;
+    std::vector<MatX> derivatives;
+    for (std::size_t i = 0; i < points.size(); ++i) {
+      map.push_back(solver.solve(points[i], false));
+      std::optional<MatX> D = solver.output_derivatives(perturbed, dp);
+      if (!D)
+        return fail(fmt::format("experiment {}, {} = {}: the parameters change the transport of the patch, or the "
+                                "sweep is not forward substitution",
+                                e.label, e.grid, format_value(e.grid_values[i])));
+      derivatives.push_back(std::move(*D));
+    }
+    for (const Target& t : e.targets) {
+      const auto& outs = map_outputs();
+      const Index row = static_cast<Index>(std::find(outs.begin(), outs.end(), t.output) - outs.begin());
+      for (std::size_t i = 0; i < points.size(); ++i) {
+        const patch::SteadyPatch& st = map[i];
+        const double y = row == 0 ? st.force_N[0] : row == 1 ? st.force_N[1] : row == 2 ? st.Mz_Nm : st.Mz_no_phi_Nm;
+        r[at] = t.weight * (y - t.values[i]);
+        J.row(at) = t.weight * derivatives[i].row(row);
+        ++at;
+      }
+    }
+  }
+  if (!r.allFinite() || !J.allFinite()) throw SolverError("the steady map or its derivative is not finite");
+  return J;
+}
+
 class MapCost final : public ceres::CostFunction {
  public:
   MapCost(const std::vector<MapExperiment>& experiments, const std::vector<ParameterSpec>& parameters,
-          const Options& options, long& evaluations, long& jacobian_evaluations)
+          const Options& options, long& evaluations, long& jacobian_evaluations, bool exact)
       : experiments_(experiments),
         parameters_(parameters),
         options_(options),
         evaluations_(evaluations),
-        jacobian_evaluations_(jacobian_evaluations) {
+        jacobian_evaluations_(jacobian_evaluations),
+        exact_(exact) {
     set_num_residuals(static_cast<int>(residual_count(experiments)));
     mutable_parameter_block_sizes()->push_back(static_cast<int>(parameters.size()));
   }
@@ -119,9 +203,35 @@ class MapCost final : public ceres::CostFunction {
     return r;
   }
 
-  /// dr/du by central differences in u (one-sided where a bound is nearer than the step).
-  Eigen::MatrixXd jacobian_u(const VecX& u, const VecX& r0) const {
+  /// dr/du: exact (output_derivatives, the residuals of the same solves in r0), or by central differences in u
+  /// (one-sided where a bound is nearer than the step).
+  Eigen::MatrixXd jacobian_u(const VecX& u, VecX& r0) const {
     ++jacobian_evaluations_;
+    if (exact_) {
+      VecX p(u.size());
+      for (Index j = 0; j < u.size(); ++j) p[j] = detail::to_p(parameters_[static_cast<std::size_t>(j)], u[j]);
+      ++evaluations_;
+      std::string why;
+      std::optional<Eigen::MatrixXd> J = exact_residuals(experiments_, parameters_, p, r0, &why);
+      if (!J) {  // e.g. a trial point where the flow directions mix: differences there
+        ++fallbacks_;
+        r0 = residuals_u(u);
+        return difference_jacobian(u, r0);
+      }
+      for (Index j = 0; j < u.size(); ++j) {
+        const ParameterSpec& spec = parameters_[static_cast<std::size_t>(j)];
+        J->col(j) *= spec.scale == Scale::log ? p[j] : detail::scale_of(spec);
+      }
+      cached_u_ = u;
+      cached_r_ = r0;
+      return *J;
+    }
+    return difference_jacobian(u, r0);
+  }
+
+  long fallbacks() const { return fallbacks_; }
+
+  Eigen::MatrixXd difference_jacobian(const VecX& u, const VecX& r0) const {
     Eigen::MatrixXd J(r0.size(), u.size());
     for (Index j = 0; j < u.size(); ++j) {
       const ParameterSpec& spec = parameters_[static_cast<std::size_t>(j)];
@@ -143,11 +253,14 @@ class MapCost final : public ceres::CostFunction {
   bool Evaluate(double const* const* parameters, double* residuals, double** jacobians) const override {
     try {
       const VecX u = Eigen::Map<const VecX>(parameters[0], static_cast<Index>(parameters_.size()));
-      const VecX r = residuals_u(u);
+      VecX r;
       if (jacobians && jacobians[0]) {
+        if (!exact_) r = residuals_u(u);
         const Eigen::MatrixXd J = jacobian_u(u, r);
         Eigen::Map<Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>(jacobians[0], J.rows(),
                                                                                            J.cols()) = J;
+      } else {
+        r = residuals_u(u);
       }
       std::copy(r.data(), r.data() + r.size(), residuals);
       return true;
@@ -164,6 +277,8 @@ class MapCost final : public ceres::CostFunction {
   const Options& options_;
   long& evaluations_;
   long& jacobian_evaluations_;
+  bool exact_;
+  mutable long fallbacks_ = 0;
   mutable VecX cached_u_, cached_r_;
 };
 
@@ -254,8 +369,22 @@ VecX residuals(const std::vector<MapExperiment>& experiments, const std::vector<
   return residuals_at(experiments, parameters, p);
 }
 
+std::string sensitivities_unavailable(const std::vector<MapExperiment>& experiments,
+                                      const std::vector<ParameterSpec>& parameters, const VecX& p) {
+  VecX r;
+  std::string why;
+  return exact_residuals(experiments, parameters, p, r, &why) ? std::string() : why;
+}
+
 Eigen::MatrixXd jacobian(const std::vector<MapExperiment>& experiments, const std::vector<ParameterSpec>& parameters,
-                         const VecX& p, double fd_step) {
+                         const VecX& p, JacobianMethod method, double fd_step) {
+  if (method != JacobianMethod::finite_differences) {
+    VecX r;
+    std::string why;
+    if (std::optional<Eigen::MatrixXd> J = exact_residuals(experiments, parameters, p, r, &why)) return *J;
+    if (method == JacobianMethod::sensitivities)
+      throw InvalidInput(fmt::format("fit: exact Jacobian requested, but it does not apply: {}", why));
+  }
   const Index n = static_cast<Index>(residual_count(experiments)), np = p.size();
   Eigen::MatrixXd J(n, np);
   for (Index j = 0; j < np; ++j) {
@@ -274,7 +403,6 @@ Result fit(const std::vector<MapExperiment>& experiments, const std::vector<Para
   const auto start_time = std::chrono::steady_clock::now();
   const Index np = static_cast<Index>(parameters.size());
   Result result;
-  result.jacobian = JacobianMethod::finite_differences;
   for (const ParameterSpec& p : parameters)
     result.parameters.push_back(ParameterResult{p.key, p.scale, p.initial, p.min, p.max, 0, 0, 0, 0, false});
   VecX u_initial(np), lo(np), hi(np);
@@ -285,7 +413,20 @@ Result fit(const std::vector<MapExperiment>& experiments, const std::vector<Para
     hi[j] = detail::to_u(p, p.max);
   }
   // The loop of fit::fit (fit.cpp): Levenberg-Marquardt, dense QR, bounds, bisection in the projected line search.
-  auto* cost = new MapCost(experiments, parameters, options, result.evaluations, result.jacobian_evaluations);
+  // The exact Jacobian where it applies at the start point (keys of law/body/pair that leave the transport alone,
+  // forward-substitution sweeps), else central differences; Options::jacobian forces either.
+  VecX p_initial(np);
+  for (Index j = 0; j < np; ++j) p_initial[j] = parameters[static_cast<std::size_t>(j)].initial;
+  bool exact = false;
+  if (options.jacobian != JacobianMethod::finite_differences) {
+    const std::string why = sensitivities_unavailable(experiments, parameters, p_initial);
+    if (!why.empty() && options.jacobian == JacobianMethod::sensitivities)
+      throw InvalidInput(fmt::format("fit: exact Jacobian requested, but it does not apply: {}", why));
+    exact = why.empty();
+  }
+  result.jacobian = exact ? JacobianMethod::sensitivities : JacobianMethod::finite_differences;
+  auto* cost =
+      new MapCost(experiments, parameters, options, result.evaluations, result.jacobian_evaluations, exact);
   ceres::Problem::Options problem_options;
   problem_options.cost_function_ownership = ceres::TAKE_OWNERSHIP;
   ceres::Problem problem(problem_options);
@@ -341,8 +482,12 @@ Result fit(const std::vector<MapExperiment>& experiments, const std::vector<Para
   if (!result.converged)
     result.warnings.push_back(fmt::format("not converged ({}): the values are the best found, not an optimum",
                                           best_summary.message));
-  const VecX r = cost->residuals_u(best_u);
+  VecX r = cost->residuals_u(best_u);
   const Eigen::MatrixXd J = cost->jacobian_u(best_u, r);
+  if (cost->fallbacks() > 0)
+    result.warnings.push_back(fmt::format("the exact Jacobian did not apply at {} of {} points (a parameter changed "
+                                          "the transport or the flow directions mixed): central differences there",
+                                          cost->fallbacks(), result.jacobian_evaluations));
   detail::statistics(result, parameters, best_u, r, J);
 
   VecX p(np);

@@ -1,6 +1,6 @@
 // Fits of a steady patch map (kind = "patch_steady_map", fit/steady_map.hpp): recovery of the truth from noisy
-// simulated F_y(alpha) with interval coverage over 20 noise seeds, and the Jacobian used (central differences of
-// whole steady solves) against a Richardson-extrapolated difference.
+// simulated F_y(alpha) with interval coverage over 20 noise seeds, and the exact Jacobian (the implicit-function
+// derivative of the steady solve) against a Richardson-extrapolated difference of whole solves.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -96,7 +96,7 @@ TEST(FitSteadyMap, RecoversMuDAndK0AndIntervalsCoverTheTruth) {
     const std::vector<fit::MapExperiment> e{experiment(Fy)};
     const fit::Result r = fit::fit(e, parameters(0.85, 180.0));
     ASSERT_TRUE(r.converged) << "seed " << seed << ": " << r.termination;
-    EXPECT_EQ(r.jacobian, fit::JacobianMethod::finite_differences);
+    EXPECT_EQ(r.jacobian, fit::JacobianMethod::sensitivities);
     ASSERT_TRUE(r.rms_N.has_value());
     EXPECT_NEAR(*r.rms_N, sigma, 0.45 * sigma) << "seed " << seed;
     for (int j = 0; j < 2; ++j) {
@@ -112,22 +112,62 @@ TEST(FitSteadyMap, RecoversMuDAndK0AndIntervalsCoverTheTruth) {
   EXPECT_GE(covered[1], 17) << "body1.k0";
 }
 
-TEST(FitSteadyMap, TheJacobianUsedAgreesWithRichardsonExtrapolatedDifferences) {
-  const std::vector<double> clean = truth_Fy();
-  const std::vector<fit::MapExperiment> e{experiment(clean)};
-  const auto specs = parameters(0.7, 240.0);
-  const VecX p = (VecX(2) << 0.75, 300.0).finished();  // away from the truth: residuals and slopes non-zero
-  const Eigen::MatrixXd J = fit::jacobian(e, specs, p);  // what fit() forms: step 1e-4 relative
-  // Reference: Richardson extrapolation of central differences at 4h and 2h (error O(h^4)), h = 1e-4.
-  const Eigen::MatrixXd J4 = fit::jacobian(e, specs, p, 4e-4), J2 = fit::jacobian(e, specs, p, 2e-4);
+/// |J_exact - J_R| / |J_R| per column, J_R a Richardson extrapolation of central differences of whole steady solves
+/// at steps 4h and 2h (error O(h^4)), h = 1e-4 relative.
+void expect_exact_jacobian(const std::vector<fit::MapExperiment>& e, const std::vector<fit::ParameterSpec>& specs,
+                           const VecX& p) {
+  ASSERT_EQ(fit::sensitivities_unavailable(e, specs, p), "");
+  const Eigen::MatrixXd J = fit::jacobian(e, specs, p, fit::JacobianMethod::sensitivities);
+  const Eigen::MatrixXd J4 = fit::jacobian(e, specs, p, fit::JacobianMethod::finite_differences, 4e-4);
+  const Eigen::MatrixXd J2 = fit::jacobian(e, specs, p, fit::JacobianMethod::finite_differences, 2e-4);
   const Eigen::MatrixXd ref = (4.0 * J2 - J4) / 3.0;
   for (Eigen::Index j = 0; j < J.cols(); ++j) {
     ASSERT_GT(ref.col(j).norm(), 0.0);
     const double error = (J.col(j) - ref.col(j)).norm() / ref.col(j).norm();
-    std::printf("%s: |J - J_richardson| / |J_richardson| = %.2e\n", specs[static_cast<std::size_t>(j)].key.c_str(),
-                error);
+    std::printf("%s: |J_exact - J_richardson| / |J_richardson| = %.2e\n",
+                specs[static_cast<std::size_t>(j)].key.c_str(), error);
     EXPECT_LT(error, 1e-6) << specs[static_cast<std::size_t>(j)].key;
   }
+}
+
+TEST(FitSteadyMap, TheExactJacobianAgreesWithCentralDifferences) {
+  const std::vector<fit::MapExperiment> e{experiment(truth_Fy())};
+  // Away from the truth (non-zero residuals and slopes); mu_s, v_s and k0 as well as mu_d.
+  const std::vector<fit::ParameterSpec> specs{{"law.mu_d", 0.7, 0.3, 1.1, fit::Scale::linear},
+                                              {"body1.k0", 240.0, 50.0, 2000.0, fit::Scale::log},
+                                              {"law.mu_s", 1.2, 0.8, 2.0, fit::Scale::linear},
+                                              {"law.v_s", 3.49, 0.5, 10.0, fit::Scale::log}};
+  expect_exact_jacobian(e, specs, (VecX(4) << 0.75, 300.0, 1.3, 3.0).finished());
+}
+
+TEST(FitSteadyMap, TheExactJacobianAgreesForMomentsOnAViscoelasticPair) {
+  // Fy and Mz (eqs. 38, 39: phi from the deformation) on a GKV roller over an elastic ground (pair.s = 0.4).
+  const std::string toml = std::string(kMap).replace(std::string(kMap).find("[body1]\ntype = \"elastic\"\nk0 = 240.0\n"),
+                                                     std::string("[body1]\ntype = \"elastic\"\nk0 = 240.0\n").size(),
+                                                     "[body1]\ntype = \"gkv\"\nk0 = 240.0\nc = [72.0]\ntau = [0.1]\n"
+                                                     "[body2]\ntype = \"elastic\"\n[pair]\ns = 0.4\n");
+  fit::MapExperiment e = experiment(truth_Fy());
+  e.scenario = io::parse_patch_steady_map_string(toml, "map");
+  e.scenario.lateral.values = e.grid_values;
+  e.scenario.lateral.list = true;
+  for (const char* out : {"Mz_Nm", "Mz_no_phi_Nm"}) {
+    fit::Target t = e.targets.front();
+    t.output = out;
+    t.values.assign(t.values.size(), 1.0);
+    e.targets.push_back(t);
+  }
+  const std::vector<fit::ParameterSpec> specs{{"law.mu_d", 0.7, 0.3, 1.1, fit::Scale::linear},
+                                              {"body1.c[0]", 72.0, 10.0, 500.0, fit::Scale::log},
+                                              {"body1.tau[0]", 0.1, 0.01, 1.0, fit::Scale::log}};
+  expect_exact_jacobian({e}, specs, (VecX(3) << 0.75, 60.0, 0.12).finished());
+}
+
+TEST(FitSteadyMap, KeysThatChangeTheTransportFallBackToDifferences) {
+  const std::vector<fit::MapExperiment> e{experiment(truth_Fy())};
+  const std::vector<fit::ParameterSpec> specs{{"patch.length_m", 0.1, 0.05, 0.2, fit::Scale::linear}};
+  EXPECT_NE(fit::sensitivities_unavailable(e, specs, (VecX(1) << 0.1).finished()), "");
+  EXPECT_THROW((void)fit::jacobian(e, specs, (VecX(1) << 0.1).finished(), fit::JacobianMethod::sensitivities),
+               InvalidInput);
 }
 
 TEST(FitSteadyMap, ValidateRefusesWhatTheMapCannotFit) {

@@ -141,7 +141,7 @@ def test_a_steady_patch_map_is_fitted_through_the_same_entry_point():
     root = os.path.join(os.path.dirname(__file__), "..", "..")
     r = bristle.fit(os.path.join(root, "examples", "fit_patch_steady_map.toml"), progress=False)
     assert r["converged"] is True
-    assert r["jacobian"] == "finite_differences"
+    assert r["jacobian"] == "sensitivities"
     for key, truth in (("law.mu_s", 1.2), ("law.mu_d", 0.7), ("body1.k0", 240.0)):
         p = r["parameters"][key]
         assert p["ci95"][0] <= truth <= p["ci95"][1], (key, p)

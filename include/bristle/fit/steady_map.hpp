@@ -14,13 +14,15 @@
 //
 // The optimiser, the scaled coordinates and the statistics are those of fit::fit (fit/fit.hpp): Ceres
 // Levenberg-Marquardt with bounds, u = p/|p_initial| or ln p, s^2, covariance, ci95, correlation, condition
-// number, AIC/BIC and the warnings. The Jacobian is NOT exact here: it is formed by central differences of whole
-// steady solves in u (step Options::fd_step, one-sided within a step of a bound). The steady solver is
-// deterministic and converges to patch.tolerance (default 1e-10, relative), so the quotients carry no step-size
-// noise of an adaptive integrator; tests/fit/fit_steady_map_test.cpp checks them against a Richardson-extrapolated
-// difference to 1e-6 relative. An exact Jacobian (the implicit-function derivative of the discrete steady
-// equations through the Gauss-Seidel sweep, or forward-mode differentiation of the node Newton solves) is not
-// built yet (docs/fitting.md, "Not done yet").
+// number, AIC/BIC and the warnings. The Jacobian is exact where it applies: the implicit-function derivative of
+// the discrete steady equations (patch::PatchSolver::output_derivatives: one forward substitution per operating
+// point through the sweep's own order, after the solve), for keys of law, body1, body2 and pair that leave the
+// transport unchanged (the pair's S0, S1, S2; also K0bar^-1, Cbar with spin and S-corrections) on operating
+// points whose sweep is forward substitution; the pointwise partials are central differences of the smooth
+// source and friction at p_j -/+ 1e-6 |p_j| (as the lumped sensitivities, src/fit/sensitivity.hpp). Elsewhere
+// (e.g. patch.* keys, or body keys of a viscoelastic ground under spin) the Jacobian is central differences of
+// whole steady solves in u (step Options::fd_step, one-sided within a step of a bound); a trial point where the
+// exact derivative does not apply uses differences and the result says so in a warning.
 #include <string>
 #include <vector>
 
@@ -56,12 +58,19 @@ std::vector<TimeSeries> map_model(const std::vector<MapExperiment>& experiments,
 VecX residuals(const std::vector<MapExperiment>& experiments, const std::vector<ParameterSpec>& parameters,
                const VecX& p);
 
-/// dr/dp at p by central differences of whole steady solves: step fd_step |p_j| (fd_step where p_j = 0).
-Eigen::MatrixXd jacobian(const std::vector<MapExperiment>& experiments, const std::vector<ParameterSpec>& parameters,
-                         const VecX& p, double fd_step = 1e-4);
+/// Empty if the exact Jacobian applies at p, else why not.
+std::string sensitivities_unavailable(const std::vector<MapExperiment>& experiments,
+                                      const std::vector<ParameterSpec>& parameters, const VecX& p);
 
-/// Fits (Options: max_iterations, multi_start, seed, tolerances, fd_step; initial_state and jacobian do not
-/// apply); Result as fit::fit, with jacobian = finite_differences and, per experiment, the map_model() series at
+/// dr/dp at p: `sensitivities` (exact; InvalidInput if it does not apply), `finite_differences` (central
+/// differences of whole steady solves, step fd_step |p_j|, fd_step where p_j = 0), `automatic` the first where
+/// it applies.
+Eigen::MatrixXd jacobian(const std::vector<MapExperiment>& experiments, const std::vector<ParameterSpec>& parameters,
+                         const VecX& p, JacobianMethod method = JacobianMethod::automatic, double fd_step = 1e-4);
+
+/// Fits (Options: max_iterations, multi_start, seed, tolerances, fd_step, jacobian; initial_state does not
+/// apply); Result as fit::fit, with jacobian = sensitivities where the exact Jacobian applies at the start and,
+/// per experiment, the map_model() series at
 /// the optimum (u0 empty). Throws InvalidInput (validate) before any solve.
 Result fit(const std::vector<MapExperiment>& experiments, const std::vector<ParameterSpec>& parameters,
            const Options& options = {}, const IterationCallback& progress = {});

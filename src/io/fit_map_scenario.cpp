@@ -33,7 +33,8 @@ struct TargetSpec {
   double weight = 1.0;
 };
 
-std::vector<TargetSpec> read_targets(const Section& f) {
+std::vector<TargetSpec> read_targets(const Section& f, const std::vector<std::string>& outs = fit::map_outputs(),
+                                     std::string_view kind = "patch_steady_map") {
   const Section targets = f.table("targets");
   if (!targets.present() || targets.keys().empty())
     throw InvalidInput("missing table [fit.targets] (map output = data column, e.g. Fy_N = \"Fy_N\")");
@@ -56,11 +57,10 @@ std::vector<TargetSpec> read_targets(const Section& f) {
     } else {
       targets.wrong_type(output, "a data column name, or { column = \"...\", weight = w }");
     }
-    const auto& outs = fit::map_outputs();
     if (std::find(outs.begin(), outs.end(), t.output) == outs.end())
-      throw InvalidInput(fmt::format("{}: the model does not output a column {} (outputs of patch_steady_map: "
+      throw InvalidInput(fmt::format("{}: the model does not output a column {} (outputs of {}: "
                                      "{}){}",
-                                     targets.key(output), q(t.output), fmt::join(outs, ", "),
+                                     targets.key(output), q(t.output), kind, fmt::join(outs, ", "),
                                      detail::suggestion(t.output, outs)));
     out.push_back(t);
   }
@@ -319,10 +319,12 @@ std::string map_fitted_toml(const MapFitScenario& scenario, const fit::Result& r
   return head + detail::toml_text(root);
 }
 
-Json map_fit_report(const MapFitScenario& scenario, const fit::Result& result) {
+namespace {
+/// The kind-independent part of a fit report (as fit_report's for lumped).
+Json result_json(std::string_view kind, const std::string& name, const std::string& description,
+                 const ScenarioSource& source, int multi_start, const fit::Result& result) {
   Json r = Json::object();
-  const PatchMapScenario& first = scenario.experiments.front().scenario;
-  detail::report_header(r, "patch_steady_map", scenario.name, first.description, scenario.source, result.fit_seconds);
+  detail::report_header(r, kind, name, description, source, result.fit_seconds);
   r["fit_seconds"] = result.fit_seconds;
   r["converged"] = result.converged;
   r["termination"] = result.termination;
@@ -330,7 +332,7 @@ Json map_fit_report(const MapFitScenario& scenario, const fit::Result& result) {
   r["evaluations"] = result.evaluations;
   r["jacobian"] = std::string(fit::to_string(result.jacobian));
   r["jacobian_evaluations"] = result.jacobian_evaluations;
-  r["multi_start"] = scenario.options.multi_start;
+  r["multi_start"] = multi_start;
   r["best_start"] = result.best_start;
   const auto finite = [](double x) { return std::isfinite(x) ? Json(x) : Json(); };
   Json parameters = Json::object();
@@ -369,6 +371,13 @@ Json map_fit_report(const MapFitScenario& scenario, const fit::Result& result) {
   r["residual_variance"] = result.residual_variance;
   r["aic"] = result.aic;
   r["bic"] = result.bic;
+  return r;
+}
+}  // namespace
+
+Json map_fit_report(const MapFitScenario& scenario, const fit::Result& result) {
+  Json r = result_json("patch_steady_map", scenario.name, scenario.experiments.front().scenario.description,
+                       scenario.source, scenario.options.multi_start, result);
   Json experiments = Json::array();
   for (std::size_t i = 0; i < scenario.experiments.size(); ++i) {
     const fit::MapExperiment& e = scenario.experiments[i];
@@ -456,6 +465,252 @@ RunResult map_fit_run_result(const MapFitScenario& scenario, const fit::Result& 
     s += "unset multiplot\nset output\n";
     return s;
   };
+  return run;
+}
+
+// ---- kind = "patch_transient" ------------------------------------------------------------------------------
+
+namespace {
+
+TransientFitScenario parse_transient_fit(const toml::table& root, std::string_view name, const ScenarioSource& source) {
+  const Section top(&root, "");
+  if (top.has("sweep")) throw InvalidInput("[sweep]: a fit scenario cannot have a sweep (fit one case)");
+  const Section f = top.table("fit");
+  if (!f.present())
+    throw InvalidInput("missing table [fit] (what to fit: data, targets and parameters; docs/fitting.md)");
+  for (const char* k : {"validation_window_s", "grid_column"})
+    if (f.has(k)) throw InvalidInput(fmt::format("fit.{}: does not apply to kind = \"patch_transient\"", k));
+  if (f.has("model")) throw InvalidInput("fit.model: model comparison reads kind = \"lumped\" only, not \"patch_transient\"");
+  f.check_keys({"data", "time_column", "window_s", "initial_state", "targets", "parameters", "experiment",
+                "multi_start", "seed", "max_iterations"});
+  if (const auto s = f.string("initial_state"); s && *s != "rest")
+    throw InvalidInput(fmt::format("fit.initial_state = {}: kind = \"patch_transient\" starts from the unloaded "
+                                   "contact: only \"rest\"",
+                                   q(*s)));
+  TransientFitScenario out;
+  out.name = top.string("name").value_or(std::string(name));
+  out.source = source;
+  if (const auto n = f.integer("multi_start")) {
+    if (*n < 1 || *n > 1000) throw InvalidInput(fmt::format("fit.multi_start = {}: must be in 1..1000", *n));
+    out.options.multi_start = static_cast<int>(*n);
+  }
+  if (const auto n = f.integer("seed")) {
+    if (*n < 0) throw InvalidInput(fmt::format("fit.seed = {}: must be >= 0", *n));
+    out.options.seed = static_cast<unsigned>(*n);
+  }
+  if (const auto n = f.integer("max_iterations")) {
+    if (*n < 1 || *n > 100000) throw InvalidInput(fmt::format("fit.max_iterations = {}: must be in 1..100000", *n));
+    out.options.max_iterations = static_cast<int>(*n);
+  }
+  const std::vector<TargetSpec> target_specs = read_targets(f, fit::transient_outputs(), "patch_transient");
+  const Section parameters = f.table("parameters");
+  if (!parameters.present() || parameters.keys().empty())
+    throw InvalidInput("missing table [fit.parameters] (key path = { initial, min, max[, scale] })");
+  std::vector<std::optional<double>> initial;
+  detail::read_fit_parameters(root, out.parameters, initial);
+
+  toml::table base = root;
+  base.erase("fit");
+  std::vector<const toml::table*> experiment_tables;
+  if (const toml::node* e = f.node("experiment")) {
+    const toml::array* list = e->as_array();
+    if (!list || list->empty() || !list->is_array_of_tables())
+      f.wrong_type("experiment", "[[fit.experiment]] tables, each with its data (and set, window_s)");
+    for (const toml::node& t : *list) experiment_tables.push_back(t.as_table());
+  } else {
+    experiment_tables.push_back(nullptr);
+  }
+  const auto read_window = [](const Section& s) -> std::optional<std::pair<double, double>> {
+    const auto w = s.numbers("window_s");
+    if (!w) return std::nullopt;
+    if (w->size() != 2 || !((*w)[0] < (*w)[1]))
+      throw InvalidInput(fmt::format("{} = [{}]: must be [start, end] with start < end (s)", s.key("window_s"),
+                                     fmt::join(*w, ", ")));
+    return std::make_pair((*w)[0], (*w)[1]);
+  };
+  const auto window_default = read_window(f);
+  for (std::size_t i = 0; i < experiment_tables.size(); ++i) {
+    const bool own = experiment_tables[i] != nullptr;
+    const Section ex = own ? Section(experiment_tables[i], fmt::format("fit.experiment[{}]", i)) : f;
+    if (own) ex.check_keys({"data", "time_column", "window_s", "set", "label"});
+    const Section data_from = ex.has("data") ? ex : f;
+    const std::string data = data_from.required_string("data", "the CSV file of measured data (header row)");
+    const std::string data_key = data_from.key("data");
+    const Section time_from = ex.has("time_column") ? ex : f;
+    const auto time_column = time_from.string("time_column");
+    const auto window = own && ex.has("window_s") ? read_window(ex) : window_default;
+    const std::string window_key = own && ex.has("window_s") ? ex.key("window_s") : std::string("fit.window_s");
+    const fs::path path = fs::path(data).is_absolute() ? fs::path(data) : source.directory / data;
+    const std::string where = fmt::format("{} = {}", data_key, q(data));
+    const detail::CsvNumbers csv = detail::read_csv_numbers(where, path);
+    const auto column = [&](const std::string& wanted, const std::string& key) {
+      for (std::size_t c = 0; c < csv.header.size(); ++c)
+        if (csv.header[c] == wanted) return c;
+      throw InvalidInput(fmt::format("{} = {}: {}:{}: no such column{} (header: {})", key, q(wanted), path.string(),
+                                     csv.header_line, detail::suggestion(wanted, csv.header),
+                                     fmt::join(csv.header, ", ")));
+    };
+    const std::size_t it = time_column ? column(*time_column, time_from.key("time_column")) : 0;
+    std::vector<std::size_t> target_index;
+    for (const TargetSpec& t : target_specs) target_index.push_back(column(t.column, t.key));
+    std::vector<double> times;
+    for (std::size_t r = 0; r < csv.rows.size(); ++r) {
+      const double t = csv.rows[r][it];
+      if (!times.empty() && !(t > times.back()))
+        throw InvalidInput(fmt::format("{}: {}:{}:{}: time {} is not greater than the previous time {} (column "
+                                       "\"{}\"): times must be strictly increasing",
+                                       where, path.string(), csv.row_lines[r], it + 1, format_value(t),
+                                       format_value(times.back()), csv.header[it]));
+      times.push_back(t);
+    }
+    std::size_t first = 0, last = times.size();
+    if (window) {
+      if (times.empty() || window->first < times.front() || window->second > times.back())
+        throw InvalidInput(fmt::format("{} = [{}, {}]: outside the data's times [{}, {}] of {}", window_key,
+                                       format_value(window->first), format_value(window->second),
+                                       format_value(times.empty() ? 0.0 : times.front()),
+                                       format_value(times.empty() ? 0.0 : times.back()), path.string()));
+      first = static_cast<std::size_t>(std::lower_bound(times.begin(), times.end(), window->first) - times.begin());
+      last = static_cast<std::size_t>(std::upper_bound(times.begin(), times.end(), window->second) - times.begin());
+    }
+    const std::size_t samples = last - first;
+    if (samples * target_specs.size() <= out.parameters.size() || samples < 2)
+      throw InvalidInput(fmt::format("{}: the window holds {} sample(s) of {}; fitting {} parameter(s) needs more "
+                                     "residuals than parameters (and at least 2 samples)",
+                                     window ? window_key : data_key, samples, path.string(), out.parameters.size()));
+    toml::table sc_table = base;
+    if (own && ex.has("set")) {
+      const Section set = ex.table("set");
+      for (auto&& [k, v] : *experiment_tables[i]->get("set")->as_table())
+        detail::set_toml_path(sc_table, std::string(k.str()), v, set.key(std::string(k.str())));
+    }
+    toml::table time;
+    time.insert("t_start_s", times[first]);
+    time.insert("t_end_s", times[last - 1]);
+    time.insert("output_dt_s", (times[last - 1] - times[first]) / static_cast<double>(samples - 1));
+    sc_table.insert_or_assign("time", std::move(time));
+    fit::TransientExperiment e;
+    try {
+      e.scenario = parse_patch_transient_string(detail::toml_text(sc_table), out.name, source);
+    } catch (const InvalidInput& error) {
+      if (!own) throw;
+      throw InvalidInput(fmt::format("{} (with {}.set): {}", ex.path(), ex.path(), error.what()));
+    }
+    e.label = own ? Section(experiment_tables[i], "").string("label").value_or(data) : data;
+    e.times.assign(times.begin() + static_cast<long>(first), times.begin() + static_cast<long>(last));
+    for (std::size_t k = 0; k < target_specs.size(); ++k) {
+      fit::Target t;
+      t.output = target_specs[k].output;
+      t.data_column = target_specs[k].column;
+      t.weight = target_specs[k].weight;
+      for (std::size_t r = first; r < last; ++r) t.values.push_back(csv.rows[r][target_index[k]]);
+      e.targets.push_back(std::move(t));
+    }
+    for (const TableFile& tf : e.scenario.table_files)
+      detail::set_toml_path(sc_table, tf.key + ".file", toml::value<std::string>(fs::absolute(tf.path).string()),
+                            tf.key);
+    out.experiments.push_back(std::move(e));
+    out.scenario_toml.push_back(detail::toml_text(sc_table));
+    out.data_files.push_back(data);
+  }
+  for (std::size_t j = 0; j < out.parameters.size(); ++j) {
+    fit::ParameterSpec& p = out.parameters[j];
+    if (initial[j]) {
+      p.initial = *initial[j];
+    } else {
+      try {
+        p.initial = get_number(out.experiments.front().scenario, p.key);
+      } catch (const InvalidInput& error) {
+        throw InvalidInput(fmt::format("fit.parameters.{}: {}", q(p.key), error.what()));
+      }
+    }
+  }
+  fit::validate(out.experiments, out.parameters);
+  return out;
+}
+
+}  // namespace
+
+TransientFitScenario load_transient_fit_scenario(const fs::path& path) {
+  const std::string text = detail::read_input_file(path, detail::kMaxScenarioBytes, "", "scenario ");
+  const ScenarioSource source = source_of(path);
+  return parse_transient_fit(detail::parse_toml(text, source.display_name()), path.stem().string(), source);
+}
+
+TransientFitScenario parse_transient_fit_string(std::string_view toml, std::string_view name,
+                                                const fs::path& directory) {
+  ScenarioSource source;
+  std::error_code ec;
+  source.directory = directory.empty() ? fs::current_path(ec) : directory;
+  return parse_transient_fit(detail::parse_toml(toml, source.display_name()), name, source);
+}
+
+Json transient_fit_report(const TransientFitScenario& scenario, const fit::Result& result) {
+  Json r = result_json("patch_transient", scenario.name, scenario.experiments.front().scenario.description,
+                       scenario.source, scenario.options.multi_start, result);
+  r["initial_state"] = "rest";
+  Json experiments = Json::array();
+  for (std::size_t i = 0; i < scenario.experiments.size(); ++i) {
+    const fit::TransientExperiment& e = scenario.experiments[i];
+    Json j = Json::object();
+    j["label"] = e.label;
+    j["data"] = scenario.data_files[i];
+    j["window_s"] = Json(std::vector<double>{e.times.front(), e.times.back()});
+    j["samples"] = e.times.size();
+    experiments.push_back(j);
+  }
+  r["experiments"] = experiments;
+  r["warnings"] = Json(result.warnings);
+  return r;
+}
+
+RunResult transient_fit_run_result(const TransientFitScenario& scenario, const fit::Result& result) {
+  RunResult run;
+  run.name = scenario.name + "_fit";
+  run.title = fmt::format("{}: fit", scenario.name);
+  const bool several = scenario.experiments.size() > 1;
+  std::vector<std::string> names;
+  if (several) names.push_back("experiment");
+  names.push_back("t_s");
+  const std::vector<fit::Target>& targets = scenario.experiments.front().targets;
+  for (const fit::Target& t : targets)
+    for (const char* suffix : {"_measured", "_fitted", "_residual"}) names.push_back(t.output + suffix);
+  TimeSeries series(names);
+  for (std::size_t e = 0; e < scenario.experiments.size(); ++e) {
+    const fit::TransientExperiment& ex = scenario.experiments[e];
+    const TimeSeries& model = result.experiments[e].series;
+    for (std::size_t i = 0; i < ex.times.size(); ++i) {
+      std::vector<double> row;
+      if (several) row.push_back(static_cast<double>(e));
+      row.push_back(ex.times[i]);
+      for (const fit::Target& t : ex.targets) {
+        const double y = model.column(t.output)[i];
+        row.push_back(t.values[i]);
+        row.push_back(y);
+        row.push_back(y - t.values[i]);
+      }
+      series.add_row(row);
+    }
+  }
+  run.cases.push_back(CaseResult{std::nullopt, std::move(series), result.fit_seconds});
+  run.plot_x = "t_s";
+  run.plot_y = {targets.front().output + "_measured", targets.front().output + "_fitted",
+                targets.front().output + "_residual"};
+  run.solve_seconds = result.fit_seconds;
+  run.report = transient_fit_report(scenario, result);
+  run.warnings = result.warnings;
+  toml::table root = detail::parse_toml(scenario.scenario_toml.front(), "fitted scenario");
+  for (const fit::ParameterResult& p : result.parameters) set_value(root, p.key, p.value);
+  root.insert_or_assign("name", scenario.name + "_fitted");
+  run.extra_files.push_back(ExtraFile{
+      "ted.toml", fmt::format("# {}: the scenario {} with the parameters fitted by `bristle fit` to {} (window {} .. "
+                              "{} s, {} samples; outputs every data interval)\n# rms_N = {}, converged = {}.\n",
+                              scenario.name + "_fitted", scenario.source.display_name(), scenario.data_files.front(),
+                              format_value(scenario.experiments.front().times.front()),
+                              format_value(scenario.experiments.front().times.back()),
+                              scenario.experiments.front().times.size(),
+                              result.rms_N ? format_value(*result.rms_N) : "-", result.converged) +
+                      detail::toml_text(root)});
   return run;
 }
 

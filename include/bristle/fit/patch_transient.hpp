@@ -11,7 +11,7 @@
 // Options::fd_step): NOT exact. The solver's steps are fixed by the transport (CFL), not by law or body
 // parameters, so the quotients carry no step-size noise of an adaptive integrator.
 //
-// Library only so far: `bristle fit` and bristle.fit do not read kind = "patch_transient" yet (docs/fitting.md).
+// `bristle fit` and bristle.fit read it through io::load_transient_fit_scenario (io/fit_map_scenario.hpp).
 #include <string>
 #include <vector>
 

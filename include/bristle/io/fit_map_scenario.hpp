@@ -22,6 +22,7 @@
 #include <string_view>
 #include <vector>
 
+#include "bristle/fit/patch_transient.hpp"
 #include "bristle/fit/steady_map.hpp"
 #include "bristle/io/scenario.hpp"
 
@@ -43,7 +44,7 @@ struct MapFitScenario {
 std::string scenario_kind(const std::filesystem::path& path);
 std::string scenario_kind_of_text(std::string_view toml);
 
-/// True for the kinds whose [fit] this reader takes (patch_steady_map).
+/// True for the steady-map kinds whose [fit] this reader takes (patch_steady_map).
 bool is_map_fit_kind(std::string_view kind);
 
 MapFitScenario load_map_fit_scenario(const std::filesystem::path& path);
@@ -61,5 +62,33 @@ std::string map_fitted_toml(const MapFitScenario& scenario, const fit::Result& r
 /// `<name>_fitted.toml`.
 Json map_fit_report(const MapFitScenario& scenario, const fit::Result& result);
 RunResult map_fit_run_result(const MapFitScenario& scenario, const fit::Result& result);
+
+// ---- kind = "patch_transient" (fit/patch_transient.hpp) -----------------------------------------------------
+//
+//   [fit]
+//   data = "data/fy_t.csv"           # CSV with a header row, relative to the scenario file
+//   time_column = "t_s"              # default: the first column
+//   window_s = [0.0, 0.012]          # optional: the part of the data that is fitted
+//   initial_state = "rest"           # the only one: the transient starts from the unloaded contact
+//   [fit.targets]                    # output column = data column: Fx_N, Fy_N, Mz_Nm, Fz_N, ... (the kind's CSV)
+//   [fit.parameters], multi_start, seed, max_iterations, [[fit.experiment]] (data, time_column, window_s, set,
+//   label) as for lumped. The scenario's [time] becomes the window; its signals (tables reading the data) drive it.
+struct TransientFitScenario {
+  std::string name;
+  ScenarioSource source;
+  std::vector<fit::TransientExperiment> experiments;
+  std::vector<fit::ParameterSpec> parameters;
+  fit::Options options;
+  std::vector<std::string> scenario_toml;  // per experiment: without [fit], `set` applied, [time] = the window
+  std::vector<std::string> data_files;
+};
+
+TransientFitScenario load_transient_fit_scenario(const std::filesystem::path& path);
+TransientFitScenario parse_transient_fit_string(std::string_view toml, std::string_view name = "scenario",
+                                                const std::filesystem::path& directory = {});
+/// The outputs of `bristle fit` as for lumped: `<name>_fit.json`, `<name>_fit.csv` (t_s, per target measured,
+/// fitted, residual), `<name>_fit.png`, `<name>_fitted.toml` (the window as [time], output every data interval).
+Json transient_fit_report(const TransientFitScenario& scenario, const fit::Result& result);
+RunResult transient_fit_run_result(const TransientFitScenario& scenario, const fit::Result& result);
 
 }  // namespace bristle::io

@@ -1,7 +1,7 @@
 // bristle: the command line of the bristle friction library.
 //
 //   bristle run FILE.toml [--out DIR] [--no-plot] [--quiet] [--repeat N]
-//   bristle fit FILE.toml [--out DIR] [--no-plot] [--quiet]
+//   bristle fit FILE.toml [--out DIR] [--no-plot] [--quiet]   (kind lumped, patch_steady_map, patch_transient)
 //   bristle check FILE.toml
 //   bristle --version | --help
 //
@@ -24,6 +24,8 @@
 #include "bristle/contact/contact_model.hpp"
 #include "bristle/core/error.hpp"
 #include "bristle/fit/fit.hpp"
+#include "bristle/fit/steady_map.hpp"
+#include "bristle/io/fit_map_scenario.hpp"
 #include "bristle/io/fit_scenario.hpp"
 #include "bristle/io/keys.hpp"
 #include "bristle/io/output.hpp"
@@ -198,7 +200,7 @@ int main(int argc, char** argv) {
   CLI::App* fit = app.add_subcommand(
       "fit", "Fit a scenario's parameters to measured data ([fit] table); write DIR/<name>_fit.json, .csv, .png "
              "and DIR/<name>_fitted.toml");
-  fit->add_option("FILE", fit_file, "Scenario file (TOML) of kind lumped with a [fit] table (docs/fitting.md)")
+  fit->add_option("FILE", fit_file, "Scenario file (TOML) of kind lumped, patch_steady_map or patch_transient with a [fit] table (docs/fitting.md)")
       ->required()
       ->type_name("FILE.toml");
   fit->add_option("--out,-o", fit_out, "Output directory, created if missing (default: the current directory)")
@@ -216,6 +218,14 @@ int main(int argc, char** argv) {
       "[[fit.experiment]] blocks share one parameter set. Bounded least squares (Ceres, Levenberg-Marquardt),\n"
       "exact Jacobian (discrete sensitivities) with integrator.method = \"sdirk2\", a velocity drive, keys of\n"
       "law/body1/body2 and F_N/Fy_N targets; else central differences through the scenario's integrator.\n"
+      "kind = \"patch_steady_map\": the data rows are operating points, matched on fit.grid_column (the\n"
+      "kinematics axis slip_angle_deg, vy_mps, vx_mps or spin_radps, and the data column of that name); targets\n"
+      "Fx_N, Fy_N, Mz_Nm, Mz_no_phi_Nm; no time_column, window_s or initial_state; exact Jacobian\n"
+      "(implicit-function derivative of the steady solve) for law/body1/body2/pair keys that leave the transport\n"
+      "unchanged, else central differences; the CSV has the grid column in place of t_s (no model columns).\n"
+      "kind = \"patch_transient\": time series as for lumped (time_column, window_s), from the unloaded contact\n"
+      "(initial_state = \"rest\" only), targets any column of the kind's CSV (Fx_N, Fy_N, Mz_Nm, ...); Jacobian by\n"
+      "central differences of whole transient solves.\n"
       "Outputs (<name> is the scenario's name, default the file stem):\n"
       "  DIR/<name>_fit.json    per parameter value, std_error, ci95; correlation, condition_number, rms per\n"
       "                         target, rms_N, aic, bic, converged, iterations, evaluations, warnings, fit_seconds\n"
@@ -287,6 +297,33 @@ int main(int argc, char** argv) {
       }
       return kExitOk;
     }
+    if (*check && bristle::io::is_fit_scenario(check_file) &&
+        bristle::io::scenario_kind(check_file) == "patch_transient") {
+      const bristle::io::TransientFitScenario scenario = bristle::io::load_transient_fit_scenario(check_file);
+      std::size_t samples = 0;
+      std::vector<std::string> keys, targets;
+      for (const auto& e : scenario.experiments) samples += e.times.size();
+      for (const auto& p : scenario.parameters) keys.push_back(p.key);
+      for (const auto& t : scenario.experiments.front().targets) targets.push_back(t.output);
+      fmt::print("fit of {}: {} parameter(s) ({}) to {} over {} experiment(s), {} samples\n", scenario.name,
+                 keys.size(), fmt::join(keys, ", "), fmt::join(targets, ", "), scenario.experiments.size(), samples);
+      fmt::print("{}: valid (fit scenario; run it with bristle fit)\n", check_file);
+      return kExitOk;
+    }
+    if (*check && bristle::io::is_fit_scenario(check_file) &&
+        bristle::io::is_map_fit_kind(bristle::io::scenario_kind(check_file))) {
+      const bristle::io::MapFitScenario scenario = bristle::io::load_map_fit_scenario(check_file);
+      std::size_t rows = 0;
+      std::vector<std::string> keys, targets;
+      for (const auto& e : scenario.experiments) rows += e.grid_values.size();
+      for (const auto& p : scenario.parameters) keys.push_back(p.key);
+      for (const auto& t : scenario.experiments.front().targets) targets.push_back(t.output);
+      fmt::print("fit of {}: {} parameter(s) ({}) to {} over {} experiment(s), {} rows of {}\n", scenario.name,
+                 keys.size(), fmt::join(keys, ", "), fmt::join(targets, ", "), scenario.experiments.size(), rows,
+                 scenario.experiments.front().grid);
+      fmt::print("{}: valid (fit scenario; run it with bristle fit)\n", check_file);
+      return kExitOk;
+    }
     if (*check && bristle::io::is_fit_scenario(check_file)) {
       const bristle::io::FitScenario scenario = bristle::io::load_fit_scenario(check_file);
       std::size_t samples = 0;
@@ -323,6 +360,47 @@ int main(int argc, char** argv) {
           else
             fmt::print(stderr, "bristle fit: iteration {}: cost {:.6g}\n", it.iteration, it.cost);
         };
+      if (bristle::io::scenario_kind(fit_file) == "patch_transient") {
+        if (fit->count("--compare") > 0)
+          throw bristle::InvalidInput("--compare: model comparison reads kind = \"lumped\" only, not "
+                                      "\"patch_transient\"");
+        const bristle::io::TransientFitScenario scenario = bristle::io::load_transient_fit_scenario(fit_file);
+        const bristle::fit::Result fitted =
+            bristle::fit::fit(scenario.experiments, scenario.parameters, scenario.options, progress);
+        for (const std::string& w : fitted.warnings) fmt::print(stderr, "bristle: warning: {}\n", one_line(w));
+        const bristle::io::RunResult result = bristle::io::transient_fit_run_result(scenario, fitted);
+        bristle::io::WriteOptions options;
+        options.plot = !fit_no_plot;
+        const auto files = bristle::io::write_outputs(result, fit_out, options);
+        if (!fit_quiet) {
+          if (fitted.rms_N)
+            fmt::print(stderr, "bristle fit: rms_N = {:.6g}, converged = {}\n", *fitted.rms_N, fitted.converged);
+          for (const auto& f : files) fmt::print("{}\n", f.string());
+          std::fflush(stdout);
+        }
+        return kExitOk;
+      }
+      if (bristle::io::is_map_fit_kind(bristle::io::scenario_kind(fit_file))) {
+        if (fit->count("--compare") > 0)
+          throw bristle::InvalidInput(fmt::format("--compare: model comparison reads kind = \"lumped\" only, not "
+                                                  "\"{}\"",
+                                                  bristle::io::scenario_kind(fit_file)));
+        const bristle::io::MapFitScenario scenario = bristle::io::load_map_fit_scenario(fit_file);
+        const bristle::fit::Result fitted =
+            bristle::fit::fit(scenario.experiments, scenario.parameters, scenario.options, progress);
+        for (const std::string& w : fitted.warnings) fmt::print(stderr, "bristle: warning: {}\n", one_line(w));
+        const bristle::io::RunResult result = bristle::io::map_fit_run_result(scenario, fitted);
+        bristle::io::WriteOptions options;
+        options.plot = !fit_no_plot;
+        const auto files = bristle::io::write_outputs(result, fit_out, options);
+        if (!fit_quiet) {
+          if (fitted.rms_N)
+            fmt::print(stderr, "bristle fit: rms_N = {:.6g}, converged = {}\n", *fitted.rms_N, fitted.converged);
+          for (const auto& f : files) fmt::print("{}\n", f.string());
+          std::fflush(stdout);
+        }
+        return kExitOk;
+      }
       if (fit->count("--compare") > 0 || bristle::io::has_fit_models(fit_file)) {
         std::vector<std::string> names;
         if (fit->count("--compare") > 0) {

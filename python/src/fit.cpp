@@ -10,6 +10,8 @@
 #include <optional>
 
 #include "bristle/fit/fit.hpp"
+#include "bristle/fit/steady_map.hpp"
+#include "bristle/io/fit_map_scenario.hpp"
 #include "bristle/io/fit_scenario.hpp"
 #include "common.hpp"
 
@@ -59,6 +61,25 @@ py::dict fit_result(const io::FitScenario& scenario, const fit::Result& result) 
   return out;
 }
 
+/// A steady map's report plus, per experiment, the grid values (under the grid column's name), measured (per
+/// target) and fitted (every map output) as arrays.
+py::dict map_fit_result(const io::MapFitScenario& scenario, const fit::Result& result) {
+  py::dict out = json_to_python(io::map_fit_report(scenario, result));
+  py::list experiments = out["experiments"];
+  for (std::size_t i = 0; i < scenario.experiments.size(); ++i) {
+    const fit::MapExperiment& e = scenario.experiments[i];
+    py::dict d = experiments[i];
+    d[py::str(e.grid)] = array_of(e.grid_values);
+    py::dict measured, fitted;
+    for (const fit::Target& t : e.targets) measured[py::str(t.output)] = array_of(t.values);
+    const TimeSeries& s = result.experiments[i].series;
+    for (std::size_t k = 1; k < s.names.size(); ++k) fitted[py::str(s.names[k])] = array_of(s.columns[k]);
+    d["measured"] = measured;
+    d["fitted"] = fitted;
+  }
+  return out;
+}
+
 }  // namespace
 
 void export_fit(py::module_& m) {
@@ -69,6 +90,48 @@ void export_fit(py::module_& m) {
          bool progress) -> py::dict {
         if (path.has_value() == toml.has_value())
           throw InvalidInput("bristle.fit: give either a scenario file path or toml = \"...\" (the text)");
+        const std::string kind = path ? io::scenario_kind(*path) : io::scenario_kind_of_text(*toml);
+        if (kind == "patch_transient") {
+          if (compare.has_value())
+            throw InvalidInput("bristle.fit: compare: model comparison reads kind = \"lumped\" only");
+          const io::TransientFitScenario sc =
+              path ? io::load_transient_fit_scenario(*path)
+                   : io::parse_transient_fit_string(*toml, "scenario", directory.value_or(std::filesystem::path{}));
+          const fit::IterationCallback callback = progress_callback(progress);
+          fit::Result r;
+          {
+            py::gil_scoped_release release;
+            r = fit::fit(sc.experiments, sc.parameters, sc.options, callback);
+          }
+          py::dict out = json_to_python(io::transient_fit_report(sc, r));
+          py::list experiments = out["experiments"];
+          for (std::size_t i = 0; i < sc.experiments.size(); ++i) {
+            const fit::TransientExperiment& e = sc.experiments[i];
+            py::dict d = experiments[i];
+            d["t_s"] = array_of(e.times);
+            py::dict measured, fitted;
+            for (const fit::Target& t : e.targets) measured[py::str(t.output)] = array_of(t.values);
+            const TimeSeries& s = r.experiments[i].series;
+            for (std::size_t k = 0; k < s.names.size(); ++k) fitted[py::str(s.names[k])] = array_of(s.columns[k]);
+            d["measured"] = measured;
+            d["fitted"] = fitted;
+          }
+          return out;
+        }
+        if (io::is_map_fit_kind(kind)) {
+          if (compare.has_value())
+            throw InvalidInput("bristle.fit: compare: model comparison reads kind = \"lumped\" only");
+          const io::MapFitScenario sc =
+              path ? io::load_map_fit_scenario(*path)
+                   : io::parse_map_fit_string(*toml, "scenario", directory.value_or(std::filesystem::path{}));
+          const fit::IterationCallback callback = progress_callback(progress);
+          fit::Result r;
+          {
+            py::gil_scoped_release release;
+            r = fit::fit(sc.experiments, sc.parameters, sc.options, callback);
+          }
+          return map_fit_result(sc, r);
+        }
         const bool comparing =
             compare.has_value() || (path && io::has_fit_models(*path)) ||
             (toml && toml->find("[[fit.model]]") != std::string::npos);
@@ -119,7 +182,10 @@ void export_fit(py::module_& m) {
       "Returns the report as a dict with the names of <name>_fit.json (parameters -> value, std_error, ci95, ...;\n"
       "correlation, rms, rms_N, aic, bic, converged, warnings, ...); each experiments[i] also holds t_s,\n"
       "measured (per target) and fitted (every model column) as numpy arrays. A comparison returns the dict of\n"
-      "<name>_compare.json. Progress (iteration, cost) on sys.stderr unless progress=False; Ctrl-C raises\n"
+      "<name>_compare.json. A kind = \"patch_steady_map\" scenario (rows matched on fit.grid_column) gives the\n"
+      "same report; its experiments[i] hold the grid values under the grid column's name (e.g. slip_angle_deg),\n"
+      "measured and fitted (Fx_N, Fy_N, Mz_Nm, Mz_no_phi_Nm) at the data rows; kind = \"patch_transient\" as lumped\n"
+      "(t_s, measured, fitted). Progress (iteration, cost) on sys.stderr unless progress=False; Ctrl-C raises\n"
       "KeyboardInterrupt at the next iteration. Bad input raises InvalidInput naming the key.");
 }
 

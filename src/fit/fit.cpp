@@ -18,6 +18,7 @@
 #include "bristle/core/error.hpp"
 #include "bristle/io/json.hpp"
 #include "bristle/io/key_path.hpp"
+#include "engine.hpp"
 #include "sensitivity.hpp"
 
 namespace bristle::fit {
@@ -433,22 +434,7 @@ std::string_view to_string(InitialState s) {
 void validate(const std::vector<Experiment>& experiments, const std::vector<ParameterSpec>& parameters) {
   if (experiments.empty()) throw InvalidInput("fit: no experiment to fit");
   if (parameters.empty()) throw InvalidInput("fit.parameters: must name at least one parameter");
-  std::set<std::string> seen;
-  for (const ParameterSpec& p : parameters) {
-    const std::string key = parameter_key(p);
-    if (!seen.insert(p.key).second) throw InvalidInput(fmt::format("{}: listed twice", key));
-    if (!std::isfinite(p.min) || !std::isfinite(p.max))
-      throw InvalidInput(fmt::format("{}.min = {}, max = {}: bounds must be finite", key, format_value(p.min),
-                                     format_value(p.max)));
-    if (!(p.min < p.max))
-      throw InvalidInput(fmt::format("{}.min = {}: must be < max = {}", key, format_value(p.min),
-                                     format_value(p.max)));
-    if (!(p.initial >= p.min && p.initial <= p.max))
-      throw InvalidInput(fmt::format("{}.initial = {}: must lie in [min, max] = [{}, {}]", key,
-                                     format_value(p.initial), format_value(p.min), format_value(p.max)));
-    if (p.scale == Scale::log && !(p.min > 0.0))
-      throw InvalidInput(fmt::format("{}.min = {}: must be > 0 with scale = \"log\"", key, format_value(p.min)));
-  }
+  detail::validate_parameters(parameters);
   std::size_t n = 0;
   for (const Experiment& e : experiments) {
     if (e.targets.empty()) throw InvalidInput("fit.targets: must name at least one target");
@@ -612,5 +598,38 @@ Result fit(const std::vector<Experiment>& experiments, const std::vector<Paramet
   result.fit_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_time).count();
   return result;
 }
+
+// ---- shared with the fits of the other kinds (engine.hpp) -------------------------------------------------
+
+namespace detail {
+
+double scale_of(const ParameterSpec& p) { return fit::scale_of(p); }
+double to_u(const ParameterSpec& p, double value) { return fit::to_u(p, value); }
+double to_p(const ParameterSpec& p, double u) { return fit::to_p(p, u); }
+void statistics(Result& result, const std::vector<ParameterSpec>& parameters, const VecX& u, const VecX& r,
+                const Eigen::MatrixXd& J) {
+  fit::statistics(result, parameters, u, r, J);
+}
+
+void validate_parameters(const std::vector<ParameterSpec>& parameters) {
+  std::set<std::string> seen;
+  for (const ParameterSpec& p : parameters) {
+    const std::string key = parameter_key(p);
+    if (!seen.insert(p.key).second) throw InvalidInput(fmt::format("{}: listed twice", key));
+    if (!std::isfinite(p.min) || !std::isfinite(p.max))
+      throw InvalidInput(fmt::format("{}.min = {}, max = {}: bounds must be finite", key, format_value(p.min),
+                                     format_value(p.max)));
+    if (!(p.min < p.max))
+      throw InvalidInput(fmt::format("{}.min = {}: must be < max = {}", key, format_value(p.min),
+                                     format_value(p.max)));
+    if (!(p.initial >= p.min && p.initial <= p.max))
+      throw InvalidInput(fmt::format("{}.initial = {}: must lie in [min, max] = [{}, {}]", key,
+                                     format_value(p.initial), format_value(p.min), format_value(p.max)));
+    if (p.scale == Scale::log && !(p.min > 0.0))
+      throw InvalidInput(fmt::format("{}.min = {}: must be > 0 with scale = \"log\"", key, format_value(p.min)));
+  }
+}
+
+}  // namespace detail
 
 }  // namespace bristle::fit

@@ -14,6 +14,7 @@
 #include "bristle/io/key_path.hpp"
 #include "bristle/io/keys.hpp"
 #include "csv_table.hpp"
+#include "fit_internal.hpp"
 #include "input_file.hpp"
 #include "scenario_internal.hpp"
 #include "toml_reader.hpp"
@@ -195,7 +196,9 @@ std::string read_text(const fs::path& path) {
 FitScenario parse_fit(const toml::table& root, std::string_view name, const ScenarioSource& source) {
   const Section top(&root, "");
   if (const auto kind = top.string("kind"); kind && *kind != "lumped")
-    throw InvalidInput(fmt::format("kind = {}: bristle fit reads kind = \"lumped\" scenarios so far", q(*kind)));
+    throw InvalidInput(fmt::format("kind = {}: this reader takes kind = \"lumped\" (bristle fit reads \"lumped\" and "
+                                   "\"patch_steady_map\" scenarios so far; model comparison is lumped only)",
+                                   q(*kind)));
   if (top.has("sweep")) throw InvalidInput("[sweep]: a fit scenario cannot have a sweep (fit one case)");
   const Section f = top.table("fit");
   if (!f.present())
@@ -1009,5 +1012,30 @@ RunResult compare_run_result(const FitComparison& comparison, const std::vector<
   };
   return run;
 }
+
+// ---- shared with the [fit] readers of the other kinds (fit_internal.hpp) --------------------------------------
+
+void detail::read_fit_parameters(const toml::table& root, std::vector<fit::ParameterSpec>& out,
+                                 std::vector<std::optional<double>>& initial) {
+  std::map<std::string, std::string> seen;
+  read_parameters(*root["fit"]["parameters"].as_table(), "fit.parameters", "", out, initial, seen);
+  for (const fit::ParameterSpec& p : out) {
+    const toml::node* node = &root;
+    for (const std::string& part : split_path(p.key)) {
+      const toml::table* t = node ? node->as_table() : nullptr;
+      node = t ? t->get(part) : nullptr;
+    }
+    if (node && !node->is_number())
+      throw InvalidInput(fmt::format("fit.parameters.{}: not a numeric key: the scenario has {} = {}", q(p.key),
+                                     p.key, detail::format_node(*node)));
+  }
+}
+
+void detail::set_toml_path(toml::table& root, const std::string& path, const toml::node& value,
+                           const std::string& key) {
+  set_path(root, path, value, key);
+}
+
+std::string detail::toml_text(const toml::table& table) { return io::toml_text(table); }
 
 }  // namespace bristle::io

@@ -348,6 +348,94 @@ SteadyPatch PatchSolver::integrate(const PatchKinematics& kin) const {
   return out;
 }
 
+std::optional<MatX> PatchSolver::output_derivatives(
+    const std::vector<std::array<const contact::ContactModel*, 2>>& perturbed, const std::vector<double>& dp) const {
+  bool triangular = xi_sign_ != 2;
+  for (int s : col_sign_) triangular = triangular && s != 2;
+  if (!triangular) return std::nullopt;
+  const auto& pair = model_.pair();
+  // The transport is the same when the perturbed pair's matrices agree to rounding (a rigid body is a stiff
+  // spring: S1, S2 then move in the 16th digit with k0); a change of the perturbation's order (1e-6) is refused.
+  const auto same = [](const auto& a, const auto& b) {
+    return a.rows() == b.rows() && a.cols() == b.cols() && (a - b).norm() <= 1e-11 * (a.norm() + b.norm() + 1e-300);
+  };
+  for (const auto& pm : perturbed)
+    for (const contact::ContactModel* m : pm) {
+      const auto& q = m->pair();
+      if (m->state_size() != m_ || q.zeta_size() != pair.zeta_size() || !same(q.S1(), pair.S1()) ||
+          !same(q.S2(), pair.S2()) || (pair.zeta_size() > 0 && !same(q.S0(), pair.S0())))
+        return std::nullopt;
+      if (vr_linear_ && (!same(q.K0bar_inv(), pair.K0bar_inv()) ||
+                         (pair.zeta_size() > 0 && !same(q.Cbar(), pair.Cbar()))))
+        return std::nullopt;
+    }
+  const int np = static_cast<int>(perturbed.size());
+  const int N = nx_ * ny_;
+  // The pointwise functions of the discrete equations at node n: h~(u~) = Q^T h(Q u~, v_r(u~)) and the outputs
+  // per unit load o(u~) = (f_x, f_y, (x + phi) x f, x x f) (eqs. 36-39), for a model M.
+  VecX u(m_), h(m_);
+  const auto v_r_at = [&](int n, const VecX& ut) {
+    Vec2 v = rigid_relative_velocity(n);
+    if (vr_linear_) v += G_ * ut;
+    return v;
+  };
+  const auto htilde = [&](const contact::ContactModel& M, int n, const VecX& ut) -> VecX {
+    u = Q_ * ut;
+    M.source(u.data(), v_r_at(n, ut), h.data());
+    return Q_.transpose() * h;
+  };
+  const auto outputs = [&](const contact::ContactModel& M, int n, const VecX& ut) -> Eigen::Vector4d {
+    u = Q_ * ut;
+    const Vec2 f = M.friction(u.data(), v_r_at(n, ut));
+    const auto& P = M.pair();
+    const int nz = P.zeta_size();
+    Vec2 phi = (P.S1() - P.S2()) * P.relative_deformation(Vec2(u[0], u[1]), u.data() + 2);
+    if (nz > 0) phi += 2.0 * P.S0() * u.segment(2, nz);
+    const Vec2& x = x_[n];
+    return {f[0], f[1], (x[0] + phi[0]) * f[1] - (x[1] + phi[1]) * f[0], x[0] * f[1] - x[1] * f[0]};
+  };
+  double scale = 0.0;
+  for (double v : ut_) scale = std::max(scale, std::abs(v));
+  const double du = 1e-6 * std::max(scale, 1e-8);
+  MatX S = MatX::Zero(static_cast<Eigen::Index>(N) * m_, np);  // du~/dp, node-major
+  MatX D = MatX::Zero(4, np);
+  MatX A(m_, m_), B(4, m_), rhs(m_, np), O(4, np);
+  const bool i_up = xi_sign_ != -1;
+  for (int ii = 0; ii < nx_; ++ii) {
+    const int i = i_up ? ii : nx_ - 1 - ii;
+    const bool j_up = col_sign_[i] != -1;
+    for (int jj = 0; jj < ny_; ++jj) {
+      const int j = j_up ? jj : ny_ - 1 - jj;
+      const int n = idx(i, j);
+      const VecX ut = Eigen::Map<const VecX>(ut_.data() + static_cast<std::size_t>(n) * m_, m_);
+      for (int c = 0; c < m_; ++c) {
+        VecX up = ut, um = ut;
+        up[c] += du;
+        um[c] -= du;
+        A.col(c) = -(htilde(model_, n, up) - htilde(model_, n, um)) / (2.0 * du);
+        B.col(c) = (outputs(model_, n, up) - outputs(model_, n, um)) / (2.0 * du);
+      }
+      for (int c = 0; c < m_; ++c) A(c, c) += stencils_[n][family_of_[c]].diag;
+      for (int k = 0; k < np; ++k) {
+        const std::size_t kk = static_cast<std::size_t>(k);
+        rhs.col(k) = (htilde(*perturbed[kk][0], n, ut) - htilde(*perturbed[kk][1], n, ut)) / (2.0 * dp[kk]);
+        O.col(k) = (outputs(*perturbed[kk][0], n, ut) - outputs(*perturbed[kk][1], n, ut)) / (2.0 * dp[kk]);
+      }
+      // Upstream part of the stencil: already visited nodes (forward substitution).
+      for (int c = 0; c < m_; ++c) {
+        const Stencil& st = stencils_[n][family_of_[c]];
+        for (int k = 0; k < 4; ++k)
+          if (st.nb[k] >= 0) rhs.row(c) -= st.wt[k] * S.row(static_cast<Eigen::Index>(st.nb[k]) * m_ + c);
+      }
+      const MatX Sn = A.partialPivLu().solve(rhs);
+      if (!Sn.allFinite()) return std::nullopt;
+      S.middleRows(static_cast<Eigen::Index>(n) * m_, m_) = Sn;
+      D += load_[n] * (B * Sn + O);
+    }
+  }
+  return D;
+}
+
 std::vector<SteadyPatch> solve_steady_map(const contact::ContactModel& model, const PatchParams& params,
                                           const std::vector<PatchKinematics>& points, std::size_t chain_length,
                                           int threads) {

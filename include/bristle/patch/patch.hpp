@@ -244,6 +244,19 @@ class PatchSolver {
   /// Solves at the given kinematics (warm-starting from the previous solution when `warm` is true).
   SteadyPatch solve(const PatchKinematics& kin, bool warm = false);
 
+  /// Derivatives of the last solve()'s F_x, F_y, M_z (eq. 38) and M_z without phi (eq. 39) (rows, in that order)
+  /// with respect to parameters p_j that change only the pointwise source and friction, not the transport:
+  /// the implicit-function derivative of the discrete steady equations (the stencil's W . grad u~ = h~(u~; p)),
+  ///   (diag(d) - dh~/du~) S_n + sum_k wt_k S_nb(k) = dh~/dp,     dF/dp = sum_n load_n (do/du~ S_n + do/dp),
+  /// solved node by node in the forward-substitution order of the sweep (S_n = du~_n/dp). `perturbed[j]` are
+  /// the model at p_j + dp_j and at p_j - dp_j; dh~/dp and do/dp are central differences of those pointwise
+  /// functions at the solution, dh~/du~ and do/du~ central differences in u~ (step 1e-6 of the state's scale):
+  /// smooth functions, error ~1e-10 relative, no solver noise. nullopt where it does not apply: a sweep that
+  /// is not forward substitution (mixed flow directions), or a perturbed model whose pair changes the transport
+  /// (S0, S1, S2; K0bar^-1 and Cbar when v_r depends on the state).
+  std::optional<MatX> output_derivatives(const std::vector<std::array<const contact::ContactModel*, 2>>& perturbed,
+                                         const std::vector<double>& dp) const;
+
   int nx() const { return nx_; }
   int ny() const { return ny_; }
   int components() const { return m_; }

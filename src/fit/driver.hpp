@@ -1,0 +1,29 @@
+#pragma once
+// Private to src/fit: the optimiser loop of the kinds other than lumped (fit::fit's Ceres set-up, fit.cpp, over a
+// residual function r(p) and, optionally, an exact Jacobian), and the per-target RMS of a result.
+#include <functional>
+#include <optional>
+#include <vector>
+
+#include "bristle/fit/fit.hpp"
+
+namespace bristle::fit::detail {
+
+using ResidualFn = std::function<VecX(const VecX& p)>;
+/// The residuals at p (into r) and dr/dp, or nullopt where the exact Jacobian does not apply at p (differences
+/// are then used at that point, and a warning says how often).
+using ExactFn = std::function<std::optional<Eigen::MatrixXd>(const VecX& p, VecX& r)>;
+
+/// Multi-start bounded Levenberg-Marquardt in u; fills result's parameters, statistics, converged, iterations,
+/// termination, evaluations, jacobian(_evaluations), best_start and warnings; returns p at the optimum.
+/// `exact`: use exact_fn for the Jacobians (else central differences in u, step options.fd_step). n residuals.
+VecX least_squares(const ResidualFn& residuals, const ExactFn& exact_fn, bool exact, std::size_t n,
+                   const std::vector<ParameterSpec>& parameters, const Options& options,
+                   const IterationCallback& progress, Result& result);
+
+/// result.targets (RMS per target over every experiment) and rms_N, from each experiment's targets and model
+/// series (a column per target output, a row per value).
+void target_statistics(Result& result, const std::vector<const std::vector<Target>*>& targets,
+                       const std::vector<TimeSeries>& series);
+
+}  // namespace bristle::fit::detail

@@ -1,0 +1,20 @@
+#pragma once
+// Private to src/fit: the pieces of fit::fit (fit.cpp) that the fits of the other kinds share with it (the
+// scaled coordinates u and the statistics at the optimum; fit/fit.hpp documents both).
+#include <vector>
+
+#include "bristle/fit/fit.hpp"
+
+namespace bristle::fit::detail {
+
+double scale_of(const ParameterSpec& p);            // |initial|, else the range, else 1
+double to_u(const ParameterSpec& p, double value);  // p / scale (linear) or ln p (log)
+double to_p(const ParameterSpec& p, double u);
+/// The checks of the parameter specs alone (bounds, start values, duplicates), as fit::validate makes them.
+void validate_parameters(const std::vector<ParameterSpec>& parameters);
+/// Fills result's cost, s^2, AIC/BIC, condition number, covariance-based std_error/ci95, correlation, and the
+/// at-bound and non-identifiable warnings from the residuals r and the Jacobian J = dr/du at u.
+void statistics(Result& result, const std::vector<ParameterSpec>& parameters, const VecX& u, const VecX& r,
+                const Eigen::MatrixXd& J);
+
+}  // namespace bristle::fit::detail

@@ -78,6 +78,11 @@ void Signal::validate(std::string_view prefix) const {
 }
 
 double Signal::operator()(double t) const {
+  std::size_t hint = 0;
+  return at(t, hint);
+}
+
+double Signal::at(double t, std::size_t& hint) const {
   switch (kind) {
     case SignalKind::constant:
       return value;
@@ -90,8 +95,19 @@ double Signal::operator()(double t) const {
     case SignalKind::table: {
       if (t <= times.front()) return values.front();
       if (t >= times.back()) return values.back();
-      const auto it = std::upper_bound(times.begin(), times.end(), t);
-      const std::size_t i = static_cast<std::size_t>(it - times.begin());
+      // i: the first knot after t (times[i - 1] <= t < times[i], as upper_bound), walked forward from the hint
+      // for a few knots, else found by binary search.
+      std::size_t i = hint;
+      constexpr std::size_t kWalk = 8;
+      if (i == 0 || i >= times.size() || times[i - 1] > t) {
+        i = static_cast<std::size_t>(std::upper_bound(times.begin(), times.end(), t) - times.begin());
+      } else {
+        for (std::size_t k = 0; k < kWalk && times[i] <= t; ++k) ++i;
+        if (times[i] <= t)
+          i = static_cast<std::size_t>(std::upper_bound(times.begin() + static_cast<std::ptrdiff_t>(i), times.end(), t) -
+                                       times.begin());
+      }
+      hint = i;
       const double w = (t - times[i - 1]) / (times[i] - times[i - 1]);
       return values[i - 1] + w * (values[i] - values[i - 1]);
     }

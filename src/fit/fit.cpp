@@ -10,6 +10,7 @@
 #include <chrono>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <random>
 #include <set>
 
@@ -171,6 +172,7 @@ class ResidualCost final : public ceres::CostFunction {
         evaluations_(evaluations),
         jacobian_evaluations_(jacobian_evaluations),
         sensitivities_(sensitivities) {
+    if (sensitivities_) sdirk2_.emplace(experiments, parameters, options.initial_state);
     set_num_residuals(static_cast<int>(residual_count(experiments)));
     mutable_parameter_block_sizes()->push_back(static_cast<int>(parameters.size()));
   }
@@ -187,7 +189,7 @@ class ResidualCost final : public ceres::CostFunction {
     if (cached_u_.size() == u.size() && cached_u_ == u) return cached_r_;
     const VecX p = p_of(u);
     ++evaluations_;
-    VecX r = sensitivities_ ? detail::sdirk2_residuals(experiments_, parameters_, p, options_.initial_state, nullptr)
+    VecX r = sensitivities_ ? (*sdirk2_)(p, nullptr)
                             : residuals_at(experiments_, parameters_, p, options_.initial_state);
     cached_u_ = u;
     cached_r_ = r;
@@ -202,7 +204,7 @@ class ResidualCost final : public ceres::CostFunction {
       const VecX p = p_of(u);
       Eigen::MatrixXd J;
       ++evaluations_;
-      r0 = detail::sdirk2_residuals(experiments_, parameters_, p, options_.initial_state, &J);
+      r0 = (*sdirk2_)(p, &J);
       cached_u_ = u;
       cached_r_ = r0;
       for (Index j = 0; j < u.size(); ++j)  // dp/du: p (log) or the scale (linear)
@@ -256,6 +258,7 @@ class ResidualCost final : public ceres::CostFunction {
   long& evaluations_;
   long& jacobian_evaluations_;
   bool sensitivities_;
+  std::optional<detail::Sdirk2Residuals> sdirk2_;  // prepared once: the grid, the stage velocities, the loads
   mutable VecX cached_u_, cached_r_;
 };
 

@@ -13,6 +13,7 @@
 #include "bristle/fit/fit.hpp"
 #include "bristle/io/key_path.hpp"
 #include "bristle/io/scenario.hpp"
+#include "../../src/fit/sensitivity.hpp"  // the private solver: its scalar and general paths
 
 namespace bristle::fit {
 namespace {
@@ -126,6 +127,51 @@ TEST(FitJacobian, LuGreOnAKelvinVoigtPairMatchesFiniteDifferences) {
                                       "sigma2 = 5.0\n",
                                       "[body1]\ntype = \"gkv\"\nk0 = 1e4\nc = [2.0, 0.5]\ntau = [0.05, 0.2]\n"),
                         {"law.mu_s", "body1.k0", "body1.c[0]", "body1.tau[1]"}, InitialState::rest);
+}
+
+TEST(FitJacobian, LuGreStribeckShapeAndRegularisationMatchFiniteDifferences) {
+  // The scalar path's analytic partials in delta_s, mu_v and eps (the Stribeck exponent, viscous coefficient and
+  // norm regularisation of paper 1, eqs. 2, 53), with delta_s away from the special-cased 1 and 2.
+  expect_exact_jacobian(scenario_text("[law]\ntype = \"lugre\"\nmu_s = 0.6\nmu_d = 0.4\nv_s = 1e-3\n"
+                                      "delta_s = 1.5\nmu_v = 20.0\neps = 1e-8\nsigma1 = 1.0\nsigma2 = 5.0\n",
+                                      kElastic),
+                        {"law.delta_s", "law.mu_v", "law.eps", "law.v_s", "law.sigma1"},
+                        InitialState::match_first_sample);
+}
+
+// The scalar closed-form path (elastic Dahl/LuGre/FrBD driven along x) and the general path (any state, LU per
+// stage) solve the same discrete model: equal residuals to rounding and Jacobians to the general path's
+// difference-quotient partials (~1e-9).
+void expect_paths_agree(const std::string& text, const std::vector<std::string>& keys, InitialState init) {
+  const Experiment e = experiment_of(text);
+  const std::vector<Experiment> es{e};
+  const std::vector<ParameterSpec> parameters = specs(e, keys);
+  const VecX p = perturbed(e, parameters);
+  const detail::Sdirk2Residuals fast(es, parameters, init);
+  const detail::Sdirk2Residuals general(es, parameters, init, detail::Sdirk2Residuals::Path::general);
+  Eigen::MatrixXd J_fast, J_general;
+  const VecX r_fast = fast(p, &J_fast);
+  EXPECT_EQ(fast.scalar_solves(), 1U);
+  const VecX r_general = general(p, &J_general);
+  EXPECT_EQ(general.scalar_solves(), 0U);
+  EXPECT_LT((r_fast - r_general).norm(), 1e-13 * r_general.norm());
+  EXPECT_LT((fast(p, nullptr) - r_fast).norm(), 1e-15 * r_fast.norm());  // with or without sensitivities
+  for (Eigen::Index j = 0; j < J_fast.cols(); ++j)
+    EXPECT_LT((J_fast.col(j) - J_general.col(j)).norm(), 1e-7 * J_general.col(j).norm())
+        << keys[static_cast<std::size_t>(j)];
+}
+
+TEST(FitJacobian, TheScalarPathEqualsTheGeneralPath) {
+  expect_paths_agree(scenario_text("[law]\ntype = \"lugre\"\nmu_s = 0.6\nmu_d = 0.4\nv_s = 1e-3\n"
+                                   "delta_s = 2.0\nsigma1 = 1.0\nsigma2 = 5.0\n",
+                                   kElastic),
+                     {"law.mu_s", "law.mu_d", "law.v_s", "body1.k0", "law.sigma1", "law.sigma2"},
+                     InitialState::match_first_sample);
+  expect_paths_agree(scenario_text("[law]\ntype = \"dahl\"\nmu = 0.5\n", kElastic), {"law.mu", "body1.k0"},
+                     InitialState::rest);
+  expect_paths_agree(scenario_text("[law]\ntype = \"frbd\"\nmu_s = 0.6\nmu_d = 0.4\nv_s = 1e-3\neps = 1e-9\n",
+                                   kElastic),
+                     {"law.mu_s", "law.v_s", "body1.k0", "law.eps"}, InitialState::steady);
 }
 
 const char* kLuGre =

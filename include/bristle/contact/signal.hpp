@@ -8,6 +8,7 @@
 //   ramp      u = start + rate (t - t0) for t0 <= t <= t_end (held outside; t_end = inf allowed)
 //   sine      u = offset + amplitude sin(omega t + phase)
 //   table     u = linear interpolation of (times, values), times strictly increasing
+#include <cstddef>
 #include <string_view>
 #include <vector>
 
@@ -32,6 +33,11 @@ struct Signal {
   /// Throws InvalidInput naming `prefix`.key.
   void validate(std::string_view prefix) const;
   double operator()(double t) const;
+  /// The same value as operator()(t), bit for bit, for reading a table at non-decreasing times: `hint` is the
+  /// knot index of the previous call (start with 0) and the search walks forward from it (a binary search only
+  /// when t moved back or far ahead), so a pass over n sorted times costs O(n + knots), not O(n log knots).
+  /// Other kinds ignore `hint`.
+  double at(double t, std::size_t& hint) const;
   /// Times where the signal has a kink or jump (step time, ramp ends, table knots).
   std::vector<double> breakpoints() const;
 

@@ -48,6 +48,16 @@ Contact::Contact(std::shared_ptr<const ContactModel> model, double normal_load_N
   const rheology::ContactPair& pair = model_->pair();
   S1C1_ = pair.S1() * pair.body1().C;
   S2C2_ = pair.S2() * pair.body2().C;
+  // The x-only specialisation (class comment): the elastic pair, an affine law, no cross-axis coupling.
+  x_only_ = m_ == 2 && affine_ && model_->axes_decoupled();
+  k0x_ = pair.K0bar()(0, 0);
+  k0y_ = pair.K0bar()(1, 1);
+  k0x_inv_ = pair.K0bar_inv()(0, 0);
+  k0y_inv_ = pair.K0bar_inv()(1, 1);
+  sigma0x_ = model_->law().sigma0()(0, 0);
+  sigma0y_ = model_->law().sigma0()(1, 1);
+  sigma1x_ = model_->law().params().sigma1(0, 0);
+  sigma2x_ = model_->law().params().sigma2(0, 0);
 }
 
 Vec2 Contact::zdot_from_source(const double* h) const {
@@ -120,6 +130,7 @@ Vec2 Contact::step(double dt_s, const Vec2& v_mps) {
 }
 
 bool Contact::try_step(double dt, const Vec2& v) {
+  if (x_only_ && x_only_enabled_ && v[1] == 0.0 && u_[1] == 0.0) return try_x_only_step(dt, v[0]);
   if (!affine_) return try_newton_step(dt, v);
   return m_ == 2 ? try_affine_step<2>(dt, v) : try_affine_step<Eigen::Dynamic>(dt, v);
 }
@@ -148,7 +159,7 @@ bool Contact::try_affine_step(double dt, const Vec2& v) {
   // h(U) = J U + c exactly at this v (affine), so each stage U = y + a h(U) is (I - a J) U = y + a c.
   // J, c and the factorisation depend on v and dt only: kept while they repeat bitwise.
   if (!(cached_ && dt == cached_dt_ && v[0] == cached_v_[0] && v[1] == cached_v_[1])) {
-    cached_ = false;
+    cached_ = x_cached_ = false;
     model_->affine_source(v, J.data(), c.data());  // one law evaluation
     if constexpr (N == 2) {
       const Mat2 E = Mat2::Identity() - a * J;
@@ -204,6 +215,86 @@ bool Contact::try_affine_step(double dt, const Vec2& v) {
 }
 
 template bool Contact::try_affine_step<2>(double, const Vec2&);
+bool Contact::try_x_only_step(double dt, double v) {
+  // try_affine_step<2> at v_r = (v, 0) with f_y = 0 and the cross-axis entries of K0bar, K0bar^-1, Sigma0,
+  // Sigma1, Sigma2 zero: each x entry below is the 2-D expression with its terms that are exactly (+-)0
+  // dropped, the remaining operations in the 2-D order (Eigen's 2x2 products, determinant and inverse), so
+  // the results are equal; the y components are zero and stay zero.
+  const double a = kGamma * dt;
+  if (!(x_cached_ && dt == cached_dt_ && v == cached_v_[0] && cached_v_[1] == 0.0)) {
+    cached_ = x_cached_ = false;
+    // ContactModel::affine_source: G^-1 = g I (FrictionLaw::G_inverse with v.norm(), v.squaredNorm()).
+    const double speed_squared = v * v;
+    const double g = model_->law().isotropic_g(std::sqrt(speed_squared), speed_squared);
+    double jx = 0.0, jy = 0.0;  // J = K0bar dh0/dz K0bar^-1 (+ K0bar dh0/df for FrBD), its diagonal
+    switch (model_->law().params().kind) {
+      case laws::LawKind::dahl:
+      case laws::LawKind::lugre:
+        jx = (k0x_ * (-g * sigma0x_)) * k0x_inv_;  // dh0/dz = -G^-1 Sigma0, eq. 2
+        jy = (k0y_ * (-g * sigma0y_)) * k0y_inv_;
+        break;
+      case laws::LawKind::frbd:
+        jx = k0x_ * -g;  // dh0/df = -G^-1, eq. 3
+        jy = k0y_ * -g;
+        break;
+      case laws::LawKind::bouc_wen:  // not affine: never here
+      case laws::LawKind::frictionless:
+        break;
+    }
+    const double Ex = 1.0 - a * jx, Ey = 1.0 - a * jy;  // I - a J
+    const double det = Ex * Ey;                           // E_xx E_yy - E_yx E_xy, E_yx = E_xy = 0
+    if (!(std::isfinite(det) && det != 0.0)) return false;
+    x_E_inv_ = Ey * (1.0 / det);  // Eigen's 2x2 inverse: E_yy / det
+    x_jac_ = jx;
+    x_c_ = -(k0x_ * v);  // c = -K0bar v_r
+    x_cached_ = true;
+    cached_dt_ = dt;
+    cached_v_ = Vec2(v, 0.0);
+  }
+  const double u = u_[0];
+  const double U1 = x_E_inv_ * (u + a * x_c_);
+  const double y = u + (1.0 - kGamma) / kGamma * (U1 - u);
+  const double U2 = x_E_inv_ * (y + a * x_c_);
+  if (!std::isfinite(U2) || !std::isfinite(U1)) return false;
+  const double Fz = normal_load_N_;
+  const bool output_terms = model_->law().has_output_terms();
+  // F_x = F_z f_out (FrictionLaw::output) at f = U with zdot = K0bar^-1 h, h = J U + c.
+  const auto force = [&](double U, double& zdot) {
+    zdot = k0x_inv_ * (x_jac_ * U + x_c_);
+    return Fz * (output_terms ? (U + sigma1x_ * zdot) - sigma2x_ * v : U);
+  };
+  double zdot2;
+  const double F2 = force(U2, zdot2);
+  if (!track_energy_) {
+    if (!std::isfinite(F2)) return false;
+    u_[0] = U2;
+    u_[1] = 0.0;
+    t_s_ += dt;
+    supplied_J_ = dissipated_J_ = std::numeric_limits<double>::quiet_NaN();
+    last_v_ = Vec2(v, 0.0);
+    last_F_ = Vec2(F2, 0.0);
+    return true;
+  }
+  // Contact::powers: supplied -F . v_r; dissipated F_z (-f . (zdot + v_r) - (f_out - f) . v_r + 0), the
+  // elastic pair's damper power being 0.
+  const auto dissipated = [&](double U, double zdot) {
+    const double f_out = output_terms ? (U + sigma1x_ * zdot) - sigma2x_ * v : U;
+    return Fz * ((-(U * (zdot + v)) - (f_out - U) * v) + 0.0);
+  };
+  double zdot1;
+  const double F1 = force(U1, zdot1);
+  const double p1 = -(F1 * v), p2 = -(F2 * v);
+  const double d1 = dissipated(U1, zdot1), d2 = dissipated(U2, zdot2);
+  if (!(std::isfinite(p1) && std::isfinite(p2) && std::isfinite(d1) && std::isfinite(d2))) return false;
+  u_[0] = U2;
+  u_[1] = 0.0;
+  t_s_ += dt;
+  supplied_J_ += dt * (kB1 * p1 + kB2 * p2);
+  dissipated_J_ += dt * (kB1 * d1 + kB2 * d2);
+  last_v_ = Vec2(v, 0.0);
+  last_F_ = Vec2(F2, 0.0);
+  return true;
+}
 template bool Contact::try_affine_step<Eigen::Dynamic>(double, const Vec2&);
 
 bool Contact::newton_stage(double a, const Vec2& v, const double* y_ptr, double* U_ptr) {

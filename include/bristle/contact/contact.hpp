@@ -25,8 +25,13 @@
 // Bouc-Wen (eq. 4) iterates Newton's method on the same equations. The energy integrals are integrated by
 // the same tableau as quadratures. Cost (docs/benchmarks.md): one law evaluation per step (J and c of
 // ContactModel::affine_source), none when v and dt equal the previous step's bitwise (J, c and the
-// factorised I - gamma dt J are kept); set_energy_tracking(false) skips the energy quadratures. A step whose Newton iterations fail is retaken as two half steps (at
-// most 2^12 pieces) before a SolverError; the state is then unchanged.
+// factorised I - gamma dt J are kept); set_energy_tracking(false) skips the energy quadratures. The x-only
+// specialisation: with the elastic pair, an affine law and the axes decoupled (ContactModel::axes_decoupled:
+// isotropic M, no cross-axis entries), v_y = 0 and f_y = 0, the y components stay identically zero, so the
+// step runs on the x components as scalars (one Stribeck evaluation, no 2x2 algebra) with the same floating
+// operations, in the same order, as the 2-D stages: the state, the force and the energy integrals equal the
+// 2-D step's (==; a zero may differ in sign). A step whose Newton iterations fail is retaken as two half
+// steps (at most 2^12 pieces) before a SolverError; the state is then unchanged.
 // Adaptive (advance_to): rodas4 (integrate/rodas4, error control rtol |u| + atol) from time_s() to t_s at
 // constant v_r, for reference solutions and large jumps; it allocates, step() does not.
 //
@@ -110,6 +115,10 @@ class Contact {
   /// advance_to() always integrates them (from NaN it stays NaN).
   void set_energy_tracking(bool on) { track_energy_ = on; }
   bool energy_tracking() const { return track_energy_; }
+  /// Whether step() may take the x-only specialisation (class comment; on by default). Off, every step runs
+  /// the general 2-D stages (for tests and benchmarks comparing the two; the results are equal).
+  void set_x_only_fast_path(bool on) { x_only_enabled_ = on; }
+  bool x_only_fast_path() const { return x_only_enabled_; }
   double normal_load_N() const { return normal_load_N_; }
   const ContactModel& model() const { return *model_; }
   const std::shared_ptr<const ContactModel>& shared_model() const { return model_; }
@@ -121,6 +130,8 @@ class Contact {
   template <int N>
   bool try_affine_step(double dt, const Vec2& v);
   bool try_newton_step(double dt, const Vec2& v);
+  /// The x-only specialisation of try_affine_step<2> (v = (v_x, 0), f_y = 0; class comment).
+  bool try_x_only_step(double dt, double v_x);
   /// Newton's method on U - a h(U) = y from the guess in U (non-affine laws).
   bool newton_stage(double a, const Vec2& v, const double* y, double* U);
   /// Power supplied and dissipated at state U (its source evaluated into h_): F_z-scaled (W).
@@ -136,6 +147,11 @@ class Contact {
   int m_ = 0;
   bool affine_ = true;
   bool track_energy_ = true;
+  // The x-only specialisation: possible for this model (x_only_) and allowed (x_only_enabled_); the diagonal
+  // entries it uses: K0bar, K0bar^-1 and Sigma0 (x and y, for the 2x2 determinant), Sigma1 and Sigma2 (x).
+  bool x_only_ = false, x_only_enabled_ = true;
+  double k0x_ = 0.0, k0x_inv_ = 0.0, k0y_ = 0.0, k0y_inv_ = 0.0, sigma0x_ = 0.0, sigma0y_ = 0.0;
+  double sigma1x_ = 0.0, sigma2x_ = 0.0;
   Mat2X S1C1_, S2C2_;  // S1 C1 (2 x 2 n1) and S2 C2 (2 x 2 n2) of eq. 31
 
   // Mutable data.
@@ -155,6 +171,10 @@ class Contact {
   double cached_dt_ = 0.0;
   Vec2 cached_v_ = Vec2::Zero();
   Mat2 E_inv2_ = Mat2::Zero();
+  // The x-only stages' J_xx, c_x and (I - gamma dt J)^-1_xx, valid for cached_dt_ and v = (cached_v_[0], 0)
+  // when x_cached_ is true (cached_ and x_cached_ are never both true).
+  bool x_cached_ = false;
+  double x_jac_ = 0.0, x_c_ = 0.0, x_E_inv_ = 0.0;
 };
 
 /// N independent contacts stepped together (a multi-joint robot, a field of bristles). Velocities and

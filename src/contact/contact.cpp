@@ -445,6 +445,14 @@ void ContactArray::reset() {
   for (Contact& c : contacts_) c.reset();
 }
 
+void ContactArray::set_energy_tracking(bool on) {
+  for (Contact& c : contacts_) c.set_energy_tracking(on);
+}
+
+bool ContactArray::energy_tracking() const {
+  return std::all_of(contacts_.begin(), contacts_.end(), [](const Contact& c) { return c.energy_tracking(); });
+}
+
 namespace {
 void require_index(int index, int size) {
   if (index < 0 || index >= size) throw InvalidInput(fmt::format("index = {}: must be in [0, {})", index, size));

@@ -194,6 +194,10 @@ class ContactArray {
   /// 2-D: v_mps and F_N hold 2 N values, (x, y) of each contact in turn.
   void step_2d(double dt_s, const double* v_mps, double* F_N);
   void reset();
+  /// Contact::set_energy_tracking on every contact (contacts added later keep their own setting).
+  void set_energy_tracking(bool on);
+  /// True if every contact tracks its energies (true for an empty array).
+  bool energy_tracking() const;
   /// Contact i; InvalidInput "index = 7: must be in [0, 4)" out of range.
   Contact& at(int index);
   const Contact& at(int index) const;

@@ -68,33 +68,55 @@ Vec2 Contact::zdot_from_source(const double* h) const {
   return model_->pair().K0bar_inv() * k0_zdot;
 }
 
+TextbookModel textbook_model(laws::LawKind kind, const TextbookParams& p, double normal_load_N,
+                             std::string_view prefix) {
+  const auto key = [&](const char* name) { return std::string(prefix) + name; };
+  if (kind != laws::LawKind::lugre && kind != laws::LawKind::dahl)
+    throw InvalidInput(fmt::format("{}: textbook units are for lugre and dahl, not {}", key("type"),
+                                   laws::to_string(kind)));
+  const bool lugre = kind == laws::LawKind::lugre;
+  require_positive(key("Fc_N"), p.Fc_N);
+  if (lugre) {
+    require_positive(key("Fs_N"), p.Fs_N);
+    require_positive(key("vs_mps"), p.vs_mps);
+  }
+  require_positive(key("sigma0_N_per_m"), p.sigma0_N_per_m);
+  if (lugre) {
+    require_non_negative(key("sigma1_Ns_per_m"), p.sigma1_Ns_per_m);
+    require_non_negative(key("sigma2_Ns_per_m"), p.sigma2_Ns_per_m);
+    require_non_negative(key("delta"), p.delta);
+  }
+  require_positive(key("normal_load_N"), normal_load_N);
+  const double Fz = normal_load_N;  // every textbook force is F_z times a normalised one
+  TextbookModel m;
+  m.law.kind = kind;
+  if (lugre) {
+    m.law.M.axis1 = laws::StribeckParams{p.Fs_N / Fz, p.Fc_N / Fz, p.vs_mps, p.delta, 0.0};  // eq. 53
+    m.law.sigma1 = (p.sigma1_Ns_per_m / Fz) * Mat2::Identity();  // per newton of load
+    m.law.sigma2 = (p.sigma2_Ns_per_m / Fz) * Mat2::Identity();
+  } else {
+    m.law.M.axis1 = laws::StribeckParams{p.Fc_N / Fz, p.Fc_N / Fz, 1.0, 2.0, 0.0};  // constant M = Fc / F_z
+  }
+  m.law.M.axis2 = m.law.M.axis1;
+  // Sigma0 = K_static = k0 of body 1 (body 2 rigid): F_z Sigma0 z = sigma0 z_tb (eq. 2).
+  m.body1 = rheology::elastic(p.sigma0_N_per_m / Fz);
+  m.body2 = rheology::rigid();
+  return m;
+}
+
 Contact Contact::lugre(double Fc_N, double Fs_N, double vs_mps, double sigma0_N_per_m, double sigma1_Ns_per_m,
                        double sigma2_Ns_per_m, double delta) {
-  require_positive("Fc_N", Fc_N);
-  require_positive("Fs_N", Fs_N);
-  require_positive("vs_mps", vs_mps);
-  require_positive("sigma0_N_per_m", sigma0_N_per_m);
-  require_non_negative("sigma1_Ns_per_m", sigma1_Ns_per_m);
-  require_non_negative("sigma2_Ns_per_m", sigma2_Ns_per_m);
-  require_non_negative("delta", delta);
-  constexpr double Fz = 1.0;  // N; every textbook force is F_z times a normalised one
-  laws::LawParams law;
-  law.kind = laws::LawKind::lugre;
-  law.M.axis1 = laws::StribeckParams{Fs_N / Fz, Fc_N / Fz, vs_mps, delta, 0.0};  // eq. 53
-  law.sigma1 = (sigma1_Ns_per_m / Fz) * Mat2::Identity();  // per newton of load
-  law.sigma2 = (sigma2_Ns_per_m / Fz) * Mat2::Identity();
-  // Sigma0 = K_static = k0 of body 1 (body 2 rigid): F_z Sigma0 z = sigma0 z_tb (eq. 2).
-  return Contact(law, rheology::elastic(sigma0_N_per_m / Fz), rheology::rigid(), Fz);
+  const TextbookModel m = textbook_model(
+      laws::LawKind::lugre, {Fc_N, Fs_N, vs_mps, sigma0_N_per_m, sigma1_Ns_per_m, sigma2_Ns_per_m, delta}, 1.0);
+  return Contact(m.law, m.body1, m.body2, 1.0);
 }
 
 Contact Contact::dahl(double Fc_N, double sigma0_N_per_m) {
-  require_positive("Fc_N", Fc_N);
-  require_positive("sigma0_N_per_m", sigma0_N_per_m);
-  constexpr double Fz = 1.0;
-  laws::LawParams law;
-  law.kind = laws::LawKind::dahl;
-  law.M.axis1 = laws::StribeckParams{Fc_N / Fz, Fc_N / Fz, 1.0, 2.0, 0.0};  // constant M = Fc / F_z
-  return Contact(law, rheology::elastic(sigma0_N_per_m / Fz), rheology::rigid(), Fz);
+  TextbookParams p;
+  p.Fc_N = Fc_N;
+  p.sigma0_N_per_m = sigma0_N_per_m;
+  const TextbookModel m = textbook_model(laws::LawKind::dahl, p, 1.0);
+  return Contact(m.law, m.body1, m.body2, 1.0);
 }
 
 double Contact::step(double dt_s, double v_mps) {

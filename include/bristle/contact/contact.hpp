@@ -54,12 +54,40 @@
 //   Sigma1 = sigma1_Ns_per_m / F_z, Sigma2 = sigma2_Ns_per_m / F_z                  (per newton of load)
 // with F_z = 1 N (any F_z gives the same forces). Then F = -(sigma0 z_tb + sigma1 z_tb' + sigma2 v).
 #include <memory>
+#include <string_view>
 #include <vector>
 
 #include "bristle/contact/contact_model.hpp"
 #include "bristle/integrate/ode.hpp"
 
 namespace bristle::contact {
+
+/// Textbook LuGre / Dahl parameters (Canudas de Wit et al. 1995, forces in N): Contact::lugre and dahl,
+/// Python's Contact.lugre / .dahl and the TOML table [law.textbook] (io/scenario.hpp) all map them with
+/// textbook_model(). Dahl uses Fc_N and sigma0_N_per_m only.
+struct TextbookParams {
+  double Fc_N = 0.0;             // Coulomb force F_c (N), > 0
+  double Fs_N = 0.0;             // static force F_s (N), > 0 (LuGre)
+  double vs_mps = 0.0;           // Stribeck velocity v_s (m/s), > 0 (LuGre)
+  double sigma0_N_per_m = 0.0;   // bristle stiffness sigma0 (N/m), > 0
+  double sigma1_Ns_per_m = 0.0;  // micro-damping sigma1 (Ns/m), >= 0 (LuGre)
+  double sigma2_Ns_per_m = 0.0;  // viscous coefficient sigma2 (Ns/m), >= 0 (LuGre)
+  double delta = 2.0;            // Stribeck exponent delta (-), >= 0 (LuGre)
+};
+
+/// The normalised model of textbook parameters under the normal load F_z = normal_load_N (the mapping of
+/// the class comment of Contact, with F_z instead of 1 N):
+///   mu_d = Fc_N / F_z, mu_s = Fs_N / F_z, v_S = vs_mps, delta_S = delta                  (eq. 53)
+///   body1 elastic, k0 = sigma0_N_per_m / F_z; body2 rigid (Sigma0 = K_static = k0)       (eq. 2)
+///   Sigma1 = sigma1_Ns_per_m / F_z, Sigma2 = sigma2_Ns_per_m / F_z
+/// (Dahl: mu_s = mu_d = Fc_N / F_z, no output terms). kind is lugre or dahl. Throws InvalidInput naming
+/// `prefix` + the parameter ("law.textbook.Fc_N = -1: must be > 0").
+struct TextbookModel {
+  laws::LawParams law;
+  rheology::RheologyParams body1, body2;
+};
+TextbookModel textbook_model(laws::LawKind kind, const TextbookParams& p, double normal_load_N,
+                             std::string_view prefix = "");
 
 /// The adaptive method of Contact::advance_to: rodas4 with these tolerances (state units: f is normalised,
 /// the energy integrals are in J).

@@ -1,7 +1,8 @@
 // Cost of one Contact::step (contact/contact.hpp): one textbook LuGre contact (Canudas de Wit et al.
 // 1995 parameters, the fixed-size elastic-pair stages), a viscoelastic pair (GKV upper body, 6 states,
 // the dynamic-size stages), Bouc-Wen (Newton stages), and per contact in a ContactArray of 1e4; the LuGre
-// contact also without the energy integrals and at constant velocity (the kept factorisation).
+// contact also without the energy integrals, at constant velocity (the kept factorisation) and through the
+// general 2-D stages (without the x-only specialisation).
 // The velocity varies from step to step (a sine through zero), as in a controller's loop; items are
 // contact-steps, so items_per_second inverts to ns per contact-step. bench/contact_step_python.py
 // measures the same from Python. Results: docs/benchmarks.md.
@@ -46,6 +47,15 @@ void BM_ContactStepLuGreNoEnergy(benchmark::State& state) {
   run_steps(state, c);
 }
 BENCHMARK(BM_ContactStepLuGreNoEnergy);
+
+/// The same as BM_ContactStepLuGre through the general 2-D stages (set_x_only_fast_path(false)): the cost
+/// the x-only specialisation saves, in the same binary.
+void BM_ContactStepLuGreGeneral2d(benchmark::State& state) {
+  Contact c = lugre_1995();
+  c.set_x_only_fast_path(false);
+  run_steps(state, c);
+}
+BENCHMARK(BM_ContactStepLuGreGeneral2d);
 
 /// Constant velocity (v and dt repeat: J, c and (I - gamma dt J)^-1 are kept), with and without energy.
 void BM_ContactStepLuGreConstantV(benchmark::State& state) {

@@ -74,6 +74,13 @@ int bristle_contact_set_state(bristle_contact handle, const double* u, int size)
 int bristle_contact_energies(bristle_contact handle, double* time_s, double* stored_J, double* supplied_J,
                              double* dissipated_J);
 
+/** Whether steps integrate the supplied and dissipated energies (on = nonzero, the default). Off, a step
+ *  skips them (the state and force are the same) and both read NaN in bristle_contact_energies until
+ *  bristle_contact_reset (Contact::set_energy_tracking). */
+int bristle_contact_set_energy_tracking(bristle_contact handle, int on);
+/** *on = 1 if the energies are tracked, else 0. */
+int bristle_contact_energy_tracking(bristle_contact handle, int* on);
+
 #ifdef __cplusplus
 }
 #endif

@@ -154,6 +154,19 @@ constant v_mps (m/s; a number or 2 values) and returns F (N) at t_s (a float or 
       .def_property_readonly("dissipated_energy_J", &Contact::dissipated_energy_J,
                              "Energy dissipated since reset (J): stored - stored(0) = supplied - dissipated.")
       .def_property_readonly("normal_load_N", &Contact::normal_load_N, "Normal load F_z (N), constant.")
+      .def("set_energy_tracking", &Contact::set_energy_tracking, py::arg("on"), R"doc(
+Whether step() integrates supplied_energy_J and dissipated_energy_J (on by default). Off, a step skips
+them (the state and the force are bitwise those of a tracked step) and both read nan until reset();
+advance_to() always integrates them (from nan they stay nan).
+
+Example:
+    >>> c = bristle.Contact.lugre(Fc_N=1.0, Fs_N=1.5, vs_mps=1e-3, sigma0_N_per_m=1e5,
+    ...                           sigma1_Ns_per_m=316.2, sigma2_Ns_per_m=0.4)
+    >>> c.set_energy_tracking(False)
+    >>> F = c.step(1e-3, 1e-3)          # N; c.supplied_energy_J is now nan
+)doc")
+      .def_property("energy_tracking", &Contact::energy_tracking, &Contact::set_energy_tracking,
+                    "True if step() integrates the energies (bool; settable, as set_energy_tracking).")
       .def("copy", [](const Contact& c) { return Contact(c); }, "An independent copy (same parameters and state).")
       .def("__copy__", [](const Contact& c) { return Contact(c); })
       .def("__deepcopy__", [](const Contact& c, py::dict) { return Contact(c); }, py::arg("memo"))
@@ -216,6 +229,17 @@ as v_mps: (n,) or (n, 2). InvalidInput (ValueError) for a wrong shape, dt_s <= 0
 (naming its index), before any contact moves. )doc") + kSign)
               .c_str())
       .def("reset", &ContactArray::reset, "Every contact back to its relaxed state at time 0.")
+      .def("set_energy_tracking", &ContactArray::set_energy_tracking, py::arg("on"), R"doc(
+Contact.set_energy_tracking on every contact: off, step() skips the energy integrals (the forces are the
+same; each contact's supplied_energy_J and dissipated_energy_J read nan until reset()).
+
+Example:
+    >>> a = bristle.ContactArray(bristle.Contact.dahl(Fc_N=2.0, sigma0_N_per_m=1e4), 3)
+    >>> a.set_energy_tracking(False)
+    >>> F = a.step(1e-3, numpy.array([1e-3, -1e-3, 0.0]))   # N
+)doc")
+      .def_property("energy_tracking", &ContactArray::energy_tracking, &ContactArray::set_energy_tracking,
+                    "True if every contact tracks its energies (bool; setting it sets every contact's).")
       .def("__len__", &ContactArray::size)
       .def_property_readonly("size", &ContactArray::size, "Number of contacts n.")
       .def(

@@ -213,4 +213,19 @@ int bristle_contact_energies(bristle_contact handle, double* time_s, double* sto
   });
 }
 
+int bristle_contact_set_energy_tracking(bristle_contact handle, int on) {
+  return with_contact("bristle_contact_set_energy_tracking", handle, [&](Contact& c) {
+    c.set_energy_tracking(on != 0);
+    return static_cast<int>(BRISTLE_OK);
+  });
+}
+
+int bristle_contact_energy_tracking(bristle_contact handle, int* on) {
+  return with_contact("bristle_contact_energy_tracking", handle, [&](Contact& c) {
+    if (!on) return null_pointer("bristle_contact_energy_tracking", "on");
+    *on = c.energy_tracking() ? 1 : 0;
+    return static_cast<int>(BRISTLE_OK);
+  });
+}
+
 }  // extern "C"

@@ -48,6 +48,16 @@ Contact::Contact(std::shared_ptr<const ContactModel> model, double normal_load_N
   const rheology::ContactPair& pair = model_->pair();
   S1C1_ = pair.S1() * pair.body1().C;
   S2C2_ = pair.S2() * pair.body2().C;
+  // The x-only specialisation (class comment): the elastic pair, an affine law, no cross-axis coupling.
+  x_only_ = m_ == 2 && affine_ && model_->axes_decoupled();
+  k0x_ = pair.K0bar()(0, 0);
+  k0y_ = pair.K0bar()(1, 1);
+  k0x_inv_ = pair.K0bar_inv()(0, 0);
+  k0y_inv_ = pair.K0bar_inv()(1, 1);
+  sigma0x_ = model_->law().sigma0()(0, 0);
+  sigma0y_ = model_->law().sigma0()(1, 1);
+  sigma1x_ = model_->law().params().sigma1(0, 0);
+  sigma2x_ = model_->law().params().sigma2(0, 0);
 }
 
 Vec2 Contact::zdot_from_source(const double* h) const {
@@ -58,33 +68,55 @@ Vec2 Contact::zdot_from_source(const double* h) const {
   return model_->pair().K0bar_inv() * k0_zdot;
 }
 
+TextbookModel textbook_model(laws::LawKind kind, const TextbookParams& p, double normal_load_N,
+                             std::string_view prefix) {
+  const auto key = [&](const char* name) { return std::string(prefix) + name; };
+  if (kind != laws::LawKind::lugre && kind != laws::LawKind::dahl)
+    throw InvalidInput(fmt::format("{}: textbook units are for lugre and dahl, not {}", key("type"),
+                                   laws::to_string(kind)));
+  const bool lugre = kind == laws::LawKind::lugre;
+  require_positive(key("Fc_N"), p.Fc_N);
+  if (lugre) {
+    require_positive(key("Fs_N"), p.Fs_N);
+    require_positive(key("vs_mps"), p.vs_mps);
+  }
+  require_positive(key("sigma0_N_per_m"), p.sigma0_N_per_m);
+  if (lugre) {
+    require_non_negative(key("sigma1_Ns_per_m"), p.sigma1_Ns_per_m);
+    require_non_negative(key("sigma2_Ns_per_m"), p.sigma2_Ns_per_m);
+    require_non_negative(key("delta"), p.delta);
+  }
+  require_positive(key("normal_load_N"), normal_load_N);
+  const double Fz = normal_load_N;  // every textbook force is F_z times a normalised one
+  TextbookModel m;
+  m.law.kind = kind;
+  if (lugre) {
+    m.law.M.axis1 = laws::StribeckParams{p.Fs_N / Fz, p.Fc_N / Fz, p.vs_mps, p.delta, 0.0};  // eq. 53
+    m.law.sigma1 = (p.sigma1_Ns_per_m / Fz) * Mat2::Identity();  // per newton of load
+    m.law.sigma2 = (p.sigma2_Ns_per_m / Fz) * Mat2::Identity();
+  } else {
+    m.law.M.axis1 = laws::StribeckParams{p.Fc_N / Fz, p.Fc_N / Fz, 1.0, 2.0, 0.0};  // constant M = Fc / F_z
+  }
+  m.law.M.axis2 = m.law.M.axis1;
+  // Sigma0 = K_static = k0 of body 1 (body 2 rigid): F_z Sigma0 z = sigma0 z_tb (eq. 2).
+  m.body1 = rheology::elastic(p.sigma0_N_per_m / Fz);
+  m.body2 = rheology::rigid();
+  return m;
+}
+
 Contact Contact::lugre(double Fc_N, double Fs_N, double vs_mps, double sigma0_N_per_m, double sigma1_Ns_per_m,
                        double sigma2_Ns_per_m, double delta) {
-  require_positive("Fc_N", Fc_N);
-  require_positive("Fs_N", Fs_N);
-  require_positive("vs_mps", vs_mps);
-  require_positive("sigma0_N_per_m", sigma0_N_per_m);
-  require_non_negative("sigma1_Ns_per_m", sigma1_Ns_per_m);
-  require_non_negative("sigma2_Ns_per_m", sigma2_Ns_per_m);
-  require_non_negative("delta", delta);
-  constexpr double Fz = 1.0;  // N; every textbook force is F_z times a normalised one
-  laws::LawParams law;
-  law.kind = laws::LawKind::lugre;
-  law.M.axis1 = laws::StribeckParams{Fs_N / Fz, Fc_N / Fz, vs_mps, delta, 0.0};  // eq. 53
-  law.sigma1 = (sigma1_Ns_per_m / Fz) * Mat2::Identity();  // per newton of load
-  law.sigma2 = (sigma2_Ns_per_m / Fz) * Mat2::Identity();
-  // Sigma0 = K_static = k0 of body 1 (body 2 rigid): F_z Sigma0 z = sigma0 z_tb (eq. 2).
-  return Contact(law, rheology::elastic(sigma0_N_per_m / Fz), rheology::rigid(), Fz);
+  const TextbookModel m = textbook_model(
+      laws::LawKind::lugre, {Fc_N, Fs_N, vs_mps, sigma0_N_per_m, sigma1_Ns_per_m, sigma2_Ns_per_m, delta}, 1.0);
+  return Contact(m.law, m.body1, m.body2, 1.0);
 }
 
 Contact Contact::dahl(double Fc_N, double sigma0_N_per_m) {
-  require_positive("Fc_N", Fc_N);
-  require_positive("sigma0_N_per_m", sigma0_N_per_m);
-  constexpr double Fz = 1.0;
-  laws::LawParams law;
-  law.kind = laws::LawKind::dahl;
-  law.M.axis1 = laws::StribeckParams{Fc_N / Fz, Fc_N / Fz, 1.0, 2.0, 0.0};  // constant M = Fc / F_z
-  return Contact(law, rheology::elastic(sigma0_N_per_m / Fz), rheology::rigid(), Fz);
+  TextbookParams p;
+  p.Fc_N = Fc_N;
+  p.sigma0_N_per_m = sigma0_N_per_m;
+  const TextbookModel m = textbook_model(laws::LawKind::dahl, p, 1.0);
+  return Contact(m.law, m.body1, m.body2, 1.0);
 }
 
 double Contact::step(double dt_s, double v_mps) {
@@ -120,6 +152,7 @@ Vec2 Contact::step(double dt_s, const Vec2& v_mps) {
 }
 
 bool Contact::try_step(double dt, const Vec2& v) {
+  if (x_only_ && x_only_enabled_ && v[1] == 0.0 && u_[1] == 0.0) return try_x_only_step(dt, v[0]);
   if (!affine_) return try_newton_step(dt, v);
   return m_ == 2 ? try_affine_step<2>(dt, v) : try_affine_step<Eigen::Dynamic>(dt, v);
 }
@@ -148,7 +181,7 @@ bool Contact::try_affine_step(double dt, const Vec2& v) {
   // h(U) = J U + c exactly at this v (affine), so each stage U = y + a h(U) is (I - a J) U = y + a c.
   // J, c and the factorisation depend on v and dt only: kept while they repeat bitwise.
   if (!(cached_ && dt == cached_dt_ && v[0] == cached_v_[0] && v[1] == cached_v_[1])) {
-    cached_ = false;
+    cached_ = x_cached_ = false;
     model_->affine_source(v, J.data(), c.data());  // one law evaluation
     if constexpr (N == 2) {
       const Mat2 E = Mat2::Identity() - a * J;
@@ -204,6 +237,86 @@ bool Contact::try_affine_step(double dt, const Vec2& v) {
 }
 
 template bool Contact::try_affine_step<2>(double, const Vec2&);
+bool Contact::try_x_only_step(double dt, double v) {
+  // try_affine_step<2> at v_r = (v, 0) with f_y = 0 and the cross-axis entries of K0bar, K0bar^-1, Sigma0,
+  // Sigma1, Sigma2 zero: each x entry below is the 2-D expression with its terms that are exactly (+-)0
+  // dropped, the remaining operations in the 2-D order (Eigen's 2x2 products, determinant and inverse), so
+  // the results are equal; the y components are zero and stay zero.
+  const double a = kGamma * dt;
+  if (!(x_cached_ && dt == cached_dt_ && v == cached_v_[0] && cached_v_[1] == 0.0)) {
+    cached_ = x_cached_ = false;
+    // ContactModel::affine_source: G^-1 = g I (FrictionLaw::G_inverse with v.norm(), v.squaredNorm()).
+    const double speed_squared = v * v;
+    const double g = model_->law().isotropic_g(std::sqrt(speed_squared), speed_squared);
+    double jx = 0.0, jy = 0.0;  // J = K0bar dh0/dz K0bar^-1 (+ K0bar dh0/df for FrBD), its diagonal
+    switch (model_->law().params().kind) {
+      case laws::LawKind::dahl:
+      case laws::LawKind::lugre:
+        jx = (k0x_ * (-g * sigma0x_)) * k0x_inv_;  // dh0/dz = -G^-1 Sigma0, eq. 2
+        jy = (k0y_ * (-g * sigma0y_)) * k0y_inv_;
+        break;
+      case laws::LawKind::frbd:
+        jx = k0x_ * -g;  // dh0/df = -G^-1, eq. 3
+        jy = k0y_ * -g;
+        break;
+      case laws::LawKind::bouc_wen:  // not affine: never here
+      case laws::LawKind::frictionless:
+        break;
+    }
+    const double Ex = 1.0 - a * jx, Ey = 1.0 - a * jy;  // I - a J
+    const double det = Ex * Ey;                           // E_xx E_yy - E_yx E_xy, E_yx = E_xy = 0
+    if (!(std::isfinite(det) && det != 0.0)) return false;
+    x_E_inv_ = Ey * (1.0 / det);  // Eigen's 2x2 inverse: E_yy / det
+    x_jac_ = jx;
+    x_c_ = -(k0x_ * v);  // c = -K0bar v_r
+    x_cached_ = true;
+    cached_dt_ = dt;
+    cached_v_ = Vec2(v, 0.0);
+  }
+  const double u = u_[0];
+  const double U1 = x_E_inv_ * (u + a * x_c_);
+  const double y = u + (1.0 - kGamma) / kGamma * (U1 - u);
+  const double U2 = x_E_inv_ * (y + a * x_c_);
+  if (!std::isfinite(U2) || !std::isfinite(U1)) return false;
+  const double Fz = normal_load_N_;
+  const bool output_terms = model_->law().has_output_terms();
+  // F_x = F_z f_out (FrictionLaw::output) at f = U with zdot = K0bar^-1 h, h = J U + c.
+  const auto force = [&](double U, double& zdot) {
+    zdot = k0x_inv_ * (x_jac_ * U + x_c_);
+    return Fz * (output_terms ? (U + sigma1x_ * zdot) - sigma2x_ * v : U);
+  };
+  double zdot2;
+  const double F2 = force(U2, zdot2);
+  if (!track_energy_) {
+    if (!std::isfinite(F2)) return false;
+    u_[0] = U2;
+    u_[1] = 0.0;
+    t_s_ += dt;
+    supplied_J_ = dissipated_J_ = std::numeric_limits<double>::quiet_NaN();
+    last_v_ = Vec2(v, 0.0);
+    last_F_ = Vec2(F2, 0.0);
+    return true;
+  }
+  // Contact::powers: supplied -F . v_r; dissipated F_z (-f . (zdot + v_r) - (f_out - f) . v_r + 0), the
+  // elastic pair's damper power being 0.
+  const auto dissipated = [&](double U, double zdot) {
+    const double f_out = output_terms ? (U + sigma1x_ * zdot) - sigma2x_ * v : U;
+    return Fz * ((-(U * (zdot + v)) - (f_out - U) * v) + 0.0);
+  };
+  double zdot1;
+  const double F1 = force(U1, zdot1);
+  const double p1 = -(F1 * v), p2 = -(F2 * v);
+  const double d1 = dissipated(U1, zdot1), d2 = dissipated(U2, zdot2);
+  if (!(std::isfinite(p1) && std::isfinite(p2) && std::isfinite(d1) && std::isfinite(d2))) return false;
+  u_[0] = U2;
+  u_[1] = 0.0;
+  t_s_ += dt;
+  supplied_J_ += dt * (kB1 * p1 + kB2 * p2);
+  dissipated_J_ += dt * (kB1 * d1 + kB2 * d2);
+  last_v_ = Vec2(v, 0.0);
+  last_F_ = Vec2(F2, 0.0);
+  return true;
+}
 template bool Contact::try_affine_step<Eigen::Dynamic>(double, const Vec2&);
 
 bool Contact::newton_stage(double a, const Vec2& v, const double* y_ptr, double* U_ptr) {
@@ -352,6 +465,14 @@ void ContactArray::step_2d(double dt_s, const double* v_mps, double* F_N) {
 
 void ContactArray::reset() {
   for (Contact& c : contacts_) c.reset();
+}
+
+void ContactArray::set_energy_tracking(bool on) {
+  for (Contact& c : contacts_) c.set_energy_tracking(on);
+}
+
+bool ContactArray::energy_tracking() const {
+  return std::all_of(contacts_.begin(), contacts_.end(), [](const Contact& c) { return c.energy_tracking(); });
 }
 
 namespace {

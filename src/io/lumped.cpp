@@ -419,6 +419,49 @@ OutputOptions parse_output(const Section& root, contact::DriveKind drive, const 
 // ---------------------------------------------------------------------------------------------
 // One case
 
+/// [law.textbook]: textbook LuGre or Dahl parameters in N (LumpedScenario::textbook), mapped to law, body1 and
+/// body2 by contact::textbook_model under the constant bench.normal_load_N (the mapping of Contact::lugre).
+void read_textbook(const Section& root, LumpedScenario& sc) {
+  const Section law = root.table("law");
+  const Section t = law.table("textbook");
+  if (!t.present()) law.wrong_type("textbook", "a table of textbook parameters ([law.textbook])");
+  for (const std::string& k : law.keys())
+    if (k != "type" && k != "textbook")
+      cannot_combine(law.key(k), "[law.textbook]", "give the law either in textbook units or normalised");
+  for (const char* table : {"body1", "body2", "pair"})
+    if (root.has(table))
+      cannot_combine(table, "[law.textbook]",
+                     "the textbook form sets body1 elastic with k0 = sigma0_N_per_m / F_z and body2 rigid");
+  const std::string type = law.required_string("type", "the friction law: lugre or dahl with [law.textbook]");
+  LawKind kind = LawKind::lugre;
+  detail::choice_from_string(law.key("type"), type, kind);
+  if (kind != LawKind::lugre && kind != LawKind::dahl)
+    throw InvalidInput(fmt::format("law.type = {}: [law.textbook] is for lugre or dahl", q(type)));
+  const bool lugre = kind == LawKind::lugre;
+  const std::vector<std::string> all = {"Fc_N",           "Fs_N",           "vs_mps", "sigma0_N_per_m",
+                                        "sigma1_Ns_per_m", "sigma2_Ns_per_m", "delta"};
+  t.check_keys(lugre ? all : std::vector<std::string>{"Fc_N", "sigma0_N_per_m"}, all,
+               fmt::format("law.type = {}", q(type)));
+  contact::TextbookParams p;
+  p.Fc_N = t.required_number("Fc_N", "Coulomb force F_c, N");
+  if (lugre) {
+    p.Fs_N = t.required_number("Fs_N", "static force F_s, N");
+    p.vs_mps = t.required_number("vs_mps", "Stribeck velocity v_s, m/s");
+  }
+  p.sigma0_N_per_m = t.required_number("sigma0_N_per_m", "bristle stiffness sigma0, N/m");
+  p.sigma1_Ns_per_m = t.number_or("sigma1_Ns_per_m", 0.0);
+  p.sigma2_Ns_per_m = t.number_or("sigma2_Ns_per_m", 0.0);
+  p.delta = t.number_or("delta", 2.0);
+  if (sc.bench.normal_load.kind != contact::SignalKind::constant)
+    throw InvalidInput("[law.textbook]: needs a constant load bench.normal_load_N (the textbook forces are per "
+                       "newton of it), not a [bench.normal_load] signal");
+  const contact::TextbookModel m = contact::textbook_model(kind, p, sc.bench.normal_load.value, "law.textbook.");
+  sc.law = m.law;
+  sc.body1 = m.body1;
+  sc.body2 = m.body2;
+  sc.textbook = p;
+}
+
 LumpedScenario parse_case(const toml::table& table, std::string_view default_name, const ScenarioSource& source) {
   const Section root(&table, "");
   LumpedScenario sc;
@@ -433,15 +476,19 @@ LumpedScenario parse_case(const toml::table& table, std::string_view default_nam
   SchemaReader(root, h).read(sc);
   if (!root.has("name")) sc.name = std::string(default_name);
   detail::validate_name(root.has("name") ? "name" : "name (the file stem)", sc.name);
-  sc.law = parse_law(root);
-  Body body1 = parse_body(root, "body1", true);
-  Body body2 = parse_body(root, "body2", false);
-  apply_pair(root, body1, body2, sc.pair_s);
-  sc.body1 = body1.params;
-  sc.body2 = body2.params;
-  sc.input_form.body_tau[0] = body1.tau;
-  sc.input_form.body_tau[1] = body2.tau;
+  const bool textbook = root.table("law").has("textbook");
+  if (!textbook) {
+    sc.law = parse_law(root);
+    Body body1 = parse_body(root, "body1", true);
+    Body body2 = parse_body(root, "body2", false);
+    apply_pair(root, body1, body2, sc.pair_s);
+    sc.body1 = body1.params;
+    sc.body2 = body2.params;
+    sc.input_form.body_tau[0] = body1.tau;
+    sc.input_form.body_tau[1] = body2.tau;
+  }
   sc.bench = parse_bench(root, source, sc.table_files);
+  if (textbook) read_textbook(root, sc);
   sc.time = parse_time(root);
   const Section time = root.table("time");
   sc.input_form.time_outputs = time.integer("outputs").value_or(0);
@@ -533,6 +580,19 @@ Json signal_json(const contact::Signal& s, const std::string& key, const std::ve
 Json parameters_json(const LumpedScenario& sc, const contact::ContactModel& model) {
   Json j = Json::object();
   j["law"] = law_json(sc.law, model.law().sigma0());
+  if (sc.textbook) {  // the form given, beside the normalised parameters it was mapped to
+    const contact::TextbookParams& t = *sc.textbook;
+    Json& tb = j["law"]["textbook"];
+    tb["Fc_N"] = t.Fc_N;
+    tb["sigma0_N_per_m"] = t.sigma0_N_per_m;
+    if (sc.law.kind == LawKind::lugre) {
+      tb["Fs_N"] = t.Fs_N;
+      tb["vs_mps"] = t.vs_mps;
+      tb["sigma1_Ns_per_m"] = t.sigma1_Ns_per_m;
+      tb["sigma2_Ns_per_m"] = t.sigma2_Ns_per_m;
+      tb["delta"] = t.delta;
+    }
+  }
   j["body1"] = body_json(sc.body1);
   j["body2"] = body_json(sc.body2);
   if (sc.pair_s) j["pair"]["s"] = *sc.pair_s;

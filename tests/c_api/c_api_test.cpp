@@ -39,6 +39,34 @@ TEST(CApi, StepsBitwiseAsTheCppContact) {
   EXPECT_STREQ(bristle_last_error(), "bristle_contact_create_dahl: out must not be NULL");
 }
 
+TEST(CApi, EnergyTrackingOffStepsBitwiseAsTheCppContactWithoutEnergies) {
+  bristle_contact h = 0;
+  ASSERT_EQ(bristle_contact_create_lugre(1.0, 1.5, 1e-3, 1e5, std::sqrt(1e5), 0.4, 2.0, &h), BRISTLE_OK);
+  bristle::contact::Contact c = bristle::contact::Contact::lugre(1.0, 1.5, 1e-3, 1e5, std::sqrt(1e5), 0.4);
+  ASSERT_EQ(bristle_contact_set_energy_tracking(h, 0), BRISTLE_OK);
+  c.set_energy_tracking(false);
+  int on = 1;
+  ASSERT_EQ(bristle_contact_energy_tracking(h, &on), BRISTLE_OK);
+  EXPECT_EQ(on, 0);
+  for (int i = 0; i < 200; ++i) {
+    const double v = 2e-3 * std::sin(0.02 * i);
+    double F = 0.0;
+    ASSERT_EQ(bristle_contact_step(h, 1e-3, v, &F), BRISTLE_OK);
+    EXPECT_EQ(F, c.step(1e-3, v));
+  }
+  double supplied = 0.0, dissipated = 0.0;
+  ASSERT_EQ(bristle_contact_energies(h, nullptr, nullptr, &supplied, &dissipated), BRISTLE_OK);
+  EXPECT_TRUE(std::isnan(supplied));
+  EXPECT_TRUE(std::isnan(dissipated));
+  EXPECT_EQ(bristle_contact_set_energy_tracking(h, 7), BRISTLE_OK);  // any nonzero is on
+  ASSERT_EQ(bristle_contact_energy_tracking(h, &on), BRISTLE_OK);
+  EXPECT_EQ(on, 1);
+  EXPECT_EQ(bristle_contact_energy_tracking(h, nullptr), BRISTLE_NULL_POINTER);
+  EXPECT_STREQ(bristle_last_error(), "bristle_contact_energy_tracking: on must not be NULL");
+  EXPECT_EQ(bristle_contact_destroy(h), BRISTLE_OK);
+  EXPECT_EQ(bristle_contact_set_energy_tracking(h, 1), BRISTLE_INVALID_HANDLE);
+}
+
 TEST(CApi, HandlesOnSeveralThreadsAndDestroyedHandlesFromAnother) {
   constexpr int kThreads = 4;
   std::vector<bristle_contact> handles(kThreads);

@@ -39,8 +39,22 @@ int main(void) {
   CHECK(fabs(W - 0.5 * u[0] * u[0] / 1e5) < 1e-18); /* F_z = 1 N: W = f^2 / (2 k0) */
   CHECK(supplied > 0.0 && dissipated > 0.0);
 
+  /* Energy tracking off: the same force, the energies NaN until reset. */
+  int on = 0;
+  CHECK(bristle_contact_energy_tracking(h, &on) == BRISTLE_OK && on == 1);
+  CHECK(bristle_contact_set_energy_tracking(h, 0) == BRISTLE_OK);
+  CHECK(bristle_contact_energy_tracking(h, &on) == BRISTLE_OK && on == 0);
+  double F_untracked = 0.0;
+  CHECK(bristle_contact_step(h, 1e-3, 1e-3, &F_untracked) == BRISTLE_OK);
+  CHECK(fabs(F_untracked + expected) < 1e-12);
+  CHECK(bristle_contact_energies(h, NULL, NULL, &supplied, &dissipated) == BRISTLE_OK);
+  CHECK(isnan(supplied) && isnan(dissipated));
+  CHECK(bristle_contact_set_energy_tracking(h, 1) == BRISTLE_OK);
+  CHECK(bristle_contact_energy_tracking(h, NULL) == BRISTLE_NULL_POINTER);
+
   double Fx = 0.0, Fy = 0.0;
   CHECK(bristle_contact_reset(h) == BRISTLE_OK);
+  CHECK(bristle_contact_energies(h, NULL, NULL, &supplied, NULL) == BRISTLE_OK && supplied == 0.0);
   for (int i = 0; i < 1000; ++i) CHECK(bristle_contact_step_2d(h, 1e-3, 0.0, -1e-3, &Fx, &Fy) == BRISTLE_OK);
   CHECK(fabs(Fx) < 1e-15 && fabs(Fy - expected) < 1e-12);
 
@@ -64,6 +78,8 @@ int main(void) {
   CHECK(strstr(bristle_last_error(), "is not a live contact") != NULL);
   CHECK(bristle_contact_destroy(h) == BRISTLE_INVALID_HANDLE);
   CHECK(bristle_contact_reset(0) == BRISTLE_INVALID_HANDLE);
+  CHECK(bristle_contact_set_energy_tracking(h, 0) == BRISTLE_INVALID_HANDLE);
+  CHECK(bristle_contact_energy_tracking(h, &on) == BRISTLE_INVALID_HANDLE);
   bristle_contact d = 0;
   CHECK(bristle_contact_create_dahl(2.0, 1e4, &d) == BRISTLE_OK && d != h); /* ids are never reused */
   for (int i = 0; i < 2000; ++i) bristle_contact_step(d, 1e-3, 1e-2, &F);

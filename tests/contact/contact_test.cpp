@@ -246,6 +246,64 @@ TEST(Contact, KeptFactorisationGivesBitwiseTheFreshStep) {
   }
 }
 
+TEST(Contact, XOnlySpecialisationEqualsTheTwoDimensionalStages) {
+  // The x-only step (v_y = 0, f_y = 0, axes decoupled) against the general 2-D stages of the same contact
+  // (set_x_only_fast_path(false)): state, force and energy integrals equal after every step, with energy
+  // tracking on and off, for every affine law, an orthotropic stiffness (K0 = diag(kx, ky): the 2x2
+  // determinant takes both), velocities through zero, denormal and large, repeated (the kept factors),
+  // dt changes, and a 2-D excursion (f_y != 0: both contacts then take the 2-D stages until f_y is 0 again).
+  laws::LawParams dahl, frbd, frictionless, lugre_eps = test::lugre_1995_law();
+  dahl.kind = laws::LawKind::dahl;
+  frbd.kind = laws::LawKind::frbd;
+  frictionless.kind = laws::LawKind::frictionless;
+  lugre_eps.eps = 1e-12;  // the regularised norm: g with its square root
+  rheology::RheologyParams orthotropic = rheology::elastic(1.0);
+  orthotropic.k_elastic = Vec2(3e5, 7e4).asDiagonal();
+  const std::vector<Contact> prototypes = {
+      lugre_1995(),
+      Contact::dahl(1.0, 1e5),
+      Contact(test::lugre_1995_law(), orthotropic, rheology::elastic(2e5), 3.0),
+      Contact(lugre_eps, rheology::elastic(1e5), rheology::rigid(), 1.0),
+      Contact(dahl, orthotropic, rheology::rigid(), 2.0),
+      Contact(frbd, orthotropic, rheology::rigid(), 2.0),
+      Contact(frictionless, rheology::elastic(1e5), rheology::rigid(), 1.0),
+  };
+  std::vector<std::pair<double, Vec2>> inputs;
+  for (int i = 0; i < 200; ++i) inputs.push_back({1e-3, {2e-3 * std::sin(0.05 * i), 0.0}});
+  for (double v : {0.0, 0.0, 1e-170, -4e-310, 3e2, 3e2, -1e-3}) inputs.push_back({1e-4, {v, 0.0}});
+  for (int i = 0; i < 5; ++i) inputs.push_back({2e-4, {1e-3, 0.0}});
+  inputs.push_back({1e-4, {1e-3, 1e-3}});
+  for (int i = 0; i < 5; ++i) inputs.push_back({1e-4, {1e-3, 0.0}});
+  for (bool energy : {true, false}) {
+    for (std::size_t k = 0; k < prototypes.size(); ++k) {
+      Contact fast = prototypes[k], general = prototypes[k];
+      EXPECT_TRUE(fast.x_only_fast_path());
+      general.set_x_only_fast_path(false);
+      fast.set_energy_tracking(energy);
+      general.set_energy_tracking(energy);
+      for (std::size_t i = 0; i < inputs.size(); ++i) {
+        if (i == inputs.size() - 3) {  // back to f_y = 0: the specialisation resumes
+          VecX u = general.state();
+          u[1] = 0.0;
+          general.set_state(u);
+          fast.set_state(u);
+        }
+        const Vec2 F_fast = fast.step(inputs[i].first, inputs[i].second);
+        const Vec2 F_general = general.step(inputs[i].first, inputs[i].second);
+        ASSERT_EQ(F_fast, F_general) << "contact " << k << ", energy " << energy << ", step " << i;
+        ASSERT_EQ(fast.state(), general.state()) << "contact " << k << ", energy " << energy << ", step " << i;
+        if (energy) {
+          ASSERT_EQ(fast.supplied_energy_J(), general.supplied_energy_J()) << "contact " << k << ", step " << i;
+          ASSERT_EQ(fast.dissipated_energy_J(), general.dissipated_energy_J()) << "contact " << k << ", step " << i;
+        }
+      }
+      EXPECT_EQ(fast.friction_force_N(), general.friction_force_N()) << k;
+      EXPECT_LT(fast.friction_force_N()[0], 0.0) << k;  // sliding at +1 mm/s: not a trivial zero
+      EXPECT_EQ(fast.time_s(), general.time_s()) << k;
+    }
+  }
+}
+
 TEST(Contact, EnergyTrackingOffKeepsStateAndForceAndMarksTheEnergiesUnknown) {
   laws::LawParams bouc_wen;
   bouc_wen.kind = laws::LawKind::bouc_wen;

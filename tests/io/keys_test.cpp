@@ -116,7 +116,11 @@ TEST(Keys, CommittedDocsEqualTheGeneratedTables) {
       const std::vector<std::string> lumped = key_sections("lumped");
       ASSERT_NE(std::find(lumped.begin(), lumped.end(), section), lumped.end())
           << kind << " [" << section << "] is neither in docs/scenarios.md nor a table of the lumped kind";
-      EXPECT_EQ(keys_markdown_section(kind, section), keys_markdown_section("lumped", section))
+      // Less the lumped kind's own sub-table [law.textbook] (textbook units: lumped only, documented so).
+      std::string lumped_table = keys_markdown_section("lumped", section);
+      if (const std::size_t row = lumped_table.find("| `[law.textbook]`"); row != std::string::npos)
+        lumped_table.erase(row, lumped_table.find('\n', row) + 1 - row);
+      EXPECT_EQ(keys_markdown_section(kind, section), lumped_table)
           << kind << " [" << section << "] differs from the lumped table it is documented by";
     }
   std::sort(sections.begin(), sections.end());

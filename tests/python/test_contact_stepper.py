@@ -156,3 +156,77 @@ def test_contact_array_bad_input():
         a.step(1e-4, np.zeros(3), out=[0.0, 0.0, 0.0])
     assert all(a[i].time_s == 0.0 for i in range(3))  # no contact moved
     assert [c.time_s for c in a] == [0.0, 0.0, 0.0]  # iteration stops at IndexError
+
+
+def test_energy_tracking_off_gives_the_same_forces_and_nan_energies():
+    # Contact: the same forces bitwise, energies nan until reset, then tracked again.
+    tracked, untracked = lugre_1995(), lugre_1995()
+    assert untracked.energy_tracking is True
+    untracked.set_energy_tracking(False)
+    assert untracked.energy_tracking is False
+    v = 2e-3 * np.sin(0.05 * np.arange(300))
+    for vi in v:
+        assert untracked.step(1e-4, float(vi)) == tracked.step(1e-4, float(vi))
+    assert np.array_equal(untracked.state, tracked.state)
+    assert math.isnan(untracked.supplied_energy_J) and math.isnan(untracked.dissipated_energy_J)
+    assert tracked.supplied_energy_J > 0.0
+    untracked.energy_tracking = True
+    untracked.reset()
+    tracked.reset()
+    for _ in range(50):
+        untracked.step(1e-4, 1e-3)
+        tracked.step(1e-4, 1e-3)
+    assert untracked.supplied_energy_J == tracked.supplied_energy_J
+    # ContactArray: every contact switched; the forces equal a tracked array's.
+    a, b = bristle.ContactArray(lugre_1995(), 4), bristle.ContactArray(lugre_1995(), 4)
+    assert a.energy_tracking is True
+    a.set_energy_tracking(False)
+    assert a.energy_tracking is False and all(not a[i].energy_tracking for i in range(4))
+    vv = np.array([1e-3, -2e-3, 0.0, 5e-4])
+    for _ in range(20):
+        assert np.array_equal(a.step(1e-3, vv), b.step(1e-3, vv))
+    assert math.isnan(a[1].supplied_energy_J) and b[1].supplied_energy_J > 0.0
+    a[0].energy_tracking = True
+    assert a.energy_tracking is False  # not every contact
+    a.energy_tracking = True
+    assert a.energy_tracking is True
+    with pytest.raises(TypeError):
+        a.set_energy_tracking("no")
+
+
+TEXTBOOK_TOML = """
+[law]
+type = "lugre"
+[law.textbook]
+Fc_N = 10.0
+Fs_N = 15.0
+vs_mps = 1e-3
+sigma0_N_per_m = 1e5
+sigma1_Ns_per_m = 316.22776601683796
+sigma2_Ns_per_m = 0.4
+[bench]
+drive = "velocity"
+normal_load_N = 1.0
+input = 0.1
+[time]
+t_end_s = 0.2
+"""
+
+
+def test_textbook_units_in_toml_give_the_forces_of_contact_lugre():
+    # [law.textbook] and Contact.lugre(...) are mapped by the same C++ function (contact::textbook_model):
+    # a contact built from the parsed TOML steps bitwise as the Python textbook contact.
+    sc = bristle.io.parse_lumped_string(TEXTBOOK_TOML)[0]
+    from_toml = bristle.Contact(sc.law, sc.body1, sc.body2, normal_load_N=1.0)
+    textbook = bristle.Contact.lugre(Fc_N=10.0, Fs_N=15.0, vs_mps=1e-3, sigma0_N_per_m=1e5,
+                                     sigma1_Ns_per_m=316.22776601683796, sigma2_Ns_per_m=0.4)
+    for i in range(2000):
+        v = 0.1 * math.sin(0.01 * i) if i < 1000 else 0.1
+        F = from_toml.step(1e-4, v)
+        assert F == textbook.step(1e-4, v)
+    assert F == pytest.approx(-10.04, abs=1e-10)  # the textbook force, not the -10.40 trap
+    # The scenario's own run (adaptive bench) reaches the same steady force.
+    study = bristle.io.LumpedStudy([sc])
+    result = study.run()
+    F_run = result.cases[0].series["F_N"]
+    assert F_run[-1] == pytest.approx(-10.04, abs=1e-8)

@@ -25,8 +25,13 @@
 // Bouc-Wen (eq. 4) iterates Newton's method on the same equations. The energy integrals are integrated by
 // the same tableau as quadratures. Cost (docs/benchmarks.md): one law evaluation per step (J and c of
 // ContactModel::affine_source), none when v and dt equal the previous step's bitwise (J, c and the
-// factorised I - gamma dt J are kept); set_energy_tracking(false) skips the energy quadratures. A step whose Newton iterations fail is retaken as two half steps (at
-// most 2^12 pieces) before a SolverError; the state is then unchanged.
+// factorised I - gamma dt J are kept); set_energy_tracking(false) skips the energy quadratures. The x-only
+// specialisation: with the elastic pair, an affine law and the axes decoupled (ContactModel::axes_decoupled:
+// isotropic M, no cross-axis entries), v_y = 0 and f_y = 0, the y components stay identically zero, so the
+// step runs on the x components as scalars (one Stribeck evaluation, no 2x2 algebra) with the same floating
+// operations, in the same order, as the 2-D stages: the state, the force and the energy integrals equal the
+// 2-D step's (==; a zero may differ in sign). A step whose Newton iterations fail is retaken as two half
+// steps (at most 2^12 pieces) before a SolverError; the state is then unchanged.
 // Adaptive (advance_to): rodas4 (integrate/rodas4, error control rtol |u| + atol) from time_s() to t_s at
 // constant v_r, for reference solutions and large jumps; it allocates, step() does not.
 //
@@ -49,12 +54,40 @@
 //   Sigma1 = sigma1_Ns_per_m / F_z, Sigma2 = sigma2_Ns_per_m / F_z                  (per newton of load)
 // with F_z = 1 N (any F_z gives the same forces). Then F = -(sigma0 z_tb + sigma1 z_tb' + sigma2 v).
 #include <memory>
+#include <string_view>
 #include <vector>
 
 #include "bristle/contact/contact_model.hpp"
 #include "bristle/integrate/ode.hpp"
 
 namespace bristle::contact {
+
+/// Textbook LuGre / Dahl parameters (Canudas de Wit et al. 1995, forces in N): Contact::lugre and dahl,
+/// Python's Contact.lugre / .dahl and the TOML table [law.textbook] (io/scenario.hpp) all map them with
+/// textbook_model(). Dahl uses Fc_N and sigma0_N_per_m only.
+struct TextbookParams {
+  double Fc_N = 0.0;             // Coulomb force F_c (N), > 0
+  double Fs_N = 0.0;             // static force F_s (N), > 0 (LuGre)
+  double vs_mps = 0.0;           // Stribeck velocity v_s (m/s), > 0 (LuGre)
+  double sigma0_N_per_m = 0.0;   // bristle stiffness sigma0 (N/m), > 0
+  double sigma1_Ns_per_m = 0.0;  // micro-damping sigma1 (Ns/m), >= 0 (LuGre)
+  double sigma2_Ns_per_m = 0.0;  // viscous coefficient sigma2 (Ns/m), >= 0 (LuGre)
+  double delta = 2.0;            // Stribeck exponent delta (-), >= 0 (LuGre)
+};
+
+/// The normalised model of textbook parameters under the normal load F_z = normal_load_N (the mapping of
+/// the class comment of Contact, with F_z instead of 1 N):
+///   mu_d = Fc_N / F_z, mu_s = Fs_N / F_z, v_S = vs_mps, delta_S = delta                  (eq. 53)
+///   body1 elastic, k0 = sigma0_N_per_m / F_z; body2 rigid (Sigma0 = K_static = k0)       (eq. 2)
+///   Sigma1 = sigma1_Ns_per_m / F_z, Sigma2 = sigma2_Ns_per_m / F_z
+/// (Dahl: mu_s = mu_d = Fc_N / F_z, no output terms). kind is lugre or dahl. Throws InvalidInput naming
+/// `prefix` + the parameter ("law.textbook.Fc_N = -1: must be > 0").
+struct TextbookModel {
+  laws::LawParams law;
+  rheology::RheologyParams body1, body2;
+};
+TextbookModel textbook_model(laws::LawKind kind, const TextbookParams& p, double normal_load_N,
+                             std::string_view prefix = "");
 
 /// The adaptive method of Contact::advance_to: rodas4 with these tolerances (state units: f is normalised,
 /// the energy integrals are in J).
@@ -110,6 +143,10 @@ class Contact {
   /// advance_to() always integrates them (from NaN it stays NaN).
   void set_energy_tracking(bool on) { track_energy_ = on; }
   bool energy_tracking() const { return track_energy_; }
+  /// Whether step() may take the x-only specialisation (class comment; on by default). Off, every step runs
+  /// the general 2-D stages (for tests and benchmarks comparing the two; the results are equal).
+  void set_x_only_fast_path(bool on) { x_only_enabled_ = on; }
+  bool x_only_fast_path() const { return x_only_enabled_; }
   double normal_load_N() const { return normal_load_N_; }
   const ContactModel& model() const { return *model_; }
   const std::shared_ptr<const ContactModel>& shared_model() const { return model_; }
@@ -121,6 +158,8 @@ class Contact {
   template <int N>
   bool try_affine_step(double dt, const Vec2& v);
   bool try_newton_step(double dt, const Vec2& v);
+  /// The x-only specialisation of try_affine_step<2> (v = (v_x, 0), f_y = 0; class comment).
+  bool try_x_only_step(double dt, double v_x);
   /// Newton's method on U - a h(U) = y from the guess in U (non-affine laws).
   bool newton_stage(double a, const Vec2& v, const double* y, double* U);
   /// Power supplied and dissipated at state U (its source evaluated into h_): F_z-scaled (W).
@@ -136,6 +175,11 @@ class Contact {
   int m_ = 0;
   bool affine_ = true;
   bool track_energy_ = true;
+  // The x-only specialisation: possible for this model (x_only_) and allowed (x_only_enabled_); the diagonal
+  // entries it uses: K0bar, K0bar^-1 and Sigma0 (x and y, for the 2x2 determinant), Sigma1 and Sigma2 (x).
+  bool x_only_ = false, x_only_enabled_ = true;
+  double k0x_ = 0.0, k0x_inv_ = 0.0, k0y_ = 0.0, k0y_inv_ = 0.0, sigma0x_ = 0.0, sigma0y_ = 0.0;
+  double sigma1x_ = 0.0, sigma2x_ = 0.0;
   Mat2X S1C1_, S2C2_;  // S1 C1 (2 x 2 n1) and S2 C2 (2 x 2 n2) of eq. 31
 
   // Mutable data.
@@ -155,6 +199,10 @@ class Contact {
   double cached_dt_ = 0.0;
   Vec2 cached_v_ = Vec2::Zero();
   Mat2 E_inv2_ = Mat2::Zero();
+  // The x-only stages' J_xx, c_x and (I - gamma dt J)^-1_xx, valid for cached_dt_ and v = (cached_v_[0], 0)
+  // when x_cached_ is true (cached_ and x_cached_ are never both true).
+  bool x_cached_ = false;
+  double x_jac_ = 0.0, x_c_ = 0.0, x_E_inv_ = 0.0;
 };
 
 /// N independent contacts stepped together (a multi-joint robot, a field of bristles). Velocities and
@@ -174,6 +222,10 @@ class ContactArray {
   /// 2-D: v_mps and F_N hold 2 N values, (x, y) of each contact in turn.
   void step_2d(double dt_s, const double* v_mps, double* F_N);
   void reset();
+  /// Contact::set_energy_tracking on every contact (contacts added later keep their own setting).
+  void set_energy_tracking(bool on);
+  /// True if every contact tracks its energies (true for an empty array).
+  bool energy_tracking() const;
   /// Contact i; InvalidInput "index = 7: must be in [0, 4)" out of range.
   Contact& at(int index);
   const Contact& at(int index) const;

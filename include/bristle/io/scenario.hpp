@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "bristle/contact/bench.hpp"
+#include "bristle/contact/contact.hpp"
 #include "bristle/core/schema.hpp"
 #include "bristle/core/time_series.hpp"
 #include "bristle/core/types.hpp"
@@ -107,6 +108,9 @@ struct LumpedScenario {
   rheology::RheologyParams body1;
   rheology::RheologyParams body2 = rheology::rigid();
   std::optional<double> pair_s;  // [pair] s, when given (body2.k0 was derived from it)
+  /// [law.textbook], when given: law, body1 and body2 were mapped from it by contact::textbook_model
+  /// under bench.normal_load_N (the same mapping as Contact::lugre / Python's Contact.lugre).
+  std::optional<contact::TextbookParams> textbook;
   contact::BenchParams bench;
   std::vector<TableFile> table_files;
   TimeGrid time;
@@ -184,7 +188,46 @@ void serialize(Archive& a, Self& sc) {
                          "patch_transient, directional_coefficients, directional_loop, directional_crawler, "
                          "structure_kernel, structure_stick_slip (below)"});
   a.table({.key = "law", .type = Type::table, .default_value = "required", .doc = "the friction law"},
-          [&](auto& b) { serialize(b, sc.law); });
+          [&](auto& b) {
+            serialize(b, sc.law);
+            // Textbook units (contact::textbook_model): instead of the law's other keys, [body1] and [body2].
+            b.table({.key = "textbook", .type = Type::table, .default_value = "-",
+                     .doc = "lumped kind only: textbook LuGre/Dahl parameters in N (Canudas de Wit et al. 1995) instead of the "
+                            "normalised keys, [body1] and [body2] (body1 elastic k0 = sigma0_N_per_m / F_z, body2 "
+                            "rigid, forces per F_z = bench.normal_load_N)",
+                     .used_by = "dahl, lugre"},
+                    [&](auto& t) {
+                      const bool lugre = sc.law.kind == laws::LawKind::lugre;
+                      t.declared({.key = "Fc_N", .unit = "N", .default_value = "required",
+                                  .range = schema::positive(), .doc = "Coulomb force F_c (mu_d = F_c / F_z)",
+                                  .equation = "Canudas de Wit et al. 1995; paper 1, eq. 53", .used_by = "dahl, lugre"});
+                      t.declared({.key = "Fs_N", .unit = "N", .default_value = "required",
+                                  .range = schema::positive(), .doc = "static force F_s (mu_s = F_s / F_z)",
+                                  .equation = "paper 1, eq. 53", .used_by = "lugre"},
+                                 lugre);
+                      t.declared({.key = "vs_mps", .unit = "m/s", .default_value = "required",
+                                  .range = schema::positive(), .doc = "Stribeck velocity v_s",
+                                  .equation = "paper 1, eq. 53", .used_by = "lugre"},
+                                 lugre);
+                      t.declared({.key = "sigma0_N_per_m", .unit = "N/m", .default_value = "required",
+                                  .range = schema::positive(), .doc = "bristle stiffness sigma0 (body1.k0 = sigma0 / F_z)",
+                                  .equation = "Canudas de Wit et al. 1995; paper 1, eq. 2", .used_by = "dahl, lugre",
+                                  .log_scale = true});
+                      t.declared({.key = "sigma1_Ns_per_m", .unit = "Ns/m", .default_value = "0",
+                                  .range = schema::non_negative(), .doc = "micro-damping sigma1 (law.sigma1 = sigma1 / F_z)",
+                                  .equation = "Canudas de Wit et al. 1995", .used_by = "lugre"},
+                                 lugre);
+                      t.declared({.key = "sigma2_Ns_per_m", .unit = "Ns/m", .default_value = "0",
+                                  .range = schema::non_negative(), .doc = "viscous coefficient sigma2 (law.sigma2 = sigma2 / F_z)",
+                                  .equation = "Canudas de Wit et al. 1995", .used_by = "lugre"},
+                                 lugre);
+                      t.declared({.key = "delta", .default_value = "2", .range = schema::non_negative(),
+                                  .doc = "Stribeck exponent (law.delta_s)", .equation = "paper 1, eq. 53",
+                                  .used_by = "lugre"},
+                                 lugre);
+                    },
+                    sc.textbook.has_value());
+          });
   a.table({.key = "body1", .type = Type::table, .default_value = "required", .doc = "the upper body"},
           [&](auto& b) { serialize(b, sc.body1); });
   a.table({.key = "body2", .type = Type::table, .default_value = "rigid", .doc = "the substrate"},

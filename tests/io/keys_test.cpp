@@ -192,6 +192,8 @@ TEST(Keys, StructuresKindsListTheirOwnTables) {
     EXPECT_NE(find(key_rows("structure_stick_slip", "model"), k), nullptr) << k;
   EXPECT_EQ(find(key_rows("structure_stick_slip", "model"), "modes")->field.used_by, "modal");
   EXPECT_EQ(find(key_rows("structure_stick_slip", "run"), "dt_s")->field.default_value, "required");
+}
+
 // The line kinds' schema lists exactly the keys their reader accepts, table by table and mode by mode: the
 // reader's "valid keys in [table]: ..." for an unknown key equals the keys of that table that apply to the
 // parsed scenario (an archive over the scenario's serialize()).

@@ -3,13 +3,17 @@
 # figure gallery (python3 -m bristle.gallery: every paper figure as PNG + DIR/gallery/index.html) and
 # runs every example scenario (one CSV, JSON and PNG per scenario in DIR/).  DIR defaults to out/.
 # It builds only what it runs: the library, the CLI and the Python module (targets bristle_cli and
-# bristle_python), not the test suite or the benchmarks; the build tree is scripts/test.sh's, so the
-# objects are shared.
+# bristle_python), not the test suite or the benchmarks; the build tree is scripts/test.sh's (the CLI's
+# and the reference program's objects are shared; the library's are not, this build being a unity build).
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
 bash scripts/install-deps.sh
-cmake -S . -B build/release -G Ninja -DCMAKE_BUILD_TYPE=Release -DPython3_EXECUTABLE=/usr/bin/python3 >/dev/null
+# BRISTLE_UNITY_BUILD=ON: the library and the module compiled as 8 + 3 unity translation units, less CPU
+# than one object per file (docs/benchmarks.md, "Main job"); scripts/test.sh builds this tree with OFF
+# (then the library is compiled again, per file).
+cmake -S . -B build/release -G Ninja -DCMAKE_BUILD_TYPE=Release -DPython3_EXECUTABLE=/usr/bin/python3 \
+  -DBRISTLE_UNITY_BUILD=ON >/dev/null
 cmake --build build/release -j"$(nproc)" --target bristle_cli bristle_python
 out=${1:-out}
 mkdir -p "$out"

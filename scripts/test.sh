@@ -10,7 +10,7 @@ jobs=$(nproc)
 export PYTHON=/usr/bin/python3
 
 echo "== Release build and tests" >&2
-cmake -S . -B build/release -G Ninja -DCMAKE_BUILD_TYPE=Release -DBRISTLE_WERROR=ON >/dev/null
+cmake -S . -B build/release -G Ninja -DCMAKE_BUILD_TYPE=Release -DBRISTLE_WERROR=ON -DBRISTLE_UNITY_BUILD=OFF >/dev/null
 cmake --build build/release -j"$jobs"
 ctest --test-dir build/release --output-on-failure -j"$jobs"
 

@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "bristle/core/error.hpp"
+#include "bristle/io/directional_scenario.hpp"
 #include "bristle/io/line_scenario.hpp"
 #include "bristle/io/patch_scenario.hpp"
 #include "bristle/io/scenario.hpp"
@@ -40,6 +41,9 @@ std::vector<schema::KeyRow> all_rows(std::string_view kind) {
   if (kind == "structure_stick_slip") return rows_of<StructureStickSlipScenario>();
   if (kind == "line_steady") return rows_of<LineSteadyScenario>();
   if (kind == "line_transient") return rows_of<LineTransientScenario>();
+  if (kind == "directional_coefficients") return rows_of<DirectionalCoefficientsScenario>();
+  if (kind == "directional_loop") return rows_of<DirectionalLoopScenario>();
+  if (kind == "directional_crawler") return rows_of<DirectionalCrawlerScenario>();
   return rows_of<LumpedScenario>();
 }
 
@@ -68,7 +72,7 @@ std::string cell(std::string_view text) {
 
 std::vector<std::string> schema_kinds() {
   return {"lumped", "line_steady", "line_transient", "patch_steady_map", "patch_transient", "structure_kernel",
-          "structure_stick_slip"};
+          "structure_stick_slip", "directional_coefficients", "directional_loop", "directional_crawler"};
 }
 
 std::vector<std::string> key_sections(std::string_view kind) {

@@ -265,10 +265,12 @@ void apply_pair(const Section& root, Body& body1, Body& body2, std::optional<dou
 // ---------------------------------------------------------------------------------------------
 // [bench] and signals
 
+}  // namespace
+
 /// The hooks of signal tables: a table signal's times and values, inline or from a CSV file. `signals`
-/// maps each signal's key path to its storage.
-void add_signal_hooks(ReaderHooks& h, const std::map<std::string, contact::Signal*, std::less<>>& signals,
-                      const ScenarioSource& source, std::vector<TableFile>& files) {
+/// maps each signal's key path to its storage (shared with the patch kinds: scenario_internal.hpp).
+void detail::add_signal_hooks(ReaderHooks& h, const std::map<std::string, contact::Signal*, std::less<>>& signals,
+                              const ScenarioSource& source, std::vector<TableFile>& files) {
   h.declared["times"] = [&signals, &source, &files](const Section& s) {
     contact::Signal& sig = *signals.at(s.path());
     if (s.has("file")) {
@@ -299,6 +301,8 @@ void add_signal_hooks(ReaderHooks& h, const std::map<std::string, contact::Signa
     sig.values = *values;
   };
 }
+
+namespace {
 
 contact::Signal parse_signal(const Section& parent, const std::string& name, const ScenarioSource& source,
                              std::vector<TableFile>& files) {

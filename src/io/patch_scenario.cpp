@@ -13,6 +13,24 @@
 #include "bristle/core/error.hpp"
 #include "bristle/io/key_path.hpp"
 #include "scenario_internal.hpp"
+#include "study.hpp"
+#include "schema_json.hpp"
+#include "schema_reader.hpp"
+
+// The patch's choices for the schema reader (found by argument-dependent lookup, schema_reader.hpp).
+namespace bristle::patch {
+static void choice_from_string(std::string_view key, std::string_view name, PatchShape& out) {
+  out = patch_shape_from_string(key, name);
+}
+static void choice_from_string(std::string_view key, std::string_view name, PatchPressure& out) {
+  out = patch_pressure_from_string(key, name);
+}
+}  // namespace bristle::patch
+namespace bristle::transport {
+static void choice_from_string(std::string_view key, std::string_view name, SourceScheme& out) {
+  out = source_scheme_from_string(key, name);
+}
+}  // namespace bristle::transport
 
 namespace bristle::io {
 
@@ -30,48 +48,6 @@ constexpr double kMaxCellSteps = 4e7;
 const std::vector<std::string> kExtraColumns{"Mz_no_phi_Nm",    "W_J",          "P_supplied_W",
                                              "P_dissipated_W",  "P_outflow_W",  "P_compression_W",
                                              "P_residual_W",    "sweeps"};
-
-PatchAxis read_axis(const Section& k, const std::string& name, const std::string& column) {
-  PatchAxis axis{column};
-  if (!k.node(name)) return axis;  // absent: the single value 0
-  detail::NumberGrid grid = detail::read_number_grid(k, name, "", "value", static_cast<std::int64_t>(kMaxPoints));
-  axis.values = std::move(grid.values);
-  axis.list = !grid.scalar;
-  return axis;
-}
-
-void parse_patch_table(const Section& root, patch::PatchParams& p, bool transient = false) {
-  const Section t = root.table("patch");
-  if (!t.present()) root.missing("patch", "the [patch] table: shape, length_m, width_m, pressure, normal_load_N");
-  std::vector<std::string> keys{"shape", "length_m", "width_m", "pressure", "normal_load_N", "peak_pressure_Pa",
-                                "nx", "ny"};
-  if (transient) {
-    keys.insert(keys.end(), {"size_exponent", "width_exponent"});
-  } else {
-    keys.insert(keys.end(), {"tolerance", "max_sweeps", "threads"});
-  }
-  t.check_keys(keys);
-  if (const auto s = t.string("shape")) p.shape = patch::patch_shape_from_string(t.key("shape"), *s);
-  p.length_m = t.required_number("length_m", "extent of the patch along x (rolling direction), m");
-  p.width_m = t.required_number("width_m", "extent of the patch along y, m");
-  if (const auto s = t.string("pressure")) p.pressure = patch::patch_pressure_from_string(t.key("pressure"), *s);
-  p.normal_load_N = t.required_number("normal_load_N", "normal load F_z = int p dA, N");
-  if (!(p.normal_load_N <= kMaxLoad_N))
-    throw InvalidInput(fmt::format("{} = {}: must be in (0, {}] N (Limits in docs/scenarios.md)",
-                                   t.key("normal_load_N"), format_value(p.normal_load_N), format_value(kMaxLoad_N)));
-  p.peak_pressure_Pa = t.number("peak_pressure_Pa");
-  const auto integer = [&](const char* key, int& out) {
-    if (const auto v = t.integer(key)) {
-      if (*v < 1 || *v > 100000) throw InvalidInput(fmt::format("{} = {}: must be in [1, 100000]", t.key(key), *v));
-      out = static_cast<int>(*v);
-    }
-  };
-  integer("nx", p.nx);
-  integer("ny", p.ny);
-  integer("max_sweeps", p.max_sweeps);
-  if (const auto v = t.number("tolerance")) p.tolerance = *v;
-  p.validate("patch");
-}
 
 void check_load(const patch::PatchParams& p) {
   if (!(p.normal_load_N <= kMaxLoad_N))
@@ -191,20 +167,45 @@ std::vector<std::string> PatchMapScenario::column_names() const {
   return names;
 }
 
-PatchMapScenario parse_patch_steady_map_string(std::string_view toml, std::string_view name,
-                                               const ScenarioSource& source) {
-  const toml::table table = detail::parse_toml(toml, source.display_name());
-  const Section root(&table, "");
-  root.check_keys({"kind", "name", "description", "law", "body1", "body2", "pair", "patch", "kinematics", "sweep",
-                   "output"});
-  PatchMapScenario sc;
-  sc.source = source;
-  if (const auto k = root.string("kind"); k && *k != "patch_steady_map")
-    throw InvalidInput(fmt::format("kind = {}: this parser reads kind = \"patch_steady_map\"", json_quote(*k)));
-  sc.name = root.string("name").value_or(std::string(name));
-  detail::validate_name(root.has("name") ? "name" : "name (the file stem)", sc.name);
-  sc.description = root.string("description").value_or("");
+namespace {
 
+// ---------------------------------------------------------------------------------------------
+// The readers: each kind's serialize() walked by the schema reader (schema_reader.hpp), [law], [body1],
+// [body2] and [pair] by the lumped kind's readers. The hooks are what the schema does not state (TOML forms
+// that differ from the storage, message texts); the checks after the walk are named per table.
+
+using detail::ReaderHooks;
+using detail::SchemaReader;
+
+/// [patch] peak_pressure_Pa: optional (it applies once given); PatchParams::validate checks it against the load.
+void read_peak_pressure(const Section& t, patch::PatchParams& p) {
+  if (const auto v = t.number("peak_pressure_Pa")) p.peak_pressure_Pa = *v;
+}
+
+/// A patch scenario's tables in the order of the hand-written readers: the root's own keys (kind, name,
+/// description; every table name checked), then the contact tables, then the kind's tables with `h`.
+template <class Sc>
+contact::ContactModel read_patch_scenario(const toml::table& table, Sc& sc, std::string_view kind,
+                                          std::string_view name, ReaderHooks& h) {
+  const Section root(&table, "");
+  h.declared["kind"] = [kind](const Section& r) {
+    if (const auto k = r.string("kind"); k && *k != kind)
+      throw InvalidInput(fmt::format("kind = {}: this parser reads kind = {}", json_quote(*k), json_quote(kind)));
+  };
+  h.declared["kinematics.mode"] = [](const Section& k) {
+    if (const auto mode = k.string("mode"); mode && *mode != "rolling")
+      throw InvalidInput(fmt::format("{} = {}: unknown mode (valid: rolling)", k.key("mode"), json_quote(*mode)));
+  };
+  h.declared["output.plot_y"] = [&sc](const Section& o) {
+    if (const auto ys = o.strings("plot_y", true)) {
+      if (ys->empty()) throw InvalidInput("output.plot_y = []: must name at least one column");
+      sc.output.plot_y = *ys;
+    }
+  };
+  h.skip = {"law", "body1", "body2", "pair", "patch", "transient", "kinematics", "load", "time", "sweep", "output"};
+  SchemaReader(root, h).read(sc);
+  if (!root.has("name")) sc.name = std::string(name);
+  detail::validate_name(root.has("name") ? "name" : "name (the file stem)", sc.name);
   sc.law = detail::read_law(root);
   detail::Body body1 = detail::read_body(root, "body1", true);
   detail::Body body2 = detail::read_body(root, "body2", false);
@@ -213,58 +214,93 @@ PatchMapScenario parse_patch_steady_map_string(std::string_view toml, std::strin
   sc.body2 = body2.params;
   sc.input_form.body_tau[0] = body1.tau;
   sc.input_form.body_tau[1] = body2.tau;
-  const contact::ContactModel model(sc.law, sc.body1, sc.body2);  // validates the bodies (SPD, commuting)
+  contact::ContactModel model(sc.law, sc.body1, sc.body2);  // validates the bodies (SPD, commuting)
   (void)patch::riemann(model.pair());
+  h.skip = {"law", "body1", "body2", "pair", "sweep", "time"};
+  SchemaReader(root, h).read(sc);
+  if (!root.table("output").has("title")) sc.output.title = sc.name;
+  return model;
+}
 
-  parse_patch_table(root, sc.patch);
-  if (const auto v = root.table("patch").integer("threads")) {
-    if (*v < 0 || *v > 1024)
-      throw InvalidInput(fmt::format("patch.threads = {}: must be in [0, 1024] (0: every core)", *v));
-    sc.threads = static_cast<int>(*v);
-  }
-  const patch::PatchGeometry geometry(sc.patch, "patch");
+using detail::JsonWriter;
 
-  const Section k = root.table("kinematics");
-  if (!k.present()) root.missing("kinematics", "the [kinematics] table: Vr_mps and the operating points");
-  k.check_keys({"mode", "Vr_mps", "vx_mps", "vy_mps", "slip_angle_deg", "spin_radps", "s_corrections"});
-  if (const auto mode = k.string("mode"); mode && *mode != "rolling")
-    throw InvalidInput(fmt::format("{} = {}: unknown mode (valid: rolling)", k.key("mode"), json_quote(*mode)));
-  sc.Vr_mps = k.required_number("Vr_mps", "rolling speed V_r, m/s");
-  require_non_negative(k.key("Vr_mps"), sc.Vr_mps);  // 0: a pivoting contact (spin only)
-  if (k.has("vy_mps") && k.has("slip_angle_deg"))
-    throw InvalidInput("kinematics.vy_mps and kinematics.slip_angle_deg: give one of them, not both");
-  sc.vx = read_axis(k, "vx_mps", "vx_mps");
-  sc.lateral = k.has("slip_angle_deg") ? read_axis(k, "slip_angle_deg", "slip_angle_deg")
-                                       : read_axis(k, "vy_mps", "vy_mps");
-  sc.spin = read_axis(k, "spin_radps", "spin_radps");
-  sc.s_corrections = k.boolean("s_corrections").value_or(true);
-  if (sc.vx.list && sc.lateral.list && sc.spin.list)
-    throw InvalidInput("kinematics: at most two of vx_mps, vy_mps/slip_angle_deg and spin_radps may be lists (rows "
-                       "and cases)");
-  check_points(sc, model, geometry);  // every operating point (shared with validate())
+/// The "parameters" of a patch report from the kind's serialize() walk: [law], [body1], [body2] as used (the
+/// lumped kind's echo), pair.s as "s", the kind's tables with `h`; the root's own keys, [time], [sweep] and
+/// [output] are reported elsewhere.
+template <class Sc>
+Json parameters_json(const Sc& sc, const contact::ContactModel& model, JsonWriter::Hooks h) {
+  for (const char* key : {"name", "description", "time", "sweep", "output"}) h[key] = [](Json&) {};
+  h["law"] = [&](Json& j) { j["law"] = detail::law_to_json(sc.law, model.law().sigma0()); };
+  h["body1"] = [&](Json& j) { j["body1"] = detail::body_to_json(sc.body1); };
+  h["body2"] = [&](Json& j) { j["body2"] = detail::body_to_json(sc.body2); };
+  h["pair"] = [&](Json& j) {
+    if (sc.pair_s) j["s"] = *sc.pair_s;
+  };
+  h["kinematics.mode"] = [](Json& k) { k["mode"] = "rolling"; };
+  return JsonWriter::write(sc, h, "");
+}
 
-  const Section o = root.table("output");
-  o.check_keys({"plot_x", "plot_y", "title", "columns"});
-  if (const auto cols = o.strings("columns", true)) {
-    for (std::size_t i = 0; i < cols->size(); ++i)
-      if (std::find(kExtraColumns.begin(), kExtraColumns.end(), (*cols)[i]) == kExtraColumns.end())
-        throw InvalidInput(fmt::format("output.columns[{}] = {}: unknown column (valid: {})", i,
-                                       json_quote((*cols)[i]), fmt::join(kExtraColumns, ", ")));
-    sc.extra_columns = *cols;
-  }
-  const std::vector<std::string> columns = sc.column_names();
-  sc.output.plot_x = o.string("plot_x").value_or(sc.row_axis().column);
-  sc.output.plot_y = o.strings("plot_y", true).value_or(std::vector<std::string>{"Fx_N", "Fy_N", "Mz_Nm"});
-  if (sc.output.plot_y.empty()) throw InvalidInput("output.plot_y = []: must name at least one column");
-  sc.output.title = o.string("title").value_or(sc.name);
+/// [output] plot_x and plot_y name output columns.
+void check_plot_columns(const OutputOptions& o, const std::vector<std::string>& columns) {
   const auto check = [&](const std::string& key, const std::string& c) {
     if (std::find(columns.begin(), columns.end(), c) == columns.end())
       throw InvalidInput(
           fmt::format("{} = {}: unknown column (columns: {})", key, json_quote(c), fmt::join(columns, ", ")));
   };
-  check("output.plot_x", sc.output.plot_x);
-  for (std::size_t i = 0; i < sc.output.plot_y.size(); ++i)
-    check(fmt::format("output.plot_y[{}]", i), sc.output.plot_y[i]);
+  check("output.plot_x", o.plot_x);
+  for (std::size_t i = 0; i < o.plot_y.size(); ++i) check(fmt::format("output.plot_y[{}]", i), o.plot_y[i]);
+}
+
+}  // namespace
+
+PatchMapScenario parse_patch_steady_map_string(std::string_view toml, std::string_view name,
+                                               const ScenarioSource& source) {
+  const toml::table table = detail::parse_toml(toml, source.display_name());
+  PatchMapScenario sc;
+  sc.source = source;
+  sc.output.plot_y = {"Fx_N", "Fy_N", "Mz_Nm"};
+  ReaderHooks h;
+  h.before["patch"] = [&](const Section& t) {
+    read_peak_pressure(t, sc.patch);
+    if (const auto v = t.integer("threads"); v && (*v < 0 || *v > 1024))
+      throw InvalidInput(fmt::format("patch.threads = {}: must be in [0, 1024] (0: every core)", *v));
+  };
+  // The lateral axis: slip_angle_deg when given (the walk's `applies` are taken when it enters the root table).
+  if (const auto* k = table.get_as<toml::table>("kinematics"); k && k->contains("slip_angle_deg"))
+    sc.lateral.column = "slip_angle_deg";
+  h.before["kinematics"] = [&](const Section& k) {
+    if (k.has("vy_mps") && k.has("slip_angle_deg"))
+      throw InvalidInput("kinematics.vy_mps and kinematics.slip_angle_deg: give one of them, not both");
+  };
+  // The operating-point axes: a number, a list or a grid (detail::read_number_grid, as the line kinds).
+  const std::pair<const char*, PatchAxis*> axes[] = {
+      {"vx_mps", &sc.vx}, {"vy_mps", &sc.lateral}, {"slip_angle_deg", &sc.lateral}, {"spin_radps", &sc.spin}};
+  for (const auto& entry : axes)
+    h.declared[fmt::format("kinematics.{}", entry.first)] = [axis = entry.second, key = entry.first](const Section& k) {
+      if (!k.node(key)) return;  // absent: the single value 0
+      detail::NumberGrid grid = detail::read_number_grid(k, key, "", "value", static_cast<std::int64_t>(kMaxPoints));
+      axis->values = std::move(grid.values);
+      axis->list = !grid.scalar;
+    };
+  h.before["output"] = [&](const Section&) { sc.output.plot_x = sc.row_axis().column; };
+  h.declared["output.columns"] = [&](const Section& o) {
+    const auto cols = o.strings("columns", true);
+    if (!cols) return;
+    for (std::size_t i = 0; i < cols->size(); ++i)
+      if (std::find(kExtraColumns.begin(), kExtraColumns.end(), (*cols)[i]) == kExtraColumns.end())
+        throw InvalidInput(fmt::format("output.columns[{}] = {}: unknown column (valid: {})", i,
+                                       json_quote((*cols)[i]), fmt::join(kExtraColumns, ", ")));
+    sc.extra_columns = *cols;
+  };
+  const contact::ContactModel model = read_patch_scenario(table, sc, "patch_steady_map", name, h);
+  check_load(sc.patch);
+  const patch::PatchGeometry geometry(sc.patch, "patch");
+  if (sc.vx.list && sc.lateral.list && sc.spin.list)
+    throw InvalidInput("kinematics: at most two of vx_mps, vy_mps/slip_angle_deg and spin_radps may be lists (rows "
+                       "and cases)");
+  check_points(sc, model, geometry);  // every operating point (shared with validate())
+  const std::vector<std::string> columns = sc.column_names();
+  check_plot_columns(sc.output, columns);
   // [sweep]: the lumped syntax (parameter, values, column), applied by key path (patch_steady_map_cases).
   if (auto spec = detail::read_sweep(table)) {
     if (sc.case_axis())
@@ -408,32 +444,23 @@ RunResult PatchSteadyMapStudy::run(const ProgressCallback& progress) const {
   result.optional_columns = {"P_outflow_W", "P_compression_W", "P_residual_W"};
   Json& r = result.report;
   detail::report_header(r, "patch_steady_map", sc_.name, sc_.description, sc_.source, result.solve_seconds);
-  Json params = Json::object();
-  params["law"] = detail::law_to_json(sc_.law, model.law().sigma0());
-  params["body1"] = detail::body_to_json(sc_.body1);
-  params["body2"] = detail::body_to_json(sc_.body2);
-  if (sc_.pair_s) params["s"] = *sc_.pair_s;
-  Json p = Json::object();
-  p["shape"] = patch::to_string(sc_.patch.shape);
-  p["length_m"] = sc_.patch.length_m;
-  p["width_m"] = sc_.patch.width_m;
-  p["pressure"] = patch::to_string(sc_.patch.pressure);
-  p["normal_load_N"] = sc_.patch.normal_load_N;
-  p["peak_pressure_Pa"] = solver.geometry().peak_pressure();
-  p["nx"] = sc_.patch.nx;
-  p["ny"] = sc_.patch.ny;
-  p["tolerance"] = sc_.patch.tolerance;
-  p["threads"] = sc_.threads;
-  p["load_quadrature_error"] = solver.load_quadrature_error();
-  params["patch"] = p;
-  Json k = Json::object();
-  k["mode"] = "rolling";
-  k["Vr_mps"] = sc_.Vr_mps;
-  k["vx_mps"] = Json(sc_.vx.values);
-  k[sc_.lateral.column] = Json(sc_.lateral.values);
-  k["spin_radps"] = Json(sc_.spin.values);
-  k["s_corrections"] = sc_.s_corrections;
-  params["kinematics"] = k;
+  JsonWriter::Hooks h;
+  h["patch.peak_pressure_Pa"] = [&](Json& p) { p["peak_pressure_Pa"] = solver.geometry().peak_pressure(); };
+  h["patch.max_sweeps"] = [](Json&) {};  // not echoed (the JSON of the examples is unchanged)
+  h["patch.threads"] = [&](Json& p) {
+    p["threads"] = sc_.threads;
+    p["load_quadrature_error"] = solver.load_quadrature_error();
+  };
+  const auto axis = [&](const char* key, const PatchAxis& a) {
+    h[fmt::format("kinematics.{}", key)] = [&a, key](Json& k) {
+      if (a.column == key) k[key] = Json(a.values);
+    };
+  };
+  axis("vx_mps", sc_.vx);
+  axis("vy_mps", sc_.lateral);
+  axis("slip_angle_deg", sc_.lateral);
+  axis("spin_radps", sc_.spin);
+  Json params = parameters_json(sc_, model, std::move(h));
   bool eq84 = true;  // Lemma B.1's condition at every operating point
   for (double v : sc_.vx.values)
     for (double l : sc_.lateral.values)
@@ -490,86 +517,41 @@ std::vector<std::string> PatchTransientScenario::column_names() {
 PatchTransientScenario parse_patch_transient_string(std::string_view toml, std::string_view name,
                                                     const ScenarioSource& source) {
   const toml::table table = detail::parse_toml(toml, source.display_name());
-  const Section root(&table, "");
-  root.check_keys({"kind", "name", "description", "law", "body1", "body2", "pair", "patch", "transient",
-                   "kinematics", "load", "time", "output"});
   PatchTransientScenario sc;
   sc.source = source;
-  if (const auto k = root.string("kind"); k && *k != "patch_transient")
-    throw InvalidInput(fmt::format("kind = {}: this parser reads kind = \"patch_transient\"", json_quote(*k)));
-  sc.name = root.string("name").value_or(std::string(name));
-  detail::validate_name(root.has("name") ? "name" : "name (the file stem)", sc.name);
-  sc.description = root.string("description").value_or("");
-  sc.law = detail::read_law(root);
-  detail::Body body1 = detail::read_body(root, "body1", true);
-  detail::Body body2 = detail::read_body(root, "body2", false);
-  detail::read_pair(root, body1, body2, sc.pair_s);
-  sc.body1 = body1.params;
-  sc.body2 = body2.params;
-  sc.input_form.body_tau[0] = body1.tau;
-  sc.input_form.body_tau[1] = body2.tau;
-  const contact::ContactModel model(sc.law, sc.body1, sc.body2);
-  (void)patch::riemann(model.pair());
-
-  parse_patch_table(root, sc.transient.patch, true);
-  if (const auto g = root.table("patch").number("size_exponent")) {
-    require_closed_interval(root.table("patch").key("size_exponent"), *g, 0.0, 1.0);
-    sc.transient.size_exponent = *g;
-  }
-  if (const auto g = root.table("patch").number("width_exponent")) {  // gamma_y; unset: = size_exponent
-    require_closed_interval(root.table("patch").key("width_exponent"), *g, 0.0, 1.0);
-    sc.transient.width_exponent = *g;
-  }
-  const Section tr = root.table("transient");
-  tr.check_keys({"cfl", "max_dt_s", "source_scheme"});
-  sc.transient.cfl = tr.number_or("cfl", sc.transient.cfl);
-  sc.transient.max_dt_s = tr.number_or("max_dt_s", 0.0);
-  sc.transient.source_scheme = transport::source_scheme_from_string(
-      tr.key("source_scheme"), tr.string("source_scheme").value_or("automatic"));
+  sc.output.plot_y = {"Fz_N", "Fx_N", "Fy_N", "Mz_Nm"};
+  ReaderHooks h;
+  h.before["patch"] = [&](const Section& t) {
+    read_peak_pressure(t, sc.transient.patch);
+    for (const char* k : {"tolerance", "max_sweeps"})  // the steady solver's keys
+      if (t.has(k))
+        throw InvalidInput(fmt::format("key \"{}\" does not apply to kind = \"patch_transient\" (used by "
+                                       "patch_steady_map)",
+                                       t.key(k)));
+    if (const auto g = t.number("width_exponent")) {  // gamma_y; unset: = size_exponent
+      require_closed_interval(t.key("width_exponent"), *g, 0.0, 1.0);
+      sc.transient.width_exponent = *g;
+    }
+  };
+  const std::map<std::string, contact::Signal*, std::less<>> signals = {
+      {"kinematics.Vr_mps", &sc.Vr_mps},         {"kinematics.vx_mps", &sc.vx_mps}, {"kinematics.vy_mps", &sc.vy_mps},
+      {"kinematics.spin_radps", &sc.spin_radps}, {"load.Fz_N", &sc.Fz_N}};
+  detail::add_signal_hooks(h, signals, source, sc.table_files);
+  h.required["kinematics.Vr_mps"] = [] {
+    return std::string("the rolling speed V_r, m/s: a number or a signal table");
+  };
+  const contact::ContactModel model = read_patch_scenario(table, sc, "patch_transient", name, h);
+  check_load(sc.transient.patch);
   // Validates the numerics and the law (an exponential source step needs an affine source) by building
   // the solver once.
   const patch::PatchGeometry geometry(sc.transient.patch, "patch");
-
-  const Section k = root.table("kinematics");
-  if (!k.present()) root.missing("kinematics", "the [kinematics] table: Vr_mps, vx_mps, vy_mps, spin_radps");
-  k.check_keys({"mode", "Vr_mps", "vx_mps", "vy_mps", "spin_radps", "s_corrections"});
-  if (const auto mode = k.string("mode"); mode && *mode != "rolling")
-    throw InvalidInput(fmt::format("{} = {}: unknown mode (valid: rolling)", k.key("mode"), json_quote(*mode)));
-  if (!k.has("Vr_mps")) k.missing("Vr_mps", "the rolling speed V_r, m/s: a number or a signal table");
-  sc.Vr_mps = detail::read_signal(k, "Vr_mps", source, sc.table_files);
-  sc.vx_mps = k.has("vx_mps") ? detail::read_signal(k, "vx_mps", source, sc.table_files)
-                              : contact::Signal::constant_value(0.0);
-  sc.vy_mps = k.has("vy_mps") ? detail::read_signal(k, "vy_mps", source, sc.table_files)
-                              : contact::Signal::constant_value(0.0);
-  sc.spin_radps = k.has("spin_radps") ? detail::read_signal(k, "spin_radps", source, sc.table_files)
-                                      : contact::Signal::constant_value(0.0);
-  sc.s_corrections = k.boolean("s_corrections").value_or(true);
-  const Section l = root.table("load");
-  l.check_keys({"Fz_N"});
-  sc.Fz_N = l.has("Fz_N") ? detail::read_signal(l, "Fz_N", source, sc.table_files)
-                          : contact::Signal::constant_value(sc.transient.patch.normal_load_N);
+  const Section root(&table, "");
+  if (!root.table("load").has("Fz_N")) sc.Fz_N = contact::Signal::constant_value(sc.transient.patch.normal_load_N);
   sc.time = detail::read_time(root);
   sc.input_form.time_outputs = root.table("time").integer("outputs").value_or(0);
   sc.input_form.time_output_dt_given = root.table("time").has("output_dt_s");
-
-  // Every output time and signal breakpoint (shared with validate()).
-  check_times(sc, model, geometry);
-
-  const Section o = root.table("output");
-  o.check_keys({"plot_x", "plot_y", "title"});
-  const std::vector<std::string> columns = PatchTransientScenario::column_names();
-  sc.output.plot_x = o.string("plot_x").value_or("t_s");
-  sc.output.plot_y = o.strings("plot_y", true).value_or(std::vector<std::string>{"Fz_N", "Fx_N", "Fy_N", "Mz_Nm"});
-  if (sc.output.plot_y.empty()) throw InvalidInput("output.plot_y = []: must name at least one column");
-  sc.output.title = o.string("title").value_or(sc.name);
-  const auto check = [&](const std::string& key, const std::string& c) {
-    if (std::find(columns.begin(), columns.end(), c) == columns.end())
-      throw InvalidInput(
-          fmt::format("{} = {}: unknown column (columns: {})", key, json_quote(c), fmt::join(columns, ", ")));
-  };
-  check("output.plot_x", sc.output.plot_x);
-  for (std::size_t i = 0; i < sc.output.plot_y.size(); ++i)
-    check(fmt::format("output.plot_y[{}]", i), sc.output.plot_y[i]);
+  check_times(sc, model, geometry);  // every output time and signal breakpoint (shared with validate())
+  check_plot_columns(sc.output, PatchTransientScenario::column_names());
   return sc;
 }
 
@@ -597,32 +579,29 @@ RunResult PatchTransientStudy::run(const ProgressCallback& progress) const {
   patch::PatchTransient solver(model, sc_.transient, [&](double t) { return sc_.kinematics(t); },
                                [&](double t) { return sc_.Fz_N(t); });
   solver.reset(sc_.time.t_start_s);
-  RunResult result;
-  result.name = sc_.name;
-  result.title = sc_.output.title;
-  result.plot_x = sc_.output.plot_x;
-  result.plot_y = sc_.output.plot_y;
-  TimeSeries series(PatchTransientScenario::column_names());
-  const std::vector<double> times = sc_.time.times();
-  series.reserve(times.size());
-  const auto start = std::chrono::steady_clock::now();
-  for (std::size_t i = 0; i < times.size(); ++i) {
-    solver.advance_to(times[i]);
-    const patch::PatchSnapshot s = solver.snapshot();
-    series.add_row({s.t_s, s.Fz_N, s.scale, s.force_N[0], s.force_N[1], s.Mz_Nm, s.Mz_no_phi_Nm, s.stored_energy_J,
-                    s.supplied_power_W, s.dissipated_power_W, s.supplied_energy_J, s.outflow_power_W,
-                    s.compression_power_W, s.load_power_W, s.dissipated_energy_J, s.outflow_energy_J,
-                    s.compression_energy_J, s.load_energy_J, s.energy_residual_J, s.scale_y});
-    // The fraction of the time span (the work is spread over time, not over the output rows).
-    const double span = sc_.time.t_end_s - sc_.time.t_start_s;
-    if (progress) progress(Progress{0, 1, span > 0.0 ? (times[i] - sc_.time.t_start_s) / span : 1.0, ""});
-  }
-  result.solve_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  result.cases.push_back(CaseResult{std::nullopt, std::move(series), result.solve_seconds});
+  const auto solve = [&](std::size_t, const std::function<void(double)>& on_progress) {
+    TimeSeries series(PatchTransientScenario::column_names());
+    const std::vector<double> times = sc_.time.times();
+    series.reserve(times.size());
+    for (std::size_t i = 0; i < times.size(); ++i) {
+      solver.advance_to(times[i]);
+      const patch::PatchSnapshot s = solver.snapshot();
+      series.add_row({s.t_s, s.Fz_N, s.scale, s.force_N[0], s.force_N[1], s.Mz_Nm, s.Mz_no_phi_Nm, s.stored_energy_J,
+                      s.supplied_power_W, s.dissipated_power_W, s.supplied_energy_J, s.outflow_power_W,
+                      s.compression_power_W, s.load_power_W, s.dissipated_energy_J, s.outflow_energy_J,
+                      s.compression_energy_J, s.load_energy_J, s.energy_residual_J, s.scale_y});
+      // The fraction of the time span (the work is spread over time, not over the output rows).
+      const double span = sc_.time.t_end_s - sc_.time.t_start_s;
+      if (on_progress) on_progress(span > 0.0 ? (times[i] - sc_.time.t_start_s) / span : 1.0);
+    }
+    return series;
+  };
+  const auto series = [](std::size_t, TimeSeries& s, Json&) { return std::move(s); };
+  detail::StudyRun run = detail::run_study(kind(), sc_, {}, solve, series, progress);
+  RunResult& result = run.result;
   // The flux terms of the energy budget need a storage separable by family: NaN (empty) otherwise.
   result.optional_columns = {"P_outflow_W", "P_compression_W", "E_outflow_J", "E_compression_J", "E_residual_J"};
   Json& r = result.report;
-  detail::report_header(r, "patch_transient", sc_.name, sc_.description, sc_.source, result.solve_seconds);
   r["steps"] = static_cast<long>(solver.steps_taken());
   {
     // W(t_end) - W(t_start) against the integrated budget (docs/patch.md): the discretisation error.
@@ -665,7 +644,7 @@ RunResult PatchTransientStudy::run(const ProgressCallback& progress) const {
   params["patch"] = p;
   r["parameters"] = params;
   r["columns"] = Json(PatchTransientScenario::column_names());
-  return result;
+  return std::move(run.result);
 }
 
 std::unique_ptr<Scenario> parse_patch_transient_scenario(std::string_view toml, std::string_view name,

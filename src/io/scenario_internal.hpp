@@ -3,6 +3,7 @@
 #include <toml++/toml.h>
 
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -14,6 +15,8 @@
 #include "toml_reader.hpp"
 
 namespace bristle::io::detail {
+
+struct ReaderHooks;  // schema_reader.hpp
 
 /// Most cases a scenario may give (sweep values, [[case]] tables, their product): each is parsed, validated
 /// and solved on its own, and a sweep copies the whole TOML table once per case.
@@ -82,6 +85,10 @@ void read_pair(const Section& root, Body& body1, Body& body2, std::optional<doub
 /// A signal (a number or a table with a type) under `parent`.`name`, which must be present.
 contact::Signal read_signal(const Section& parent, const std::string& name, const ScenarioSource& source,
                             std::vector<TableFile>& files);
+/// The reader hooks of signal tables (a table signal's times and values, inline or from a CSV file);
+/// `signals` maps each signal's key path to its storage (both must outlive the walk).
+void add_signal_hooks(ReaderHooks& h, const std::map<std::string, contact::Signal*, std::less<>>& signals,
+                      const ScenarioSource& source, std::vector<TableFile>& files);
 /// [time] of `root`.
 TimeGrid read_time(const Section& root);
 /// JSON echoes of the parameters as used.

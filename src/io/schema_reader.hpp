@@ -29,6 +29,7 @@
 #include <toml++/toml.h>
 
 #include <functional>
+#include <limits>
 #include <map>
 #include <string>
 #include <string_view>
@@ -129,6 +130,11 @@ class SchemaReader {
     if (!field(f, applies)) return;
     const auto i = *s_.integer(f.key);
     f.range.check(s_.key(f.key), static_cast<double>(i));
+    if constexpr (sizeof(T) < sizeof(i)) {  // an int whose range is "any"
+      if (i < std::numeric_limits<T>::min() || i > std::numeric_limits<T>::max())
+        throw InvalidInput(fmt::format("{} = {}: must be in [{}, {}]", s_.key(f.key), i,
+                                       std::numeric_limits<T>::min(), std::numeric_limits<T>::max()));
+    }
     v = static_cast<T>(i);
   }
   void matrix(Mat2& m, const schema::Field& f, bool applies = true);

@@ -245,6 +245,16 @@ TEST(DirectionalScenarioErrors, ExactMessages) {
             "crawler.feet = 4: must be 2 or 3");
 }
 
+// The readers walk the kinds' serialize() (schema): an integer beyond its storage is an error naming the key
+// (it was narrowed to int before the library saw it), and the schema's integer ranges name the key.
+TEST(DirectionalScenarioErrors, SchemaIntegersNameTheKey) {
+  const std::string crawler = "kind = \"directional_crawler\"\n" + kSurface + kAngular;
+  EXPECT_EQ(error_of(crawler + "[crawler]\nfeet = 4294967298\n"),
+            "crawler.feet = 4294967298: must be in [-2147483648, 2147483647]");
+  EXPECT_EQ(error_of(crawler + "[run]\ncycles = 1\n"), "run.cycles = 1: must be in [2, 1000]");
+  EXPECT_EQ(error_of(crawler + "[run]\ncycles = 2.5\n").find("run.cycles"), 0u);
+}
+
 // ---- The command line ----------------------------------------------------------------------------
 
 class DirectionalCli : public test::CliTest {

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdlib>
@@ -169,6 +170,26 @@ namespace {
 const std::string kTransient = "kind = \"patch_transient\"\n" + kBase.substr(kBase.find('\n') + 1) + kPatch +
                                "[kinematics]\nVr_mps = 16.0\nvx_mps = 0.5\nspin_radps = 3.0\n"
                                "[time]\nt_end_s = 0.01\noutput_dt_s = 0.002\n";
+
+// The generic study (src/io/study.hpp): one case, its progress from 0 to 1 in order, its time in the header.
+TEST(PatchScenario, TransientRunsThroughTheGenericStudy) {
+  std::vector<double> fractions;
+  const RunResult r = parse_scenario_string(kTransient, "t")->run([&](const Progress& p) {
+    EXPECT_EQ(p.case_index, 0u);
+    EXPECT_EQ(p.case_count, 1u);
+    fractions.push_back(p.fraction);
+  });
+  ASSERT_GE(fractions.size(), 3u);
+  EXPECT_EQ(fractions.front(), 0.0);
+  EXPECT_EQ(fractions.back(), 1.0);
+  EXPECT_TRUE(std::is_sorted(fractions.begin(), fractions.end()));
+  ASSERT_EQ(r.cases.size(), 1u);
+  EXPECT_EQ(r.cases.front().solve_seconds, r.solve_seconds);
+  EXPECT_GT(r.solve_seconds, 0.0);
+  EXPECT_EQ(r.report.dump().find("\"kind\": \"patch_transient\""), r.report.dump().find("\"kind\""));
+  EXPECT_EQ(r.name, "t");
+  EXPECT_EQ(r.plot_y, (std::vector<std::string>{"Fz_N", "Fx_N", "Fy_N", "Mz_Nm"}));
+}
 
 TEST(PatchScenario, TransientRunsAndChecksTheLoad) {
   const auto sc = parse_scenario_string(

@@ -33,6 +33,7 @@
 // | phase_lag      | lag between successive springs (periods)  | -    | [0, 1)  |
 #include <string_view>
 
+#include "bristle/core/schema.hpp"
 #include "bristle/core/progress.hpp"
 #include "bristle/core/time_series.hpp"
 #include "bristle/directional/epsilon_system.hpp"
@@ -53,6 +54,23 @@ struct CrawlerParams {
   double rest_length(int spring, double t) const;  // L_j(t), spring = 0..feet-2
   double rest_length_rate(int spring, double t) const;
 };
+
+/// The schema of CrawlerParams (core/schema.hpp): the [crawler] table (its rules are validate()'s).
+template <class Archive, schema::Of<CrawlerParams> Self>
+void serialize(Archive& a, Self& p) {
+  using schema::Type;
+  a.integer(p.feet, {.key = "feet", .type = Type::integer, .default_value = "2", .doc = "number of feet: 2 or 3"});
+  a.number(p.k_a_N_per_m, {.key = "k_a_N_per_m", .unit = "N/m", .default_value = "10", .range = schema::finite(),
+                           .doc = "stiffness of the actuated springs between the feet", .log_scale = true});
+  a.number(p.rest_length_m, {.key = "rest_length_m", .unit = "m", .default_value = "1", .range = schema::finite(),
+                             .doc = "mean rest length of the actuated springs"});
+  a.number(p.stroke_m, {.key = "stroke_m", .unit = "m", .default_value = "0.2", .range = schema::finite(),
+                        .doc = "amplitude of the rest length's oscillation"});
+  a.number(p.period_s, {.key = "period_s", .unit = "s", .default_value = "1", .range = schema::finite(),
+                        .doc = "period of the gait"});
+  a.number(p.phase_lag, {.key = "phase_lag", .default_value = "0.25", .range = schema::finite(),
+                         .doc = "phase lag between the springs, in [0, 1) periods"});
+}
 
 struct CrawlerRun {
   /// Columns: t_s, x1_m, ..., xn_m, center_m, D_J (dissipated energy).

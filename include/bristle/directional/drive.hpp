@@ -23,6 +23,7 @@
 #include <string_view>
 #include <vector>
 
+#include "bristle/core/schema.hpp"
 #include "bristle/core/progress.hpp"
 #include "bristle/core/time_series.hpp"
 #include "bristle/directional/energy.hpp"
@@ -38,6 +39,16 @@ struct DriveParams {
   double rest_length_m = 0.0;
   void validate(std::string_view prefix = "drive") const;
 };
+
+/// The schema of DriveParams (core/schema.hpp): the horizontal spring of [drive] (its rules are validate()'s).
+template <class Archive, schema::Of<DriveParams> Self>
+void serialize(Archive& a, Self& p) {
+  a.number(p.k_h_N_per_m, {.key = "k_h_N_per_m", .unit = "N/m", .default_value = "1", .range = schema::finite(),
+                           .doc = "stiffness k_h > 0 of the horizontal spring", .equation = "paper 2, eq. 3.3",
+                           .log_scale = true});
+  a.number(p.rest_length_m, {.key = "rest_length_m", .unit = "m", .default_value = "0", .range = schema::finite(),
+                             .doc = "rest length L_h of the horizontal spring", .equation = "paper 2, eq. 3.3"});
+}
 
 /// l(t) = k_h (q(t) - L_h + gap) (eq. 3.3 with the gap kept).
 Loading drive_loading(const Mechanism& mechanism, const DriveParams& drive, const Loading& q);

@@ -48,6 +48,7 @@
 #include <string>
 #include <string_view>
 
+#include "bristle/core/schema.hpp"
 #include "bristle/directional/profile.hpp"
 
 namespace bristle::directional {
@@ -68,6 +69,34 @@ struct MechanismParams {
   /// The profile-independent rules (eqs. 2.13, 3.15, 3.16 and ranges).
   void validate(std::string_view prefix = "mechanism") const;
 };
+
+/// The schema of MechanismParams (core/schema.hpp): the [mechanism] table. The rules are validate()'s and
+/// Mechanism's (eqs. 2.13, 3.9, 3.15-3.17, with the profile), so the ranges here are only "finite".
+template <class Archive, schema::Of<MechanismParams> Self>
+void serialize(Archive& a, Self& p) {
+  using schema::Type;
+  const bool angular = p.kind == MechanismKind::angular;
+  a.choice(p.kind, {.key = "kind", .type = Type::choice, .default_value = "required", .doc = "the mechanism",
+                    .equation = "paper 2, §3", .choices = "vertical, slanted, angular"});
+  a.number(p.k, {.key = "k", .unit = "N/m or N m/rad", .default_value = "1", .range = schema::finite(),
+                 .doc = "spring stiffness (N m/rad for the angular spring)", .log_scale = true});
+  a.number(p.height_m, {.key = "height_m", .unit = "m", .default_value = "1", .range = schema::finite(),
+                        .doc = "height h of the root above the surface"});
+  a.number(p.rest_length_m, {.key = "rest_length_m", .unit = "m", .default_value = "1.5", .range = schema::finite(),
+                             .doc = "rest length L_rest of the spring", .used_by = "vertical, slanted"},
+           !angular);
+  a.number(p.theta_rad, {.key = "theta_rad", .unit = "rad", .default_value = "0.5", .range = schema::finite(),
+                         .doc = "slant theta, omega_+ < cot(theta)", .equation = "paper 2, eq. 3.9",
+                         .used_by = "slanted"},
+           p.kind == MechanismKind::slanted);
+  a.number(p.length_m, {.key = "length_m", .unit = "m", .default_value = "1.25", .range = schema::finite(),
+                        .doc = "rod length L > h", .equation = "paper 2, eq. 3.15", .used_by = "angular"},
+           angular);
+  a.number(p.theta_rest_rad, {.key = "theta_rest_rad", .unit = "rad", .default_value = "0", .range = schema::finite(),
+                              .doc = "rest angle, -pi/2 < theta_rest < theta_lim", .equation = "paper 2, eq. 3.16",
+                              .used_by = "angular"},
+           angular);
+}
 
 /// The coefficients of the limit (eps -> 0) dry friction (Lemmas 2 and 3).
 struct LimitCoefficients {

@@ -37,6 +37,8 @@
 #include <string_view>
 #include <vector>
 
+#include "bristle/core/schema.hpp"
+
 namespace bristle::directional {
 
 enum class ProfileKind { sine, ratchet, fourier, table };
@@ -58,6 +60,45 @@ struct ProfileParams {
   /// constant profile and a table that is not periodic.
   void validate(std::string_view prefix = "profile") const;
 };
+
+/// The schema of ProfileParams (core/schema.hpp): the [profile] table. The rules are validate()'s (its
+/// messages name the equation), so the ranges here are only "finite". A table profile is given inline (x, w)
+/// or as a CSV file (file, x_column, w_column: declared, read by the scenario reader).
+template <class Archive, schema::Of<ProfileParams> Self>
+void serialize(Archive& a, Self& p) {
+  using schema::Type;
+  const bool table = p.kind == ProfileKind::table;
+  a.choice(p.kind, {.key = "kind", .type = Type::choice, .default_value = "required", .doc = "the profile kind",
+                    .equation = "paper 2, eqs. 3.4-3.5", .choices = "sine, ratchet, fourier, table"});
+  a.number(p.amplitude, {.key = "amplitude", .default_value = "0.1/(2 pi)", .range = schema::finite(),
+                         .doc = "A: w = A sin(2 pi x) (sine), A [sin 2 pi x + (r/2) sin 4 pi x] (ratchet)",
+                         .used_by = "sine, ratchet"},
+           p.kind == ProfileKind::sine || p.kind == ProfileKind::ratchet);
+  a.number(p.asymmetry, {.key = "asymmetry", .default_value = "0.25", .range = schema::finite(),
+                         .doc = "r in [-1/4, 1/4]", .used_by = "ratchet"},
+           p.kind == ProfileKind::ratchet);
+  a.declared({.key = "cos", .type = Type::number_list, .default_value = "[]", .doc = "a_k, k = 1..n",
+              .used_by = "fourier"},
+             p.kind == ProfileKind::fourier);
+  a.declared({.key = "sin", .type = Type::number_list, .default_value = "[]", .doc = "b_k, k = 1..n",
+              .used_by = "fourier"},
+             p.kind == ProfileKind::fourier);
+  a.declared({.key = "file", .type = Type::text, .default_value = "-",
+              .doc = "a CSV file of x and w (instead of x and w)", .used_by = "table"},
+             table);
+  a.declared({.key = "x_column", .type = Type::text, .default_value = "the first column", .doc = "with file",
+              .used_by = "table"},
+             table);
+  a.declared({.key = "w_column", .type = Type::text, .default_value = "the second column", .doc = "with file",
+              .used_by = "table"},
+             table);
+  a.declared({.key = "x", .type = Type::number_list, .default_value = "required",
+              .doc = "the abscissae of one period, 0 = x_0 < ... < x_n = 1", .used_by = "table"},
+             table);
+  a.declared({.key = "w", .type = Type::number_list, .default_value = "required",
+              .doc = "the heights w(x_i), w_n = w_0", .used_by = "table"},
+             table);
+}
 
 /// Extrema of a 1-periodic function on one period: value and location.
 struct Extremum {

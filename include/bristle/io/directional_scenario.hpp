@@ -69,7 +69,12 @@ struct DirectionalLoopScenario : DirectionalBase {
   double start_m = 0.0, amplitude_m = 0.5, period_s = 2.0, cycles = 1.5;  // triangle wave q(t)
   EpsilonList epsilon;
   int outputs = 2000;
-  integrate::Options integrator;  // atol on z: atol_z_per_epsilon * eps
+  integrate::Options integrator = [] {  // rtol and max_steps; atol on z: atol_z_per_epsilon * eps
+    integrate::Options o;
+    o.rtol = 1e-10;
+    o.max_steps = 200'000'000;
+    return o;
+  }();
   double atol_z_per_epsilon = 1e-7;
   directional::Loading driver() const;
   std::vector<double> times() const;
@@ -83,6 +88,132 @@ struct DirectionalCrawlerScenario : DirectionalBase {
   int samples_per_cycle = 200;
   int limit_steps_per_cycle = 2000;
 };
+
+// ---- The schema of the directional kinds (core/schema.hpp). [profile], [mechanism], [drive] (the spring) and
+// [crawler] are the library structs' serialize() (include/bristle/directional/); these are the scenarios' own.
+
+template <class Archive, schema::Of<EpsilonList> Self>
+void serialize(Archive& a, Self& e) {
+  using schema::Type;
+  a.declared({.key = "values_m", .type = Type::number_list, .unit = "m", .default_value = "[0.1, 0.01, 0.001]",
+              .doc = "the periods eps of the wiggles, each > 0 and below the mechanism's epsilon_max",
+              .equation = "paper 2, eq. 3.4"});
+  a.number(e.gamma, {.key = "gamma", .default_value = "1", .range = schema::finite(),
+                     .doc = "viscosity eps^gamma, gamma > 0", .equation = "paper 2, eq. 2.7"});
+  a.flag(e.limit, {.key = "limit", .type = Type::flag, .default_value = "true",
+                   .doc = "add the limit (eq. 2.3) as a case with epsilon_m = 0"});
+}
+
+/// kind, name, description and [profile]: the head of every directional kind.
+template <class Archive, class Sc>
+void serialize_directional_head(Archive& a, Sc& sc, std::string_view kind) {
+  using schema::Type;
+  a.declared({.key = "kind", .type = Type::text, .default_value = "required", .doc = kind});
+  a.text(sc.name, {.key = "name", .type = Type::text, .default_value = "the file stem",
+                   .doc = "names the output files <name>.csv/.json/.png"});
+  a.text(sc.description, {.key = "description", .type = Type::text, .default_value = "\"\"",
+                          .doc = "free text, copied into the JSON"});
+  a.table({.key = "profile", .type = Type::table, .default_value = "required", .doc = "the surface profile w"},
+          [&](auto& b) { serialize(b, sc.profile); });
+}
+
+template <class Archive, class Sc>
+void serialize_directional_output(Archive& a, Sc& sc, std::string_view plot_x, std::string_view plot_y) {
+  using schema::Type;
+  a.table({.key = "output", .type = Type::table, .default_value = "-", .doc = "what the plot shows"}, [&](auto& b) {
+    b.text(sc.output.plot_x, {.key = "plot_x", .type = Type::text, .default_value = plot_x, .doc = "an output column"});
+    b.declared({.key = "plot_y", .type = Type::text_list, .default_value = plot_y,
+                .doc = "output columns, at least one"});
+    b.text(sc.output.title, {.key = "title", .type = Type::text, .default_value = "the scenario name",
+                             .doc = "the plot title"});
+  });
+}
+
+template <class Archive, schema::Of<DirectionalCoefficientsScenario> Self>
+void serialize(Archive& a, Self& sc) {
+  using schema::Type;
+  serialize_directional_head(a, sc, "\"directional_coefficients\"");
+  a.table({.key = "mechanism", .type = Type::table, .default_value = "required",
+           .doc = "the bristle: only its kind (mu_+- depend only on the slant and the surface)"},
+          [&](auto& b) {
+            b.choice(sc.mechanism.kind, {.key = "kind", .type = Type::choice, .default_value = "required",
+                                         .doc = "the mechanism", .equation = "paper 2, eqs. 3.14, 3.24",
+                                         .choices = "vertical, slanted, angular"});
+          });
+  a.table({.key = "range", .type = Type::table, .default_value = "-", .doc = "the sampled angles"}, [&](auto& b) {
+    b.integer(sc.points, {.key = "points", .type = Type::integer, .default_value = "60",
+                          .range = schema::integer_in(2, 1e6), .doc = "number of angles"});
+    b.number(sc.from_rad, {.key = "from_rad", .unit = "rad", .default_value = "the admissible bound (not sampled)",
+                           .range = schema::finite(), .doc = "first angle (sampled), inside the admissible interval",
+                           .equation = "paper 2, eqs. 3.9, 3.17"});
+    b.number(sc.to_rad, {.key = "to_rad", .unit = "rad", .default_value = "the admissible bound (not sampled)",
+                         .range = schema::finite(), .doc = "last angle (sampled), > from_rad",
+                         .equation = "paper 2, eqs. 3.9, 3.17"});
+  });
+  serialize_directional_output(a, sc, "theta_rad or theta_lim_rad", "[\"mu_plus\", \"mu_minus\"]");
+}
+
+template <class Archive, schema::Of<DirectionalLoopScenario> Self>
+void serialize(Archive& a, Self& sc) {
+  using schema::Type;
+  serialize_directional_head(a, sc, "\"directional_loop\"");
+  a.table({.key = "mechanism", .type = Type::table, .default_value = "required", .doc = "the bristle"},
+          [&](auto& b) { serialize(b, sc.mechanism); });
+  a.table({.key = "drive", .type = Type::table, .default_value = "-",
+           .doc = "the horizontal spring and the triangle wave q(t) pulling it"},
+          [&](auto& b) {
+            serialize(b, sc.drive);
+            b.number(sc.start_m, {.key = "start_m", .unit = "m", .default_value = "0", .range = schema::finite(),
+                                  .doc = "q(0)"});
+            b.number(sc.amplitude_m, {.key = "amplitude_m", .unit = "m", .default_value = "0.5",
+                                      .range = schema::positive(), .doc = "amplitude of q"});
+            b.number(sc.period_s, {.key = "period_s", .unit = "s", .default_value = "2", .range = schema::positive(),
+                                   .doc = "period of q"});
+            b.number(sc.cycles, {.key = "cycles", .default_value = "1.5", .range = schema::positive(),
+                                 .doc = "periods of q, at most 10000"});
+          });
+  a.table({.key = "epsilon", .type = Type::table, .default_value = "-", .doc = "the eps-systems"},
+          [&](auto& b) { serialize(b, sc.epsilon); });
+  a.table({.key = "integrator", .type = Type::table, .default_value = "-", .doc = "the eps-systems' integrator"},
+          [&](auto& b) {
+            b.declared({.key = "method", .type = Type::choice, .default_value = "auto",
+                        .doc = "auto or cvode_bdf (the eps-systems run cvode_bdf)"});
+            b.number(sc.integrator.rtol, {.key = "rtol", .default_value = "1e-10", .range = schema::positive(),
+                                          .doc = "relative tolerance", .log_scale = true});
+            b.number(sc.atol_z_per_epsilon, {.key = "atol_z_per_epsilon", .default_value = "1e-7",
+                                             .range = schema::positive(),
+                                             .doc = "absolute tolerance on z, per metre of eps", .log_scale = true});
+            b.integer(sc.integrator.max_steps, {.key = "max_steps", .type = Type::integer, .default_value = "200000000",
+                                                .doc = "total step budget of each eps-system"});
+          });
+  a.table({.key = "time", .type = Type::table, .default_value = "-", .doc = "the output grid"}, [&](auto& b) {
+    b.integer(sc.outputs, {.key = "outputs", .type = Type::integer, .default_value = "2000",
+                           .range = schema::integer_in(2, 1e6), .doc = "output times over the cycles"});
+  });
+  serialize_directional_output(a, sc, "\"q_m\"", "[\"F_N\"]");
+}
+
+template <class Archive, schema::Of<DirectionalCrawlerScenario> Self>
+void serialize(Archive& a, Self& sc) {
+  using schema::Type;
+  serialize_directional_head(a, sc, "\"directional_crawler\"");
+  a.table({.key = "mechanism", .type = Type::table, .default_value = "required", .doc = "the bristle of each foot"},
+          [&](auto& b) { serialize(b, sc.mechanism); });
+  a.table({.key = "crawler", .type = Type::table, .default_value = "-", .doc = "the crawler"},
+          [&](auto& b) { serialize(b, sc.crawler); });
+  a.table({.key = "epsilon", .type = Type::table, .default_value = "-", .doc = "the eps-systems"},
+          [&](auto& b) { serialize(b, sc.epsilon); });
+  a.table({.key = "run", .type = Type::table, .default_value = "-", .doc = "the run"}, [&](auto& b) {
+    b.integer(sc.cycles, {.key = "cycles", .type = Type::integer, .default_value = "3",
+                          .range = schema::integer_in(2, 1000), .doc = "gait cycles"});
+    b.integer(sc.samples_per_cycle, {.key = "samples_per_cycle", .type = Type::integer, .default_value = "200",
+                                     .range = schema::integer_in(4, 1e6), .doc = "output rows per cycle"});
+    b.integer(sc.limit_steps_per_cycle, {.key = "limit_steps_per_cycle", .type = Type::integer,
+                                         .default_value = "2000", .range = schema::integer_in(4, 1e6),
+                                         .doc = "steps per cycle of the limit"});
+  });
+  serialize_directional_output(a, sc, "\"t_s\"", "[\"center_m\"]");
+}
 
 /// Parsers of TOML text (the kinds' registered parsers call them); every error is InvalidInput naming
 /// the TOML key.

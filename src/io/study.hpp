@@ -1,0 +1,68 @@
+#pragma once
+// Private: the generic study (issue 15, item 5) -- what every kind's run shares, written once: the result's
+// head (name, title, plot axes from the scenario's [output]), each case's timing (wall clock, solve_seconds),
+// progress (0 at a case's start, the solver's fractions, 1 at its end), the cases' series, labels and sweep
+// values, and the report's header (detail::report_header). A kind contributes its cases and two functions:
+//   solve(i, on_progress) -> R                     the library solve of case i (timed);
+//   describe(i, R& solved, Json& entry) -> TimeSeries
+//                                                  case i's JSON entry (solve_seconds is appended after it) and
+//                                                  its output series (not timed);
+// then appends its own fields (parameters, columns, the entries under "cases", ...) to result.report.
+#include <chrono>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "bristle/io/scenario.hpp"
+#include "scenario_internal.hpp"
+
+namespace bristle::io::detail {
+
+/// The cases of a study: a sweep value and a progress label each.
+struct StudyCases {
+  std::string column;                          // the CSV column of the values ("" without one)
+  std::vector<std::optional<double>> values{std::nullopt};
+  std::vector<std::string> labels{std::string()};
+  bool legend = false;                         // the labels are the plot's legend entries (case_labels)
+};
+
+struct StudyRun {
+  RunResult result;
+  Json entries = Json::array();  // each case's entry, with its solve_seconds last
+};
+
+template <class Sc, class Solve, class Describe>
+StudyRun run_study(std::string_view kind, const Sc& sc, const StudyCases& cases, Solve&& solve, Describe&& describe,
+                   const ProgressCallback& progress) {
+  StudyRun out;
+  RunResult& result = out.result;
+  result.name = sc.name;
+  result.title = sc.output.title;
+  result.plot_x = sc.output.plot_x;
+  result.plot_y = sc.output.plot_y;
+  result.sweep_column = cases.column;
+  const std::size_t n = cases.values.size();
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::string& label = cases.labels[i];
+    if (progress) progress(Progress{i, n, 0.0, label});
+    std::function<void(double)> on_progress;
+    if (progress) on_progress = [&](double fraction) { progress(Progress{i, n, fraction, label}); };
+    const auto start = std::chrono::steady_clock::now();
+    auto solved = solve(i, on_progress);
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (progress) progress(Progress{i, n, 1.0, label});
+    Json entry = Json::object();
+    TimeSeries series = describe(i, solved, entry);
+    entry["solve_seconds"] = seconds;
+    out.entries.push_back(std::move(entry));
+    result.solve_seconds += seconds;
+    if (cases.legend) result.case_labels.push_back(label);
+    result.cases.push_back(CaseResult{cases.values[i], std::move(series), seconds});
+  }
+  report_header(result.report, kind, sc.name, sc.description, sc.source, result.solve_seconds);
+  return out;
+}
+
+}  // namespace bristle::io::detail

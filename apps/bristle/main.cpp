@@ -1,7 +1,8 @@
 // bristle: the command line of the bristle friction library.
 //
 //   bristle run FILE.toml [--out DIR] [--no-plot] [--quiet] [--repeat N]
-//   bristle fit FILE.toml [--out DIR] [--no-plot] [--quiet]   (kind lumped, patch_steady_map, patch_transient)
+//   bristle fit FILE.toml [--out DIR] [--no-plot] [--quiet]   (kind lumped, patch_steady_map, patch_transient,
+//                                                               structure_stick_slip)
 //   bristle check FILE.toml
 //   bristle --version | --help
 //
@@ -200,7 +201,8 @@ int main(int argc, char** argv) {
   CLI::App* fit = app.add_subcommand(
       "fit", "Fit a scenario's parameters to measured data ([fit] table); write DIR/<name>_fit.json, .csv, .png "
              "and DIR/<name>_fitted.toml");
-  fit->add_option("FILE", fit_file, "Scenario file (TOML) of kind lumped, patch_steady_map or patch_transient with a [fit] table (docs/fitting.md)")
+  fit->add_option("FILE", fit_file, "Scenario file (TOML) of kind lumped, patch_steady_map, patch_transient or structure_stick_slip with a [fit] "
+                  "table (docs/fitting.md)")
       ->required()
       ->type_name("FILE.toml");
   fit->add_option("--out,-o", fit_out, "Output directory, created if missing (default: the current directory)")
@@ -226,6 +228,9 @@ int main(int argc, char** argv) {
       "kind = \"patch_transient\": time series as for lumped (time_column, window_s), from the unloaded contact\n"
       "(initial_state = \"rest\" only), targets any column of the kind's CSV (Fx_N, Fy_N, Mz_Nm, ...); Jacobian by\n"
       "central differences of whole transient solves.\n"
+      "kind = \"structure_stick_slip\": time series as for patch_transient; the run starts at rest at t = 0 (window_s\n"
+      "selects the samples fitted), targets F_N, w_m, v_mps, vr_mps (f_state with a [law]); the model's rows are\n"
+      "interpolated to the data times; Jacobian by central differences of whole runs.\n"
       "Outputs (<name> is the scenario's name, default the file stem):\n"
       "  DIR/<name>_fit.json    per parameter value, std_error, ci95; correlation, condition_number, rms per\n"
       "                         target, rms_N, aic, bic, converged, iterations, evaluations, warnings, fit_seconds\n"
@@ -311,6 +316,19 @@ int main(int argc, char** argv) {
       return kExitOk;
     }
     if (*check && bristle::io::is_fit_scenario(check_file) &&
+        bristle::io::is_structure_fit_kind(bristle::io::scenario_kind(check_file))) {
+      const bristle::io::StructureFitScenario scenario = bristle::io::load_structure_fit_scenario(check_file);
+      std::size_t samples = 0;
+      std::vector<std::string> keys, targets;
+      for (const auto& e : scenario.experiments) samples += e.times.size();
+      for (const auto& p : scenario.parameters) keys.push_back(p.key);
+      for (const auto& t : scenario.experiments.front().targets) targets.push_back(t.output);
+      fmt::print("fit of {}: {} parameter(s) ({}) to {} over {} experiment(s), {} samples\n", scenario.name,
+                 keys.size(), fmt::join(keys, ", "), fmt::join(targets, ", "), scenario.experiments.size(), samples);
+      fmt::print("{}: valid (fit scenario; run it with bristle fit)\n", check_file);
+      return kExitOk;
+    }
+    if (*check && bristle::io::is_fit_scenario(check_file) &&
         bristle::io::is_map_fit_kind(bristle::io::scenario_kind(check_file))) {
       const bristle::io::MapFitScenario scenario = bristle::io::load_map_fit_scenario(check_file);
       std::size_t rows = 0;
@@ -369,6 +387,26 @@ int main(int argc, char** argv) {
             bristle::fit::fit(scenario.experiments, scenario.parameters, scenario.options, progress);
         for (const std::string& w : fitted.warnings) fmt::print(stderr, "bristle: warning: {}\n", one_line(w));
         const bristle::io::RunResult result = bristle::io::transient_fit_run_result(scenario, fitted);
+        bristle::io::WriteOptions options;
+        options.plot = !fit_no_plot;
+        const auto files = bristle::io::write_outputs(result, fit_out, options);
+        if (!fit_quiet) {
+          if (fitted.rms_N)
+            fmt::print(stderr, "bristle fit: rms_N = {:.6g}, converged = {}\n", *fitted.rms_N, fitted.converged);
+          for (const auto& f : files) fmt::print("{}\n", f.string());
+          std::fflush(stdout);
+        }
+        return kExitOk;
+      }
+      if (bristle::io::is_structure_fit_kind(bristle::io::scenario_kind(fit_file))) {
+        if (fit->count("--compare") > 0)
+          throw bristle::InvalidInput("--compare: model comparison reads kind = \"lumped\" only, not "
+                                      "\"structure_stick_slip\"");
+        const bristle::io::StructureFitScenario scenario = bristle::io::load_structure_fit_scenario(fit_file);
+        const bristle::fit::Result fitted =
+            bristle::fit::fit(scenario.experiments, scenario.parameters, scenario.options, progress);
+        for (const std::string& w : fitted.warnings) fmt::print(stderr, "bristle: warning: {}\n", one_line(w));
+        const bristle::io::RunResult result = bristle::io::structure_fit_run_result(scenario, fitted);
         bristle::io::WriteOptions options;
         options.plot = !fit_no_plot;
         const auto files = bristle::io::write_outputs(result, fit_out, options);

@@ -118,6 +118,33 @@ void export_fit(py::module_& m) {
           }
           return out;
         }
+        if (io::is_structure_fit_kind(kind)) {
+          if (compare.has_value())
+            throw InvalidInput("bristle.fit: compare: model comparison reads kind = \"lumped\" only");
+          const io::StructureFitScenario sc =
+              path ? io::load_structure_fit_scenario(*path)
+                   : io::parse_structure_fit_string(*toml, "scenario", directory.value_or(std::filesystem::path{}));
+          const fit::IterationCallback callback = progress_callback(progress);
+          fit::Result r;
+          {
+            py::gil_scoped_release release;
+            r = fit::fit(sc.experiments, sc.parameters, sc.options, callback);
+          }
+          py::dict out = json_to_python(io::structure_fit_report(sc, r));
+          py::list experiments = out["experiments"];
+          for (std::size_t i = 0; i < sc.experiments.size(); ++i) {
+            const fit::StructureExperiment& e = sc.experiments[i];
+            py::dict d = experiments[i];
+            d["t_s"] = array_of(e.times);
+            py::dict measured, fitted;
+            for (const fit::Target& t : e.targets) measured[py::str(t.output)] = array_of(t.values);
+            const TimeSeries& s = r.experiments[i].series;
+            for (std::size_t k = 0; k < s.names.size(); ++k) fitted[py::str(s.names[k])] = array_of(s.columns[k]);
+            d["measured"] = measured;
+            d["fitted"] = fitted;
+          }
+          return out;
+        }
         if (io::is_map_fit_kind(kind)) {
           if (compare.has_value())
             throw InvalidInput("bristle.fit: compare: model comparison reads kind = \"lumped\" only");
@@ -184,9 +211,10 @@ void export_fit(py::module_& m) {
       "measured (per target) and fitted (every model column) as numpy arrays. A comparison returns the dict of\n"
       "<name>_compare.json. A kind = \"patch_steady_map\" scenario (rows matched on fit.grid_column) gives the\n"
       "same report; its experiments[i] hold the grid values under the grid column's name (e.g. slip_angle_deg),\n"
-      "measured and fitted (Fx_N, Fy_N, Mz_Nm, Mz_no_phi_Nm) at the data rows; kind = \"patch_transient\" as lumped\n"
-      "(t_s, measured, fitted). Progress (iteration, cost) on sys.stderr unless progress=False; Ctrl-C raises\n"
-      "KeyboardInterrupt at the next iteration. Bad input raises InvalidInput naming the key.");
+      "measured and fitted (Fx_N, Fy_N, Mz_Nm, Mz_no_phi_Nm) at the data rows; kind = \"patch_transient\" and\n"
+      "kind = \"structure_stick_slip\" as lumped (t_s, measured, fitted). Progress (iteration, cost) on sys.stderr\n"
+      "unless progress=False; Ctrl-C raises KeyboardInterrupt at the next iteration. Bad input raises InvalidInput\n"
+      "naming the key.");
 }
 
 }  // namespace bristle::python

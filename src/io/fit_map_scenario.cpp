@@ -5,12 +5,14 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <set>
 
 #include "bristle/core/error.hpp"
 #include "bristle/io/json.hpp"
 #include "bristle/io/key_path.hpp"
 #include "bristle/io/patch_scenario.hpp"
+#include "bristle/io/structures_scenario.hpp"
 #include "csv_table.hpp"
 #include "fit_internal.hpp"
 #include "input_file.hpp"
@@ -472,22 +474,39 @@ RunResult map_fit_run_result(const MapFitScenario& scenario, const fit::Result& 
 
 namespace {
 
-TransientFitScenario parse_transient_fit(const toml::table& root, std::string_view name, const ScenarioSource& source) {
+/// What a time-series kind gives the shared [fit] reader below (patch_transient, structure_stick_slip).
+template <class Scenario>
+struct SeriesKind {
+  std::string_view kind;              // "patch_transient"
+  std::string_view rest;              // why "rest" is the only initial_state, e.g. "starts from the unloaded contact"
+  std::vector<std::string> outputs;   // the columns a target may name
+  /// Sets the scenario's time grid in its TOML to the window (first and last data time, sample count).
+  std::function<void(toml::table&, double, double, std::size_t)> set_window;
+  std::function<Scenario(const std::string&, const std::string&, const ScenarioSource&)> parse;
+  /// Rewrites the scenario's file references in its TOML as absolute paths (the base of <name>_fitted.toml).
+  std::function<void(toml::table&, const Scenario&)> absolute_files;
+};
+
+/// The [fit] table of a time-series kind: data, time_column, window_s, initial_state = "rest", targets,
+/// parameters, multi_start, seed, max_iterations, [[fit.experiment]]; Out is the kind's fit scenario.
+template <class Out, class Scenario>
+Out parse_series_fit(const toml::table& root, std::string_view name, const ScenarioSource& source,
+                     const SeriesKind<Scenario>& kind) {
   const Section top(&root, "");
   if (top.has("sweep")) throw InvalidInput("[sweep]: a fit scenario cannot have a sweep (fit one case)");
   const Section f = top.table("fit");
   if (!f.present())
     throw InvalidInput("missing table [fit] (what to fit: data, targets and parameters; docs/fitting.md)");
   for (const char* k : {"validation_window_s", "grid_column"})
-    if (f.has(k)) throw InvalidInput(fmt::format("fit.{}: does not apply to kind = \"patch_transient\"", k));
-  if (f.has("model")) throw InvalidInput("fit.model: model comparison reads kind = \"lumped\" only, not \"patch_transient\"");
+    if (f.has(k)) throw InvalidInput(fmt::format("fit.{}: does not apply to kind = \"{}\"", k, kind.kind));
+  if (f.has("model"))
+    throw InvalidInput(fmt::format("fit.model: model comparison reads kind = \"lumped\" only, not \"{}\"", kind.kind));
   f.check_keys({"data", "time_column", "window_s", "initial_state", "targets", "parameters", "experiment",
                 "multi_start", "seed", "max_iterations"});
   if (const auto s = f.string("initial_state"); s && *s != "rest")
-    throw InvalidInput(fmt::format("fit.initial_state = {}: kind = \"patch_transient\" starts from the unloaded "
-                                   "contact: only \"rest\"",
-                                   q(*s)));
-  TransientFitScenario out;
+    throw InvalidInput(fmt::format("fit.initial_state = {}: kind = \"{}\" {}: only \"rest\"", q(*s), kind.kind,
+                                   kind.rest));
+  Out out;
   out.name = top.string("name").value_or(std::string(name));
   out.source = source;
   if (const auto n = f.integer("multi_start")) {
@@ -502,7 +521,7 @@ TransientFitScenario parse_transient_fit(const toml::table& root, std::string_vi
     if (*n < 1 || *n > 100000) throw InvalidInput(fmt::format("fit.max_iterations = {}: must be in 1..100000", *n));
     out.options.max_iterations = static_cast<int>(*n);
   }
-  const std::vector<TargetSpec> target_specs = read_targets(f, fit::transient_outputs(), "patch_transient");
+  const std::vector<TargetSpec> target_specs = read_targets(f, kind.outputs, kind.kind);
   const Section parameters = f.table("parameters");
   if (!parameters.present() || parameters.keys().empty())
     throw InvalidInput("missing table [fit.parameters] (key path = { initial, min, max[, scale] })");
@@ -584,14 +603,10 @@ TransientFitScenario parse_transient_fit(const toml::table& root, std::string_vi
       for (auto&& [k, v] : *experiment_tables[i]->get("set")->as_table())
         detail::set_toml_path(sc_table, std::string(k.str()), v, set.key(std::string(k.str())));
     }
-    toml::table time;
-    time.insert("t_start_s", times[first]);
-    time.insert("t_end_s", times[last - 1]);
-    time.insert("output_dt_s", (times[last - 1] - times[first]) / static_cast<double>(samples - 1));
-    sc_table.insert_or_assign("time", std::move(time));
-    fit::TransientExperiment e;
+    kind.set_window(sc_table, times[first], times[last - 1], samples);
+    typename decltype(out.experiments)::value_type e;
     try {
-      e.scenario = parse_patch_transient_string(detail::toml_text(sc_table), out.name, source);
+      e.scenario = kind.parse(detail::toml_text(sc_table), out.name, source);
     } catch (const InvalidInput& error) {
       if (!own) throw;
       throw InvalidInput(fmt::format("{} (with {}.set): {}", ex.path(), ex.path(), error.what()));
@@ -606,9 +621,7 @@ TransientFitScenario parse_transient_fit(const toml::table& root, std::string_vi
       for (std::size_t r = first; r < last; ++r) t.values.push_back(csv.rows[r][target_index[k]]);
       e.targets.push_back(std::move(t));
     }
-    for (const TableFile& tf : e.scenario.table_files)
-      detail::set_toml_path(sc_table, tf.key + ".file", toml::value<std::string>(fs::absolute(tf.path).string()),
-                            tf.key);
+    kind.absolute_files(sc_table, e.scenario);
     out.experiments.push_back(std::move(e));
     out.scenario_toml.push_back(detail::toml_text(sc_table));
     out.data_files.push_back(data);
@@ -629,7 +642,68 @@ TransientFitScenario parse_transient_fit(const toml::table& root, std::string_vi
   return out;
 }
 
+TransientFitScenario parse_transient_fit(const toml::table& root, std::string_view name, const ScenarioSource& source) {
+  SeriesKind<PatchTransientScenario> kind;
+  kind.kind = "patch_transient";
+  kind.rest = "starts from the unloaded contact";
+  kind.outputs = fit::transient_outputs();
+  kind.set_window = [](toml::table& sc_table, double t0, double t1, std::size_t samples) {
+    toml::table time;
+    time.insert("t_start_s", t0);
+    time.insert("t_end_s", t1);
+    time.insert("output_dt_s", (t1 - t0) / static_cast<double>(samples - 1));
+    sc_table.insert_or_assign("time", std::move(time));
+  };
+  kind.parse = [](const std::string& text, const std::string& n, const ScenarioSource& src) {
+    return parse_patch_transient_string(text, n, src);
+  };
+  kind.absolute_files = [](toml::table& sc_table, const PatchTransientScenario& sc) {
+    for (const TableFile& tf : sc.table_files)
+      detail::set_toml_path(sc_table, tf.key + ".file", toml::value<std::string>(fs::absolute(tf.path).string()),
+                            tf.key);
+  };
+  return parse_series_fit<TransientFitScenario>(root, name, source, kind);
+}
+
+StructureFitScenario parse_structure_fit(const toml::table& root, std::string_view name, const ScenarioSource& source) {
+  SeriesKind<StructureStickSlipScenario> kind;
+  kind.kind = "structure_stick_slip";
+  kind.rest = "starts from the structure at rest and unloaded at t = 0";
+  kind.outputs = fit::structure_outputs();
+  kind.set_window = [](toml::table& sc_table, double, double t1, std::size_t) {
+    detail::set_toml_path(sc_table, "run.t_end_s", toml::value<double>(t1), "run.t_end_s");
+  };
+  kind.parse = [](const std::string& text, const std::string& n, const ScenarioSource& src) {
+    StructureStickSlipScenario sc = parse_structure_stick_slip_string(text, n, src.directory);
+    sc.source = src;
+    return sc;
+  };
+  kind.absolute_files = [](toml::table& sc_table, const StructureStickSlipScenario& sc) {
+    if (!sc.structure.file.empty() && !fs::path(sc.structure.file).is_absolute())
+      detail::set_toml_path(sc_table, "structure.file",
+                            toml::value<std::string>(fs::absolute(sc.source.directory / sc.structure.file).string()),
+                            "structure.file");
+  };
+  return parse_series_fit<StructureFitScenario>(root, name, source, kind);
+}
+
 }  // namespace
+
+bool is_structure_fit_kind(std::string_view kind) { return kind == "structure_stick_slip"; }
+
+StructureFitScenario load_structure_fit_scenario(const fs::path& path) {
+  const std::string text = detail::read_input_file(path, detail::kMaxScenarioBytes, "", "scenario ");
+  const ScenarioSource source = source_of(path);
+  return parse_structure_fit(detail::parse_toml(text, source.display_name()), path.stem().string(), source);
+}
+
+StructureFitScenario parse_structure_fit_string(std::string_view toml, std::string_view name,
+                                                const fs::path& directory) {
+  ScenarioSource source;
+  std::error_code ec;
+  source.directory = directory.empty() ? fs::current_path(ec) : directory;
+  return parse_structure_fit(detail::parse_toml(toml, source.display_name()), name, source);
+}
 
 TransientFitScenario load_transient_fit_scenario(const fs::path& path) {
   const std::string text = detail::read_input_file(path, detail::kMaxScenarioBytes, "", "scenario ");
@@ -645,13 +719,17 @@ TransientFitScenario parse_transient_fit_string(std::string_view toml, std::stri
   return parse_transient_fit(detail::parse_toml(toml, source.display_name()), name, source);
 }
 
-Json transient_fit_report(const TransientFitScenario& scenario, const fit::Result& result) {
-  Json r = result_json("patch_transient", scenario.name, scenario.experiments.front().scenario.description,
-                       scenario.source, scenario.options.multi_start, result);
+namespace {
+
+/// The report of a time-series kind's fit (as transient_fit_report says).
+template <class Sc>
+Json series_fit_report(std::string_view kind, const Sc& scenario, const fit::Result& result) {
+  Json r = result_json(kind, scenario.name, scenario.experiments.front().scenario.description, scenario.source,
+                       scenario.options.multi_start, result);
   r["initial_state"] = "rest";
   Json experiments = Json::array();
   for (std::size_t i = 0; i < scenario.experiments.size(); ++i) {
-    const fit::TransientExperiment& e = scenario.experiments[i];
+    const auto& e = scenario.experiments[i];
     Json j = Json::object();
     j["label"] = e.label;
     j["data"] = scenario.data_files[i];
@@ -664,7 +742,11 @@ Json transient_fit_report(const TransientFitScenario& scenario, const fit::Resul
   return r;
 }
 
-RunResult transient_fit_run_result(const TransientFitScenario& scenario, const fit::Result& result) {
+/// The outputs of a time-series kind's fit (as transient_fit_run_result says); `outputs_note` says what the
+/// fitted scenario's grid is.
+template <class Sc>
+RunResult series_fit_run_result(std::string_view kind, const Sc& scenario, const fit::Result& result,
+                                std::string_view outputs_note) {
   RunResult run;
   run.name = scenario.name + "_fit";
   run.title = fmt::format("{}: fit", scenario.name);
@@ -677,7 +759,7 @@ RunResult transient_fit_run_result(const TransientFitScenario& scenario, const f
     for (const char* suffix : {"_measured", "_fitted", "_residual"}) names.push_back(t.output + suffix);
   TimeSeries series(names);
   for (std::size_t e = 0; e < scenario.experiments.size(); ++e) {
-    const fit::TransientExperiment& ex = scenario.experiments[e];
+    const auto& ex = scenario.experiments[e];
     const TimeSeries& model = result.experiments[e].series;
     for (std::size_t i = 0; i < ex.times.size(); ++i) {
       std::vector<double> row;
@@ -697,21 +779,40 @@ RunResult transient_fit_run_result(const TransientFitScenario& scenario, const f
   run.plot_y = {targets.front().output + "_measured", targets.front().output + "_fitted",
                 targets.front().output + "_residual"};
   run.solve_seconds = result.fit_seconds;
-  run.report = transient_fit_report(scenario, result);
+  run.report = series_fit_report(kind, scenario, result);
   run.warnings = result.warnings;
   toml::table root = detail::parse_toml(scenario.scenario_toml.front(), "fitted scenario");
   for (const fit::ParameterResult& p : result.parameters) set_value(root, p.key, p.value);
   root.insert_or_assign("name", scenario.name + "_fitted");
   run.extra_files.push_back(ExtraFile{
       "ted.toml", fmt::format("# {}: the scenario {} with the parameters fitted by `bristle fit` to {} (window {} .. "
-                              "{} s, {} samples; outputs every data interval)\n# rms_N = {}, converged = {}.\n",
+                              "{} s, {} samples; {})\n# rms_N = {}, converged = {}.\n",
                               scenario.name + "_fitted", scenario.source.display_name(), scenario.data_files.front(),
                               format_value(scenario.experiments.front().times.front()),
                               format_value(scenario.experiments.front().times.back()),
-                              scenario.experiments.front().times.size(),
+                              scenario.experiments.front().times.size(), outputs_note,
                               result.rms_N ? format_value(*result.rms_N) : "-", result.converged) +
                       detail::toml_text(root)});
   return run;
+}
+
+}  // namespace
+
+Json transient_fit_report(const TransientFitScenario& scenario, const fit::Result& result) {
+  return series_fit_report("patch_transient", scenario, result);
+}
+
+RunResult transient_fit_run_result(const TransientFitScenario& scenario, const fit::Result& result) {
+  return series_fit_run_result("patch_transient", scenario, result, "outputs every data interval");
+}
+
+Json structure_fit_report(const StructureFitScenario& scenario, const fit::Result& result) {
+  return series_fit_report("structure_stick_slip", scenario, result);
+}
+
+RunResult structure_fit_run_result(const StructureFitScenario& scenario, const fit::Result& result) {
+  return series_fit_run_result("structure_stick_slip", scenario, result,
+                               "run.t_end_s = the window's end, from rest at t = 0");
 }
 
 }  // namespace bristle::io

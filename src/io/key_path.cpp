@@ -19,6 +19,7 @@
 #include "bristle/core/error.hpp"
 #include "bristle/core/schema.hpp"
 #include "bristle/io/patch_scenario.hpp"
+#include "bristle/io/structures_scenario.hpp"
 #include "bristle/rheology/contact_pair.hpp"
 #include "bristle/rheology/rheology.hpp"
 
@@ -160,6 +161,33 @@ struct Kind<PatchTransientScenario> : PatchKind<PatchTransientScenario> {
     if (name == "patch.width_exponent" && sc.transient.width_exponent) return &*sc.transient.width_exponent;
     return nullptr;
   }
+};
+
+template <>
+struct Kind<StructureStickSlipScenario> {
+  using Sc = StructureStickSlipScenario;
+  static constexpr bool kListSignalByName = false;  // no signals
+  static bool signal_by_name(std::string_view) { return false; }
+  static bool listed(const Sc&, std::string_view) { return true; }
+  static std::string context(const Sc& sc, std::string_view table) {
+    const bool contact = table == "law" || table == "body1" || table == "body2" || table == "pair" ||
+                         starts_with(table, "law.");
+    if (contact && !sc.dynamic) return "[friction] (set-valued Coulomb-Stribeck; [law] with [body1] is a dynamic law)";
+    if (table == "friction" && sc.dynamic)
+      return fmt::format("a dynamic [law] (law.type = \"{}\"; [friction] is the set-valued Coulomb-Stribeck law)",
+                         laws::to_string(sc.law.kind));
+    if (table == "model") return fmt::format("model.type = \"{}\"", sc.modal ? "modal" : "reduced");
+    if (table == "structure") return fmt::format("structure.type = \"{}\"", structures::to_string(sc.structure.kind));
+    return contact_context(sc, table);
+  }
+  static std::string signal_unit(const Sc&, std::string_view, std::string_view table_unit) {
+    return std::string(table_unit);
+  }
+  template <class S>
+  static auto declared(S&, std::string_view) -> decltype(&std::declval<S&>().dt_s) {
+    return nullptr;
+  }
+  static void check(const Sc& sc) { io::validate(sc); }
 };
 
 // ---- what a path resolves to -----------------------------------------------------------------------
@@ -744,14 +772,18 @@ double get_number(const PatchTransientScenario& sc, std::string_view key) { retu
 void set_number(PatchTransientScenario& sc, std::string_view key, double value) { set_generic(sc, key, value); }
 std::vector<std::string> numeric_keys(const PatchTransientScenario& sc) { return all_numeric_keys(sc); }
 KeyInfo key_info(const PatchTransientScenario& sc, std::string_view key) { return info_generic(sc, key); }
+double get_number(const StructureStickSlipScenario& sc, std::string_view key) { return get_generic(sc, key); }
+void set_number(StructureStickSlipScenario& sc, std::string_view key, double value) { set_generic(sc, key, value); }
+std::vector<std::string> numeric_keys(const StructureStickSlipScenario& sc) { return all_numeric_keys(sc); }
+KeyInfo key_info(const StructureStickSlipScenario& sc, std::string_view key) { return info_generic(sc, key); }
 
 // ---- a parsed Scenario of any kind that has key paths ---------------------------------------------------
 
 namespace {
 
 [[noreturn]] void no_key_paths(const Scenario& s) {
-  throw InvalidInput(fmt::format("kind = \"{}\": has no key paths yet (lumped, patch_steady_map and "
-                                 "patch_transient have them)",
+  throw InvalidInput(fmt::format("kind = \"{}\": has no key paths yet (lumped, patch_steady_map, "
+                                 "patch_transient and structure_stick_slip have them)",
                                  s.kind()));
 }
 
@@ -761,6 +793,7 @@ auto with_case(const Scenario& s, F&& f) {
   if (const auto* l = dynamic_cast<const LumpedStudy*>(&s)) return f(l->cases().front());
   if (const auto* m = dynamic_cast<const PatchSteadyMapStudy*>(&s)) return f(m->scenario());
   if (const auto* t = dynamic_cast<const PatchTransientStudy*>(&s)) return f(t->scenario());
+  if (const auto* t = dynamic_cast<const StructureStickSlipStudy*>(&s)) return f(t->scenario());
   no_key_paths(s);
 }
 
@@ -797,6 +830,10 @@ void set_number(Scenario& s, std::string_view key, double value) {
     PatchTransientScenario sc = t->scenario();
     set_number(sc, key, value);
     *t = PatchTransientStudy(std::move(sc));
+  } else if (auto* st = dynamic_cast<StructureStickSlipStudy*>(&s)) {
+    StructureStickSlipScenario sc = st->scenario();
+    set_number(sc, key, value);
+    *st = StructureStickSlipStudy(std::move(sc));
   } else {
     no_key_paths(s);
   }

@@ -506,8 +506,9 @@ StructureStickSlipScenario parse_stick_slip(const Section& root, std::string_vie
     sc.dynamic = true;
     sc.law = detail::read_law(root);
     detail::Body b1 = detail::read_body(root, "body1", true), b2 = detail::read_body(root, "body2", false);
-    std::optional<double> pair_s;
-    detail::read_pair(root, b1, b2, pair_s);
+    detail::read_pair(root, b1, b2, sc.pair_s);
+    sc.input_form.body_tau[0] = b1.tau;
+    sc.input_form.body_tau[1] = b2.tau;
     sc.body1 = b1.params;
     sc.body2 = b2.present ? b2.params : rheology::rigid();
     const contact::ContactModel check(sc.law, sc.body1, sc.body2);  // validates the law and the pair
@@ -547,6 +548,36 @@ StructureStickSlipScenario parse_stick_slip(const Section& root, std::string_vie
   sc.run.stick_tolerance_m_per_s = r.number_or("stick_tolerance_m_per_s", sc.run.stick_tolerance_m_per_s);
   sc.run.cycles = static_cast<int>(r.integer("cycles").value_or(sc.run.cycles));
   sc.run.validate("run");
+  validate(sc);
+
+  Keys columns = kStickColumns;
+  if (sc.modal && sc.track_energy) columns.insert(columns.end(), kEnergyColumns.begin(), kEnergyColumns.end());
+  if (sc.dynamic) columns.emplace_back("f_state");
+  read_output(root, sc.output, sc.name, "t_s", {"w_m", "v_mps", "F_N"}, columns);
+  return sc;
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------------
+
+void validate(const StructureStickSlipScenario& sc) {
+  const st::Structure s = sc.structure.build();  // validates under "structure"
+  if (sc.contact.contact_index < 0 || sc.contact.contact_index >= s.contact_count())
+    throw InvalidInput(fmt::format("contact.contact_index = {}: must lie in [0, {}] (the structure has {} contact "
+                                   "point{})",
+                                   sc.contact.contact_index, s.contact_count() - 1, s.contact_count(),
+                                   s.contact_count() == 1 ? "" : "s"));
+  sc.contact.validate("contact", s.contact_count());
+  if (sc.dynamic) {
+    const contact::ContactModel check(sc.law, sc.body1, sc.body2);  // validates the law and the pair
+    (void)check;
+  } else {
+    sc.friction.validate("friction");
+  }
+  if (!sc.modal) sc.reduced.validate("model");
+  sc.run.validate("run");
+  require_positive("run.dt_s", sc.dt_s);
   if (sc.run.t_end_s / sc.dt_s > 1e9)
     throw InvalidInput(fmt::format("run.t_end_s = {}: more than 1e9 steps of run.dt_s = {}", format_value(sc.run.t_end_s),
                                    format_value(sc.dt_s)));
@@ -576,17 +607,7 @@ StructureStickSlipScenario parse_stick_slip(const Section& root, std::string_vie
     throw InvalidInput(fmt::format("contact.contact_index = {}: the structure's admittance there over one step of "
                                    "run.dt_s = {} is {} (a node of every mode?); friction cannot act",
                                    sc.contact.contact_index, format_value(sc.dt_s), format_value(a)));
-
-  Keys columns = kStickColumns;
-  if (sc.modal && sc.track_energy) columns.insert(columns.end(), kEnergyColumns.begin(), kEnergyColumns.end());
-  if (sc.dynamic) columns.emplace_back("f_state");
-  read_output(root, sc.output, sc.name, "t_s", {"w_m", "v_mps", "F_N"}, columns);
-  return sc;
 }
-
-}  // namespace
-
-// ---------------------------------------------------------------------------------------------
 
 st::Structure StructureSpec::build(std::optional<double> damping) const {
   switch (kind) {

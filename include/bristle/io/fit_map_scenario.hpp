@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "bristle/fit/patch_transient.hpp"
+#include "bristle/fit/structure_stick_slip.hpp"
 #include "bristle/fit/steady_map.hpp"
 #include "bristle/io/scenario.hpp"
 
@@ -90,5 +91,37 @@ TransientFitScenario parse_transient_fit_string(std::string_view toml, std::stri
 /// fitted, residual), `<name>_fit.png`, `<name>_fitted.toml` (the window as [time], output every data interval).
 Json transient_fit_report(const TransientFitScenario& scenario, const fit::Result& result);
 RunResult transient_fit_run_result(const TransientFitScenario& scenario, const fit::Result& result);
+
+// ---- kind = "structure_stick_slip" (fit/structure_stick_slip.hpp) ------------------------------------------
+//
+//   [fit]
+//   data = "data/stick_slip.csv"     # CSV with a header row, relative to the scenario file
+//   time_column = "t_s"              # default: the first column; times >= 0 (the structure starts at rest at 0)
+//   window_s = [0.5, 2.0]            # optional: the part of the data that is fitted (the run still starts at 0)
+//   initial_state = "rest"           # the only one: the structure at rest and unloaded at t = 0
+//   [fit.targets]                    # output column = data column: F_N, w_m, v_mps, vr_mps (f_state with a [law],
+//   F_N = "F_N"                      #   the energy columns with model.track_energy)
+//   [fit.parameters], multi_start, seed, max_iterations, [[fit.experiment]] (data, time_column, window_s, set,
+//   label) as for patch_transient. The scenario's run.t_end_s becomes the window's end.
+struct StructureFitScenario {
+  std::string name;
+  ScenarioSource source;
+  std::vector<fit::StructureExperiment> experiments;
+  std::vector<fit::ParameterSpec> parameters;
+  fit::Options options;
+  std::vector<std::string> scenario_toml;  // per experiment: without [fit], `set` applied, run.t_end_s = window end
+  std::vector<std::string> data_files;
+};
+
+/// True for the kinds whose [fit] load_structure_fit_scenario reads (structure_stick_slip).
+bool is_structure_fit_kind(std::string_view kind);
+StructureFitScenario load_structure_fit_scenario(const std::filesystem::path& path);
+StructureFitScenario parse_structure_fit_string(std::string_view toml, std::string_view name = "scenario",
+                                                const std::filesystem::path& directory = {});
+/// As for patch_transient: `<name>_fit.json`, `<name>_fit.csv` (t_s, per target measured, fitted, residual),
+/// `<name>_fit.png`, `<name>_fitted.toml` (run.t_end_s = the window's end; `bristle run` of it outputs every
+/// run.output_every steps from t = 0).
+Json structure_fit_report(const StructureFitScenario& scenario, const fit::Result& result);
+RunResult structure_fit_run_result(const StructureFitScenario& scenario, const fit::Result& result);
 
 }  // namespace bristle::io

@@ -71,8 +71,19 @@ void set_number(PatchTransientScenario& sc, std::string_view key_path, double va
 std::vector<std::string> numeric_keys(const PatchTransientScenario& sc);
 KeyInfo key_info(const PatchTransientScenario& sc, std::string_view key_path);
 
+// ---- kind = "structure_stick_slip" (io/structures_scenario.hpp): the same four functions and rules. [law],
+// [body1], [body2], [pair] as in the lumped kind (when the scenario has a dynamic [law]); [friction],
+// [structure] (its numbers: a built-in structure's rho, c, l, EI, rho A, damping_ratio; not the generic arrays),
+// [contact], [model], [run] set in place with the schema's range, then io::validate(sc) runs the reader's
+// cross-checks (structure, contact index, model against structure and step, admittance).
+struct StructureStickSlipScenario;  // io/structures_scenario.hpp
+double get_number(const StructureStickSlipScenario& sc, std::string_view key_path);
+void set_number(StructureStickSlipScenario& sc, std::string_view key_path, double value);
+std::vector<std::string> numeric_keys(const StructureStickSlipScenario& sc);
+KeyInfo key_info(const StructureStickSlipScenario& sc, std::string_view key_path);
+
 // ---- A parsed Scenario (load_scenario, parse_scenario_string) of a kind with key paths: lumped,
-// patch_steady_map, patch_transient; another kind is an InvalidInput. get reads the value (a lumped
+// patch_steady_map, patch_transient, structure_stick_slip; another kind is an InvalidInput. get reads the value (a lumped
 // study's cases must agree: the parameter of a [sweep] differs between them); set applies it to every case
 // with the same checks and rebuilds the study in place (a patch map's sweep cases again, each validated;
 // the sweep's own parameter is refused); on any error the scenario is unchanged.

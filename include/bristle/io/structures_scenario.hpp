@@ -75,6 +75,8 @@ struct StructureStickSlipScenario {
   laws::CoulombStribeckParams friction;  // [friction]: the set-valued law (laws/coulomb_stribeck.hpp)
   laws::LawParams law;
   rheology::RheologyParams body1 = rheology::elastic(1e4), body2 = rheology::rigid();
+  std::optional<double> pair_s;        // [pair] s as given (body2.k0 derived from it)
+  LumpedInputForm input_form;          // how the branches were written (key paths, io/key_path.hpp)
   bool modal = false;                  // model.type = "modal"
   long modes = 0;
   bool track_energy = false;
@@ -241,7 +243,8 @@ void serialize(Archive& a, Self& sc) {
           [&](auto& b) {
             b.declared({.key = "s", .default_value = "required in [pair]", .range = schema::open(0, 1),
                         .doc = "stiffness ratio s = k01/(k01 + k02); sets body2.k0 = body1.k0 (1 - s)/s",
-                        .equation = "paper 1, errata §5"});
+                        .equation = "paper 1, errata §5"},
+                       sc.pair_s.has_value());
           },
           sc.dynamic);
   a.table({.key = "model", .type = Type::table, .default_value = "-", .doc = "the structure's model"}, [&](auto& b) {
@@ -312,6 +315,11 @@ class StructureStickSlipStudy final : public Scenario {
  private:
   StructureStickSlipScenario sc_;
 };
+
+/// The reader's checks of a parsed structure_stick_slip scenario that involve more than one key (the structure,
+/// contact index, friction or law with its bodies, model against structure and step, step and mode counts, the
+/// admittance at the contact), with the reader's messages: what io::set_number runs after changing a key.
+void validate(const StructureStickSlipScenario& sc);
 
 /// The registered parsers (ScenarioParser signature).
 std::unique_ptr<Scenario> parse_structure_kernel_scenario(std::string_view toml, std::string_view name,

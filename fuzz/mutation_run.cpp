@@ -13,8 +13,9 @@
 // scaled by the largest of 0.1, 0.02, 0.005, 0.001 with which the reduced example solves in < 0.05 s of
 // CPU (examples slower at every scale are left out and listed), and integer counts >= 10 (points, cells,
 // modes, outputs) by 0.1 (at least 10); with MUTATION_SCALE=x set, every example is reduced by x and none
-// is left out (no calibration runs). Each input is a base with 1-4
-// random edits: a numeric literal scaled by 10^U(-3, 3) or replaced by a hostile token (5e-324, 1e300, -1,
+// is left out (each base is run once, to report its CPU time); MUTATION_CPU_REF=c draws a base with weight
+// min(1, c / its CPU time) instead of uniformly (costly bases less often, none never). Each input is a
+// base with 1-4 random edits: a numeric literal scaled by 10^U(-3, 3) or replaced by a hostile token (5e-324, 1e300, -1,
 // 0, nan, inf, 2^62, 1e400, 0x10, a string, a list, ...), a byte flipped, a span deleted, a token
 // inserted, a line deleted or one of another base spliced in.
 //
@@ -269,20 +270,39 @@ int main(int argc, char** argv) {
 
   // Bases: each example reduced by the largest time scale with which it solves in under kBaseCpuS of CPU;
   // an example that needs more even at the smallest scale (setup costs: kernels, modal tables) is left out.
+  // MUTATION_SCALE=x: one time scale for every base and none left out; each base is run once to measure its
+  // CPU time (and to see that it solves), which MUTATION_CPU_REF uses.
   constexpr double kBaseCpuS = 0.05;
   std::vector<std::string> bases;
+  std::vector<std::string> base_names;  // the example each base came from
+  std::vector<double> base_cpu;         // CPU seconds of the unmutated base
+  const auto solve_cpu = [&](const std::string& text, bool& solved, rlim_t limit_s) {
+    std::fflush(stdout);  // else the child's exit flushes the parent's buffered lines again
+    const pid_t pid = fork();
+    if (pid == 0) child(text, examples, limit_s);
+    int status = 0;
+    rusage usage{};
+    wait4(pid, &status, 0, &usage);
+    solved = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+    return static_cast<double>(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
+           1e-6 * static_cast<double>(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec);
+  };
+  const char* fixed = std::getenv("MUTATION_SCALE");
   for (const fs::path& f : files) {
     const toml::table original = toml::parse_file(f.string());
     bool taken = false;
-    // MUTATION_SCALE=x: one time scale for every base, without the calibration runs (a loaded machine).
-    const char* fixed = std::getenv("MUTATION_SCALE");
     if (fixed) {
       toml::table t = original;
       reduce(t, "", std::atof(fixed));
       std::ostringstream text;
       text << t << "\n";
+      bool solved = false;
+      const double cpu = solve_cpu(text.str(), solved, static_cast<rlim_t>(cpu_limit_s()));
       bases.push_back(text.str());
-      std::printf("base %s: end times x %s\n", f.filename().c_str(), fixed);
+      base_names.push_back(f.filename().string());
+      base_cpu.push_back(cpu);
+      std::printf("base %s: end times x %s (%.3f s CPU%s)\n", f.filename().c_str(), fixed, cpu,
+                  solved ? "" : "; the unmutated base does not solve");
       continue;
     }
     for (const double scale : {0.1, 0.02, 0.005, 0.001}) {
@@ -290,23 +310,27 @@ int main(int argc, char** argv) {
       reduce(t, "", scale);
       std::ostringstream text;
       text << t << "\n";
-      std::fflush(stdout);  // else the child's exit flushes the parent's buffered lines again
-      const pid_t pid = fork();
-      if (pid == 0) child(text.str(), examples, 1);
-      int status = 0;
-      rusage usage{};
-      wait4(pid, &status, 0, &usage);
-      const double cpu = static_cast<double>(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
-                         1e-6 * static_cast<double>(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec);
-      if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && cpu < kBaseCpuS) {
+      bool solved = false;
+      const double cpu = solve_cpu(text.str(), solved, 1);
+      if (solved && cpu < kBaseCpuS) {
         std::printf("base %s: end times x %g (%.3f s CPU)\n", f.filename().c_str(), scale, cpu);
         bases.push_back(text.str());
+        base_names.push_back(f.filename().string());
+        base_cpu.push_back(cpu);
         taken = true;
         break;
       }
     }
     if (!taken) std::printf("left out %s: more than %g s CPU at every scale\n", f.filename().c_str(), kBaseCpuS);
   }
+  // MUTATION_CPU_REF=c (seconds): a base is drawn with weight min(1, c / its CPU time), so that the costly
+  // bases (crawlers, kernels, maps) are drawn less often but every one is drawn, and the mean CPU per solved
+  // input stays about c; unset: every base equally often. The draws per base are listed at the end.
+  std::vector<double> weights(bases.size(), 1.0);
+  if (const char* ref = std::getenv("MUTATION_CPU_REF"))
+    for (std::size_t b = 0; b < bases.size(); ++b)
+      weights[b] = std::min(1.0, std::atof(ref) / std::max(base_cpu[b], 1e-4));
+  std::discrete_distribution<std::size_t> draw_base(weights.begin(), weights.end());
   std::fflush(stdout);
 
   Mutator mutator{std::mt19937_64(seed), bases};
@@ -314,7 +338,11 @@ int main(int argc, char** argv) {
   struct Running {
     std::string text;
     ProgressSlot* slot;
+    std::size_t base;
   };
+  // Per base: inputs, and those solved with finite outputs (exit 0): each kind is seen to run, not only
+  // to be refused.
+  std::vector<long> per_base(bases.size(), 0), per_base_solved(bases.size(), 0);
   std::map<pid_t, Running> running;
   const int cpu_limit = cpu_limit_s();
   std::vector<ProgressSlot*> free_slots;
@@ -333,7 +361,8 @@ int main(int argc, char** argv) {
   while (done < total) {
     if (elapsed() > budget_s) total = started;
     while (started < total && static_cast<int>(running.size()) < jobs) {
-      std::string text = mutator.mutate(bases[mutator.pick(bases.size())]);
+      const std::size_t base = draw_base(mutator.rng);
+      std::string text = mutator.mutate(bases[base]);
       ProgressSlot* slot = free_slots.back();
       free_slots.pop_back();
       slot->fraction = 0.0;
@@ -344,7 +373,7 @@ int main(int argc, char** argv) {
         g_slot = slot;
         child(text, examples, static_cast<rlim_t>(cpu_limit));
       }
-      running.emplace(pid, Running{std::move(text), slot});
+      running.emplace(pid, Running{std::move(text), slot, base});
       ++started;
     }
     int status = 0;
@@ -370,20 +399,27 @@ int main(int argc, char** argv) {
       }
     }
     ++counts[what];
+    ++per_base[it->second.base];
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 0) ++per_base_solved[it->second.base];
     if (what.rfind("FINDING", 0) == 0) {
       fs::create_directories(findings);
       std::ofstream(findings / ("finding_" + std::to_string(++bad) + ".toml"), std::ios::binary) << it->second.text;
       std::printf("%s: %s\n", what.c_str(), (findings / ("finding_" + std::to_string(bad) + ".toml")).c_str());
     }
     running.erase(it);
-    if (++done % 10000 == 0) {
-      std::printf("%ld done, %.0f s\n", done, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    if (++done % 5000 == 0) {  // a running tally, so that a run stopped early still has its counts
+      std::printf("%ld done, %.0f s:", done, elapsed());
+      for (const auto& [w, n] : counts) std::printf(" [%s] %ld", w.c_str(), n);
+      std::printf("\n");
       std::fflush(stdout);
     }
   }
   std::printf("mutation run: %ld inputs from %zu bases (seed %lu, %d jobs) in %.0f s\n", done, bases.size(), seed, jobs,
               std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
   for (const auto& [what, n] : counts) std::printf("  %s: %ld\n", what.c_str(), n);
+  for (std::size_t b = 0; b < bases.size(); ++b)
+    std::printf("  base %s: %ld inputs, %ld solved with finite outputs\n", base_names[b].c_str(), per_base[b],
+                per_base_solved[b]);
   std::printf("CPU limit per input %d s; slow inputs: %ld", cpu_limit, slow_count);
   if (!slow.empty()) {
     fs::create_directories("mutation_slow");

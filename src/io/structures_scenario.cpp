@@ -414,6 +414,19 @@ StructureKernelScenario parse_kernel(const Section& root, std::string_view name,
         throw InvalidInput(fmt::format("{} = {}: must lie in [0, 1) (every mode underdamped)", key, format_value(d)));
       sc.damping_ratios[c] = d;
     }
+  // The report lists the jumps of an undamped string's kernel up to kernel.tau_end_s, 4 per round trip
+  // (tau_end_s = 1e12 s asked for ~1e12 of them: std::bad_alloc at the run; mutation run).
+  for (std::size_t c = 0; c < sc.columns.size() && sc.structure.kind == st::StructureKind::taut_string; ++c) {
+    const double jumps = st::kernel_jump_candidates(sc.structure.build(sc.damping_ratios[c]), sc.tau_end_s);
+    if (!(jumps <= st::kMaxKernelJumps))
+      throw InvalidInput(fmt::format(
+          "kernel.tau_end_s = {}: the undamped string's kernel (column {}) jumps 4 times per round trip 2 "
+          "structure.length_m / structure.wave_speed_m_per_s = {} s, {} jumps to list; at most {} (Limits in "
+          "docs/scenarios.md)",
+          format_value(sc.tau_end_s), q(sc.columns[c]),
+          format_value(2.0 * sc.structure.string.length_m / sc.structure.string.wave_speed_m_per_s), format_value(jumps),
+          format_value(st::kMaxKernelJumps)));
+  }
   sc.kernel.max_modes = k.integer("max_modes").value_or(sc.kernel.max_modes);
   sc.kernel.relative_tolerance = k.number_or("relative_tolerance", sc.kernel.relative_tolerance);
   sc.kernel.validate("kernel");
@@ -594,12 +607,33 @@ void validate(const StructureStickSlipScenario& sc) {
     double omega_1 = 0.0, damping_1 = 0.0;
     std::vector<double> values(static_cast<std::size_t>(s.contact_count()));
     s.mode(1, omega_1, damping_1, values.data());
-    if (!(omega_1 * sc.dt_s <= kMaxOmegaDt))
+    if (!(omega_1 * sc.dt_s <= kMaxOmegaDt)) {
+      // The keys omega_1 comes from, as the user wrote them (a wave speed of 1e10 named only run.dt_s).
+      const StructureSpec& spec = sc.structure;
+      std::string source;
+      switch (spec.kind) {
+        case st::StructureKind::taut_string:
+          source = fmt::format("pi structure.wave_speed_m_per_s / structure.length_m = pi x {} / {}",
+                               format_value(spec.string.wave_speed_m_per_s), format_value(spec.string.length_m));
+          break;
+        case st::StructureKind::cantilever:
+        case st::StructureKind::simply_supported_beam:
+          source = fmt::format("from structure.bending_stiffness_N_m2 = {}, mass_per_length_kg_per_m = {} and "
+                               "length_m = {}",
+                               format_value(spec.beam.bending_stiffness_N_m2),
+                               format_value(spec.beam.mass_per_length_kg_per_m), format_value(spec.beam.length_m));
+          break;
+        case st::StructureKind::generic:
+          source = spec.file.empty() ? std::string("structure.frequencies_rad_per_s[0]")
+                                     : fmt::format("the first omega_rad_per_s of structure.file = {}", q(spec.file));
+          break;
+      }
       throw InvalidInput(fmt::format(
-          "run.dt_s = {}: the structure's slowest mode (omega_1 = {} rad/s, from the [structure] table) turns "
-          "omega_1 x run.dt_s = {} rad per step; at most {} (Limits in docs/scenarios.md): a smaller step or a "
-          "softer structure",
-          format_value(sc.dt_s), format_value(omega_1), format_value(omega_1 * sc.dt_s), format_value(kMaxOmegaDt)));
+          "run.dt_s = {}: the structure's slowest mode (omega_1 = {} rad/s: {}) turns omega_1 x run.dt_s = {} rad "
+          "per step; at most {} (Limits in docs/scenarios.md): a smaller step or a softer structure",
+          format_value(sc.dt_s), format_value(omega_1), source, format_value(omega_1 * sc.dt_s),
+          format_value(kMaxOmegaDt)));
+    }
   }
   // validates the model against the structure (damping, step, modes), and friction must be able to act
   const auto model = sc.build_model(s);

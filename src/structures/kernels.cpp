@@ -294,11 +294,23 @@ std::vector<double> truncated_kernel(const Structure& s, int i, int j, long n_mo
   return out;
 }
 
+double kernel_jump_candidates(const Structure& s, double tau_max) {
+  if (s.kind() != StructureKind::taut_string || s.string_params().damping_ratio > 0.0) return 0.0;
+  const TautStringParams& p = s.string_params();
+  return 4.0 * (std::floor(tau_max * p.wave_speed_m_per_s / (2.0 * p.length_m)) + 1.0);
+}
+
 std::vector<KernelJump> kernel_jumps(const Structure& s, int i, int j, double tau_max) {
   check_pair(s, i, j);
   require_positive("tau_max_s", tau_max);
   std::vector<KernelJump> out;
   if (s.kind() != StructureKind::taut_string || s.string_params().damping_ratio > 0.0) return out;
+  if (const double n = kernel_jump_candidates(s, tau_max); !(n <= kMaxKernelJumps))
+    throw InvalidInput(fmt::format("tau_max_s = {}: the undamped string's kernel has {} candidate jumps up to it (4 "
+                                   "per round trip 2 l / c = {} s); at most {}",
+                                   format_value(tau_max), format_value(n),
+                                   format_value(2.0 * s.string_params().length_m / s.string_params().wave_speed_m_per_s),
+                                   format_value(kMaxKernelJumps)));
   const TautStringParams& p = s.string_params();
   const double l = p.length_m, c = p.wave_speed_m_per_s;
   const double xi = s.contact_positions_m()[static_cast<std::size_t>(i)];

@@ -303,6 +303,23 @@ void lands_on_switches_and_stays_accurate(Method method) {
 TEST(Rodas4, LandsOnSwitchesAndStaysAccurate) { lands_on_switches_and_stays_accurate(Method::rodas4); }
 TEST(Rodas5P, LandsOnSwitchesAndStaysAccurate) { lands_on_switches_and_stays_accurate(Method::rodas5p); }
 
+// A start a fraction of an ulp before a root: sin(2 pi) = -2.4e-16 in doubles, so g[0] crosses zero
+// 2.4e-16 s after t0 = 2 pi, closer than the smallest step t0 can take (10 ulp ~ 1.4e-14 s). Landing on it
+// asked for that step: "step-size collapse" at once (a LuGre contact driven at v = 4e-3 sin(2 pi t) from
+// rest at t_start_s = 1 failed so in rodas4 and rodas5p). The root is at t0: the run starts on the kink.
+void starts_a_fraction_of_an_ulp_before_a_switch(Method method) {
+  const double t0 = 2.0 * std::numbers::pi;
+  ASSERT_LT(std::sin(t0), 0.0);
+  const std::vector<double> outputs = grid(t0, t0 + 3.0, 12);
+  const Trajectory r = run(kinked_system(true), VecX::Zero(2), t0, outputs, rosenbrock(method, 1e-8, 1e-10));
+  ASSERT_EQ(r.times.size(), outputs.size());
+  for (std::size_t i = 0; i < r.times.size(); ++i)  // y0 = 1 - cos(t - t0) (no kink before t0 + pi)
+    EXPECT_NEAR(r.states[i][0], 1.0 - std::cos(r.times[i] - t0), 1e-7) << r.times[i];
+  EXPECT_EQ(r.stats.restarts, 1);  // y1 = 1 at t0 + ln 2; the kink at t0 is not landed on
+}
+TEST(Rodas4, StartsAFractionOfAnUlpBeforeASwitch) { starts_a_fraction_of_an_ulp_before_a_switch(Method::rodas4); }
+TEST(Rodas5P, StartsAFractionOfAnUlpBeforeASwitch) { starts_a_fraction_of_an_ulp_before_a_switch(Method::rodas5p); }
+
 TEST(Rodas4, ChatteringSwitchEndsTheRunEarly) {
   OdeSystem s;
   s.size = 1;

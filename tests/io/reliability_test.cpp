@@ -216,9 +216,21 @@ TEST(Reliability, ImpliedSizesAndDegenerateMagnitudesAreRefusedByCheck) {
        "most 40000000 (Limits in docs/scenarios.md)"},
       // a wave speed of 1e8 m/s passed check and failed at the run with a negative admittance
       {"structures_string_stick_slip.toml", "structure", "wave_speed_m_per_s", "1e8",
-       "run.dt_s = 0.001: the structure's slowest mode (omega_1 = 314159265.3589793 rad/s, from the [structure] "
-       "table) turns omega_1 x run.dt_s = 314159.2653589793 rad per step; at most 1000 (Limits in "
-       "docs/scenarios.md): a smaller step or a softer structure"},
+       "run.dt_s = 0.001: the structure's slowest mode (omega_1 = 314159265.3589793 rad/s: pi "
+       "structure.wave_speed_m_per_s / structure.length_m = pi x 100000000 / 1) turns omega_1 x run.dt_s = "
+       "314159.2653589793 rad per step; at most 1000 (Limits in docs/scenarios.md): a smaller step or a softer "
+       "structure"},
+      // ... and so do 1e10 .. 1e100 m/s (below the 1e150 of every number), by the same limit
+      {"structures_string_stick_slip.toml", "structure", "wave_speed_m_per_s", "1e100",
+       "run.dt_s = 0.001: the structure's slowest mode (omega_1 = 3.141592653589793e+100 rad/s: pi "
+       "structure.wave_speed_m_per_s / structure.length_m = pi x 1e+100 / 1) turns omega_1 x run.dt_s = "
+       "3.1415926535897932e+97 rad per step; at most 1000 (Limits in docs/scenarios.md): a smaller step or a softer "
+       "structure"},
+      // an undamped string's kernel to tau = 1e12 s listed ~1e12 jumps: std::bad_alloc at the run (mutation run)
+      {"string_kernel.toml", "kernel", "tau_end_s", "1e12",
+       "kernel.tau_end_s = 1000000000000: the undamped string's kernel (column \"L1_undamped\") jumps 4 times per "
+       "round trip 2 structure.length_m / structure.wave_speed_m_per_s = 2 s, 2000000000004 jumps to list; at most "
+       "100000 (Limits in docs/scenarios.md)"},
       // a swept sine frequency of 2^62 rad/s ran for minutes into the step budget (mutation run)
       {"lugre_frictional_lag.toml", "sweep", "values", "[4611686018427387904]",
        "sweep case 1 of 1 (bench.input.omega = 4.611686018427388e+18): bench.input.omega = 4.611686018427388e+18: "
@@ -228,6 +240,8 @@ TEST(Reliability, ImpliedSizesAndDegenerateMagnitudesAreRefusedByCheck) {
       {"structures_string_modal_energy.toml", "model", "modes", "4611686018427387904", "model.modes = 4611686018427387904: must be a whole number in [1, 100000] (Limits in docs/scenarios.md)"},
       {"directional_loop_slanted.toml", "drive", "cycles", "1e6",
        "drive.cycles = 1000000: at most 10000 cycles (Limits in docs/scenarios.md)"},
+      // the issue's own input (1e6 above is the limit's own message)
+      {"directional_loop_slanted.toml", "drive", "cycles", "1e300", "drive.cycles = 1e+300: " + kHuge},
       {"fig7_sliding_transient.toml", "time", "field_times_s", "FIELDS", "time.field_times_s has 60000 entries: 60000 snapshots x line.cells = 200 give 12000000 rows of fields; "
        "at most 10000000 (Limits in docs/scenarios.md)"},
   };
@@ -251,6 +265,19 @@ TEST(Reliability, ListLengthsAreBounded) {
   branches = with_key(branches, "body1", "c", list_of(100'000, "1.0"));
   branches = with_key(branches, "body1", "tau", list_of(100'000, "0.1"));
   EXPECT_EQ(error_of(branches), "body1.c has 100000 entries: at most 100 branches (Limits in docs/scenarios.md)");
+  // The input: 10^5 entries of body2.tau (fig7's substrate, c = "eq58"), in a line kind.
+  std::string substrate = example("fig7_sliding_transient.toml");
+  const std::string tau2 = "tau = [0.1, 0.1]    # replaced by each sweep value of tau2";
+  ASSERT_NE(substrate.find(tau2), std::string::npos);
+  substrate.replace(substrate.find(tau2), tau2.size(), "tau = " + list_of(100'000, "0.1"));
+  EXPECT_TRUE(is_message(error_of(substrate), "body2.tau has 100000 entries: at most 100 branches (Limits in "
+                                              "docs/scenarios.md)"));
+  // ... and of time.field_times_s (a list within the 100,000-entry limit, refused by the rows it implies)
+  std::string times = "[";
+  for (int i = 0; i < 100'000; ++i) times += (i ? ", " : "") + std::to_string(i * 1e-6);
+  EXPECT_TRUE(is_message(error_of(with_key(example("fig7_sliding_transient.toml"), "time", "field_times_s", times + "]")),
+                         "time.field_times_s has 100000 entries: 100000 snapshots x line.cells = 200 give 20000000 "
+                         "rows of fields; at most 10000000 (Limits in docs/scenarios.md)"));
   const std::string sweep = example("lugre_stick_slip.toml") + "\n[sweep]\nparameter = \"law.mu_s\"\nvalues = " +
                             list_of(100'000, "1.5") + "\n";
   EXPECT_EQ(error_of(sweep), "sweep.values has 100000 entries: at most 10000 cases (Limits in docs/scenarios.md)");

@@ -42,6 +42,25 @@ std::vector<double> grid(double a, double b, int n) {
   return t;
 }
 
+// issue 17 (mutation run): the jumps up to tau_max = 1e12 s of a string with 2 l / c = 2 s were generated
+// one by one, ~2e12 of them: std::bad_alloc. At most kMaxKernelJumps candidates, 4 per round trip.
+TEST(StringKernel, JumpsAreBoundedInCount) {
+  TautStringParams p;
+  p.contact_positions_m = {0.3};
+  const Structure s = Structure::taut_string(p);
+  EXPECT_EQ(kernel_jump_candidates(s, 6.0), 16.0);  // 3 round trips of 2 s, and the one begun at tau = 6
+  // At chi = 0.3 (l = c = 1) two of the four coincide at every 2 k: jumps at 2k, 2k + 0.6, 2k + 1.4.
+  EXPECT_EQ(kernel_jumps(s, 0, 0, 6.0).size(), 9u);
+  EXPECT_EQ(kernel_jumps(s, 0, 0, 49'998.0).size(), 74'997u);  // 4 (24,999 + 1) = 1e5 candidates: the limit
+  try {
+    (void)kernel_jumps(s, 0, 0, 1e12);
+    ADD_FAILURE() << "no error";
+  } catch (const bristle::InvalidInput& e) {
+    EXPECT_STREQ(e.what(), "tau_max_s = 1000000000000: the undamped string's kernel has 2000000000004 candidate "
+                           "jumps up to it (4 per round trip 2 l / c = 2 s); at most 100000");
+  }
+}
+
 TEST(StringKernel, UndampedEqualsTheNoteClosedFormAndTheModeSum) {
   TautStringParams p;
   p.density_kg_per_m = 2.0;

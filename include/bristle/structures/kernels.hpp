@@ -94,7 +94,13 @@ struct KernelJump {
 /// The exact jumps in (0, tau_max]: for the undamped string at (2 n l + |chi_i - chi_j|)/c and
 /// (2 (n+1) l - |chi_i - chi_j|)/c (gain +1/(2 rho c) each) and at (2 n l + chi_i + chi_j)/c,
 /// (2 (n+1) l - chi_i - chi_j)/c (gain -1/(2 rho c) each), coinciding ones merged; empty for every other
-/// structure (their kernels are continuous for tau > 0).
+/// structure (their kernels are continuous for tau > 0). Four jumps per round trip 2 l / c: at most
+/// kMaxKernelJumps candidates (kernel_jump_candidates) are generated, more is InvalidInput naming tau_max_s
+/// (a tau_max of 1e12 s asked for ~1e12 jumps: std::bad_alloc).
+inline constexpr double kMaxKernelJumps = 1e5;
+/// The number of candidate jumps kernel_jumps generates in (0, tau_max]: 4 per round trip of the undamped
+/// string, 4 (floor(c tau_max / (2 l)) + 1); 0 for every other structure.
+double kernel_jump_candidates(const Structure& s, double tau_max);
 std::vector<KernelJump> kernel_jumps(const Structure& s, int i, int j, double tau_max);
 
 struct JumpDetectionOptions {

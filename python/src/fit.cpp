@@ -186,7 +186,12 @@ void export_fit(py::module_& m) {
       "same report; its experiments[i] hold the grid values under the grid column's name (e.g. slip_angle_deg),\n"
       "measured and fitted (Fx_N, Fy_N, Mz_Nm, Mz_no_phi_Nm) at the data rows; kind = \"patch_transient\" as lumped\n"
       "(t_s, measured, fitted). Progress (iteration, cost) on sys.stderr unless progress=False; Ctrl-C raises\n"
-      "KeyboardInterrupt at the next iteration. Bad input raises InvalidInput naming the key.");
+      "KeyboardInterrupt at the next iteration. Bad input raises InvalidInput naming the key. Units: those of the\n"
+      "report's names (rms_N in N, t_s in s, the parameters in the units of their keys, e.g. body1.k0 in 1/m).\n\n"
+      "Example:\n"
+      "    >>> r = bristle.fit(\"examples/fit_tribometer_lugre.toml\", progress=False)     # LuGre, tribometer trace\n"
+      "    >>> r[\"converged\"], \"law.mu_d\" in r[\"parameters\"], r[\"rms_N\"] < 1.0        # rms in N\n"
+      "    (True, True, True)\n");
 }
 
 }  // namespace bristle::python

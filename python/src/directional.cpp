@@ -627,7 +627,9 @@ Example:
             return s.run(z0, t0, t);
           },
           py::arg("z0"), py::arg("t0"), py::arg("times"),
-          "TimeSeries t_s, l_N, z_m, F_N, E_J, D_J, P_J from z(t0) = z0 (m) through `times` (s).")
+          "TimeSeries t_s, l_N, z_m, F_N, E_J, D_J, P_J from z(t0) = z0 (m) through `times` (s)." "\n\nExample:\n" LIMIT_EX
+          "    >>> r = lim.run(0.0, 0.0, np.linspace(0.0, 4.0, 81)); r.rows, round(float(r[\"F_N\"][-1]), 12)   # N: rho_+\n"
+          "    (81, 0.3)\n")
       .def_property_readonly("rho_plus", &LimitSystem::rho_plus)
       .def_property_readonly("rho_minus", &LimitSystem::rho_minus);
 

@@ -294,7 +294,10 @@ Example:
             }
             return Structure::taut_string(p);
           },
-          py::arg("params") = py::none())
+          py::arg("params") = py::none(),
+          "A taut string (TautStringParams, or its keywords).\n\nExample:\n"
+          "    >>> bristle.structures.Structure.taut_string(damping_ratio=0.1, contact_positions_m=[0.3]).contact_count\n"
+          "    1\n")
       .def_static(
           "cantilever",
           [](py::object params, py::kwargs kwargs) {
@@ -306,7 +309,10 @@ Example:
             }
             return Structure::cantilever(p);
           },
-          py::arg("params") = py::none())
+          py::arg("params") = py::none(),
+          "A cantilever (BeamParams, or its keywords).\n\nExample:\n"
+          "    >>> bristle.structures.Structure.cantilever(bristle.structures.BeamParams(damping_ratio=0.05)).finite\n"
+          "    False\n")
       .def_static(
           "simply_supported_beam",
           [](py::object params, py::kwargs kwargs) {
@@ -321,7 +327,10 @@ Example:
             }
             return Structure::simply_supported_beam(p);
           },
-          py::arg("params") = py::none())
+          py::arg("params") = py::none(),
+          "A simply supported beam (BeamParams, or its keywords; contact at mid-span by default).\n\nExample:\n"
+          "    >>> bristle.structures.Structure.simply_supported_beam().contact_positions_m   # m\n"
+          "    array([0.5])\n")
       .def_static(
           "generic", [](const GenericModalParams& p) { return Structure::generic(p); }, py::arg("params"),
           "A structure given by its modes (GenericModalParams)." "\n\nExample:\n"  "    >>> p = bristle.structures.GenericModalParams(frequencies_rad_per_s=[1.0, 3.0], damping_ratios=[0.1, 0.1],\n" "    ...                                           mode_values=[[1.0], [0.5]])          # 2 modes, 1 contact\n" "    >>> s = bristle.structures.Structure.generic(p); s.finite, s.mode_count\n" "    (True, 2)\n")

@@ -109,3 +109,13 @@ def install() -> None:
 
 
 install()
+
+
+def call_factory(path, *args):
+    """Rebuilds a pickled object by calling the compiled module's function `path` (below bristle._bristle, e.g.
+    "rheology.realise") with `args`: the __reduce__ of a model whose rebuilding function is compiled (pickle
+    cannot refer to a compiled function itself)."""
+    target = _bristle
+    for part in path.split("."):
+        target = getattr(target, part)
+    return target(*args)

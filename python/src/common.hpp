@@ -31,6 +31,65 @@
 #include "bristle/core/error.hpp"
 #include "bristle/core/time_series.hpp"
 #include "bristle/core/types.hpp"
+#include "bristle/rheology/rheology.hpp"
+
+namespace bristle::python {
+namespace py = pybind11;
+}  // namespace bristle::python
+
+// ---- Typed Python arguments ---------------------------------------------------------------------------
+// Arguments the bindings take as any Python object and check themselves (a number or an array, a Signal or a
+// number, a callable or None, ...) are declared with these types instead of py::handle / py::object, so that
+// help() and the .pyi stubs (scripts/gen_stubs.py) show what they accept instead of "handle" / "object". Each is
+// a py::object (the binding's code is unchanged) whose caster accepts every object, as py::object does: the
+// conversion and its error message stay where they were (to_vec2, to_mat2, PointArgs, to_signal, ...).
+#define BRISTLE_PY_TYPED_OBJECT(Type, text)                                                 \
+  namespace bristle::python {                                                               \
+  struct Type : py::object {                                                                \
+    Type() = default;                                                                       \
+    explicit Type(py::object o) : py::object(std::move(o)) {}                               \
+  };                                                                                        \
+  }                                                                                         \
+  namespace pybind11::detail {                                                              \
+  template <>                                                                               \
+  struct type_caster<bristle::python::Type> {                                               \
+    PYBIND11_TYPE_CASTER(bristle::python::Type, const_name(text));                          \
+    bool load(handle src, bool) {                                                           \
+      if (!src) return false;                                                               \
+      value = bristle::python::Type(reinterpret_borrow<object>(src));                       \
+      return true;                                                                          \
+    }                                                                                       \
+    static handle cast(const bristle::python::Type& v, return_value_policy, handle) {       \
+      return v.inc_ref();                                                                   \
+    }                                                                                       \
+  };                                                                                        \
+  }
+
+/// A number or an array-like of numbers (a velocity v meaning (v, 0), 2 values, an (n,) or (n, 2) array; a
+/// matrix k meaning k I or 2x2; elementwise arguments).
+BRISTLE_PY_TYPED_OBJECT(FloatOrArray, "float | numpy.ndarray")
+/// An array-like of numbers (a state, a list of times, a 2-vector).
+BRISTLE_PY_TYPED_OBJECT(ArrayLike, "numpy.ndarray")
+/// An array-like of numbers or None.
+BRISTLE_PY_TYPED_OBJECT(OptionalArray, "numpy.ndarray | None")
+/// A number or None.
+BRISTLE_PY_TYPED_OBJECT(OptionalFloat, "float | numpy.ndarray | None")
+/// A Signal or a number (a constant).
+BRISTLE_PY_TYPED_OBJECT(SignalOrFloat, "float | bristle._bristle.contact.Signal")
+/// A name (str; the enum value is accepted too), parsed by the library, which suggests the nearest name.
+BRISTLE_PY_TYPED_OBJECT(NameOrEnum, "str")
+/// progress=: None or a callable.
+BRISTLE_PY_TYPED_OBJECT(ProgressCallback, "Callable[..., None] | None")
+/// A Python callable.
+BRISTLE_PY_TYPED_OBJECT(PyFunction, "Callable[..., Any]")
+/// A body (RheologyParams) or None (rigid).
+BRISTLE_PY_TYPED_OBJECT(OptionalBody, "bristle._bristle.rheology.RheologyParams | None")
+/// IntegratorOptions or None (the defaults).
+BRISTLE_PY_TYPED_OBJECT(OptionalOptions, "bristle._bristle.integrate.IntegratorOptions | None")
+/// A Python callable or None.
+BRISTLE_PY_TYPED_OBJECT(OptionalFunction, "Callable[..., Any] | None")
+/// An integer (checked by the binding, which names the key).
+BRISTLE_PY_TYPED_OBJECT(IntArg, "int")
 
 namespace bristle::python {
 
@@ -104,14 +163,14 @@ class PointArgs {
 /// Evaluates fn(i, out) for every point of `args` into a result of `item_shape` per point (row-major):
 /// one point gives an array of item_shape (a float for item_shape {}), n points (n,) + item_shape.
 template <class Fn>
-py::object evaluate_points(const PointArgs& args, std::vector<py::ssize_t> item_shape, Fn&& fn) {
+FloatOrArray evaluate_points(const PointArgs& args, std::vector<py::ssize_t> item_shape, Fn&& fn) {
   py::array_t<double> out = args.result(item_shape);
   py::ssize_t width = 1;
   for (py::ssize_t d : item_shape) width *= d;
   double* dst = out.mutable_data();
   for (py::ssize_t i = 0; i < args.size(); ++i) fn(i, dst + i * width);
-  if (!args.batch() && item_shape.empty()) return py::float_(dst[0]);
-  return py::object(std::move(out));
+  if (!args.batch() && item_shape.empty()) return FloatOrArray(py::float_(dst[0]));
+  return FloatOrArray(std::move(out));
 }
 
 /// Row-major copies of small Eigen results into a result slot.
@@ -124,6 +183,26 @@ inline void put(double* out, const Mat2& m) {
   out[1] = m(0, 1);
   out[2] = m(1, 0);
   out[3] = m(1, 1);
+}
+
+/// The RheologyParams a Realisation was made from (rheology.cpp): realise() keeps the kind, the branches and
+/// K0 (K_inf for GM), so realise(params_of(r)) equals r. Models and solvers pickle their bodies this way.
+rheology::RheologyParams params_of(const rheology::Realisation& r);
+
+/// (callable, args) for __reduce__: pickle rebuilds the object by calling callable(*args) (a class: its
+/// constructor, with its argument checks and keep_alive), i.e. models pickle by their parameters.
+template <class... Args>
+py::tuple reduce_to(py::handle callable, Args&&... args) {
+  return py::make_tuple(py::reinterpret_borrow<py::object>(callable), py::make_tuple(std::forward<Args>(args)...));
+}
+
+/// (bristle._conventions.call_factory, (factory, args...)) for __reduce__ where the rebuilding function is a
+/// function of the compiled module (`factory`, its path below bristle._bristle, e.g. "rheology.realise"): pickle
+/// cannot refer to a compiled function itself (its __self__ is a capsule), so a pure-Python function calls it.
+template <class... Args>
+py::tuple reduce_by(const char* factory, Args&&... args) {
+  return py::make_tuple(py::module_::import("bristle._conventions").attr("call_factory"),
+                        py::make_tuple(factory, std::forward<Args>(args)...));
 }
 
 /// A Signal, or a number as a constant signal (contact.cpp).
@@ -142,14 +221,38 @@ std::string repr_vec2(const Vec2& v);
 /// Python repr of a list of doubles: [a, b, ...].
 std::string repr_list(const std::vector<double>& v);
 
+/// The Python path of a bound class as the user spells it: bristle.patch.PatchParams (its __module__ is
+/// bristle._bristle.patch), bristle.LineContactParams for the top level.
+inline std::string python_path(py::handle cls) {
+  std::string module = py::str(cls.attr("__module__"));
+  if (module.rfind("bristle._bristle", 0) == 0) module = "bristle" + module.substr(16);
+  return module + "." + std::string(py::str(cls.attr("__name__")));
+}
+
 /// Adds copy(), __copy__ and __deepcopy__ to a bound parameter class (plain values: a copy is T(self)).
+/// The example of copy() is the same protocol for every parameter class, written with the class's own path.
+/// `example`: the example's lines where the class has no default constructor or no equality.
 template <class T, class Class>
-void add_copy(Class& cls) {
+void add_copy(Class& cls, const std::string& example = "") {
+  const std::string doc = "A copy (parameters are plain values: changing the copy leaves the original as it was).\n\n"
+                          "Example:\n" +
+                          (example.empty() ? "    >>> p = " + python_path(cls) + "()\n    >>> q = p.copy()\n"
+                                             "    >>> q == p, q is p\n    (True, False)\n"
+                                           : example);
   cls.def(
-         "copy", [](const T& self) { return T(self); }, "A copy (parameters are plain values).")
+         "copy", [](const T& self) { return T(self); }, doc.c_str())
       .def("__copy__", [](const T& self) { return T(self); })
       .def(
           "__deepcopy__", [](const T& self, py::dict) { return T(self); }, py::arg("memo"));
+}
+
+/// The docstring of a parameter class's validate(prefix): what it does and, as its example, `bad_call` (a
+/// Python statement with one value out of range) and the start of its message (`message`, "..." after it).
+inline std::string validate_doc(const std::string& bad_call, const std::string& message) {
+  return "Raises InvalidInput (ValueError) naming prefix.key, the value and the rule if a value is out of range or\n"
+         "not finite (the check a model or solver does when the parameters enter it); returns None otherwise.\n\n"
+         "Example:\n    >>> " + bad_call + "\n    Traceback (most recent call last):\n    ...\n    bristle._bristle.InvalidInput: " +
+         message + "\n";
 }
 
 /// Converts a Python string or enum value into an enum via the library's parser (which throws
@@ -179,16 +282,16 @@ T cast_arg(py::handle value, std::string_view what, std::string_view expected) {
 /// Applies fn(double) -> double elementwise: a number gives a float, an array-like an array of the
 /// same shape.
 template <class Fn>
-py::object map_array(py::handle x, Fn&& fn) {
-  if (py::isinstance<py::float_>(x) || py::isinstance<py::int_>(x)) return py::float_(fn(x.cast<double>()));
+FloatOrArray map_array(py::handle x, Fn&& fn) {
+  if (py::isinstance<py::float_>(x) || py::isinstance<py::int_>(x)) return FloatOrArray(py::float_(fn(x.cast<double>())));
   auto in = py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(x);
   if (!in) throw py::type_error("expected a number or an array of numbers");
   py::array_t<double> out(std::vector<py::ssize_t>(in.shape(), in.shape() + in.ndim()));
   const double* src = in.data();
   double* dst = out.mutable_data();
   for (py::ssize_t i = 0; i < in.size(); ++i) dst[i] = fn(src[i]);
-  if (in.ndim() == 0) return py::float_(dst[0]);
-  return py::object(std::move(out));
+  if (in.ndim() == 0) return FloatOrArray(py::float_(dst[0]));
+  return FloatOrArray(std::move(out));
 }
 
 /// TypeError unless a progress= argument is None or callable (`expected` names the signature): raised

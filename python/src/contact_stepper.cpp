@@ -87,7 +87,7 @@ Example:
     -1.1843
 )doc")
                                          .c_str())
-      .def(py::init([](const laws::LawParams& law, const rheology::RheologyParams& body1, py::object body2,
+      .def(py::init([](const laws::LawParams& law, const rheology::RheologyParams& body1, OptionalBody body2,
                        double normal_load_N) {
              return Contact(law, body1,
                             body2.is_none() ? rheology::rigid()
@@ -95,6 +95,15 @@ Example:
                             normal_load_N);
            }),
            py::arg("law"), py::arg("body1"), py::arg("body2") = py::none(), py::arg("normal_load_N") = 1.0)
+      // Pickled by its parameters (law, bodies, F_z), its state u and energy_tracking (_contact_from_state
+      // rebuilds it): its time_s and energy integrals start again from 0 (they are not settable).
+      .def("__reduce__",
+           [](const Contact& c) {
+             const contact::ContactModel& model = c.model();
+             return reduce_by("contact._contact_from_state", model.law().params(), params_of(model.pair().body1()),
+                              params_of(model.pair().body2()), c.normal_load_N(), copy_array(c.state()),
+                              c.energy_tracking());
+           })
       .def_static("lugre", &Contact::lugre, py::arg("Fc_N"), py::arg("Fs_N"), py::arg("vs_mps"),
                   py::arg("sigma0_N_per_m"), py::arg("sigma1_Ns_per_m"), py::arg("sigma2_Ns_per_m"),
                   py::arg("delta") = 2.0, R"doc(
@@ -104,10 +113,23 @@ Textbook LuGre (Canudas de Wit et al. 1995), forces in newtons:
 Fc_N (Coulomb force, N), Fs_N (static force, N), vs_mps (Stribeck velocity, m/s), sigma0_N_per_m
 (bristle stiffness, N/m) > 0; sigma1_Ns_per_m (micro-damping, Ns/m), sigma2_Ns_per_m (viscous, Ns/m),
 delta (Stribeck exponent) >= 0. Mapped to the normalised form with F_z = 1 N (docs/python.md).
-step() returns F = -F_tb: at steady sliding F = -(Fc + (Fs - Fc) exp(-(v/vs)^delta) + sigma2 v) for v > 0.)doc")
+step() returns F = -F_tb: at steady sliding F = -(Fc + (Fs - Fc) exp(-(v/vs)^delta) + sigma2 v) for v > 0.
+
+Example:
+    >>> c = bristle.Contact.lugre(Fc_N=10.0, Fs_N=15.0, vs_mps=1e-3, sigma0_N_per_m=1e5,
+    ...                           sigma1_Ns_per_m=316.2, sigma2_Ns_per_m=0.4)
+    >>> round(c.advance_to(1.0, 0.1), 3)    # N at 0.1 m/s: -(Fc + sigma2 v)
+    -10.04
+)doc")
       .def_static("dahl", &Contact::dahl, py::arg("Fc_N"), py::arg("sigma0_N_per_m"), R"doc(
 Textbook Dahl (Canudas de Wit et al. 1995): z' = v - sigma0 |v| z / Fc, F_tb = sigma0 z, with Fc_N
-(Coulomb force, N) and sigma0_N_per_m (stiffness, N/m) > 0. step() returns F = -F_tb (-> -Fc for v > 0).)doc")
+(Coulomb force, N) and sigma0_N_per_m (stiffness, N/m) > 0. step() returns F = -F_tb (-> -Fc for v > 0).
+
+Example:
+    >>> c = bristle.Contact.dahl(Fc_N=2.0, sigma0_N_per_m=1e4)    # 2 N, 1e4 N/m
+    >>> round(c.advance_to(0.1, 0.1), 6)                           # N after 1 cm of sliding: -Fc
+    -2.0
+)doc")
       .def(
           "step",
           [](Contact& c, double dt_s, VelocityArg v) -> ForceResult {
@@ -120,7 +142,16 @@ Textbook Dahl (Canudas de Wit et al. 1995): z' = v - sigma0 |v| z / Fc, F_tb = s
 Advances the contact over dt_s (s, > 0) at the constant relative velocity v_mps (m/s): a number (along
 x; returns F_x as a float) or 2 values (x, y; returns F as an array of 2). Returns the friction force
 F (N) at the end of the step. InvalidInput (ValueError) for dt_s <= 0 or non-finite dt_s, v_mps; the
-state is then unchanged. )doc") + kSign)
+state is then unchanged. )doc") + kSign + R"doc(
+
+Example:
+    >>> c = bristle.Contact.dahl(Fc_N=2.0, sigma0_N_per_m=1e4)
+    >>> F = [c.step(1e-3, 0.1) for _ in range(100)]    # 1 kHz for 0.1 s at 0.1 m/s
+    >>> round(F[-1], 4), round(c.time_s, 6)              # N, s
+    (-2.0, 0.1)
+    >>> c.step(1e-3, [0.0, 0.1])                         # 2-D: (F_x, F_y) in N
+    array([...])
+)doc")
               .c_str())
       .def(
           "advance_to",
@@ -133,12 +164,26 @@ state is then unchanged. )doc") + kSign)
           (std::string(R"doc(
 Integrates adaptively (rodas4, error control rtol |u| + atol) from time_s to t_s (s, >= time_s) at the
 constant v_mps (m/s; a number or 2 values) and returns F (N) at t_s (a float or an array of 2). )doc") +
-           kSign)
+           kSign + R"doc(
+
+Example:
+    >>> c = bristle.Contact.lugre(Fc_N=1.0, Fs_N=1.5, vs_mps=1e-3, sigma0_N_per_m=1e5,
+    ...                           sigma1_Ns_per_m=316.2, sigma2_Ns_per_m=0.4)
+    >>> round(c.advance_to(2.0, 1e-3), 4)    # N at t = 2 s: -(Fc + (Fs - Fc) e^-1 + sigma2 v)
+    -1.1843
+)doc")
               .c_str())
-      .def("reset", &Contact::reset, "Back to the relaxed state u = 0 at time_s = 0, energies 0.")
+      .def("reset", &Contact::reset, R"doc(Back to the relaxed state u = 0 at time_s = 0, energies 0.
+
+Example:
+    >>> c = bristle.Contact.dahl(Fc_N=2.0, sigma0_N_per_m=1e4)
+    >>> F = c.advance_to(0.5, 0.01)                  # N
+    >>> c.reset(); c.time_s, float(abs(c.state).max())   # s, relaxed state
+    (0.0, 0.0)
+)doc")
       .def_property(
           "state", [](const Contact& c) { return copy_array(c.state()); },
-          [](Contact& c, py::handle u) { c.set_state(to_vecx(u, "state", c.state_size())); },
+          [](Contact& c, ArrayLike u) { c.set_state(to_vecx(u, "state", c.state_size())); },
           "Contact state u = [f; zeta1; zeta2] (state_size values; f is the force per newton of normal load, "
           "the zeta the branch states of the bodies, eq. 33). A copy; assign an array of state_size finite values "
           "to set it (time and energies unchanged).")
@@ -167,7 +212,15 @@ Example:
 )doc")
       .def_property("energy_tracking", &Contact::energy_tracking, &Contact::set_energy_tracking,
                     "True if step() integrates the energies (bool; settable, as set_energy_tracking).")
-      .def("copy", [](const Contact& c) { return Contact(c); }, "An independent copy (same parameters and state).")
+      .def("copy", [](const Contact& c) { return Contact(c); }, R"doc(An independent copy (same parameters and state).
+
+Example:
+    >>> c = bristle.Contact.dahl(Fc_N=2.0, sigma0_N_per_m=1e4)
+    >>> F = c.step(1e-3, 0.01)           # N
+    >>> d = c.copy(); F = d.step(1e-3, 0.01)
+    >>> c.time_s, d.time_s               # s: only the copy moved on
+    (0.001, 0.002)
+)doc")
       .def("__copy__", [](const Contact& c) { return Contact(c); })
       .def("__deepcopy__", [](const Contact& c, py::dict) { return Contact(c); }, py::arg("memo"))
       .def("__repr__", [](const Contact& c) {
@@ -175,6 +228,17 @@ Example:
                ", state_size=" + std::to_string(c.state_size()) + ", normal_load_N=" + repr_double(c.normal_load_N()) +
                ", time_s=" + repr_double(c.time_s()) + ">";
       });
+
+  m.def(
+      "_contact_from_state",
+      [](const laws::LawParams& law, const rheology::RheologyParams& body1, const rheology::RheologyParams& body2,
+         double normal_load_N, ArrayLike state, bool energy_tracking) {
+        Contact c(law, body1, body2, normal_load_N);
+        c.set_state(to_vecx(state, "state", c.state_size()));
+        c.set_energy_tracking(energy_tracking);
+        return c;
+      },
+      "A Contact from its pickled parameters and state (Contact.__reduce__).");
 
   py::class_<ContactArray>(m, "ContactArray", (std::string(R"doc(
 N independent contacts stepped together (the joints of a robot, a field of bristles), numpy arrays in
@@ -192,6 +256,12 @@ Example:
       .def(py::init([](const Contact& prototype, int n) { return ContactArray(prototype, n); }), py::arg("prototype"),
            py::arg("n"))
       .def(py::init([](const std::vector<Contact>& contacts) { return ContactArray(contacts); }), py::arg("contacts"))
+      .def("__reduce__",
+           [](const ContactArray& a) {
+             py::list contacts;
+             for (int i = 0; i < a.size(); ++i) contacts.append(py::cast(a.at(i)));
+             return reduce_to(py::type::of<ContactArray>(), contacts);
+           })
       .def(
           "step",
           [](ContactArray& a, double dt_s, const DoubleArray& v, std::optional<py::array_t<double>> out) {
@@ -226,9 +296,24 @@ Example:
           (std::string(R"doc(
 Steps every contact i over dt_s (s, > 0) at v_mps[i] (m/s) and returns the forces F[i] (N), same shape
 as v_mps: (n,) or (n, 2). InvalidInput (ValueError) for a wrong shape, dt_s <= 0 or a non-finite value
-(naming its index), before any contact moves. )doc") + kSign)
+(naming its index), before any contact moves. )doc") + kSign + R"doc(
+
+Example:
+    >>> a = bristle.ContactArray(bristle.Contact.dahl(Fc_N=2.0, sigma0_N_per_m=1e4), 3)
+    >>> v = np.array([0.1, -0.1, 0.0])                   # m/s, one per contact
+    >>> for _ in range(100): F = a.step(1e-3, v)         # 1 kHz, 0.1 s
+    >>> F.round(4)                                       # N: -Fc sgn(v), 0 at rest
+    array([-2.,  2.,  0.])
+)doc")
               .c_str())
-      .def("reset", &ContactArray::reset, "Every contact back to its relaxed state at time 0.")
+      .def("reset", &ContactArray::reset, R"doc(Every contact back to its relaxed state at time 0.
+
+Example:
+    >>> a = bristle.ContactArray(bristle.Contact.dahl(Fc_N=2.0, sigma0_N_per_m=1e4), 2)
+    >>> F = a.step(1e-3, np.array([0.01, 0.02]))      # N
+    >>> a.reset(); a[0].time_s, a[1].time_s            # s
+    (0.0, 0.0)
+)doc")
       .def("set_energy_tracking", &ContactArray::set_energy_tracking, py::arg("on"), R"doc(
 Contact.set_energy_tracking on every contact: off, step() skips the energy integrals (the forces are the
 same; each contact's supplied_energy_J and dissipated_energy_J read nan until reset()).

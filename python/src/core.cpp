@@ -222,7 +222,13 @@ A table of named columns, one row per output time: the result type of every solv
 
 Column names carry SI units ("t_s", "x_m", "v_mps", "F_N"). ``ts["F_N"]`` is a read-only numpy view of
 a column (no copy; it keeps the series alive), ``ts.columns`` a dict of all of them, ``ts.names`` the
-names in order, ``len(ts)`` the number of rows. Use ``ts.to_dict()`` for writable copies.)doc")
+names in order, ``len(ts)`` the number of rows. Use ``ts.to_dict()`` for writable copies.
+
+Example:
+    >>> ts = bristle.TimeSeries.from_columns({"t_s": [0.0, 0.5, 1.0], "F_N": [0.0, -0.8, -1.0]})
+    >>> len(ts), ts.names, ts["F_N"][-1]          # rows, columns, N at t = 1 s
+    (3, ['t_s', 'F_N'], -1.0)
+)doc")
       .def_static(
           "from_columns",
           [](const py::dict& columns) {
@@ -238,22 +244,36 @@ names in order, ``len(ts)`` the number of rows. Use ``ts.to_dict()`` for writabl
             return ts;
           },
           py::arg("columns"),
-          "A TimeSeries from a dict {name: 1-D array}; all columns must have the same length. The series is "
-          "immutable afterwards (views of its columns stay valid).")
+          R"doc(A TimeSeries from a dict {name: 1-D array}; all columns must have the same length. The series is
+immutable afterwards (views of its columns stay valid). Name columns with their unit (t_s, F_N, v_mps).
+
+Example:
+    >>> t = np.linspace(0.0, 1.0, 11)                                         # s
+    >>> ts = bristle.TimeSeries.from_columns({"t_s": t, "v_mps": 0.1 * t})    # m/s
+    >>> ts.rows, ts["v_mps"][10]
+    (11, 0.1)
+)doc")
       .def_property_readonly(
           "names", [](const TimeSeries& ts) { return ts.names; }, "Column names, in order.")
       .def_property_readonly("rows", &TimeSeries::rows, "Number of rows.")
       .def("__len__", &TimeSeries::rows)
       .def("__contains__", [](const TimeSeries& ts, const std::string& name) { return ts.has(name); })
       .def(
-          "keys", [](const TimeSeries& ts) { return ts.names; }, "Column names, in order.")
+          "keys", [](const TimeSeries& ts) { return ts.names; }, R"doc(Column names (with their units), in order.
+
+Example:
+    >>> ts = bristle.TimeSeries.from_columns({"t_s": [0.0, 0.5, 1.0], "F_N": [0.0, -0.8, -1.0]})
+    >>> ts.keys()
+    ['t_s', 'F_N']
+)doc")
       .def(
           "__iter__", [](const TimeSeries& ts) { return py::iter(py::cast(ts.names)); },
           "Iterates over the column names (like a dict).")
       .def(
           "__getitem__",
-          [](py::object self, const std::string& name) {
-            const TimeSeries& ts = self.cast<const TimeSeries&>();
+          [](const TimeSeries& ts, const std::string& name) {
+            // The Python object of `ts` (registered: this is a method call on it) owns the view.
+            const py::object self = py::cast(&ts, py::return_value_policy::reference);
             const auto& col = ts.columns[column_index(ts, name)];
             return view(col.data(), col.size(), self);
           },
@@ -275,7 +295,14 @@ names in order, ``len(ts)`` the number of rows. Use ``ts.to_dict()`` for writabl
             for (std::size_t i = 0; i < ts.names.size(); ++i) d[py::str(ts.names[i])] = copy_array(ts.columns[i]);
             return d;
           },
-          "dict {name: numpy array} of writable copies.")
+          R"doc(dict {name: numpy array} of writable copies (units in the names).
+
+Example:
+    >>> ts = bristle.TimeSeries.from_columns({"t_s": [0.0, 0.5, 1.0], "F_N": [0.0, -0.8, -1.0]})
+    >>> d = ts.to_dict(); d["F_N"] *= -1.0           # a copy: the series is unchanged
+    >>> d["F_N"][-1], ts["F_N"][-1]                    # N
+    (1.0, -1.0)
+)doc")
       .def(
           "to_array",
           [](const TimeSeries& ts) {
@@ -286,7 +313,15 @@ names in order, ``len(ts)`` the number of rows. Use ``ts.to_dict()`` for writabl
                 w(static_cast<py::ssize_t>(i), static_cast<py::ssize_t>(j)) = ts.columns[j][i];
             return a;
           },
-          "A (rows, columns) numpy array (a copy), columns in the order of `names`.")
+          R"doc(A (rows, columns) numpy array (a copy), columns in the order of `names`.
+
+Example:
+    >>> ts = bristle.TimeSeries.from_columns({"t_s": [0.0, 0.5, 1.0], "F_N": [0.0, -0.8, -1.0]})
+    >>> ts.to_array()                                  # t_s (s), F_N (N)
+    array([[ 0. ,  0. ],
+           [ 0.5, -0.8],
+           [ 1. , -1. ]])
+)doc")
       .def("__repr__", [](const TimeSeries& ts) {
         std::string s = "TimeSeries(rows=" + std::to_string(ts.rows()) + ", names=[";
         for (std::size_t i = 0; i < ts.names.size(); ++i) s += (i ? ", '" : "'") + ts.names[i] + "'";
@@ -294,19 +329,45 @@ names in order, ``len(ts)`` the number of rows. Use ``ts.to_dict()`` for writabl
       });
 
   m.def("format_value", &format_value, py::arg("value"),
-        "A number as the library's messages quote it (shortest round-trip form; nan and inf spelled out).");
+        R"doc(A number as the library's messages quote it (shortest round-trip form; nan and inf spelled out).
+
+Example:
+    >>> bristle.format_value(0.1), bristle.format_value(1e-3), bristle.format_value(float("nan"))
+    ('0.1', '0.001', 'nan')
+)doc");
   m.def(
-      "regularised_norm", [](py::handle y, double eps) { return regularised_norm(to_vec2(y, "y"), eps); }, py::arg("y"),
-      py::arg("eps"), "||y||_{2,eps} = sqrt(||y||^2 + eps), eps in m^2/s^2 (paper 1, §2.2.1).");
+      "regularised_norm", [](FloatOrArray y, double eps) { return regularised_norm(to_vec2(y, "y"), eps); }, py::arg("y"),
+      py::arg("eps"), R"doc(||y||_{2,eps} = sqrt(||y||^2 + eps), y (m/s, 2 values), eps in m^2/s^2 (paper 1, §2.2.1).
+
+Example:
+    >>> bristle.regularised_norm([3.0, 4.0], 0.0), bristle.regularised_norm([0.0, 0.0], 1e-4)   # m/s
+    (5.0, 0.01)
+)doc");
   m.def(
       "regularised_abs",
-      [](py::handle y, double eps) { return map_array(y, [eps](double v) { return regularised_abs(v, eps); }); },
-      py::arg("y"), py::arg("eps"), "|y|_eps = sqrt(y^2 + eps) (paper 1, eqs. 60-62); elementwise on arrays.");
+      [](FloatOrArray y, double eps) { return map_array(y, [eps](double v) { return regularised_abs(v, eps); }); },
+      py::arg("y"), py::arg("eps"), R"doc(|y|_eps = sqrt(y^2 + eps) (y in m/s, eps in m^2/s^2; paper 1, eqs. 60-62); elementwise on arrays.
+
+Example:
+    >>> bristle.regularised_abs(np.array([-3.0, 0.0]), 1e-4)          # m/s
+    array([3.00001667, 0.01      ])
+)doc");
   m.def(
       "regularised_sign",
-      [](py::handle y, double eps) { return map_array(y, [eps](double v) { return regularised_sign(v, eps); }); },
-      py::arg("y"), py::arg("eps"), "sgn_eps(y) = y / |y|_eps (0 at y = 0 when eps = 0); elementwise on arrays.");
-  m.def("rotation", &rotation, py::arg("theta"), "2x2 rotation matrix by theta (rad), paper 1, eq. 41.");
+      [](FloatOrArray y, double eps) { return map_array(y, [eps](double v) { return regularised_sign(v, eps); }); },
+      py::arg("y"), py::arg("eps"), R"doc(sgn_eps(y) = y / |y|_eps (-; y in m/s, eps in m^2/s^2; 0 at y = 0 when eps = 0); elementwise on arrays.
+
+Example:
+    >>> bristle.regularised_sign(np.array([-1.0, 0.0, 1e-3]), 0.0)
+    array([-1.,  0.,  1.])
+)doc");
+  m.def("rotation", &rotation, py::arg("theta"), R"doc(2x2 rotation matrix by theta (rad), paper 1, eq. 41.
+
+Example:
+    >>> bristle.rotation(math.pi / 2).round(12)       # a quarter turn
+    array([[ 0., -1.],
+           [ 1.,  0.]])
+)doc");
   {  // results pickle by their fields (pickle_fields.hpp)
     auto ts = py::reinterpret_borrow<py::class_<TimeSeries>>(m.attr("TimeSeries"));
     pickle_fields(ts, "TimeSeries", &TimeSeries::names, &TimeSeries::columns);

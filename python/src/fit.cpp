@@ -214,7 +214,12 @@ void export_fit(py::module_& m) {
       "measured and fitted (Fx_N, Fy_N, Mz_Nm, Mz_no_phi_Nm) at the data rows; kind = \"patch_transient\" and\n"
       "kind = \"structure_stick_slip\" as lumped (t_s, measured, fitted). Progress (iteration, cost) on sys.stderr\n"
       "unless progress=False; Ctrl-C raises KeyboardInterrupt at the next iteration. Bad input raises InvalidInput\n"
-      "naming the key.");
+      "naming the key. Units: those of the report's names (rms_N in N, t_s in s, the parameters in the units of their\n"
+      "keys, e.g. body1.k0 in 1/m).\n\n"
+      "Example:\n"
+      "    >>> r = bristle.fit(\"examples/fit_tribometer_lugre.toml\", progress=False)     # LuGre, tribometer trace\n"
+      "    >>> r[\"converged\"], \"law.mu_d\" in r[\"parameters\"], r[\"rms_N\"] < 1.0        # rms in N\n"
+      "    (True, True, True)\n");
 }
 
 }  // namespace bristle::python

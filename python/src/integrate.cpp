@@ -78,7 +78,8 @@ void export_integrate(py::module_& root) {
 
   py::enum_<Method>(m, "Method",
                     "auto (the default: the fastest adaptive method for the problem and tolerance), cvode_bdf "
-                    "(adaptive BDF), rodas4, rodas5p (adaptive Rosenbrock), sdirk2, implicit_euler, rk4 (fixed step).")
+                    "(adaptive BDF), rodas4, rodas5p (adaptive Rosenbrock), sdirk2, implicit_euler, rk4 (fixed step).\n\n"
+                    "Example:\n    >>> bristle.IntegratorOptions(method=\"rodas4\").method\n    <Method.rodas4: 2>\n")
       .value("auto", Method::auto_)
       .value("cvode_bdf", Method::cvode_bdf)
       .value("rodas4", Method::rodas4)
@@ -92,30 +93,41 @@ Integrator options: method ("auto", the default, "cvode_bdf", "rodas4", "rodas5p
 "rk4"); rtol (-), atol (state
 units), atol_per_component; dt (s, fixed-step methods, > 0); max_dt, initial_dt (s, adaptive; 0 =
 automatic); max_steps (total step budget). The TOML keys dt_s, max_dt_s, initial_dt_s are the keywords and
-attributes; dt, max_dt, initial_dt are the older attribute names.)doc");
+attributes; dt, max_dt, initial_dt are the older attribute names.
+
+Example:
+    >>> o = bristle.IntegratorOptions(method="sdirk2", dt_s=1e-3)     # fixed step of 1 ms
+    >>> o.method, o.dt_s, o.rtol
+    (<Method.sdirk2: 4>, 0.001, 1e-08)
+)doc");
   options
       .def_property(
           "method", [](const Options& o) { return o.method; },
-          [](Options& o, py::handle v) {
+          [](Options& o, NameOrEnum v) {
             o.method = enum_from<Method>(v, "integrator.method", integrate::method_from_string);
           })
       .def_readwrite("rtol", &Options::rtol)
       .def_readwrite("atol", &Options::atol)
       .def_property(
           "atol_per_component", [](const Options& o) { return copy_array(o.atol_per_component); },
-          [](Options& o, py::handle v) { o.atol_per_component = to_vector(v, "integrator.atol_per_component"); })
+          [](Options& o, FloatOrArray v) { o.atol_per_component = to_vector(v, "integrator.atol_per_component"); })
       .def_readwrite("dt", &Options::dt)
       .def_readwrite("max_dt", &Options::max_dt)
       .def_readwrite("initial_dt", &Options::initial_dt)
       .def_readwrite("max_steps", &Options::max_steps)
-      .def("validate", &Options::validate, py::arg("prefix") = "integrator")
-      .def("copy", [](const Options& o) { return Options(o); })
-      .def("__copy__", [](const Options& o) { return Options(o); })
-      .def(
-          "__deepcopy__", [](const Options& o, py::dict) { return Options(o); }, py::arg("memo"));
+      .def("validate", &Options::validate, py::arg("prefix") = "integrator",
+           validate_doc("bristle.IntegratorOptions(rtol=-1e-6).validate()",
+                        "integrator.rtol = -1e-06...").c_str());
+  add_copy<Options>(options);
   schema_py::bind_schema<Options>(options, "Integrator options; keywords are the TOML keys of [integrator].");
 
-  py::class_<Stats>(m, "Stats", "Integrator statistics of a run.")
+  py::class_<Stats>(m, "Stats", R"doc(Integrator statistics of a run (counts; smallest_step and largest_step in s).
+
+Example:
+    >>> t, x, stats = bristle.integrate.integrate(lambda t, x: -x, [1.0], 0.0, [1.0])
+    >>> stats.steps > 0, stats.method_used               # what method="auto" chose
+    (True, <Method.rodas5p: 3>)
+)doc")
       .def_readonly("steps", &Stats::steps)
       .def_readonly("rhs_evaluations", &Stats::rhs_evaluations)
       .def_readonly("jacobian_evaluations", &Stats::jacobian_evaluations)
@@ -133,8 +145,8 @@ attributes; dt, max_dt, initial_dt are the older attribute names.)doc");
 
   m.def(
       "integrate",
-      [](py::function rhs, py::handle x0, double t0, py::handle output_times, py::object options, py::object jacobian,
-         py::object switches, int switch_count) {
+      [](py::function rhs, ArrayLike x0, double t0, ArrayLike output_times, OptionalOptions options, OptionalFunction jacobian,
+         OptionalFunction switches, int switch_count) {
         VecX x = to_vecx(x0, "x0");
         const int n = static_cast<int>(x.size());
         integrate::OdeSystem system;
@@ -174,7 +186,14 @@ attributes; dt, max_dt, initial_dt are the older attribute names.)doc");
 rhs(t, x) -> array of len(x); jacobian(t, x) -> (n, n) array (optional); switches(t, x) -> array of
 switch_count values whose sign changes mark kinks of rhs (optional, CVODE only).
 Returns (times, states (len(times), n), Stats). Exceptions raised by the callables propagate;
-SolverError (RuntimeError) on step-size collapse or non-finite states.)doc");
+SolverError (RuntimeError) on step-size collapse or non-finite states. Units: those of the caller's t and x.
+
+Example:
+    >>> t, x, stats = bristle.integrate.integrate(lambda t, x: -x, [1.0], 0.0, [0.5, 1.0],
+    ...                                           bristle.IntegratorOptions(rtol=1e-10, atol=1e-12))
+    >>> t, round(float(x[-1, 0]), 8)            # x(1) = e^-1
+    (array([0.5, 1. ]), 0.36787944)
+)doc");
   {  // results pickle by their fields (pickle_fields.hpp)
     auto stats = py::reinterpret_borrow<py::class_<Stats>>(m.attr("Stats"));
     pickle_fields(stats, "Stats", &Stats::steps, &Stats::rhs_evaluations, &Stats::jacobian_evaluations,

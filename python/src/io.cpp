@@ -13,6 +13,12 @@
 #include "bristle/io/output.hpp"
 #include "bristle/io/scenario.hpp"
 #include "common.hpp"
+#include "pickle_fields.hpp"
+
+BRISTLE_PY_TYPED_OBJECT(ScenarioArg, "bristle._bristle.io.LumpedScenario | bristle._bristle.io.Scenario")
+
+// The setup shared by the examples of the key-path functions.
+#define IO_CASE "    >>> c = bristle.io.parse_lumped_file(\"examples/lugre_stick_slip.toml\")[0]\n"
 
 namespace bristle::python {
 
@@ -97,7 +103,9 @@ void bind_line_case_base(Class& cls) {
       .def_readwrite("log_x", &Case::log_x)
       .def(
           "model", [](const Case& c) { return contact::ContactModel(c.law, c.body1, c.body2); },
-          "The ContactModel of this case.");
+          "The ContactModel of this case.\n\nExample:\n"
+          "    >>> c = bristle.load_scenario(\"examples/fig5_sliding_steady.toml\").cases[0]\n"
+          "    >>> c.model().state_size > 2\n    True\n");
 }
 #endif
 
@@ -109,7 +117,8 @@ void export_io(py::module_& root) {
   py::register_exception<io::OutputError>(m, "OutputError", PyExc_OSError);
 
   py::class_<io::TimeGrid>(m, "TimeGrid",
-                           "[time]: output times from t_start_s to t_end_s every output_dt_s (s), both ends included.")
+                           "[time]: output times from t_start_s to t_end_s every output_dt_s (s), both ends included.\n\n"
+                           "Example:\n    >>> len(bristle.io.TimeGrid(t_end_s=2.0, output_dt_s=0.01).times())\n    201\n")
       .def(py::init([](double t_start_s, double t_end_s, double output_dt_s) {
              return io::TimeGrid{t_start_s, t_end_s, output_dt_s};
            }),
@@ -118,25 +127,42 @@ void export_io(py::module_& root) {
       .def_readwrite("t_end_s", &io::TimeGrid::t_end_s)
       .def_readwrite("output_dt_s", &io::TimeGrid::output_dt_s)
       .def(
-          "times", [](const io::TimeGrid& g) { return copy_array(g.times()); }, "The output times (s).");
+          "times", [](const io::TimeGrid& g) { return copy_array(g.times()); }, R"doc(The output times (s).
 
-  py::class_<io::Sweep>(m, "Sweep", "[sweep] of the lumped kind: one case per value of a numeric key.")
+Example:
+    >>> bristle.io.TimeGrid(t_end_s=1.0, output_dt_s=0.25).times()
+    array([0.  , 0.25, 0.5 , 0.75, 1.  ])
+)doc");
+
+  py::class_<io::Sweep>(m, "Sweep", "[sweep] of the lumped kind: one case per value of a numeric key.\n\nExample:\n"
+      "    >>> sw = bristle.io.parse_lumped_file(\"examples/lugre_breakaway.toml\")[0].sweep\n"
+      "    >>> len(sw.values), sw.parameter.startswith(\"bench.\")\n    (7, True)\n")
       .def_readonly("parameter", &io::Sweep::parameter)
       .def_readonly("column", &io::Sweep::column)
       .def_readonly("values", &io::Sweep::values);
-  py::class_<io::OutputOptions>(m, "OutputOptions", "[output]: plot_x, plot_y, title.")
+  py::class_<io::OutputOptions>(m, "OutputOptions", "[output]: plot_x, plot_y (CSV column names, with units), title.\n\n"
+      "Example:\n" IO_CASE "    >>> c.output.plot_x\n    't_s'\n")
       .def_readwrite("plot_x", &io::OutputOptions::plot_x)
       .def_readwrite("plot_y", &io::OutputOptions::plot_y)
       .def_readwrite("title", &io::OutputOptions::title);
-  py::class_<io::InitialCondition>(m, "InitialCondition", "[initial]: initial normalised force f, or steady = True.")
+  py::class_<io::InitialCondition>(m, "InitialCondition", "[initial]: initial normalised force f (-, 2 values), or steady = True.\n\n"
+      "Example:\n" IO_CASE "    >>> c.initial.steady, c.initial.f\n    (False, array([0., 0.]))\n")
       .def_property(
           "f", [](const io::InitialCondition& c) -> Vec2 { return c.f; },
-          [](io::InitialCondition& c, py::handle v) { c.f = to_vec2(v, "initial.f"); })
+          [](io::InitialCondition& c, FloatOrArray v) { c.f = to_vec2(v, "initial.f"); })
       .def_readwrite("steady", &io::InitialCondition::steady);
 
   py::class_<LumpedScenario>(m, "LumpedScenario", R"doc(
 One case of a kind = "lumped" scenario: law, body1, body2, bench, time, integrator, initial, output,
-and for sweeps sweep and sweep_value. Edit the fields and run LumpedStudy([case]).run().)doc")
+and for sweeps sweep and sweep_value. Edit the fields and run LumpedStudy([case]).run().
+
+Example:
+    >>> c = bristle.io.parse_lumped_file("examples/lugre_stick_slip.toml")[0]
+    >>> c.time.t_end_s = 1.0                                          # s
+    >>> r = bristle.io.LumpedStudy([c]).run()
+    >>> r.cases[0].series["t_s"][-1]
+    1.0
+)doc")
       .def_readwrite("name", &LumpedScenario::name)
       .def_readwrite("description", &LumpedScenario::description)
       .def_readwrite("law", &LumpedScenario::law)
@@ -151,35 +177,47 @@ and for sweeps sweep and sweep_value. Edit the fields and run LumpedStudy([case]
       .def_readonly("sweep_value", &LumpedScenario::sweep_value)
       .def_readwrite("output", &LumpedScenario::output)
       .def("validate", &LumpedScenario::validate,
-           "Builds the library objects; InvalidInput if any rejects the parameters.")
+           "Builds the library objects; InvalidInput if any rejects the parameters.\n\nExample:\n" IO_CASE
+           "    >>> c.law.mu_s = -1.0; c.validate()\n    Traceback (most recent call last):\n    ...\n"
+           "    bristle._bristle.InvalidInput: law.mu_s = -1: must be > 0\n")
       .def(
           "model", [](const LumpedScenario& c) { return contact::ContactModel(c.law, c.body1, c.body2); },
-          "The ContactModel of this case.")
+          "The ContactModel of this case.\n\nExample:\n" IO_CASE
+          "    >>> c.model().state_size\n    2\n")
       .def(
           "initial_contact_state",
           [](const LumpedScenario& c, const contact::ContactModel& model) {
             return copy_array(c.initial_contact_state(model));
           },
-          py::arg("model"), "u0 for contact.run, from [initial].");
+          py::arg("model"), "u0 for contact.run, from [initial] (f normalised, zeta in m).\n\nExample:\n" IO_CASE
+          "    >>> c.initial_contact_state(c.model())\n    array([0., 0.])\n");
 
 #if BRISTLE_PYTHON_LINE_SCENARIOS
   py::enum_<io::LineMode>(m, "LineMode",
-                          "Line kinematics: sliding (V1 = 0, V2 = V_x), rolling (V1 = V_r, V2 = V_x), general.")
+                          "Line kinematics: sliding (V1 = 0, V2 = V_x), rolling (V1 = V_r, V2 = V_x), general." "\n\nExample:\n" "    >>> [m.name for m in bristle.io.LineMode.__members__.values()][:2]\n" "    ['sliding', 'rolling']\n")
       .value("sliding", io::LineMode::sliding)
       .value("rolling", io::LineMode::rolling)
       .value("general", io::LineMode::general);
 
   py::class_<LineSteadyScenario> steady(m, "LineSteadyScenario", R"doc(
 One case of a kind = "line_steady" scenario: the contact model parts, the line, the mode and the
-velocities (sliding: V_x; rolling: v_x = V_x - V_r, with Vr_mps).)doc");
+velocities (sliding: V_x; rolling: v_x = V_x - V_r, with Vr_mps).
+
+Example:
+    >>> c = bristle.load_scenario("examples/fig5_sliding_steady.toml").cases[0]
+    >>> c.mode, len(c.velocities)                         # sliding at 200 velocities V_x (m/s)
+    (<LineMode.sliding: 0>, 200)
+)doc");
   bind_line_case_base<LineSteadyScenario>(steady);
   steady
       .def_property(
           "velocities", [](const LineSteadyScenario& c) { return copy_array(c.velocities); },
-          [](LineSteadyScenario& c, py::handle v) { c.velocities = to_vector(v, "kinematics velocities"); },
+          [](LineSteadyScenario& c, FloatOrArray v) { c.velocities = to_vector(v, "kinematics velocities"); },
           "sliding: V_x (m/s); rolling: v_x = V_x - V_r (m/s)")
       .def_readwrite("Vr_mps", &LineSteadyScenario::Vr_mps, "rolling speed V_r (m/s), rolling only")
-      .def("column_names", &LineSteadyScenario::column_names)
+      .def("column_names", &LineSteadyScenario::column_names, "The CSV columns of solve() (with their units).\n\n"
+           "Example:\n    >>> c = bristle.load_scenario(\"examples/fig5_sliding_steady.toml\").cases[0]\n"
+           "    >>> c.column_names()[:4]\n    ['s', 'n1', 'n2', 'V_mps']\n")
       .def(
           "material_velocities",
           [](const LineSteadyScenario& c) {
@@ -192,26 +230,39 @@ velocities (sliding: V_x; rolling: v_x = V_x - V_r, with Vr_mps).)doc");
             }
             return py::make_tuple(V1, V2);
           },
-          "(V1, V2) arrays (m/s) of the steady solves, as solve() uses them.")
+          "(V1, V2) arrays (m/s) of the steady solves, as solve() uses them.\n\nExample:\n"
+          "    >>> c = bristle.load_scenario(\"examples/fig5_sliding_steady.toml\").cases[0]\n"
+          "    >>> V1, V2 = c.material_velocities(); float(abs(V1).max()), V2.shape      # sliding: V1 = 0\n"
+          "    (0.0, (200,))\n")
       .def(
           "solve",
           [](const LineSteadyScenario& c, const contact::ContactModel& model) {
             py::gil_scoped_release release;
             return c.solve(model);
           },
-          py::arg("model"), "Solves every velocity (serially): the rows of the CSV.");
+          py::arg("model"), "Solves every velocity (serially): the rows of the CSV (a TimeSeries; forces in N).\n\n"
+          "Example:\n    >>> c = bristle.load_scenario(\"examples/fig5_sliding_steady.toml\").cases[0]\n"
+          "    >>> c.solve(c.model()).rows\n    200\n");
 
   py::class_<LineTransientScenario> transient(m, "LineTransientScenario",
-                                              "One case of a kind = \"line_transient\" scenario.");
+                                              "One case of a kind = \"line_transient\" scenario.\n\nExample:\n"
+                                              "    >>> c = bristle.load_scenario(\"examples/fig7_sliding_transient.toml\").cases[0]\n"
+                                              "    >>> len(c.output_times())                       # s\n    601\n");
   bind_line_case_base<LineTransientScenario>(transient);
   transient.def_readwrite("time", &LineTransientScenario::time)
       .def_readwrite("field_times", &LineTransientScenario::field_times)
-      .def("output_times", [](const LineTransientScenario& c) { return copy_array(c.output_times()); });
+      .def("output_times", [](const LineTransientScenario& c) { return copy_array(c.output_times()); },
+           "The output times (s) of the [time] table.\n\nExample:\n"
+           "    >>> c = bristle.load_scenario(\"examples/fig7_sliding_transient.toml\").cases[0]\n"
+           "    >>> c.output_times()[:3]\n    array([0.   , 0.005, 0.01 ])\n");
 
 #endif
 
   py::class_<io::Progress>(m, "Progress",
-                           "Progress of a scenario run: case_index (0-based), case_count, fraction (0..1), label.")
+                           "Progress of a scenario run: case_index (0-based), case_count, fraction (0..1), label.\n\nExample:\n" IO_CASE
+                           "    >>> c.time.t_end_s = 0.1; seen = []\n"
+                           "    >>> r = bristle.io.LumpedStudy([c]).run(progress=seen.append)\n"
+                           "    >>> seen[-1].fraction, seen[-1].case_count\n    (1.0, 1)\n")
       .def_readonly("case_index", &io::Progress::case_index)
       .def_readonly("case_count", &io::Progress::case_count)
       .def_readonly("fraction", &io::Progress::fraction)
@@ -222,7 +273,9 @@ velocities (sliding: V_x; rolling: v_x = V_x - V_r, with Vr_mps).)doc");
       });
 
   py::class_<CaseResult>(m, "CaseResult",
-                         "The solution of one case: sweep_value (or None), series (TimeSeries), solve_seconds.")
+                         "The solution of one case: sweep_value (or None), series (TimeSeries), solve_seconds (s).\n\nExample:\n"
+                         IO_CASE "    >>> c.time.t_end_s = 0.1\n    >>> case = bristle.io.LumpedStudy([c]).run().cases[0]\n"
+                         "    >>> case.sweep_value is None, case.series.rows > 0\n    (True, True)\n")
       .def_readonly("sweep_value", &CaseResult::sweep_value)
       .def_readonly("series", &CaseResult::series)
       .def_readonly("solve_seconds", &CaseResult::solve_seconds);
@@ -236,7 +289,15 @@ velocities (sliding: V_x; rolling: v_x = V_x - V_r, with Vr_mps).)doc");
   py::class_<RunResult> run_result(m, "RunResult", R"doc(
 Everything a scenario run produced: name, title, sweep_column, cases (CaseResult per case, in order),
 plot_x, plot_y, case_labels, log_x, solve_seconds (wall time of the solves), report (the JSON report
-as Python objects), extra_files.)doc");
+as Python objects), extra_files.
+
+Example:
+    >>> c = bristle.io.parse_lumped_file("examples/lugre_stick_slip.toml")[0]
+    >>> c.time.t_end_s = 0.5                                               # s
+    >>> r = bristle.io.LumpedStudy([c]).run()
+    >>> r.name, len(r.cases), "cases" in r.report
+    ('lugre_stick_slip', 1, True)
+)doc");
   run_result.def_readonly("name", &RunResult::name)
       .def_readonly("title", &RunResult::title)
       .def_readonly("sweep_column", &RunResult::sweep_column)
@@ -245,7 +306,9 @@ as Python objects), extra_files.)doc");
       .def_readonly("plot_y", &RunResult::plot_y)
       .def_readonly("solve_seconds", &RunResult::solve_seconds)
       .def_property_readonly("report", [](const RunResult& r) { return json_to_python(r.report); })
-      .def("csv_text", &io::csv_text, "The CSV text (header + rows, shortest round-trip numbers).")
+      .def("csv_text", &io::csv_text, "The CSV text (header + rows, shortest round-trip numbers; columns named with "
+           "their units).\n\nExample:\n" IO_CASE "    >>> c.time.t_end_s = 0.1\n"
+           "    >>> bristle.io.LumpedStudy([c]).run().csv_text().splitlines()[0].startswith(\"t_s,\")\n    True\n")
       .def(
           "write",
           [](const RunResult& r, const std::filesystem::path& dir, bool plot, const std::string& gnuplot) {
@@ -255,7 +318,11 @@ as Python objects), extra_files.)doc");
             return io::write_outputs(r, dir, options);
           },
           py::arg("dir"), py::arg("plot") = true, py::arg("gnuplot") = "",
-          "Writes DIR/<name>.csv, .json, .png (gnuplot) and extra files, all or nothing; returns the paths.");
+          "Writes DIR/<name>.csv, .json, .png (gnuplot) and extra files, all or nothing; returns the paths.\n\n"
+          "Example:\n" IO_CASE "    >>> c.time.t_end_s = 0.1; import tempfile, os\n"
+          "    >>> paths = bristle.io.LumpedStudy([c]).run().write(tempfile.mkdtemp(), plot=False)\n"
+          "    >>> sorted(os.path.basename(str(p)) for p in paths)\n"
+          "    ['lugre_stick_slip.csv', 'lugre_stick_slip.json']\n");
 #if BRISTLE_PYTHON_LINE_SCENARIOS
   run_result.def_readonly("case_labels", &RunResult::case_labels)
       .def_readonly("log_x", &RunResult::log_x)
@@ -265,57 +332,114 @@ as Python objects), extra_files.)doc");
 
   py::class_<Scenario>(m, "Scenario", R"doc(
 A parsed and validated scenario of any registered kind (load_scenario, parse_scenario_string): kind,
-name, case_count, summary(), run(progress=None) -> RunResult.)doc")
+name, case_count, summary(), run(progress=None) -> RunResult.
+
+Example:
+    >>> study = bristle.load_scenario("examples/patch_slip_spin_map.toml")
+    >>> study.kind
+    'patch_steady_map'
+)doc")
       .def_property_readonly("kind", [](const Scenario& s) { return std::string(s.kind()); })
       .def_property_readonly("name", &Scenario::name)
       .def_property_readonly("case_count", &Scenario::case_count)
-      .def("summary", &Scenario::summary)
+      .def("summary", &Scenario::summary, "A one-paragraph description of the scenario (kind, cases, parameters).\n\n"
+           "Example:\n    >>> isinstance(bristle.load_scenario(\"examples/lugre_breakaway.toml\").summary(), str)\n    True\n")
       .def(
           "run",
-          [](const Scenario& s, py::object progress) {
+          [](const Scenario& s, ProgressCallback progress) {
             ScenarioProgressRelay relay(progress);
             const auto callback = relay.function();
             py::gil_scoped_release release;
             return s.run(callback);
           },
           py::arg("progress") = py::none(),
-          "Solves every case (GIL released; Ctrl-C interrupts). progress: optional callable(Progress).");
+          "Solves every case (GIL released; Ctrl-C interrupts). progress: optional callable(Progress). Returns a "
+          "RunResult (series columns named with their units).\n\nExample:\n"
+          "    >>> r = bristle.load_scenario(\"examples/lugre_breakaway.toml\").run()\n"
+          "    >>> len(r.cases), \"F_N\" in r.cases[0].series\n    (7, True)\n");
 
-  py::class_<io::LumpedStudy, Scenario>(m, "LumpedStudy", "kind = \"lumped\": cases of one contact point on a bench.")
+  py::class_<io::LumpedStudy, Scenario>(m, "LumpedStudy", "kind = \"lumped\": cases of one contact point on a bench.\n\nExample:\n" IO_CASE
+      "    >>> study = bristle.io.LumpedStudy([c, c]); study.case_count\n    2\n")
       .def(py::init<std::vector<LumpedScenario>>(), py::arg("cases"))
       .def_property_readonly("cases", [](py::object self) { return case_list<io::LumpedStudy>(self); });
 #if BRISTLE_PYTHON_LINE_SCENARIOS
   py::class_<io::LineSteadyStudy, Scenario>(m, "LineSteadyStudy",
-                                            "kind = \"line_steady\": steady force maps of the line contact.")
+                                            "kind = \"line_steady\": steady force maps of the line contact.\n\nExample:\n"
+                                            "    >>> bristle.load_scenario(\"examples/fig5_sliding_steady.toml\").kind\n"
+                                            "    'line_steady'\n")
       .def(py::init<std::vector<LineSteadyScenario>>(), py::arg("cases"))
       .def_property_readonly("cases", [](py::object self) { return case_list<io::LineSteadyStudy>(self); });
   py::class_<io::LineTransientStudy, Scenario>(m, "LineTransientStudy",
-                                               "kind = \"line_transient\": transient runs of the line contact.")
+                                               "kind = \"line_transient\": transient runs of the line contact.\n\nExample:\n"
+                                               "    >>> bristle.load_scenario(\"examples/fig7_sliding_transient.toml\").kind\n"
+                                               "    'line_transient'\n")
       .def(py::init<std::vector<LineTransientScenario>>(), py::arg("cases"))
       .def_property_readonly("cases", [](py::object self) { return case_list<io::LineTransientStudy>(self); });
 
 #endif
 
+
+
   m.def("load_scenario", &io::load_scenario, py::arg("path"),
-        "Reads a scenario file (any registered kind). InvalidInput naming the TOML key on any problem.");
+        R"doc(Reads a scenario file (any registered kind). InvalidInput naming the TOML key on any problem.
+
+Example:
+    >>> study = bristle.load_scenario("examples/lugre_breakaway.toml")
+    >>> study.kind, study.case_count
+    ('lumped', 7)
+)doc");
   m.def(
       "parse_scenario_string",
       [](const std::string& toml, const std::string& name, const std::filesystem::path& directory) {
         return io::parse_scenario_string(toml, name, directory);
       },
       py::arg("toml"), py::arg("name") = "scenario", py::arg("directory") = std::filesystem::path(),
-      "Parses a scenario from TOML text; relative table files are resolved against `directory`.");
-  m.def("scenario_kinds", &io::scenario_kinds, "The registered scenario kinds.");
-  m.def("parse_lumped_file", &io::parse_lumped_file, py::arg("path"), "The cases of a lumped scenario file.");
+      R"doc(Parses a scenario from TOML text; relative table files are resolved against `directory`.
+
+Example:
+    >>> study = bristle.io.parse_scenario_string(open("examples/lugre_stick_slip.toml").read())
+    >>> study.name, study.kind                      # the file's own name key
+    ('lugre_stick_slip', 'lumped')
+)doc");
+  m.def("scenario_kinds", &io::scenario_kinds, R"doc(The registered scenario kinds (the values of `kind` in a TOML file).
+
+Example:
+    >>> "lumped" in bristle.io.scenario_kinds() and "patch_steady_map" in bristle.io.scenario_kinds()
+    True
+)doc");
+  m.def("parse_lumped_file", &io::parse_lumped_file, py::arg("path"), R"doc(The cases of a lumped scenario file
+(a list of LumpedScenario, one per [sweep] value).
+
+Example:
+    >>> cases = bristle.io.parse_lumped_file("examples/lugre_breakaway.toml")
+    >>> len(cases), cases[0].law.mu_s               # 7 cases; mu_s (-)
+    (7, 1.5)
+)doc");
   m.def(
       "parse_lumped_string",
       [](const std::string& toml, const std::string& name, const std::filesystem::path& directory) {
         return io::parse_lumped_string(toml, name, directory);
       },
-      py::arg("toml"), py::arg("name") = "scenario", py::arg("directory") = std::filesystem::path());
+      py::arg("toml"), py::arg("name") = "scenario", py::arg("directory") = std::filesystem::path(), R"doc(
+The cases of a lumped scenario given as TOML text (a list of LumpedScenario); relative table files are
+resolved against `directory`.
+
+Example:
+    >>> c = bristle.io.parse_lumped_string(open("examples/lugre_stick_slip.toml").read())[0]
+    >>> c.bench.spring_N_per_m, c.time.t_end_s                   # N/m, s
+    (2.0, 30.0)
+)doc");
   // Key paths (io/key_path.hpp): read and change one numeric parameter by the TOML key that sets it, with
   // the reader's checks (InvalidInput, a ValueError, naming the key path).
-  py::class_<io::KeyInfo>(m, "KeyInfo", "unit, doc, paper equation, default and range of a numeric key")
+  py::class_<io::KeyInfo>(m, "KeyInfo", R"doc(unit, doc, paper equation, default and range of a numeric key
+(min, max: the bounds of the range; log_scale: the key spans decades).
+
+Example:
+    >>> c = bristle.io.parse_lumped_file("examples/lugre_stick_slip.toml")[0]
+    >>> info = bristle.key_info(c, "body1.k0")
+    >>> info.unit, info.range, info.log_scale
+    ('1/m', 'SPD (a number: > 0)', True)
+)doc")
       .def_readonly("key", &io::KeyInfo::key)
       .def_readonly("unit", &io::KeyInfo::unit)
       .def_readonly("doc", &io::KeyInfo::doc)
@@ -332,14 +456,18 @@ name, case_count, summary(), run(progress=None) -> RunResult.)doc")
   const char* get_doc =
       "The value of a numeric key of a parsed scenario, e.g. get(case, \"law.mu_s\"): what the TOML gave (a lumped "
       "study's cases must agree). InvalidInput naming the key path for an unknown key (with the nearest valid one) "
-      "or one that does not apply.";
+      "or one that does not apply.\n\nExample:\n" IO_CASE
+      "    >>> bristle.get(c, \"law.mu_s\"), bristle.get(c, \"body1.k0\")        # -, 1/m\n    (1.5, 100000.0)\n";
   const char* set_doc =
       "Sets a numeric key in place, e.g. set(case, \"body1.k0\", 2e5), with the reader's checks and derivations "
       "(tau kept, pair.s, the output grid); running then gives what the file with that value gives. A Scenario "
-      "(load_scenario) is changed in every case and rebuilt; on InvalidInput nothing changes.";
+      "(load_scenario) is changed in every case and rebuilt; on InvalidInput nothing changes.\n\nExample:\n" IO_CASE
+      "    >>> bristle.set(c, \"body1.k0\", 2e5); c.body1.k0                         # 1/m\n    200000.0\n"
+      "    >>> bristle.set(c, \"law.mu_s\", -1)\n    Traceback (most recent call last):\n    ...\n"
+      "    bristle._bristle.InvalidInput: law.mu_s = -1: must be > 0\n";
   // One function each, taking a parsed case (LumpedScenario) or a Scenario (load_scenario), so that the stub
   // has one signature.
-  const auto dispatch = [](py::handle scenario, auto&& f) {
+  const auto dispatch = [](ScenarioArg scenario, auto&& f) {
     if (py::isinstance<LumpedScenario>(scenario)) return f(scenario.cast<LumpedScenario&>());
     if (py::isinstance<Scenario>(scenario)) return f(scenario.cast<Scenario&>());
     throw py::type_error("scenario: expected a LumpedScenario or a Scenario (load_scenario), got " +
@@ -347,28 +475,53 @@ name, case_count, summary(), run(progress=None) -> RunResult.)doc")
   };
   m.def(
       "get",
-      [dispatch](py::handle scenario, const std::string& key) {
+      [dispatch](ScenarioArg scenario, const std::string& key) {
         return dispatch(scenario, [&](auto& sc) { return io::get_number(sc, key); });
       },
       py::arg("scenario"), py::arg("key"), get_doc);
   m.def(
       "set",
-      [dispatch](py::handle scenario, const std::string& key, double value) {
+      [dispatch](ScenarioArg scenario, const std::string& key, double value) {
         dispatch(scenario, [&](auto& sc) { io::set_number(sc, key, value); });
       },
       py::arg("scenario"), py::arg("key"), py::arg("value"), set_doc);
   m.def(
       "numeric_keys",
-      [dispatch](py::handle scenario) {
+      [dispatch](ScenarioArg scenario) {
         return dispatch(scenario, [&](auto& sc) { return io::numeric_keys(sc); });
       },
-      py::arg("scenario"), "Every key path set() accepts for this scenario.");
+      py::arg("scenario"), "Every key path set() accepts for this scenario.\n\nExample:\n" IO_CASE
+      "    >>> keys = bristle.numeric_keys(c); \"law.mu_s\" in keys and \"bench.spring_N_per_m\" in keys\n    True\n");
   m.def(
       "key_info",
-      [dispatch](py::handle scenario, const std::string& key) {
+      [dispatch](ScenarioArg scenario, const std::string& key) {
         return dispatch(scenario, [&](auto& sc) { return io::key_info(sc, key); });
       },
-      py::arg("scenario"), py::arg("key"), "Unit, doc, equation, default and range of a numeric key.");
+      py::arg("scenario"), py::arg("key"), "Unit, doc, equation, default and range of a numeric key (a KeyInfo).\n\n"
+      "Example:\n" IO_CASE "    >>> bristle.key_info(c, \"law.mu_s\")\n"
+      "    KeyInfo(key='law.mu_s', unit='-', default_value='1', range='> 0')\n");
+  {  // results and scenario parts pickle by their fields (pickle_fields.hpp)
+    auto key_info = py::reinterpret_borrow<py::class_<io::KeyInfo>>(m.attr("KeyInfo"));
+    pickle_fields(key_info, "KeyInfo", &io::KeyInfo::key, &io::KeyInfo::unit, &io::KeyInfo::doc, &io::KeyInfo::equation,
+                  &io::KeyInfo::default_value, &io::KeyInfo::range, &io::KeyInfo::min, &io::KeyInfo::max,
+                  &io::KeyInfo::log_scale);
+    auto progress = py::reinterpret_borrow<py::class_<io::Progress>>(m.attr("Progress"));
+    pickle_fields(progress, "Progress", &io::Progress::case_index, &io::Progress::case_count, &io::Progress::fraction,
+                  &io::Progress::label);
+    auto case_result = py::reinterpret_borrow<py::class_<CaseResult>>(m.attr("CaseResult"));
+    pickle_fields(case_result, "CaseResult", &CaseResult::sweep_value, &CaseResult::series, &CaseResult::solve_seconds);
+    auto sweep = py::reinterpret_borrow<py::class_<io::Sweep>>(m.attr("Sweep"));
+    pickle_fields(sweep, "Sweep", &io::Sweep::parameter, &io::Sweep::column, &io::Sweep::values);
+    auto output = py::reinterpret_borrow<py::class_<io::OutputOptions>>(m.attr("OutputOptions"));
+    pickle_fields(output, "OutputOptions", &io::OutputOptions::plot_x, &io::OutputOptions::plot_y,
+                  &io::OutputOptions::title);
+    auto initial = py::reinterpret_borrow<py::class_<io::InitialCondition>>(m.attr("InitialCondition"));
+    pickle_fields(initial, "InitialCondition", &io::InitialCondition::f, &io::InitialCondition::steady);
+#if BRISTLE_PYTHON_LINE_SCENARIOS
+    auto extra = py::reinterpret_borrow<py::class_<io::ExtraFile>>(m.attr("ExtraFile"));
+    pickle_fields(extra, "ExtraFile", &io::ExtraFile::suffix, &io::ExtraFile::text);
+#endif
+  }
 }
 
 }  // namespace bristle::python

@@ -127,7 +127,12 @@ std::string repr(const FrictionCoefficient& c) {
 void export_laws(py::module_& root) {
   py::module_ m = root.def_submodule("laws", "Friction laws h0 (paper 1, eqs. 2-7), Stribeck law and M(v) (eq. 53).");
 
-  py::enum_<LawKind>(m, "LawKind", "Friction law: dahl, lugre, frbd, bouc_wen, frictionless.")
+  py::enum_<LawKind>(m, "LawKind", R"doc(Friction law: dahl, lugre, frbd, bouc_wen, frictionless (LawParams.kind; law.type in TOML).
+
+Example:
+    >>> bristle.LawParams(type="bouc_wen").kind == bristle.LawKind.bouc_wen
+    True
+)doc")
       .value("dahl", LawKind::dahl)
       .value("lugre", LawKind::lugre)
       .value("frbd", LawKind::frbd)
@@ -140,7 +145,13 @@ Stribeck friction coefficient (paper 1, eq. 53):
     mu(v) = mu_d + (mu_s - mu_d) exp(-(|v|/v_s)^delta_s) + mu_v |v|
 
 mu_s, mu_d (-) > 0; v_s (m/s) > 0; delta_s (-) >= 0; mu_v (s/m) >= 0. Checked when a model is built
-(or by validate()), with messages naming the key, e.g. "law.mu_s = -1: must be > 0".)doc");
+(or by validate()), with messages naming the key, e.g. "law.mu_s = -1: must be > 0".
+
+Example:
+    >>> p = bristle.StribeckParams(mu_s=1.0, mu_d=0.7, v_s=6.0)      # Table 1 (v_s in m/s)
+    >>> p.mu(np.array([0.0, 6.0])).round(4)                          # mu(0), mu(v_s) = mu_d + 0.3/e
+    array([1.    , 0.8104])
+)doc");
   stribeck
       .def(py::init([](double mu_s, double mu_d, double v_s, double delta_s, double mu_v) {
              return StribeckParams{mu_s, mu_d, v_s, delta_s, mu_v};
@@ -153,13 +164,19 @@ mu_s, mu_d (-) > 0; v_s (m/s) > 0; delta_s (-) >= 0; mu_v (s/m) >= 0. Checked wh
       .def_readwrite("delta_s", &StribeckParams::delta_s, "Stribeck exponent (-), >= 0")
       .def_readwrite("mu_v", &StribeckParams::mu_v, "viscous coefficient (s/m), mu_v(v) = mu_v |v|, >= 0")
       .def("validate", &StribeckParams::validate, py::arg("prefix") = "law",
-           "Raises InvalidInput (ValueError) naming prefix.key if a value is out of range.")
+           validate_doc("bristle.StribeckParams(mu_s=-1.0).validate()",
+                        "law.mu_s = -1: must be > 0").c_str())
       .def(
           "mu",
-          [](const StribeckParams& p, py::handle speed) {
+          [](const StribeckParams& p, FloatOrArray speed) {
             return map_array(speed, [&p](double s) { return laws::stribeck_mu(p, s); });
           },
-          py::arg("speed"), "mu(speed) of eq. 53 for speeds >= 0 (m/s); elementwise on arrays.");
+          py::arg("speed"), R"doc(mu(speed) (-) of eq. 53 for speeds >= 0 (m/s); elementwise on arrays.
+
+Example:
+    >>> bristle.StribeckParams(mu_s=1.5, mu_d=1.0, v_s=1e-3).mu(1e-3)    # mu_d + 0.5/e at v = v_s
+    1.1839397205857212
+)doc");
   schema_py::bind_schema<StribeckParams>(stribeck, "", false);
   add_copy<StribeckParams>(stribeck);
 
@@ -169,27 +186,46 @@ Set-valued Coulomb-Stribeck friction (paper 3, §III; the [friction] table of ki
     F in -mu(|v_r|) N sgn(v_r),  |F| <= mu_s N at v_r = 0 (exact stick),
     mu(v) = mu_d + (mu_s - mu_d) exp(-(v/v_s)^delta_s) + mu_v v   (paper 1, eq. 53).
 
-Used by bristle.structures.run_stick_slip and CoulombStribeck.)doc");
+Used by bristle.structures.run_stick_slip and CoulombStribeck. mu_s, mu_d (-), v_s (m/s), mu_v (s/m).
+
+Example:
+    >>> p = bristle.CoulombStribeckParams(mu_s=0.5, mu_d=0.3, v_s=0.1)
+    >>> round(p.mu(0.1), 4)                                          # mu at 0.1 m/s: 0.3 + 0.2/e
+    0.3736
+)doc");
   schema_py::bind_schema<laws::CoulombStribeckParams>(cs, "Coulomb-Stribeck friction parameters.");
   cs.def_property(
         "stribeck", [](const laws::CoulombStribeckParams& p) { return p.mu; },
         [](laws::CoulombStribeckParams& p, const StribeckParams& mu) { p.mu = mu; },
         "the coefficient mu(v) as a StribeckParams (a copy)")
       .def("validate", &laws::CoulombStribeckParams::validate, py::arg("prefix") = "friction",
-           "Raises InvalidInput (ValueError) naming prefix.key if a value is out of range.")
+           validate_doc("bristle.CoulombStribeckParams(v_s=0.0).validate()",
+                        "friction.v_s = 0...").c_str())
       .def(
           "mu",
-          [](const laws::CoulombStribeckParams& p, py::handle speed) {
+          [](const laws::CoulombStribeckParams& p, FloatOrArray speed) {
             return map_array(speed, [&p](double s) { return laws::stribeck_mu(p.mu, s); });
           },
-          py::arg("speed"), "mu(speed) of eq. 53 for speeds >= 0 (m/s); elementwise on arrays.");
+          py::arg("speed"), R"doc(mu(speed) (-) of eq. 53 for speeds >= 0 (m/s); elementwise on arrays.
+
+Example:
+    >>> bristle.CoulombStribeckParams(mu_s=0.5, mu_d=0.3, v_s=0.1).mu(np.array([0.0, 10.0]))
+    array([0.5, 0.3])
+)doc");
   add_copy<laws::CoulombStribeckParams>(cs);
 
   py::class_<laws::CoulombStribeck>(m, "CoulombStribeck", R"doc(
 The set-valued Coulomb-Stribeck law at a contact whose relative velocity is affine in the force over a step,
 v_r = c + a F (a > 0: the one-step admittance, m/(N s); N > 0: the normal load, N). step(c) returns
 (force_N, stick, slip_speed_mps): stick with F = -c/a while |F| <= mu_s N, else F = -mu(x) N sgn(c) with x the
-smallest root of x = |c| - a N mu(x). well_posed: a N max(-mu') < 1 (a unique slip root).)doc")
+smallest root of x = |c| - a N mu(x). well_posed: a N max(-mu') < 1 (a unique slip root).
+
+Example:
+    >>> law = bristle.laws.CoulombStribeck(bristle.CoulombStribeckParams(mu_s=0.5, mu_d=0.3, v_s=0.1),
+    ...                                    admittance=0.01, normal_load_N=10.0)    # m/(N s), N
+    >>> law.well_posed, law.mu_static
+    (True, 0.5)
+)doc")
       .def(py::init<const laws::CoulombStribeckParams&, double, double, std::string_view>(), py::arg("params"),
            py::arg("admittance"), py::arg("normal_load_N"), py::arg("prefix") = "friction")
       .def_property_readonly("params", &laws::CoulombStribeck::params)
@@ -202,20 +238,48 @@ smallest root of x = |c| - a N mu(x). well_posed: a N max(-mu') < 1 (a unique sl
             return py::make_tuple(s.force, s.stick, s.slip_speed);
           },
           py::arg("c"), py::arg("guess") = -1.0,
-          "(force_N, stick, slip_speed_mps) of the step v_r = c + a F; guess: a start for the slip speed (< 0: none).");
+          R"doc((force_N (N), stick, slip_speed_mps (m/s)) of the step v_r = c + a F (c in m/s); guess: a start for the
+slip speed (< 0: none).
+
+Example:
+    >>> law = bristle.laws.CoulombStribeck(bristle.CoulombStribeckParams(mu_s=0.5, mu_d=0.3, v_s=0.1),
+    ...                                    admittance=0.01, normal_load_N=10.0)
+    >>> law.step(0.01)              # |F| = c/a = 1 N <= mu_s N = 5 N: stick, F = -c/a
+    (-1.0, True, 0.0)
+    >>> F, stick, v = law.step(1.0); stick, round(F, 3)      # slips
+    (False, -3.0)
+)doc");
   m.def("steepest_descent", &laws::steepest_descent, py::arg("stribeck"),
-        "sup over v > 0 of -mu'(v) of a StribeckParams (+inf for 0 < delta_s < 1 with mu_s > mu_d).");
+        R"doc(sup over v > 0 of -mu'(v) (s/m) of a StribeckParams (+inf for 0 < delta_s < 1 with mu_s > mu_d).
+
+Example:
+    >>> round(bristle.laws.steepest_descent(bristle.StribeckParams(mu_s=0.5, mu_d=0.3, v_s=0.1)), 4)   # s/m
+    1.7155
+)doc");
 
   m.def(
       "stribeck_mu",
-      [](const StribeckParams& p, py::handle speed) {
+      [](const StribeckParams& p, FloatOrArray speed) {
         return map_array(speed, [&p](double s) { return laws::stribeck_mu(p, s); });
       },
-      py::arg("params"), py::arg("speed"), "mu(speed) of eq. 53 (speed in m/s, >= 0); elementwise on arrays.");
+      py::arg("params"), py::arg("speed"), R"doc(mu(speed) (-) of eq. 53 (speed in m/s, >= 0); elementwise on arrays.
+
+Example:
+    >>> bristle.stribeck_mu(bristle.StribeckParams(mu_s=1.0, mu_d=0.7, v_s=6.0), np.array([0.0, 100.0])).round(4)
+    array([1. , 0.7])
+)doc");
 
   py::class_<FrictionCoefficient> coefficient(m, "FrictionCoefficient", R"doc(
 The friction-coefficient matrix M(v_r): isotropic (one Stribeck law, axis1) or anisotropic
-M = R(angle_rad) diag(mu_1, mu_2) R^T with one law per principal axis. Always SPD.)doc");
+M = R(angle_rad) diag(mu_1, mu_2) R^T with one law per principal axis (angle in rad). Always SPD.
+
+Example:
+    >>> c = bristle.FrictionCoefficient(axis1=bristle.StribeckParams(mu_s=1.0, mu_d=1.0),
+    ...                                 axis2=bristle.StribeckParams(mu_s=0.5, mu_d=0.5), anisotropic=True)
+    >>> c.M(0.1)                                  # at v_r = (0.1, 0) m/s: diag(mu_1, mu_2)
+    array([[1. , 0. ],
+           [0. , 0.5]])
+)doc");
   coefficient
       .def(py::init([](const StribeckParams& axis1, const StribeckParams& axis2, bool anisotropic, double angle_rad) {
              return FrictionCoefficient{axis1, axis2, anisotropic, angle_rad};
@@ -227,17 +291,20 @@ M = R(angle_rad) diag(mu_1, mu_2) R^T with one law per principal axis. Always SP
       .def_readwrite("axis2", &FrictionCoefficient::axis2, "law along the second principal axis (anisotropic only)")
       .def_readwrite("anisotropic", &FrictionCoefficient::anisotropic)
       .def_readwrite("angle_rad", &FrictionCoefficient::angle_rad, "rotation of the principal axes from x (rad)")
-      .def("validate", &FrictionCoefficient::validate, py::arg("prefix") = "law")
+      .def("validate", &FrictionCoefficient::validate, py::arg("prefix") = "law",
+           validate_doc("bristle.FrictionCoefficient(axis1=bristle.StribeckParams(mu_d=-0.5)).validate()",
+                        "law.mu_d = -0.5...").c_str())
       .def(
           "M",
-          [](const FrictionCoefficient& c, py::handle v) {
+          [](const FrictionCoefficient& c, FloatOrArray v) {
             PointArgs a;
             const std::size_t iv = a.velocity(v, "v_r");
             return evaluate_points(a, {2, 2}, [&](py::ssize_t i, double* out) { put(out, c.M(a.vec2(iv, i))); });
           },
           py::arg("v_r"),
           "M(v_r), 2x2 (v_r in m/s: 2 values, or a number for (v, 0)); (n, 2, 2) for an (n,) numpy array of "
-          "v_x or an (n, 2) array. Example: ``coefficient.M(np.linspace(0, 1, 5))[:, 0, 0]`` is mu(v).")
+          "v_x or an (n, 2) array.\n\nExample: ``bristle.FrictionCoefficient(axis1=bristle.StribeckParams(mu_s=1.5, "
+          "v_s=0.1)).M(np.linspace(0, 1, 5))[:, 0, 0]`` is mu(v) at 5 speeds (m/s).")
       .def("__repr__", [](const FrictionCoefficient& c) { return repr(c); })
       // Hand-written (FrictionCoefficient has no serialize(): in TOML it is the Stribeck keys of [law] or
       // [law.axis1] / [law.axis2]): the state is the constructor's keywords.
@@ -282,17 +349,24 @@ sigma0 (1/m, SPD, optional): Dahl/LuGre micro-stiffness; None = the pair's stati
 sigma1, sigma2 (s/m, SPSD): LuGre micro-damping and viscous terms (output force only).
 A (-, > 0), beta1, beta2 (1/m^2), gamma (1/m^2): Bouc-Wen (eqs. 4-6).
 Matrices accept a number k (meaning k I) or a 2x2 array; reading returns a copy, so assign whole
-matrices (law.sigma1 = 0.5), not entries. Checked when a model is built.)doc");
+matrices (law.sigma1 = 0.5), not entries. Checked when a model is built.
+
+Example:
+    >>> law = bristle.LawParams(type="lugre", mu_s=1.5, mu_d=1.0, v_s=1e-3, sigma1=316.2, sigma2=0.4)
+    >>> law.kind, law.mu_s, law.sigma2                 # sigma2 in s/m (per newton of normal load)
+    (<LawKind.lugre: 1>, 1.5, array([[0.4, 0. ],
+           [0. , 0.4]]))
+)doc");
   schema_py::bind_schema<LawParams>(law, "Parameters of a friction law h0 (paper 1, eqs. 2-7); keywords are the TOML keys of [law].");
   law      .def_property(
           "kind", [](const LawParams& p) { return p.kind; },
-          [](LawParams& p, py::handle k) { p.kind = enum_from<LawKind>(k, "law.type", laws::law_kind_from_string); },
+          [](LawParams& p, NameOrEnum k) { p.kind = enum_from<LawKind>(k, "law.type", laws::law_kind_from_string); },
           "LawKind (assign a name or a LawKind)")
       .def_readwrite("M", &LawParams::M, "FrictionCoefficient M(v), eq. 53")
       .def_readwrite("eps", &LawParams::eps, "norm regularisation (m^2/s^2), >= 0")
       .def_property(
           "sigma0", [](const LawParams& p) -> py::object { return p.sigma0 ? py::cast(*p.sigma0) : py::none(); },
-          [](LawParams& p, py::handle v) {
+          [](LawParams& p, FloatOrArray v) {
             if (v.is_none())
               p.sigma0.reset();
             else
@@ -301,10 +375,10 @@ matrices (law.sigma1 = 0.5), not entries. Checked when a model is built.)doc");
           "Dahl/LuGre micro-stiffness Sigma0 (1/m, SPD) or None (the pair's static stiffness)")
       .def_property(
           "sigma1", [](const LawParams& p) { return p.sigma1; },
-          [](LawParams& p, py::handle v) { p.sigma1 = to_mat2(v, "law.sigma1"); }, "LuGre micro-damping (s/m), SPSD")
+          [](LawParams& p, FloatOrArray v) { p.sigma1 = to_mat2(v, "law.sigma1"); }, "LuGre micro-damping (s/m), SPSD")
       .def_property(
           "sigma2", [](const LawParams& p) { return p.sigma2; },
-          [](LawParams& p, py::handle v) { p.sigma2 = to_mat2(v, "law.sigma2"); }, "LuGre viscous term (s/m), SPSD")
+          [](LawParams& p, FloatOrArray v) { p.sigma2 = to_mat2(v, "law.sigma2"); }, "LuGre viscous term (s/m), SPSD")
       .def_readwrite("A", &LawParams::A, "Bouc-Wen gain (-), > 0, eq. 4")
       .def_readwrite("beta1", &LawParams::beta1, "Bouc-Wen shape (1/m^2), > 0, eq. 6")
       .def_readwrite("beta2", &LawParams::beta2, "Bouc-Wen shape (1/m^2), >= 0, eq. 6")
@@ -316,7 +390,7 @@ matrices (law.sigma1 = 0.5), not entries. Checked when a model is built.)doc");
             if (const auto* f = p.G_inverse.target<MatrixCallable>(); f && !f->invert) return f->fn.object();
             return py::none();
           },
-          [](LawParams& p, py::object f) {
+          [](LawParams& p, ArrayLike f) {
             if (f.is_none())
               p.G_inverse = nullptr;
             else
@@ -333,7 +407,7 @@ with the GIL released, but the parallel sweeps run such models on one thread.)do
             if (const auto* f = p.G_inverse.target<MatrixCallable>(); f && f->invert) return f->fn.object();
             return py::none();
           },
-          [](LawParams& p, py::object f) {
+          [](LawParams& p, ArrayLike f) {
             if (f.is_none())
               p.G_inverse = nullptr;
             else
@@ -342,19 +416,28 @@ with the GIL released, but the parallel sweeps run such models on one thread.)do
           R"doc(FrBD general form given by G instead of G^-1: a Python callable G(v) -> 2x2 array (s/m), v in m/s;
 finite and SPD (checked at every call); the law uses its inverse. Setting G replaces G_inverse.)doc")
       .def("validate", &LawParams::validate, py::arg("prefix") = "law",
-           "Raises InvalidInput (ValueError) naming prefix.key if a value is out of range.");
+           validate_doc("bristle.LawParams(type=\"lugre\", sigma1=-1.0).validate()",
+                        "law.sigma1...").c_str());
   add_copy<LawParams>(law);
 
   py::class_<FrictionLaw>(m, "FrictionLaw", R"doc(
 A friction law h0 bound to its contact pair through the pair's static stiffness K_static (1/m):
-FrictionLaw(params, k_static). Vectors are 2-D (x, y): z (m), f (-, normalised force), v (m/s).)doc")
-      .def(py::init([](const LawParams& params, py::handle k_static) {
+FrictionLaw(params, k_static). Vectors are 2-D (x, y): z (m), f (-, normalised force), v (m/s).
+
+Example:
+    >>> law = bristle.FrictionLaw(bristle.LawParams(type="frbd", mu_s=1.0, mu_d=0.7, v_s=6.0), 240.0)  # K_static 1/m
+    >>> round(float(law.steady_force(1.0)[0]), 4)    # -mu(1 m/s) along x (normalised)
+    -0.9918
+)doc")
+      .def(py::init([](const LawParams& params, FloatOrArray k_static) {
              return FrictionLaw(params, to_mat2(k_static, "k_static"));
            }),
            py::arg("params"), py::arg("k_static"))
+      .def("__reduce__",
+           [](const FrictionLaw& l) { return reduce_to(py::type::of<FrictionLaw>(), l.params(), Mat2(l.k_static())); })
       .def(
           "h0",
-          [](const FrictionLaw& l, py::handle z, py::handle f, py::handle v) {
+          [](const FrictionLaw& l, FloatOrArray z, ArrayLike f, FloatOrArray v) {
             PointArgs a;
             const std::size_t iz = a.vector(z, "z", 2), jf = a.vector(f, "f", 2), iv = a.velocity(v, "v");
             return evaluate_points(a, {2}, [&](py::ssize_t i, double* out) {
@@ -365,10 +448,18 @@ FrictionLaw(params, k_static). Vectors are 2-D (x, y): z (m), f (-, normalised f
 h0(z, f, v): rate of the relative deformation (m/s), eqs. 2-7; (2,) for one point, (n, 2) for n.
 
 z (m), f (-): 2 values or (n, 2) arrays; v (m/s): a number, 2 values, an (n,) array of v_x or an
-(n, 2) array. Example: ``law.h0(np.zeros(2), np.zeros(2), np.linspace(-1, 1, 11))``.)doc")
+(n, 2) array.
+
+Example:
+    >>> law = bristle.FrictionLaw(bristle.LawParams(type="frbd", mu_s=1.0, mu_d=0.7, v_s=6.0), 240.0)  # K_static 1/m
+    >>> law.h0(np.zeros(2), np.zeros(2), np.linspace(-1, 1, 11)).shape    # 11 velocities: (11, 2) in m/s
+    (11, 2)
+    >>> law.h0([0.0, 0.0], [0.0, 0.0], 0.5)                                # relaxed: z' = -v
+    array([-0.5, -0. ])
+)doc")
       .def(
           "h0_jacobian",
-          [](const FrictionLaw& l, py::handle z, py::handle f, py::handle v) {
+          [](const FrictionLaw& l, FloatOrArray z, ArrayLike f, FloatOrArray v) {
             PointArgs a;
             const std::size_t iz = a.vector(z, "z", 2), jf = a.vector(f, "f", 2), iv = a.velocity(v, "v");
             py::array_t<double> dz = a.result({2, 2}), df = a.result({2, 2});
@@ -380,10 +471,17 @@ z (m), f (-): 2 values or (n, 2) arrays; v (m/s): a number, 2 values, an (n,) ar
             }
             return py::make_tuple(dz, df);
           },
-          py::arg("z"), py::arg("f"), py::arg("v"), "(dh0/dz, dh0/df), each 2x2; each (n, 2, 2) for n points.")
+          py::arg("z"), py::arg("f"), py::arg("v"), R"doc((dh0/dz (1/s), dh0/df (m/s)), each 2x2; each (n, 2, 2) for n points.
+
+Example:
+    >>> law = bristle.FrictionLaw(bristle.LawParams(type="frbd", mu_s=1.0, mu_d=0.7, v_s=6.0), 240.0)  # K_static 1/m
+    >>> dz, df = law.h0_jacobian(np.zeros(2), [-0.5, 0.0], 1.0)
+    >>> dz.shape, df.shape
+    ((2, 2), (2, 2))
+)doc")
       .def(
           "output",
-          [](const FrictionLaw& l, py::handle f, py::handle zdot, py::handle v) {
+          [](const FrictionLaw& l, ArrayLike f, ArrayLike zdot, FloatOrArray v) {
             PointArgs a;
             const std::size_t jf = a.vector(f, "f", 2), iz = a.vector(zdot, "zdot", 2), iv = a.velocity(v, "v");
             return evaluate_points(a, {2}, [&](py::ssize_t i, double* out) {
@@ -392,10 +490,13 @@ z (m), f (-): 2 values or (n, 2) arrays; v (m/s): a number, 2 values, an (n,) ar
           },
           py::arg("f"), py::arg("zdot"), py::arg("v"),
           "Normalised friction force on the upper body: f + Sigma1 zdot - Sigma2 v (LuGre), else f; (n, 2) for "
-          "n points (f, zdot: (n, 2); v as for h0). Sign: it opposes the sliding.")
+          "n points (f, zdot: (n, 2); v as for h0). Sign: it opposes the sliding.\n\nExample:\n"
+          "    >>> law = bristle.FrictionLaw(bristle.LawParams(type=\"lugre\", mu_s=1.5, v_s=1e-3, sigma2=0.4), 1e5)\n"
+          "    >>> law.output([-1.0, 0.0], [0.0, 0.0], 0.1)      # f - Sigma2 v, v = 0.1 m/s\n"
+          "    array([-1.04,  0.  ])\n")
       .def(
           "steady_force",
-          [](const FrictionLaw& l, py::handle v) {
+          [](const FrictionLaw& l, FloatOrArray v) {
             PointArgs a;
             const std::size_t iv = a.velocity(v, "v");
             return evaluate_points(a, {2}, [&](py::ssize_t i, double* out) { put(out, l.steady_force(a.vec2(iv, i))); });
@@ -405,18 +506,26 @@ Analytic steady normalised force at constant v (m/s; sigma2 included): (2,), or 
 
 v: a number v (meaning (v, 0)), 2 values (v_x, v_y), an (n,) numpy array of v_x (n != 2) or an (n, 2)
 array. Sign: the force on the upper body opposes the sliding (-mu(v) for v > 0). Example:
-``law.steady_force(np.linspace(0.01, 1, 100))``. Never NaN: 0 at v = 0 for every law and eps (the limit
-eps -> 0+); see ContactModel.steady_force.)doc")
+the example. Never NaN: 0 at v = 0 for every law and eps (the limit eps -> 0+); see ContactModel.steady_force.
+
+Example:
+    >>> law = bristle.FrictionLaw(bristle.LawParams(type="frbd", mu_s=1.0, mu_d=0.7, v_s=6.0), 240.0)  # K_static 1/m
+    >>> law.steady_force(np.linspace(0.01, 1, 100)).shape                 # (100, 2), normalised
+    (100, 2)
+)doc")
       .def(
           "G_inverse",
-          [](const FrictionLaw& l, py::handle v) {
+          [](const FrictionLaw& l, FloatOrArray v) {
             PointArgs a;
             const std::size_t iv = a.velocity(v, "v");
             return evaluate_points(a, {2, 2}, [&](py::ssize_t i, double* out) { put(out, Mat2(l.G_inverse(a.vec2(iv, i)))); });
           },
           py::arg("v"),
           "G^-1(v) = M^-2(v) ||M(v) v||_eps (m/s) of the FrBD family (h0 = -G^-1 f - v, eq. 3): 2x2, or "
-          "(n, 2, 2) for n velocities (v as for steady_force).")
+          "(n, 2, 2) for n velocities (v as for steady_force).\n\nExample:\n"
+          "    >>> law = bristle.FrictionLaw(bristle.LawParams(type=\"frbd\", mu_s=1.0, mu_d=1.0, eps=0.0), 240.0)\n"
+          "    >>> law.G_inverse(2.0)                 # mu = 1: G^-1 = |v| I (m/s)\n"
+          "    array([[2., 0.],\n           [0., 2.]])\n")
       .def_property_readonly(
           "params", [](const FrictionLaw& l) { return l.params(); }, "LawParams (a copy)")
       .def_property_readonly(
@@ -428,7 +537,16 @@ eps -> 0+); see ContactModel.steady_force.)doc")
   m.def(
       "law_kind_from_string",
       [](const std::string& name, const std::string& key) { return laws::law_kind_from_string(key, name); },
-      py::arg("name"), py::arg("key") = "law.type", "Parses a law name (InvalidInput suggesting the nearest name).");
+      py::arg("name"), py::arg("key") = "law.type", R"doc(Parses a law name (InvalidInput naming key and suggesting the nearest name).
+
+Example:
+    >>> bristle.laws.law_kind_from_string("lugre")
+    <LawKind.lugre: 1>
+    >>> bristle.laws.law_kind_from_string("lugree")
+    Traceback (most recent call last):
+    ...
+    bristle._bristle.InvalidInput: law.type = "lugree": unknown friction law...
+)doc");
 }
 
 }  // namespace bristle::python

@@ -16,6 +16,20 @@
 #include "bristle/core/parallel.hpp"
 #include "common.hpp"
 
+BRISTLE_PY_TYPED_OBJECT(KinematicsHistoryArg, "bristle._bristle.patch.PatchKinematics | Callable[[float], bristle._bristle.patch.PatchKinematics]")
+BRISTLE_PY_TYPED_OBJECT(LoadHistoryArg, "float | Callable[[float], float]")
+
+// The setup shared by the examples of PatchTransient.
+#define TR_EXAMPLE                                                                                       \
+  "    >>> tr = bristle.patch.PatchTransient(papers.rolling_model(0.4, 1),\n"                           \
+  "    ...          bristle.patch.PatchTransientParams(patch=bristle.patch.PatchParams(nx=12, ny=6)),\n" \
+  "    ...          bristle.patch.rolling(V_r=16.0, v_x=0.6), 3000.0)       # m/s, N\n"
+
+// A 0.1 m x 0.05 m elliptic Hertzian patch under 3000 N, for the examples of PatchGeometry.
+#define GEOM_EX                                                                                          \
+  "    >>> g = bristle.patch.PatchGeometry(bristle.patch.PatchParams(shape=\"ellipse\", length_m=0.1,\n"   \
+  "    ...         width_m=0.05, pressure=\"hertzian\", normal_load_N=3000.0))\n"
+
 namespace bristle::python {
 
 using namespace bristle::patch;
@@ -245,10 +259,10 @@ PatchParams (shape and pressure of the patch, grid, solver tolerance), BodyMotio
 state, eq. 33 without the time derivative) and PatchTransient (a load history F_z(t) with a
 self-similar patch, App. A.1).)doc");
 
-  py::enum_<PatchShape>(m, "PatchShape", "rectangle, ellipse")
+  py::enum_<PatchShape>(m, "PatchShape", "Patch shape (patch.shape): rectangle, ellipse." "\n\nExample:\n" "    >>> bristle.patch.PatchParams(shape=\"rectangle\").shape\n" "    <PatchShape.rectangle: 0>\n")
       .value("rectangle", PatchShape::rectangle)
       .value("ellipse", PatchShape::ellipse);
-  py::enum_<PatchPressure>(m, "PatchPressure", "uniform, parabolic, hertzian")
+  py::enum_<PatchPressure>(m, "PatchPressure", "Pressure distribution (patch.pressure): uniform, parabolic, hertzian." "\n\nExample:\n" "    >>> bristle.patch.PatchParams(pressure=\"hertzian\").pressure\n" "    <PatchPressure.hertzian: 2>\n")
       .value("uniform", PatchPressure::uniform)
       .value("parabolic", PatchPressure::parabolic)
       .value("hertzian", PatchPressure::hertzian);
@@ -259,11 +273,18 @@ The patch C = {|x| <= a, |y| <= w(x)}: shape "rectangle" (w = b) or "ellipse" (w
 length_m = 2a (m, > 0), width_m = 2b (m, > 0; length/width in [1e-3, 1e3]); pressure "uniform",
 "parabolic" or "hertzian" with int p dA = normal_load_N (N, > 0); peak_pressure_Pa (Pa, optional,
 must agree with the load); nx >= 4, ny >= 2 cells on the mapped square; tolerance in (0, 1e-3] (steady
-Gauss-Seidel, relative); max_sweeps >= 1.)doc");
+Gauss-Seidel, relative); max_sweeps >= 1.
+
+Example:
+    >>> p = bristle.patch.PatchParams(shape="ellipse", length_m=0.1, width_m=0.05, pressure="hertzian",
+    ...                               normal_load_N=3000.0, nx=60, ny=20)           # m, m, N
+    >>> p.shape, p.nx * p.ny
+    (<PatchShape.ellipse: 1>, 1200)
+)doc");
   params
-      .def(py::init([](py::handle shape, double length_m, double width_m, py::handle pressure, double normal_load_N,
-                       py::handle peak_pressure_Pa, py::handle nx, py::handle ny, double tolerance,
-                       py::handle max_sweeps) {
+      .def(py::init([](NameOrEnum shape, double length_m, double width_m, NameOrEnum pressure, double normal_load_N,
+                       OptionalFloat peak_pressure_Pa, IntArg nx, IntArg ny, double tolerance,
+                       IntArg max_sweeps) {
              PatchParams p;
              p.shape = enum_from<PatchShape>(shape, "patch.shape", patch_shape_from_string);
              p.length_m = length_m;
@@ -284,12 +305,12 @@ Gauss-Seidel, relative); max_sweeps >= 1.)doc");
            py::arg("nx") = 100, py::arg("ny") = 20, py::arg("tolerance") = 1e-10, py::arg("max_sweeps") = 400)
       .def_property(
           "shape", [](const PatchParams& p) { return p.shape; },
-          [](PatchParams& p, py::handle v) {
+          [](PatchParams& p, NameOrEnum v) {
             p.shape = enum_from<PatchShape>(v, "patch.shape", patch_shape_from_string);
           })
       .def_property(
           "pressure", [](const PatchParams& p) { return p.pressure; },
-          [](PatchParams& p, py::handle v) {
+          [](PatchParams& p, NameOrEnum v) {
             p.pressure = enum_from<PatchPressure>(v, "patch.pressure", patch_pressure_from_string);
           })
       .def_readwrite("length_m", &PatchParams::length_m, "2a (m), > 0")
@@ -300,7 +321,9 @@ Gauss-Seidel, relative); max_sweeps >= 1.)doc");
       .def_readwrite("ny", &PatchParams::ny, "cells along eta, >= 2")
       .def_readwrite("tolerance", &PatchParams::tolerance, "steady convergence, (0, 1e-3]")
       .def_readwrite("max_sweeps", &PatchParams::max_sweeps, "sweep limit, >= 1")
-      .def("validate", &PatchParams::validate, py::arg("prefix") = "patch");
+      .def("validate", &PatchParams::validate, py::arg("prefix") = "patch",
+           validate_doc("p = bristle.patch.PatchParams(); p.nx = 1; p.validate()",
+                        "patch.nx...").c_str());
   add_copy<PatchParams>(params);
 
   py::class_<PatchTransientParams> tparams(m, "PatchTransientParams", R"doc(
@@ -308,7 +331,13 @@ The transient patch: patch (PatchParams: the reference patch at F_z0 = patch.nor
 grid); size_exponent gamma in [0, 1] (lengths scale with (F_z/F_z0)^gamma: 1/3 Hertz point contact, 1/2
 line contact); width_exponent gamma_y in [0, 1] or None (the width scales with (F_z/F_z0)^gamma_y; None:
 = size_exponent, which then scales the length only); cfl in (0, 0.5]; max_dt_s (s, >= 0; 0: no cap); source_scheme (bristle.transport.SourceScheme:
-automatic = exponential for affine sources, else sdirk2 (any law, e.g. Bouc-Wen)).)doc");
+automatic = exponential for affine sources, else sdirk2 (any law, e.g. Bouc-Wen)).
+
+Example:
+    >>> p = bristle.patch.PatchTransientParams(patch=bristle.patch.PatchParams(nx=30, ny=12), size_exponent=1/3)
+    >>> p.width_exponent is None, round(p.size_exponent, 4)      # Hertz point contact: both sides as F_z^(1/3)
+    (True, 0.3333)
+)doc");
   tparams
       .def(py::init([](const PatchParams& patch, double size_exponent, std::optional<double> width_exponent,
                        double cfl, double max_dt_s, transport::SourceScheme source_scheme) {
@@ -333,13 +362,18 @@ automatic = exponential for affine sources, else sdirk2 (any law, e.g. Bouc-Wen)
       .def_readwrite("max_dt_s", &PatchTransientParams::max_dt_s, "step cap (s), 0: none")
       .def_readwrite("source_scheme", &PatchTransientParams::source_scheme,
                      "automatic, exponential (affine sources only) or sdirk2 (any law)")
-      .def("validate", &PatchTransientParams::validate, py::arg("prefix") = "transient");
+      .def("validate", &PatchTransientParams::validate, py::arg("prefix") = "transient",
+           validate_doc("p = bristle.patch.PatchTransientParams(); p.cfl = 2.0; p.validate()",
+                        "transient.cfl...").c_str());
   add_copy<PatchTransientParams>(tparams);
 
   // ---- Kinematics -----------------------------------------------------------------------------------
   py::class_<BodyMotion> body(m, "BodyMotion",
-                              "Rigid motion of one body: V(x) = V0_mps (m/s, 2-vector) + omega_radps (rad/s) e_z x x.");
-  body.def(py::init([](py::handle V0_mps, double omega_radps) {
+                              "Rigid motion of one body: V(x) = V0_mps (m/s, 2-vector) + omega_radps (rad/s) e_z x x.\n\n"
+                              "Example:\n    >>> b = bristle.patch.BodyMotion(V0_mps=[1.0, 0.0], omega_radps=2.0)\n"
+                              "    >>> b.velocity([0.0, 0.5])          # m/s at x = (0, 0.5 m): V0 + omega e_z x x\n"
+                              "    array([0., 0.])\n");
+  body.def(py::init([](ArrayLike V0_mps, double omega_radps) {
              BodyMotion b;
              b.V0_mps = to_vec2(V0_mps, "V0_mps", true);
              b.omega_radps = omega_radps;
@@ -348,16 +382,23 @@ automatic = exponential for affine sources, else sdirk2 (any law, e.g. Bouc-Wen)
            py::kw_only(), py::arg("V0_mps") = 0.0, py::arg("omega_radps") = 0.0)
       .def_property(
           "V0_mps", [](const BodyMotion& b) -> Vec2 { return b.V0_mps; },
-          [](BodyMotion& b, py::handle v) { b.V0_mps = to_vec2(v, "V0_mps", true); })
+          [](BodyMotion& b, FloatOrArray v) { b.V0_mps = to_vec2(v, "V0_mps", true); })
       .def_readwrite("omega_radps", &BodyMotion::omega_radps, "spin about e_z (rad/s)")
       .def(
-          "velocity", [](const BodyMotion& b, py::handle x) { return Vec2(b.velocity(to_vec2(x, "x"))); },
-          py::arg("x"), "V(x) (m/s) at the point x (m).");
+          "velocity", [](const BodyMotion& b, ArrayLike x) { return Vec2(b.velocity(to_vec2(x, "x"))); },
+          py::arg("x"), "V(x) (m/s) at the point x (m)." "\n\nExample:\n"  "    >>> bristle.patch.BodyMotion(V0_mps=[-16.0, 0.0], omega_radps=6.0).velocity([0.0, 0.1])   # m/s\n" "    array([-16.6,   0. ])\n");
   add_copy<BodyMotion>(body);
 
   py::class_<PatchKinematics> kin(m, "PatchKinematics", R"doc(
 The rigid motions body1, body2 (BodyMotion) and s_corrections (eq. 29 with the points of eq. 27;
-False: v_r = V1(x) - V2(x)).)doc");
+False: v_r = V1(x) - V2(x)).
+
+Example:
+    >>> k = bristle.patch.PatchKinematics(body1=bristle.patch.BodyMotion(V0_mps=[-16.0, 0.0]),
+    ...                                   body2=bristle.patch.BodyMotion(V0_mps=[-16.6, 0.0]))   # m/s
+    >>> k == bristle.patch.rolling(V_r=16.0, v_x=0.6)
+    True
+)doc");
   kin.def(py::init([](const BodyMotion& body1, const BodyMotion& body2, bool s_corrections) {
             PatchKinematics k;
             k.body1 = body1;
@@ -371,12 +412,14 @@ False: v_r = V1(x) - V2(x)).)doc");
       .def_readwrite("body1", &PatchKinematics::body1)
       .def_readwrite("body2", &PatchKinematics::body2)
       .def_readwrite("s_corrections", &PatchKinematics::s_corrections)
-      .def("validate", &PatchKinematics::validate, py::arg("prefix") = "kinematics");
+      .def("validate", &PatchKinematics::validate, py::arg("prefix") = "kinematics",
+           validate_doc("k = bristle.patch.rolling(V_r=16.0, v_x=0.1); k.body1.omega_radps = float(\"nan\"); k.validate()",
+                        "kinematics.body1.omega_radps = nan: must be finite").c_str());
   add_copy<PatchKinematics>(kin);
 
   m.def(
       "rolling",
-      [](double V_r, double v_x, py::object v_y, double spin_radps, bool s_corrections, py::object slip_angle_deg) {
+      [](double V_r, double v_x, OptionalFloat v_y, double spin_radps, bool s_corrections, OptionalFloat slip_angle_deg) {
         const PatchKinematics k = rolling(V_r, v_x, lateral_slip(V_r, v_x, v_y, slip_angle_deg, "rolling"), spin_radps,
                                           s_corrections);
         k.validate("rolling");
@@ -388,13 +431,18 @@ False: v_r = V1(x) - V2(x)).)doc");
 body 1: V1 = (-V_r, 0), omega1 = spin, V2 = (-(V_r + v_x), -v_y); v_r = (v_x - spin y, v_y + spin x).
 
 Instead of v_y, the slip angle alpha as in TOML (kinematics.slip_angle_deg, in (-89, 89) degrees):
-v_y = (V_r + v_x) tan(alpha); give one of v_y and slip_angle_deg. Example:
-``bristle.patch.rolling(V_r=16.0, v_x=0.1, slip_angle_deg=2.0)``.)doc");
+v_y = (V_r + v_x) tan(alpha); give one of v_y and slip_angle_deg.
+
+Example:
+    >>> k = bristle.patch.rolling(V_r=16.0, v_x=0.1, slip_angle_deg=2.0)     # m/s, m/s, degrees
+    >>> k.body2.V0_mps.round(4)                                             # -(V_r + v_x, v_y) in m/s
+    array([-16.1   ,  -0.5622])
+)doc");
 
   m.def(
       "steady_map",
-      [](const contact::ContactModel& model, const PatchParams& params, double Vr_mps, py::handle vx_mps,
-         py::object vy_mps, py::object slip_angle_deg, py::handle spin_radps, bool s_corrections,
+      [](const contact::ContactModel& model, const PatchParams& params, double Vr_mps, FloatOrArray vx_mps,
+         OptionalFloat vy_mps, OptionalFloat slip_angle_deg, FloatOrArray spin_radps, bool s_corrections,
          std::size_t chain_length, int threads) {
         return steady_map_columns(model, params, Vr_mps, vx_mps, vy_mps, slip_angle_deg, spin_radps, s_corrections,
                                   chain_length, threads);
@@ -412,50 +460,62 @@ points. chain_length and threads as for solve_steady_map (whose results these ar
 
 Returns {"Vr_mps", "vx_mps", "vy_mps", ["slip_angle_deg",] "spin_radps", "Fx_N", "Fy_N", "Mz_Nm",
 "Mz_no_phi_Nm", "W_J", "P_supplied_W", "P_dissipated_W", "P_outflow_W", "P_compression_W",
-"P_residual_W", "sweeps", "newton_steps"}, each of shape (n,). Example:
-``bristle.patch.steady_map(model, params, Vr_mps=16.0, vx_mps=0.05, slip_angle_deg=np.linspace(-3, 3, 13))["Fy_N"]``.
+"P_residual_W", "sweeps", "newton_steps"}, each of shape (n,).
+
+Example:
+    >>> cols = bristle.patch.steady_map(papers.rolling_model(0.4, 1), bristle.patch.PatchParams(nx=12, ny=6),
+    ...                                 Vr_mps=16.0, vx_mps=0.05, slip_angle_deg=np.linspace(-2, 2, 3))
+    >>> cols["Fy_N"].shape, bool(cols["Fy_N"][0] > 0 > cols["Fy_N"][2])     # N: opposes the slip angle
+    ((3,), True)
 )doc");
 
   // ---- Geometry, Riemann variables, edges, eq. 84 ----------------------------------------------------
   py::class_<PatchGeometry>(m, "PatchGeometry", R"doc(
 Shape and pressure of the patch in physical coordinates (no grid): PatchGeometry(params). a, b (m) are
 the half-length and half-width; pressure(x) in Pa (0 outside, int p dA = F_z), pressure_gradient(x) in
-Pa/m; x is a point (2,) or an (N, 2) array of points (m).)doc")
+Pa/m; x is a point (2,) or an (N, 2) array of points (m).
+
+Example:
+    >>> g = bristle.patch.PatchGeometry(bristle.patch.PatchParams(shape="ellipse", length_m=0.1, width_m=0.05,
+    ...                                                           pressure="hertzian", normal_load_N=3000.0))
+    >>> g.a, g.b, round(g.peak_pressure)                 # m, m, Pa: 3 F_z / (2 pi a b)
+    (0.05, 0.025, 1145916)
+)doc")
       .def(py::init([](const PatchParams& p) { return PatchGeometry(p, "patch"); }), py::arg("params"))
       .def_property_readonly("a", &PatchGeometry::a, "half-length (m)")
       .def_property_readonly("b", &PatchGeometry::b, "half-width (m)")
       .def_property_readonly("shape", &PatchGeometry::shape)
       .def_property_readonly("peak_pressure", &PatchGeometry::peak_pressure, "p_0 (Pa)")
       .def_property_readonly("normal_load", &PatchGeometry::normal_load, "F_z (N)")
-      .def("area", &PatchGeometry::area, "area of C (m^2)")
+      .def("area", &PatchGeometry::area, "area of C (m^2)" "\n\nExample:\n" GEOM_EX "    >>> round(g.area(), 12) == round(math.pi * 0.05 * 0.025, 12)     # pi a b\n" "    True\n")
       .def(
           "half_width",
-          [](const PatchGeometry& g, py::handle x) {
+          [](const PatchGeometry& g, FloatOrArray x) {
             return map_array(x, [&g](double v) { return g.half_width(v); });
           },
-          py::arg("x"), "w(x) (m); elementwise on arrays.")
+          py::arg("x"), "w(x) (m) at x (m); elementwise on arrays." "\n\nExample:\n" GEOM_EX "    >>> g.half_width(np.array([0.0, 0.05]))                # m: b at the centre, 0 at the tip\n" "    array([0.025, 0.   ])\n")
       .def(
           "pressure",
-          [](const PatchGeometry& g, py::handle x) {
+          [](const PatchGeometry& g, FloatOrArray x) {
             return map_points(x, "x", 1, [&g](const Vec2& p, double* out) { out[0] = g.pressure(p); });
           },
-          py::arg("x"), "p(x) (Pa): a float for one point, an (N,) array for (N, 2) points.")
+          py::arg("x"), "p(x) (Pa) at x (m): a float for one point, an (N,) array for (N, 2) points." "\n\nExample:\n" GEOM_EX "    >>> round(g.pressure([0.0, 0.0])) == round(g.peak_pressure), g.pressure([0.06, 0.0])   # Pa\n" "    (True, 0.0)\n")
       .def(
           "pressure_gradient",
-          [](const PatchGeometry& g, py::handle x) {
+          [](const PatchGeometry& g, FloatOrArray x) {
             return map_points(x, "x", 2, [&g](const Vec2& p, double* out) {
               const Vec2 d = g.pressure_gradient(p);
               out[0] = d[0];
               out[1] = d[1];
             });
           },
-          py::arg("x"), "grad p (Pa/m): (2,) for one point, (N, 2) for (N, 2) points.")
+          py::arg("x"), "grad p (Pa/m) at x (m): (2,) for one point, (N, 2) for (N, 2) points." "\n\nExample:\n" GEOM_EX "    >>> g.pressure_gradient(np.zeros((3, 2))).shape          # zero at the centre\n" "    (3, 2)\n")
       .def(
           "contains",
-          [](const PatchGeometry& g, py::handle x) {
+          [](const PatchGeometry& g, FloatOrArray x) {
             return map_points(x, "x", 1, [&g](const Vec2& p, double* out) { out[0] = g.contains(p) ? 1.0 : 0.0; });
           },
-          py::arg("x"), "1.0 inside C, 0.0 outside (float or (N,) array).")
+          py::arg("x"), "1.0 inside C, 0.0 outside (float or (N,) array); x in m." "\n\nExample:\n" GEOM_EX "    >>> g.contains(np.array([[0.0, 0.0], [0.0, 0.03]]))\n" "    array([1., 0.])\n")
       .def(
           "boundary",
           [](const PatchGeometry& g, int n) {
@@ -470,45 +530,60 @@ Pa/m; x is a point (2,) or an (N, 2) array of points (m).)doc")
               }
             return py::make_tuple(x, normal);
           },
-          py::arg("n"), "n boundary points (n, 2) (m) and their outward unit normals (n, 2), as a tuple.");
+          py::arg("n"), "n boundary points (n, 2) (m) and their outward unit normals (n, 2), as a tuple." "\n\nExample:\n" GEOM_EX "    >>> x, normal = g.boundary(8); x.shape, bool(np.allclose(np.hypot(*normal.T), 1.0))\n" "    ((8, 2), True)\n");
 
   py::class_<Riemann>(m, "Riemann", R"doc(
 Riemann decomposition (eqs. 41, 44): theta (rad) of the rotation R onto the principal directions of
-S1, and the eigenvalues (lambda1 >= lambda2) of S1 and S2.)doc")
+S1, and the eigenvalues (lambda1 >= lambda2) of S1 and S2.
+
+Example:
+    >>> r = bristle.patch.riemann(papers.rolling_model(0.4, 1).pair)
+    >>> r.R.shape, bool(r.lambda_S1[0] >= r.lambda_S1[1])
+    ((2, 2), True)
+)doc")
       .def_readonly("theta", &Riemann::theta)
       .def_property_readonly("R", [](const Riemann& r) -> Mat2 { return r.R; })
       .def_property_readonly("lambda_S1", [](const Riemann& r) -> Vec2 { return r.lambda_S1; })
       .def_property_readonly("lambda_S2", [](const Riemann& r) -> Vec2 { return r.lambda_S2; });
-  m.def("riemann", &riemann, py::arg("pair"), "The Riemann decomposition of a ContactPair (eqs. 41, 44).");
+  m.def("riemann", &riemann, py::arg("pair"), "The Riemann decomposition of a ContactPair (eqs. 41, 44): a Riemann "
+        "(theta in rad)." "\n\nExample:\n"  "    >>> r = bristle.patch.riemann(papers.rolling_model(0.4, 1).pair)     # isotropic bodies\n" "    >>> bool(np.isfinite(r.theta))\n" "    True\n");
 
-  py::enum_<Family>(m, "Family", "Transported families of eq. 47: f1 (V~1), f2 (V~2), zeta1 (V1), zeta2 (V2).")
+  py::enum_<Family>(m, "Family", "Transported families of eq. 47: f1 (V~1), f2 (V~2), zeta1 (V1), zeta2 (V2)." "\n\nExample:\n"  "    >>> int(bristle.patch.Family.zeta1)\n" "    2\n")
       .value("f1", Family::f1)
       .value("f2", Family::f2)
       .value("zeta1", Family::zeta1)
       .value("zeta2", Family::zeta2);
-  py::enum_<Edge>(m, "Edge", "Boundary classification of eqs. 48-49: leading, neutral, trailing.")
+  py::enum_<Edge>(m, "Edge", "Boundary classification of eqs. 48-49: leading, neutral, trailing." "\n\nExample:\n"  "    >>> int(bristle.patch.Edge.trailing)\n" "    2\n")
       .value("leading", Edge::leading)
       .value("neutral", Edge::neutral)
       .value("trailing", Edge::trailing);
   m.def(
       "family_velocity",
-      [](const Riemann& r, const PatchKinematics& k, Family f, py::handle x) {
+      [](const Riemann& r, const PatchKinematics& k, Family f, FloatOrArray x) {
         return Vec2(family_velocity(r, k, f, to_vec2(x, "x")));
       },
       py::arg("riemann"), py::arg("kinematics"), py::arg("family"), py::arg("x"),
-      "Transport velocity (m/s) of a family at the point x (m): eqs. 43a-b, 34.");
+      "Transport velocity (m/s) of a family at the point x (m): eqs. 43a-b, 34." "\n\nExample:\n"  "    >>> r = bristle.patch.riemann(papers.rolling_model(0.4, 1).pair)\n" "    >>> k = bristle.patch.rolling(V_r=16.0, v_x=0.6)                  # m/s\n" "    >>> bristle.patch.family_velocity(r, k, bristle.patch.Family.zeta1, [0.0, 0.0])   # m/s: V1 = (-V_r, 0)\n" "    array([-16.,   0.])\n");
   m.def(
       "relative_velocity",
-      [](const contact::ContactModel& model, const PatchKinematics& k, py::handle x, py::handle u) {
+      [](const contact::ContactModel& model, const PatchKinematics& k, FloatOrArray x, ArrayLike u) {
         const VecX state = to_vecx(u, "u", model.state_size());
         return Vec2(relative_velocity(model, k, to_vec2(x, "x"), state.data()));
       },
       py::arg("model"), py::arg("kinematics"), py::arg("x"), py::arg("u"),
-      "Rigid relative velocity v_r (m/s) of eq. 29 at x (m) for the state u (state_size values).");
+      "Rigid relative velocity v_r (m/s) of eq. 29 at x (m) for the state u (state_size values)." "\n\nExample:\n"  "    >>> m = papers.rolling_model(0.4, 1)\n" "    >>> k = bristle.patch.rolling(V_r=16.0, v_x=0.6, v_y=0.4)        # m/s\n" "    >>> bristle.patch.relative_velocity(m, k, [0.0, 0.0], np.zeros(m.state_size)).round(6)\n" "    array([0.6, 0.4])\n");
 
   py::class_<EdgeMap>(m, "EdgeMap", R"doc(
 Edges per family (eqs. 48-49): points (n, 2) (m), normals (n, 2), edges(family) an (n,) int array of
-Edge values (0 leading, 1 neutral, 2 trailing), max_speed (4,) (m/s) per family.)doc")
+Edge values (0 leading, 1 neutral, 2 trailing), max_speed (4,) (m/s) per family.
+
+Example:
+    >>> g = bristle.patch.PatchGeometry(bristle.patch.PatchParams(shape="ellipse", length_m=0.1, width_m=0.05))
+    >>> e = bristle.patch.classify_edges(g, bristle.patch.riemann(papers.rolling_model(0.4, 1).pair),
+    ...                                  bristle.patch.rolling(V_r=16.0, v_x=0.6), samples=8)
+    >>> e.points.shape, e.max_speed.shape                   # m; m/s per family
+    ((8, 2), (4,))
+)doc")
       .def_property_readonly("points",
                              [](const EdgeMap& e) {
                                py::array_t<double> x({static_cast<py::ssize_t>(e.points.size()), py::ssize_t{2}});
@@ -531,7 +606,7 @@ Edge values (0 leading, 1 neutral, 2 trailing), max_speed (4,) (m/s) per family.
             for (std::size_t k = 0; k < v.size(); ++k) out.mutable_at(k) = static_cast<int>(v[k]);
             return out;
           },
-          py::arg("family"))
+          py::arg("family"), "The Edge value (0 leading, 1 neutral, 2 trailing) of every boundary sample for `family`." "\n\nExample:\n" GEOM_EX "    >>> e = bristle.patch.classify_edges(g, bristle.patch.riemann(papers.rolling_model(0.4, 1).pair),\n" "    ...                                  bristle.patch.rolling(V_r=16.0, v_x=0.6), samples=8)\n" "    >>> set(e.edges(bristle.patch.Family.zeta1).tolist()) <= {0, 1, 2}\n" "    True\n")
       .def_property_readonly("max_speed", [](const EdgeMap& e) {
         py::array_t<double> out(4);
         for (py::ssize_t k = 0; k < 4; ++k) out.mutable_at(k) = e.max_speed[static_cast<std::size_t>(k)];
@@ -546,13 +621,13 @@ Edge values (0 leading, 1 neutral, 2 trailing), max_speed (4,) (m/s) per family.
         return classify_edges(g, r, k, samples, tol);
       },
       py::arg("geometry"), py::arg("riemann"), py::arg("kinematics"), py::arg("samples") = 720, py::arg("tol") = 1e-9,
-      "Leading / neutral / trailing boundary samples per family for a fixed patch (eqs. 48-49).");
+      "Leading / neutral / trailing boundary samples per family for a fixed patch (eqs. 48-49): an EdgeMap." "\n\nExample:\n" GEOM_EX "    >>> e = bristle.patch.classify_edges(g, bristle.patch.riemann(papers.rolling_model(0.4, 1).pair),\n" "    ...                                  bristle.patch.rolling(V_r=16.0, v_x=0.6), samples=16)\n" "    >>> e.points.shape, e.edges(bristle.patch.Family.zeta1).shape\n" "    ((16, 2), (16,))\n");
 
   py::class_<Eq84Check>(m, "Eq84Check",
-                        "max over the patch of div(p V_i) = grad p . V_i (Pa/s), i = 1, 2; eq. 84 holds when <= 0.")
+                        "max over the patch of div(p V_i) = grad p . V_i (Pa/s), i = 1, 2; eq. 84 holds when <= 0." "\n\nExample:\n" GEOM_EX "    >>> c = bristle.patch.check_eq84(g, bristle.patch.rolling(V_r=16.0, v_x=0.6))\n" "    >>> type(c.satisfied()) is bool\n" "    True\n")
       .def_readonly("max_div_pV1", &Eq84Check::max_div_pV1)
       .def_readonly("max_div_pV2", &Eq84Check::max_div_pV2)
-      .def("satisfied", &Eq84Check::satisfied, py::arg("tol") = 0.0);
+      .def("satisfied", &Eq84Check::satisfied, py::arg("tol") = 0.0, "max_div_pV1 and max_div_pV2 <= tol (Pa/s)." "\n\nExample:\n" GEOM_EX "    >>> c = bristle.patch.check_eq84(g, bristle.patch.rolling(V_r=16.0, v_x=0.6), samples=21)\n" "    >>> c.satisfied(tol=1e30)\n" "    True\n");
   m.def(
       "check_eq84",
       [](const PatchGeometry& g, const PatchKinematics& k, int samples) {
@@ -561,14 +636,23 @@ Edge values (0 leading, 1 neutral, 2 trailing), max_speed (4,) (m/s) per family.
         return check_eq84(g, k, samples);
       },
       py::arg("geometry"), py::arg("kinematics"), py::arg("samples") = 101,
-      "Eq. 84 (the passivity condition of Lemma B.1) on a samples x samples grid of the patch.");
+      "Eq. 84 (the passivity condition of Lemma B.1) on a samples x samples grid of the patch: an Eq84Check (Pa/s).\n\n"
+      "Example:\n" GEOM_EX "    >>> c = bristle.patch.check_eq84(g, bristle.patch.rolling(V_r=16.0, v_x=0.6), samples=21)\n"
+      "    >>> bool(np.isfinite(c.max_div_pV1) and np.isfinite(c.max_div_pV2))\n    True\n");
 
   // ---- Steady solver -------------------------------------------------------------------------------
   py::class_<SteadyPatch> steady_patch(m, "SteadyPatch", R"doc(
 A steady solution: force_N (N, eq. 36), Mz_Nm (N m, eq. 38 with phi), Mz_no_phi_Nm (N m, eq. 39),
 stored_energy_J (J, eq. 85), supplied_power_W and dissipated_power_W (W), the energy budget's
 outflow_power_W (trailing edges), compression_power_W and budget_residual_W = P_supplied - D - outflow +
-compression (W; docs/patch.md), sweeps, newton_steps. Pickles (plain data).)doc");
+compression (W; docs/patch.md), sweeps, newton_steps. Pickles (plain data).
+
+Example:
+    >>> solver = bristle.patch.PatchSolver(papers.rolling_model(0.4, 1), bristle.patch.PatchParams(nx=12, ny=6))
+    >>> st = solver.solve(bristle.patch.rolling(V_r=16.0, v_x=0.6))
+    >>> st.dissipated_power_W > 0, st.sweeps > 0                          # W
+    (True, True)
+)doc");
   steady_patch.def_property_readonly("force_N", [](const SteadyPatch& s) -> Vec2 { return s.force_N; })
       .def_readonly("Mz_Nm", &SteadyPatch::Mz_Nm)
       .def_readonly("Mz_no_phi_Nm", &SteadyPatch::Mz_no_phi_Nm)
@@ -589,7 +673,15 @@ compression (W; docs/patch.md), sweeps, newton_steps. Pickles (plain data).)doc"
 The steady patch (second-order upwind on the mapped square, symmetric Gauss-Seidel): PatchSolver(model,
 params). Keeps `model` alive. solve(kinematics, warm=False) releases the GIL; `state` is the
 (nx, ny, components) field u = [f; zeta1; zeta2] of the last solve, `nodes` the (nx, ny, 2) cell
-centres (m), `load_weights` the (nx, ny) pressure weights (N, summing to F_z).)doc")
+centres (m), `load_weights` the (nx, ny) pressure weights (N, summing to F_z).
+
+Example:
+    >>> solver = bristle.patch.PatchSolver(papers.rolling_model(0.4, 1),      # Table 2 GKV pair
+    ...                                    bristle.patch.PatchParams(nx=12, ny=6, normal_load_N=3000.0))
+    >>> st = solver.solve(bristle.patch.rolling(V_r=16.0, v_x=0.6, v_y=0.4, spin_radps=6.0))
+    >>> solver.state.shape, round(float(solver.load_weights.sum()), 6)       # (nx, ny, components), N
+    ((12, 6, 6), 3000.0)
+)doc")
       .def(py::init<const contact::ContactModel&, const PatchParams&>(), py::arg("model"), py::arg("params"),
            py::keep_alive<1, 2>())
       .def(
@@ -599,7 +691,16 @@ centres (m), `load_weights` the (nx, ny) pressure weights (N, summing to F_z).)d
             return s.solve(k, warm);
           },
           py::arg("kinematics"), py::arg("warm") = false,
-          "The steady state at the given kinematics (warm: start from the previous solution). GIL released.")
+          R"doc(The steady state at the given kinematics (warm: start from the previous solution). GIL released.
+Returns a SteadyPatch: force_N (N), Mz_Nm (N m), energies (J) and powers (W).
+
+Example:
+    >>> solver = bristle.patch.PatchSolver(papers.rolling_model(0.4, 1),      # Table 2 GKV pair
+    ...                                    bristle.patch.PatchParams(nx=12, ny=6, normal_load_N=3000.0))
+    >>> st = solver.solve(bristle.patch.rolling(V_r=16.0, v_x=0.6))         # creep 0.6 m/s at 16 m/s
+    >>> bool(st.force_N[0] < 0), st.sweeps > 0                               # F_x (N) opposes the creep
+    (True, True)
+)doc")
       .def_property_readonly("nx", &PatchSolver::nx)
       .def_property_readonly("ny", &PatchSolver::ny)
       .def_property_readonly("components", &PatchSolver::components)
@@ -649,7 +750,15 @@ centres (m), `load_weights` the (nx, ny) pressure weights (N, summing to F_z).)d
 Steady solutions at many operating points (a list of PatchKinematics): chains of `chain_length`
 consecutive points (0: one chain) are solved in order with warm starts, the first from rest, as
 PatchSolver.solve(kin, warm=i > 0) would; the chains run on `threads` workers (0: every core) and the
-results (a list of SteadyPatch) are bit-identical for any number of workers. GIL released.)doc");
+results (a list of SteadyPatch) are bit-identical for any number of workers. GIL released.
+
+Example:
+    >>> pts = [bristle.patch.rolling(V_r=16.0, v_x=vx) for vx in (0.05, 0.1, 0.2)]       # m/s
+    >>> r = bristle.patch.solve_steady_map(papers.rolling_model(0.4, 1), bristle.patch.PatchParams(nx=12, ny=6),
+    ...                                    pts, threads=2)
+    >>> [round(float(s.force_N[0])) < 0 for s in r]                                      # F_x (N) against the creep
+    [True, True, True]
+)doc");
 
   // ---- Transient solver ----------------------------------------------------------------------------
   py::class_<PatchSnapshot> snapshot(m, "PatchSnapshot", R"doc(
@@ -658,7 +767,16 @@ width's), force_N (N, eq. 36), Mz_Nm,
 Mz_no_phi_Nm (N m, eqs. 38, 39), stored_energy_J (J, eq. 85), supplied_power_W, dissipated_power_W (W),
 supplied_energy_J (J); the energy budget (docs/patch.md): outflow_power_W, compression_power_W,
 load_power_W (W), dissipated_energy_J, outflow_energy_J, compression_energy_J, load_energy_J and
-energy_residual_J = W(t) - W(t0) - int budget dt (J). Pickles (plain data).)doc");
+energy_residual_J = W(t) - W(t0) - int budget dt (J). Pickles (plain data).
+
+Example:
+    >>> tr = bristle.patch.PatchTransient(papers.rolling_model(0.4, 1),
+    ...          bristle.patch.PatchTransientParams(patch=bristle.patch.PatchParams(nx=12, ny=6)),
+    ...          bristle.patch.rolling(V_r=16.0, v_x=0.6), 3000.0)
+    >>> tr.advance_to(2e-3); s = tr.snapshot()
+    >>> s.t_s, s.scale                                     # s; the contact length at F_z0
+    (0.002, 1.0)
+)doc");
   snapshot.def_readonly("t_s", &PatchSnapshot::t_s)
       .def_readonly("Fz_N", &PatchSnapshot::Fz_N)
       .def_readonly("scale", &PatchSnapshot::scale)
@@ -692,16 +810,26 @@ The transient patch (Strang splitting: exact source steps, second-order upwind t
 PatchTransient(model, params, kinematics, load). kinematics: a PatchKinematics (constant) or a callable
 t (s) -> PatchKinematics; load: F_z (N, constant) or a callable t (s) -> F_z (N). Starts unloaded at
 t = 0. Keeps `model` alive. Only sources affine in the state are accepted (Dahl, LuGre, FrBD with
-linear rheologies).)doc")
-      .def(py::init([](const contact::ContactModel& model, const PatchTransientParams& p, py::handle kinematics,
-                       py::handle load) {
+linear rheologies).
+
+Example:
+    >>> tr = bristle.patch.PatchTransient(papers.rolling_model(0.4, 1),
+    ...          bristle.patch.PatchTransientParams(patch=bristle.patch.PatchParams(nx=12, ny=6)),
+    ...          bristle.patch.rolling(V_r=16.0, v_x=0.6), 3000.0)       # m/s, N
+    >>> r = tr.run(np.linspace(0.0, 0.01, 3))                          # s
+    >>> r["force_N"].shape, bool(r["force_N"][-1, 0] < 0)               # (3, 2) in N
+    ((3, 2), True)
+)doc")
+      .def(py::init([](const contact::ContactModel& model, const PatchTransientParams& p, KinematicsHistoryArg kinematics,
+                       LoadHistoryArg load) {
              return std::make_unique<PatchTransient>(model, p, to_kinematics_history(kinematics),
                                                      to_load_history(load));
            }),
            py::arg("model"), py::arg("params"), py::arg("kinematics"), py::arg("load"), py::keep_alive<1, 2>())
       .def(
           "reset", [](PatchTransient& tr, double t0) { tr.reset(finite_time(t0, "t0")); }, py::arg("t0") = 0.0,
-          "Unloaded contact (u = 0) at t0 (s).")
+          "Unloaded contact (u = 0) at t0 (s).\n\nExample:\n" TR_EXAMPLE
+          "    >>> tr.advance_to(1e-3); tr.reset(0.5); tr.time\n    0.5\n")
       .def(
           "advance_to",
           [](PatchTransient& tr, double t_end) {
@@ -709,7 +837,8 @@ linear rheologies).)doc")
             py::gil_scoped_release release;
             tr.advance_to(t_end);
           },
-          py::arg("t_end"), "Advances to t_end (s) (GIL released).")
+          py::arg("t_end"), "Advances to t_end (s) (GIL released).\n\nExample:\n" TR_EXAMPLE
+          "    >>> tr.advance_to(2e-3); round(tr.time, 12)          # s\n    0.002\n")
       .def(
           "step",
           [](PatchTransient& tr, double dt) {
@@ -717,14 +846,18 @@ linear rheologies).)doc")
             py::gil_scoped_release release;
             tr.step(dt);
           },
-          py::arg("dt"), "One Strang step of dt (s).")
+          py::arg("dt"), "One Strang step of dt (s) (at most stable_dt).\n\nExample:\n" TR_EXAMPLE
+          "    >>> dt = tr.stable_dt(0.0); tr.step(dt); tr.time == dt\n    True\n")
       .def(
           "stable_dt", [](const PatchTransient& tr, double t) { return tr.stable_dt(finite_time(t, "t")); },
-          py::arg("t"), "Automatic step at t (s).")
-      .def("snapshot", &PatchTransient::snapshot, "Forces, moments and energies now (PatchSnapshot).")
+          py::arg("t"), "Automatic step at t (s): the CFL limit of the transport.\n\nExample:\n" TR_EXAMPLE
+          "    >>> 0 < tr.stable_dt(0.0) < 1e-3                     # s\n    True\n")
+      .def("snapshot", &PatchTransient::snapshot, "Forces (N), moments (N m), energies (J) and powers (W) now (PatchSnapshot)."
+           "\n\nExample:\n" TR_EXAMPLE
+           "    >>> tr.advance_to(2e-3); s = tr.snapshot(); s.Fz_N, bool(s.force_N[0] < 0)\n    (3000.0, True)\n")
       .def(
           "run",
-          [](PatchTransient& tr, py::handle output_times, py::object progress) {
+          [](PatchTransient& tr, ArrayLike output_times, ProgressCallback progress) {
             const std::vector<double> times = to_vector(output_times, "output_times");
             for (std::size_t k = 0; k < times.size(); ++k)
               if (!std::isfinite(times[k]) || times[k] < tr.time() || (k > 0 && times[k] < times[k - 1]))
@@ -784,7 +917,16 @@ entry per field of PatchSnapshot: t_s, Fz_N (N), scale, scale_y, force_N (N, (n,
 Mz_no_phi_Nm (N m), stored_energy_J, supplied_energy_J (J), supplied_power_W, dissipated_power_W,
 outflow_power_W, compression_power_W, load_power_W (W), dissipated_energy_J, outflow_energy_J,
 compression_energy_J, load_energy_J, energy_residual_J (J). progress: optional callable(fraction of the
-time span done). GIL released; Ctrl-C interrupts between output times (KeyboardInterrupt).)doc")
+time span done). GIL released; Ctrl-C interrupts between output times (KeyboardInterrupt).
+
+Example:
+    >>> tr = bristle.patch.PatchTransient(papers.rolling_model(0.4, 1),
+    ...          bristle.patch.PatchTransientParams(patch=bristle.patch.PatchParams(nx=12, ny=6)),
+    ...          bristle.patch.rolling(V_r=16.0, v_x=0.6), lambda t: 3000.0 if t < 0.005 else 4000.0)   # N
+    >>> r = tr.run(np.linspace(0.0, 0.01, 5))                       # s
+    >>> r["Fz_N"], r["force_N"].shape
+    (array([3000., 3000., 4000., 4000., 4000.]), (5, 2))
+)doc")
       .def_property_readonly("time", &PatchTransient::time, "s")
       .def_property_readonly("steps_taken", &PatchTransient::steps_taken)
       .def_property_readonly("exponential_source", &PatchTransient::exponential_source,

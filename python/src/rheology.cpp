@@ -6,6 +6,9 @@
 #include "common.hpp"
 #include "schema_py.hpp"
 
+// The setup shared by the examples of Realisation.
+#define REAL_EXAMPLE "    >>> r = bristle.realise(bristle.gkv(240.0, c=[100.0], tau=[0.1]))     # 1/m, s/m, s\n"
+
 namespace bristle::python {
 
 using rheology::Branch;
@@ -36,6 +39,15 @@ VecX zeta_of(py::handle value, Eigen::Index n, std::string_view what) {
 }
 
 }  // namespace
+
+rheology::RheologyParams params_of(const Realisation& r) {
+  if (r.kind == RheologyKind::rigid) return rheology::rigid();
+  RheologyParams p;
+  p.kind = r.kind;
+  p.k_elastic = r.kind == RheologyKind::gm ? r.K_inf : r.K0;
+  p.branches = r.branches;
+  return p;
+}
 
 namespace schema_py {
 
@@ -133,24 +145,35 @@ void export_rheology(py::module_& root) {
       "rheology", "Linear viscoelastic rheologies (paper 1, eqs. 8-11) and the contact pair (eqs. 12-19).");
 
   py::enum_<RheologyKind>(m, "RheologyKind",
-                          "Rheology: rigid, elastic, gkv (generalised Kelvin-Voigt), gm (generalised Maxwell).")
+                          R"doc(Rheology: rigid, elastic, gkv (generalised Kelvin-Voigt), gm (generalised Maxwell).
+
+Example:
+    >>> bristle.gkv(240.0, c=[100.0], tau=[0.1]).kind        # k0 in 1/m, c in s/m, tau in s
+    <RheologyKind.gkv: 2>
+)doc")
       .value("rigid", RheologyKind::rigid)
       .value("elastic", RheologyKind::elastic)
       .value("gkv", RheologyKind::gkv)
       .value("gm", RheologyKind::gm);
 
   py::class_<Branch> branch(
-      m, "Branch", "One dissipative branch: stiffness k (1/m) and damping c (s/m), SPD; tau = k^-1 c (eq. 9).");
+      m, "Branch", R"doc(One dissipative branch: stiffness k (1/m) and damping c (s/m), SPD; tau = k^-1 c (eq. 9).
+
+Example:
+    >>> b = bristle.Branch(k=1000.0, c=100.0)        # 1/m, s/m: tau = 0.1 s
+    >>> b.c[0, 0] / b.k[0, 0]                       # s
+    0.1
+)doc");
   branch
-      .def(py::init([](py::handle k, py::handle c) {
+      .def(py::init([](FloatOrArray k, FloatOrArray c) {
              return Branch{to_mat2(k, "branch.k"), to_mat2(c, "branch.c")};
            }),
            py::kw_only(), py::arg("k") = 1.0, py::arg("c") = 1.0)
       .def_property(
-          "k", [](const Branch& b) { return b.k; }, [](Branch& b, py::handle v) { b.k = to_mat2(v, "branch.k"); },
+          "k", [](const Branch& b) { return b.k; }, [](Branch& b, FloatOrArray v) { b.k = to_mat2(v, "branch.k"); },
           "branch stiffness (1/m, normalised by the load), SPD")
       .def_property(
-          "c", [](const Branch& b) { return b.c; }, [](Branch& b, py::handle v) { b.c = to_mat2(v, "branch.c"); },
+          "c", [](const Branch& b) { return b.c; }, [](Branch& b, FloatOrArray v) { b.c = to_mat2(v, "branch.c"); },
           "branch damping (s/m), SPD")
       .def("__repr__", [](const Branch& b) { return repr(b); })
       // Hand-written (a branch is an entry of the k and c lists of RheologyParams, no table of its own).
@@ -176,52 +199,92 @@ RheologyKind); k0 / k_inf (1/m): K0 (elastic, GKV) or K_inf (GM), a number k (k 
 (attribute `k_elastic`: either); k, c: the branch stiffnesses and dampings (GKV, GM; attribute `branches`:
 a list of Branch). Stiffnesses are normalised by the reference normal load.
 Prefer the constructors rigid(), elastic(k0), gkv(k0, c, tau), gm(k_inf, k, tau), which check their
-arguments at once. `branches` returns a copy: assign a whole list.)doc");
+arguments at once. `branches` returns a copy: assign a whole list.
+
+Example:
+    >>> body = bristle.RheologyParams(type="gkv", k0=240.0, c=[100.0, 50.0], tau=[0.1, 0.1])   # 1/m, s/m, s
+    >>> body.kind, body.branch_count, body.branches[1].k[0, 0]                                  # k_i = c_i/tau_i (1/m)
+    (<RheologyKind.gkv: 2>, 2, 500.0)
+)doc");
   params
       .def_property(
           "kind", [](const RheologyParams& p) { return p.kind; },
-          [](RheologyParams& p, py::handle k) {
+          [](RheologyParams& p, NameOrEnum k) {
             p.kind = enum_from<RheologyKind>(k, "body.type", rheology::rheology_kind_from_string);
           })
       .def_property(
           "k_elastic", [](const RheologyParams& p) { return p.k_elastic; },
-          [](RheologyParams& p, py::handle v) { p.k_elastic = to_mat2(v, "body.k0"); },
+          [](RheologyParams& p, FloatOrArray v) { p.k_elastic = to_mat2(v, "body.k0"); },
           "K0 (elastic, GKV) or K_inf (GM), 1/m")
       .def_property(
           "branches", [](const RheologyParams& p) { return p.branches; },
-          [](RheologyParams& p, py::handle v) { p.branches = to_branches(v); }, "list of Branch (a copy)")
+          [](RheologyParams& p, FloatOrArray v) { p.branches = to_branches(v); }, "list of Branch (a copy)")
       .def_property_readonly("branch_count", &RheologyParams::branch_count)
-      .def("validate", &RheologyParams::validate, py::arg("prefix") = "body1")
-      .def("copy", [](const RheologyParams& p) { return RheologyParams(p); })
-      .def("__copy__", [](const RheologyParams& p) { return RheologyParams(p); })
-      .def(
-          "__deepcopy__", [](const RheologyParams& p, py::dict) { return RheologyParams(p); }, py::arg("memo"));
+      .def("validate", &RheologyParams::validate, py::arg("prefix") = "body1",
+           validate_doc("b = bristle.elastic(1.0); b.k0 = -5.0; b.validate()",
+                        "body1.k0 = [[-5, 0], [0, -5]]: must be positive definite").c_str());
+  add_copy<RheologyParams>(params);
   schema_py::bind_schema<RheologyParams>(
       params, "A body's rheology (paper 1, eqs. 8-11); keywords are the TOML keys of [body1] / [body2].");
 
-  m.def("rigid", &rheology::rigid, "A rigid body (zero compliance).");
-  m.def("elastic", &rheology::elastic, py::arg("k0"), "Isotropic elastic body, k0 (1/m) > 0.");
+  m.def("rigid", &rheology::rigid, R"doc(A rigid body (zero compliance, no keys): the default substrate.
+
+Example:
+    >>> bristle.realise(bristle.rigid()).static_compliance()     # m (normalised): none
+    array([[0., 0.],
+           [0., 0.]])
+)doc");
+  m.def("elastic", &rheology::elastic, py::arg("k0"), R"doc(Isotropic elastic body, k0 (1/m, per newton of normal load) > 0.
+
+Example:
+    >>> body = bristle.elastic(1e5)                   # the textbook LuGre sigma0 = 1e5 N/m under F_z = 1 N
+    >>> body.k0                                       # 1/m (isotropic: a number)
+    100000.0
+)doc");
   m.def("gkv", &rheology::gkv, py::arg("k0"), py::arg("c"), py::arg("tau"),
         "Isotropic generalised Kelvin-Voigt body (eq. 8): k0 (1/m), branch dampings c_i (s/m) and relaxation "
-        "times tau_i (s); k_i = c_i / tau_i.");
+        "times tau_i (s); k_i = c_i / tau_i.\n\nExample:\n"
+        "    >>> body = bristle.gkv(240.0, c=[100.0, 50.0], tau=[0.1, 0.1])     # Table 1 block\n"
+        "    >>> body.branch_count, body.branches[0].k[0, 0]                      # k_1 = 100/0.1 (1/m)\n"
+        "    (2, 1000.0)\n");
   m.def("gkv_eq58", &rheology::gkv_eq58, py::arg("k0"), py::arg("tau"),
         "Isotropic GKV body under paper 1's eq. 58 (TOML c = \"eq58\"): k0 (1/m) and relaxation times tau_i (s); "
         "the dampings follow k0, c_i = tau_i k0 (re-applied by ContactPair when k0 changes: attribute eq58_tau). "
-        "Example: ``gkv_eq58(160.0, [0.1, 0.1])`` (k02 = 240 (1 - 0.6)/0.6).");
+        "Example: ``bristle.rheology.gkv_eq58(160.0, [0.1, 0.1])`` (k02 = 240 (1 - 0.6)/0.6).");
   params.def_readwrite("eq58_tau", &RheologyParams::eq58_tau,
                        "eq. 58: relaxation times tau_i (s) whose dampings follow k0, c_i = tau_i k0 (empty: the "
                        "branches as given; not part of the pickled state, which holds the branches)");
   m.def("apply_eq58", [](RheologyParams p, std::string_view prefix) { rheology::apply_eq58(p, prefix); return p; },
         py::arg("params"), py::arg("prefix") = "body2",
-        "A copy of params with its branches set by eq. 58 from eq58_tau and k0 (c_i = tau_i k0, k_i = c_i / tau_i).");
+        R"doc(A copy of params with its branches set by eq. 58 from eq58_tau (s) and k0 (1/m): c_i = tau_i k0 (s/m),
+k_i = c_i / tau_i.
+
+Example:
+    >>> body = bristle.rheology.gkv_eq58(160.0, [0.1])          # k0 = 160 1/m, tau = 0.1 s
+    >>> body.k0 = 200.0                                         # the dampings no longer follow ...
+    >>> bristle.rheology.apply_eq58(body).branches[0].c[0, 0]   # ... until eq. 58 is applied again (s/m)
+    20.0
+)doc");
   m.def("gm", &rheology::gm, py::arg("k_inf"), py::arg("k"), py::arg("tau"),
         "Isotropic generalised Maxwell body (eq. 10): k_inf (1/m), branch stiffnesses k_i (1/m), relaxation times "
-        "tau_i (s); c_i = k_i tau_i.");
+        "tau_i (s); c_i = k_i tau_i.\n\nExample:\n"
+        "    >>> body = bristle.gm(10.0, k=[4.0], tau=[0.5])     # 1/m, 1/m, s\n"
+        "    >>> body.kind, body.branches[0].c[0, 0]               # c_1 = k_1 tau_1 (s/m)\n"
+        "    (<RheologyKind.gm: 3>, 2.0)\n");
   m.def("gm_equivalent_of_gkv", &rheology::gm_equivalent_of_gkv, py::arg("k0"), py::arg("c"), py::arg("tau"),
-        "The GM body with the same relaxation function as the isotropic GKV body (k0, c, tau).");
+        R"doc(The GM body with the same relaxation function as the isotropic GKV body (k0 (1/m), c (s/m), tau (s)).
+
+Example:
+    >>> gm = bristle.gm_equivalent_of_gkv(240.0, [100.0], [0.1])
+    >>> gkv = bristle.gkv(240.0, c=[100.0], tau=[0.1])
+    >>> np.allclose(bristle.realise(gm).static_compliance(), bristle.realise(gkv).static_compliance())   # m
+    True
+)doc");
 
   py::class_<Realisation>(m, "Realisation",
-                          "State-space realisation of one body (eq. 11): f = K0 z + C zeta, zeta' = A zeta + B f.")
+                          "State-space realisation of one body (eq. 11): f = K0 z + C zeta, zeta' = A zeta + B f (K0 in 1/m, "
+                          "A in 1/s).\n\nExample:\n" REAL_EXAMPLE
+                          "    >>> r.n, r.A.shape\n    (1, (2, 2))\n")
       .def_readonly("kind", &Realisation::kind)
       .def_readonly("n", &Realisation::n, "number of branches (zeta has 2n entries)")
       .def_property_readonly("K0", [](const Realisation& r) -> Mat2 { return r.K0; })
@@ -231,31 +294,49 @@ arguments at once. `branches` returns a copy: assign a whole list.)doc");
       .def_property_readonly("C", [](const Realisation& r) -> MatX { return r.C; })
       .def_property_readonly("K_inf", [](const Realisation& r) -> Mat2 { return r.K_inf; })
       .def_property_readonly("branches", [](const Realisation& r) { return r.branches; })
-      .def("static_compliance", &Realisation::static_compliance, "K0^-1 (I + C A^-1 B) (m); 0 if rigid.")
+      .def("__reduce__", [](const Realisation& r) { return reduce_by("rheology.realise", params_of(r)); })
+      .def("static_compliance", &Realisation::static_compliance, "K0^-1 (I + C A^-1 B) (m); 0 if rigid.\n\nExample:\n"
+           REAL_EXAMPLE "    >>> round(float(r.static_compliance()[0, 0]), 12) == round(1 / 240 + 1 / 1000, 12)   # 1/k0 + 1/k1 (m)\n    True\n")
       .def(
           "stored_energy",
-          [](const Realisation& r, py::handle f, py::handle zeta) {
+          [](const Realisation& r, ArrayLike f, OptionalArray zeta) {
             const VecX z = zeta_of(zeta, 2 * r.n, "zeta");
             return r.stored_energy(to_vec2(f, "f"), z.data());
           },
-          py::arg("f"), py::arg("zeta") = py::none(), "Stored energy (normalised, m), eqs. 82-83.")
+          py::arg("f"), py::arg("zeta") = py::none(), "Stored energy (normalised, m; times F_z in J), eqs. 82-83.\n\nExample:\n"
+          REAL_EXAMPLE "    >>> round(r.stored_energy([0.48, 0.0]), 12)    # f^2 / (2 k0) with zeta = 0: 0.48^2 / 480\n    0.00048\n")
       .def(
           "deformation",
-          [](const Realisation& r, py::handle f, py::handle zeta) {
+          [](const Realisation& r, ArrayLike f, OptionalArray zeta) {
             const VecX z = zeta_of(zeta, 2 * r.n, "zeta");
             return r.deformation(to_vec2(f, "f"), z.data());
           },
-          py::arg("f"), py::arg("zeta") = py::none(), "Body deformation z_j = K0^-1 (f_j - C zeta_j) (m), eq. 14.");
-  m.def("realise", &rheology::realise, py::arg("params"), "The state-space realisation of a body (validates it).");
+          py::arg("f"), py::arg("zeta") = py::none(), "Body deformation z_j = K0^-1 (f_j - C zeta_j) (m), eq. 14.\n\nExample:\n"
+          REAL_EXAMPLE "    >>> r.deformation([0.48, 0.0])          # f / k0 with zeta = 0 (m)\n    array([0.002, 0.   ])\n");
+  m.def("realise", &rheology::realise, py::arg("params"), "The state-space realisation of a body (validates it).\n\nExample:\n"
+        REAL_EXAMPLE "    >>> r.kind, r.K0[0, 0]                   # K0 in 1/m\n    (<RheologyKind.gkv: 2>, 240.0)\n");
   m.def(
       "compliance",
       [](const Realisation& r, std::complex<double> s) -> Eigen::Matrix2cd { return rheology::compliance(r, s); },
-      py::arg("realisation"), py::arg("s"), "Transfer function z(s)/f(s) (m), complex 2x2, eq. 11.");
+      py::arg("realisation"), py::arg("s"), "Transfer function z(s)/f(s) (m), complex 2x2, eq. 11 (s in 1/s).\n\nExample:\n"
+      "    >>> r = bristle.realise(bristle.elastic(100.0))\n"
+      "    >>> bristle.rheology.compliance(r, 1j)[0, 0]          # 1/k0 at any frequency (m)\n    (0.01+0j)\n");
 
   py::class_<ContactPair>(m, "ContactPair", R"doc(
 The viscoelastic contact pair (paper 1, eqs. 12-19): ContactPair(body1, body2). body1 is the upper
-body, body2 the substrate; for isotropic elastic parts s = k01/(k01 + k02).)doc")
+body, body2 the substrate; for isotropic elastic parts s = k01/(k01 + k02). Stiffnesses in 1/m (per newton of
+normal load), dampings in s/m.
+
+Example:
+    >>> pair = bristle.rheology.ContactPair(bristle.elastic(240.0), bristle.elastic(360.0))   # 1/m
+    >>> pair.K_static[0, 0]                  # springs in series: 240 * 360 / 600
+    144.0
+)doc")
       .def(py::init<const RheologyParams&, const RheologyParams&>(), py::arg("body1"), py::arg("body2"))
+      .def("__reduce__",
+           [](const ContactPair& p) {
+             return reduce_to(py::type::of<ContactPair>(), params_of(p.body1()), params_of(p.body2()));
+           })
       .def_property_readonly("body1", [](const ContactPair& p) { return p.body1(); })
       .def_property_readonly("body2", [](const ContactPair& p) { return p.body2(); })
       .def_property_readonly("n1", &ContactPair::n1)
@@ -277,24 +358,41 @@ body, body2 the substrate; for isotropic elastic parts s = k01/(k01 + k02).)doc"
           "S0", [](const ContactPair& p) -> MatX { return p.S0(); }, "eq. 19a, 2 x 2n")
       .def(
           "relative_deformation",
-          [](const ContactPair& p, py::handle f, py::handle zeta) {
+          [](const ContactPair& p, ArrayLike f, OptionalArray zeta) {
             const VecX z = zeta_of(zeta, p.zeta_size(), "zeta");
             return p.relative_deformation(to_vec2(f, "f"), z.data());
           },
-          py::arg("f"), py::arg("zeta") = py::none(), "z = K0bar^-1 (f - Cbar zeta) (m), eq. 15.")
+          py::arg("f"), py::arg("zeta") = py::none(), R"doc(z = K0bar^-1 (f - Cbar zeta) (m), eq. 15.
+
+Example:
+    >>> pair = bristle.rheology.ContactPair(bristle.elastic(240.0), bristle.elastic(360.0))   # 1/m
+    >>> pair.relative_deformation([0.72, 0.0])      # f / K_static (m)
+    array([0.005, 0.   ])
+)doc")
       .def(
           "stored_energy",
-          [](const ContactPair& p, py::handle f, py::handle zeta) {
+          [](const ContactPair& p, ArrayLike f, OptionalArray zeta) {
             const VecX z = zeta_of(zeta, p.zeta_size(), "zeta");
             return p.stored_energy(to_vec2(f, "f"), z.data());
           },
-          py::arg("f"), py::arg("zeta") = py::none(), "Stored energy W at a point (normalised, m), eq. 85.");
+          py::arg("f"), py::arg("zeta") = py::none(), R"doc(Stored energy W at a point (normalised, m; times F_z in J), eq. 85.
+
+Example:
+    >>> pair = bristle.rheology.ContactPair(bristle.elastic(240.0), bristle.elastic(360.0))   # 1/m
+    >>> round(pair.stored_energy([0.72, 0.0]), 12)  # f^2 / (2 K_static)
+    0.0018
+)doc");
 
   m.def(
       "substrate_stiffness_from_s",
       [](double s, double k01, const std::string& key) { return rheology::substrate_stiffness_from_s(key, s, k01); },
       py::arg("s"), py::arg("k01"), py::arg("key") = "pair.s",
-      "k02 = k01 (1 - s) / s (1/m) for s in (0, 1) (paper 1, §5 with the errata).");
+      R"doc(k02 = k01 (1 - s) / s (1/m) for s in (0, 1) (paper 1, §5 with the errata); InvalidInput naming key outside.
+
+Example:
+    >>> bristle.substrate_stiffness_from_s(0.4, 240.0)       # 1/m
+    360.0
+)doc");
 }
 
 }  // namespace bristle::python

@@ -18,6 +18,7 @@
 // business of its Traits<T> (next to the class's binding): dump() adds entries, load() consumes keywords
 // before the walk, including the deprecated aliases of the keyword names used before (docs/python.md,
 // "Names").
+#include <algorithm>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -363,6 +364,15 @@ std::string key_doc(std::string_view intro) {
   return s;
 }
 
+/// The docstring of Class.keys(): what it returns and, as its example, the class's own first keys.
+inline std::string keys_doc(const std::string& path, const py::list& keys) {
+  std::string first;
+  for (std::size_t i = 0; i < std::min<std::size_t>(3, keys.size()); ++i)
+    first += std::string(i ? ", " : "") + std::string(py::repr(keys[i]));
+  return "The keyword names (the TOML keys, unit and range in help() of the class), in schema order.\n\n"
+         "Example:\n    >>> " + path + ".keys()[:3]\n    [" + first + "]\n";
+}
+
 /// Puts the schema's constructor, repr, pickling, equality and the missing TOML-key properties on `cls`.
 /// `constructor`: false where the class keeps its own (already named as TOML) constructor.
 template <class T, class Class>
@@ -379,7 +389,7 @@ void bind_schema(Class& cls, std::string_view intro, bool constructor = true) {
           py::arg("other"), "Equal when every key has the same value (the pickled states are equal).")
       .def_static(
           "keys", [] { return py::list(state(T{}).attr("keys")()); },
-          "The keyword names (the TOML keys), in schema order.");
+          keys_doc(python_path(cls), py::list(state(T{}).attr("keys")())).c_str());
   cls.attr("__hash__") = py::none();
   // A property per top-level key that the class does not have yet.
   const std::vector<Entry> entries = entries_of(T{});

@@ -86,12 +86,17 @@ released, results bit-identical to the serial library calls.)doc");
 
   m.def(
       "hardware_threads", [] { return std::max(1u, std::thread::hardware_concurrency()); },
-      "Number of hardware threads (the default number of workers).");
+      R"doc(Number of hardware threads (the default number of workers, threads=0).
+
+Example:
+    >>> bristle.parallel.hardware_threads() >= 1
+    True
+)doc");
 
   m.def(
       "steady_line",
-      [](const py::sequence& models, const py::sequence& lines, py::handle V1, py::handle V2, py::handle v_y,
-         int threads, py::object progress) {
+      [](const py::sequence& models, const py::sequence& lines, ArrayLike V1, ArrayLike V2, ArrayLike v_y,
+         int threads, ProgressCallback progress) {
         const auto model_ptrs = model_pointers(models);
         const std::size_t M = model_ptrs.size();
         std::vector<transport::LineContactParams> line_params;
@@ -146,11 +151,20 @@ released, results bit-identical to the serial library calls.)doc");
 models: sequence of M ContactModel; lines: one LineContactParams, or one per model; V1, V2, v_y: 1-D
 arrays of N velocities (m/s). Returns (force_N (M, N, 2), exact (M, N) bool), force_N[j, i] equal bit
 for bit to transport.steady_state(models[j], lines[j], V1[i], V2[i], v_y[i]).force_N.
-threads: workers (0: every core); progress: optional callable(done, total).)doc");
+threads: workers (0: every core); progress: optional callable(done, total).
+
+Example:
+    >>> V2 = np.array([0.1, 1.0, 10.0])                                       # m/s, sliding
+    >>> F, exact = bristle.parallel.steady_line([papers.sliding_model(0.4, 1)],
+    ...                                         [bristle.LineContactParams(L_m=0.2, normal_load_N=10.0)],
+    ...                                         np.zeros(3), V2, np.zeros(3), threads=2)
+    >>> F.shape, bool(exact.all()), round(float(F[0, 1, 0]), 2)               # N at V2 = 1 m/s
+    ((1, 3, 2), True, -9.67)
+)doc");
 
   m.def(
       "steady_lumped",
-      [](const py::sequence& models, py::handle v, double normal_load_N, int threads, py::object progress) {
+      [](const py::sequence& models, ArrayLike v, double normal_load_N, int threads, ProgressCallback progress) {
         const auto model_ptrs = model_pointers(models);
         const std::size_t M = model_ptrs.size();
         require_positive("normal_load_N", normal_load_N);
@@ -190,7 +204,14 @@ threads: workers (0: every core); progress: optional callable(done, total).)doc"
 
 models: sequence of M ContactModel; v: (N, 2) array of relative velocities v_r (m/s). Returns
 force_N (M, N, 2) = normal_load_N * model.friction(model.steady_state(v_r), v_r), bit for bit.
-threads: workers (0: every core); progress: optional callable(done, total).)doc");
+threads: workers (0: every core); progress: optional callable(done, total).
+
+Example:
+    >>> v = np.column_stack([np.geomspace(1e-3, 10.0, 5), np.zeros(5)])     # (5, 2) velocities (m/s)
+    >>> F = bristle.parallel.steady_lumped([papers.sliding_model(0.4, 1)], v, normal_load_N=10.0, threads=2)
+    >>> F.shape, round(float(F[0, 0, 0]), 3)                                 # N: -F_z mu(1e-3 m/s)
+    ((1, 5, 2), -10.0)
+)doc");
 
   m.def(
       "calls_python",
@@ -200,12 +221,19 @@ threads: workers (0: every core); progress: optional callable(done, total).)doc"
         return false;
       },
       py::arg("models"),
-      "Whether any model's law calls a Python function (LawParams.G_inverse): such sweeps run on one thread.");
+      R"doc(Whether any model's law calls a Python function (LawParams.G_inverse): such sweeps run on one thread.
+
+Example:
+    >>> law = bristle.LawParams(type="frbd", mu_s=1.0, mu_d=0.7, v_s=6.0, G_inverse=lambda v: 1.0)   # m/s
+    >>> bristle.parallel.calls_python([bristle.ContactModel(law, bristle.elastic(240.0)),
+    ...                                papers.sliding_model(0.4, 1)])
+    True
+)doc");
 
   m.def(
       "sliding_forces",
-      [](const py::sequence& mechanisms, py::handle epsilon, double gamma, py::handle directions,
-         const directional::SlidingOptions& options, py::object integrator, int threads, py::object progress) {
+      [](const py::sequence& mechanisms, FloatOrArray epsilon, double gamma, ArrayLike directions,
+         const directional::SlidingOptions& options, OptionalOptions integrator, int threads, ProgressCallback progress) {
         const auto mechs = cast_list<directional::Mechanism>(mechanisms, "mechanisms", "Mechanism");
         if (mechs.empty()) throw InvalidInput("mechanisms: empty; at least one Mechanism is needed");
         const std::vector<double> eps = to_vector(epsilon, "epsilon");
@@ -261,13 +289,22 @@ threads: workers (0: every core); progress: optional callable(done, total).)doc"
       R"doc(The eps-systems' mean sliding forces (paper 2, eq. 2.8 driven through a horizontal spring) for every
 (mechanism, eps, direction): a dict of (M, E, D) arrays mean_N, min_N, max_N, limit_N (rho_+- of eq.
 2.17, N), wall_seconds; each point equal bit for bit to directional.measure_sliding_force(mechanisms[a],
-EpsilonParams(epsilon=eps[b], gamma=gamma), directions[c], options[, integrator]).)doc");
+EpsilonParams(epsilon=eps[b], gamma=gamma), directions[c], options[, integrator]).
+
+Example:
+    >>> w = bristle.directional.Profile(bristle.directional.ProfileParams(kind="sine", amplitude=0.5 / (2 * math.pi)))
+    >>> m = bristle.directional.Mechanism(bristle.directional.MechanismParams(kind="slanted", k=1.0, height_m=1.0,
+    ...                                   rest_length_m=1.5, theta_rad=0.5), w)
+    >>> r = bristle.parallel.sliding_forces([m], [0.05], directions=[1.0], threads=1)       # eps = 5 cm
+    >>> r["mean_N"].shape                                                  # (M, E, D), N
+    (1, 1, 1)
+)doc");
 
   m.def(
       "stick_slip",
       [](const py::sequence& structures, const py::sequence& belts, const py::sequence& frictions, double dt,
          const structures::StickSlipOptions& options, const structures::ReducedModelOptions& model_options,
-         int threads, py::object progress) {
+         int threads, ProgressCallback progress) {
         const auto S = cast_list<structures::Structure>(structures, "structures", "Structure");
         const auto B = cast_list<structures::BeltParams>(belts, "belts", "BeltParams");
         const auto F = cast_list<laws::StribeckParams>(frictions, "frictions", "StribeckParams");
@@ -336,7 +373,16 @@ EpsilonParams(epsilon=eps[b], gamma=gamma), directions[c], options[, integrator]
 each point runs structures.run_stick_slip(make_reduced_model(structures[k], dt, model_options), belts[k],
 frictions[k], options) on a worker thread. Returns a dict of length-P arrays (period_s, period_spread_s,
 amplitude_w_m, amplitude_v_mps, force_min_N, force_max_N, stick_fraction, admittance_m_per_N_s, found,
-well_posed, breakaways_per_cycle) and the threads used.)doc");
+well_posed, breakaways_per_cycle) and the threads used.
+
+Example:
+    >>> s = bristle.structures.Structure.taut_string(damping_ratio=0.1, contact_positions_m=[0.3])
+    >>> r = bristle.parallel.stick_slip([s, s], [bristle.structures.BeltParams(belt_speed_m_per_s=v) for v in (0.1, 0.2)],
+    ...                                 [bristle.StribeckParams(mu_s=0.5, mu_d=0.3, v_s=0.1)] * 2, 1e-3,
+    ...                                 bristle.structures.StickSlipOptions(t_end_s=5.0), threads=2)   # dt (s)
+    >>> r["period_s"].shape, r["found"].dtype                             # s, per point
+    ((2,), dtype('bool'))
+)doc");
 }
 
 }  // namespace bristle::python

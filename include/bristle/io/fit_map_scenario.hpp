@@ -22,16 +22,20 @@
 #include <string_view>
 #include <vector>
 
+#include "bristle/fit/line.hpp"
 #include "bristle/fit/patch_transient.hpp"
 #include "bristle/fit/steady_map.hpp"
 #include "bristle/io/scenario.hpp"
 
 namespace bristle::io {
 
-struct MapFitScenario {
+/// A fit of a steady-map kind: E = fit::MapExperiment (patch_steady_map) or fit::LineSteadyExperiment (line_steady).
+template <class E>
+struct GridFitScenario {
+  std::string kind;  // "patch_steady_map", "line_steady"
   std::string name;  // outputs <name>_fit.* and <name>_fitted.toml
   ScenarioSource source;
-  std::vector<fit::MapExperiment> experiments;
+  std::vector<E> experiments;
   std::vector<fit::ParameterSpec> parameters;
   fit::Options options;
   /// Per experiment: the scenario's TOML without [fit], `set` applied, the grid axis = the data's distinct grid
@@ -39,6 +43,7 @@ struct MapFitScenario {
   std::vector<std::string> scenario_toml;
   std::vector<std::string> data_files;  // per experiment, as written
 };
+using MapFitScenario = GridFitScenario<fit::MapExperiment>;
 
 /// The `kind` of a scenario file or text ("lumped" when absent); empty when it cannot be read or parsed.
 std::string scenario_kind(const std::filesystem::path& path);
@@ -73,15 +78,20 @@ RunResult map_fit_run_result(const MapFitScenario& scenario, const fit::Result& 
 //   [fit.targets]                    # output column = data column: Fx_N, Fy_N, Mz_Nm, Fz_N, ... (the kind's CSV)
 //   [fit.parameters], multi_start, seed, max_iterations, [[fit.experiment]] (data, time_column, window_s, set,
 //   label) as for lumped. The scenario's [time] becomes the window; its signals (tables reading the data) drive it.
-struct TransientFitScenario {
+/// A fit of a time-series kind other than lumped: E = fit::TransientExperiment (patch_transient) or
+/// fit::LineTransientExperiment (line_transient).
+template <class E>
+struct SeriesFitScenario {
+  std::string kind;  // "patch_transient", "line_transient"
   std::string name;
   ScenarioSource source;
-  std::vector<fit::TransientExperiment> experiments;
+  std::vector<E> experiments;
   std::vector<fit::ParameterSpec> parameters;
   fit::Options options;
   std::vector<std::string> scenario_toml;  // per experiment: without [fit], `set` applied, [time] = the window
   std::vector<std::string> data_files;
 };
+using TransientFitScenario = SeriesFitScenario<fit::TransientExperiment>;
 
 TransientFitScenario load_transient_fit_scenario(const std::filesystem::path& path);
 TransientFitScenario parse_transient_fit_string(std::string_view toml, std::string_view name = "scenario",
@@ -90,5 +100,30 @@ TransientFitScenario parse_transient_fit_string(std::string_view toml, std::stri
 /// fitted, residual), `<name>_fit.png`, `<name>_fitted.toml` (the window as [time], output every data interval).
 Json transient_fit_report(const TransientFitScenario& scenario, const fit::Result& result);
 RunResult transient_fit_run_result(const TransientFitScenario& scenario, const fit::Result& result);
+
+// ---- kind = "line_steady" and kind = "line_transient" (fit/line.hpp) --------------------------------------------
+//
+// line_steady: as patch_steady_map, with fit.grid_column = "V_mps" (kinematics.mode = "sliding") or "vx_mps"
+// ("rolling"): the data column of the map's velocities; targets Fx_N, Fx_abs_N, Fx_norm, Fx_norm_abs, mu. No
+// time_column, window_s, initial_state, validation_window_s; no [sweep] or [[case]] (fit one case).
+// line_transient: as patch_transient (time_column, window_s, initial_state = "rest" only), targets the columns of
+// the kind's CSV (Fx_N, Fy_N, W_J, ..., Fx_abs_N); the scenario's [time] becomes the window.
+using LineSteadyFitScenario = GridFitScenario<fit::LineSteadyExperiment>;
+using LineTransientFitScenario = SeriesFitScenario<fit::LineTransientExperiment>;
+
+/// True for "line_steady" and "line_transient".
+bool is_line_fit_kind(std::string_view kind);
+LineSteadyFitScenario load_line_steady_fit_scenario(const std::filesystem::path& path);
+LineSteadyFitScenario parse_line_steady_fit_string(std::string_view toml, std::string_view name = "scenario",
+                                                   const std::filesystem::path& directory = {});
+/// The outputs as for patch_steady_map; `<name>_fitted.toml` has the velocity axis at the data's distinct values.
+Json line_steady_fit_report(const LineSteadyFitScenario& scenario, const fit::Result& result);
+RunResult line_steady_fit_run_result(const LineSteadyFitScenario& scenario, const fit::Result& result);
+LineTransientFitScenario load_line_transient_fit_scenario(const std::filesystem::path& path);
+LineTransientFitScenario parse_line_transient_fit_string(std::string_view toml, std::string_view name = "scenario",
+                                                         const std::filesystem::path& directory = {});
+/// The outputs as for patch_transient.
+Json line_transient_fit_report(const LineTransientFitScenario& scenario, const fit::Result& result);
+RunResult line_transient_fit_run_result(const LineTransientFitScenario& scenario, const fit::Result& result);
 
 }  // namespace bristle::io

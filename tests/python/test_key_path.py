@@ -172,7 +172,7 @@ def test_line_kinds_have_key_paths(examples):
     assert "line.normal_load_N" in bristle.numeric_keys(sc)
     with pytest.raises(ValueError, match=r"^pair\.s: is varied by the sweep \(sweep\.s\)"):
         bristle.set(sc, "pair.s", 0.5)
-    with pytest.raises(ValueError, match=r'^unknown key "line\.L_mm"; did you mean "line\.L_m"\?'):
+    with pytest.raises(ValueError, match=r'^case 1 of 12 \(s = 0\.2, n2 = 0\): unknown key "line\.L_mm"; did you mean "line\.L_m"\?'):
         bristle.set(sc, "line.L_mm", 0.1)
 
 

@@ -1,8 +1,9 @@
 // bristle: the command line of the bristle friction library.
 //
 //   bristle run FILE.toml [--out DIR] [--no-plot] [--quiet] [--repeat N]
-//   bristle fit FILE.toml [--out DIR] [--no-plot] [--quiet]   (kind lumped, patch_steady_map, patch_transient,
-//                                                               structure_stick_slip)
+//   bristle fit FILE.toml [--out DIR] [--no-plot] [--quiet]   (kind lumped, line_steady, line_transient,
+//                                                              patch_steady_map, patch_transient,
+//                                                              structure_stick_slip)
 //   bristle check FILE.toml
 //   bristle --version | --help
 //
@@ -201,8 +202,8 @@ int main(int argc, char** argv) {
   CLI::App* fit = app.add_subcommand(
       "fit", "Fit a scenario's parameters to measured data ([fit] table); write DIR/<name>_fit.json, .csv, .png "
              "and DIR/<name>_fitted.toml");
-  fit->add_option("FILE", fit_file, "Scenario file (TOML) of kind lumped, patch_steady_map, patch_transient or structure_stick_slip with a [fit] "
-                  "table (docs/fitting.md)")
+  fit->add_option("FILE", fit_file, "Scenario file (TOML) of kind lumped, line_steady, line_transient, patch_steady_map, "
+                  "patch_transient or structure_stick_slip with a [fit] table (docs/fitting.md)")
       ->required()
       ->type_name("FILE.toml");
   fit->add_option("--out,-o", fit_out, "Output directory, created if missing (default: the current directory)")
@@ -231,6 +232,9 @@ int main(int argc, char** argv) {
       "kind = \"structure_stick_slip\": time series as for patch_transient; the run starts at rest at t = 0 (window_s\n"
       "selects the samples fitted), targets F_N, w_m, v_mps, vr_mps (f_state with a [law]); the model's rows are\n"
       "interpolated to the data times; Jacobian by central differences of whole runs.\n"
+      "kind = \"line_steady\": a steady map as patch_steady_map, fit.grid_column = V_mps (sliding) or vx_mps\n"
+      "(rolling), targets Fx_N, Fx_abs_N, Fx_norm, Fx_norm_abs, mu; kind = \"line_transient\": as patch_transient,\n"
+      "targets any column of the kind's CSV (Fx_N, W_J, ...). Both: central-difference Jacobians.\n"
       "Outputs (<name> is the scenario's name, default the file stem):\n"
       "  DIR/<name>_fit.json    per parameter value, std_error, ci95; correlation, condition_number, rms per\n"
       "                         target, rms_N, aic, bic, converged, iterations, evaluations, warnings, fit_seconds\n"
@@ -299,6 +303,29 @@ int main(int argc, char** argv) {
         fmt::print("{}", bristle::io::keys_markdown_section(keys_kind, keys_section));
       } else {
         fmt::print("{}", bristle::io::keys_markdown(keys_kind));
+      }
+      return kExitOk;
+    }
+    if (*check && bristle::io::is_fit_scenario(check_file) &&
+        bristle::io::is_line_fit_kind(bristle::io::scenario_kind(check_file))) {
+      const auto summary = [&](const auto& scenario, std::size_t rows, const std::string& of) {
+        std::vector<std::string> keys, targets;
+        for (const auto& p : scenario.parameters) keys.push_back(p.key);
+        for (const auto& t : scenario.experiments.front().targets) targets.push_back(t.output);
+        fmt::print("fit of {}: {} parameter(s) ({}) to {} over {} experiment(s), {} {}\n", scenario.name, keys.size(),
+                   fmt::join(keys, ", "), fmt::join(targets, ", "), scenario.experiments.size(), rows, of);
+        fmt::print("{}: valid (fit scenario; run it with bristle fit)\n", check_file);
+      };
+      if (bristle::io::scenario_kind(check_file) == "line_steady") {
+        const auto scenario = bristle::io::load_line_steady_fit_scenario(check_file);
+        std::size_t rows = 0;
+        for (const auto& e : scenario.experiments) rows += e.grid_values.size();
+        summary(scenario, rows, "rows of " + scenario.experiments.front().grid);
+      } else {
+        const auto scenario = bristle::io::load_line_transient_fit_scenario(check_file);
+        std::size_t samples = 0;
+        for (const auto& e : scenario.experiments) samples += e.times.size();
+        summary(scenario, samples, "samples");
       }
       return kExitOk;
     }
@@ -378,6 +405,35 @@ int main(int argc, char** argv) {
           else
             fmt::print(stderr, "bristle fit: iteration {}: cost {:.6g}\n", it.iteration, it.cost);
         };
+      if (const std::string kind = bristle::io::scenario_kind(fit_file); bristle::io::is_line_fit_kind(kind)) {
+        if (fit->count("--compare") > 0)
+          throw bristle::InvalidInput(
+              fmt::format("--compare: model comparison reads kind = \"lumped\" only, not \"{}\"", kind));
+        const auto finish = [&](const bristle::fit::Result& fitted, const bristle::io::RunResult& result) {
+          for (const std::string& w : fitted.warnings) fmt::print(stderr, "bristle: warning: {}\n", one_line(w));
+          bristle::io::WriteOptions options;
+          options.plot = !fit_no_plot;
+          const auto files = bristle::io::write_outputs(result, fit_out, options);
+          if (!fit_quiet) {
+            if (fitted.rms_N)
+              fmt::print(stderr, "bristle fit: rms_N = {:.6g}, converged = {}\n", *fitted.rms_N, fitted.converged);
+            for (const auto& f : files) fmt::print("{}\n", f.string());
+            std::fflush(stdout);
+          }
+        };
+        if (kind == "line_steady") {
+          const auto scenario = bristle::io::load_line_steady_fit_scenario(fit_file);
+          const bristle::fit::Result fitted =
+              bristle::fit::fit(scenario.experiments, scenario.parameters, scenario.options, progress);
+          finish(fitted, bristle::io::line_steady_fit_run_result(scenario, fitted));
+        } else {
+          const auto scenario = bristle::io::load_line_transient_fit_scenario(fit_file);
+          const bristle::fit::Result fitted =
+              bristle::fit::fit(scenario.experiments, scenario.parameters, scenario.options, progress);
+          finish(fitted, bristle::io::line_transient_fit_run_result(scenario, fitted));
+        }
+        return kExitOk;
+      }
       if (bristle::io::scenario_kind(fit_file) == "patch_transient") {
         if (fit->count("--compare") > 0)
           throw bristle::InvalidInput("--compare: model comparison reads kind = \"lumped\" only, not "

@@ -91,6 +91,49 @@ void export_fit(py::module_& m) {
         if (path.has_value() == toml.has_value())
           throw InvalidInput("bristle.fit: give either a scenario file path or toml = \"...\" (the text)");
         const std::string kind = path ? io::scenario_kind(*path) : io::scenario_kind_of_text(*toml);
+        if (io::is_line_fit_kind(kind)) {
+          if (compare.has_value())
+            throw InvalidInput("bristle.fit: compare: model comparison reads kind = \"lumped\" only");
+          const std::filesystem::path dir = directory.value_or(std::filesystem::path{});
+          const fit::IterationCallback callback = progress_callback(progress);
+          // The report plus, per experiment, the data axis (t_s or the grid column), measured and fitted arrays.
+          const auto result = [&](const auto& sc, const io::Json& report, const fit::Result& r, auto&& axis) {
+            py::dict out = json_to_python(report);
+            py::list experiments = out["experiments"];
+            for (std::size_t i = 0; i < sc.experiments.size(); ++i) {
+              const auto& e = sc.experiments[i];
+              py::dict d = experiments[i];
+              axis(d, e);
+              py::dict measured, fitted;
+              for (const fit::Target& t : e.targets) measured[py::str(t.output)] = array_of(t.values);
+              const TimeSeries& s = r.experiments[i].series;
+              for (std::size_t k = 0; k < s.names.size(); ++k) fitted[py::str(s.names[k])] = array_of(s.columns[k]);
+              d["measured"] = measured;
+              d["fitted"] = fitted;
+            }
+            return out;
+          };
+          fit::Result r;
+          if (kind == "line_steady") {
+            const io::LineSteadyFitScenario sc =
+                path ? io::load_line_steady_fit_scenario(*path) : io::parse_line_steady_fit_string(*toml, "scenario", dir);
+            {
+              py::gil_scoped_release release;
+              r = fit::fit(sc.experiments, sc.parameters, sc.options, callback);
+            }
+            return result(sc, io::line_steady_fit_report(sc, r), r, [](py::dict& d, const auto& e) {
+              d[py::str(e.grid)] = array_of(e.grid_values);
+            });
+          }
+          const io::LineTransientFitScenario sc =
+              path ? io::load_line_transient_fit_scenario(*path) : io::parse_line_transient_fit_string(*toml, "scenario", dir);
+          {
+            py::gil_scoped_release release;
+            r = fit::fit(sc.experiments, sc.parameters, sc.options, callback);
+          }
+          return result(sc, io::line_transient_fit_report(sc, r), r,
+                        [](py::dict& d, const auto& e) { d["t_s"] = array_of(e.times); });
+        }
         if (kind == "patch_transient") {
           if (compare.has_value())
             throw InvalidInput("bristle.fit: compare: model comparison reads kind = \"lumped\" only");
@@ -211,8 +254,9 @@ void export_fit(py::module_& m) {
       "measured (per target) and fitted (every model column) as numpy arrays. A comparison returns the dict of\n"
       "<name>_compare.json. A kind = \"patch_steady_map\" scenario (rows matched on fit.grid_column) gives the\n"
       "same report; its experiments[i] hold the grid values under the grid column's name (e.g. slip_angle_deg),\n"
-      "measured and fitted (Fx_N, Fy_N, Mz_Nm, Mz_no_phi_Nm) at the data rows; kind = \"patch_transient\" and\n"
-      "kind = \"structure_stick_slip\" as lumped (t_s, measured, fitted). Progress (iteration, cost) on sys.stderr\n"
+      "measured and fitted (Fx_N, Fy_N, Mz_Nm, Mz_no_phi_Nm) at the data rows; kind = \"line_steady\" as\n"
+      "patch_steady_map (grid column V_mps or vx_mps; fitted: every column of the map); kind = \"patch_transient\",\n"
+      "\"line_transient\" and \"structure_stick_slip\" as lumped (t_s, measured, fitted). Progress (iteration, cost) on sys.stderr\n"
       "unless progress=False; Ctrl-C raises KeyboardInterrupt at the next iteration. Bad input raises InvalidInput\n"
       "naming the key. Units: those of the report's names (rms_N in N, t_s in s, the parameters in the units of their\n"
       "keys, e.g. body1.k0 in 1/m).\n\n"

@@ -11,6 +11,7 @@
 #include "bristle/core/error.hpp"
 #include "bristle/io/json.hpp"
 #include "bristle/io/key_path.hpp"
+#include "bristle/io/line_scenario.hpp"
 #include "bristle/io/patch_scenario.hpp"
 #include "bristle/io/structures_scenario.hpp"
 #include "csv_table.hpp"
@@ -82,11 +83,37 @@ toml::array toml_numbers(const std::vector<double>& v) {
   return a;
 }
 
-MapFitScenario parse_map_fit(const toml::table& root, std::string_view name, const ScenarioSource& source) {
+/// What the [fit] reader of a steady-map kind asks the kind (H: PatchMapHooks, LineSteadyHooks).
+struct PatchMapHooks {
+  using Experiment = fit::MapExperiment;
+  static constexpr const char* kinds = "patch_steady_map";
+  static bool kind_ok(const std::string& kind) { return is_map_fit_kind(kind); }
+  static const std::vector<std::string>& outputs() { return fit::map_outputs(); }
+  static constexpr const char* grid_doc =
+      "the kinematics axis the data rows vary and its data column: slip_angle_deg, vy_mps, vx_mps or spin_radps";
+  static std::vector<std::string> grid_columns(const toml::table&) { return kGridColumns; }
+  static void check_grid(const toml::table& root, const std::string& grid, const std::string& grid_key) {
+    if (const toml::table* kin = root["kinematics"].as_table()) {
+      const std::string other = grid == "slip_angle_deg" ? "vy_mps" : grid == "vy_mps" ? "slip_angle_deg" : "";
+      if (!other.empty() && kin->contains(other))
+        throw InvalidInput(fmt::format("{} = {}: the scenario gives the lateral axis as kinematics.{}; use "
+                                       "grid_column = {} (or write the scenario with kinematics.{})",
+                                       grid_key, q(grid), other, q(other), grid));
+    }
+  }
+  static PatchMapScenario parse(const std::string& text, const std::string& name, const ScenarioSource& source) {
+    return parse_patch_steady_map_string(text, name, source);
+  }
+  static void finish(Experiment&) {}
+};
+
+template <class H>
+GridFitScenario<typename H::Experiment> parse_grid_fit(const toml::table& root, std::string_view name,
+                                                       const ScenarioSource& source) {
   const Section top(&root, "");
   const std::string kind = top.string("kind").value_or("lumped");
-  if (!is_map_fit_kind(kind))
-    throw InvalidInput(fmt::format("kind = {}: not a steady-map kind (patch_steady_map)", q(kind)));
+  if (!H::kind_ok(kind))
+    throw InvalidInput(fmt::format("kind = {}: not a steady-map kind ({})", q(kind), H::kinds));
   if (top.has("sweep")) throw InvalidInput("[sweep]: a fit scenario cannot have a sweep (fit one case)");
   const Section f = top.table("fit");
   if (!f.present())
@@ -101,7 +128,8 @@ MapFitScenario parse_map_fit(const toml::table& root, std::string_view name, con
   f.check_keys({"data", "grid_column", "targets", "parameters", "experiment", "multi_start", "seed",
                 "max_iterations"});
 
-  MapFitScenario out;
+  GridFitScenario<typename H::Experiment> out;
+  out.kind = kind;
   out.name = top.string("name").value_or(std::string(name));
   out.source = source;
   if (const auto n = f.integer("multi_start")) {
@@ -116,7 +144,7 @@ MapFitScenario parse_map_fit(const toml::table& root, std::string_view name, con
     if (*n < 1 || *n > 100000) throw InvalidInput(fmt::format("fit.max_iterations = {}: must be in 1..100000", *n));
     out.options.max_iterations = static_cast<int>(*n);
   }
-  const std::vector<TargetSpec> target_specs = read_targets(f);
+  const std::vector<TargetSpec> target_specs = read_targets(f, H::outputs(), kind);
   const Section parameters = f.table("parameters");
   if (!parameters.present() || parameters.keys().empty())
     throw InvalidInput("missing table [fit.parameters] (key path = { initial, min, max[, scale] }, e.g. "
@@ -144,21 +172,13 @@ MapFitScenario parse_map_fit(const toml::table& root, std::string_view name, con
     const std::string data = data_from.required_string("data", "the CSV file of measured data (header row)");
     const std::string data_key = data_from.key("data");
     const Section grid_from = ex.has("grid_column") ? ex : f;
-    const std::string grid = grid_from.required_string(
-        "grid_column", "the kinematics axis the data rows vary and its data column: slip_angle_deg, vy_mps, vx_mps "
-                       "or spin_radps");
+    const std::string grid = grid_from.required_string("grid_column", H::grid_doc);
     const std::string grid_key = grid_from.key("grid_column");
-    if (std::find(kGridColumns.begin(), kGridColumns.end(), grid) == kGridColumns.end())
+    const std::vector<std::string> grid_columns = H::grid_columns(root);
+    if (std::find(grid_columns.begin(), grid_columns.end(), grid) == grid_columns.end())
       throw InvalidInput(fmt::format("{} = {}: must be a kinematics axis: {}{}", grid_key, q(grid),
-                                     fmt::join(kGridColumns, ", "), detail::suggestion(grid, kGridColumns)));
-
-    if (const toml::table* kin = root["kinematics"].as_table()) {
-      const std::string other = grid == "slip_angle_deg" ? "vy_mps" : grid == "vy_mps" ? "slip_angle_deg" : "";
-      if (!other.empty() && kin->contains(other))
-        throw InvalidInput(fmt::format("{} = {}: the scenario gives the lateral axis as kinematics.{}; use "
-                                       "grid_column = {} (or write the scenario with kinematics.{})",
-                                       grid_key, q(grid), other, q(other), grid));
-    }
+                                     fmt::join(grid_columns, ", "), detail::suggestion(grid, grid_columns)));
+    H::check_grid(root, grid, grid_key);
 
     // The data: the grid column and the target columns, every row an operating point of the map.
     const fs::path path = fs::path(data).is_absolute() ? fs::path(data) : source.directory / data;
@@ -194,7 +214,7 @@ MapFitScenario parse_map_fit(const toml::table& root, std::string_view name, con
       for (std::size_t r = 0; r < csv.rows.size(); ++r) {
         detail::set_toml_path(probe, "kinematics." + grid, toml::value<double>(grid_values[r]), grid_key);
         try {
-          (void)parse_patch_steady_map_string(detail::toml_text(probe), out.name, source);
+          (void)H::parse(detail::toml_text(probe), out.name, source);
         } catch (const InvalidInput& error) {
           throw InvalidInput(fmt::format("{}: {}:{}:{}: {} = {} is not an operating point of the map: {}", where,
                                          path.string(), csv.row_lines[r], grid_index + 1, grid,
@@ -203,9 +223,9 @@ MapFitScenario parse_map_fit(const toml::table& root, std::string_view name, con
       }
     }
     detail::set_toml_path(sc_table, "kinematics." + grid, toml_numbers(distinct(grid_values)), grid_key);
-    fit::MapExperiment e;
+    typename H::Experiment e;
     try {
-      e.scenario = parse_patch_steady_map_string(detail::toml_text(sc_table), out.name, source);
+      e.scenario = H::parse(detail::toml_text(sc_table), out.name, source);
     } catch (const InvalidInput& error) {
       if (!own) throw;
       throw InvalidInput(fmt::format("{} (with {}.set): {}", ex.path(), ex.path(), error.what()));
@@ -213,6 +233,7 @@ MapFitScenario parse_map_fit(const toml::table& root, std::string_view name, con
     e.label = own ? Section(experiment_tables[i], "").string("label").value_or(data) : data;
     e.grid = grid;
     e.grid_values = grid_values;
+    H::finish(e);
     for (std::size_t k = 0; k < target_specs.size(); ++k) {
       fit::Target t;
       t.output = target_specs[k].output;
@@ -298,17 +319,19 @@ bool is_map_fit_kind(std::string_view kind) { return kind == "patch_steady_map";
 MapFitScenario load_map_fit_scenario(const fs::path& path) {
   const std::string text = detail::read_input_file(path, detail::kMaxScenarioBytes, "", "scenario ");
   const ScenarioSource source = source_of(path);
-  return parse_map_fit(detail::parse_toml(text, source.display_name()), path.stem().string(), source);
+  return parse_grid_fit<PatchMapHooks>(detail::parse_toml(text, source.display_name()), path.stem().string(), source);
 }
 
 MapFitScenario parse_map_fit_string(std::string_view toml, std::string_view name, const fs::path& directory) {
   ScenarioSource source;
   std::error_code ec;
   source.directory = directory.empty() ? fs::current_path(ec) : directory;
-  return parse_map_fit(detail::parse_toml(toml, source.display_name()), name, source);
+  return parse_grid_fit<PatchMapHooks>(detail::parse_toml(toml, source.display_name()), name, source);
 }
 
-std::string map_fitted_toml(const MapFitScenario& scenario, const fit::Result& result, std::size_t index) {
+namespace {
+template <class E>
+std::string grid_fitted_toml(const GridFitScenario<E>& scenario, const fit::Result& result, std::size_t index) {
   toml::table root = detail::parse_toml(scenario.scenario_toml.at(index), "fitted scenario");
   for (const fit::ParameterResult& p : result.parameters) set_value(root, p.key, p.value);
   root.insert_or_assign("name", scenario.name + "_fitted");
@@ -319,6 +342,11 @@ std::string map_fitted_toml(const MapFitScenario& scenario, const fit::Result& r
       scenario.experiments.at(index).grid_values.size(), scenario.experiments.at(index).grid,
       result.rms_N ? format_value(*result.rms_N) : "-", result.converged);
   return head + detail::toml_text(root);
+}
+}  // namespace
+
+std::string map_fitted_toml(const MapFitScenario& scenario, const fit::Result& result, std::size_t index) {
+  return grid_fitted_toml(scenario, result, index);
 }
 
 namespace {
@@ -377,12 +405,14 @@ Json result_json(std::string_view kind, const std::string& name, const std::stri
 }
 }  // namespace
 
-Json map_fit_report(const MapFitScenario& scenario, const fit::Result& result) {
-  Json r = result_json("patch_steady_map", scenario.name, scenario.experiments.front().scenario.description,
+namespace {
+template <class E>
+Json grid_fit_report(const GridFitScenario<E>& scenario, const fit::Result& result) {
+  Json r = result_json(scenario.kind, scenario.name, scenario.experiments.front().scenario.description,
                        scenario.source, scenario.options.multi_start, result);
   Json experiments = Json::array();
   for (std::size_t i = 0; i < scenario.experiments.size(); ++i) {
-    const fit::MapExperiment& e = scenario.experiments[i];
+    const E& e = scenario.experiments[i];
     Json j = Json::object();
     j["label"] = e.label;
     j["data"] = scenario.data_files[i];
@@ -395,7 +425,8 @@ Json map_fit_report(const MapFitScenario& scenario, const fit::Result& result) {
   return r;
 }
 
-RunResult map_fit_run_result(const MapFitScenario& scenario, const fit::Result& result) {
+template <class E>
+RunResult grid_fit_run_result(const GridFitScenario<E>& scenario, const fit::Result& result) {
   RunResult run;
   run.name = scenario.name + "_fit";
   run.title = fmt::format("{}: fit", scenario.name);
@@ -409,7 +440,7 @@ RunResult map_fit_run_result(const MapFitScenario& scenario, const fit::Result& 
     for (const char* suffix : {"_measured", "_fitted", "_residual"}) names.push_back(t.output + suffix);
   TimeSeries series(names);
   for (std::size_t e = 0; e < scenario.experiments.size(); ++e) {
-    const fit::MapExperiment& ex = scenario.experiments[e];
+    const E& ex = scenario.experiments[e];
     const TimeSeries& model = result.experiments[e].series;
     for (std::size_t i = 0; i < ex.grid_values.size(); ++i) {
       std::vector<double> row;
@@ -428,9 +459,9 @@ RunResult map_fit_run_result(const MapFitScenario& scenario, const fit::Result& 
   run.plot_x = grid;
   run.plot_y = {targets.front().output + "_measured"};
   run.solve_seconds = result.fit_seconds;
-  run.report = map_fit_report(scenario, result);
+  run.report = grid_fit_report(scenario, result);
   run.warnings = result.warnings;
-  run.extra_files.push_back(ExtraFile{"ted.toml", map_fitted_toml(scenario, result, 0)});
+  run.extra_files.push_back(ExtraFile{"ted.toml", grid_fitted_toml(scenario, result, 0)});
   const std::string target = targets.front().output;
   run.plot_script = [scenario_name = scenario.name, target, grid, data = run.cases.front().series](const fs::path& png) {
     const auto col = [&](const std::string& n) {
@@ -468,6 +499,14 @@ RunResult map_fit_run_result(const MapFitScenario& scenario, const fit::Result& 
     return s;
   };
   return run;
+}
+}  // namespace
+
+Json map_fit_report(const MapFitScenario& scenario, const fit::Result& result) {
+  return grid_fit_report(scenario, result);
+}
+RunResult map_fit_run_result(const MapFitScenario& scenario, const fit::Result& result) {
+  return grid_fit_run_result(scenario, result);
 }
 
 // ---- kind = "patch_transient" ------------------------------------------------------------------------------
@@ -507,6 +546,7 @@ Out parse_series_fit(const toml::table& root, std::string_view name, const Scena
     throw InvalidInput(fmt::format("fit.initial_state = {}: kind = \"{}\" {}: only \"rest\"", q(*s), kind.kind,
                                    kind.rest));
   Out out;
+  out.kind = std::string(kind.kind);
   out.name = top.string("name").value_or(std::string(name));
   out.source = source;
   if (const auto n = f.integer("multi_start")) {
@@ -642,25 +682,33 @@ Out parse_series_fit(const toml::table& root, std::string_view name, const Scena
   return out;
 }
 
+/// The [time] of a kind whose grid is a table (patch_transient, line_transient): the window, output every sample.
+void set_time_window(toml::table& sc_table, double t0, double t1, std::size_t samples) {
+  toml::table time;
+  time.insert("t_start_s", t0);
+  time.insert("t_end_s", t1);
+  time.insert("output_dt_s", (t1 - t0) / static_cast<double>(samples - 1));
+  sc_table.insert_or_assign("time", std::move(time));
+}
+
+/// The signal tables' files as absolute paths (the base of <name>_fitted.toml).
+void absolute_table_files(toml::table& sc_table, const std::vector<TableFile>& files) {
+  for (const TableFile& tf : files)
+    detail::set_toml_path(sc_table, tf.key + ".file", toml::value<std::string>(fs::absolute(tf.path).string()),
+                          tf.key);
+}
+
 TransientFitScenario parse_transient_fit(const toml::table& root, std::string_view name, const ScenarioSource& source) {
   SeriesKind<PatchTransientScenario> kind;
   kind.kind = "patch_transient";
   kind.rest = "starts from the unloaded contact";
   kind.outputs = fit::transient_outputs();
-  kind.set_window = [](toml::table& sc_table, double t0, double t1, std::size_t samples) {
-    toml::table time;
-    time.insert("t_start_s", t0);
-    time.insert("t_end_s", t1);
-    time.insert("output_dt_s", (t1 - t0) / static_cast<double>(samples - 1));
-    sc_table.insert_or_assign("time", std::move(time));
-  };
+  kind.set_window = set_time_window;
   kind.parse = [](const std::string& text, const std::string& n, const ScenarioSource& src) {
     return parse_patch_transient_string(text, n, src);
   };
   kind.absolute_files = [](toml::table& sc_table, const PatchTransientScenario& sc) {
-    for (const TableFile& tf : sc.table_files)
-      detail::set_toml_path(sc_table, tf.key + ".file", toml::value<std::string>(fs::absolute(tf.path).string()),
-                            tf.key);
+    absolute_table_files(sc_table, sc.table_files);
   };
   return parse_series_fit<TransientFitScenario>(root, name, source, kind);
 }
@@ -813,6 +861,103 @@ Json structure_fit_report(const StructureFitScenario& scenario, const fit::Resul
 RunResult structure_fit_run_result(const StructureFitScenario& scenario, const fit::Result& result) {
   return series_fit_run_result("structure_stick_slip", scenario, result,
                                "run.t_end_s = the window's end, from rest at t = 0");
+}
+
+// ---- kind = "line_steady" and kind = "line_transient" (fit/line.hpp) ------------------------------------------
+
+namespace {
+
+/// The one case of a line study read for a fit ([sweep] is refused before; [[case]] here).
+template <class Study>
+auto one_line_case(std::unique_ptr<Scenario> parsed) {
+  const auto& cases = dynamic_cast<const Study&>(*parsed).cases();
+  if (cases.size() != 1)
+    throw InvalidInput(fmt::format("[[case]]: a fit scenario has one case ({} here); fit one case", cases.size()));
+  return cases.front();
+}
+
+struct LineSteadyHooks {
+  using Experiment = fit::LineSteadyExperiment;
+  static constexpr const char* kinds = "line_steady";
+  static bool kind_ok(const std::string& kind) { return kind == "line_steady"; }
+  static const std::vector<std::string>& outputs() { return fit::line_steady_outputs(); }
+  static constexpr const char* grid_doc =
+      "the map's velocity axis and its data column: V_mps (kinematics.mode = \"sliding\") or vx_mps (\"rolling\")";
+  static std::vector<std::string> grid_columns(const toml::table& root) {
+    const auto mode = root["kinematics"]["mode"].value<std::string>();
+    return {mode && *mode == "rolling" ? "vx_mps" : "V_mps"};
+  }
+  static void check_grid(const toml::table&, const std::string&, const std::string&) {}
+  static LineSteadyScenario parse(const std::string& text, const std::string& name, const ScenarioSource& source) {
+    return one_line_case<LineSteadyStudy>(parse_line_steady_scenario(text, name, source));
+  }
+  static void finish(Experiment& e) { e.scenario.velocities = e.grid_values; }
+};
+
+LineTransientFitScenario parse_line_transient_fit(const toml::table& root, std::string_view name,
+                                                  const ScenarioSource& source) {
+  SeriesKind<LineTransientScenario> kind;
+  kind.kind = "line_transient";
+  kind.rest = "starts from the unloaded contact";
+  kind.outputs = fit::line_transient_outputs();
+  kind.set_window = set_time_window;
+  kind.parse = [](const std::string& text, const std::string& n, const ScenarioSource& src) {
+    return one_line_case<LineTransientStudy>(parse_line_transient_scenario(text, n, src));
+  };
+  kind.absolute_files = [](toml::table& sc_table, const LineTransientScenario& sc) {
+    absolute_table_files(sc_table, sc.table_files);
+  };
+  return parse_series_fit<LineTransientFitScenario>(root, name, source, kind);
+}
+
+ScenarioSource text_source(const fs::path& directory) {
+  ScenarioSource source;
+  std::error_code ec;
+  source.directory = directory.empty() ? fs::current_path(ec) : directory;
+  return source;
+}
+
+}  // namespace
+
+bool is_line_fit_kind(std::string_view kind) { return kind == "line_steady" || kind == "line_transient"; }
+
+LineSteadyFitScenario load_line_steady_fit_scenario(const fs::path& path) {
+  const std::string text = detail::read_input_file(path, detail::kMaxScenarioBytes, "", "scenario ");
+  const ScenarioSource source = source_of(path);
+  return parse_grid_fit<LineSteadyHooks>(detail::parse_toml(text, source.display_name()), path.stem().string(),
+                                         source);
+}
+
+LineSteadyFitScenario parse_line_steady_fit_string(std::string_view toml, std::string_view name,
+                                                   const fs::path& directory) {
+  const ScenarioSource source = text_source(directory);
+  return parse_grid_fit<LineSteadyHooks>(detail::parse_toml(toml, source.display_name()), name, source);
+}
+
+Json line_steady_fit_report(const LineSteadyFitScenario& scenario, const fit::Result& result) {
+  return grid_fit_report(scenario, result);
+}
+RunResult line_steady_fit_run_result(const LineSteadyFitScenario& scenario, const fit::Result& result) {
+  return grid_fit_run_result(scenario, result);
+}
+
+LineTransientFitScenario load_line_transient_fit_scenario(const fs::path& path) {
+  const std::string text = detail::read_input_file(path, detail::kMaxScenarioBytes, "", "scenario ");
+  const ScenarioSource source = source_of(path);
+  return parse_line_transient_fit(detail::parse_toml(text, source.display_name()), path.stem().string(), source);
+}
+
+LineTransientFitScenario parse_line_transient_fit_string(std::string_view toml, std::string_view name,
+                                                         const fs::path& directory) {
+  const ScenarioSource source = text_source(directory);
+  return parse_line_transient_fit(detail::parse_toml(toml, source.display_name()), name, source);
+}
+
+Json line_transient_fit_report(const LineTransientFitScenario& scenario, const fit::Result& result) {
+  return series_fit_report("line_transient", scenario, result);
+}
+RunResult line_transient_fit_run_result(const LineTransientFitScenario& scenario, const fit::Result& result) {
+  return series_fit_run_result("line_transient", scenario, result, "outputs every data interval");
 }
 
 }  // namespace bristle::io

@@ -18,6 +18,7 @@
 
 #include "bristle/core/error.hpp"
 #include "bristle/core/schema.hpp"
+#include "bristle/io/line_scenario.hpp"
 #include "bristle/io/patch_scenario.hpp"
 #include "bristle/io/structures_scenario.hpp"
 #include "bristle/rheology/contact_pair.hpp"
@@ -188,6 +189,31 @@ struct Kind<StructureStickSlipScenario> {
     return nullptr;
   }
   static void check(const Sc& sc) { io::validate(sc); }
+};
+
+/// The line kinds: as the patch kinds; their cross-checks also re-derive s, n1, n2 and the case columns.
+template <class Sc>
+struct LineKind : PatchKind<Sc> {
+  static void check(Sc& sc) { rederive_and_validate(sc); }
+};
+
+template <>
+struct Kind<LineSteadyScenario> : LineKind<LineSteadyScenario> {
+  /// A map of one velocity: kinematics.V_mps (sliding) or kinematics.vx_mps (rolling) is that number.
+  template <class Sc>
+  static auto declared(Sc& sc, std::string_view name) -> decltype(&sc.Vr_mps) {
+    if ((name == "kinematics.V_mps" || name == "kinematics.vx_mps") && sc.velocities.size() == 1)
+      return &sc.velocities.front();
+    return nullptr;
+  }
+};
+
+template <>
+struct Kind<LineTransientScenario> : LineKind<LineTransientScenario> {
+  template <class Sc>
+  static auto declared(Sc&, std::string_view) -> decltype(&std::declval<Sc&>().time.t_end_s) {
+    return nullptr;
+  }
 };
 
 // ---- what a path resolves to -----------------------------------------------------------------------
@@ -768,6 +794,14 @@ double get_number(const PatchMapScenario& sc, std::string_view key) { return get
 void set_number(PatchMapScenario& sc, std::string_view key, double value) { set_generic(sc, key, value); }
 std::vector<std::string> numeric_keys(const PatchMapScenario& sc) { return all_numeric_keys(sc); }
 KeyInfo key_info(const PatchMapScenario& sc, std::string_view key) { return info_generic(sc, key); }
+double get_number(const LineSteadyScenario& sc, std::string_view key) { return get_generic(sc, key); }
+void set_number(LineSteadyScenario& sc, std::string_view key, double value) { set_generic(sc, key, value); }
+std::vector<std::string> numeric_keys(const LineSteadyScenario& sc) { return all_numeric_keys(sc); }
+KeyInfo key_info(const LineSteadyScenario& sc, std::string_view key) { return info_generic(sc, key); }
+double get_number(const LineTransientScenario& sc, std::string_view key) { return get_generic(sc, key); }
+void set_number(LineTransientScenario& sc, std::string_view key, double value) { set_generic(sc, key, value); }
+std::vector<std::string> numeric_keys(const LineTransientScenario& sc) { return all_numeric_keys(sc); }
+KeyInfo key_info(const LineTransientScenario& sc, std::string_view key) { return info_generic(sc, key); }
 double get_number(const PatchTransientScenario& sc, std::string_view key) { return get_generic(sc, key); }
 void set_number(PatchTransientScenario& sc, std::string_view key, double value) { set_generic(sc, key, value); }
 std::vector<std::string> numeric_keys(const PatchTransientScenario& sc) { return all_numeric_keys(sc); }
@@ -782,9 +816,44 @@ KeyInfo key_info(const StructureStickSlipScenario& sc, std::string_view key) { r
 namespace {
 
 [[noreturn]] void no_key_paths(const Scenario& s) {
-  throw InvalidInput(fmt::format("kind = \"{}\": has no key paths yet (lumped, patch_steady_map, "
-                                 "patch_transient and structure_stick_slip have them)",
+  throw InvalidInput(fmt::format("kind = \"{}\": has no key paths yet (lumped, line_steady, line_transient, "
+                                 "patch_steady_map, patch_transient and structure_stick_slip have them)",
                                  s.kind()));
+}
+
+/// A study's cases must agree on the value read (a [sweep] or [[case]] may vary it).
+template <class Case>
+double agreed(const std::vector<Case>& cases, std::string_view key) {
+  const double v = get_number(cases.front(), key);
+  for (std::size_t i = 1; i < cases.size(); ++i)
+    if (const double w = get_number(cases[i], key); !(w == v || (std::isnan(w) && std::isnan(v))))
+      throw InvalidInput(fmt::format("{}: differs between the {} cases of the study ({} in case 1, {} in case {}); "
+                                     "read it from one case",
+                                     key, cases.size(), format_value(v), format_value(w), i + 1));
+  return v;
+}
+
+/// A line study: the value is set in every case (each validated; an error names the case); a key that a
+/// [sweep] list varies (pair.s under sweep.s, body<i>.tau under sweep.tau<i>) is refused.
+template <class Study>
+void set_line_study(Study& study, std::string_view key, double value) {
+  auto cases = study.cases();
+  for (const std::string& swept : cases.front().swept) {
+    const bool hit = (swept == "s" && split(key).name == "pair.s") ||
+                     (swept == "tau1" && starts_with(key, "body1.tau")) ||
+                     (swept == "tau2" && starts_with(key, "body2.tau"));
+    if (hit)
+      throw InvalidInput(fmt::format("{}: is varied by the sweep (sweep.{}); set it in the sweep", key, swept));
+  }
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    try {
+      set_number(cases[i], key, value);
+    } catch (const InvalidInput& error) {
+      if (cases.size() == 1) throw;
+      throw InvalidInput(fmt::format("case {} of {} ({}): {}", i + 1, cases.size(), cases[i].label, error.what()));
+    }
+  }
+  study = Study(std::move(cases));
 }
 
 /// The one case of `s` a key is read from: a lumped study's cases must agree on the value.
@@ -794,6 +863,8 @@ auto with_case(const Scenario& s, F&& f) {
   if (const auto* m = dynamic_cast<const PatchSteadyMapStudy*>(&s)) return f(m->scenario());
   if (const auto* t = dynamic_cast<const PatchTransientStudy*>(&s)) return f(t->scenario());
   if (const auto* t = dynamic_cast<const StructureStickSlipStudy*>(&s)) return f(t->scenario());
+  if (const auto* ls = dynamic_cast<const LineSteadyStudy*>(&s)) return f(ls->cases().front());
+  if (const auto* lt = dynamic_cast<const LineTransientStudy*>(&s)) return f(lt->cases().front());
   no_key_paths(s);
 }
 
@@ -809,6 +880,8 @@ double get_number(const Scenario& s, std::string_view key) {
                                        key, l->cases().size(), format_value(v), format_value(w), i + 1));
     return v;
   }
+  if (const auto* ls = dynamic_cast<const LineSteadyStudy*>(&s)) return agreed(ls->cases(), key);
+  if (const auto* lt = dynamic_cast<const LineTransientStudy*>(&s)) return agreed(lt->cases(), key);
   return with_case(s, [&](const auto& sc) { return get_number(sc, key); });
 }
 
@@ -834,6 +907,10 @@ void set_number(Scenario& s, std::string_view key, double value) {
     StructureStickSlipScenario sc = st->scenario();
     set_number(sc, key, value);
     *st = StructureStickSlipStudy(std::move(sc));
+  } else if (auto* ls = dynamic_cast<LineSteadyStudy*>(&s)) {
+    set_line_study(*ls, key, value);
+  } else if (auto* lt = dynamic_cast<LineTransientStudy*>(&s)) {
+    set_line_study(*lt, key, value);
   } else {
     no_key_paths(s);
   }

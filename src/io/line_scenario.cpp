@@ -493,6 +493,8 @@ void parse_model(const Section& root, LineCaseBase& sc) {
   detail::read_pair(root, body1, body2, sc.pair_s);
   sc.body1 = body1.params;
   sc.body2 = body2.params;
+  sc.input_form.body_tau[0] = body1.tau;
+  sc.input_form.body_tau[1] = body2.tau;
   const contact::ContactModel model(sc.law, sc.body1, sc.body2);
   transport::characteristic_speeds(model, 0.0, 0.0);  // diagonal stiffness matrices (names body1.k0)
   sc.s = model.pair().S2()(0, 0);
@@ -552,6 +554,35 @@ void parse_base(const toml::table& table, const CaseTable& c, Kind kind, std::st
       {"s", sc.pair_s.value_or(sc.s)}, {"n1", static_cast<double>(sc.n1)}, {"n2", static_cast<double>(sc.n2)}};
   for (const auto& col : c.columns)
     if (col.first != "s" && col.first != "n1" && col.first != "n2") sc.columns.push_back(col);
+  for (const auto& col : c.columns)
+    if (col.first != "case") sc.swept.push_back(col.first);
+}
+
+/// s, n1 and n2 of a parsed case's pair, with parse_model's checks (a key path may have changed the bodies).
+struct PairValues {
+  double s = 0.0;
+  int n1 = 0, n2 = 0;
+};
+PairValues check_pair(const LineCaseBase& sc) {
+  const contact::ContactModel model(sc.law, sc.body1, sc.body2);
+  transport::characteristic_speeds(model, 0.0, 0.0);
+  const double s = model.pair().S2()(0, 0);
+  if (!(s > 0.0 && s < 1.0))
+    throw InvalidInput(
+        fmt::format("body2.k0: the pair gives s = k01/(k01 + k02) = {}; it must lie in (0, 1)", format_value(s)));
+  return {s, model.n1(), model.n2()};
+}
+
+/// The case columns s, n1, n2 (s as written: pair.s, else from the stiffnesses) after a key path changed them.
+void set_pair_columns(LineCaseBase& sc, const PairValues& v) {
+  sc.s = v.s;
+  sc.n1 = v.n1;
+  sc.n2 = v.n2;
+  for (auto& [name, value] : sc.columns) {
+    if (name == "s") value = sc.pair_s.value_or(sc.s);
+    if (name == "n1") value = sc.n1;
+    if (name == "n2") value = sc.n2;
+  }
 }
 
 /// Pressure and line parameters through the library's checks, with the TOML keys.
@@ -605,6 +636,48 @@ std::optional<std::size_t> first_negative(const Grid& g, F&& transform) {
   return std::nullopt;
 }
 
+/// allow_reversal = false: every velocity of the map >= 0 (`key_of(i)` names velocity i).
+template <class KeyOf>
+void check_steady_reversal(const LineSteadyScenario& sc, const KeyOf& key_of) {
+  if (sc.allow_reversal) return;
+  const auto& v = sc.velocities;
+  if (sc.mode == LineMode::sliding) {
+    for (std::size_t i = 0; i < v.size(); ++i)
+      if (v[i] < 0.0)
+        throw InvalidInput(fmt::format("{} = {}: negative sliding speed; {}", key_of(i), format_value(v[i]),
+                                       reversal_rule(sc, sc.allow_reversal_given)));
+    return;
+  }
+  if (sc.Vr_mps < 0.0)
+    throw InvalidInput(fmt::format("kinematics.Vr_mps = {}: negative rolling speed; {}", format_value(sc.Vr_mps),
+                                   reversal_rule(sc, sc.allow_reversal_given)));
+  for (std::size_t i = 0; i < v.size(); ++i)
+    if (sc.Vr_mps + v[i] < 0.0)
+      throw InvalidInput(fmt::format("{} = {}: gives V_x = V_r + v_x = {} m/s < 0; {}", key_of(i), format_value(v[i]),
+                                     format_value(sc.Vr_mps + v[i]), reversal_rule(sc, sc.allow_reversal_given)));
+}
+
+/// A negative characteristic speed needs the exact (matrix-exponential) steady solver: try the first such
+/// velocity now, so that a refusal names the key.
+template <class KeyOf>
+void check_steady_speeds(const LineSteadyScenario& sc, const KeyOf& key_of) {
+  const bool sliding = sc.mode == LineMode::sliding;
+  const contact::ContactModel model(sc.law, sc.body1, sc.body2);
+  for (std::size_t i = 0; i < sc.velocities.size(); ++i) {
+    const double V1 = sliding ? 0.0 : sc.Vr_mps;
+    const double V2 = sliding ? sc.velocities[i] : sc.Vr_mps + sc.velocities[i];
+    if (transport::characteristic_speeds(model, V1, V2).minCoeff() >= 0.0) continue;
+    try {
+      transport::steady_state(model, sc.line, V1, V2);
+    } catch (const InvalidInput& e) {
+      std::string m = e.what();
+      if (m.rfind("line.V1/V2: ", 0) == 0) m.erase(0, 12);
+      throw InvalidInput(fmt::format("{} = {}: {}", key_of(i), format_value(sc.velocities[i]), toml_keys(m, sc.mode)));
+    }
+    break;
+  }
+}
+
 LineSteadyScenario parse_steady_case(const CaseTable& c, std::string_view name, const ScenarioSource& source) {
   LineSteadyScenario sc;
   parse_base(c.table, c, Kind::steady, name, source, sc);
@@ -618,48 +691,21 @@ LineSteadyScenario parse_steady_case(const CaseTable& c, std::string_view name, 
                fmt::format("kinematics.mode = {}", q(to_string(sc.mode))));
   const auto allow = k.boolean("allow_reversal");
   sc.allow_reversal = allow.value_or(false);
+  sc.allow_reversal_given = allow.has_value();
   Grid grid;
   if (sliding) {
     grid = read_grid(k, "V_mps", "sliding speeds V_x (m/s): a list or { from, to, points, spacing }");
-    if (!sc.allow_reversal)
-      if (const auto i = first_negative(grid, [](double v) { return v; }))
-        throw InvalidInput(fmt::format("{} = {}: negative sliding speed; {}", grid.key_of(*i),
-                                       format_value(grid.values[*i]), reversal_rule(sc, allow.has_value())));
   } else {
     sc.Vr_mps = k.required_number("Vr_mps", "rolling speed V_r (m/s), the material velocity V1 of body 1");
     grid = read_grid(k, "vx_mps",
                      "rigid relative velocities v_x = V_x - V_r (m/s): a list or { from, to, points, spacing }");
-    if (!sc.allow_reversal) {
-      if (sc.Vr_mps < 0.0)
-        throw InvalidInput(fmt::format("kinematics.Vr_mps = {}: negative rolling speed; {}", format_value(sc.Vr_mps),
-                                       reversal_rule(sc, allow.has_value())));
-      const double Vr = sc.Vr_mps;
-      if (const auto i = first_negative(grid, [Vr](double vx) { return Vr + vx; }))
-        throw InvalidInput(fmt::format("{} = {}: gives V_x = V_r + v_x = {} m/s < 0; {}", grid.key_of(*i),
-                                       format_value(grid.values[*i]), format_value(Vr + grid.values[*i]),
-                                       reversal_rule(sc, allow.has_value())));
-    }
   }
   sc.velocities = grid.values;
   sc.log_x = grid.log;
+  const auto key_of = [&](std::size_t i) { return grid.key_of(i); };
+  check_steady_reversal(sc, key_of);
   validate_line(sc);
-  // A negative characteristic speed needs the exact (matrix-exponential) steady solver: try the first
-  // such velocity now, so that a refusal names the key.
-  const contact::ContactModel model(sc.law, sc.body1, sc.body2);
-  for (std::size_t i = 0; i < sc.velocities.size(); ++i) {
-    const double V1 = sliding ? 0.0 : sc.Vr_mps;
-    const double V2 = sliding ? sc.velocities[i] : sc.Vr_mps + sc.velocities[i];
-    if (transport::characteristic_speeds(model, V1, V2).minCoeff() >= 0.0) continue;
-    try {
-      transport::steady_state(model, sc.line, V1, V2);
-    } catch (const InvalidInput& e) {
-      std::string m = e.what();
-      if (m.rfind("line.V1/V2: ", 0) == 0) m.erase(0, 12);
-      throw InvalidInput(
-          fmt::format("{} = {}: {}", grid.key_of(i), format_value(sc.velocities[i]), toml_keys(m, sc.mode)));
-    }
-    break;
-  }
+  check_steady_speeds(sc, key_of);
   const Keys columns = sc.column_names();
   parse_output(root, sc, sliding ? "V_mps" : "vx_mps", {"Fx_abs_N", "Fx_norm_abs"}, columns);
   return sc;
@@ -774,6 +820,8 @@ std::vector<double> merged_times(const TimeGrid& grid, const std::vector<double>
   return t;
 }
 
+void check_transient_run(const LineTransientScenario& sc);
+
 LineTransientScenario parse_transient_case(const CaseTable& c, std::string_view name, const ScenarioSource& source) {
   LineTransientScenario sc;
   parse_base(c.table, c, Kind::transient, name, source, sc);
@@ -819,6 +867,9 @@ LineTransientScenario parse_transient_case(const CaseTable& c, std::string_view 
                fmt::format("kinematics.mode = {}", q(to_string(sc.mode))));
   const auto allow = k.boolean("allow_reversal");
   sc.allow_reversal = allow.value_or(sc.mode == LineMode::general);
+  sc.allow_reversal_given = allow.has_value();
+  sc.input_form.time_outputs = ts.integer("outputs").value_or(0);
+  sc.input_form.time_output_dt_given = ts.has("output_dt_s");
   const auto signal = [&](const std::string& key, std::string_view description) {
     if (!k.has(key)) k.missing(key, description);
     contact::Signal s = detail::read_signal(k, key, source, sc.table_files);
@@ -841,6 +892,18 @@ LineTransientScenario parse_transient_case(const CaseTable& c, std::string_view 
       break;
   }
   validate_line(sc);
+  check_transient_run(sc);
+  Keys columns = case_column_names(sc);
+  for (const char* n : {"t_s", "V1_mps", "V2_mps", "vr_mps", "vr_y_mps", "Fx_N", "Fy_N", "W_J", "P_supplied_W",
+                        "E_supplied_J", "P_dissipated_W", "Fx_abs_N"})
+    columns.emplace_back(n);
+  parse_output(root, sc, "t_s", {"Fx_abs_N"}, columns);
+  return sc;
+}
+
+/// The checks of a transient case's run (after validate_line): the exponential source scheme, the CFL condition
+/// of a fixed step and the work limits.
+void check_transient_run(const LineTransientScenario& sc) {
   const contact::ContactModel model(sc.law, sc.body1, sc.body2);
   if (sc.line.source_scheme == transport::SourceScheme::exponential && !transport::source_is_affine(model))
     throw InvalidInput(
@@ -891,12 +954,6 @@ LineTransientScenario parse_transient_case(const CaseTable& c, std::string_view 
                                      sc.field_times.size(), sc.field_times.size(), sc.line.cells, format_value(rows),
                                      format_value(kMaxFieldRows)));
   }
-  Keys columns = case_column_names(sc);
-  for (const char* n : {"t_s", "V1_mps", "V2_mps", "vr_mps", "vr_y_mps", "Fx_N", "Fy_N", "W_J", "P_supplied_W",
-                        "E_supplied_J", "P_dissipated_W", "Fx_abs_N"})
-    columns.emplace_back(n);
-  parse_output(root, sc, "t_s", {"Fx_abs_N"}, columns);
-  return sc;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1288,6 +1345,60 @@ RunResult LineTransientStudy::run(const ProgressCallback& progress) const {
   }
   r["cases"] = cases_json;
   return result;
+}
+
+// ---------------------------------------------------------------------------------------------
+// After a key path (io/key_path.hpp): the reader's derivations and checks on the parsed case
+
+void rederive_and_validate(LineSteadyScenario& sc) {
+  with_toml_keys(sc.mode, [&] {
+    const PairValues pair = check_pair(sc);
+    validate_line(sc);
+    const auto key_of = [&](std::size_t i) {
+      const std::string key = sc.mode == LineMode::sliding ? "kinematics.V_mps" : "kinematics.vx_mps";
+      return sc.velocities.size() == 1 ? key : fmt::format("{}[{}]", key, i);
+    };
+    check_steady_reversal(sc, key_of);
+    check_steady_speeds(sc, key_of);
+    set_pair_columns(sc, pair);
+    return 0;
+  });
+}
+
+void rederive_and_validate(LineTransientScenario& sc) {
+  with_toml_keys(sc.mode, [&] {
+    const PairValues pair = check_pair(sc);
+    if (sc.line.cells > kMaxCells)
+      throw InvalidInput(fmt::format("line.cells = {}: at most {} cells", sc.line.cells, kMaxCells));
+    for (std::size_t i = 0; i < sc.field_times.size(); ++i) {
+      const double t = sc.field_times[i];
+      if (t < sc.time.t_start_s || t > sc.time.t_end_s)
+        throw InvalidInput(fmt::format("time.field_times_s[{}] = {}: must lie in [time.t_start_s, time.t_end_s] = "
+                                       "[{}, {}]",
+                                       i, format_value(t), format_value(sc.time.t_start_s),
+                                       format_value(sc.time.t_end_s)));
+    }
+    const auto signal = [&](const contact::Signal& s, const char* key) {
+      s.validate(key);
+      if (!sc.allow_reversal)
+        check_no_reversal(sc, s, key, s.kind == contact::SignalKind::constant, sc.time, sc.allow_reversal_given);
+    };
+    switch (sc.mode) {
+      case LineMode::sliding: signal(sc.line.V2, "kinematics.Vx"); break;
+      case LineMode::rolling:
+        signal(sc.line.V1, "kinematics.Vr");
+        signal(sc.line.V2, "kinematics.Vx");
+        break;
+      case LineMode::general:
+        signal(sc.line.V1, "kinematics.V1");
+        signal(sc.line.V2, "kinematics.V2");
+        break;
+    }
+    validate_line(sc);
+    check_transient_run(sc);
+    set_pair_columns(sc, pair);
+    return 0;
+  });
 }
 
 // ---------------------------------------------------------------------------------------------

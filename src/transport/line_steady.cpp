@@ -13,11 +13,13 @@
 
 #include <unsupported/Eigen/MatrixFunctions>
 #include <cmath>
+#include <optional>
 #include <vector>
 
 #include "bristle/core/error.hpp"
 #include "bristle/integrate/ode.hpp"
 #include "bristle/transport/line_contact.hpp"
+#include "bristle/transport/line_steady_derivatives.hpp"
 
 namespace bristle::transport {
 
@@ -66,9 +68,21 @@ struct BlockSolution {
   std::vector<VecX> field;  // full-size states at the field points (block entries filled)
 };
 
-BlockSolution solve_affine_block(const MatX& J_full, const VecX& b_full, const VecX& c_full,
-                                 const std::vector<int>& block, const Pressure& pressure, double L,
-                                 int field_points, int m) {
+/// The augmented linear system of one block (see the top of the file): y' = aug y, y = [u_M, 1, G0, (G1, G2)] per
+/// force component, with the zero-speed components u_R = E u_M + e and the components entering at xi = L.
+struct AffineBlock {
+  Partition part;
+  int nm = 0, na = 0, moments = 1;
+  MatX E;
+  VecX e;
+  std::vector<int> force_dims;  // the force component (0: x, 1: y) of each G0
+  std::vector<int> unknown;     // moving components with c < 0 (their u(0) is unknown)
+  MatX aug;
+};
+
+AffineBlock assemble_affine_block(const MatX& J_full, const VecX& b_full, const VecX& c_full,
+                                  const std::vector<int>& block, const Pressure& pressure) {
+  AffineBlock out;
   const MatX J = select(J_full, block, block);
   const VecX b = select(b_full, block);
   const VecX c = select(c_full, block);
@@ -118,49 +132,77 @@ BlockSolution solve_affine_block(const MatX& J_full, const VecX& b_full, const V
     aug(g0, nm) = q[k];
     for (int j = 1; j < moments; ++j) aug(g0 + j, g0 + j - 1) = 1.0;
   }
-  const MatX expL = (aug * L).exp();
-  // Boundary values: u_k(0) = 0 for c_k > 0; u_k(L) = 0 for c_k < 0 (unknown u_k(0)).
-  VecX y0 = VecX::Zero(na);
-  y0[nm] = 1.0;
-  std::vector<int> unknown;
   for (int i = 0; i < nm; ++i)
-    if (c[part.moving[i]] < 0.0) unknown.push_back(i);
-  if (!unknown.empty()) {
-    const int nu = static_cast<int>(unknown.size());
+    if (c[part.moving[i]] < 0.0) out.unknown.push_back(i);
+  out.part = part;
+  out.nm = nm;
+  out.na = na;
+  out.moments = moments;
+  out.E = std::move(E);
+  out.e = std::move(e);
+  out.force_dims = std::move(force_dims);
+  out.aug = std::move(aug);
+  return out;
+}
+
+/// y(0): the constant 1, zero where the components enter at xi = 0, and the u(0) that make u(L) = 0 for those
+/// entering at xi = L (c_k < 0): S x = r with S, r from expL.
+VecX initial_values(const AffineBlock& a, const MatX& expL) {
+  VecX y0 = VecX::Zero(a.na);
+  y0[a.nm] = 1.0;
+  if (!a.unknown.empty()) {
+    const int nu = static_cast<int>(a.unknown.size());
     MatX S(nu, nu);
     VecX r(nu);
-    for (int a = 0; a < nu; ++a) {
-      r[a] = -expL(unknown[a], nm);  // contribution of the constant 1
-      for (int bi = 0; bi < nu; ++bi) S(a, bi) = expL(unknown[a], unknown[bi]);
+    for (int i = 0; i < nu; ++i) {
+      r[i] = -expL(a.unknown[i], a.nm);  // contribution of the constant 1
+      for (int j = 0; j < nu; ++j) S(i, j) = expL(a.unknown[i], a.unknown[j]);
     }
     const VecX x = S.partialPivLu().solve(r);
-    for (int a = 0; a < nu; ++a) y0[unknown[a]] = x[a];
+    for (int i = 0; i < nu; ++i) y0[a.unknown[i]] = x[i];
   }
-  const VecX yL = expL * y0;
-  BlockSolution out;
-  for (int k = 0; k < nf; ++k) {
-    const int g0 = nm + 1 + k * moments;
-    if (moments == 1) {
-      out.force[force_dims[k]] += pressure(0.0) * yL[g0];
+  return y0;
+}
+
+/// The force of y(L) (eq. 36; linear in y(L)).
+Vec2 block_force(const AffineBlock& a, const VecX& yL, const Pressure& pressure, double L) {
+  Vec2 force = Vec2::Zero();
+  for (std::size_t k = 0; k < a.force_dims.size(); ++k) {
+    const int g0 = a.nm + 1 + static_cast<int>(k) * a.moments;
+    if (a.moments == 1) {
+      force[a.force_dims[k]] += pressure(0.0) * yL[g0];
     } else {
       // int p f for p = a xi (L - xi), a = 6 F_z / L^3, by parts: int xi f = L G0 - G1,
       // int xi^2 f = L^2 G0 - 2 (L G1 - G2).
-      const double a = 6.0 * pressure.normal_load() / (L * L * L);
+      const double p = 6.0 * pressure.normal_load() / (L * L * L);
       const double int_xf = L * yL[g0] - yL[g0 + 1];
       const double int_x2f = L * L * yL[g0] - 2.0 * (L * yL[g0 + 1] - yL[g0 + 2]);
-      out.force[force_dims[k]] += a * (L * int_xf - int_x2f);
+      force[a.force_dims[k]] += p * (L * int_xf - int_x2f);
     }
   }
+  return force;
+}
+
+BlockSolution solve_affine_block(const MatX& J_full, const VecX& b_full, const VecX& c_full,
+                                 const std::vector<int>& block, const Pressure& pressure, double L,
+                                 int field_points, int m) {
+  const AffineBlock a = assemble_affine_block(J_full, b_full, c_full, block, pressure);
+  const MatX expL = (a.aug * L).exp();
+  // Boundary values: u_k(0) = 0 for c_k > 0; u_k(L) = 0 for c_k < 0 (unknown u_k(0)).
+  const VecX y0 = initial_values(a, expL);
+  const VecX yL = expL * y0;
+  BlockSolution out;
+  out.force = block_force(a, yL, pressure, L);
   if (field_points > 0) {
     const double h = field_points > 1 ? L / (field_points - 1) : 0.0;
-    const MatX step = (aug * h).exp();
+    const MatX step = (a.aug * h).exp();
     VecX y = y0;
     for (int j = 0; j < field_points; ++j) {
       VecX full = VecX::Zero(m);
-      const VecX um = y.head(nm);
-      const VecX ur = E * um + e;
-      for (int i = 0; i < nm; ++i) full[block[part.moving[i]]] = um[i];
-      for (std::size_t i = 0; i < part.resting.size(); ++i) full[block[part.resting[i]]] = ur[i];
+      const VecX um = y.head(a.nm);
+      const VecX ur = a.E * um + a.e;
+      for (int i = 0; i < a.nm; ++i) full[block[a.part.moving[i]]] = um[i];
+      for (std::size_t i = 0; i < a.part.resting.size(); ++i) full[block[a.part.resting[i]]] = ur[i];
       out.field.push_back(full);
       y = step * y;
     }
@@ -168,22 +210,25 @@ BlockSolution solve_affine_block(const MatX& J_full, const VecX& b_full, const V
   return out;
 }
 
-SteadyLine steady_affine(const contact::ContactModel& model, const LineContactParams& params, const Pressure& pressure,
-                         const VecX& c, const Vec2& v_r, int field_points) {
+/// h(u) = J u + b at fixed v_r, read off exactly (up to rounding) since h is affine in u.
+void affine_source(const contact::ContactModel& model, const Vec2& v_r, MatX& J, VecX& b) {
   const int m = model.state_size();
-  // h(u) = J u + b, read off exactly (up to rounding) since h is affine in u at fixed v_r.
-  VecX b(m), col(m), u = VecX::Zero(m);
+  VecX col(m), u = VecX::Zero(m);
+  b.resize(m);
   model.source(u.data(), v_r, b.data());
-  MatX J(m, m);
+  J.resize(m, m);
   for (int k = 0; k < m; ++k) {
     u.setZero();
     u[k] = 1.0;
     model.source(u.data(), v_r, col.data());
     J.col(k) = col - b;
   }
-  // The state is [f_x, f_y, zeta_1x, zeta_1y, ...]: x components at even indices. When the axes do
-  // not couple (isotropic or axis-aligned matrices), each axis is its own smaller problem, and an
-  // axis without forcing (b = 0 there, e.g. no lateral slip) stays identically zero.
+}
+
+/// The state is [f_x, f_y, zeta_1x, zeta_1y, ...]: x components at even indices. When the axes do not couple
+/// (isotropic or axis-aligned matrices), each axis is its own smaller problem.
+std::vector<std::vector<int>> affine_blocks(const MatX& J) {
+  const int m = static_cast<int>(J.rows());
   std::vector<std::vector<int>> blocks(2);
   bool coupled = false;
   for (int i = 0; i < m; ++i)
@@ -195,6 +240,17 @@ SteadyLine steady_affine(const contact::ContactModel& model, const LineContactPa
   } else {
     for (int i = 0; i < m; ++i) blocks[i % 2].push_back(i);
   }
+  return blocks;
+}
+
+SteadyLine steady_affine(const contact::ContactModel& model, const LineContactParams& params, const Pressure& pressure,
+                         const VecX& c, const Vec2& v_r, int field_points) {
+  const int m = model.state_size();
+  MatX J;
+  VecX b;
+  affine_source(model, v_r, J, b);
+  // An axis without forcing (b = 0 there, e.g. no lateral slip) stays identically zero.
+  const std::vector<std::vector<int>> blocks = affine_blocks(J);
   SteadyLine out;
   out.exact = true;
   std::vector<VecX> field(field_points > 0 ? field_points : 0, VecX::Zero(m));
@@ -306,6 +362,89 @@ SteadyLine steady_state(const contact::ContactModel& model, const LineContactPar
   if (steady_is_affine(model) && params.pressure.kind != PressureKind::table)
     return steady_affine(model, params, pressure, c, v_r, field_points);
   return steady_general(model, params, pressure, c, v_r, field_points);
+}
+
+std::optional<SteadyLineDerivatives> steady_state_derivatives(const contact::ContactModel& model,
+                                                             const std::vector<const contact::ContactModel*>& plus,
+                                                             const std::vector<const contact::ContactModel*>& minus,
+                                                             const std::vector<double>& h,
+                                                             const LineContactParams& params, double V1, double V2) {
+  params.validate("line");
+  const std::size_t np = h.size();
+  if (plus.size() != np || minus.size() != np)
+    throw InvalidInput("steady_state_derivatives: one model at p + h and one at p - h per parameter");
+  const VecX c = characteristic_speeds(model, V1, V2);
+  if (c.cwiseAbs().maxCoeff() == 0.0 || !steady_is_affine(model) || params.pressure.kind == PressureKind::table)
+    return std::nullopt;
+  const Pressure pressure(params.pressure, params.L_m, params.normal_load_N);
+  const Vec2 v_r(V2 - V1, 0.0);
+  const double L = params.L_m;
+  MatX J;
+  VecX b;
+  affine_source(model, v_r, J, b);
+  const std::vector<std::vector<int>> blocks = affine_blocks(J);
+  // The perturbed models' pointwise matrices, with the same structure.
+  struct Perturbed {
+    MatX J;
+    VecX b, c;
+  };
+  std::vector<Perturbed> pm(2 * np);
+  for (std::size_t k = 0; k < 2 * np; ++k) {
+    const contact::ContactModel& mk = k < np ? *plus[k] : *minus[k - np];
+    if (mk.state_size() != model.state_size() || !steady_is_affine(mk)) return std::nullopt;
+    affine_source(mk, v_r, pm[k].J, pm[k].b);
+    pm[k].c = characteristic_speeds(mk, V1, V2);
+    for (Eigen::Index i = 0; i < c.size(); ++i)
+      if ((pm[k].c[i] > 0.0) != (c[i] > 0.0) || (pm[k].c[i] < 0.0) != (c[i] < 0.0)) return std::nullopt;
+    if (affine_blocks(pm[k].J) != blocks) return std::nullopt;
+  }
+  SteadyLineDerivatives out;
+  out.dforce_N = Eigen::Matrix<double, 2, Eigen::Dynamic>::Zero(2, static_cast<Eigen::Index>(np));
+  for (const auto& block : blocks) {
+    const bool forced = select(b, block).cwiseAbs().maxCoeff() != 0.0;
+    bool forced_nearby = false;
+    for (const Perturbed& q : pm) forced_nearby = forced_nearby || select(q.b, block).cwiseAbs().maxCoeff() != 0.0;
+    if (!forced && !forced_nearby) continue;  // u = 0 on this block at p and nearby
+    if (!forced) return std::nullopt;
+    const AffineBlock a = assemble_affine_block(J, b, c, block, pressure);
+    const MatX X = a.aug * L;
+    const MatX expL = X.exp();
+    const VecX y0 = initial_values(a, expL);
+    out.force_N += block_force(a, expL * y0, pressure, L);
+    const int na = a.na, nu = static_cast<int>(a.unknown.size());
+    MatX S(nu, nu);
+    VecX x(nu);
+    for (int i = 0; i < nu; ++i) {
+      x[i] = y0[a.unknown[i]];
+      for (int j = 0; j < nu; ++j) S(i, j) = expL(a.unknown[i], a.unknown[j]);
+    }
+    Eigen::PartialPivLU<MatX> S_lu;
+    if (nu > 0) S_lu.compute(S);
+    MatX big = MatX::Zero(2 * na, 2 * na);
+    big.topLeftCorner(na, na) = X;
+    big.bottomRightCorner(na, na) = X;
+    for (std::size_t j = 0; j < np; ++j) {
+      const AffineBlock ap = assemble_affine_block(pm[j].J, pm[j].b, pm[j].c, block, pressure);
+      const AffineBlock am = assemble_affine_block(pm[np + j].J, pm[np + j].b, pm[np + j].c, block, pressure);
+      if (ap.na != na || am.na != na || ap.unknown != a.unknown || am.unknown != a.unknown ||
+          ap.force_dims != a.force_dims || am.force_dims != a.force_dims)
+        return std::nullopt;
+      big.topRightCorner(na, na) = (ap.aug - am.aug) * (L / (2.0 * h[j]));
+      const MatX dexpL = big.exp().topRightCorner(na, na);  // the Fréchet derivative L_exp(X, dX)
+      VecX dy0 = VecX::Zero(na);
+      if (nu > 0) {  // S x = r: dS x + S dx = dr
+        VecX rhs(nu);
+        for (int i = 0; i < nu; ++i) {
+          rhs[i] = -dexpL(a.unknown[i], a.nm);
+          for (int k = 0; k < nu; ++k) rhs[i] -= dexpL(a.unknown[i], a.unknown[k]) * x[k];
+        }
+        const VecX dx = S_lu.solve(rhs);
+        for (int i = 0; i < nu; ++i) dy0[a.unknown[i]] = dx[i];
+      }
+      out.dforce_N.col(static_cast<Eigen::Index>(j)) += block_force(a, dexpL * y0 + expL * dy0, pressure, L);
+    }
+  }
+  return out;
 }
 
 }  // namespace bristle::transport

@@ -209,3 +209,26 @@ Fy_N = "Fy_N"
     np.testing.assert_array_equal(e["t_s"], t)
     residual = e["fitted"]["Fy_N"] - e["measured"]["Fy_N"]
     assert np.sqrt(np.mean(residual ** 2)) == pytest.approx(r["rms_N"], rel=1e-12)
+
+
+def test_the_line_kinds_are_fitted_through_the_same_entry_point():
+    # examples/fit_line_steady.toml: F_x(V) of a viscoelastic line contact simulated at mu_s = 1, mu_d = 0.7,
+    # tau_2 = [0.05, 0.5] s, noise 0.05 N; the exact Jacobian of the steady solver.
+    root = os.path.join(os.path.dirname(__file__), "..", "..")
+    r = bristle.fit(os.path.join(root, "examples", "fit_line_steady.toml"), progress=False)
+    assert r["converged"] is True and r["kind"] == "line_steady"
+    assert r["jacobian"] == "sensitivities"
+    for key, truth in (("law.mu_s", 1.0), ("law.mu_d", 0.7), ("body2.tau[0]", 0.05), ("body2.tau[1]", 0.5)):
+        p = r["parameters"][key]
+        assert p["ci95"][0] <= truth <= p["ci95"][1], (key, p)
+    e = r["experiments"][0]
+    assert e["grid_column"] == "V_mps" and e["V_mps"].shape == (30,)
+    residual = e["fitted"]["Fx_N"] - e["measured"]["Fx_N"]
+    assert np.sqrt(np.mean(residual ** 2)) == pytest.approx(r["rms_N"], rel=1e-12)
+    # line_transient from text: a target the kind does not output is an InvalidInput naming it.
+    text = open(os.path.join(root, "examples", "fit_line_steady.toml")).read()
+    text = text.replace('kind = "line_steady"', 'kind = "line_transient"')
+    with pytest.raises(bristle.InvalidInput):
+        bristle.fit(toml=text, directory=os.path.join(root, "examples"), progress=False)
+    with pytest.raises(bristle.InvalidInput, match="compare: model comparison reads kind = \"lumped\" only"):
+        bristle.fit(os.path.join(root, "examples", "fit_line_steady.toml"), compare=["dahl"])

@@ -158,9 +158,22 @@ def test_a_lumped_study_sets_every_case_and_refuses_its_sweep_parameter():
 
 
 def test_a_kind_without_key_paths_says_so(examples):
-    sc = bristle.load_scenario(str(examples / "fig5_sliding_steady.toml"))
-    with pytest.raises(ValueError, match=r'^kind = "line_steady": has no key paths yet'):
+    sc = bristle.load_scenario(str(examples / "directional_crawler_2_feet.toml"))
+    with pytest.raises(ValueError, match=r'^kind = "directional_crawler": has no key paths yet'):
         bristle.get(sc, "law.mu_s")
+
+
+def test_line_kinds_have_key_paths(examples):
+    # fig5: s x n2 cases; a key set on the study is set in every case, the swept s is refused.
+    sc = bristle.load_scenario(str(examples / "fig5_sliding_steady.toml"))
+    assert bristle.get(sc, "line.L_m") == 0.2
+    bristle.set(sc, "law.mu_d", 0.6)
+    assert bristle.get(sc, "law.mu_d") == 0.6
+    assert "line.normal_load_N" in bristle.numeric_keys(sc)
+    with pytest.raises(ValueError, match=r"^pair\.s: is varied by the sweep \(sweep\.s\)"):
+        bristle.set(sc, "pair.s", 0.5)
+    with pytest.raises(ValueError, match=r'^case 1 of 12 \(s = 0\.2, n2 = 0\): unknown key "line\.L_mm"; did you mean "line\.L_m"\?'):
+        bristle.set(sc, "line.L_mm", 0.1)
 
 
 

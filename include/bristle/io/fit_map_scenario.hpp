@@ -22,6 +22,7 @@
 #include <string_view>
 #include <vector>
 
+#include "bristle/fit/line.hpp"
 #include "bristle/fit/patch_transient.hpp"
 #include "bristle/fit/structure_stick_slip.hpp"
 #include "bristle/fit/steady_map.hpp"
@@ -29,10 +30,13 @@
 
 namespace bristle::io {
 
-struct MapFitScenario {
+/// A fit of a steady-map kind: E = fit::MapExperiment (patch_steady_map) or fit::LineSteadyExperiment (line_steady).
+template <class E>
+struct GridFitScenario {
+  std::string kind;  // "patch_steady_map", "line_steady"
   std::string name;  // outputs <name>_fit.* and <name>_fitted.toml
   ScenarioSource source;
-  std::vector<fit::MapExperiment> experiments;
+  std::vector<E> experiments;
   std::vector<fit::ParameterSpec> parameters;
   fit::Options options;
   /// Per experiment: the scenario's TOML without [fit], `set` applied, the grid axis = the data's distinct grid
@@ -40,6 +44,7 @@ struct MapFitScenario {
   std::vector<std::string> scenario_toml;
   std::vector<std::string> data_files;  // per experiment, as written
 };
+using MapFitScenario = GridFitScenario<fit::MapExperiment>;
 
 /// The `kind` of a scenario file or text ("lumped" when absent); empty when it cannot be read or parsed.
 std::string scenario_kind(const std::filesystem::path& path);
@@ -74,15 +79,20 @@ RunResult map_fit_run_result(const MapFitScenario& scenario, const fit::Result& 
 //   [fit.targets]                    # output column = data column: Fx_N, Fy_N, Mz_Nm, Fz_N, ... (the kind's CSV)
 //   [fit.parameters], multi_start, seed, max_iterations, [[fit.experiment]] (data, time_column, window_s, set,
 //   label) as for lumped. The scenario's [time] becomes the window; its signals (tables reading the data) drive it.
-struct TransientFitScenario {
+/// A fit of a time-series kind other than lumped: E = fit::TransientExperiment (patch_transient),
+/// fit::LineTransientExperiment (line_transient) or fit::StructureExperiment (structure_stick_slip).
+template <class E>
+struct SeriesFitScenario {
+  std::string kind;  // "patch_transient", "line_transient", "structure_stick_slip"
   std::string name;
   ScenarioSource source;
-  std::vector<fit::TransientExperiment> experiments;
+  std::vector<E> experiments;
   std::vector<fit::ParameterSpec> parameters;
   fit::Options options;
   std::vector<std::string> scenario_toml;  // per experiment: without [fit], `set` applied, [time] = the window
   std::vector<std::string> data_files;
 };
+using TransientFitScenario = SeriesFitScenario<fit::TransientExperiment>;
 
 TransientFitScenario load_transient_fit_scenario(const std::filesystem::path& path);
 TransientFitScenario parse_transient_fit_string(std::string_view toml, std::string_view name = "scenario",
@@ -103,15 +113,8 @@ RunResult transient_fit_run_result(const TransientFitScenario& scenario, const f
 //   F_N = "F_N"                      #   the energy columns with model.track_energy)
 //   [fit.parameters], multi_start, seed, max_iterations, [[fit.experiment]] (data, time_column, window_s, set,
 //   label) as for patch_transient. The scenario's run.t_end_s becomes the window's end.
-struct StructureFitScenario {
-  std::string name;
-  ScenarioSource source;
-  std::vector<fit::StructureExperiment> experiments;
-  std::vector<fit::ParameterSpec> parameters;
-  fit::Options options;
-  std::vector<std::string> scenario_toml;  // per experiment: without [fit], `set` applied, run.t_end_s = window end
-  std::vector<std::string> data_files;
-};
+// (scenario_toml: per experiment without [fit], `set` applied, run.t_end_s = the window's end)
+using StructureFitScenario = SeriesFitScenario<fit::StructureExperiment>;
 
 /// True for the kinds whose [fit] load_structure_fit_scenario reads (structure_stick_slip).
 bool is_structure_fit_kind(std::string_view kind);
@@ -123,5 +126,29 @@ StructureFitScenario parse_structure_fit_string(std::string_view toml, std::stri
 /// run.output_every steps from t = 0).
 Json structure_fit_report(const StructureFitScenario& scenario, const fit::Result& result);
 RunResult structure_fit_run_result(const StructureFitScenario& scenario, const fit::Result& result);
+// ---- kind = "line_steady" and kind = "line_transient" (fit/line.hpp) --------------------------------------------
+//
+// line_steady: as patch_steady_map, with fit.grid_column = "V_mps" (kinematics.mode = "sliding") or "vx_mps"
+// ("rolling"): the data column of the map's velocities; targets Fx_N, Fx_abs_N, Fx_norm, Fx_norm_abs, mu. No
+// time_column, window_s, initial_state, validation_window_s; no [sweep] or [[case]] (fit one case).
+// line_transient: as patch_transient (time_column, window_s, initial_state = "rest" only), targets the columns of
+// the kind's CSV (Fx_N, Fy_N, W_J, ..., Fx_abs_N); the scenario's [time] becomes the window.
+using LineSteadyFitScenario = GridFitScenario<fit::LineSteadyExperiment>;
+using LineTransientFitScenario = SeriesFitScenario<fit::LineTransientExperiment>;
+
+/// True for "line_steady" and "line_transient".
+bool is_line_fit_kind(std::string_view kind);
+LineSteadyFitScenario load_line_steady_fit_scenario(const std::filesystem::path& path);
+LineSteadyFitScenario parse_line_steady_fit_string(std::string_view toml, std::string_view name = "scenario",
+                                                   const std::filesystem::path& directory = {});
+/// The outputs as for patch_steady_map; `<name>_fitted.toml` has the velocity axis at the data's distinct values.
+Json line_steady_fit_report(const LineSteadyFitScenario& scenario, const fit::Result& result);
+RunResult line_steady_fit_run_result(const LineSteadyFitScenario& scenario, const fit::Result& result);
+LineTransientFitScenario load_line_transient_fit_scenario(const std::filesystem::path& path);
+LineTransientFitScenario parse_line_transient_fit_string(std::string_view toml, std::string_view name = "scenario",
+                                                         const std::filesystem::path& directory = {});
+/// The outputs as for patch_transient.
+Json line_transient_fit_report(const LineTransientFitScenario& scenario, const fit::Result& result);
+RunResult line_transient_fit_run_result(const LineTransientFitScenario& scenario, const fit::Result& result);
 
 }  // namespace bristle::io

@@ -38,6 +38,8 @@ namespace bristle::io {
 
 struct PatchMapScenario;        // io/patch_scenario.hpp
 struct PatchTransientScenario;
+struct LineSteadyScenario;      // io/line_scenario.hpp
+struct LineTransientScenario;
 
 double get_number(const LumpedScenario& sc, std::string_view key_path);             // e.g. "law.mu_s"
 void set_number(LumpedScenario& sc, std::string_view key_path, double value);       // reader's validation
@@ -82,8 +84,25 @@ void set_number(StructureStickSlipScenario& sc, std::string_view key_path, doubl
 std::vector<std::string> numeric_keys(const StructureStickSlipScenario& sc);
 KeyInfo key_info(const StructureStickSlipScenario& sc, std::string_view key_path);
 
+// ---- The line kinds (io/line_scenario.hpp): the same four functions and rules, by the same mechanism. The kind's
+// own numbers (line.L_m, line.normal_load_N, kinematics.Vr_mps, line.cells, line.cfl, line.dt_s, a constant signal
+// kinematics.Vx / its keys, [time], and kinematics.V_mps / vx_mps of a map with one velocity) are set in place and
+// checked with the schema's range; then rederive_and_validate(sc) re-derives s, n1, n2 and the case columns and runs
+// the reader's cross-checks (pair, line and pressure, reversal, negative speeds of the map, CFL of a fixed step).
+double get_number(const LineSteadyScenario& sc, std::string_view key_path);
+void set_number(LineSteadyScenario& sc, std::string_view key_path, double value);
+std::vector<std::string> numeric_keys(const LineSteadyScenario& sc);
+KeyInfo key_info(const LineSteadyScenario& sc, std::string_view key_path);
+double get_number(const LineTransientScenario& sc, std::string_view key_path);
+void set_number(LineTransientScenario& sc, std::string_view key_path, double value);
+std::vector<std::string> numeric_keys(const LineTransientScenario& sc);
+KeyInfo key_info(const LineTransientScenario& sc, std::string_view key_path);
+
 // ---- A parsed Scenario (load_scenario, parse_scenario_string) of a kind with key paths: lumped,
-// patch_steady_map, patch_transient, structure_stick_slip; another kind is an InvalidInput. get reads the value (a lumped
+// patch_steady_map, patch_transient, line_steady, line_transient, structure_stick_slip; another kind is an
+// InvalidInput. A line study's
+// cases must agree on a value read; set applies it to every case (an error names the case) and refuses a key that
+// its [sweep] varies (pair.s under sweep.s, body<i>.tau under sweep.tau<i>). get reads the value (a lumped
 // study's cases must agree: the parameter of a [sweep] differs between them); set applies it to every case
 // with the same checks and rebuilds the study in place (a patch map's sweep cases again, each validated;
 // the sweep's own parameter is refused); on any error the scenario is unchanged.

@@ -61,6 +61,9 @@ struct LineCaseBase {
   transport::LineContactParams line;
   OutputOptions output;
   bool log_x = false;  // logarithmic velocity axis in the plot
+  bool allow_reversal_given = false;  // kinematics.allow_reversal written (messages name the default otherwise)
+  std::vector<std::string> swept;     // the [sweep] keys that vary this study's cases ("s", "tau2", ...)
+  LumpedInputForm input_form;         // how the branches and the output grid were written (io/key_path.hpp)
 };
 
 /// kind = "line_steady": one case of a steady force map.
@@ -211,6 +214,14 @@ void serialize(Archive& a, Self& sc) {
   serialize_line_sweep(a);
   serialize_line_output(a, sc, "\"t_s\"", "[\"Fx_abs_N\"]");
 }
+
+/// After a key path changed a parsed case (io/key_path.hpp): re-derives s, n1, n2 and the case columns as the
+/// reader does, then runs the reader's checks beyond each key's own range (the pair, the line and its pressure,
+/// every velocity of the map (reversal, a negative characteristic speed) / the signals (reversal, the CFL
+/// condition of a fixed step, the work limits, the field times)). InvalidInput naming the key; on error the
+/// derived values are unchanged.
+void rederive_and_validate(LineSteadyScenario& sc);
+void rederive_and_validate(LineTransientScenario& sc);
 
 /// Parsing: one entry per case (see above). Throw InvalidInput naming the TOML key.
 std::vector<LineSteadyScenario> parse_line_steady_string(std::string_view toml, std::string_view name = "scenario",

@@ -1,0 +1,184 @@
+// Key paths of the line kinds (kind = "line_steady", "line_transient"; io/key_path.hpp): set then run equals
+// parsing the file with the value (the same CSV and parameter echo; s, n1, n2 and eq. 58 re-derived), the reader's
+// cross-checks run, and bad paths and values are errors naming the key.
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <limits>
+#include <memory>
+#include <string>
+
+#include "bristle/core/error.hpp"
+#include "bristle/io/key_path.hpp"
+#include "bristle/io/line_scenario.hpp"
+#include "bristle/io/output.hpp"
+
+namespace bristle::io {
+namespace {
+
+// Table 1 of paper 1 (FrBD, GKV block given by tau, substrate dampings from eq. 58), a short map and a short run.
+const std::string kModel = R"(
+[law]
+type = "frbd"
+mu_s = 1.0
+mu_d = 0.7
+v_s = 6.0
+delta_s = 2.0
+[body1]
+type = "gkv"
+k0 = 240.0
+c = [100.0, 50.0]
+tau = [0.1, 0.1]
+[body2]
+type = "gkv"
+c = "eq58"
+tau = [0.1, 0.3]
+[pair]
+s = 0.4
+[line]
+L_m = 0.2
+normal_load_N = 10.0
+)";
+const std::string kSteady = "kind = \"line_steady\"\n" + kModel +
+                            "[kinematics]\nmode = \"sliding\"\nV_mps = [0.1, 1.0, 10.0]\n";
+const std::string kTransient = "kind = \"line_transient\"\n" + kModel +
+                               "cells = 20\n[kinematics]\nmode = \"sliding\"\nVx = 0.1\n[time]\nt_end_s = 0.2\n"
+                               "outputs = 11\n";
+
+std::string edited(std::string text, const std::string& replace, const std::string& line) {
+  const std::size_t at = text.find("\n" + replace);
+  EXPECT_NE(at, std::string::npos) << replace;
+  const std::size_t end = text.find('\n', at + 1);
+  return text.replace(at + 1, end - at - 1, line);
+}
+
+struct Case {
+  std::string key;
+  double value;
+  std::string file_line, replaces;
+};
+
+template <class Study>
+void check_cases(const std::string& text, const std::vector<Case>& cases) {
+  std::unique_ptr<Scenario> parsed = parse_scenario_string(text, "k");
+  const auto base = dynamic_cast<const Study&>(*parsed).cases().front();
+  const std::string base_csv = csv_text(Study({base}).run());
+  for (const Case& c : cases) {
+    auto sc = base;
+    set_number(sc, c.key, c.value);
+    std::unique_ptr<Scenario> file_parsed = parse_scenario_string(edited(text, c.replaces, c.file_line), "k");
+    const auto file = dynamic_cast<const Study&>(*file_parsed).cases().front();
+    EXPECT_EQ(get_number(sc, c.key), get_number(file, c.key)) << c.key;
+    const RunResult a = Study({sc}).run(), b = Study({file}).run();
+    EXPECT_TRUE(csv_text(a) == csv_text(b)) << c.key << ": not the CSV of the file with the value";
+    EXPECT_EQ(a.report.find("parameters")->dump(), b.report.find("parameters")->dump()) << c.key;
+    EXPECT_TRUE(csv_text(a) != base_csv) << c.key << ": the value had no effect";
+  }
+}
+
+std::string set_error(auto sc, const std::string& key, double value) {
+  try {
+    set_number(sc, key, value);
+  } catch (const InvalidInput& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+TEST(KeyPathLine, SteadySetThenRunEqualsParsingTheFileWithThatValue) {
+  check_cases<LineSteadyStudy>(kSteady, {
+                                            {"law.mu_d", 0.6, "mu_d = 0.6", "mu_d = 0.7"},
+                                            {"body1.k0", 300.0, "k0 = 300.0", "k0 = 240.0"},  // body2.k0, eq. 58 follow
+                                            {"pair.s", 0.6, "s = 0.6", "s = 0.4"},  // the CSV's s column too
+                                            {"body2.tau[1]", 0.2, "tau = [0.1, 0.2]", "tau = [0.1, 0.3]"},
+                                            {"body1.c[0]", 80.0, "c = [80.0, 50.0]", "c = [100.0, 50.0]"},
+                                            {"line.L_m", 0.15, "L_m = 0.15", "L_m = 0.2"},
+                                            {"line.normal_load_N", 12.0, "normal_load_N = 12.0",
+                                             "normal_load_N = 10.0"},
+                                        });
+  // A map of one velocity: its velocity is a number.
+  check_cases<LineSteadyStudy>(edited(kSteady, "V_mps = [0.1, 1.0, 10.0]", "V_mps = 2.0"),
+                               {{"kinematics.V_mps", 3.0, "V_mps = 3.0", "V_mps = 2.0"}});
+}
+
+TEST(KeyPathLine, TransientSetThenRunEqualsParsingTheFileWithThatValue) {
+  check_cases<LineTransientStudy>(kTransient, {
+                                                  {"law.mu_s", 1.2, "mu_s = 1.2", "mu_s = 1.0"},
+                                                  {"pair.s", 0.6, "s = 0.6", "s = 0.4"},
+                                                  {"kinematics.Vx", 0.3, "Vx = 0.3", "Vx = 0.1"},
+                                                  {"line.cells", 30, "cells = 30", "cells = 20"},
+                                                  {"time.t_end_s", 0.1, "t_end_s = 0.1", "t_end_s = 0.2"},
+                                              });
+}
+
+TEST(KeyPathLine, NumericKeysListTheKindsOwnNumbers) {
+  std::unique_ptr<Scenario> s = parse_scenario_string(kSteady, "k");
+  const std::vector<std::string> keys = numeric_keys(*s);
+  for (const char* k : {"law.mu_d", "body1.k0", "body1.tau[1]", "body2.tau[0]", "pair.s", "line.L_m",
+                        "line.normal_load_N"})
+    EXPECT_NE(std::find(keys.begin(), keys.end(), k), keys.end()) << k;
+  EXPECT_EQ(std::find(keys.begin(), keys.end(), "line.cells"), keys.end());  // transient only
+  std::unique_ptr<Scenario> t = parse_scenario_string(kTransient, "k");
+  const std::vector<std::string> tkeys = numeric_keys(*t);
+  for (const char* k : {"line.cells", "line.cfl", "kinematics.Vx", "time.t_end_s"})
+    EXPECT_NE(std::find(tkeys.begin(), tkeys.end(), k), tkeys.end()) << k;
+  EXPECT_EQ(key_info(*s, "line.L_m").unit, "m");
+  EXPECT_EQ(get_number(*s, "line.L_m"), 0.2);
+}
+
+TEST(KeyPathLine, BadPathsAndValuesNameTheKeyAndLeaveTheCaseUnchanged) {
+  std::unique_ptr<Scenario> parsed = parse_scenario_string(kSteady, "k");
+  const LineSteadyScenario sc = dynamic_cast<const LineSteadyStudy&>(*parsed).cases().front();
+  EXPECT_EQ(set_error(sc, "line.L_m", -1.0), "line.L_m = -1: must be > 0");
+  EXPECT_EQ(set_error(sc, "line.L_m", std::numeric_limits<double>::quiet_NaN()), "line.L_m = nan: must be finite");
+  EXPECT_EQ(set_error(sc, "line.L_mm", 1.0), "unknown key \"line.L_mm\"; did you mean \"line.L_m\"?");
+  EXPECT_EQ(set_error(sc, "pair.s", 1.2), "pair.s = 1.2: must lie in (0, 1)");
+  EXPECT_NE(set_error(sc, "line.cells", 50.0).find("key \"line.cells\" does not apply"), std::string::npos)
+      << set_error(sc, "line.cells", 50.0);
+  EXPECT_NE(set_error(sc, "kinematics.V_mps", 1.0).find("kinematics.V_mps"), std::string::npos);
+  EXPECT_EQ(set_error(sc, "body1.tau[2]", 0.1), "body1.tau[2]: body1 has 2 branches (indices 0 to 1)");
+  // The reader's cross-check: a steady map refuses a negative speed.
+  std::unique_ptr<Scenario> one = parse_scenario_string(edited(kSteady, "V_mps = [0.1, 1.0, 10.0]", "V_mps = 2.0"), "k");
+  const LineSteadyScenario single = dynamic_cast<const LineSteadyStudy&>(*one).cases().front();
+  EXPECT_EQ(set_error(single, "kinematics.V_mps", -1.0),
+            "kinematics.V_mps = -1: negative sliding speed; reversals are forbidden by kinematics.allow_reversal = "
+            "false (the default for kinematics.mode = \"sliding\"); set kinematics.allow_reversal = true to allow "
+            "them");
+  LineSteadyScenario kept = single;
+  EXPECT_THROW(set_number(kept, "pair.s", 0.0), InvalidInput);
+  EXPECT_EQ(get_number(kept, "pair.s"), 0.4);
+  EXPECT_EQ(kept.columns.front().second, 0.4);
+  // The transient's checks: a fixed step beyond the CFL limit, a negative constant velocity.
+  std::unique_ptr<Scenario> tp = parse_scenario_string(kTransient, "k");
+  const LineTransientScenario t = dynamic_cast<const LineTransientStudy&>(*tp).cases().front();
+  EXPECT_NE(set_error(t, "line.dt_s", 1.0).find("line.dt_s = 1: beyond the stability limit"), std::string::npos)
+      << set_error(t, "line.dt_s", 1.0);
+  EXPECT_NE(set_error(t, "kinematics.Vx", -0.1).find("kinematics.Vx = -0.1: negative velocity"), std::string::npos)
+      << set_error(t, "kinematics.Vx", -0.1);
+}
+
+TEST(KeyPathLine, AStudyIsSetInEveryCaseAndRefusesWhatItsSweepVaries) {
+  std::unique_ptr<Scenario> study = parse_scenario_string(kSteady + "[sweep]\ns = [0.4, 0.6]\n", "k");
+  ASSERT_EQ(study->case_count(), 2u);
+  set_number(*study, "law.mu_d", 0.65);
+  for (const auto& c : dynamic_cast<const LineSteadyStudy&>(*study).cases()) EXPECT_EQ(get_number(c, "law.mu_d"), 0.65);
+  EXPECT_EQ(get_number(*study, "law.mu_d"), 0.65);
+  const auto error = [&](auto&& f) -> std::string {
+    try {
+      f();
+    } catch (const InvalidInput& e) {
+      return e.what();
+    }
+    return "(no error)";
+  };
+  EXPECT_EQ(error([&] { set_number(*study, "pair.s", 0.5); }),
+            "pair.s: is varied by the sweep (sweep.s); set it in the sweep");
+  EXPECT_EQ(error([&] { (void)get_number(*study, "pair.s"); }),
+            "pair.s: differs between the 2 cases of the study (0.4 in case 1, 0.6 in case 2); read it from one case");
+  EXPECT_EQ(error([&] { set_number(*study, "law.mu_d", -1.0); }), "case 1 of 2 (s = 0.4): law.mu_d = -1: must be > 0");
+  EXPECT_EQ(get_number(*study, "law.mu_d"), 0.65);
+}
+
+}  // namespace
+}  // namespace bristle::io

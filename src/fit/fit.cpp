@@ -31,7 +31,6 @@ namespace {
 constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr double kIdentifiable = 1e-6;  // sigma / sigma_max below which a direction is not identifiable
 constexpr double kAtBound = 1e-6;       // distance to a bound, relative to the range in u
-constexpr double kInitialTrustRegionRadius = 3.0;  // Ceres' first LM radius (its default: 1e4); fit()
 
 std::string q(std::string_view s) { return io::json_quote(s); }
 
@@ -544,11 +543,6 @@ Result fit(const std::vector<Experiment>& experiments, const std::vector<Paramet
     // for the gradient (a Jacobian: 2 P + 1 solves by differences) at each trial, which made the 15 iterations
     // of the tribometer fit cost 815 solves. Bisection needs the cost only.
     so.line_search_interpolation_type = ceres::BISECTION;
-    // Ceres' default first radius (1e4, i.e. an almost undamped Gauss-Newton step in the Jacobi-scaled u) sends
-    // the first steps far outside the bounds, where the projection and its line search spend cost-only solves:
-    // on the tribometer fit 114 solves (16 Jacobians) against 34 (11) from a radius of 3, to the same point
-    // (radii 2-5 give 31-34 solves; docs/benchmarks.md, 2026-12-04).
-    so.initial_trust_region_radius = kInitialTrustRegionRadius;
     ProgressRelay relay(progress, s, starts);
     so.callbacks.push_back(&relay);
     ceres::Solver::Summary summary;

@@ -99,8 +99,8 @@ TEST(FitRecovery, FrBD) {
 }
 
 TEST(FitRecovery, BoucWen) {
-  // h0 = A v - (beta1 |v| z + gamma v |z|) z ... (paper 1, eqs. 4, 6): the sliding level K0 sqrt(A / (beta1 +
-  // gamma)) = 0.5 per unit load, the presliding stiffness K0 A.
+  // h0 = -(beta1 |v z| - gamma v z) z - A v along x (paper 1, eqs. 4, 6a): the sliding level K0 sqrt(A / (beta1 +
+  // gamma)) = 0.5 per unit load, the presliding stiffness K0 A; beta1 and K0 free.
   expect_recovery(scenario_text("[law]\ntype = \"bouc_wen\"\nA = 1.0\nbeta1 = 3e8\ngamma = 1e8\n", kElastic),
                   {{{"law.beta1", 2.4e8, 1e6, 1e11, Scale::log}, 3e8},
                    {{"body1.k0", 1.2e4, 1e2, 1e7, Scale::log}, 1e4}});

@@ -282,8 +282,8 @@ class ResidualCost final : public ceres::CostFunction {
 /// Ceres' first trust-region radius for a start u: its default (1e4: an almost undamped first step) where the
 /// Gauss-Newton step from u stays inside the bounds, else a damped kFarRadius. A Gauss-Newton step that leaves the
 /// box means the linearisation at u is far from the optimum; the undamped steps are then projected onto the bounds
-/// and bisected by the line search with cost-only solves (the tribometer fit: 116 solves from radius 1e4, 36 from
-/// 3), whereas near the optimum the undamped step is the right one (a damped start costs the well-posed fits
+/// and bisected by the line search with cost-only solves (the tribometer fit: 116 solves from radius 1e4, 35 with
+/// this rule), whereas near the optimum the undamped step is the right one (a damped start costs the well-posed fits
 /// 1.2-2.5x more solves). The Jacobian at u is the one Ceres asks for first (ResidualCost caches it).
 double first_radius(const ResidualCost& cost, const VecX& u, const VecX& lo, const VecX& hi) {
   constexpr double kFarRadius = 3.0;

@@ -265,8 +265,9 @@ int main(int argc, char** argv) {
   std::string keys_kind = "lumped", keys_format = "markdown", keys_section;
   bool keys_section_given = false;
   CLI::App* keys = app.add_subcommand("keys", "Print every key of a scenario kind with its unit, default, range and doc");
-  keys->add_option("KIND", keys_kind, "Scenario kind (default: lumped); on the parameter schema: lumped, line_steady, "
-                   "line_transient, patch_steady_map, patch_transient")
+  keys->add_option("KIND", keys_kind, "Scenario kind (default: lumped); every kind is on the parameter schema: lumped, "
+                   "line_steady, line_transient, patch_steady_map, patch_transient, structure_kernel, "
+                   "structure_stick_slip, directional_coefficients, directional_loop, directional_crawler")
       ->type_name("KIND");
   keys->add_option("--format", keys_format, "markdown (tables, as in docs/scenarios.md) or json (an array of keys)")
       ->type_name("markdown|json")
@@ -275,12 +276,12 @@ int main(int argc, char** argv) {
                    "Markdown of one table only: \"\" (the top level), law, law.axis1, body1, pair, bench, time, "
                    "integrator, initial, sweep, output or signal (lumped); line, line.pressure_table, kinematics "
                    "(line kinds); patch, kinematics, transient, load (patch kinds); structure, kernel, contact, friction, "
-                   "model, run (structures kinds)")
+                   "model, run (structures kinds); profile, mechanism, range, drive, epsilon, crawler (directional kinds)")
       ->type_name("TABLE");
   keys->footer("\nThe tables are generated from the parameter schema (the serialize() beside each parameter struct);\n"
                "the key tables of docs/scenarios.md are this command's output (a test checks it). JSON: one object\n"
                "per key with key (dotted path), section, type, unit, default, range, min, max, doc, equation,\n"
-               "choices, used_by, log_scale. Kinds not on the schema yet exit with code 2.\n");
+               "choices, used_by, log_scale. An unknown kind exits with code 2.\n");
 
   try {
     app.parse(argc, argv);

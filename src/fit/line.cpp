@@ -155,13 +155,6 @@ TimeSeries solve_transient(const LineTransientExperiment& e, const io::LineTrans
   return std::move(run.series);
 }
 
-void check_transient(const LineTransientExperiment& e) {
-  if (e.times.size() < 2) throw InvalidInput(fmt::format("fit: experiment {}: fewer than 2 samples", e.label));
-  for (std::size_t i = 1; i < e.times.size(); ++i)
-    if (!(e.times[i] > e.times[i - 1]))
-      throw InvalidInput(fmt::format("fit: experiment {}: times must be strictly increasing", e.label));
-}
-
 }  // namespace
 
 const std::vector<std::string>& line_steady_outputs() {
@@ -227,7 +220,8 @@ std::vector<std::string> line_transient_outputs() {
 }
 
 void validate(const std::vector<LineTransientExperiment>& experiments, const std::vector<ParameterSpec>& parameters) {
-  detail::validate_series(experiments, parameters, line_transient_outputs(), "line_transient", check_transient);
+  detail::validate_series(experiments, parameters, line_transient_outputs(), "line_transient",
+                          detail::check_series_times<LineTransientExperiment>);
 }
 
 std::vector<TimeSeries> line_transient_model(const std::vector<LineTransientExperiment>& experiments,

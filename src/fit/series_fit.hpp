@@ -76,6 +76,15 @@ Eigen::MatrixXd series_jacobian(const std::vector<E>& experiments, const std::ve
   return J;
 }
 
+/// The check of a time-series experiment: at least 2 samples at strictly increasing times.
+template <class E>
+void check_series_times(const E& e) {
+  if (e.times.size() < 2) throw InvalidInput(fmt::format("fit: experiment {}: fewer than 2 samples", e.label));
+  for (std::size_t i = 1; i < e.times.size(); ++i)
+    if (!(e.times[i] > e.times[i - 1]))
+      throw InvalidInput(fmt::format("fit: experiment {}: times must be strictly increasing", e.label));
+}
+
 /// The checks of fit::validate that do not depend on the kind (InvalidInput naming the key): experiments and
 /// parameters given, bounds and start values, targets the model outputs (`outputs` of `kind`) with a value per
 /// row, every key path settable at its start value in every experiment, more residuals than parameters.

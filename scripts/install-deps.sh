@@ -2,7 +2,7 @@
 # Installs the Debian 12 packages bristle needs (only those missing). Run as root.
 set -euo pipefail
 packages=(
-  cmake ninja-build g++ pkg-config
+  cmake ninja-build g++ pkg-config ccache
   libeigen3-dev libsundials-dev libtomlplusplus-dev libcli11-dev libfmt-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   libceres-dev libboost-dev

@@ -16,6 +16,7 @@
 
 #include "bristle/core/error.hpp"
 #include "bristle/io/line_scenario.hpp"
+#include "support/test_support.hpp"
 
 namespace bristle::fit {
 namespace {
@@ -195,6 +196,7 @@ const std::vector<ParameterSpec> kTransientParameters{
 };
 
 TEST(FitLineTransient, RecoversMuSAndK0AndIntervalsCoverTheTruth) {
+  BRISTLE_SKIP_REPEATED_FITS_UNDER_SANITIZERS();
   const double mu_s = 1.0, k0 = 30.0, noise = 0.02;
   const std::vector<double> t = times(1.5, 31);
   int covered[2] = {0, 0};

@@ -13,6 +13,7 @@
 #include "bristle/fit/steady_map.hpp"
 #include "bristle/io/key_path.hpp"
 #include "bristle/io/patch_scenario.hpp"
+#include "support/test_support.hpp"
 
 namespace {
 
@@ -78,6 +79,7 @@ std::vector<double> truth_Fy() {
 }
 
 TEST(FitSteadyMap, RecoversMuDAndK0AndIntervalsCoverTheTruth) {
+  BRISTLE_SKIP_REPEATED_FITS_UNDER_SANITIZERS();
   const std::vector<double> clean = truth_Fy();
   // The map is a lateral force curve: linear at small alpha (cornering stiffness ~ k0), saturating towards
   // mu F_z; both parameters are visible in it.

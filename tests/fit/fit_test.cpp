@@ -16,6 +16,7 @@
 #include "bristle/io/key_path.hpp"
 #include "bristle/io/scenario.hpp"
 #include "fit_fixtures.hpp"
+#include "support/test_support.hpp"
 
 namespace bristle::fit {
 namespace {
@@ -85,6 +86,7 @@ std::vector<ParameterSpec> free_parameters() {
 }
 
 TEST(Fit, RecoversLuGreParametersAndIntervalsCoverTheTruth) {
+  BRISTLE_SKIP_REPEATED_FITS_UNDER_SANITIZERS();
   // 20 noise seeds: every fit converges close to the truth, and each parameter's 95 % interval contains the
   // truth in >= 17 of them (the expected count is 19; 17 or more has probability ~0.92 for a calibrated
   // interval).

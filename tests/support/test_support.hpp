@@ -91,4 +91,19 @@ class CliTest : public ::testing::Test {
   const std::filesystem::path dir_ = temp_.path();  // the working directory of every run
 };
 
+/// True in the AddressSanitizer + UndefinedBehaviorSanitizer suite (scripts/test.sh runs it with
+/// BRISTLE_SANITIZED=1).
+inline bool sanitized_build() {
+  const char* e = std::getenv("BRISTLE_SANITIZED");
+  return e != nullptr && std::string(e) == "1";
+}
+
 }  // namespace bristle::test
+
+/// Skips a statistical test made of many repeated fits (a parameter recovery over 20 seeds) in the sanitizer
+/// suite: there every code path it takes runs in the single-fit tests of the same kind, and the repetition,
+/// ten times slower under the sanitizers, would only cost CI time. The Release suite runs it in full.
+#define BRISTLE_SKIP_REPEATED_FITS_UNDER_SANITIZERS()                                                         \
+  if (::bristle::test::sanitized_build())                                                                   \
+  GTEST_SKIP() << "repeated-fit recovery: run in the Release suite; its code paths are sanitized by the "  \
+                  "single-fit tests"

@@ -9,7 +9,8 @@
 #
 # Environment: FUZZ_NICE (default 0) runs the fuzzers under nice -n FUZZ_NICE; FUZZ_JOBS the build jobs;
 # FUZZ_PARALLEL (default: the number of cores) the runs at a time. The library is compiled at -O1
-# -gline-tables-only with the fuzz targets' own subset of sources (fuzz/CMakeLists.txt); ccache is used as
+# -gline-tables-only with the fuzz targets' own subset of sources in the library's unity groups
+# (fuzz/CMakeLists.txt, BRISTLE_UNITY_BUILD); ccache is used as
 # the compiler launcher when installed (a fresh CI machine has no cache: it compiles everything).
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -20,7 +21,7 @@ build=build/fuzz
 launcher=$(command -v ccache || true)
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=clang++-14 \
   -DBRISTLE_FUZZ=ON -DBRISTLE_BUILD_TESTS=OFF -DBRISTLE_BUILD_BENCH=OFF -DBRISTLE_BUILD_PYTHON=OFF \
-  -DBRISTLE_WERROR=OFF ${launcher:+-DCMAKE_CXX_COMPILER_LAUNCHER="$launcher"} >/dev/null
+  -DBRISTLE_WERROR=OFF -DBRISTLE_UNITY_BUILD=ON ${launcher:+-DCMAKE_CXX_COMPILER_LAUNCHER="$launcher"} >/dev/null
 cmake --build "$build" -j"$jobs" --target bristle_fuzz_scenario bristle_fuzz_signal_table bristle_fuzz_modes_table
 mkdir -p "$build/artifacts" "$build/logs"
 

@@ -79,7 +79,7 @@ std::vector<double> truth_Fy() {
 }
 
 TEST(FitSteadyMap, RecoversMuDAndK0AndIntervalsCoverTheTruth) {
-  BRISTLE_SKIP_REPEATED_FITS_UNDER_SANITIZERS();
+  BRISTLE_SKIP_LONG_STUDY_UNDER_SANITIZERS("recovery over 20 seeds of fits");
   const std::vector<double> clean = truth_Fy();
   // The map is a lateral force curve: linear at small alpha (cornering stiffness ~ k0), saturating towards
   // mu F_z; both parameters are visible in it.

@@ -86,7 +86,7 @@ std::vector<ParameterSpec> free_parameters() {
 }
 
 TEST(Fit, RecoversLuGreParametersAndIntervalsCoverTheTruth) {
-  BRISTLE_SKIP_REPEATED_FITS_UNDER_SANITIZERS();
+  BRISTLE_SKIP_LONG_STUDY_UNDER_SANITIZERS("recovery over 20 seeds of fits");
   // 20 noise seeds: every fit converges close to the truth, and each parameter's 95 % interval contains the
   // truth in >= 17 of them (the expected count is 19; 17 or more has probability ~0.92 for a calibrated
   // interval).

@@ -12,6 +12,7 @@
 #include "bristle/patch/patch.hpp"
 #include "bristle/patch/transient.hpp"
 #include "patch/patch_test_support.hpp"
+#include "support/test_support.hpp"
 
 namespace bristle::patch {
 namespace {
@@ -30,6 +31,7 @@ PatchParams grid(int nx, int ny, PatchShape shape = PatchShape::rectangle) {
 // width_exponent = size_exponent takes the isotropic path: every snapshot field and the state are the
 // same doubles as with width_exponent unset, on a breathing ellipse with spin (every term active).
 TEST(PatchArea, EqualExponentsAreTheIsotropicSolverBitForBit) {
+  BRISTLE_SKIP_LONG_STUDY_UNDER_SANITIZERS("two transient runs compared bit for bit");
   const auto model = test::gkv_pair(test::table2_law(), 0.4);
   const auto kin = [](double t) { return rolling(16.0, 0.8 + 0.5 * std::sin(300.0 * t), 0.3, 5.0); };
   const auto load = [](double t) { return 3000.0 * (1.0 + 0.5 * std::pow(std::sin(200.0 * t), 2)); };
@@ -68,6 +70,7 @@ TEST(PatchArea, EqualExponentsAreTheIsotropicSolverBitForBit) {
 // width 0.05 at the new load. The ellipse exercises the mapped lateral stencil's slope
 // dw_phys/dx = (sigma_y / sigma_x) w'(X).
 TEST(PatchArea, LoadStepSettlesOnTheLongerPatchOfTheSameWidth) {
+  BRISTLE_SKIP_LONG_STUDY_UNDER_SANITIZERS("settling after a load step");
   const auto model = test::elastic_pair(test::table2_law(), 0.4);
   const PatchKinematics kin = rolling(16.0, 0.8, 0.3, 0.0);
   const auto load = [](double t) {
@@ -116,6 +119,7 @@ TEST(PatchArea, LoadStepSettlesOnTheLongerPatchOfTheSameWidth) {
 // ny = 4 nx (thinner than the isotropic breathing patch's, whose rate is larger; with ny = 2 nx the orders
 // are 1.2-1.5 at these grids), then the orders match the isotropic breathing patch's (1.6-1.8).
 TEST(PatchArea, AnisotropicBreathingBudgetClosesWithMeasuredOrder) {
+  BRISTLE_SKIP_LONG_STUDY_UNDER_SANITIZERS("energy budget over refined grids");
   const auto model = test::elastic_pair(test::table2_law(), 0.4);
   struct Case {
     double gamma_y;

@@ -12,6 +12,7 @@
 #include "bristle/patch/patch.hpp"
 #include "bristle/patch/transient.hpp"
 #include "patch/patch_test_support.hpp"
+#include "support/test_support.hpp"
 
 namespace bristle::patch {
 namespace {
@@ -119,6 +120,7 @@ TEST(PatchEnergy, BudgetClosesWhereEq84Fails) {
 // sin^2 (elastic pair; the patch breathing, sigma = (F_z/F_z0)^(1/2); the lateral inflow layer of a
 // growing patch resolved with ny = 2 nx).
 TEST(PatchEnergy, TransientBudgetClosesWithMeasuredOrder) {
+  BRISTLE_SKIP_LONG_STUDY_UNDER_SANITIZERS("energy budget over refined grids");
   const auto gkv = test::gkv_pair(test::table2_law(), 0.4);
   const auto elastic = test::elastic_pair(test::table2_law(), 0.4);  // the fine breathing grids: cheaper
   struct Case {

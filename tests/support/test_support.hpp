@@ -100,10 +100,11 @@ inline bool sanitized_build() {
 
 }  // namespace bristle::test
 
-/// Skips a statistical test made of many repeated fits (a parameter recovery over 20 seeds) in the sanitizer
-/// suite: there every code path it takes runs in the single-fit tests of the same kind, and the repetition,
-/// ten times slower under the sanitizers, would only cost CI time. The Release suite runs it in full.
-#define BRISTLE_SKIP_REPEATED_FITS_UNDER_SANITIZERS()                                                         \
-  if (::bristle::test::sanitized_build())                                                                   \
-  GTEST_SKIP() << "repeated-fit recovery: run in the Release suite; its code paths are sanitized by the "  \
-                  "single-fit tests"
+/// Skips a long numerical study in the sanitizer suite, where it runs about ten times slower (-O1 with ASan +
+/// UBSan): a recovery over 20 seeds of fits, a convergence or settling study on refined grids. The Release suite
+/// runs it in full; under the sanitizers its code paths run in the shorter tests of the same module. `what` names
+/// the study in the skip message.
+#define BRISTLE_SKIP_LONG_STUDY_UNDER_SANITIZERS(what)                                                       \
+  if (::bristle::test::sanitized_build())                                                                  \
+  GTEST_SKIP() << what << ": a long study, run in the Release suite; its code paths are sanitized by the "  \
+                  "shorter tests of the same module"

@@ -13,6 +13,12 @@ namespace {
 /// the time between break-aways count as the same cycle (StickSlipDetector::result).
 constexpr double kPeriodResolution = 1e-2;
 
+/// Stick phases shorter than this fraction of the longest one are chatter, a landing in the band resolved
+/// by the step or the samples and not by the motion (StickSlipDetector::breakaways). The 100-mode string at
+/// D = 0.01 against a belt: phases of 1-5 steps of 1 ms before and after each 1.36 s stick (0.4 %) made 3
+/// break-aways of a 4.0 s "cycle" out of the 2 s Helmholtz cycles.
+constexpr double kChatterFraction = 0.02;
+
 /// Vertex of the parabola through |y| at samples k-1, k, k+1 (k an interior local maximum).
 std::pair<double, double> refine_peak(const std::vector<double>& t, const std::vector<double>& y, std::size_t k) {
   // Parabola through three samples (uniform or not) around the maximum of |y|.
@@ -61,15 +67,15 @@ void StickSlipDetector::add(double t_s, double v_r_mps) {
   // Where |v_r| leaves the band, between the last sample (|v_r| = a_last_) and this one.
   const double w = a > a_last_ ? std::clamp((tolerance_ - a_last_) / (a - a_last_), 0.0, 1.0) : 0.0;
   const double t_prev = t_last_, a_prev = a_last_;
-  const std::size_t before = breakaways_.size();
+  const std::size_t before = phases_.size();
   add_sample(t_s, stuck, t_last_ + w * (t_s - t_last_));
   if (stuck) {
     marker_pending_ = false;  // the slip stayed below the marker: the band-edge time stands
   } else if (marker_ > tolerance_) {
-    if (breakaways_.size() > before) marker_pending_ = true;
+    if (phases_.size() > before) marker_pending_ = true;
     if (marker_pending_ && a >= marker_) {
       const double wm = a > a_prev ? std::clamp((marker_ - a_prev) / (a - a_prev), 0.0, 1.0) : 1.0;
-      breakaways_.back() = t_prev + wm * (t_s - t_prev);
+      phases_.back().breakaway_s = t_prev + wm * (t_s - t_prev);
       marker_pending_ = false;
     }
   }
@@ -86,16 +92,26 @@ void StickSlipDetector::add_sample(double t_s, bool stuck, double breakaway_s) {
     if (stuck_samples_ == 0) stuck_since_ = t_s;
     ++stuck_samples_;
   } else {
-    if (have_last_ && stuck_samples_ >= 2 && t_last_ - stuck_since_ >= min_stick_s_) breakaways_.push_back(breakaway_s);
+    if (have_last_ && stuck_samples_ >= 2 && t_last_ - stuck_since_ >= min_stick_s_) {
+      phases_.push_back({breakaway_s, t_last_ - stuck_since_});
+      longest_stick_s_ = std::max(longest_stick_s_, t_last_ - stuck_since_);
+    }
     stuck_samples_ = 0;
   }
   have_last_ = true;
   t_last_ = t_s;
 }
 
+std::vector<double> StickSlipDetector::breakaways() const {
+  std::vector<double> b;
+  for (const Phase& phase : phases_)
+    if (phase.stuck_s >= kChatterFraction * longest_stick_s_) b.push_back(phase.breakaway_s);
+  return b;
+}
+
 StickSlipDetector::Result StickSlipDetector::result(int max_cycles) const {
   Result out;
-  const std::vector<double>& b = breakaways_;
+  const std::vector<double> b = breakaways();
   const long m = static_cast<long>(b.size()) - 1;  // intervals between break-aways
   const long min_cycles = std::max(1, std::min(2, max_cycles));
   const auto period = [&](long j, long p) {  // the j-th last period of p break-aways
@@ -146,7 +162,7 @@ StickSlipCycle stick_slip_cycle(const TimeSeries& series, int max_cycles) {
   out.period_s = r.period_s;
   // Per cycle: the friction peak about its break-away (a window of one period centred on it, so that the
   // peak is interior), the velocity peak over the slip that follows the previous break-away.
-  const std::vector<double>& b = detector.breakaways();
+  const std::vector<double> b = detector.breakaways();
   const std::size_t last = b.size() - 1, p = static_cast<std::size_t>(r.breakaways_per_cycle);
   const auto window = [&](double lo, double hi, const std::vector<double>& y) {
     TimeSeries w({"t_s", "y"});

@@ -39,6 +39,7 @@ namespace {
 using detail::Section;
 
 constexpr std::size_t kMaxPoints = 200000;
+constexpr double kMaxCellSweeps = 4e9;  // operating points x cells x patch.max_sweeps (check_points)
 // Largest normal load, N (a loaded tyre ~1e4 N; 1e300 made the size scaling and the step degenerate).
 constexpr double kMaxLoad_N = 1e9;
 // Work of a transient: cells x CFL steps (~3 us per cell update here: 4e7 ~ 2 min; the examples need
@@ -62,8 +63,17 @@ void check_points(const PatchMapScenario& sc, const contact::ContactModel& model
       if (!(std::abs(sc.lateral.values[i]) < 89.0))
         throw InvalidInput(fmt::format("kinematics.slip_angle_deg = {}: must be in (-89, 89)",
                                        format_value(sc.lateral.values[i])));
-  if (sc.vx.values.size() * sc.lateral.values.size() * sc.spin.values.size() > kMaxPoints)
-    throw InvalidInput(fmt::format("kinematics: at most {} operating points", kMaxPoints));
+  const std::size_t points = sc.vx.values.size() * sc.lateral.values.size() * sc.spin.values.size();
+  if (points > kMaxPoints) throw InvalidInput(fmt::format("kinematics: at most {} operating points", kMaxPoints));
+  // The work: a point costs at most patch.max_sweeps sweeps over the grid (~0.35 us per cell and sweep:
+  // examples/patch_slip_spin_map.toml, 147 points x 1800 cells converging in 20-40 sweeps, takes 2.9 s).
+  const double cell_sweeps = static_cast<double>(points) * sc.patch.nx * sc.patch.ny * sc.patch.max_sweeps;
+  if (cell_sweeps > kMaxCellSweeps)
+    throw InvalidInput(fmt::format(
+        "patch.max_sweeps = {}: {} operating point{} x patch.nx x patch.ny = {} x {} cells x {} sweeps = {:.3g} cell "
+        "sweeps at most; at most {:.3g} (Limits in docs/scenarios.md; fewer points, a coarser grid or fewer sweeps)",
+        sc.patch.max_sweeps, points, points == 1 ? "" : "s", sc.patch.nx, sc.patch.ny, sc.patch.max_sweeps,
+        cell_sweeps, kMaxCellSweeps));
   const patch::Riemann r = patch::riemann(model.pair());
   for (double v : sc.vx.values)
     for (double l : sc.lateral.values)

@@ -33,6 +33,11 @@ LawKind law_kind_from_string(std::string_view key, std::string_view name) {
 void LawParams::validate(std::string_view prefix) const {
   const std::string p(prefix);
   require_non_negative(p + ".eps", eps);
+  if (eps > LawParams::kMaxEps)  // sqrt(eps) grows the norm's floor, and with it the rate of z's relaxation (eqs. 2-6)
+    throw InvalidInput(fmt::format("{}.eps = {}: must be <= {} m^2/s^2 (a regularisation: sqrt(eps) is the speed "
+                                   "below which ||v|| is smoothed; a larger one makes z relax at sqrt(eps) / "
+                                   "(the stiffness's length scale) and the run stiff; Limits in docs/scenarios.md)",
+                                   p, format_value(eps), format_value(LawParams::kMaxEps)));
   switch (kind) {
     case LawKind::dahl:
       M.validate(p);

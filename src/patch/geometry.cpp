@@ -88,7 +88,7 @@ void PatchParams::validate(std::string_view prefix) const {
   if (nx < 4) throw InvalidInput(fmt::format("{} = {}: must be >= 4", key(prefix, "nx"), nx));
   if (ny < 2) throw InvalidInput(fmt::format("{} = {}: must be >= 2", key(prefix, "ny"), ny));
   if (static_cast<long>(nx) * ny > 4'000'000)
-    throw InvalidInput(fmt::format("{} x {} = {} x {}: at most 4e6 cells", key(prefix, "nx"), key(prefix, "ny"), nx,
+    throw InvalidInput(fmt::format("{} x {} = {} x {}: at most 4e6 cells (Limits in docs/scenarios.md)", key(prefix, "nx"), key(prefix, "ny"), nx,
                                    ny));
   require_finite(key(prefix, "tolerance"), tolerance);
   if (!(tolerance > 0.0 && tolerance <= 1e-3))

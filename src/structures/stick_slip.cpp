@@ -12,8 +12,6 @@
 namespace bristle::structures {
 
 namespace {
-/// Shortest stick phase the limit-cycle detector counts, in steps (see run()).
-constexpr double kMinStickSteps = 10.0;
 
 /// Where the quantity with samples y(-1) = ym, y(0) = y0, y(1) = y1 (step units) first reaches `level`
 /// in [0, 1], given y0 <= level <= y1: the quadratic through the three samples when ym is known
@@ -68,13 +66,10 @@ struct Driver {
     out.series = TimeSeries(names);
     out.admittance_m_per_N_s = a;
     const long steps = std::max(1L, std::lround(options.t_end_s / dt));
-    // Stick-slip from sticking itself, the detector the lumped benches use (contact/analysis.hpp).
-    // A stick phase counts from kMinStickSteps steps on: shorter ones are the chatter of a landing in the
-    // band, resolved by the step and not by the motion (the 100-mode string at D = 0.01: stick phases of
-    // 1-5 steps before and after each 1.36 s stick made 3 break-aways of a 4.0 s "cycle" out of 2 s ones).
+    // Stick-slip from sticking itself, the detector the lumped benches use (contact/analysis.hpp), with its
+    // rule against chatter (stick phases of a few steps about a long one).
     contact::StickSlipDetector detector(options.stick_tolerance_m_per_s > 0.0 ? options.stick_tolerance_m_per_s
-                                                                              : 1e-3 * std::abs(vb),
-                                        kMinStickSteps * dt);
+                                                                              : 1e-3 * std::abs(vb));
     detector.add(0.0, vb == 0.0, 0.0);
     out.series.reserve(static_cast<std::size_t>(steps / options.output_every + 2));  // no regrowth
     std::vector<double> row;  // one buffer for every row: no allocation per output

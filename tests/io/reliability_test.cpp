@@ -242,6 +242,28 @@ TEST(Reliability, ImpliedSizesAndDegenerateMagnitudesAreRefusedByCheck) {
        "drive.cycles = 1000000: at most 10000 cycles (Limits in docs/scenarios.md)"},
       // the issue's own input (1e6 above is the limit's own message)
       {"directional_loop_slanted.toml", "drive", "cycles", "1e300", "drive.cycles = 1e+300: " + kHuge},
+      // a steady map point sweeps the grid up to patch.max_sweeps times: 1e9 of them had no bound
+      {"patch_slip_spin_map.toml", "patch", "max_sweeps", "1000000000",
+       "patch.max_sweeps = 1000000000: 147 operating points x patch.nx x patch.ny = 60 x 30 cells x 1000000000 sweeps "
+       "= 2.65e+14 cell sweeps at most; at most 4e+09 (Limits in docs/scenarios.md; fewer points, a coarser grid or "
+       "fewer sweeps)"},
+      // law.eps = 2^62 m^2/s^2 in a 10 x 10 patch ran for more than a minute (mutation run of 2026-12-04;
+      // fuzz/corpus/scenario_patch_transient/regression_law_eps_2e62.toml)
+      {"patch_load_step.toml", "law", "eps", "4611686018427387904",
+       "law.eps = 4611686018427387904: must be <= 1 m^2/s^2 (a regularisation: sqrt(eps) is the speed below which "
+       "||v|| is smoothed; a larger one makes z relax at sqrt(eps) / (the stiffness's length scale) and the run "
+       "stiff; Limits in docs/scenarios.md)"},
+      // eps = 1e-12 m: the loop's eps-system resolves every wiggle passed over, and ran for more than a minute
+      // (mutation run of 2026-12-04; fuzz/corpus/scenario_directional_loop/regression_eps_1e-12.toml); the same limit
+      // holds for the crawler
+      {"directional_loop_slanted.toml", "epsilon", "values_m", "[1e-12, 8.268648e-01, 0.001]",
+       "epsilon.values_m = [1e-12, 0.8268648, 0.001]: the eps-systems would resolve 4.8e+12 wiggles (the drive's "
+       "path 4 drive.amplitude_m drive.cycles = 4.8 m, over each eps, summed): at most 100000 (Limits in "
+       "docs/scenarios.md; a larger eps or fewer cycles)"},
+      {"directional_crawler_2_feet.toml", "epsilon", "values_m", "[1e-5]",
+       "epsilon.values_m = [1e-05]: the eps-systems would resolve 2.4e+05 wiggles (the feet's path 2 crawler.feet "
+       "crawler.stroke_m run.cycles = 2.4 m, over each eps, summed): at most 100000 (Limits in docs/scenarios.md; a "
+       "larger eps or fewer cycles)"},
       {"fig7_sliding_transient.toml", "time", "field_times_s", "FIELDS", "time.field_times_s has 60000 entries: 60000 snapshots x line.cells = 200 give 12000000 rows of fields; "
        "at most 10000000 (Limits in docs/scenarios.md)"},
   };

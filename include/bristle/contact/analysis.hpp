@@ -20,7 +20,8 @@ std::pair<double, double> breakaway(const TimeSeries& series);
 /// (stick_slip_cycle) and the structures against a belt (structures::run_stick_slip's limit cycle).
 ///
 /// Samples (t, v_r) are added in time order. A stick phase is a run of at least two consecutive samples
-/// with |v_r| <= tolerance lasting at least min_stick_s; its break-away is where |v_r| leaves the band
+/// with |v_r| <= tolerance lasting at least min_stick_s and 2 % of the longest stick phase (shorter ones are
+/// chatter, whatever the sampling); its break-away is where |v_r| leaves the band
 /// (linear interpolation between the last stuck sample and the next). A phase still stuck at the last
 /// sample has no break-away. The motion is a stick-slip limit cycle (found) when, for the smallest number p
 /// of break-aways per cycle (1..4), the last k periods b[j] - b[j - p] agree to within the resolution
@@ -56,14 +57,20 @@ class StickSlipDetector {
   };
   Result result(int max_cycles) const;
 
-  /// Break-away times (s), in order.
-  const std::vector<double>& breakaways() const { return breakaways_; }
+  /// Break-away times (s), in order, of the stick phases that count: those lasting at least min_stick_s and
+  /// 2 % of the longest phase seen (shorter ones are chatter: a landing in the band, resolved by the step or
+  /// the samples and not by the motion).
+  std::vector<double> breakaways() const;
   double tolerance_mps() const { return tolerance_; }
 
  private:
   double tolerance_, min_stick_s_, marker_;
   bool marker_pending_ = false;  // the last break-away waits for |v_r| to reach marker_
-  std::vector<double> breakaways_;
+  struct Phase {
+    double breakaway_s, stuck_s;  // its break-away and how long it stuck
+  };
+  std::vector<Phase> phases_;      // every stick phase of at least two samples and min_stick_s, in order
+  double longest_stick_s_ = 0.0;
   bool have_last_ = false;
   void add_sample(double t_s, bool stuck, double breakaway_s);
 

@@ -96,7 +96,8 @@ template <class Archive, schema::Of<EpsilonList> Self>
 void serialize(Archive& a, Self& e) {
   using schema::Type;
   a.declared({.key = "values_m", .type = Type::number_list, .unit = "m", .default_value = "[0.1, 0.01, 0.001]",
-              .doc = "the periods eps of the wiggles, each > 0 and below the mechanism's epsilon_max",
+              .doc = "the periods eps of the wiggles, each > 0 and below the mechanism's epsilon_max; the wiggles "
+                      "passed over, path / eps summed over the values, at most 1e5",
               .equation = "paper 2, eq. 3.4"});
   a.number(e.gamma, {.key = "gamma", .default_value = "1", .range = schema::finite(),
                      .doc = "viscosity eps^gamma, gamma > 0", .equation = "paper 2, eq. 2.7"});

@@ -46,7 +46,8 @@ LawKind law_kind_from_string(std::string_view key, std::string_view name);
 struct LawParams {
   LawKind kind = LawKind::frbd;
   FrictionCoefficient M;           // M(v_r); Dahl requires mu_s == mu_d (a constant M)
-  double eps = 0.0;                // regularisation of the norm (m^2/s^2)
+  double eps = 0.0;                // regularisation of the norm (m^2/s^2), in [0, kMaxEps]
+  static constexpr double kMaxEps = 1.0;  // m^2/s^2 (Limits in docs/scenarios.md)
   std::optional<Mat2> sigma0;      // Dahl/LuGre Sigma0 (1/m); default: the pair's static stiffness
   Mat2 sigma1 = Mat2::Zero();      // LuGre micro-damping (s/m), output term
   Mat2 sigma2 = Mat2::Zero();      // LuGre viscous term (s/m), output term
@@ -74,7 +75,7 @@ void serialize(Archive& a, Self& p) {
                     .doc = "the friction law", .equation = "paper 1, eqs. 2-7 (h0)",
                     .choices = "dahl, lugre, frbd, bouc_wen, frictionless"});
   a.number(p.eps, {.key = "eps", .unit = "m^2/s^2", .default_value = "0", .range = schema::non_negative(),
-                   .doc = "regularisation of the norm ||y||_{2,eps} = sqrt(||y||^2 + eps)",
+                   .doc = "regularisation of the norm ||y||_{2,eps} = sqrt(||y||^2 + eps), at most 1",
                    .equation = "paper 1, eqs. 2-6", .used_by = "all but frictionless"},
            kind != LawKind::frictionless);
   serialize(a, p.M.axis1, dahl, stribeck && iso);

@@ -406,47 +406,16 @@ int main(int argc, char** argv) {
           else
             fmt::print(stderr, "bristle fit: iteration {}: cost {:.6g}\n", it.iteration, it.cost);
         };
-      if (const std::string kind = bristle::io::scenario_kind(fit_file); bristle::io::is_line_fit_kind(kind)) {
-        if (fit->count("--compare") > 0)
-          throw bristle::InvalidInput(
-              fmt::format("--compare: model comparison reads kind = \"lumped\" only, not \"{}\"", kind));
-        const auto finish = [&](const bristle::fit::Result& fitted, const bristle::io::RunResult& result) {
-          for (const std::string& w : fitted.warnings) fmt::print(stderr, "bristle: warning: {}\n", one_line(w));
-          bristle::io::WriteOptions options;
-          options.plot = !fit_no_plot;
-          const auto files = bristle::io::write_outputs(result, fit_out, options);
-          if (!fit_quiet) {
-            if (fitted.rms_N)
-              fmt::print(stderr, "bristle fit: rms_N = {:.6g}, converged = {}\n", *fitted.rms_N, fitted.converged);
-            for (const auto& f : files) fmt::print("{}\n", f.string());
-            std::fflush(stdout);
-          }
-        };
-        if (kind == "line_steady") {
-          const auto scenario = bristle::io::load_line_steady_fit_scenario(fit_file);
-          const bristle::fit::Result fitted =
-              bristle::fit::fit(scenario.experiments, scenario.parameters, scenario.options, progress);
-          finish(fitted, bristle::io::line_steady_fit_run_result(scenario, fitted));
-        } else {
-          const auto scenario = bristle::io::load_line_transient_fit_scenario(fit_file);
-          const bristle::fit::Result fitted =
-              bristle::fit::fit(scenario.experiments, scenario.parameters, scenario.options, progress);
-          finish(fitted, bristle::io::line_transient_fit_run_result(scenario, fitted));
-        }
-        return kExitOk;
-      }
-      if (bristle::io::scenario_kind(fit_file) == "patch_transient") {
-        if (fit->count("--compare") > 0)
-          throw bristle::InvalidInput("--compare: model comparison reads kind = \"lumped\" only, not "
-                                      "\"patch_transient\"");
-        const bristle::io::TransientFitScenario scenario = bristle::io::load_transient_fit_scenario(fit_file);
+      namespace io = bristle::io;
+      // One fit of one model, for every kind: load, fit, warnings, the four files (run_result), the summary.
+      const auto fit_one = [&](auto load, auto run_result) {
+        const auto scenario = load(fit_file);
         const bristle::fit::Result fitted =
             bristle::fit::fit(scenario.experiments, scenario.parameters, scenario.options, progress);
         for (const std::string& w : fitted.warnings) fmt::print(stderr, "bristle: warning: {}\n", one_line(w));
-        const bristle::io::RunResult result = bristle::io::transient_fit_run_result(scenario, fitted);
         bristle::io::WriteOptions options;
         options.plot = !fit_no_plot;
-        const auto files = bristle::io::write_outputs(result, fit_out, options);
+        const auto files = bristle::io::write_outputs(run_result(scenario, fitted), fit_out, options);
         if (!fit_quiet) {
           if (fitted.rms_N)
             fmt::print(stderr, "bristle fit: rms_N = {:.6g}, converged = {}\n", *fitted.rms_N, fitted.converged);
@@ -454,48 +423,27 @@ int main(int argc, char** argv) {
           std::fflush(stdout);
         }
         return kExitOk;
-      }
-      if (bristle::io::is_structure_fit_kind(bristle::io::scenario_kind(fit_file))) {
-        if (fit->count("--compare") > 0)
-          throw bristle::InvalidInput("--compare: model comparison reads kind = \"lumped\" only, not "
-                                      "\"structure_stick_slip\"");
-        const bristle::io::StructureFitScenario scenario = bristle::io::load_structure_fit_scenario(fit_file);
-        const bristle::fit::Result fitted =
-            bristle::fit::fit(scenario.experiments, scenario.parameters, scenario.options, progress);
-        for (const std::string& w : fitted.warnings) fmt::print(stderr, "bristle: warning: {}\n", one_line(w));
-        const bristle::io::RunResult result = bristle::io::structure_fit_run_result(scenario, fitted);
-        bristle::io::WriteOptions options;
-        options.plot = !fit_no_plot;
-        const auto files = bristle::io::write_outputs(result, fit_out, options);
-        if (!fit_quiet) {
-          if (fitted.rms_N)
-            fmt::print(stderr, "bristle fit: rms_N = {:.6g}, converged = {}\n", *fitted.rms_N, fitted.converged);
-          for (const auto& f : files) fmt::print("{}\n", f.string());
-          std::fflush(stdout);
-        }
-        return kExitOk;
-      }
-      if (bristle::io::is_map_fit_kind(bristle::io::scenario_kind(fit_file))) {
-        if (fit->count("--compare") > 0)
-          throw bristle::InvalidInput(fmt::format("--compare: model comparison reads kind = \"lumped\" only, not "
-                                                  "\"{}\"",
-                                                  bristle::io::scenario_kind(fit_file)));
-        const bristle::io::MapFitScenario scenario = bristle::io::load_map_fit_scenario(fit_file);
-        const bristle::fit::Result fitted =
-            bristle::fit::fit(scenario.experiments, scenario.parameters, scenario.options, progress);
-        for (const std::string& w : fitted.warnings) fmt::print(stderr, "bristle: warning: {}\n", one_line(w));
-        const bristle::io::RunResult result = bristle::io::map_fit_run_result(scenario, fitted);
-        bristle::io::WriteOptions options;
-        options.plot = !fit_no_plot;
-        const auto files = bristle::io::write_outputs(result, fit_out, options);
-        if (!fit_quiet) {
-          if (fitted.rms_N)
-            fmt::print(stderr, "bristle fit: rms_N = {:.6g}, converged = {}\n", *fitted.rms_N, fitted.converged);
-          for (const auto& f : files) fmt::print("{}\n", f.string());
-          std::fflush(stdout);
-        }
-        return kExitOk;
-      }
+      };
+      const std::string kind = io::scenario_kind(fit_file);
+      const bool lumped = kind.empty() || kind == "lumped";  // "": unreadable, the lumped reader says why
+      if (!lumped && fit->count("--compare") > 0)
+        throw bristle::InvalidInput(
+            fmt::format("--compare: model comparison reads kind = \"lumped\" only, not \"{}\"", kind));
+      if (kind == "line_steady")
+        return fit_one([](const auto& f) { return io::load_line_steady_fit_scenario(f); },
+                       [](const auto& sc, const auto& r) { return io::line_steady_fit_run_result(sc, r); });
+      if (kind == "line_transient")
+        return fit_one([](const auto& f) { return io::load_line_transient_fit_scenario(f); },
+                       [](const auto& sc, const auto& r) { return io::line_transient_fit_run_result(sc, r); });
+      if (kind == "patch_transient")
+        return fit_one([](const auto& f) { return io::load_transient_fit_scenario(f); },
+                       [](const auto& sc, const auto& r) { return io::transient_fit_run_result(sc, r); });
+      if (io::is_structure_fit_kind(kind))
+        return fit_one([](const auto& f) { return io::load_structure_fit_scenario(f); },
+                       [](const auto& sc, const auto& r) { return io::structure_fit_run_result(sc, r); });
+      if (io::is_map_fit_kind(kind))
+        return fit_one([](const auto& f) { return io::load_map_fit_scenario(f); },
+                       [](const auto& sc, const auto& r) { return io::map_fit_run_result(sc, r); });
       if (fit->count("--compare") > 0 || bristle::io::has_fit_models(fit_file)) {
         std::vector<std::string> names;
         if (fit->count("--compare") > 0) {
@@ -538,21 +486,8 @@ int main(int argc, char** argv) {
         }
         return kExitOk;
       }
-      const bristle::io::FitScenario scenario = bristle::io::load_fit_scenario(fit_file);
-      const bristle::fit::Result fitted =
-          bristle::fit::fit(scenario.experiments, scenario.parameters, scenario.options, progress);
-      for (const std::string& w : fitted.warnings) fmt::print(stderr, "bristle: warning: {}\n", one_line(w));
-      const bristle::io::RunResult result = bristle::io::fit_run_result(scenario, fitted, fit_out);
-      bristle::io::WriteOptions options;
-      options.plot = !fit_no_plot;
-      const auto files = bristle::io::write_outputs(result, fit_out, options);
-      if (!fit_quiet) {
-        if (fitted.rms_N) fmt::print(stderr, "bristle fit: rms_N = {:.6g}, converged = {}\n", *fitted.rms_N,
-                                     fitted.converged);
-        for (const auto& f : files) fmt::print("{}\n", f.string());
-        std::fflush(stdout);
-      }
-      return kExitOk;
+      return fit_one([](const auto& f) { return io::load_fit_scenario(f); },
+                     [&](const auto& sc, const auto& r) { return io::fit_run_result(sc, r, fit_out); });
     }
     if (bristle::io::is_fit_scenario(run_file))
       throw bristle::InvalidInput(fmt::format(

@@ -43,42 +43,37 @@ fit::IterationCallback progress_callback(bool progress) {
   };
 }
 
-/// The report plus, per experiment, t_s, measured (per target) and fitted (every model column) as arrays.
-py::dict fit_result(const io::FitScenario& scenario, const fit::Result& result) {
-  py::dict out = json_to_python(io::fit_report(scenario, result));
+/// The report plus, per experiment, the data axis (axis(d, e): t_s, or a steady map's grid values under its
+/// column's name), measured (per target) and fitted (the model's columns from `first_fitted` on) as arrays.
+template <class Scenario, class Axis>
+py::dict fit_result(const Scenario& sc, const io::Json& report, const fit::Result& r, Axis&& axis,
+                    std::size_t first_fitted = 0) {
+  py::dict out = json_to_python(report);
   py::list experiments = out["experiments"];
-  for (std::size_t i = 0; i < scenario.experiments.size(); ++i) {
-    const fit::Experiment& e = scenario.experiments[i];
+  for (std::size_t i = 0; i < sc.experiments.size(); ++i) {
+    const auto& e = sc.experiments[i];
     py::dict d = experiments[i];
-    d["t_s"] = array_of(e.times);
+    axis(d, e);
     py::dict measured, fitted;
     for (const fit::Target& t : e.targets) measured[py::str(t.output)] = array_of(t.values);
-    const TimeSeries& s = result.experiments[i].series;
-    for (std::size_t k = 0; k < s.names.size(); ++k) fitted[py::str(s.names[k])] = array_of(s.columns[k]);
+    const TimeSeries& s = r.experiments[i].series;
+    for (std::size_t k = first_fitted; k < s.names.size(); ++k) fitted[py::str(s.names[k])] = array_of(s.columns[k]);
     d["measured"] = measured;
     d["fitted"] = fitted;
   }
   return out;
 }
 
-/// A steady map's report plus, per experiment, the grid values (under the grid column's name), measured (per
-/// target) and fitted (every map output) as arrays.
-py::dict map_fit_result(const io::MapFitScenario& scenario, const fit::Result& result) {
-  py::dict out = json_to_python(io::map_fit_report(scenario, result));
-  py::list experiments = out["experiments"];
-  for (std::size_t i = 0; i < scenario.experiments.size(); ++i) {
-    const fit::MapExperiment& e = scenario.experiments[i];
-    py::dict d = experiments[i];
-    d[py::str(e.grid)] = array_of(e.grid_values);
-    py::dict measured, fitted;
-    for (const fit::Target& t : e.targets) measured[py::str(t.output)] = array_of(t.values);
-    const TimeSeries& s = result.experiments[i].series;
-    for (std::size_t k = 1; k < s.names.size(); ++k) fitted[py::str(s.names[k])] = array_of(s.columns[k]);
-    d["measured"] = measured;
-    d["fitted"] = fitted;
-  }
-  return out;
+/// fit::fit of a scenario's experiments with the GIL released (the callback takes it back).
+template <class Scenario>
+fit::Result fit_released(const Scenario& sc, bool progress) {
+  const fit::IterationCallback callback = progress_callback(progress);
+  py::gil_scoped_release release;
+  return fit::fit(sc.experiments, sc.parameters, sc.options, callback);
 }
+
+const auto time_axis = [](py::dict& d, const auto& e) { d["t_s"] = array_of(e.times); };
+const auto grid_axis = [](py::dict& d, const auto& e) { d[py::str(e.grid)] = array_of(e.grid_values); };
 
 }  // namespace
 
@@ -91,116 +86,34 @@ void export_fit(py::module_& m) {
         if (path.has_value() == toml.has_value())
           throw InvalidInput("bristle.fit: give either a scenario file path or toml = \"...\" (the text)");
         const std::string kind = path ? io::scenario_kind(*path) : io::scenario_kind_of_text(*toml);
-        if (io::is_line_fit_kind(kind)) {
-          if (compare.has_value())
-            throw InvalidInput("bristle.fit: compare: model comparison reads kind = \"lumped\" only");
-          const std::filesystem::path dir = directory.value_or(std::filesystem::path{});
-          const fit::IterationCallback callback = progress_callback(progress);
-          // The report plus, per experiment, the data axis (t_s or the grid column), measured and fitted arrays.
-          const auto result = [&](const auto& sc, const io::Json& report, const fit::Result& r, auto&& axis) {
-            py::dict out = json_to_python(report);
-            py::list experiments = out["experiments"];
-            for (std::size_t i = 0; i < sc.experiments.size(); ++i) {
-              const auto& e = sc.experiments[i];
-              py::dict d = experiments[i];
-              axis(d, e);
-              py::dict measured, fitted;
-              for (const fit::Target& t : e.targets) measured[py::str(t.output)] = array_of(t.values);
-              const TimeSeries& s = r.experiments[i].series;
-              for (std::size_t k = 0; k < s.names.size(); ++k) fitted[py::str(s.names[k])] = array_of(s.columns[k]);
-              d["measured"] = measured;
-              d["fitted"] = fitted;
-            }
-            return out;
-          };
-          fit::Result r;
-          if (kind == "line_steady") {
-            const io::LineSteadyFitScenario sc =
-                path ? io::load_line_steady_fit_scenario(*path) : io::parse_line_steady_fit_string(*toml, "scenario", dir);
-            {
-              py::gil_scoped_release release;
-              r = fit::fit(sc.experiments, sc.parameters, sc.options, callback);
-            }
-            return result(sc, io::line_steady_fit_report(sc, r), r, [](py::dict& d, const auto& e) {
-              d[py::str(e.grid)] = array_of(e.grid_values);
-            });
-          }
-          const io::LineTransientFitScenario sc =
+        const std::filesystem::path dir = directory.value_or(std::filesystem::path{});
+        if (compare.has_value() && !kind.empty() && kind != "lumped")  // "": unreadable, the lumped reader says why
+          throw InvalidInput("bristle.fit: compare: model comparison reads kind = \"lumped\" only");
+        if (kind == "line_steady") {
+          const auto sc = path ? io::load_line_steady_fit_scenario(*path) : io::parse_line_steady_fit_string(*toml, "scenario", dir);
+          const fit::Result r = fit_released(sc, progress);
+          return fit_result(sc, io::line_steady_fit_report(sc, r), r, grid_axis);
+        }
+        if (kind == "line_transient") {
+          const auto sc =
               path ? io::load_line_transient_fit_scenario(*path) : io::parse_line_transient_fit_string(*toml, "scenario", dir);
-          {
-            py::gil_scoped_release release;
-            r = fit::fit(sc.experiments, sc.parameters, sc.options, callback);
-          }
-          return result(sc, io::line_transient_fit_report(sc, r), r,
-                        [](py::dict& d, const auto& e) { d["t_s"] = array_of(e.times); });
+          const fit::Result r = fit_released(sc, progress);
+          return fit_result(sc, io::line_transient_fit_report(sc, r), r, time_axis);
         }
         if (kind == "patch_transient") {
-          if (compare.has_value())
-            throw InvalidInput("bristle.fit: compare: model comparison reads kind = \"lumped\" only");
-          const io::TransientFitScenario sc =
-              path ? io::load_transient_fit_scenario(*path)
-                   : io::parse_transient_fit_string(*toml, "scenario", directory.value_or(std::filesystem::path{}));
-          const fit::IterationCallback callback = progress_callback(progress);
-          fit::Result r;
-          {
-            py::gil_scoped_release release;
-            r = fit::fit(sc.experiments, sc.parameters, sc.options, callback);
-          }
-          py::dict out = json_to_python(io::transient_fit_report(sc, r));
-          py::list experiments = out["experiments"];
-          for (std::size_t i = 0; i < sc.experiments.size(); ++i) {
-            const fit::TransientExperiment& e = sc.experiments[i];
-            py::dict d = experiments[i];
-            d["t_s"] = array_of(e.times);
-            py::dict measured, fitted;
-            for (const fit::Target& t : e.targets) measured[py::str(t.output)] = array_of(t.values);
-            const TimeSeries& s = r.experiments[i].series;
-            for (std::size_t k = 0; k < s.names.size(); ++k) fitted[py::str(s.names[k])] = array_of(s.columns[k]);
-            d["measured"] = measured;
-            d["fitted"] = fitted;
-          }
-          return out;
+          const auto sc = path ? io::load_transient_fit_scenario(*path) : io::parse_transient_fit_string(*toml, "scenario", dir);
+          const fit::Result r = fit_released(sc, progress);
+          return fit_result(sc, io::transient_fit_report(sc, r), r, time_axis);
         }
         if (io::is_structure_fit_kind(kind)) {
-          if (compare.has_value())
-            throw InvalidInput("bristle.fit: compare: model comparison reads kind = \"lumped\" only");
-          const io::StructureFitScenario sc =
-              path ? io::load_structure_fit_scenario(*path)
-                   : io::parse_structure_fit_string(*toml, "scenario", directory.value_or(std::filesystem::path{}));
-          const fit::IterationCallback callback = progress_callback(progress);
-          fit::Result r;
-          {
-            py::gil_scoped_release release;
-            r = fit::fit(sc.experiments, sc.parameters, sc.options, callback);
-          }
-          py::dict out = json_to_python(io::structure_fit_report(sc, r));
-          py::list experiments = out["experiments"];
-          for (std::size_t i = 0; i < sc.experiments.size(); ++i) {
-            const fit::StructureExperiment& e = sc.experiments[i];
-            py::dict d = experiments[i];
-            d["t_s"] = array_of(e.times);
-            py::dict measured, fitted;
-            for (const fit::Target& t : e.targets) measured[py::str(t.output)] = array_of(t.values);
-            const TimeSeries& s = r.experiments[i].series;
-            for (std::size_t k = 0; k < s.names.size(); ++k) fitted[py::str(s.names[k])] = array_of(s.columns[k]);
-            d["measured"] = measured;
-            d["fitted"] = fitted;
-          }
-          return out;
+          const auto sc = path ? io::load_structure_fit_scenario(*path) : io::parse_structure_fit_string(*toml, "scenario", dir);
+          const fit::Result r = fit_released(sc, progress);
+          return fit_result(sc, io::structure_fit_report(sc, r), r, time_axis);
         }
         if (io::is_map_fit_kind(kind)) {
-          if (compare.has_value())
-            throw InvalidInput("bristle.fit: compare: model comparison reads kind = \"lumped\" only");
-          const io::MapFitScenario sc =
-              path ? io::load_map_fit_scenario(*path)
-                   : io::parse_map_fit_string(*toml, "scenario", directory.value_or(std::filesystem::path{}));
-          const fit::IterationCallback callback = progress_callback(progress);
-          fit::Result r;
-          {
-            py::gil_scoped_release release;
-            r = fit::fit(sc.experiments, sc.parameters, sc.options, callback);
-          }
-          return map_fit_result(sc, r);
+          const auto sc = path ? io::load_map_fit_scenario(*path) : io::parse_map_fit_string(*toml, "scenario", dir);
+          const fit::Result r = fit_released(sc, progress);
+          return fit_result(sc, io::map_fit_report(sc, r), r, grid_axis, 1);  // column 0: the grid itself
         }
         const bool comparing =
             compare.has_value() || (path && io::has_fit_models(*path)) ||
@@ -209,7 +122,7 @@ void export_fit(py::module_& m) {
           const std::vector<std::string> names = compare.value_or(std::vector<std::string>{});
           const io::FitComparison c =
               path ? io::load_fit_comparison(*path, names)
-                   : io::parse_fit_comparison_string(*toml, names, "scenario", directory.value_or(std::filesystem::path{}));
+                   : io::parse_fit_comparison_string(*toml, names, "scenario", dir);
           // Progress lines name the model being fitted (on_model runs without the GIL: it touches no Python).
           auto label = std::make_shared<std::string>();
           const fit::IterationCallback callback = [label, progress](const fit::Iteration& it) {
@@ -226,16 +139,9 @@ void export_fit(py::module_& m) {
           }
           return json_to_python(io::compare_report(c, fits));
         }
-        const io::FitScenario sc = path ? io::load_fit_scenario(*path)
-                                        : io::parse_fit_string(*toml, "scenario",
-                                                               directory.value_or(std::filesystem::path{}));
-        const fit::IterationCallback callback = progress_callback(progress);
-        fit::Result r;
-        {
-          py::gil_scoped_release release;
-          r = fit::fit(sc.experiments, sc.parameters, sc.options, callback);
-        }
-        py::dict out = fit_result(sc, r);
+        const io::FitScenario sc = path ? io::load_fit_scenario(*path) : io::parse_fit_string(*toml, "scenario", dir);
+        const fit::Result r = fit_released(sc, progress);
+        py::dict out = fit_result(sc, io::fit_report(sc, r), r, time_axis);
         if (!sc.validation.empty()) {
           py::dict v;
           for (const fit::TargetResult& t : io::validation_rms(sc, r)) v[py::str(t.output)] = t.rms;

@@ -280,7 +280,13 @@ Example:
       .def_readonly("series", &CaseResult::series)
       .def_readonly("solve_seconds", &CaseResult::solve_seconds);
 #if BRISTLE_PYTHON_LINE_SCENARIOS
-  py::class_<io::ExtraFile>(m, "ExtraFile", "A further output file <name><suffix> with its text.")
+  py::class_<io::ExtraFile>(m, "ExtraFile",
+                            "A further output file <name><suffix> with its text (RunResult.extra_files; written by\n"
+                            "RunResult.write beside the CSV), e.g. the field snapshots of a line transient.\n\nExample:\n"
+                            "    >>> r = bristle.load_scenario(\"examples/fig7_sliding_transient.toml\").run()\n"
+                            "    >>> f = r.extra_files[0]\n"
+                            "    >>> f.suffix, f.text.splitlines()[0].split(\",\")[5:7]   # columns t_s, xi_m\n"
+                            "    ('_fields.csv', ['t_s', 'xi_m'])\n")
       .def_readonly("suffix", &io::ExtraFile::suffix)
       .def_readonly("text", &io::ExtraFile::text);
 

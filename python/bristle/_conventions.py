@@ -119,3 +119,12 @@ def call_factory(path, *args):
     for part in path.split("."):
         target = getattr(target, part)
     return target(*args)
+
+
+def call_factory_kw(path, kwargs, *args):
+    """call_factory with keyword arguments: `path`(*args, **kwargs) (e.g. Profile.custom's keyword-only
+    harmonics)."""
+    target = _bristle
+    for part in path.split("."):
+        target = getattr(target, part)
+    return target(*args, **kwargs)

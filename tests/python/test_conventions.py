@@ -230,24 +230,60 @@ RESULTS = ("SteadyPatch", "PatchSnapshot", "TimeSeries", "BenchRun", "Stats", "S
            "KeyInfo", "CaseResult", "Sweep", "OutputOptions", "InitialCondition", "NapEffect", "LimitState",
            "Progress") + MODELS
 
+# Parameter, analysis and model classes that pickle by their constructor arguments or fields (2026-12-04, pickle
+# branch): the library keeps what rebuilds them (Profile.recipe(), Loading.recipe(), the accessors beside the members).
+def _geometry():
+    return bp.PatchGeometry(bp.PatchParams(shape="ellipse", length_m=0.1, width_m=0.05, pressure="hertzian",
+                                           normal_load_N=3000.0))
+
+
+def _riemann():
+    return bp.riemann(papers.rolling_model(0.4, 1).pair)
+
+
+def _string():
+    return st.Structure.taut_string(damping_ratio=0.1, contact_positions_m=[0.3])
+
+
+SAMPLES["CoulombStribeck"] = lambda: bristle.laws.CoulombStribeck(
+    bristle.CoulombStribeckParams(mu_s=0.5, mu_d=0.3, v_s=0.1), admittance=0.01, normal_load_N=10.0)
+SAMPLES["Pressure"] = lambda: bristle.transport.Pressure(bristle.PressureParams(kind="parabolic"), 0.2, 10.0)
+SAMPLES["PatchGeometry"] = _geometry
+SAMPLES["PatchSolver"] = lambda: bp.PatchSolver(papers.rolling_model(0.4, 0), bp.PatchParams(nx=12, ny=6))
+SAMPLES["Profile"] = lambda: d.Profile(d.ProfileParams(kind="ratchet", amplitude=0.08, asymmetry=0.2))
+SAMPLES["Mechanism"] = _mechanism
+SAMPLES["PerceivedProfile"] = lambda: d.PerceivedProfile(d.Profile(d.ProfileParams(kind="sine", amplitude=0.08)), 1.0)
+SAMPLES["WigglyPotential"] = lambda: d.WigglyPotential(_mechanism(), 0.05)
+SAMPLES["ConvexEnergy"] = lambda: d.ConvexEnergy(k=2.0, c4=0.5)
+SAMPLES["Loading"] = lambda: d.Loading.triangle(0.0, 0.8, 2.0, 1.0).affine(2.0, 1.0)
+SAMPLES["WigglySystem"] = lambda: d.WigglySystem(d.WigglyPotential(_mechanism(), 0.05), d.ConvexEnergy(k=1.0),
+                                                 d.Loading.sine(0.1, 1.0, 2.0, 0.25), 1.5)
+SAMPLES["LimitSystem"] = lambda: d.LimitSystem(d.ConvexEnergy(k=1.0), d.Loading.ramp(0.0, 1.0), 0.3, -0.2)
+SAMPLES["Structure"] = _string
+SAMPLES["GenericModalParams"] = lambda: st.GenericModalParams(frequencies_rad_per_s=[1.0, 3.0],
+                                                              damping_ratios=[0.1, 0.2], mode_values=[[1.0], [0.5]])
+SAMPLES["ModeTable"] = lambda: _string().modes(3)
+SAMPLES["Riemann"] = _riemann
+SAMPLES["EdgeMap"] = lambda: bp.classify_edges(_geometry(), _riemann(), bp.rolling(V_r=16.0, v_x=0.6), samples=8)
+SAMPLES["Eq84Check"] = lambda: bp.check_eq84(_geometry(), bp.rolling(V_r=16.0, v_x=0.6), samples=21)
+MODELS += ("CoulombStribeck", "Pressure", "PatchGeometry", "PatchSolver", "Profile", "Mechanism", "PerceivedProfile",
+           "WigglyPotential", "ConvexEnergy", "Loading", "WigglySystem", "LimitSystem", "Structure")
+RESULTS += ("CoulombStribeck", "Pressure", "PatchGeometry", "PatchSolver", "Profile", "Mechanism", "PerceivedProfile",
+            "WigglyPotential", "ConvexEnergy", "Loading", "WigglySystem", "LimitSystem", "Structure", "ModeTable",
+            "Riemann", "EdgeMap", "Eq84Check")
+
 # Classes that do not pickle yet, with the reason (docs/python.md, "Pickling": not done).
 NOT_PICKLED = {
-    # The C++ class keeps no accessor for a constructor argument, so the binding cannot rebuild it (a later change
-    # of the library: CoulombStribeck's admittance and load, Pressure's L, PatchGeometry's and PatchSolver's
-    # PatchParams, Profile's ProfileParams or Python callables, which Mechanism, WigglyPotential and the systems
-    # built on them hold).
-    "CoulombStribeck", "Pressure", "PatchGeometry", "PatchSolver", "PatchTransient", "Profile", "Mechanism",
-    "WigglyPotential", "ConvexEnergy", "Loading", "WigglySystem", "LimitSystem", "PerceivedProfile",
-    # Structures: built from a Structure whose modes may come from a table or a Python function (not yet).
-    "Structure", "ModalModel", "ReducedModel", "StringDelayModel", "ContactStepper", "ModeTable",
-    "GenericModalParams",
-    # Scenarios: parsed from TOML (pickle the TOML text and parse it again); their results hold the JSON report.
+    # Transient solvers and steppers: they hold a time history (PatchTransient also its kinematics and load as
+    # std::function) that the library can neither report nor set, so a copy rebuilt from its construction
+    # arguments would silently restart at t = 0 (LineContact and Contact, which can set their state, do pickle).
+    "PatchTransient", "ModalModel", "ReducedModel", "StringDelayModel", "ContactStepper",
+    # Scenarios: the parsed case keeps parts that Python does not show (its source, table files, the input form
+    # the key paths use, the textbook block); their results hold the JSON report.
     "Scenario", "LumpedScenario", "LineSteadyScenario", "LineTransientScenario", "LumpedStudy", "LineSteadyStudy",
     "LineTransientStudy", "RunResult",
     # Pickles by its fields, but has no fast sample here (only a transient line scenario with fields makes one).
     "ExtraFile",
-    # Patch analysis results (not yet).
-    "Riemann", "EdgeMap", "Eq84Check",
 }
 
 # Repr round trip: eval(repr(x)) == x with the names of `from bristle import *` and of the class's submodule.

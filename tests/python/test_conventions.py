@@ -245,6 +245,75 @@ def _string():
     return st.Structure.taut_string(damping_ratio=0.1, contact_positions_m=[0.3])
 
 
+# A transient line scenario small enough to run in milliseconds, with a field output (its ExtraFile).
+LINE_TRANSIENT_TOML = """
+name = "tiny_line_transient"
+kind = "line_transient"
+[law]
+type = "frbd"
+mu_s = 1.0
+mu_d = 0.7
+v_s = 6.0
+[body1]
+type = "gkv"
+k0 = 240.0
+c = [100.0]
+tau = [0.1]
+[body2]
+type = "gkv"
+c = "eq58"
+tau = [0.1]
+[pair]
+s = 0.4
+[line]
+L_m = 0.2
+normal_load_N = 10.0
+cells = 10
+[kinematics]
+mode = "sliding"
+Vx = 0.1
+[time]
+t_end_s = 0.01
+output_dt_s = 0.005
+field_times_s = [0.01]
+"""
+
+
+def _line_transient_run():
+    return bristle.io.parse_scenario_string(LINE_TRANSIENT_TOML).run()
+
+
+# A steady line scenario: two cases (a sweep of s) of three velocities.
+LINE_STEADY_TOML = """
+name = "tiny_line_steady"
+kind = "line_steady"
+[law]
+type = "frbd"
+mu_s = 1.0
+mu_d = 0.7
+v_s = 6.0
+[body1]
+type = "gkv"
+k0 = 240.0
+c = [100.0]
+tau = [0.1]
+[body2]
+type = "gkv"
+c = "eq58"
+tau = [0.1]
+[pair]
+s = 0.4
+[line]
+L_m = 0.2
+normal_load_N = 10.0
+[kinematics]
+mode = "sliding"
+V_mps = { from = 0.01, to = 1.0, points = 3, spacing = "log" }
+[sweep]
+s = [0.4, 0.6]
+"""
+
+
 SAMPLES["CoulombStribeck"] = lambda: bristle.laws.CoulombStribeck(
     bristle.CoulombStribeckParams(mu_s=0.5, mu_d=0.3, v_s=0.1), admittance=0.01, normal_load_N=10.0)
 SAMPLES["Pressure"] = lambda: bristle.transport.Pressure(bristle.PressureParams(kind="parabolic"), 0.2, 10.0)
@@ -266,11 +335,22 @@ SAMPLES["ModeTable"] = lambda: _string().modes(3)
 SAMPLES["Riemann"] = _riemann
 SAMPLES["EdgeMap"] = lambda: bp.classify_edges(_geometry(), _riemann(), bp.rolling(V_r=16.0, v_x=0.6), samples=8)
 SAMPLES["Eq84Check"] = lambda: bp.check_eq84(_geometry(), bp.rolling(V_r=16.0, v_x=0.6), samples=21)
+SAMPLES["RunResult"] = _line_transient_run
+SAMPLES["ExtraFile"] = lambda: _line_transient_run().extra_files[0]
+# Scenarios: every field of the parsed case, the ones Python does not show included (source, table files, the
+# input form of the key paths, the textbook block); the studies by their cases.
+SAMPLES["LumpedScenario"] = lambda: _with(_lumped_run()[1], pair_s=0.3)
+SAMPLES["LumpedStudy"] = lambda: _lumped_run()[0]
+SAMPLES["LineSteadyScenario"] = lambda: bristle.io.parse_scenario_string(LINE_STEADY_TOML).cases[1]
+SAMPLES["LineSteadyStudy"] = lambda: bristle.io.parse_scenario_string(LINE_STEADY_TOML)
+SAMPLES["LineTransientScenario"] = lambda: bristle.io.parse_scenario_string(LINE_TRANSIENT_TOML).cases[0]
+SAMPLES["LineTransientStudy"] = lambda: bristle.io.parse_scenario_string(LINE_TRANSIENT_TOML)
 MODELS += ("CoulombStribeck", "Pressure", "PatchGeometry", "PatchSolver", "Profile", "Mechanism", "PerceivedProfile",
            "WigglyPotential", "ConvexEnergy", "Loading", "WigglySystem", "LimitSystem", "Structure")
 RESULTS += ("CoulombStribeck", "Pressure", "PatchGeometry", "PatchSolver", "Profile", "Mechanism", "PerceivedProfile",
             "WigglyPotential", "ConvexEnergy", "Loading", "WigglySystem", "LimitSystem", "Structure", "ModeTable",
-            "Riemann", "EdgeMap", "Eq84Check")
+            "Riemann", "EdgeMap", "Eq84Check", "RunResult", "ExtraFile", "LumpedScenario", "LumpedStudy",
+            "LineSteadyScenario", "LineSteadyStudy", "LineTransientScenario", "LineTransientStudy")
 
 # Classes that do not pickle yet, with the reason (docs/python.md, "Pickling": not done).
 NOT_PICKLED = {
@@ -278,12 +358,10 @@ NOT_PICKLED = {
     # std::function) that the library can neither report nor set, so a copy rebuilt from its construction
     # arguments would silently restart at t = 0 (LineContact and Contact, which can set their state, do pickle).
     "PatchTransient", "ModalModel", "ReducedModel", "StringDelayModel", "ContactStepper",
-    # Scenarios: the parsed case keeps parts that Python does not show (its source, table files, the input form
-    # the key paths use, the textbook block); their results hold the JSON report.
-    "Scenario", "LumpedScenario", "LineSteadyScenario", "LineTransientScenario", "LumpedStudy", "LineSteadyStudy",
-    "LineTransientStudy", "RunResult",
-    # Pickles by its fields, but has no fast sample here (only a transient line scenario with fields makes one).
-    "ExtraFile",
+    # The scenario kinds without their own Python class (patch, directional, structures, fit) are bound as the
+    # base class Scenario, with none of their parts: each needs its own pickled state (the lumped and line kinds
+    # have one).
+    "Scenario",
 }
 
 # Repr round trip: eval(repr(x)) == x with the names of `from bristle import *` and of the class's submodule.

@@ -952,6 +952,32 @@ Example:
       }
       return reduce_by("structures.Structure.generic", p);
     });
+    // Steppers by their structure, step and options, before their first advance(): an advanced one holds a
+    // force history that cannot be set again, so it refuses (TypeError) instead of restarting silently at t = 0.
+    const auto require_fresh = [](const ContactStepper& s, const char* name) {
+      if (s.steps_taken() > 0)
+        throw py::type_error(std::string(name) + ": a stepper that has advanced (" + std::to_string(s.steps_taken()) +
+                             " steps) does not pickle: its force history cannot be set again; pickle it before the "
+                             "first advance()");
+    };
+    auto modal = py::reinterpret_borrow<py::class_<ModalModel, ContactStepper>>(m.attr("ModalModel"));
+    modal.def("__reduce__", [require_fresh](const ModalModel& x) {
+      require_fresh(x, "ModalModel");
+      py::dict kwargs;
+      kwargs["track_energy"] = x.options().track_energy;
+      return py::make_tuple(py::module_::import("bristle._conventions").attr("call_factory_kw"),
+                            py::make_tuple("structures.ModalModel", kwargs, x.structure(), x.mode_count(), x.step_s()));
+    });
+    auto reduced = py::reinterpret_borrow<py::class_<ReducedModel, ContactStepper>>(m.attr("ReducedModel"));
+    reduced.def("__reduce__", [require_fresh](const ReducedModel& x) {
+      require_fresh(x, "ReducedModel");
+      return reduce_to(py::type::of<ReducedModel>(), x.structure(), x.step_s(), x.options());
+    });
+    auto delay = py::reinterpret_borrow<py::class_<StringDelayModel, ContactStepper>>(m.attr("StringDelayModel"));
+    delay.def("__reduce__", [require_fresh](const StringDelayModel& x) {
+      require_fresh(x, "StringDelayModel");
+      return reduce_to(py::type::of<StringDelayModel>(), x.structure(), x.step_s());
+    });
   }
 }
 

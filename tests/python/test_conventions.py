@@ -332,6 +332,11 @@ SAMPLES["Structure"] = _string
 SAMPLES["GenericModalParams"] = lambda: st.GenericModalParams(frequencies_rad_per_s=[1.0, 3.0],
                                                               damping_ratios=[0.1, 0.2], mode_values=[[1.0], [0.5]])
 SAMPLES["ModeTable"] = lambda: _string().modes(3)
+# Steppers before their first advance() (an advanced one raises TypeError: test_pickle.py).
+SAMPLES["ModalModel"] = lambda: st.ModalModel(_string(), 20, 1e-3, track_energy=True)
+SAMPLES["ReducedModel"] = lambda: st.ReducedModel(_string(), 1e-3, st.ReducedModelOptions(window_steps=17))
+SAMPLES["StringDelayModel"] = lambda: st.StringDelayModel(st.Structure.taut_string(contact_positions_m=[0.3, 0.7]),
+                                                          0.25)
 SAMPLES["Riemann"] = _riemann
 SAMPLES["EdgeMap"] = lambda: bp.classify_edges(_geometry(), _riemann(), bp.rolling(V_r=16.0, v_x=0.6), samples=8)
 SAMPLES["Eq84Check"] = lambda: bp.check_eq84(_geometry(), bp.rolling(V_r=16.0, v_x=0.6), samples=21)
@@ -346,18 +351,22 @@ SAMPLES["LineSteadyStudy"] = lambda: bristle.io.parse_scenario_string(LINE_STEAD
 SAMPLES["LineTransientScenario"] = lambda: bristle.io.parse_scenario_string(LINE_TRANSIENT_TOML).cases[0]
 SAMPLES["LineTransientStudy"] = lambda: bristle.io.parse_scenario_string(LINE_TRANSIENT_TOML)
 MODELS += ("CoulombStribeck", "Pressure", "PatchGeometry", "PatchSolver", "Profile", "Mechanism", "PerceivedProfile",
-           "WigglyPotential", "ConvexEnergy", "Loading", "WigglySystem", "LimitSystem", "Structure")
+           "WigglyPotential", "ConvexEnergy", "Loading", "WigglySystem", "LimitSystem", "Structure", "ModalModel",
+           "ReducedModel", "StringDelayModel")
 RESULTS += ("CoulombStribeck", "Pressure", "PatchGeometry", "PatchSolver", "Profile", "Mechanism", "PerceivedProfile",
             "WigglyPotential", "ConvexEnergy", "Loading", "WigglySystem", "LimitSystem", "Structure", "ModeTable",
+            "ModalModel", "ReducedModel", "StringDelayModel",
             "Riemann", "EdgeMap", "Eq84Check", "RunResult", "ExtraFile", "LumpedScenario", "LumpedStudy",
             "LineSteadyScenario", "LineSteadyStudy", "LineTransientScenario", "LineTransientStudy")
 
 # Classes that do not pickle yet, with the reason (docs/python.md, "Pickling": not done).
 NOT_PICKLED = {
-    # Transient solvers and steppers: they hold a time history (PatchTransient also its kinematics and load as
-    # std::function) that the library can neither report nor set, so a copy rebuilt from its construction
-    # arguments would silently restart at t = 0 (LineContact and Contact, which can set their state, do pickle).
-    "PatchTransient", "ModalModel", "ReducedModel", "StringDelayModel", "ContactStepper",
+    # The transient patch holds its time history (and its kinematics and load as std::function) that the library
+    # can neither report nor set, so a copy rebuilt from its construction arguments would silently restart at
+    # t = 0 (LineContact and Contact, which can set their state, do pickle).
+    "PatchTransient",
+    # The abstract base class of the steppers: no object is of this class itself (its three subclasses pickle).
+    "ContactStepper",
     # The scenario kinds without their own Python class (patch, directional, structures, fit) are bound as the
     # base class Scenario, with none of their parts: each needs its own pickled state (the lumped and line kinds
     # have one).

@@ -75,18 +75,39 @@ double finite_time(double t, const char* what) {
 }
 
 /// A kinematics history: a PatchKinematics (constant) or a callable t -> PatchKinematics (GIL taken).
+// The histories of a PatchTransient, as named function objects so that pickling finds the Python argument again
+// (std::function::target<...>()).
+struct ConstantKinematics {
+  PatchKinematics kin;
+  PatchKinematics operator()(double) const { return kin; }
+};
+struct PythonKinematics {
+  std::shared_ptr<PyCallable> fn;
+  PatchKinematics operator()(double t) const {
+    py::gil_scoped_acquire gil;
+    py::object r = fn->object()(t);
+    return cast_arg<PatchKinematics>(r, "kinematics(t)", "a PatchKinematics");
+  }
+};
+struct ConstantLoad {
+  double Fz;
+  double operator()(double) const { return Fz; }
+};
+
 KinematicsHistory to_kinematics_history(py::handle value) {
   if (py::isinstance<PatchKinematics>(value)) {
     const PatchKinematics kin = value.cast<PatchKinematics>();
     kin.validate("kinematics");
-    return [kin](double) { return kin; };
+    return ConstantKinematics{kin};
   }
-  auto fn = std::make_shared<PyCallable>(py::reinterpret_borrow<py::object>(value), "kinematics");
-  return [fn](double t) {
-    py::gil_scoped_acquire gil;
-    py::object r = fn->object()(t);
-    return cast_arg<PatchKinematics>(r, "kinematics(t)", "a PatchKinematics");
-  };
+  return PythonKinematics{std::make_shared<PyCallable>(py::reinterpret_borrow<py::object>(value), "kinematics")};
+}
+
+/// The Python argument a history was made from (the inverse of to_kinematics_history / to_load_history).
+py::object kinematics_argument(const KinematicsHistory& h) {
+  if (const auto* c = h.target<ConstantKinematics>()) return py::cast(c->kin);
+  if (const auto* p = h.target<PythonKinematics>()) return p->fn->object();
+  throw py::type_error("PatchTransient: kinematics made in C++ do not pickle");
 }
 
 /// A load history: a number F_z (N, constant) or a callable t -> F_z (GIL taken, finite checked).
@@ -95,10 +116,15 @@ LoadHistory to_load_history(py::handle value) {
     const double Fz = to_double(value, "load");
     if (!std::isfinite(Fz) || Fz <= 0.0)
       throw InvalidInput("load = " + repr_double(Fz) + ": must be a finite normal load > 0 N");
-    return [Fz](double) { return Fz; };
+    return ConstantLoad{Fz};
   }
-  ScalarCallable fn{PyCallable(py::reinterpret_borrow<py::object>(value), "load")};
-  return [fn](double t) { return fn(t); };
+  return ScalarCallable{PyCallable(py::reinterpret_borrow<py::object>(value), "load")};
+}
+
+py::object load_argument(const LoadHistory& h) {
+  if (const auto* c = h.target<ConstantLoad>()) return py::float_(c->Fz);
+  if (const auto* p = h.target<ScalarCallable>()) return p->fn.object();
+  throw py::type_error("PatchTransient: a load made in C++ does not pickle");
 }
 
 /// Applies fn(point, out) to one point (2,) (returns a float, or a (k,) array when k > 1) or to every row
@@ -889,6 +915,23 @@ Example:
                                                      to_load_history(load));
            }),
            py::arg("model"), py::arg("params"), py::arg("kinematics"), py::arg("load"), py::keep_alive<1, 2>())
+      // Pickles by its arguments and its start time, unloaded (new, or after reset()); one that has stepped holds a
+      // field and energy integrals the library cannot set, so it refuses (TypeError) rather than restart silently.
+      .def("__reduce__",
+           [](const PatchTransient& tr) {
+             if (tr.steps_taken() > 0)
+               throw py::type_error("PatchTransient: a transient patch that has stepped (" +
+                                    std::to_string(tr.steps_taken()) +
+                                    " steps) does not pickle: its field cannot be set again; pickle it before "
+                                    "advancing or after reset()");
+             // Rebuilt as PatchTransient(model, params, kinematics, load).reset(time).
+             return py::make_tuple(
+                 py::module_::import("bristle._conventions").attr("build_then_call"),
+                 py::make_tuple(py::type::of<PatchTransient>(),
+                                py::make_tuple(tr.model(), tr.params(), kinematics_argument(tr.kinematics()),
+                                               load_argument(tr.load())),
+                                "reset", py::make_tuple(tr.time())));
+           })
       .def(
           "reset", [](PatchTransient& tr, double t0) { tr.reset(finite_time(t0, "t0")); }, py::arg("t0") = 0.0,
           "Unloaded contact (u = 0) at t0 (s).\n\nExample:\n" TR_EXAMPLE

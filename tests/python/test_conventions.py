@@ -319,6 +319,8 @@ SAMPLES["CoulombStribeck"] = lambda: bristle.laws.CoulombStribeck(
 SAMPLES["Pressure"] = lambda: bristle.transport.Pressure(bristle.PressureParams(kind="parabolic"), 0.2, 10.0)
 SAMPLES["PatchGeometry"] = _geometry
 SAMPLES["PatchSolver"] = lambda: bp.PatchSolver(papers.rolling_model(0.4, 0), bp.PatchParams(nx=12, ny=6))
+SAMPLES["PatchTransient"] = lambda: bp.PatchTransient(papers.rolling_model(0.4, 0), bp.PatchTransientParams(
+    patch=bp.PatchParams(nx=12, ny=6), size_exponent=0.5), bp.rolling(V_r=16.0, v_x=0.1), 3000.0)
 SAMPLES["Profile"] = lambda: d.Profile(d.ProfileParams(kind="ratchet", amplitude=0.08, asymmetry=0.2))
 SAMPLES["Mechanism"] = _mechanism
 SAMPLES["PerceivedProfile"] = lambda: d.PerceivedProfile(d.Profile(d.ProfileParams(kind="sine", amplitude=0.08)), 1.0)
@@ -350,21 +352,16 @@ SAMPLES["LineSteadyScenario"] = lambda: bristle.io.parse_scenario_string(LINE_ST
 SAMPLES["LineSteadyStudy"] = lambda: bristle.io.parse_scenario_string(LINE_STEADY_TOML)
 SAMPLES["LineTransientScenario"] = lambda: bristle.io.parse_scenario_string(LINE_TRANSIENT_TOML).cases[0]
 SAMPLES["LineTransientStudy"] = lambda: bristle.io.parse_scenario_string(LINE_TRANSIENT_TOML)
-MODELS += ("CoulombStribeck", "Pressure", "PatchGeometry", "PatchSolver", "Profile", "Mechanism", "PerceivedProfile",
-           "WigglyPotential", "ConvexEnergy", "Loading", "WigglySystem", "LimitSystem", "Structure", "ModalModel",
-           "ReducedModel", "StringDelayModel")
-RESULTS += ("CoulombStribeck", "Pressure", "PatchGeometry", "PatchSolver", "Profile", "Mechanism", "PerceivedProfile",
-            "WigglyPotential", "ConvexEnergy", "Loading", "WigglySystem", "LimitSystem", "Structure", "ModeTable",
-            "ModalModel", "ReducedModel", "StringDelayModel",
-            "Riemann", "EdgeMap", "Eq84Check", "RunResult", "ExtraFile", "LumpedScenario", "LumpedStudy",
-            "LineSteadyScenario", "LineSteadyStudy", "LineTransientScenario", "LineTransientStudy")
+MORE_MODELS = ("CoulombStribeck", "Pressure", "PatchGeometry", "PatchSolver", "PatchTransient", "Profile", "Mechanism",
+               "PerceivedProfile", "WigglyPotential", "ConvexEnergy", "Loading", "WigglySystem", "LimitSystem",
+               "Structure", "ModalModel", "ReducedModel", "StringDelayModel")
+MODELS += MORE_MODELS
+RESULTS += MORE_MODELS + ("ModeTable", "Riemann", "EdgeMap", "Eq84Check", "RunResult", "ExtraFile", "LumpedScenario",
+                           "LumpedStudy", "LineSteadyScenario", "LineSteadyStudy", "LineTransientScenario",
+                           "LineTransientStudy")
 
 # Classes that do not pickle yet, with the reason (docs/python.md, "Pickling": not done).
 NOT_PICKLED = {
-    # The transient patch holds its time history (and its kinematics and load as std::function) that the library
-    # can neither report nor set, so a copy rebuilt from its construction arguments would silently restart at
-    # t = 0 (LineContact and Contact, which can set their state, do pickle).
-    "PatchTransient",
     # The abstract base class of the steppers: no object is of this class itself (its three subclasses pickle).
     "ContactStepper",
     # The scenario kinds without their own Python class (patch, directional, structures, fit) are bound as the

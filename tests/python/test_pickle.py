@@ -230,3 +230,39 @@ def test_steppers_pickle_before_their_first_advance():
         with pytest.raises(TypeError, match="has advanced .12 steps. does not pickle"):
             pickle.dumps(model)
         model.advance([0.0, 0.0])
+
+
+def _kinematics(t):
+    from bristle import patch as bp
+    return bp.rolling(V_r=16.0, v_x=0.1 + 10.0 * t)
+
+
+def _patch_load(t):
+    return 3000.0 * (1.0 + 50.0 * t)
+
+
+def test_transient_patch_pickles_unloaded_with_its_histories():
+    """A transient patch pickles by its model, parameters, kinematics and load (a PatchKinematics and a number, or
+    Python functions by reference) and its start time, while unloaded (new or after reset()); the copy steps
+    bit-identically. One that has stepped refuses with a TypeError; a lambda raises Python's PicklingError."""
+    from bristle import patch as bp
+    model = papers.rolling_model(0.4, 0)
+    params = bp.PatchTransientParams(patch=bp.PatchParams(nx=12, ny=6))
+    for kin, load in ((bp.rolling(V_r=16.0, v_x=0.1), 3000.0), (_kinematics, _patch_load)):
+        tr = bp.PatchTransient(model, params, kin, load)
+        tr.advance_to(1e-3)
+        tr.reset(0.5)
+        back = _copy(tr)
+        assert back.time == 0.5 and back.nx == 12
+        tr.advance_to(0.502)
+        back.advance_to(0.502)
+        a, b = tr.snapshot(), back.snapshot()
+        assert np.array_equal(a.force_N, b.force_N) and a.Fz_N == b.Fz_N and a.force_N[0] != 0
+        assert a.energy_residual_J == b.energy_residual_J
+        with pytest.raises(TypeError, match="has stepped .* does not pickle"):
+            pickle.dumps(tr)
+    tr = bp.PatchTransient(model, params, bp.rolling(V_r=16.0, v_x=0.1), lambda t: 3000.0)
+    with pytest.raises((pickle.PicklingError, AttributeError)):
+        pickle.dumps(tr)
+    tr.advance_to(1e-3)
+    assert tr.snapshot().Fz_N == 3000.0

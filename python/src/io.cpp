@@ -534,6 +534,17 @@ Example:
     >>> study.kind
     'patch_steady_map'
 )doc")
+      // A scenario of a kind without its own Python class pickles by the TOML text it was parsed from (its name and
+      // source too), parsed again on the other side; the lumped and line studies override this by their cases.
+      .def("__reduce__",
+           [](const Scenario& s) {
+             const io::Scenario::Origin* o = s.origin();
+             if (o == nullptr)
+               throw py::type_error("Scenario '" + s.name() + "' (kind \"" + std::string(s.kind()) +
+                                    "\"): built without TOML text, it does not pickle");
+             return reduce_by("io._parse_scenario", o->toml, o->name, o->source.path.string(),
+                              o->source.directory.string());
+           })
       .def_property_readonly("kind", [](const Scenario& s) { return std::string(s.kind()); })
       .def_property_readonly("name", &Scenario::name)
       .def_property_readonly("case_count", &Scenario::case_count)
@@ -602,6 +613,16 @@ Example:
     >>> study.name, study.kind                      # the file's own name key
     ('lugre_stick_slip', 'lumped')
 )doc");
+  // Unpickling of a Scenario (Scenario.__reduce__): parses its TOML text again with its name and source.
+  m.def(
+      "_parse_scenario",
+      [](const std::string& toml, const std::string& name, const std::string& path, const std::string& directory) {
+        io::ScenarioSource source;
+        source.path = path;
+        source.directory = directory;
+        return io::parse_scenario(toml, name, source);
+      },
+      py::arg("toml"), py::arg("name"), py::arg("path"), py::arg("directory"));
   m.def("scenario_kinds", &io::scenario_kinds, R"doc(The registered scenario kinds (the values of `kind` in a TOML file).
 
 Example:

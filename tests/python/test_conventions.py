@@ -232,6 +232,9 @@ RESULTS = ("SteadyPatch", "PatchSnapshot", "TimeSeries", "BenchRun", "Stats", "S
 
 # Parameter, analysis and model classes that pickle by their constructor arguments or fields (2026-12-04, pickle
 # branch): the library keeps what rebuilds them (Profile.recipe(), Loading.recipe(), the accessors beside the members).
+EXAMPLES = __import__("pathlib").Path(__file__).resolve().parents[2] / "examples"
+
+
 def _geometry():
     return bp.PatchGeometry(bp.PatchParams(shape="ellipse", length_m=0.1, width_m=0.05, pressure="hertzian",
                                            normal_load_N=3000.0))
@@ -352,22 +355,20 @@ SAMPLES["LineSteadyScenario"] = lambda: bristle.io.parse_scenario_string(LINE_ST
 SAMPLES["LineSteadyStudy"] = lambda: bristle.io.parse_scenario_string(LINE_STEADY_TOML)
 SAMPLES["LineTransientScenario"] = lambda: bristle.io.parse_scenario_string(LINE_TRANSIENT_TOML).cases[0]
 SAMPLES["LineTransientStudy"] = lambda: bristle.io.parse_scenario_string(LINE_TRANSIENT_TOML)
+# A kind without its own Python class: by the TOML text it was parsed from.
+SAMPLES["Scenario"] = lambda: bristle.load_scenario(str(EXAMPLES / "patch_slip_spin_map.toml"))
 MORE_MODELS = ("CoulombStribeck", "Pressure", "PatchGeometry", "PatchSolver", "PatchTransient", "Profile", "Mechanism",
                "PerceivedProfile", "WigglyPotential", "ConvexEnergy", "Loading", "WigglySystem", "LimitSystem",
                "Structure", "ModalModel", "ReducedModel", "StringDelayModel")
 MODELS += MORE_MODELS
 RESULTS += MORE_MODELS + ("ModeTable", "Riemann", "EdgeMap", "Eq84Check", "RunResult", "ExtraFile", "LumpedScenario",
                            "LumpedStudy", "LineSteadyScenario", "LineSteadyStudy", "LineTransientScenario",
-                           "LineTransientStudy")
+                           "LineTransientStudy", "Scenario")
 
 # Classes that do not pickle yet, with the reason (docs/python.md, "Pickling": not done).
 NOT_PICKLED = {
     # The abstract base class of the steppers: no object is of this class itself (its three subclasses pickle).
     "ContactStepper",
-    # The scenario kinds without their own Python class (patch, directional, structures, fit) are bound as the
-    # base class Scenario, with none of their parts: each needs its own pickled state (the lumped and line kinds
-    # have one).
-    "Scenario",
 }
 
 # Repr round trip: eval(repr(x)) == x with the names of `from bristle import *` and of the class's submodule.

@@ -266,3 +266,23 @@ def test_transient_patch_pickles_unloaded_with_its_histories():
         pickle.dumps(tr)
     tr.advance_to(1e-3)
     assert tr.snapshot().Fz_N == 3000.0
+
+
+def test_scenarios_of_the_other_kinds_pickle_by_their_toml_text():
+    """A scenario of a kind without its own Python class (patch, directional, structures) pickles by the TOML
+    text it was parsed from, with its name and source: parsed again, it is the same scenario (kind, name, cases,
+    summary) and runs to the same CSV."""
+    import pathlib
+
+    import bristle
+    examples = pathlib.Path(__file__).resolve().parents[2] / "examples"
+    for name in ("patch_slip_spin_map", "patch_longitudinal_creep", "directional_loop_slanted", "fig4_slanted_spring",
+                 "directional_crawler_2_feet", "string_kernel", "structures_string_stick_slip"):
+        s = bristle.load_scenario(str(examples / f"{name}.toml"))
+        t = _copy(s)
+        assert type(t) is type(s) is bristle.io.Scenario
+        assert (t.kind, t.name, t.case_count, t.summary()) == (s.kind, s.name, s.case_count, s.summary())
+    for name in ("string_kernel", "fig4_slanted_spring"):  # runs in milliseconds
+        s = bristle.io.parse_scenario_string((examples / f"{name}.toml").read_text(), "x", str(examples))
+        t = _copy(s)
+        assert t.name == s.name and t.run().csv_text() == s.run().csv_text() and s.run().cases[0].series.rows > 2

@@ -198,10 +198,9 @@ Loading Loading::piecewise_linear(std::vector<double> t, std::vector<double> val
 Loading Loading::ramp(double l0, double rate) {
   require_finite("loading.l0", l0);
   require_finite("loading.rate", rate);
-  auto impl = std::make_shared<PiecewiseLinear>();
-  impl->t = {0.0, 1.0};
-  impl->v = {l0, l0 + rate};
-  return Loading(std::move(impl), Recipe{.kind = "ramp", .numbers = {l0, rate}});
+  Loading l = piecewise_linear({0.0, 1.0}, {l0, l0 + rate});  // checks l0 + rate too
+  l.recipe_ = std::make_shared<const Recipe>(Recipe{.kind = "ramp", .numbers = {l0, rate}});
+  return l;
 }
 
 Loading Loading::sine(double mean, double amplitude, double period, double phase, std::string_view key) {

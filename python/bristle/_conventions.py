@@ -119,3 +119,20 @@ def call_factory(path, *args):
     for part in path.split("."):
         target = getattr(target, part)
     return target(*args)
+
+
+def call_factory_kw(path, kwargs, *args):
+    """call_factory with keyword arguments: `path`(*args, **kwargs) (e.g. Profile.custom's keyword-only
+    harmonics)."""
+    target = _bristle
+    for part in path.split("."):
+        target = getattr(target, part)
+    return target(*args, **kwargs)
+
+
+def build_then_call(cls, args, method, method_args):
+    """cls(*args), then its `method`(*method_args): the __reduce__ of an object rebuilt from its arguments and then
+    put in its state by a public method (PatchTransient: reset(t0))."""
+    obj = cls(*args)
+    getattr(obj, method)(*method_args)
+    return obj

@@ -7,6 +7,8 @@ from . import rheology, contact, integrate, transport, io, parallel, directional
 class CoulombStribeck:
     def __init__(self: CoulombStribeck, params: CoulombStribeckParams, admittance: float, normal_load_N: float, prefix: str = ...) -> None: ...
     params: Any
+    admittance: Any
+    normal_load_N: Any
     well_posed: Any
     mu_static: Any
     def step(self: CoulombStribeck, c: float, guess: float = ...) -> tuple: ...

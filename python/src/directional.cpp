@@ -41,6 +41,13 @@ using namespace bristle::directional;
 
 namespace {
 
+/// The Python callable a user function of Profile.custom / Loading.custom wraps (pickled by reference); a
+/// function made in C++ does not pickle (TypeError naming `what`).
+py::object python_function(const std::function<double(double)>& f, const char* what) {
+  if (const auto* c = f.target<ScalarCallable>()) return c->fn.object();
+  throw py::type_error(std::string(what) + ": a function made in C++ does not pickle");
+}
+
 std::string repr(const ProfileParams& p) {
   std::string s = "ProfileParams(kind='" + std::string(to_string(p.kind)) + "'";
   switch (p.kind) {
@@ -899,6 +906,55 @@ Example:
     auto point = py::reinterpret_borrow<py::class_<Point>>(m.attr("PotentialPoint"));
     pickle_fields(point, "PotentialPoint", &Point::p, &Point::y, &Point::dy, &Point::d2y, &Point::V, &Point::dV,
                   &Point::d2V);
+  }
+  {  // profiles, loadings and what is built on them pickle by how they were made (docs/python.md, "Pickling")
+    auto profile = py::reinterpret_borrow<py::class_<Profile>>(m.attr("Profile"));
+    profile.def("__reduce__", [](const Profile& p) -> py::tuple {
+      const Profile::Recipe& r = p.recipe();
+      if (r.params) return reduce_to(py::type::of<Profile>(), *r.params);
+      if (r.mirror_of) return reduce_by("directional.Profile.mirrored", *r.mirror_of);
+      py::dict kwargs;
+      kwargs["harmonics"] = r.harmonics;
+      return py::make_tuple(py::module_::import("bristle._conventions").attr("call_factory_kw"),
+                            py::make_tuple("directional.Profile.custom", kwargs, python_function(r.w, "profile.w"),
+                                           python_function(r.dw, "profile.dw"), python_function(r.d2w, "profile.d2w")));
+    });
+    auto loading = py::reinterpret_borrow<py::class_<Loading>>(m.attr("Loading"));
+    loading.def("__reduce__", [](const Loading& l) -> py::tuple {
+      const Loading::Recipe& r = l.recipe();
+      const auto& x = r.numbers;
+      if (r.kind == "piecewise_linear") return reduce_by("directional.Loading.piecewise_linear", r.t, r.value);
+      if (r.kind == "ramp") return reduce_by("directional.Loading.ramp", x.at(0), x.at(1));
+      if (r.kind == "sine") return reduce_by("directional.Loading.sine", x.at(0), x.at(1), x.at(2), x.at(3));
+      if (r.kind == "triangle") return reduce_by("directional.Loading.triangle", x.at(0), x.at(1), x.at(2), x.at(3));
+      if (r.kind == "custom")
+        return reduce_by("directional.Loading.custom", python_function(r.value_fn, "loading.value"),
+                         python_function(r.rate_fn, "loading.rate"), x.at(0));
+      if (r.kind == "affine") return reduce_by("directional.Loading.affine", *r.base, x.at(0), x.at(1));
+      throw py::type_error("Loading of kind '" + r.kind + "' does not pickle");
+    });
+    auto mechanism = py::reinterpret_borrow<py::class_<Mechanism>>(m.attr("Mechanism"));
+    mechanism.def("__reduce__", [](const Mechanism& x) {
+      return reduce_to(py::type::of<Mechanism>(), x.params(), x.profile());
+    });
+    auto perceived = py::reinterpret_borrow<py::class_<PerceivedProfile>>(m.attr("PerceivedProfile"));
+    perceived.def("__reduce__", [](const PerceivedProfile& x) {
+      return reduce_to(py::type::of<PerceivedProfile>(), x.profile(), x.a());
+    });
+    auto potential = py::reinterpret_borrow<py::class_<WigglyPotential>>(m.attr("WigglyPotential"));
+    potential.def("__reduce__", [](const WigglyPotential& x) {
+      return reduce_to(py::type::of<WigglyPotential>(), x.mechanism(), x.epsilon());
+    });
+    auto convex = py::reinterpret_borrow<py::class_<ConvexEnergy>>(m.attr("ConvexEnergy"));
+    convex.def("__reduce__", [](const ConvexEnergy& x) { return reduce_to(py::type::of<ConvexEnergy>(), x.params()); });
+    auto wiggly_system = py::reinterpret_borrow<py::class_<WigglySystem>>(m.attr("WigglySystem"));
+    wiggly_system.def("__reduce__", [](const WigglySystem& x) {
+      return reduce_to(py::type::of<WigglySystem>(), x.potential(), x.phi(), x.loading(), x.gamma());
+    });
+    auto limit_system = py::reinterpret_borrow<py::class_<LimitSystem>>(m.attr("LimitSystem"));
+    limit_system.def("__reduce__", [](const LimitSystem& x) {
+      return reduce_to(py::type::of<LimitSystem>(), x.phi(), x.loading(), x.rho_plus(), x.rho_minus());
+    });
   }
 }
 

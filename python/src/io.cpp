@@ -35,6 +35,28 @@ namespace {
 
 py::object json_to_python(const io::Json& json) { return py::module_::import("json").attr("loads")(json.dump(0)); }
 
+/// The inverse of json_to_python (RunResult's unpickling): dicts in their order, lists, str, bool, int, float, None.
+io::Json python_to_json(py::handle o) {
+  if (o.is_none()) return io::Json(nullptr);
+  if (py::isinstance<py::bool_>(o)) return io::Json(o.cast<bool>());
+  if (py::isinstance<py::int_>(o)) return io::Json(o.cast<long long>());
+  if (py::isinstance<py::float_>(o)) return io::Json(o.cast<double>());
+  if (py::isinstance<py::str>(o)) return io::Json(o.cast<std::string>());
+  if (py::isinstance<py::dict>(o)) {
+    io::Json::Object object;
+    for (const auto& [key, value] : py::reinterpret_borrow<py::dict>(o))
+      object.emplace_back(py::str(key).cast<std::string>(), python_to_json(value));
+    return io::Json(std::move(object));
+  }
+  if (py::isinstance<py::list>(o) || py::isinstance<py::tuple>(o)) {
+    io::Json::Array array;
+    for (const auto& value : o) array.push_back(python_to_json(value));
+    return io::Json(std::move(array));
+  }
+  throw py::type_error("report: " + std::string(py::str(py::type::handle_of(o).attr("__name__"))) +
+                       " is not a JSON value");
+}
+
 /// Relays io::Progress to an optional Python callable(progress) with the GIL taken: when a case starts
 /// or ends, and at most every 0.1 s in between; also checks for Ctrl-C.
 class ScenarioProgressRelay {
@@ -78,6 +100,120 @@ py::list case_list(py::object self) {
   for (const auto& c : study.cases()) out.append(py::cast(&c, py::return_value_policy::reference_internal, self));
   return out;
 }
+
+// ---- Pickling of the parsed cases: every field, the ones Python does not show included (source, table files,
+// input form, textbook block), so that a copy runs, derives key paths and reports as the original does.
+py::tuple source_state(const io::ScenarioSource& s) { return py::make_tuple(s.path.string(), s.directory.string()); }
+io::ScenarioSource source_from(py::handle h) {
+  const auto t = h.cast<py::tuple>();
+  io::ScenarioSource s;
+  s.path = t[0].cast<std::string>();
+  s.directory = t[1].cast<std::string>();
+  return s;
+}
+py::tuple input_form_state(const io::LumpedInputForm& f) {
+  return py::make_tuple(f.body_tau[0], f.body_tau[1], f.time_outputs, f.time_output_dt_given);
+}
+io::LumpedInputForm input_form_from(py::handle h) {
+  const auto t = h.cast<py::tuple>();
+  io::LumpedInputForm f;
+  f.body_tau[0] = t[0].cast<std::vector<double>>();
+  f.body_tau[1] = t[1].cast<std::vector<double>>();
+  f.time_outputs = t[2].cast<std::int64_t>();
+  f.time_output_dt_given = t[3].cast<bool>();
+  return f;
+}
+py::list table_files_state(const std::vector<io::TableFile>& files) {
+  py::list out;
+  for (const auto& f : files) out.append(py::make_tuple(f.key, f.file, f.path.string(), f.time_column, f.value_column));
+  return out;
+}
+std::vector<io::TableFile> table_files_from(py::handle h) {
+  std::vector<io::TableFile> out;
+  for (const auto& item : h) {
+    const auto t = item.cast<py::tuple>();
+    out.push_back(io::TableFile{t[0].cast<std::string>(), t[1].cast<std::string>(), t[2].cast<std::string>(),
+                                t[3].cast<std::string>(), t[4].cast<std::string>()});
+  }
+  return out;
+}
+void check_state(const py::tuple& t, std::size_t n, const char* name) {
+  if (t.size() != n)
+    throw InvalidInput(std::string(name) + ": pickled state of " + std::to_string(t.size()) + " values; expected " +
+                       std::to_string(n));
+}
+
+py::tuple lumped_state(const LumpedScenario& c) {
+  py::object textbook = py::none();
+  if (c.textbook) {
+    const auto& b = *c.textbook;
+    textbook = py::make_tuple(b.Fc_N, b.Fs_N, b.vs_mps, b.sigma0_N_per_m, b.sigma1_Ns_per_m, b.sigma2_Ns_per_m, b.delta);
+  }
+  return py::make_tuple(c.name, c.description, source_state(c.source), c.law, c.body1, c.body2, c.pair_s, textbook,
+                        c.bench, table_files_state(c.table_files), c.time, c.integrator, c.initial, c.sweep,
+                        c.sweep_value, c.output, input_form_state(c.input_form));
+}
+LumpedScenario lumped_from(const py::tuple& t) {
+  check_state(t, 17, "LumpedScenario");
+  LumpedScenario c;
+  c.name = t[0].cast<std::string>();
+  c.description = t[1].cast<std::string>();
+  c.source = source_from(t[2]);
+  c.law = t[3].cast<laws::LawParams>();
+  c.body1 = t[4].cast<rheology::RheologyParams>();
+  c.body2 = t[5].cast<rheology::RheologyParams>();
+  c.pair_s = t[6].cast<std::optional<double>>();
+  if (!t[7].is_none()) {
+    const auto b = t[7].cast<std::vector<double>>();
+    if (b.size() != 7) throw InvalidInput("LumpedScenario: pickled textbook block of " + std::to_string(b.size()) +
+                                          " values; expected 7");
+    c.textbook = contact::TextbookParams{b[0], b[1], b[2], b[3], b[4], b[5], b[6]};
+  }
+  c.bench = t[8].cast<contact::BenchParams>();
+  c.table_files = table_files_from(t[9]);
+  c.time = t[10].cast<io::TimeGrid>();
+  c.integrator = t[11].cast<integrate::Options>();
+  c.initial = t[12].cast<io::InitialCondition>();
+  c.sweep = t[13].cast<std::optional<io::Sweep>>();
+  c.sweep_value = t[14].cast<std::optional<double>>();
+  c.output = t[15].cast<io::OutputOptions>();
+  c.input_form = input_form_from(t[16]);
+  return c;
+}
+
+#if BRISTLE_PYTHON_LINE_SCENARIOS
+py::tuple line_base_state(const io::LineCaseBase& c) {
+  return py::make_tuple(c.name, c.description, source_state(c.source), c.case_index, c.case_count, c.label, c.columns,
+                        c.law, c.body1, c.body2, c.pair_s, c.body2_c_eq58, c.s, c.n1, c.n2, c.mode, c.allow_reversal,
+                        c.line, c.output, c.log_x, c.allow_reversal_given, c.swept, input_form_state(c.input_form));
+}
+constexpr std::size_t kLineBaseFields = 23;
+void line_base_from(io::LineCaseBase& c, const py::tuple& t) {
+  c.name = t[0].cast<std::string>();
+  c.description = t[1].cast<std::string>();
+  c.source = source_from(t[2]);
+  c.case_index = t[3].cast<std::size_t>();
+  c.case_count = t[4].cast<std::size_t>();
+  c.label = t[5].cast<std::string>();
+  c.columns = t[6].cast<std::vector<std::pair<std::string, double>>>();
+  c.law = t[7].cast<laws::LawParams>();
+  c.body1 = t[8].cast<rheology::RheologyParams>();
+  c.body2 = t[9].cast<rheology::RheologyParams>();
+  c.pair_s = t[10].cast<std::optional<double>>();
+  c.body2_c_eq58 = t[11].cast<bool>();
+  c.s = t[12].cast<double>();
+  c.n1 = t[13].cast<int>();
+  c.n2 = t[14].cast<int>();
+  c.mode = t[15].cast<io::LineMode>();
+  c.allow_reversal = t[16].cast<bool>();
+  c.line = t[17].cast<transport::LineContactParams>();
+  c.output = t[18].cast<io::OutputOptions>();
+  c.log_x = t[19].cast<bool>();
+  c.allow_reversal_given = t[20].cast<bool>();
+  c.swept = t[21].cast<std::vector<std::string>>();
+  c.input_form = input_form_from(t[22]);
+}
+#endif
 
 #if BRISTLE_PYTHON_LINE_SCENARIOS
 template <class Case, class Class>
@@ -190,7 +326,9 @@ Example:
             return copy_array(c.initial_contact_state(model));
           },
           py::arg("model"), "u0 for contact.run, from [initial] (f normalised, zeta in m).\n\nExample:\n" IO_CASE
-          "    >>> c.initial_contact_state(c.model())\n    array([0., 0.])\n");
+          "    >>> c.initial_contact_state(c.model())\n    array([0., 0.])\n")
+      .def(py::pickle([](const LumpedScenario& c) { return lumped_state(c); },
+                      [](const py::tuple& t) { return lumped_from(t); }));
 
 #if BRISTLE_PYTHON_LINE_SCENARIOS
   py::enum_<io::LineMode>(m, "LineMode",
@@ -215,6 +353,18 @@ Example:
           [](LineSteadyScenario& c, FloatOrArray v) { c.velocities = to_vector(v, "kinematics velocities"); },
           "sliding: V_x (m/s); rolling: v_x = V_x - V_r (m/s)")
       .def_readwrite("Vr_mps", &LineSteadyScenario::Vr_mps, "rolling speed V_r (m/s), rolling only")
+      .def(py::pickle(
+          [](const LineSteadyScenario& c) { return py::make_tuple(line_base_state(c), c.velocities, c.Vr_mps); },
+          [](const py::tuple& t) {
+            check_state(t, 3, "LineSteadyScenario");
+            LineSteadyScenario c;
+            const auto base = t[0].cast<py::tuple>();
+            check_state(base, kLineBaseFields, "LineSteadyScenario");
+            line_base_from(c, base);
+            c.velocities = t[1].cast<std::vector<double>>();
+            c.Vr_mps = t[2].cast<double>();
+            return c;
+          }))
       .def("column_names", &LineSteadyScenario::column_names, "The CSV columns of solve() (with their units).\n\n"
            "Example:\n    >>> c = bristle.load_scenario(\"examples/fig5_sliding_steady.toml\").cases[0]\n"
            "    >>> c.column_names()[:4]\n    ['s', 'n1', 'n2', 'V_mps']\n")
@@ -249,7 +399,23 @@ Example:
                                               "    >>> c = bristle.load_scenario(\"examples/fig7_sliding_transient.toml\").cases[0]\n"
                                               "    >>> len(c.output_times())                       # s\n    601\n");
   bind_line_case_base<LineTransientScenario>(transient);
-  transient.def_readwrite("time", &LineTransientScenario::time)
+  transient
+      .def(py::pickle(
+          [](const LineTransientScenario& c) {
+            return py::make_tuple(line_base_state(c), table_files_state(c.table_files), c.time, c.field_times);
+          },
+          [](const py::tuple& t) {
+            check_state(t, 4, "LineTransientScenario");
+            LineTransientScenario c;
+            const auto base = t[0].cast<py::tuple>();
+            check_state(base, kLineBaseFields, "LineTransientScenario");
+            line_base_from(c, base);
+            c.table_files = table_files_from(t[1]);
+            c.time = t[2].cast<io::TimeGrid>();
+            c.field_times = t[3].cast<std::vector<double>>();
+            return c;
+          }))
+      .def_readwrite("time", &LineTransientScenario::time)
       .def_readwrite("field_times", &LineTransientScenario::field_times)
       .def("output_times", [](const LineTransientScenario& c) { return copy_array(c.output_times()); },
            "The output times (s) of the [time] table.\n\nExample:\n"
@@ -304,6 +470,35 @@ Example:
     >>> r.name, len(r.cases), "cases" in r.report
     ('lugre_stick_slip', 1, True)
 )doc");
+  // Pickles by its fields, the report as its JSON values (a fit's result, which holds its plot script, does not).
+  run_result.def(py::pickle(
+      [](const RunResult& r) {
+        if (r.plot_script)
+          throw py::type_error("RunResult '" + r.name + "': a fit's result holds its plot script (C++ code) and does "
+                               "not pickle; pickle its cases and report");
+        return py::make_tuple(r.name, r.title, r.sweep_column, r.cases, r.plot_x, r.plot_y, r.solve_seconds,
+                              json_to_python(r.report), r.case_labels, r.log_x, r.extra_files, r.optional_columns,
+                              r.warnings);
+      },
+      [](const py::tuple& t) {
+        if (t.size() != 13)
+          throw InvalidInput("RunResult: pickled state of " + std::to_string(t.size()) + " values; expected 13");
+        RunResult r;
+        r.name = t[0].cast<std::string>();
+        r.title = t[1].cast<std::string>();
+        r.sweep_column = t[2].cast<std::string>();
+        r.cases = t[3].cast<std::vector<CaseResult>>();
+        r.plot_x = t[4].cast<std::string>();
+        r.plot_y = t[5].cast<std::vector<std::string>>();
+        r.solve_seconds = t[6].cast<double>();
+        r.report = python_to_json(t[7]);
+        r.case_labels = t[8].cast<std::vector<std::string>>();
+        r.log_x = t[9].cast<bool>();
+        r.extra_files = t[10].cast<std::vector<io::ExtraFile>>();
+        r.optional_columns = t[11].cast<std::vector<std::string>>();
+        r.warnings = t[12].cast<std::vector<std::string>>();
+        return r;
+      }));
   run_result.def_readonly("name", &RunResult::name)
       .def_readonly("title", &RunResult::title)
       .def_readonly("sweep_column", &RunResult::sweep_column)
@@ -345,6 +540,17 @@ Example:
     >>> study.kind
     'patch_steady_map'
 )doc")
+      // A scenario of a kind without its own Python class pickles by the TOML text it was parsed from (its name and
+      // source too), parsed again on the other side; the lumped and line studies override this by their cases.
+      .def("__reduce__",
+           [](const Scenario& s) {
+             const io::Scenario::Origin* o = s.origin();
+             if (o == nullptr)
+               throw py::type_error("Scenario '" + s.name() + "' (kind \"" + std::string(s.kind()) +
+                                    "\"): built without TOML text, it does not pickle");
+             return reduce_by("io._parse_scenario", o->toml, o->name, o->source.path.string(),
+                              o->source.directory.string());
+           })
       .def_property_readonly("kind", [](const Scenario& s) { return std::string(s.kind()); })
       .def_property_readonly("name", &Scenario::name)
       .def_property_readonly("case_count", &Scenario::case_count)
@@ -367,6 +573,7 @@ Example:
   py::class_<io::LumpedStudy, Scenario>(m, "LumpedStudy", "kind = \"lumped\": cases of one contact point on a bench.\n\nExample:\n" IO_CASE
       "    >>> study = bristle.io.LumpedStudy([c, c]); study.case_count\n    2\n")
       .def(py::init<std::vector<LumpedScenario>>(), py::arg("cases"))
+      .def("__reduce__", [](const io::LumpedStudy& s) { return reduce_to(py::type::of<io::LumpedStudy>(), s.cases()); })
       .def_property_readonly("cases", [](py::object self) { return case_list<io::LumpedStudy>(self); });
 #if BRISTLE_PYTHON_LINE_SCENARIOS
   py::class_<io::LineSteadyStudy, Scenario>(m, "LineSteadyStudy",
@@ -374,12 +581,17 @@ Example:
                                             "    >>> bristle.load_scenario(\"examples/fig5_sliding_steady.toml\").kind\n"
                                             "    'line_steady'\n")
       .def(py::init<std::vector<LineSteadyScenario>>(), py::arg("cases"))
+      .def("__reduce__",
+           [](const io::LineSteadyStudy& s) { return reduce_to(py::type::of<io::LineSteadyStudy>(), s.cases()); })
       .def_property_readonly("cases", [](py::object self) { return case_list<io::LineSteadyStudy>(self); });
   py::class_<io::LineTransientStudy, Scenario>(m, "LineTransientStudy",
                                                "kind = \"line_transient\": transient runs of the line contact.\n\nExample:\n"
                                                "    >>> bristle.load_scenario(\"examples/fig7_sliding_transient.toml\").kind\n"
                                                "    'line_transient'\n")
       .def(py::init<std::vector<LineTransientScenario>>(), py::arg("cases"))
+      .def("__reduce__", [](const io::LineTransientStudy& s) {
+        return reduce_to(py::type::of<io::LineTransientStudy>(), s.cases());
+      })
       .def_property_readonly("cases", [](py::object self) { return case_list<io::LineTransientStudy>(self); });
 
 #endif
@@ -407,6 +619,16 @@ Example:
     >>> study.name, study.kind                      # the file's own name key
     ('lugre_stick_slip', 'lumped')
 )doc");
+  // Unpickling of a Scenario (Scenario.__reduce__): parses its TOML text again with its name and source.
+  m.def(
+      "_parse_scenario",
+      [](const std::string& toml, const std::string& name, const std::string& path, const std::string& directory) {
+        io::ScenarioSource source;
+        source.path = path;
+        source.directory = directory;
+        return io::parse_scenario(toml, name, source);
+      },
+      py::arg("toml"), py::arg("name"), py::arg("path"), py::arg("directory"));
   m.def("scenario_kinds", &io::scenario_kinds, R"doc(The registered scenario kinds (the values of `kind` in a TOML file).
 
 Example:

@@ -228,7 +228,14 @@ Example:
 )doc")
       .def(py::init<const laws::CoulombStribeckParams&, double, double, std::string_view>(), py::arg("params"),
            py::arg("admittance"), py::arg("normal_load_N"), py::arg("prefix") = "friction")
+      .def("__reduce__",
+           [](const laws::CoulombStribeck& law) {
+             return reduce_to(py::type::of<laws::CoulombStribeck>(), law.params(), law.admittance(),
+                              law.normal_load_N());
+           })
       .def_property_readonly("params", &laws::CoulombStribeck::params)
+      .def_property_readonly("admittance", &laws::CoulombStribeck::admittance, "a (m/(N s))")
+      .def_property_readonly("normal_load_N", &laws::CoulombStribeck::normal_load_N, "N (N)")
       .def_property_readonly("well_posed", &laws::CoulombStribeck::well_posed)
       .def_property_readonly("mu_static", &laws::CoulombStribeck::mu_static, "mu(0) = mu_s")
       .def(

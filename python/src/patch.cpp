@@ -75,18 +75,39 @@ double finite_time(double t, const char* what) {
 }
 
 /// A kinematics history: a PatchKinematics (constant) or a callable t -> PatchKinematics (GIL taken).
+// The histories of a PatchTransient, as named function objects so that pickling finds the Python argument again
+// (std::function::target<...>()).
+struct ConstantKinematics {
+  PatchKinematics kin;
+  PatchKinematics operator()(double) const { return kin; }
+};
+struct PythonKinematics {
+  std::shared_ptr<PyCallable> fn;
+  PatchKinematics operator()(double t) const {
+    py::gil_scoped_acquire gil;
+    py::object r = fn->object()(t);
+    return cast_arg<PatchKinematics>(r, "kinematics(t)", "a PatchKinematics");
+  }
+};
+struct ConstantLoad {
+  double Fz;
+  double operator()(double) const { return Fz; }
+};
+
 KinematicsHistory to_kinematics_history(py::handle value) {
   if (py::isinstance<PatchKinematics>(value)) {
     const PatchKinematics kin = value.cast<PatchKinematics>();
     kin.validate("kinematics");
-    return [kin](double) { return kin; };
+    return ConstantKinematics{kin};
   }
-  auto fn = std::make_shared<PyCallable>(py::reinterpret_borrow<py::object>(value), "kinematics");
-  return [fn](double t) {
-    py::gil_scoped_acquire gil;
-    py::object r = fn->object()(t);
-    return cast_arg<PatchKinematics>(r, "kinematics(t)", "a PatchKinematics");
-  };
+  return PythonKinematics{std::make_shared<PyCallable>(py::reinterpret_borrow<py::object>(value), "kinematics")};
+}
+
+/// The Python argument a history was made from (the inverse of to_kinematics_history / to_load_history).
+py::object kinematics_argument(const KinematicsHistory& h) {
+  if (const auto* c = h.target<ConstantKinematics>()) return py::cast(c->kin);
+  if (const auto* p = h.target<PythonKinematics>()) return p->fn->object();
+  throw py::type_error("PatchTransient: kinematics made in C++ do not pickle");
 }
 
 /// A load history: a number F_z (N, constant) or a callable t -> F_z (GIL taken, finite checked).
@@ -95,10 +116,15 @@ LoadHistory to_load_history(py::handle value) {
     const double Fz = to_double(value, "load");
     if (!std::isfinite(Fz) || Fz <= 0.0)
       throw InvalidInput("load = " + repr_double(Fz) + ": must be a finite normal load > 0 N");
-    return [Fz](double) { return Fz; };
+    return ConstantLoad{Fz};
   }
-  ScalarCallable fn{PyCallable(py::reinterpret_borrow<py::object>(value), "load")};
-  return [fn](double t) { return fn(t); };
+  return ScalarCallable{PyCallable(py::reinterpret_borrow<py::object>(value), "load")};
+}
+
+py::object load_argument(const LoadHistory& h) {
+  if (const auto* c = h.target<ConstantLoad>()) return py::float_(c->Fz);
+  if (const auto* p = h.target<ScalarCallable>()) return p->fn.object();
+  throw py::type_error("PatchTransient: a load made in C++ does not pickle");
 }
 
 /// Applies fn(point, out) to one point (2,) (returns a float, or a (k,) array when k > 1) or to every row
@@ -482,6 +508,18 @@ Example:
     (0.05, 0.025, 1145916)
 )doc")
       .def(py::init([](const PatchParams& p) { return PatchGeometry(p, "patch"); }), py::arg("params"))
+      .def("__reduce__",
+           [](const PatchGeometry& g) {
+             // The geometry keeps what it uses of its PatchParams: shape, 2a, 2b, pressure and F_z (p_0 was
+             // checked against F_z; the grid and solver keys do not enter).
+             PatchParams p;
+             p.shape = g.shape();
+             p.length_m = 2.0 * g.a();
+             p.width_m = 2.0 * g.b();
+             p.pressure = g.pressure_kind();
+             p.normal_load_N = g.normal_load();
+             return reduce_to(py::type::of<PatchGeometry>(), p);
+           })
       .def_property_readonly("a", &PatchGeometry::a, "half-length (m)")
       .def_property_readonly("b", &PatchGeometry::b, "half-width (m)")
       .def_property_readonly("shape", &PatchGeometry::shape)
@@ -541,6 +579,18 @@ Example:
     >>> r.R.shape, bool(r.lambda_S1[0] >= r.lambda_S1[1])
     ((2, 2), True)
 )doc")
+      .def(py::pickle(
+          [](const Riemann& r) { return py::make_tuple(r.theta, Mat2(r.R), Vec2(r.lambda_S1), Vec2(r.lambda_S2)); },
+          [](const py::tuple& t) {
+            if (t.size() != 4)
+              throw InvalidInput("Riemann: pickled state of " + std::to_string(t.size()) + " values; expected 4");
+            Riemann r;
+            r.theta = t[0].cast<double>();
+            r.R = to_mat2(t[1], "Riemann.R");
+            r.lambda_S1 = to_vec2(t[2], "Riemann.lambda_S1");
+            r.lambda_S2 = to_vec2(t[3], "Riemann.lambda_S2");
+            return r;
+          }))
       .def_readonly("theta", &Riemann::theta)
       .def_property_readonly("R", [](const Riemann& r) -> Mat2 { return r.R; })
       .def_property_readonly("lambda_S1", [](const Riemann& r) -> Vec2 { return r.lambda_S1; })
@@ -584,6 +634,35 @@ Example:
     >>> e.points.shape, e.max_speed.shape                   # m; m/s per family
     ((8, 2), (4,))
 )doc")
+      .def(py::pickle(
+          [](const EdgeMap& e) {  // (points (n, 4): x, y, normal x, normal y; edges: 4 lists; max_speed)
+            std::vector<std::array<double, 4>> points;
+            for (const auto& p : e.points) points.push_back({p.x[0], p.x[1], p.normal[0], p.normal[1]});
+            py::list edges;
+            for (const auto& family : e.edges) {
+              std::vector<int> v;
+              for (const Edge x : family) v.push_back(static_cast<int>(x));
+              edges.append(py::cast(v));
+            }
+            return py::make_tuple(points, edges, e.max_speed);
+          },
+          [](const py::tuple& t) {
+            if (t.size() != 3)
+              throw InvalidInput("EdgeMap: pickled state of " + std::to_string(t.size()) + " values; expected 3");
+            EdgeMap e;
+            for (const auto& p : t[0].cast<std::vector<std::array<double, 4>>>())
+              e.points.push_back({Vec2(p[0], p[1]), Vec2(p[2], p[3])});
+            const auto edges = t[1].cast<std::vector<std::vector<int>>>();
+            if (edges.size() != 4) throw InvalidInput("EdgeMap: pickled edges of " + std::to_string(edges.size()) +
+                                                      " families; expected 4");
+            for (std::size_t f = 0; f < 4; ++f)
+              for (const int x : edges[f]) {
+                if (x < 0 || x > 2) throw InvalidInput("EdgeMap: pickled edge value " + std::to_string(x));
+                e.edges[f].push_back(static_cast<Edge>(x));
+              }
+            e.max_speed = t[2].cast<std::array<double, 4>>();
+            return e;
+          }))
       .def_property_readonly("points",
                              [](const EdgeMap& e) {
                                py::array_t<double> x({static_cast<py::ssize_t>(e.points.size()), py::ssize_t{2}});
@@ -625,6 +704,13 @@ Example:
 
   py::class_<Eq84Check>(m, "Eq84Check",
                         "max over the patch of div(p V_i) = grad p . V_i (Pa/s), i = 1, 2; eq. 84 holds when <= 0." "\n\nExample:\n" GEOM_EX "    >>> c = bristle.patch.check_eq84(g, bristle.patch.rolling(V_r=16.0, v_x=0.6))\n" "    >>> type(c.satisfied()) is bool\n" "    True\n")
+      .def(py::pickle([](const Eq84Check& c) { return py::make_tuple(c.max_div_pV1, c.max_div_pV2); },
+                      [](const py::tuple& t) {
+                        if (t.size() != 2)
+                          throw InvalidInput("Eq84Check: pickled state of " + std::to_string(t.size()) +
+                                             " values; expected 2");
+                        return Eq84Check{t[0].cast<double>(), t[1].cast<double>()};
+                      }))
       .def_readonly("max_div_pV1", &Eq84Check::max_div_pV1)
       .def_readonly("max_div_pV2", &Eq84Check::max_div_pV2)
       .def("satisfied", &Eq84Check::satisfied, py::arg("tol") = 0.0, "max_div_pV1 and max_div_pV2 <= tol (Pa/s)." "\n\nExample:\n" GEOM_EX "    >>> c = bristle.patch.check_eq84(g, bristle.patch.rolling(V_r=16.0, v_x=0.6), samples=21)\n" "    >>> c.satisfied(tol=1e30)\n" "    True\n");
@@ -684,6 +770,9 @@ Example:
 )doc")
       .def(py::init<const contact::ContactModel&, const PatchParams&>(), py::arg("model"), py::arg("params"),
            py::keep_alive<1, 2>())
+      .def("__reduce__",
+           [](const PatchSolver& s) { return reduce_to(py::type::of<PatchSolver>(), s.model(), s.params()); })
+      .def_property_readonly("params", &PatchSolver::params)
       .def(
           "solve",
           [](PatchSolver& s, const PatchKinematics& k, bool warm) {
@@ -826,6 +915,23 @@ Example:
                                                      to_load_history(load));
            }),
            py::arg("model"), py::arg("params"), py::arg("kinematics"), py::arg("load"), py::keep_alive<1, 2>())
+      // Pickles by its arguments and its start time, unloaded (new, or after reset()); one that has stepped holds a
+      // field and energy integrals the library cannot set, so it refuses (TypeError) rather than restart silently.
+      .def("__reduce__",
+           [](const PatchTransient& tr) {
+             if (tr.steps_taken() > 0)
+               throw py::type_error("PatchTransient: a transient patch that has stepped (" +
+                                    std::to_string(tr.steps_taken()) +
+                                    " steps) does not pickle: its field cannot be set again; pickle it before "
+                                    "advancing or after reset()");
+             // Rebuilt as PatchTransient(model, params, kinematics, load).reset(time).
+             return py::make_tuple(
+                 py::module_::import("bristle._conventions").attr("build_then_call"),
+                 py::make_tuple(py::type::of<PatchTransient>(),
+                                py::make_tuple(tr.model(), tr.params(), kinematics_argument(tr.kinematics()),
+                                               load_argument(tr.load())),
+                                "reset", py::make_tuple(tr.time())));
+           })
       .def(
           "reset", [](PatchTransient& tr, double t0) { tr.reset(finite_time(t0, "t0")); }, py::arg("t0") = 0.0,
           "Unloaded contact (u = 0) at t0 (s).\n\nExample:\n" TR_EXAMPLE

@@ -64,6 +64,7 @@ std::vector<std::vector<double>> to_rows(py::handle value, std::string_view what
                          "equal length holding numbers");
     throw py::type_error(std::string(what) + ": expected an (N, M) array of numbers");
   }
+  if (a.ndim() == 1 && a.shape(0) == 0) return {};  // no modes: the default (validate() rejects it)
   if (a.ndim() != 2)
     throw InvalidInput(std::string(what) + ": expected an (N, M) array (N modes, M contact points), got " +
                        std::to_string(a.ndim()) + " dimension(s)");
@@ -220,7 +221,9 @@ Example:
              p.mode_values = to_rows(values, "structure.mode_values");
              return p;
            }),
-           py::kw_only(), py::arg("frequencies_rad_per_s"), py::arg("damping_ratios"), py::arg("mode_values"))
+           py::kw_only(), py::arg("frequencies_rad_per_s") = std::vector<double>{},
+           py::arg("damping_ratios") = std::vector<double>{},
+           py::arg("mode_values") = std::vector<std::vector<double>>{})
       .def_property(
           "frequencies_rad_per_s", [](const GenericModalParams& p) { return copy_array(p.frequencies_rad_per_s); },
           [](GenericModalParams& p, ArrayLike v) {
@@ -235,7 +238,23 @@ Example:
       .def("validate", &GenericModalParams::validate, py::arg("prefix") = "structure",
            validate_doc("bristle.structures.GenericModalParams(frequencies_rad_per_s=[-1.0], damping_ratios=[0.1], "
                         "mode_values=[[1.0]]).validate()",
-                        "structure.frequencies_rad_per_s[0] = -1: must be > 0").c_str());
+                        "structure.frequencies_rad_per_s[0] = -1: must be > 0").c_str())
+      .def(
+          "__eq__",
+          [](const GenericModalParams& a, const GenericModalParams& b) {
+            return a.frequencies_rad_per_s == b.frequencies_rad_per_s && a.damping_ratios == b.damping_ratios &&
+                   a.mode_values == b.mode_values;
+          },
+          py::is_operator())
+      .def("__repr__", [](const GenericModalParams& p) {
+        std::string rows;
+        for (const auto& row : p.mode_values) rows += (rows.empty() ? "" : ", ") + repr_list(row);
+        return "GenericModalParams(frequencies_rad_per_s=" + repr_list(p.frequencies_rad_per_s) +
+               ", damping_ratios=" + repr_list(p.damping_ratios) + ", mode_values=[" + rows + "])";
+      });
+  generic_params.attr("__hash__") = py::none();
+  pickle_fields(generic_params, "GenericModalParams", &GenericModalParams::frequencies_rad_per_s,
+                &GenericModalParams::damping_ratios, &GenericModalParams::mode_values);
   add_copy<GenericModalParams>(
       generic_params,
       "    >>> p = bristle.structures.GenericModalParams(frequencies_rad_per_s=[1.0], damping_ratios=[0.1],\n"
@@ -904,6 +923,61 @@ Example:
                   &KernelSamples::modes, &KernelSamples::method);
     auto jump = py::reinterpret_borrow<py::class_<KernelJump>>(m.attr("KernelJump"));
     pickle_fields(jump, "KernelJump", &KernelJump::tau_s, &KernelJump::jump);
+    auto modes = py::reinterpret_borrow<py::class_<ModeTable>>(m.attr("ModeTable"));
+    pickle_fields(modes, "ModeTable", &ModeTable::omega, &ModeTable::damping, &ModeTable::values);
+  }
+  {  // structures (docs/python.md, "Pickling")
+    // A structure by its factory and parameters; a generic (or truncated) one by its mode table, as
+    // GenericModalParams (Structure.generic of the same table is the same structure).
+    auto structure = py::reinterpret_borrow<py::class_<Structure>>(m.attr("Structure"));
+    structure.def("__reduce__", [](const Structure& s) -> py::tuple {
+      switch (s.kind()) {
+        case StructureKind::taut_string:
+          return reduce_by("structures.Structure.taut_string", s.string_params());
+        case StructureKind::cantilever:
+          return reduce_by("structures.Structure.cantilever", s.beam_params());
+        case StructureKind::simply_supported_beam:
+          return reduce_by("structures.Structure.simply_supported_beam", s.beam_params());
+        case StructureKind::generic:
+          break;
+      }
+      const ModeTable t = s.modes(s.mode_count());
+      GenericModalParams p;
+      p.frequencies_rad_per_s.assign(t.omega.data(), t.omega.data() + t.omega.size());
+      p.damping_ratios.assign(t.damping.data(), t.damping.data() + t.damping.size());
+      for (Eigen::Index k = 0; k < t.values.rows(); ++k) {
+        std::vector<double> row(static_cast<std::size_t>(t.values.cols()));
+        for (Eigen::Index j = 0; j < t.values.cols(); ++j) row[static_cast<std::size_t>(j)] = t.values(k, j);
+        p.mode_values.push_back(std::move(row));
+      }
+      return reduce_by("structures.Structure.generic", p);
+    });
+    // Steppers by their structure, step and options, before their first advance(): an advanced one holds a
+    // force history that cannot be set again, so it refuses (TypeError) instead of restarting silently at t = 0.
+    const auto require_fresh = [](const ContactStepper& s, const char* name) {
+      if (s.steps_taken() > 0)
+        throw py::type_error(std::string(name) + ": a stepper that has advanced (" + std::to_string(s.steps_taken()) +
+                             " steps) does not pickle: its force history cannot be set again; pickle it before the "
+                             "first advance()");
+    };
+    auto modal = py::reinterpret_borrow<py::class_<ModalModel, ContactStepper>>(m.attr("ModalModel"));
+    modal.def("__reduce__", [require_fresh](const ModalModel& x) {
+      require_fresh(x, "ModalModel");
+      py::dict kwargs;
+      kwargs["track_energy"] = x.options().track_energy;
+      return py::make_tuple(py::module_::import("bristle._conventions").attr("call_factory_kw"),
+                            py::make_tuple("structures.ModalModel", kwargs, x.structure(), x.mode_count(), x.step_s()));
+    });
+    auto reduced = py::reinterpret_borrow<py::class_<ReducedModel, ContactStepper>>(m.attr("ReducedModel"));
+    reduced.def("__reduce__", [require_fresh](const ReducedModel& x) {
+      require_fresh(x, "ReducedModel");
+      return reduce_to(py::type::of<ReducedModel>(), x.structure(), x.step_s(), x.options());
+    });
+    auto delay = py::reinterpret_borrow<py::class_<StringDelayModel, ContactStepper>>(m.attr("StringDelayModel"));
+    delay.def("__reduce__", [require_fresh](const StringDelayModel& x) {
+      require_fresh(x, "StringDelayModel");
+      return reduce_to(py::type::of<StringDelayModel>(), x.structure(), x.step_s());
+    });
   }
 }
 

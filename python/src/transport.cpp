@@ -102,6 +102,10 @@ Example:
     (75.0, 10.0)
 )doc")
       .def(py::init<const PressureParams&, double, double>(), py::arg("params"), py::arg("L"), py::arg("normal_load_N"))
+      .def("__reduce__",
+           [](const Pressure& p) { return reduce_to(py::type::of<Pressure>(), p.params(), p.L(), p.normal_load()); })
+      .def_property_readonly("params", &Pressure::params)
+      .def_property_readonly("L", &Pressure::L, "contact length L (m)")
       .def(
           "__call__", [](const Pressure& p, FloatOrArray xi) { return map_array(xi, [&p](double x) { return p(x); }); },
           py::arg("xi"), R"doc(p(xi) (N/m) at xi (m); elementwise on arrays.

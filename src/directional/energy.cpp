@@ -190,15 +190,17 @@ void check_table(std::string_view key, const std::vector<double>& t, const std::
 Loading Loading::piecewise_linear(std::vector<double> t, std::vector<double> value, std::string_view key) {
   check_table(key, t, value);
   auto impl = std::make_shared<PiecewiseLinear>();
-  impl->t = std::move(t);
-  impl->v = std::move(value);
-  return Loading(std::move(impl));
+  impl->t = t;
+  impl->v = value;
+  return Loading(std::move(impl), Recipe{.kind = "piecewise_linear", .t = std::move(t), .value = std::move(value)});
 }
 
 Loading Loading::ramp(double l0, double rate) {
   require_finite("loading.l0", l0);
   require_finite("loading.rate", rate);
-  return piecewise_linear({0.0, 1.0}, {l0, l0 + rate});
+  Loading l = piecewise_linear({0.0, 1.0}, {l0, l0 + rate});  // checks l0 + rate too
+  l.recipe_ = std::make_shared<const Recipe>(Recipe{.kind = "ramp", .numbers = {l0, rate}});
+  return l;
 }
 
 Loading Loading::sine(double mean, double amplitude, double period, double phase, std::string_view key) {
@@ -211,7 +213,7 @@ Loading Loading::sine(double mean, double amplitude, double period, double phase
   impl->amplitude = amplitude;
   impl->period = period;
   impl->phase = phase;
-  return Loading(std::move(impl));
+  return Loading(std::move(impl), Recipe{.kind = "sine", .numbers = {mean, amplitude, period, phase}});
 }
 
 Loading Loading::triangle(double start, double amplitude, double period, double cycles, std::string_view key) {
@@ -235,7 +237,7 @@ Loading Loading::triangle(double start, double amplitude, double period, double 
   impl->t = std::move(t);
   impl->v = std::move(v);
   impl->extend_linear = false;
-  return Loading(std::move(impl));
+  return Loading(std::move(impl), Recipe{.kind = "triangle", .numbers = {start, amplitude, period, cycles}});
 }
 
 Loading Loading::custom(std::function<double(double)> value, std::function<double(double)> rate, double resolution,
@@ -243,10 +245,11 @@ Loading Loading::custom(std::function<double(double)> value, std::function<doubl
   if (!value || !rate) throw InvalidInput(fmt::format("{}: value and rate functions must both be given", key));
   require_positive(fmt::format("{}.resolution", key), resolution);
   auto impl = std::make_shared<Custom>();
-  impl->f = std::move(value);
-  impl->df = std::move(rate);
+  impl->f = value;
+  impl->df = rate;
   impl->resolution = resolution;
-  return Loading(std::move(impl));
+  return Loading(std::move(impl),
+                 Recipe{.kind = "custom", .numbers = {resolution}, .value_fn = std::move(value), .rate_fn = std::move(rate)});
 }
 
 double Loading::value(double t) const { return impl_->value(t); }
@@ -259,7 +262,8 @@ Loading Loading::affine(double scale, double offset) const {
   impl->base = impl_;
   impl->scale = scale;
   impl->offset = offset;
-  return Loading(std::move(impl));
+  return Loading(std::move(impl), Recipe{.kind = "affine", .numbers = {scale, offset},
+                                         .base = std::make_shared<const Loading>(*this)});
 }
 
 }  // namespace bristle::directional

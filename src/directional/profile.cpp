@@ -328,7 +328,9 @@ const ProfileParams& validated(const ProfileParams& p, std::string_view prefix) 
 }  // namespace
 
 Profile::Profile(const ProfileParams& params, std::string_view prefix)
-    : Profile(make_impl(validated(params, prefix)), describe(params), prefix) {}
+    : Profile(make_impl(validated(params, prefix)), describe(params), prefix) {
+  recipe_ = std::make_shared<const Recipe>(Recipe{.params = params});
+}
 
 Profile::Profile(std::shared_ptr<const Impl> impl, std::string description, std::string_view key)
     : impl_(std::move(impl)), description_(std::move(description)) {
@@ -382,8 +384,11 @@ Profile Profile::custom(std::function<double(double)> w, std::function<double(do
             key, names[j], format_value(x), format_value(a), names[j], format_value(x + 1.0), format_value(b)));
     }
   }
-  auto impl = std::make_shared<FunctionImpl>(std::move(w), std::move(dw), std::move(d2w), samples);
-  return Profile(std::move(impl), "custom", key);
+  auto impl = std::make_shared<FunctionImpl>(w, dw, d2w, samples);
+  Profile out(std::move(impl), "custom", key);
+  out.recipe_ = std::make_shared<const Recipe>(
+      Recipe{.w = std::move(w), .dw = std::move(dw), .d2w = std::move(d2w), .harmonics = harmonics});
+  return out;
 }
 
 double Profile::w(double x) const { return impl_->w(x); }
@@ -396,7 +401,9 @@ Profile Profile::mirrored() const {
   auto impl = std::make_shared<FunctionImpl>([base](double x) { return base->w(-x); },
                                              [base](double x) { return -base->dw(-x); },
                                              [base](double x) { return base->d2w(-x); }, impl_->samples());
-  return Profile(std::move(impl), fmt::format("mirrored ({})", description_), "profile");
+  Profile out(std::move(impl), fmt::format("mirrored ({})", description_), "profile");
+  out.recipe_ = std::make_shared<const Recipe>(Recipe{.mirror_of = std::make_shared<const Profile>(*this)});
+  return out;
 }
 
 }  // namespace bristle::directional

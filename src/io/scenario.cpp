@@ -363,14 +363,21 @@ std::vector<std::string> scenario_kinds() {
   return out;
 }
 
+std::unique_ptr<Scenario> parse_scenario(std::string_view toml, std::string_view name, const ScenarioSource& source) {
+  std::unique_ptr<Scenario> scenario = dispatch(toml, name, source);
+  scenario->origin_ = std::make_shared<const Scenario::Origin>(
+      Scenario::Origin{std::string(toml), std::string(name), source});
+  return scenario;
+}
+
 std::unique_ptr<Scenario> load_scenario(const std::filesystem::path& path) {
   const std::string text = read_text(path);
-  return dispatch(text, path.stem().string(), ScenarioSource::of_file(path));
+  return parse_scenario(text, path.stem().string(), ScenarioSource::of_file(path));
 }
 
 std::unique_ptr<Scenario> parse_scenario_string(std::string_view toml, std::string_view name,
                                                 const std::filesystem::path& directory) {
-  return dispatch(toml, name, ScenarioSource::of_text(directory));
+  return parse_scenario(toml, name, ScenarioSource::of_text(directory));
 }
 
 std::vector<LumpedScenario> parse_lumped_file(const std::filesystem::path& path) {

@@ -12,7 +12,10 @@
 namespace bristle::structures {
 
 ModalModel::ModalModel(const Structure& structure, long modes, double dt, const ModalModelOptions& options)
-    : ContactStepper(structure.contact_count(), dt), track_energy_(options.track_energy) {
+    : ContactStepper(structure.contact_count(), dt),
+      track_energy_(options.track_energy),
+      structure_(structure),
+      options_(options) {
   if (modes < 1) throw InvalidInput(fmt::format("modes = {}: must be >= 1", modes));
   if (structure.finite() && modes > structure.mode_count())
     throw InvalidInput(fmt::format("modes = {}: the structure has only {} modes", modes, structure.mode_count()));

@@ -98,7 +98,7 @@ void ReducedModelOptions::validate(std::string_view prefix) const {
 }
 
 ReducedModel::ReducedModel(const Structure& structure, double dt, const ReducedModelOptions& options)
-    : ContactStepper(structure.contact_count(), dt) {
+    : ContactStepper(structure.contact_count(), dt), structure_(structure), options_(options) {
   options.validate("model");
   const Structure& s = structure;
   if (!s.finite() && !(s.min_damping_ratio() > 0.0)) {
@@ -398,7 +398,7 @@ double string_delay_step(const TautStringParams& params, double dt) {
 }
 
 StringDelayModel::StringDelayModel(const Structure& structure, double dt)
-    : ContactStepper(structure.contact_count(), dt) {
+    : ContactStepper(structure.contact_count(), dt), structure_(structure) {
   if (structure.kind() != StructureKind::taut_string || structure.string_params().damping_ratio != 0.0)
     throw InvalidInput(fmt::format("structure.type = \"{}\": the neutral delay form is the undamped taut string's "
                                    "(damping_ratio = 0)",

@@ -230,24 +230,145 @@ RESULTS = ("SteadyPatch", "PatchSnapshot", "TimeSeries", "BenchRun", "Stats", "S
            "KeyInfo", "CaseResult", "Sweep", "OutputOptions", "InitialCondition", "NapEffect", "LimitState",
            "Progress") + MODELS
 
+# Parameter, analysis and model classes that pickle by their constructor arguments or fields (2026-12-04, pickle
+# branch): the library keeps what rebuilds them (Profile.recipe(), Loading.recipe(), the accessors beside the members).
+EXAMPLES = __import__("pathlib").Path(__file__).resolve().parents[2] / "examples"
+
+
+def _geometry():
+    return bp.PatchGeometry(bp.PatchParams(shape="ellipse", length_m=0.1, width_m=0.05, pressure="hertzian",
+                                           normal_load_N=3000.0))
+
+
+def _riemann():
+    return bp.riemann(papers.rolling_model(0.4, 1).pair)
+
+
+def _string():
+    return st.Structure.taut_string(damping_ratio=0.1, contact_positions_m=[0.3])
+
+
+# A transient line scenario small enough to run in milliseconds, with a field output (its ExtraFile).
+LINE_TRANSIENT_TOML = """
+name = "tiny_line_transient"
+kind = "line_transient"
+[law]
+type = "frbd"
+mu_s = 1.0
+mu_d = 0.7
+v_s = 6.0
+[body1]
+type = "gkv"
+k0 = 240.0
+c = [100.0]
+tau = [0.1]
+[body2]
+type = "gkv"
+c = "eq58"
+tau = [0.1]
+[pair]
+s = 0.4
+[line]
+L_m = 0.2
+normal_load_N = 10.0
+cells = 10
+[kinematics]
+mode = "sliding"
+Vx = 0.1
+[time]
+t_end_s = 0.01
+output_dt_s = 0.005
+field_times_s = [0.01]
+"""
+
+
+def _line_transient_run():
+    return bristle.io.parse_scenario_string(LINE_TRANSIENT_TOML).run()
+
+
+# A steady line scenario: two cases (a sweep of s) of three velocities.
+LINE_STEADY_TOML = """
+name = "tiny_line_steady"
+kind = "line_steady"
+[law]
+type = "frbd"
+mu_s = 1.0
+mu_d = 0.7
+v_s = 6.0
+[body1]
+type = "gkv"
+k0 = 240.0
+c = [100.0]
+tau = [0.1]
+[body2]
+type = "gkv"
+c = "eq58"
+tau = [0.1]
+[pair]
+s = 0.4
+[line]
+L_m = 0.2
+normal_load_N = 10.0
+[kinematics]
+mode = "sliding"
+V_mps = { from = 0.01, to = 1.0, points = 3, spacing = "log" }
+[sweep]
+s = [0.4, 0.6]
+"""
+
+
+SAMPLES["CoulombStribeck"] = lambda: bristle.laws.CoulombStribeck(
+    bristle.CoulombStribeckParams(mu_s=0.5, mu_d=0.3, v_s=0.1), admittance=0.01, normal_load_N=10.0)
+SAMPLES["Pressure"] = lambda: bristle.transport.Pressure(bristle.PressureParams(kind="parabolic"), 0.2, 10.0)
+SAMPLES["PatchGeometry"] = _geometry
+SAMPLES["PatchSolver"] = lambda: bp.PatchSolver(papers.rolling_model(0.4, 0), bp.PatchParams(nx=12, ny=6))
+SAMPLES["PatchTransient"] = lambda: bp.PatchTransient(papers.rolling_model(0.4, 0), bp.PatchTransientParams(
+    patch=bp.PatchParams(nx=12, ny=6), size_exponent=0.5), bp.rolling(V_r=16.0, v_x=0.1), 3000.0)
+SAMPLES["Profile"] = lambda: d.Profile(d.ProfileParams(kind="ratchet", amplitude=0.08, asymmetry=0.2))
+SAMPLES["Mechanism"] = _mechanism
+SAMPLES["PerceivedProfile"] = lambda: d.PerceivedProfile(d.Profile(d.ProfileParams(kind="sine", amplitude=0.08)), 1.0)
+SAMPLES["WigglyPotential"] = lambda: d.WigglyPotential(_mechanism(), 0.05)
+SAMPLES["ConvexEnergy"] = lambda: d.ConvexEnergy(k=2.0, c4=0.5)
+SAMPLES["Loading"] = lambda: d.Loading.triangle(0.0, 0.8, 2.0, 1.0).affine(2.0, 1.0)
+SAMPLES["WigglySystem"] = lambda: d.WigglySystem(d.WigglyPotential(_mechanism(), 0.05), d.ConvexEnergy(k=1.0),
+                                                 d.Loading.sine(0.1, 1.0, 2.0, 0.25), 1.5)
+SAMPLES["LimitSystem"] = lambda: d.LimitSystem(d.ConvexEnergy(k=1.0), d.Loading.ramp(0.0, 1.0), 0.3, -0.2)
+SAMPLES["Structure"] = _string
+SAMPLES["GenericModalParams"] = lambda: st.GenericModalParams(frequencies_rad_per_s=[1.0, 3.0],
+                                                              damping_ratios=[0.1, 0.2], mode_values=[[1.0], [0.5]])
+SAMPLES["ModeTable"] = lambda: _string().modes(3)
+# Steppers before their first advance() (an advanced one raises TypeError: test_pickle.py).
+SAMPLES["ModalModel"] = lambda: st.ModalModel(_string(), 20, 1e-3, track_energy=True)
+SAMPLES["ReducedModel"] = lambda: st.ReducedModel(_string(), 1e-3, st.ReducedModelOptions(window_steps=17))
+SAMPLES["StringDelayModel"] = lambda: st.StringDelayModel(st.Structure.taut_string(contact_positions_m=[0.3, 0.7]),
+                                                          0.25)
+SAMPLES["Riemann"] = _riemann
+SAMPLES["EdgeMap"] = lambda: bp.classify_edges(_geometry(), _riemann(), bp.rolling(V_r=16.0, v_x=0.6), samples=8)
+SAMPLES["Eq84Check"] = lambda: bp.check_eq84(_geometry(), bp.rolling(V_r=16.0, v_x=0.6), samples=21)
+SAMPLES["RunResult"] = _line_transient_run
+SAMPLES["ExtraFile"] = lambda: _line_transient_run().extra_files[0]
+# Scenarios: every field of the parsed case, the ones Python does not show included (source, table files, the
+# input form of the key paths, the textbook block); the studies by their cases.
+SAMPLES["LumpedScenario"] = lambda: _with(_lumped_run()[1], pair_s=0.3)
+SAMPLES["LumpedStudy"] = lambda: _lumped_run()[0]
+SAMPLES["LineSteadyScenario"] = lambda: bristle.io.parse_scenario_string(LINE_STEADY_TOML).cases[1]
+SAMPLES["LineSteadyStudy"] = lambda: bristle.io.parse_scenario_string(LINE_STEADY_TOML)
+SAMPLES["LineTransientScenario"] = lambda: bristle.io.parse_scenario_string(LINE_TRANSIENT_TOML).cases[0]
+SAMPLES["LineTransientStudy"] = lambda: bristle.io.parse_scenario_string(LINE_TRANSIENT_TOML)
+# A kind without its own Python class: by the TOML text it was parsed from.
+SAMPLES["Scenario"] = lambda: bristle.load_scenario(str(EXAMPLES / "patch_slip_spin_map.toml"))
+MORE_MODELS = ("CoulombStribeck", "Pressure", "PatchGeometry", "PatchSolver", "PatchTransient", "Profile", "Mechanism",
+               "PerceivedProfile", "WigglyPotential", "ConvexEnergy", "Loading", "WigglySystem", "LimitSystem",
+               "Structure", "ModalModel", "ReducedModel", "StringDelayModel")
+MODELS += MORE_MODELS
+RESULTS += MORE_MODELS + ("ModeTable", "Riemann", "EdgeMap", "Eq84Check", "RunResult", "ExtraFile", "LumpedScenario",
+                           "LumpedStudy", "LineSteadyScenario", "LineSteadyStudy", "LineTransientScenario",
+                           "LineTransientStudy", "Scenario")
+
 # Classes that do not pickle yet, with the reason (docs/python.md, "Pickling": not done).
 NOT_PICKLED = {
-    # The C++ class keeps no accessor for a constructor argument, so the binding cannot rebuild it (a later change
-    # of the library: CoulombStribeck's admittance and load, Pressure's L, PatchGeometry's and PatchSolver's
-    # PatchParams, Profile's ProfileParams or Python callables, which Mechanism, WigglyPotential and the systems
-    # built on them hold).
-    "CoulombStribeck", "Pressure", "PatchGeometry", "PatchSolver", "PatchTransient", "Profile", "Mechanism",
-    "WigglyPotential", "ConvexEnergy", "Loading", "WigglySystem", "LimitSystem", "PerceivedProfile",
-    # Structures: built from a Structure whose modes may come from a table or a Python function (not yet).
-    "Structure", "ModalModel", "ReducedModel", "StringDelayModel", "ContactStepper", "ModeTable",
-    "GenericModalParams",
-    # Scenarios: parsed from TOML (pickle the TOML text and parse it again); their results hold the JSON report.
-    "Scenario", "LumpedScenario", "LineSteadyScenario", "LineTransientScenario", "LumpedStudy", "LineSteadyStudy",
-    "LineTransientStudy", "RunResult",
-    # Pickles by its fields, but has no fast sample here (only a transient line scenario with fields makes one).
-    "ExtraFile",
-    # Patch analysis results (not yet).
-    "Riemann", "EdgeMap", "Eq84Check",
+    # The abstract base class of the steppers: no object is of this class itself (its three subclasses pickle).
+    "ContactStepper",
 }
 
 # Repr round trip: eval(repr(x)) == x with the names of `from bristle import *` and of the class's submodule.

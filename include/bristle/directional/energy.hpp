@@ -26,6 +26,7 @@
 // | c4       | quartic coefficient of Phi            | N/m^3 | >= 0   |
 #include <functional>
 #include <memory>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -85,11 +86,26 @@ class Loading {
   /// scale * l(t) + offset.
   Loading affine(double scale, double offset) const;
 
+  /// How the loading was made, enough to make it again (pickling): `kind` names the factory
+  /// ("piecewise_linear", "ramp", "sine", "triangle", "custom" or "affine"), `numbers` are its numeric
+  /// arguments in order (ramp: l0, rate; sine: mean, amplitude, period, phase; triangle: start, amplitude,
+  /// period, cycles; custom: resolution; affine: scale, offset), `t` and `value` the table (piecewise_linear),
+  /// `value_fn` and `rate_fn` the functions (custom), `base` the loading affine() was called on.
+  struct Recipe {
+    std::string kind{};
+    std::vector<double> numbers{}, t{}, value{};
+    std::function<double(double)> value_fn{}, rate_fn{};
+    std::shared_ptr<const Loading> base{};
+  };
+  const Recipe& recipe() const { return *recipe_; }
+
   struct Impl;
 
  private:
-  explicit Loading(std::shared_ptr<const Impl> impl) : impl_(std::move(impl)) {}
+  Loading(std::shared_ptr<const Impl> impl, Recipe recipe)
+      : impl_(std::move(impl)), recipe_(std::make_shared<const Recipe>(std::move(recipe))) {}
   std::shared_ptr<const Impl> impl_;
+  std::shared_ptr<const Recipe> recipe_;
 };
 
 }  // namespace bristle::directional

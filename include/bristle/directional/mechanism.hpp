@@ -159,6 +159,8 @@ class PerceivedProfile {
   double g_inverse(double Z) const;
   double W(double Z) const;   // Wcal(Z)
   double dW(double Z) const;  // Wcal'(Z) = w'(P) / (1 + a w'(P))   eq. 3.13
+  const Profile& profile() const { return profile_; }
+  double a() const { return a_; }
 
  private:
   Profile profile_;

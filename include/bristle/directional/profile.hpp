@@ -33,6 +33,7 @@
 // (needed to bracket the geometric inversions of the mechanisms).
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -136,11 +137,22 @@ class Profile {
   /// The profile mirrored, x -> -x: w~(x) = w(-x), so omega~_+ = -omega_- (against the nap, §3.4).
   Profile mirrored() const;
 
+  /// How the profile was made, enough to make it again (pickling): from `params`; from the user functions
+  /// `w`, `dw`, `d2w` with `harmonics` (custom); or as the mirror of `mirror_of` (mirrored()).
+  struct Recipe {
+    std::optional<ProfileParams> params{};
+    std::function<double(double)> w{}, dw{}, d2w{};
+    int harmonics = 16;
+    std::shared_ptr<const Profile> mirror_of{};
+  };
+  const Recipe& recipe() const { return *recipe_; }
+
   struct Impl;  // the kind-specific evaluation (public only for the implementation file)
 
  private:
   Profile(std::shared_ptr<const Impl> impl, std::string description, std::string_view key);
   std::shared_ptr<const Impl> impl_;
+  std::shared_ptr<const Recipe> recipe_;
   std::string description_;
   Extremum omega_plus_, omega_minus_, w_max_, w_min_;
 };

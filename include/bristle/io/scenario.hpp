@@ -322,6 +322,21 @@ class Scenario {
   virtual std::string summary() const = 0;
   /// Solves every case. Throws SolverError if a solve fails.
   virtual RunResult run(const ProgressCallback& progress = {}) const = 0;
+
+  /// The TOML text it was parsed from, with its default name and source (load_scenario, parse_scenario_string,
+  /// parse_scenario): parse_scenario(toml, name, source) makes it again (e.g. pickling). Null for a scenario
+  /// built otherwise (LumpedStudy(cases), ...).
+  struct Origin {
+    std::string toml;
+    std::string name;
+    ScenarioSource source;
+  };
+  const Origin* origin() const { return origin_.get(); }
+
+ private:
+  friend std::unique_ptr<Scenario> parse_scenario(std::string_view toml, std::string_view name,
+                                                  const ScenarioSource& source);
+  std::shared_ptr<const Origin> origin_;
 };
 
 /// The lumped kind as a Scenario.
@@ -349,6 +364,9 @@ std::vector<std::string> scenario_kinds();
 
 /// Reads `kind` and dispatches. The name defaults to the file stem (or `name` for a string).
 std::unique_ptr<Scenario> load_scenario(const std::filesystem::path& path);
+/// Parses `toml` of any kind with the given default name and source (file names resolve from its directory and
+/// messages name it), keeping the text as the scenario's origin(): load_scenario and parse_scenario_string call it.
+std::unique_ptr<Scenario> parse_scenario(std::string_view toml, std::string_view name, const ScenarioSource& source);
 std::unique_ptr<Scenario> parse_scenario_string(std::string_view toml, std::string_view name = "scenario",
                                                 const std::filesystem::path& directory = {});
 

@@ -71,6 +71,9 @@ class CoulombStribeck {
                   std::string_view prefix = "friction");
 
   const CoulombStribeckParams& params() const { return p_; }
+  /// The one-step admittance a (m/(N s)) and the normal load N (N) it was built with.
+  double admittance() const { return a_; }
+  double normal_load_N() const { return N_; }
   /// a N max(-mu') < 1: the slip root is unique.
   bool well_posed() const { return well_posed_; }
   /// mu(0) (= mu_s): the static coefficient as the law evaluates it.

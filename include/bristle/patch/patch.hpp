@@ -269,6 +269,7 @@ class PatchSolver {
   /// Quadrature of the analytic pressure on the grid minus F_z, relative (a measure of the grid).
   double load_quadrature_error() const { return load_quadrature_error_; }
   const PatchGeometry& geometry() const { return geometry_; }
+  const PatchParams& params() const { return params_; }
   const Riemann& riemann_decomposition() const { return riemann_; }
   const contact::ContactModel& model() const { return model_; }
 

@@ -132,6 +132,11 @@ class PatchTransient {
   int ny() const { return ny_; }
   /// The state at cell (i, j) in the original variables.
   VecX state(int i, int j) const;
+  /// What it was built with (what rebuilds it, e.g. for pickling).
+  const contact::ContactModel& model() const { return model_; }
+  const PatchTransientParams& params() const { return params_; }
+  const KinematicsHistory& kinematics() const { return kinematics_; }
+  const LoadHistory& load() const { return load_; }
 
  private:
   /// sigma_x (direction 0) or sigma_y (direction 1).

@@ -36,6 +36,9 @@ class ModalModel final : public ContactStepper {
   const StepQuadrature* step_quadrature() const override { return track_energy_ ? &quadrature_ : nullptr; }
 
   long mode_count() const { return mode_count_; }
+  /// The structure and options it was built with (a copy: what rebuilds it, e.g. for pickling).
+  const Structure& structure() const { return structure_; }
+  const ModalModelOptions& options() const { return options_; }
   /// sum_k (q_k'^2 + omega_k^2 q_k^2)/2 at t_n (J).
   double stored_energy() const;
 
@@ -45,6 +48,8 @@ class ModalModel final : public ContactStepper {
 
   long mode_count_ = 0;
   bool track_energy_ = false;
+  Structure structure_;
+  ModalModelOptions options_;
   MatX n_;  // N x M mode values
   std::vector<double> omega_, q_, p_;
   std::vector<double> a11_, a12_, a21_, a22_, g0q_, g0p_, g1q_, g1p_;

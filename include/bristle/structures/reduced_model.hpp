@@ -53,6 +53,9 @@ class ReducedModel final : public ContactStepper {
   std::string description() const override;
 
   long window_steps() const { return window_; }
+  /// The structure and options it was built with (a copy: what rebuilds it, e.g. for pickling).
+  const Structure& structure() const { return structure_; }
+  const ReducedModelOptions& options() const { return options_; }
   long far_modes() const { return static_cast<long>(z_re_.size()); }
   /// Bound on the velocity error of the dropped far-field modes per newton of sup|f| (m/(N s)).
   double far_error_bound() const { return far_bound_; }
@@ -64,6 +67,8 @@ class ReducedModel final : public ContactStepper {
   void predict();
   void push_increment(const VecX& df);
 
+  Structure structure_;
+  ReducedModelOptions options_;
   long window_ = 0;
   double far_bound_ = 0.0;
   MatX G_;
@@ -96,6 +101,8 @@ class StringDelayModel final : public ContactStepper {
   long history_terms() const override { return 4L * contact_count_ * contact_count_ + contact_count_; }
   std::string description() const override;
   long period_steps() const { return period_steps_; }
+  /// The structure it was built with (a copy: what rebuilds it, e.g. for pickling).
+  const Structure& structure() const { return structure_; }
 
  private:
   struct Delay {
@@ -110,6 +117,7 @@ class StringDelayModel final : public ContactStepper {
   double w_at(int i, long m) const;
   void predict();
 
+  Structure structure_;
   long period_steps_ = 0;
   double gain_ = 0.0;
   std::vector<Delay> delays_;

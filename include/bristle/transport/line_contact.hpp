@@ -60,6 +60,8 @@ class Pressure {
   double mean(double a, double b) const;
   const PressureParams& params() const { return params_; }
   double normal_load() const { return normal_load_; }
+  /// The contact length L (m) it was built with.
+  double L() const { return L_; }
 
  private:
   double primitive(double xi) const;  // int_0^xi p

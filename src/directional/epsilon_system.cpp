@@ -105,6 +105,11 @@ integrate::Options WigglySystem::default_options(double epsilon) {
   return o;
 }
 
+long WigglySystem::step_budget(double path_m, double epsilon) {
+  const double steps = static_cast<double>(kBaseSteps) + kStepsPerWiggle * std::abs(path_m) / epsilon;
+  return steps < 2e8 ? static_cast<long>(steps) : 200'000'000L;  // default_options' budget at most
+}
+
 WigglyRun WigglySystem::run(double z0, double t0, const std::vector<double>& times, const integrate::Options& options,
                             const Progress& progress) const {
   require_finite("z0", z0);

@@ -149,9 +149,9 @@ void check_epsilon(const EpsilonList& e, const dir::Mechanism& mechanism, bool s
   }
   if (wiggles > kMaxWiggles)
     throw InvalidInput(fmt::format(
-        "epsilon.values_m = [{}]: the eps-systems would resolve {:.3g} wiggles ({} = {} m, over each eps, "
+        "epsilon.values_m = [{}]: the eps-systems would resolve {:.3g} wiggles ({} = {:.6g} m, over each eps, "
         "summed): at most {} (Limits in docs/scenarios.md; a larger eps or fewer cycles)",
-        fmt::join(e.values_m, ", "), wiggles, path_text, format_value(path_m), format_value(kMaxWiggles)));
+        fmt::join(e.values_m, ", "), wiggles, path_text, path_m, format_value(kMaxWiggles)));
 }
 
 /// [output] plot_x and plot_y name output columns.
@@ -379,10 +379,27 @@ namespace {
 
 const Keys kLoopColumns = {"t_s", "q_m", "u_m", "p_m", "angle_rad", "F_N", "D_J"};
 
-integrate::Options options_for(const integrate::Options& base, double atol_z_per_epsilon, double eps) {
+/// f(), with the eps-systems' step budget explained when it ran out (the integrator names the number only).
+template <class F>
+auto with_budget_note(F&& f) {
+  try {
+    return f();
+  } catch (const SolverError& e) {
+    if (std::string_view(e.what()).find("step budget exhausted") == std::string_view::npos) throw;
+    throw SolverError(fmt::format("{} (the eps-system's budget: the smaller of integrator.max_steps and {} + {} "
+                                  "steps per wiggle passed over; Limits in docs/scenarios.md)",
+                                  e.what(), dir::WigglySystem::kBaseSteps, dir::WigglySystem::kStepsPerWiggle));
+  }
+}
+
+/// The surface a loop's contact passes over: the triangle drive's path, 4 amplitudes per cycle.
+double loop_path_m(const DirectionalLoopScenario& sc) { return 4.0 * sc.amplitude_m * sc.cycles; }
+
+integrate::Options options_for(const integrate::Options& base, double atol_z_per_epsilon, double eps,
+                               double path_m) {
   integrate::Options o = dir::WigglySystem::default_options(eps);
   o.rtol = base.rtol;
-  o.max_steps = base.max_steps;
+  o.max_steps = std::min(base.max_steps, dir::WigglySystem::step_budget(path_m, eps));
   o.atol_per_component[0] = atol_z_per_epsilon * eps;
   return o;
 }
@@ -412,8 +429,7 @@ DirectionalLoopScenario parse_loop(const Section& root, std::string_view name, c
     throw InvalidInput(fmt::format("drive.cycles = {}: at most {} cycles (Limits in docs/scenarios.md)",
                                    format_value(sc.cycles), format_value(kMaxLoopCycles)));
   sc.driver();  // validates start, amplitude, period and cycles with the drive.* keys
-  check_epsilon(sc.epsilon, mechanism, eps_scalar, 4.0 * sc.amplitude_m * sc.cycles,
-                "the drive's path 4 drive.amplitude_m drive.cycles");
+  check_epsilon(sc.epsilon, mechanism, eps_scalar, loop_path_m(sc), "the drive's path 4 drive.amplitude_m drive.cycles");
   sc.integrator.validate("integrator");
   check_columns(sc.output, kLoopColumns);
   return sc;
@@ -457,9 +473,11 @@ RunResult DirectionalLoopStudy::run(const ProgressCallback& progress) const {
   const auto limit = dir::limit_loop(m, sc_.drive, q, times);
   const auto solve = [&](std::size_t i, const std::function<void(double)>& on_progress) {
     const double eps = *cases.values[i];
-    return eps == 0.0 ? limit
-                      : dir::epsilon_loop(m, {eps, sc_.epsilon.gamma}, sc_.drive, q, times,
-                                          options_for(sc_.integrator, sc_.atol_z_per_epsilon, eps), on_progress);
+    if (eps == 0.0) return limit;
+    return with_budget_note([&] {
+      return dir::epsilon_loop(m, {eps, sc_.epsilon.gamma}, sc_.drive, q, times,
+                               options_for(sc_.integrator, sc_.atol_z_per_epsilon, eps, loop_path_m(sc_)), on_progress);
+    });
   };
   const auto describe = [&](std::size_t i, dir::Loop& loop, Json& c) {
     const double eps = *cases.values[i];
@@ -565,8 +583,10 @@ RunResult DirectionalCrawlerStudy::run(const ProgressCallback& progress) const {
         run.series = std::move(thinned);
       }
     } else {
-      run = dir::crawl_epsilon(m, sc_.crawler, {eps, sc_.epsilon.gamma}, sc_.cycles, sc_.samples_per_cycle,
-                               on_progress);
+      run = with_budget_note([&] {
+        return dir::crawl_epsilon(m, sc_.crawler, {eps, sc_.epsilon.gamma}, sc_.cycles, sc_.samples_per_cycle,
+                                  on_progress);
+      });
     }
     return run;
   };

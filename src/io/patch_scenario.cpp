@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <functional>
 #include <limits>
 #include <numbers>
 
@@ -593,16 +594,20 @@ RunResult PatchTransientStudy::run(const ProgressCallback& progress) const {
     TimeSeries series(PatchTransientScenario::column_names());
     const std::vector<double> times = sc_.time.times();
     series.reserve(times.size());
+    // The fraction of the time span (the work is spread over time, not over the output rows), reported
+    // after every step too: an interval between output times may hold most of the run.
+    const double span = sc_.time.t_end_s - sc_.time.t_start_s;
+    const auto fraction = [&](double t) { return span > 0.0 ? (t - sc_.time.t_start_s) / span : 1.0; };
+    std::function<void(double)> on_step;
+    if (on_progress) on_step = [&](double t) { on_progress(std::min(fraction(t), 1.0)); };
     for (std::size_t i = 0; i < times.size(); ++i) {
-      solver.advance_to(times[i]);
+      solver.advance_to(times[i], on_step);
       const patch::PatchSnapshot s = solver.snapshot();
       series.add_row({s.t_s, s.Fz_N, s.scale, s.force_N[0], s.force_N[1], s.Mz_Nm, s.Mz_no_phi_Nm, s.stored_energy_J,
                       s.supplied_power_W, s.dissipated_power_W, s.supplied_energy_J, s.outflow_power_W,
                       s.compression_power_W, s.load_power_W, s.dissipated_energy_J, s.outflow_energy_J,
                       s.compression_energy_J, s.load_energy_J, s.energy_residual_J, s.scale_y});
-      // The fraction of the time span (the work is spread over time, not over the output rows).
-      const double span = sc_.time.t_end_s - sc_.time.t_start_s;
-      if (on_progress) on_progress(span > 0.0 ? (times[i] - sc_.time.t_start_s) / span : 1.0);
+      if (on_progress) on_progress(fraction(times[i]));
     }
     return series;
   };

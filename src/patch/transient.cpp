@@ -333,7 +333,7 @@ void PatchTransient::step(double dt) {
   power_ = p1;
 }
 
-void PatchTransient::advance_to(double t_end) {
+void PatchTransient::advance_to(double t_end, const std::function<void(double)>& on_step) {
   while (t_ < t_end) {
     const double remaining = t_end - t_;
     if (remaining <= 1e-12 * std::max(1.0, std::abs(t_end))) {
@@ -344,6 +344,7 @@ void PatchTransient::advance_to(double t_end) {
     if (!std::isfinite(dt))
       throw InvalidInput("patch transient: nothing is advected and transient.max_dt_s = 0; set a step cap");
     step(dt);
+    if (on_step) on_step(t_);
   }
 }
 

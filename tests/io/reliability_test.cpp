@@ -10,6 +10,7 @@
 #include <string>
 
 #include "bristle/core/error.hpp"
+#include "bristle/directional/epsilon_system.hpp"
 #include "bristle/io/scenario.hpp"
 #include "support/test_support.hpp"
 
@@ -242,15 +243,15 @@ TEST(Reliability, ImpliedSizesAndDegenerateMagnitudesAreRefusedByCheck) {
        "drive.cycles = 1000000: at most 10000 cycles (Limits in docs/scenarios.md)"},
       // the issue's own input (1e6 above is the limit's own message)
       {"directional_loop_slanted.toml", "drive", "cycles", "1e300", "drive.cycles = 1e+300: " + kHuge},
-      // a steady map point sweeps the grid up to patch.max_sweeps times: 1e9 of them had no bound
-      {"patch_slip_spin_map.toml", "patch", "max_sweeps", "1000000000",
-       "patch.max_sweeps = 1000000000: 147 operating points x patch.nx x patch.ny = 60 x 30 cells x 1000000000 sweeps "
-       "= 2.65e+14 cell sweeps at most; at most 4e+09 (Limits in docs/scenarios.md; fewer points, a coarser grid or "
+      // a steady map point sweeps the grid up to patch.max_sweeps (<= 1e5) times, the map had no bound
+      {"patch_slip_spin_map.toml", "patch", "max_sweeps", "100000",
+       "patch.max_sweeps = 100000: 147 operating points x patch.nx x patch.ny = 60 x 30 cells x 100000 sweeps = "
+       "2.65e+10 cell sweeps at most; at most 4e+09 (Limits in docs/scenarios.md; fewer points, a coarser grid or "
        "fewer sweeps)"},
       // law.eps = 2^62 m^2/s^2 in a 10 x 10 patch ran for more than a minute (mutation run of 2026-12-04;
       // fuzz/corpus/scenario_patch_transient/regression_law_eps_2e62.toml)
       {"patch_load_step.toml", "law", "eps", "4611686018427387904",
-       "law.eps = 4611686018427387904: must be <= 1 m^2/s^2 (a regularisation: sqrt(eps) is the speed below which "
+       "law.eps = 4.611686018427388e+18: must be <= 1 m^2/s^2 (a regularisation: sqrt(eps) is the speed below which "
        "||v|| is smoothed; a larger one makes z relax at sqrt(eps) / (the stiffness's length scale) and the run "
        "stiff; Limits in docs/scenarios.md)"},
       // eps = 1e-12 m: the loop's eps-system resolves every wiggle passed over, and ran for more than a minute
@@ -381,6 +382,29 @@ TEST(Reliability, CsvReadersShareOneStrictNumberParser) {
             m + ":2:2: damping_ratio = 1.5: must lie in [0, 1) (every mode underdamped)");
   EXPECT_EQ(modes_error(dir, "# no modes\n" + modes_header), m + " has no data rows; one row per mode is expected");
   EXPECT_EQ(modes_error(dir, "\xEF\xBB\xBF" + modes_header + "10,0.01,1\n20,0.01,-1\n"), "(no error)");
+}
+
+// A degenerate eps-system that check cannot see in advance ends at its step budget, exit 3, instead of
+// running for hours: epsilon.gamma = 13 (a viscosity eps^gamma of 1e-40 at eps = 1 mm) with a drive spring
+// of rest length 2^62 m, and a spring stretched 1e12 times its rest length, ran or projected hours in the
+// mutation run of 2026-12-04; both with that run's reduced cycles (drive.cycles = 0.015).
+TEST(Reliability, DegenerateEpsilonSystemsEndAtTheirStepBudget) {
+  std::string loop = with_key(example("directional_loop_vertical.toml"), "drive", "cycles", "0.015");
+  loop = with_key(loop, "time", "outputs", "300");
+  loop = with_key(loop, "drive", "rest_length_m", "4611686018427387904");  // the finding's two edits
+  const auto viscous = parse_scenario_string(with_key(loop, "epsilon", "gamma", "13.2841"), "t");
+  const std::string message = message_of<SolverError>([&] { (void)viscous->run({}); });
+  EXPECT_NE(message.find("step budget exhausted"), std::string::npos) << message;
+  EXPECT_NE(message.find("the eps-system's budget: the smaller of integrator.max_steps and 100000 + 1000 steps "
+                         "per wiggle passed over; Limits in docs/scenarios.md"),
+            std::string::npos)
+      << message;
+  std::string slanted = with_key(example("directional_loop_slanted.toml"), "drive", "cycles", "0.015");
+  slanted = with_key(with_key(slanted, "time", "outputs", "300"), "mechanism", "height_m", "1e12");
+  const auto scenario = parse_scenario_string(slanted, "t");
+  EXPECT_NE(message_of<SolverError>([&] { (void)scenario->run({}); }).find("step budget exhausted"), std::string::npos);
+  // The budget: 1e5 steps plus 1000 per wiggle (the examples take 145-195).
+  EXPECT_EQ(directional::WigglySystem::step_budget(4.8, 1e-3), 100'000 + 4'800'000);
 }
 
 }  // namespace

@@ -66,6 +66,13 @@ class WigglySystem {
   /// Tight defaults: BDF, rtol 1e-10, atol 1e-7 eps on z (m) and 1e-10 eps on the quadratures (J, N s,
   /// with eps read in m): about 1e-10 of the energy one wiggle dissipates at unit force.
   static integrate::Options default_options(double epsilon);
+  /// The step budget of an eps-system whose contacts pass over `path_m` of surface: kBaseSteps plus
+  /// kStepsPerWiggle per wiggle passed over (path_m / epsilon). The examples take 145-195 steps per wiggle;
+  /// a degenerate system (a viscosity eps^gamma of 1e-40, a spring stretched 1e12 times its rest length)
+  /// takes millions, and ends at this budget (SolverError) instead of running for hours.
+  static long step_budget(double path_m, double epsilon);
+  static constexpr long kBaseSteps = 100'000;
+  static constexpr double kStepsPerWiggle = 1000.0;
 
   /// Integrates from z(t0) = z0 through `times`. Throws SolverError on failure. `progress`: the fraction of
   /// [t0, times.back()] done at the output times, as core/progress.hpp says.

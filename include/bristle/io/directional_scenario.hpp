@@ -185,7 +185,8 @@ void serialize(Archive& a, Self& sc) {
                                              .range = schema::positive(),
                                              .doc = "absolute tolerance on z, per metre of eps", .log_scale = true});
             b.integer(sc.integrator.max_steps, {.key = "max_steps", .type = Type::integer, .default_value = "200000000",
-                                                .doc = "total step budget of each eps-system"});
+                                                .doc = "total step budget of each eps-system; at most 1e5 + 1000 "
+                                                       "per wiggle passed over (Limits)"});
           });
   a.table({.key = "time", .type = Type::table, .default_value = "-", .doc = "the output grid"}, [&](auto& b) {
     b.integer(sc.outputs, {.key = "outputs", .type = Type::integer, .default_value = "2000",

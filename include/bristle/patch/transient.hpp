@@ -119,7 +119,8 @@ class PatchTransient {
 
   /// Unloaded contact (u = 0) at t0.
   void reset(double t0);
-  void advance_to(double t_end);
+  /// Steps to t_end; on_step(t), if given, after each step (progress inside a long interval).
+  void advance_to(double t_end, const std::function<void(double)>& on_step = nullptr);
   /// One Strang step: half source, transport, half source.
   void step(double dt);
   double stable_dt(double t) const;

@@ -23,6 +23,7 @@
 #include "bristle/io/structures_scenario.hpp"
 #include "bristle/rheology/contact_pair.hpp"
 #include "bristle/rheology/rheology.hpp"
+#include "scenario_internal.hpp"
 
 namespace bristle::io {
 
@@ -33,7 +34,6 @@ using rheology::RheologyKind;
 using schema::Field;
 using schema::Type;
 
-constexpr std::size_t kMaxOutputTimes = 10'000'001;  // as the reader (lumped.cpp)
 
 bool starts_with(std::string_view s, std::string_view prefix) { return s.compare(0, prefix.size(), prefix) == 0; }
 bool isotropic(const Mat2& m) { return m(0, 1) == 0.0 && m(1, 0) == 0.0 && m(0, 0) == m(1, 1); }
@@ -554,9 +554,9 @@ void derive_output_dt(const LumpedInputForm& form, TimeGrid& g) {
     g.output_dt_s = span / static_cast<double>(form.time_outputs - 1);
   } else if (form.time_output_dt_given) {
     const double count = std::ceil(span / g.output_dt_s) + 1.0;
-    if (count > static_cast<double>(kMaxOutputTimes))
-      throw InvalidInput(fmt::format("time.output_dt_s = {}: gives {} output times; at most {} are allowed",
-                                     format_value(g.output_dt_s), format_value(count), kMaxOutputTimes));
+    if (count > static_cast<double>(detail::kMaxOutputTimes))
+      throw InvalidInput(fmt::format("time.output_dt_s = {}: gives {} output times; at most {} are allowed (Limits in docs/scenarios.md)",
+                                     format_value(g.output_dt_s), format_value(count), detail::kMaxOutputTimes));
   } else {
     g.output_dt_s = span / 1000.0;
   }
@@ -710,9 +710,9 @@ void set_generic(Sc& sc, std::string_view key, double value) {
             throw InvalidInput(fmt::format("time.outputs = {}: must be an integer", format_value(value)));
           if (value < 2.0)
             throw InvalidInput(fmt::format("time.outputs = {}: must be >= 2 (both ends are output)", format_value(value)));
-          if (value > static_cast<double>(kMaxOutputTimes))
-            throw InvalidInput(fmt::format("time.outputs = {}: at most {} output times are allowed", format_value(value),
-                                           kMaxOutputTimes));
+          if (value > static_cast<double>(detail::kMaxOutputTimes))
+            throw InvalidInput(fmt::format("time.outputs = {}: at most {} output times are allowed (Limits in docs/scenarios.md)", format_value(value),
+                                           detail::kMaxOutputTimes));
           sc.input_form.time_outputs = static_cast<std::int64_t>(value);
         }
         break;

@@ -41,7 +41,6 @@ using laws::LawKind;
 using rheology::RheologyKind;
 using Keys = std::vector<std::string>;
 
-constexpr std::size_t kMaxOutputTimes = 10'000'001;
 // Periods of a sine signal over the run (each takes ~10-100 steps; the step budget is 5e7).
 constexpr double kMaxSinePeriods = 1e6;
 
@@ -364,14 +363,14 @@ TimeGrid parse_time(const Section& root) {
     cannot_combine("time.outputs", "time.output_dt_s", "give one of them");
   if (const auto n = t.integer("outputs")) {
     if (*n < 2) throw InvalidInput(fmt::format("time.outputs = {}: must be >= 2 (both ends are output)", *n));
-    if (static_cast<std::size_t>(*n) > kMaxOutputTimes)
-      throw InvalidInput(fmt::format("time.outputs = {}: at most {} output times are allowed", *n, kMaxOutputTimes));
+    if (static_cast<std::size_t>(*n) > detail::kMaxOutputTimes)
+      throw InvalidInput(fmt::format("time.outputs = {}: at most {} output times are allowed (Limits in docs/scenarios.md)", *n, detail::kMaxOutputTimes));
     g.output_dt_s = span / static_cast<double>(*n - 1);
   } else if (t.has("output_dt_s")) {
     const double count = std::ceil(span / g.output_dt_s) + 1.0;
-    if (count > static_cast<double>(kMaxOutputTimes))
-      throw InvalidInput(fmt::format("time.output_dt_s = {}: gives {} output times; at most {} are allowed",
-                                     format_value(g.output_dt_s), format_value(count), kMaxOutputTimes));
+    if (count > static_cast<double>(detail::kMaxOutputTimes))
+      throw InvalidInput(fmt::format("time.output_dt_s = {}: gives {} output times; at most {} are allowed (Limits in docs/scenarios.md)",
+                                     format_value(g.output_dt_s), format_value(count), detail::kMaxOutputTimes));
   } else {
     g.output_dt_s = span / 1000.0;
   }

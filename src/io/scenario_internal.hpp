@@ -21,6 +21,10 @@ struct ReaderHooks;  // schema_reader.hpp
 /// Most cases a scenario may give (sweep values, [[case]] tables, their product): each is parsed, validated
 /// and solved on its own, and a sweep copies the whole TOML table once per case.
 inline constexpr std::size_t kMaxCases = 10'000;
+/// Most output times of a lumped run (time.outputs, or t_end_s / output_dt_s + 1): the run peaks at ~470
+/// bytes per output row (21 columns held in memory, then the CSV text written from them: 4.3e6 rows took
+/// 2.0 GB in the mutation run of 2026-12-04), so 2e6 rows stay under 1 GB.
+inline constexpr std::size_t kMaxOutputTimes = 2'000'001;
 /// Longest scenario name, bytes: it is the stem of DIR/<name>_fields.csv, within the 255 bytes of a file name.
 inline constexpr std::size_t kMaxNameBytes = 200;
 

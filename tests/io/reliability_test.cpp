@@ -238,6 +238,10 @@ TEST(Reliability, ImpliedSizesAndDegenerateMagnitudesAreRefusedByCheck) {
        "the run (time.t_start_s .. time.t_end_s) spans 1.3835058055282164e+19 of its periods; at most 1000000 "
        "(Limits in docs/scenarios.md)"},
       // implied sizes
+      // 4.3e6 output rows took 2.0 GB and std::bad_alloc under the mutation run's 2 GiB limit (2026-12-04)
+      {"lugre_stick_slip.toml", "time", "t_end_s", "21474",
+       "time.output_dt_s = 0.005: gives 4294801 output times; at most 2000001 are allowed (Limits in "
+       "docs/scenarios.md)"},
       {"structures_string_modal_energy.toml", "model", "modes", "4611686018427387904", "model.modes = 4611686018427387904: must be a whole number in [1, 100000] (Limits in docs/scenarios.md)"},
       {"directional_loop_slanted.toml", "drive", "cycles", "1e6",
        "drive.cycles = 1000000: at most 10000 cycles (Limits in docs/scenarios.md)"},

@@ -248,10 +248,8 @@ def _string():
     return st.Structure.taut_string(damping_ratio=0.1, contact_positions_m=[0.3])
 
 
-# A transient line scenario small enough to run in milliseconds, with a field output (its ExtraFile).
-LINE_TRANSIENT_TOML = """
-name = "tiny_line_transient"
-kind = "line_transient"
+# The law, bodies and line of the two tiny line scenarios below.
+TINY_LINE = """
 [law]
 type = "frbd"
 mu_s = 1.0
@@ -271,7 +269,13 @@ s = 0.4
 [line]
 L_m = 0.2
 normal_load_N = 10.0
-cells = 10
+"""
+
+# A transient line scenario small enough to run in milliseconds, with a field output (its ExtraFile).
+LINE_TRANSIENT_TOML = """
+name = "tiny_line_transient"
+kind = "line_transient"
+""" + TINY_LINE + """cells = 10
 [kinematics]
 mode = "sliding"
 Vx = 0.1
@@ -290,26 +294,7 @@ def _line_transient_run():
 LINE_STEADY_TOML = """
 name = "tiny_line_steady"
 kind = "line_steady"
-[law]
-type = "frbd"
-mu_s = 1.0
-mu_d = 0.7
-v_s = 6.0
-[body1]
-type = "gkv"
-k0 = 240.0
-c = [100.0]
-tau = [0.1]
-[body2]
-type = "gkv"
-c = "eq58"
-tau = [0.1]
-[pair]
-s = 0.4
-[line]
-L_m = 0.2
-normal_load_N = 10.0
-[kinematics]
+""" + TINY_LINE + """[kinematics]
 mode = "sliding"
 V_mps = { from = 0.01, to = 1.0, points = 3, spacing = "log" }
 [sweep]

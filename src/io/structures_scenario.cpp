@@ -594,6 +594,13 @@ void validate(const StructureStickSlipScenario& sc) {
   if (sc.run.t_end_s / sc.dt_s > 1e9)
     throw InvalidInput(fmt::format("run.t_end_s = {}: more than 1e9 steps of run.dt_s = {}", format_value(sc.run.t_end_s),
                                    format_value(sc.dt_s)));
+  // Output rows, held in memory and written as CSV (the lumped kind's limit: ~470 bytes a row at the peak):
+  // t_end_s = 1e5 at dt = 0.1 ms with output_every = 10 asked for 1e8 rows, std::bad_alloc (mutation run).
+  const double rows = std::floor(sc.run.t_end_s / sc.dt_s / static_cast<double>(sc.run.output_every)) + 1.0;
+  if (rows > static_cast<double>(detail::kMaxOutputTimes))
+    throw InvalidInput(fmt::format("run.output_every = {}: run.t_end_s / run.dt_s / run.output_every gives {:.4g} "
+                                   "output rows; at most {} (Limits in docs/scenarios.md)",
+                                   sc.run.output_every, rows, detail::kMaxOutputTimes));
   if (sc.modal && static_cast<double>(sc.modes) * (sc.run.t_end_s / sc.dt_s) > kMaxModeSteps)
     throw InvalidInput(fmt::format("model.modes = {}: {} modes x {} steps (run.t_end_s / run.dt_s) = {} mode "
                                    "updates; at most {} (Limits in docs/scenarios.md)",

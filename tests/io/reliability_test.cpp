@@ -238,6 +238,10 @@ TEST(Reliability, ImpliedSizesAndDegenerateMagnitudesAreRefusedByCheck) {
        "the run (time.t_start_s .. time.t_end_s) spans 1.3835058055282164e+19 of its periods; at most 1000000 "
        "(Limits in docs/scenarios.md)"},
       // implied sizes
+      // 1e8 output rows of a cantilever on a belt: std::bad_alloc in the same run
+      {"cantilever_stick_slip.toml", "run", "t_end_s", "50000",
+       "run.output_every = 50: run.t_end_s / run.dt_s / run.output_every gives 1e+07 output rows; at most 2000001 "
+       "(Limits in docs/scenarios.md)"},
       // 4.3e6 output rows took 2.0 GB and std::bad_alloc under the mutation run's 2 GiB limit (2026-12-04)
       {"lugre_stick_slip.toml", "time", "t_end_s", "21474",
        "time.output_dt_s = 0.005: gives 4294801 output times; at most 2000001 are allowed (Limits in "

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <optional>
@@ -413,6 +414,29 @@ TEST(Reliability, DegenerateEpsilonSystemsEndAtTheirStepBudget) {
   EXPECT_NE(message_of<SolverError>([&] { (void)scenario->run({}); }).find("step budget exhausted"), std::string::npos);
   // The budget: 1e5 steps plus 1000 per wiggle (the examples take 145-195).
   EXPECT_EQ(directional::WigglySystem::step_budget(4.8, 1e-3), 100'000 + 4'800'000);
+}
+
+TEST(Reliability, AVeryStiffBristleOnAPatchCostsWhatAnyOtherDoes) {
+  // Mutation run of 2026-12-05: body1.k0 = 1e12 made the patch transient's exact source step integrate
+  // phi1 by a quadrature of |J dt| ~ 1e7 panels per cell (still running after 300 s of CPU). phi1 is now in
+  // closed form (patch::exp_phi1_2x2); the run takes milliseconds and every bristle slides at once.
+  std::string toml = with_key(example("patch_load_step.toml"), "body1", "k0", "1e12");
+  toml = with_key(with_key(toml, "patch", "nx", "10"), "patch", "ny", "10");
+  toml = with_key(toml, "time", "t_end_s", "6e-4");
+  const RunResult r = parse_scenario_string(toml, "t")->run({});
+  const TimeSeries& series = r.cases.at(0).series;
+  ASSERT_EQ(series.column("t_s").size(), 3u);  // 0, 5e-4 (output_dt_s) and t_end_s
+  const double Fx = series.column("Fx_N")[1], Fy = series.column("Fy_N")[1], Fz = series.column("Fz_N")[1];
+  ASSERT_TRUE(std::isfinite(Fx) && std::isfinite(Fy));
+  // Sliding everywhere: |F| between mu_d Fz and mu_s Fz of the example's FrBD law (0.7 and 1.2).
+  EXPECT_GT(std::hypot(Fx, Fy), 0.7 * Fz);
+  EXPECT_LT(std::hypot(Fx, Fy), 1.2 * Fz);
+  // The same run's other slow input (293 s of CPU): a reference load of 1e-12 N scales the patch to 5.5e6 m,
+  // and the spin's slip there (4 rad/s x 5e6 m) makes every cell's source as stiff.
+  std::string huge = with_key(with_key(toml, "body1", "k0", "12342.32"), "patch", "normal_load_N", "1e-12");
+  const RunResult h = parse_scenario_string(huge, "t")->run({});
+  for (const char* column : {"Fx_N", "Fy_N", "Mz_Nm"})
+    for (double v : h.cases.at(0).series.column(column)) EXPECT_TRUE(std::isfinite(v)) << column;
 }
 
 }  // namespace

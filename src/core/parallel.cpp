@@ -75,6 +75,7 @@ std::size_t parallel_for(std::size_t n, const std::function<void(std::size_t, st
       while (running > 0) {
         finished.wait_for(lock, options.poll_interval);
         if (running == 0) break;
+        if (poll_error) continue;  // stopped: wait for the workers' current items, poll no more
         lock.unlock();
         try {
           options.poll(done.load());

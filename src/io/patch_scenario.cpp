@@ -405,8 +405,17 @@ RunResult PatchSteadyMapStudy::run(const ProgressCallback& progress) const {
   if (progress) progress(Progress{0, n_cases, 0.0, ""});
   const auto start = std::chrono::steady_clock::now();
   std::vector<patch::SteadyPatch> map;
+  // Progress inside the solve: points solved over all points, as a case index and a fraction of it.
+  const auto report = [&](std::size_t case_index, double fraction) {
+    if (progress) progress(Progress{case_index, n_cases, std::min(fraction, 1.0), ""});
+  };
   if (!sc_.sweep) {
-    map = patch::solve_steady_map(model, sc_.patch, points, n_rows, sc_.threads);
+    const double total = static_cast<double>(points.size());
+    map = patch::solve_steady_map(model, sc_.patch, points, n_rows, sc_.threads, [&](std::size_t done) {
+      const double overall = static_cast<double>(done) / total * static_cast<double>(n_cases);
+      const std::size_t c = std::min(static_cast<std::size_t>(overall), n_cases - 1);
+      report(c, overall - static_cast<double>(c));
+    });
   } else {
     // A [sweep]: each case is its own scenario (the value applied by key path): one chain each.
     map.reserve(n_cases * n_rows);
@@ -421,7 +430,11 @@ RunResult PatchSteadyMapStudy::run(const ProgressCallback& progress) const {
         rows.push_back(c.kinematics(v[0], v[1], v[2]));
       }
       const contact::ContactModel case_model(c.law, c.body1, c.body2);
-      const std::vector<patch::SteadyPatch> part = patch::solve_steady_map(case_model, c.patch, rows, n_rows, c.threads);
+      const std::size_t case_index = map.size() / n_rows;
+      const std::vector<patch::SteadyPatch> part =
+          patch::solve_steady_map(case_model, c.patch, rows, n_rows, c.threads, [&](std::size_t done) {
+            report(case_index, static_cast<double>(done) / static_cast<double>(n_rows));
+          });
       map.insert(map.end(), part.begin(), part.end());
     }
   }

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <atomic>
 #include <memory>
 #include <cmath>
 
@@ -438,7 +439,7 @@ std::optional<MatX> PatchSolver::output_derivatives(
 
 std::vector<SteadyPatch> solve_steady_map(const contact::ContactModel& model, const PatchParams& params,
                                           const std::vector<PatchKinematics>& points, std::size_t chain_length,
-                                          int threads) {
+                                          int threads, const std::function<void(std::size_t points_done)>& progress) {
   params.validate("patch");
   std::vector<SteadyPatch> out(points.size());
   if (points.empty()) return out;
@@ -453,6 +454,17 @@ std::vector<SteadyPatch> solve_steady_map(const contact::ContactModel& model, co
   ParallelOptions options;
   options.threads = workers;
   options.describe = [&](std::size_t c) { return fmt::format("operating point {}", failed_at[c]); };
+  std::atomic<std::size_t> done{0};
+  std::atomic<bool> cancelled{false};  // the progress callback threw: the chains stop at their next point
+  if (progress)
+    options.poll = [&](std::size_t) {
+      try {
+        progress(done.load(std::memory_order_relaxed));
+      } catch (...) {
+        cancelled.store(true);
+        throw;
+      }
+    };
   parallel_for(
       chains,
       [&](std::size_t c, std::size_t worker) {
@@ -460,9 +472,10 @@ std::vector<SteadyPatch> solve_steady_map(const contact::ContactModel& model, co
         auto& solver = solvers[worker];
         if (!solver) solver = std::make_unique<PatchSolver>(model, params);
         const std::size_t end = std::min(points.size(), (c + 1) * L);
-        for (std::size_t k = c * L; k < end; ++k) {
+        for (std::size_t k = c * L; k < end && !cancelled.load(std::memory_order_relaxed); ++k) {
           failed_at[c] = k;
           out[k] = solver->solve(points[k], k > c * L);
+          done.fetch_add(1, std::memory_order_relaxed);
         }
       },
       options);

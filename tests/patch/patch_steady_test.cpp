@@ -5,6 +5,7 @@
 #include <cmath>
 #include <iostream>
 #include <random>
+#include <stdexcept>
 #include <tuple>
 
 #include "bristle/core/error.hpp"
@@ -361,6 +362,25 @@ TEST(PatchSteadyMap, ErrorNamesTheOperatingPoint) {
     }
   }
   EXPECT_THROW((void)solve_steady_map(model, p, points, 3, -1), InvalidInput);
+}
+
+// Progress inside the parallel solve (bristle run's progress line and Ctrl-C for a long map; the mutation
+// run's projection): counts of solved points, never decreasing, from the calling thread; an exception from
+// the callback stops the workers and reaches the caller. The map would take seconds; it stops at the
+// second poll (~0.2 s).
+TEST(PatchSteadyMap, ReportsProgressAndStopsWhenTheCallbackThrows) {
+  const auto model = test::gkv_pair(test::table2_law(), 0.4);
+  const PatchParams p = rect(200, 50);
+  const std::vector<PatchKinematics> points = small_map(2, 50);
+  std::vector<std::size_t> seen;
+  const auto progress = [&](std::size_t done) {
+    seen.push_back(done);
+    if (seen.size() == 2) throw std::runtime_error("stopped by the test");
+  };
+  EXPECT_THROW((void)solve_steady_map(model, p, points, 50, 2, progress), std::runtime_error);
+  ASSERT_EQ(seen.size(), 2u);
+  EXPECT_LE(seen[0], seen[1]);
+  EXPECT_LT(seen[1], points.size());
 }
 
 }  // namespace

@@ -48,6 +48,7 @@
 // with rho = |x|/a on a rectangle (a cylinder's pressure, uniform across the width) and
 // rho^2 = (x/a)^2 + (y/b)^2 on an ellipse.
 #include <array>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -339,8 +340,11 @@ class PatchSolver {
 /// with its own solver, so the results are bit-identical for any number of threads. The model must be
 /// safe to evaluate from several threads (a law calling back into Python is not: use threads = 1).
 /// Errors: the failing point with the lowest index, its message followed by "(operating point k)".
+/// `progress`, if set, is called with the number of points solved so far, from the calling thread (which
+/// then only polls, every 100 ms, while the workers solve; an exception from it stops them and is rethrown).
 std::vector<SteadyPatch> solve_steady_map(const contact::ContactModel& model, const PatchParams& params,
                                           const std::vector<PatchKinematics>& points, std::size_t chain_length,
-                                          int threads = 0);
+                                          int threads = 0,
+                                          const std::function<void(std::size_t points_done)>& progress = {});
 
 }  // namespace bristle::patch

@@ -16,6 +16,7 @@ import argparse
 import inspect
 import re
 import sys
+import warnings
 from pathlib import Path
 
 SUBMODULES = ("laws", "rheology", "contact", "integrate", "transport", "io", "parallel", "directional",
@@ -99,14 +100,39 @@ def signatures(obj, name: str, here: str):
 def function_stub(obj, name: str, here: str, indent: str = "", method: bool = False, static: bool = False):
     out = []
     sigs = signatures(obj, name, here)
+    if method and name == "__init__" and sigs == [("*args: Any, **kwargs: Any", "Any")]:
+        return []  # pybind11's placeholder of a class without a constructor: nothing to declare
     for args, ret in sigs:
         if len(sigs) > 1:
             out.append(f"{indent}@overload")
         if static:
             out.append(f"{indent}@staticmethod")
             args = re.sub(r"^self(: [^,]*)?(, )?", "", args)
+        args = re.sub(r"^self: Any\b", "self", args)  # enum methods take self as object
+        if name == "__eq__":  # the data model's signature: any object, a bool (or NotImplemented)
+            args = "self, other: object" if args == "*args: Any, **kwargs: Any" else args
+            args, ret = re.sub(r"(^|, )(\w+): Any$", r"\1\2: object", args), "bool"
         out.append(f"{indent}def {name}({args}) -> {ret}: ...")
     return out
+
+
+def default_value_type(cls, name: str, here: str) -> str:
+    """The type of attribute `name` of a default-constructed `cls` (Any when it has no default constructor or
+    the value is None): the schema classes' properties carry their key's doc instead of a signature."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            value = getattr(cls(), name)
+    except Exception:
+        return "Any"
+    t = type(value)
+    if value is None:
+        return "Any"
+    if t in (float, int, bool, str, list, dict, tuple):
+        return t.__name__
+    if t.__module__ == "numpy":
+        return "numpy.ndarray" if t.__name__ == "ndarray" else "float"
+    return clean_type(f"{t.__module__}.{t.__qualname__}", here)
 
 
 def class_stub(cls, here: str):
@@ -127,6 +153,8 @@ def class_stub(cls, here: str):
                 doc = inspect.getdoc(v.fget) or ""
                 m = re.match(r"^\(self: [^)]*\) -> (.+)$", doc.splitlines()[0] if doc else "")
                 ret = clean_type(m.group(1), here) if m else "Any"
+            if ret == "Any":  # a property documented in words (the schema's doc): the type of its default
+                ret = default_value_type(cls, name, here)
             lines.append(f"    {name}: {ret}")
         elif isinstance(v, staticmethod) or type(v).__name__ == "builtin_function_or_method":
             lines += function_stub(getattr(cls, name), name, here, "    ", static=True)

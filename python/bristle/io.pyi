@@ -5,7 +5,6 @@ import numpy
 from . import laws, rheology, contact, integrate, transport, parallel, directional, structures, patch
 
 class CaseResult:
-    def __init__(*args: Any, **kwargs: Any) -> Any: ...
     sweep_value: Optional[float]
     series: TimeSeries
     solve_seconds: float
@@ -13,21 +12,18 @@ class CaseResult:
     def __setstate__(self: CaseResult, arg0: tuple) -> None: ...
 
 class ExtraFile:
-    def __init__(*args: Any, **kwargs: Any) -> Any: ...
     suffix: str
     text: str
     def __getstate__(self: ExtraFile) -> tuple: ...
     def __setstate__(self: ExtraFile, arg0: tuple) -> None: ...
 
 class InitialCondition:
-    def __init__(*args: Any, **kwargs: Any) -> Any: ...
     f: Any
     steady: bool
     def __getstate__(self: InitialCondition) -> tuple: ...
     def __setstate__(self: InitialCondition, arg0: tuple) -> None: ...
 
 class KeyInfo:
-    def __init__(*args: Any, **kwargs: Any) -> Any: ...
     key: str
     unit: str
     doc: str
@@ -46,13 +42,12 @@ class LineMode:
     general: LineMode
     def __init__(self: LineMode, value: int) -> None: ...
     name: Any
-    def __eq__(self: Any, other: Any) -> bool: ...
-    def __getstate__(self: Any) -> int: ...
+    def __eq__(self, other: object) -> bool: ...
+    def __getstate__(self) -> int: ...
     value: Any
     def __setstate__(self: LineMode, state: int) -> None: ...
 
 class LineSteadyScenario:
-    def __init__(*args: Any, **kwargs: Any) -> Any: ...
     name: str
     description: str
     case_index: int
@@ -86,7 +81,6 @@ class LineSteadyStudy:
     cases: Any
 
 class LineTransientScenario:
-    def __init__(*args: Any, **kwargs: Any) -> Any: ...
     name: str
     description: str
     case_index: int
@@ -118,7 +112,6 @@ class LineTransientStudy:
     cases: Any
 
 class LumpedScenario:
-    def __init__(*args: Any, **kwargs: Any) -> Any: ...
     name: str
     description: str
     law: laws.LawParams
@@ -146,7 +139,6 @@ class OutputError:
     ...
 
 class OutputOptions:
-    def __init__(*args: Any, **kwargs: Any) -> Any: ...
     plot_x: str
     plot_y: List[str]
     title: str
@@ -154,7 +146,6 @@ class OutputOptions:
     def __setstate__(self: OutputOptions, arg0: tuple) -> None: ...
 
 class Progress:
-    def __init__(*args: Any, **kwargs: Any) -> Any: ...
     case_index: int
     case_count: int
     fraction: float
@@ -163,7 +154,6 @@ class Progress:
     def __setstate__(self: Progress, arg0: tuple) -> None: ...
 
 class RunResult:
-    def __init__(*args: Any, **kwargs: Any) -> Any: ...
     def __getstate__(self: RunResult) -> tuple: ...
     def __setstate__(self: RunResult, arg0: tuple) -> None: ...
     name: str
@@ -181,7 +171,6 @@ class RunResult:
     extra_files: Any
 
 class Scenario:
-    def __init__(*args: Any, **kwargs: Any) -> Any: ...
     kind: Any
     name: Any
     case_count: Any
@@ -189,7 +178,6 @@ class Scenario:
     def run(self: Scenario, progress: Callable[..., None] | None = ...) -> RunResult: ...
 
 class Sweep:
-    def __init__(*args: Any, **kwargs: Any) -> Any: ...
     parameter: str
     column: str
     values: List[float]
@@ -202,7 +190,7 @@ class TimeGrid:
     t_end_s: float
     output_dt_s: float
     def times(self: TimeGrid) -> numpy.ndarray: ...
-    def __eq__(*args: Any, **kwargs: Any) -> Any: ...
+    def __eq__(self, other: object) -> bool: ...
 
 def get(scenario: LumpedScenario | Scenario, key: str) -> float: ...
 

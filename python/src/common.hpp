@@ -90,6 +90,10 @@ BRISTLE_PY_TYPED_OBJECT(OptionalOptions, "bristle._bristle.integrate.IntegratorO
 BRISTLE_PY_TYPED_OBJECT(OptionalFunction, "Callable[..., Any] | None")
 /// An integer (checked by the binding, which names the key).
 BRISTLE_PY_TYPED_OBJECT(IntArg, "int")
+/// TautStringParams or None (Structure.taut_string: the parameters, or keywords).
+BRISTLE_PY_TYPED_OBJECT(OptionalTautStringParams, "bristle._bristle.structures.TautStringParams | None")
+/// BeamParams or None (Structure.cantilever, Structure.simply_supported_beam).
+BRISTLE_PY_TYPED_OBJECT(OptionalBeamParams, "bristle._bristle.structures.BeamParams | None")
 
 namespace bristle::python {
 

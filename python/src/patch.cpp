@@ -535,23 +535,24 @@ Example:
       .def(
           "pressure",
           [](const PatchGeometry& g, FloatOrArray x) {
-            return map_points(x, "x", 1, [&g](const Vec2& p, double* out) { out[0] = g.pressure(p); });
+            return FloatOrArray(map_points(x, "x", 1, [&g](const Vec2& p, double* out) { out[0] = g.pressure(p); }));
           },
           py::arg("x"), "p(x) (Pa) at x (m): a float for one point, an (N,) array for (N, 2) points." "\n\nExample:\n" GEOM_EX "    >>> round(g.pressure([0.0, 0.0])) == round(g.peak_pressure), g.pressure([0.06, 0.0])   # Pa\n" "    (True, 0.0)\n")
       .def(
           "pressure_gradient",
           [](const PatchGeometry& g, FloatOrArray x) {
-            return map_points(x, "x", 2, [&g](const Vec2& p, double* out) {
+            return FloatOrArray(map_points(x, "x", 2, [&g](const Vec2& p, double* out) {
               const Vec2 d = g.pressure_gradient(p);
               out[0] = d[0];
               out[1] = d[1];
-            });
+            }));
           },
           py::arg("x"), "grad p (Pa/m) at x (m): (2,) for one point, (N, 2) for (N, 2) points." "\n\nExample:\n" GEOM_EX "    >>> g.pressure_gradient(np.zeros((3, 2))).shape          # zero at the centre\n" "    (3, 2)\n")
       .def(
           "contains",
           [](const PatchGeometry& g, FloatOrArray x) {
-            return map_points(x, "x", 1, [&g](const Vec2& p, double* out) { out[0] = g.contains(p) ? 1.0 : 0.0; });
+            return FloatOrArray(
+                map_points(x, "x", 1, [&g](const Vec2& p, double* out) { out[0] = g.contains(p) ? 1.0 : 0.0; }));
           },
           py::arg("x"), "1.0 inside C, 0.0 outside (float or (N,) array); x in m." "\n\nExample:\n" GEOM_EX "    >>> g.contains(np.array([[0.0, 0.0], [0.0, 0.03]]))\n" "    array([1., 0.])\n")
       .def(

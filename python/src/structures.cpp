@@ -303,7 +303,7 @@ Example:
 )doc")
       .def_static(
           "taut_string",
-          [](py::object params, py::kwargs kwargs) {
+          [](OptionalTautStringParams params, py::kwargs kwargs) {
             TautStringParams p = params.is_none() ? TautStringParams{}
                                                   : cast_arg<TautStringParams>(params, "params", "TautStringParams");
             if (kwargs.size() > 0) {
@@ -319,7 +319,7 @@ Example:
           "    1\n")
       .def_static(
           "cantilever",
-          [](py::object params, py::kwargs kwargs) {
+          [](OptionalBeamParams params, py::kwargs kwargs) {
             BeamParams p = params.is_none() ? BeamParams{} : cast_arg<BeamParams>(params, "params", "BeamParams");
             if (kwargs.size() > 0) {
               if (!params.is_none()) throw InvalidInput("Structure.cantilever: give params or keywords, not both");
@@ -334,7 +334,7 @@ Example:
           "    False\n")
       .def_static(
           "simply_supported_beam",
-          [](py::object params, py::kwargs kwargs) {
+          [](OptionalBeamParams params, py::kwargs kwargs) {
             BeamParams p;
             p.contact_positions_m = {0.5};
             if (!params.is_none()) p = cast_arg<BeamParams>(params, "params", "BeamParams");

@@ -11,6 +11,8 @@ back because these constructors take their attributes as keywords (tests/python/
 round trips of every class the module exports).
 """
 
+import reprlib
+
 import numpy as np
 
 from . import _bristle
@@ -108,7 +110,63 @@ def install() -> None:
             cls.__repr__ = _repr
 
 
+# Every other class of the module that would print as <... object at 0x...> (results, models, solvers): a
+# readable repr, Class(attribute=value, ...) over its properties, arrays summarised as numpy does. It shows what
+# the object holds; it reads back only where the class's constructor takes those keywords (results have no
+# Python constructor: they come from a run), so the repr round trip is tested on the parameter classes.
+SUBMODULES = ("contact", "laws", "rheology", "integrate", "transport", "patch", "directional", "structures", "io",
+              "parallel")
+_FIELD_REPR_MAX = 160  # characters per attribute; longer values are cut with "..."
+
+
+def _field_repr(value) -> str:
+    if isinstance(value, np.ndarray):
+        with np.printoptions(threshold=8, edgeitems=3, precision=6):
+            text = repr(value)
+    elif isinstance(value, (list, tuple)) and len(value) > 8:
+        head = ", ".join(_field_repr(v) for v in value[:3])
+        text = f"[{head}, ...] ({len(value)} items)"
+    else:
+        text = _source(value)
+    text = " ".join(text.split())
+    return text if len(text) <= _FIELD_REPR_MAX else text[:_FIELD_REPR_MAX - 3] + "..."
+
+
+def properties(cls):
+    """Public property names of `cls` and its bases, in definition order."""
+    names = []
+    for k in reversed(cls.__mro__):
+        for n, v in vars(k).items():
+            if isinstance(v, property) and not n.startswith("_") and n not in names:
+                names.append(n)
+    return names
+
+
+@reprlib.recursive_repr()
+def _readable_repr(self):
+    parts = []
+    for n in properties(type(self)):
+        try:
+            value = getattr(self, n)
+        except Exception:  # a property that does not apply to this object (e.g. a state not computed)
+            continue
+        parts.append(f"{n}={_field_repr(value)}")
+    return f"{type(self).__name__}(" + ", ".join(parts) + ")"
+
+
+def install_readable_reprs() -> None:
+    for sub in SUBMODULES:
+        mod = getattr(_bristle, sub, None)
+        for cls in list(vars(mod).values()) if mod is not None else []:
+            if not isinstance(cls, type) or hasattr(cls, "__members__"):
+                continue
+            own = [k for k in cls.__mro__ if k.__name__ not in ("object", "pybind11_object")]
+            if all("__repr__" not in vars(k) for k in own):
+                cls.__repr__ = _readable_repr
+
+
 install()
+install_readable_reprs()
 
 
 def call_factory(path, *args):

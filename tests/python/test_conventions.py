@@ -405,6 +405,18 @@ def test_repr_round_trip(name):
     assert back == x, text
 
 
+@pytest.mark.parametrize("name", sorted(SAMPLES))
+def test_every_class_prints_readably(name):
+    # Parameter classes: the round trip above. Results, models and solvers: Class(attribute=value, ...) over
+    # their properties (bristle/_conventions.py), never "<... object at 0x...>", each value cut at 160 characters.
+    x = SAMPLES[name]()
+    text = repr(x)
+    assert " object at 0x" not in text, text
+    # Class(...) from the schema or the properties, or a description of its own (<bristle.Contact lugre, ...>).
+    assert text.startswith(type(x).__name__ + "(") or text.startswith("<bristle."), text
+    assert len(text) < 160 * (len(bristle._conventions.properties(type(x))) + 1) + 100, text
+
+
 def test_results_pickle_their_values():
     run = _bench_run()
     back = pickle.loads(pickle.dumps(run))

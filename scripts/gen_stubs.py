@@ -151,8 +151,10 @@ def class_stub(cls, here: str):
             ret = "Any"
             if v.fget is not None:  # pybind11 getter docs start "(self: X) -> type"
                 doc = inspect.getdoc(v.fget) or ""
-                m = re.match(r"^\(self: [^)]*\) -> (.+)$", doc.splitlines()[0] if doc else "")
+                m = re.match(r"^\((?:self|arg0): [^)]*\) -> (.+)$", doc.splitlines()[0] if doc else "")
                 ret = clean_type(m.group(1), here) if m else "Any"
+            if ret == "Any" and members is not None and name in ("name", "value"):
+                ret = "str" if name == "name" else "int"  # an enum's name and value
             if ret == "Any":  # a property documented in words (the schema's doc): the type of its default
                 ret = default_value_type(cls, name, here)
             lines.append(f"    {name}: {ret}")

@@ -6,13 +6,13 @@ from . import laws, rheology, integrate, transport, io, parallel, directional, s
 
 class Bench:
     def __init__(self: Bench, model: ContactModel, params: BenchParams) -> None: ...
-    state_size: Any
-    contact_offset: Any
+    state_size: int
+    contact_offset: int
     def initial_state(self: Bench, u0: numpy.ndarray | None = ...) -> numpy.ndarray: ...
     def column_names(self: Bench) -> List[str]: ...
     def outputs(self: Bench, t: float, state: numpy.ndarray) -> numpy.ndarray: ...
-    model: Any
-    params: Any
+    model: ContactModel
+    params: BenchParams
 
 class BenchParams:
     def __init__(self: BenchParams, **kwargs: Any) -> None: ...
@@ -58,16 +58,16 @@ class Contact:
     def step(self: Contact, dt_s: float, v_mps: float | numpy.ndarray) -> float | numpy.ndarray: ...
     def advance_to(self: Contact, t_s: float, v_mps: float | numpy.ndarray, rtol: float = ..., atol: float = ...) -> float | numpy.ndarray: ...
     def reset(self: Contact) -> None: ...
-    state: Any
-    state_size: Any
-    time_s: Any
-    friction_force_N: Any
-    stored_energy_J: Any
-    supplied_energy_J: Any
-    dissipated_energy_J: Any
-    normal_load_N: Any
+    state: numpy.ndarray
+    state_size: int
+    time_s: float
+    friction_force_N: numpy.ndarray
+    stored_energy_J: float
+    supplied_energy_J: float
+    dissipated_energy_J: float
+    normal_load_N: float
     def set_energy_tracking(self: Contact, on: bool) -> None: ...
-    energy_tracking: Any
+    energy_tracking: bool
     def copy(self: Contact) -> Contact: ...
 
 class ContactArray:
@@ -75,16 +75,16 @@ class ContactArray:
     def step(self: ContactArray, dt_s: float, v_mps: numpy.ndarray, out: Optional[numpy.ndarray] = ...) -> numpy.ndarray: ...
     def reset(self: ContactArray) -> None: ...
     def set_energy_tracking(self: ContactArray, on: bool) -> None: ...
-    energy_tracking: Any
+    energy_tracking: bool
     def __len__(self: ContactArray) -> int: ...
-    size: Any
+    size: int
     def __getitem__(self: ContactArray, index: int) -> Contact: ...
 
 class ContactModel:
     def __init__(self: ContactModel, law: laws.LawParams, body1: rheology.RheologyParams, body2: rheology.RheologyParams | None = ...) -> None: ...
-    state_size: Any
-    n1: Any
-    n2: Any
+    state_size: int
+    n1: int
+    n2: int
     def source(self: ContactModel, u: numpy.ndarray, v_r: float | numpy.ndarray) -> tuple: ...
     def source_jacobian(self: ContactModel, u: numpy.ndarray, v_r: float | numpy.ndarray) -> float | numpy.ndarray: ...
     def friction(self: ContactModel, u: numpy.ndarray, v_r: float | numpy.ndarray) -> float | numpy.ndarray: ...
@@ -93,18 +93,18 @@ class ContactModel:
     def dissipation_rate(self: ContactModel, u: numpy.ndarray, v_r: float | numpy.ndarray, h: numpy.ndarray, zdot: numpy.ndarray) -> float: ...
     def steady_force(self: ContactModel, v_r: float | numpy.ndarray) -> float | numpy.ndarray: ...
     def steady_state(self: ContactModel, v_r: float | numpy.ndarray) -> float | numpy.ndarray: ...
-    law: Any
-    pair: Any
+    law: laws.FrictionLaw
+    pair: rheology.ContactPair
 
 class DriveKind:
     velocity: DriveKind
     force: DriveKind
     spring: DriveKind
     def __init__(self: DriveKind, value: int) -> None: ...
-    name: Any
+    name: str
     def __eq__(self, other: object) -> bool: ...
     def __getstate__(self) -> int: ...
-    value: Any
+    value: int
     def __setstate__(self: DriveKind, state: int) -> None: ...
 
 class Signal:
@@ -151,10 +151,10 @@ class SignalKind:
     sine: SignalKind
     table: SignalKind
     def __init__(self: SignalKind, value: int) -> None: ...
-    name: Any
+    name: str
     def __eq__(self, other: object) -> bool: ...
     def __getstate__(self) -> int: ...
-    value: Any
+    value: int
     def __setstate__(self: SignalKind, state: int) -> None: ...
 
 class StickSlipCycle:

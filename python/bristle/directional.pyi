@@ -85,8 +85,8 @@ class LimitSystem:
     def start(self: LimitSystem, t0: float, z0: float) -> LimitState: ...
     def advance(self: LimitSystem, state: LimitState, t1: float) -> LimitState: ...
     def run(self: LimitSystem, z0: float, t0: float, times: numpy.ndarray) -> TimeSeries: ...
-    rho_plus: Any
-    rho_minus: Any
+    rho_plus: float
+    rho_minus: float
 
 class Loading:
     @staticmethod
@@ -121,23 +121,23 @@ class Mechanism:
     def dc(self: Mechanism, y: float | numpy.ndarray) -> float | numpy.ndarray: ...
     def d2c(self: Mechanism, y: float | numpy.ndarray) -> float | numpy.ndarray: ...
     def angle(self: Mechanism, y: float | numpy.ndarray) -> float | numpy.ndarray: ...
-    gap: Any
-    theta_lim: Any
-    limit: Any
-    epsilon_max: Any
+    gap: float
+    theta_lim: float
+    limit: LimitCoefficients
+    epsilon_max: float
     def geometry_valid(self: Mechanism, epsilon: float) -> tuple: ...
-    params: Any
-    profile: Any
+    params: MechanismParams
+    profile: Profile
 
 class MechanismKind:
     vertical: MechanismKind
     slanted: MechanismKind
     angular: MechanismKind
     def __init__(self: MechanismKind, value: int) -> None: ...
-    name: Any
+    name: str
     def __eq__(self, other: object) -> bool: ...
     def __getstate__(self) -> int: ...
-    value: Any
+    value: int
     def __setstate__(self: MechanismKind, state: int) -> None: ...
 
 class MechanismParams:
@@ -206,10 +206,10 @@ class ProfileKind:
     fourier: ProfileKind
     table: ProfileKind
     def __init__(self: ProfileKind, value: int) -> None: ...
-    name: Any
+    name: str
     def __eq__(self, other: object) -> bool: ...
     def __getstate__(self) -> int: ...
-    value: Any
+    value: int
     def __setstate__(self: ProfileKind, state: int) -> None: ...
 
 class ProfileParams:
@@ -251,8 +251,8 @@ class WigglyPotential:
     def at(self: WigglyPotential, z: float) -> PotentialPoint: ...
     def value(self: WigglyPotential, z: float | numpy.ndarray) -> float | numpy.ndarray: ...
     def d1(self: WigglyPotential, z: float | numpy.ndarray) -> float | numpy.ndarray: ...
-    epsilon: Any
-    mechanism: Any
+    epsilon: float
+    mechanism: Mechanism
 
 class WigglyRun:
     series: TimeSeries
@@ -265,14 +265,14 @@ class WigglySystem:
     def __init__(self: WigglySystem, V: WigglyPotential, phi: ConvexEnergy, loading: Loading, gamma: float = ...) -> None: ...
     def energy(self: WigglySystem, t: float, z: float) -> float: ...
     def velocity(self: WigglySystem, t: float, z: float) -> float: ...
-    viscosity: Any
+    viscosity: float
     @staticmethod
     def default_options(epsilon: float) -> integrate.IntegratorOptions: ...
     def run(self: WigglySystem, z0: float, t0: float, times: numpy.ndarray, options: integrate.IntegratorOptions | None = ..., progress: Callable[..., None] | None = ...) -> WigglyRun: ...
-    potential: Any
-    phi: Any
-    loading: Any
-    gamma: Any
+    potential: WigglyPotential
+    phi: ConvexEnergy
+    loading: Loading
+    gamma: float
 
 def axial_tension(angular: Mechanism, rho: float) -> float: ...
 

@@ -18,7 +18,7 @@ class ExtraFile:
     def __setstate__(self: ExtraFile, arg0: tuple) -> None: ...
 
 class InitialCondition:
-    f: Any
+    f: numpy.ndarray
     steady: bool
     def __getstate__(self: InitialCondition) -> tuple: ...
     def __setstate__(self: InitialCondition, arg0: tuple) -> None: ...
@@ -41,10 +41,10 @@ class LineMode:
     rolling: LineMode
     general: LineMode
     def __init__(self: LineMode, value: int) -> None: ...
-    name: Any
+    name: str
     def __eq__(self, other: object) -> bool: ...
     def __getstate__(self) -> int: ...
-    value: Any
+    value: int
     def __setstate__(self: LineMode, state: int) -> None: ...
 
 class LineSteadyScenario:
@@ -68,7 +68,7 @@ class LineSteadyScenario:
     output: OutputOptions
     log_x: bool
     def model(self: LineSteadyScenario) -> contact.ContactModel: ...
-    velocities: Any
+    velocities: numpy.ndarray
     Vr_mps: float
     def __getstate__(self: LineSteadyScenario) -> tuple: ...
     def __setstate__(self: LineSteadyScenario, arg0: tuple) -> None: ...
@@ -78,7 +78,7 @@ class LineSteadyScenario:
 
 class LineSteadyStudy:
     def __init__(self: LineSteadyStudy, cases: List[LineSteadyScenario]) -> None: ...
-    cases: Any
+    cases: list
 
 class LineTransientScenario:
     name: str
@@ -109,7 +109,7 @@ class LineTransientScenario:
 
 class LineTransientStudy:
     def __init__(self: LineTransientStudy, cases: List[LineTransientScenario]) -> None: ...
-    cases: Any
+    cases: list
 
 class LumpedScenario:
     name: str
@@ -133,7 +133,7 @@ class LumpedScenario:
 
 class LumpedStudy:
     def __init__(self: LumpedStudy, cases: List[LumpedScenario]) -> None: ...
-    cases: Any
+    cases: list
 
 class OutputError:
     ...
@@ -159,7 +159,7 @@ class RunResult:
     name: str
     title: str
     sweep_column: str
-    cases: Any
+    cases: list
     plot_x: str
     plot_y: List[str]
     solve_seconds: float
@@ -168,12 +168,12 @@ class RunResult:
     def write(self: RunResult, dir: os.PathLike, plot: bool = ..., gnuplot: str = ...) -> List[os.PathLike]: ...
     case_labels: List[str]
     log_x: bool
-    extra_files: Any
+    extra_files: list
 
 class Scenario:
-    kind: Any
-    name: Any
-    case_count: Any
+    kind: str
+    name: str
+    case_count: int
     def summary(self: Scenario) -> str: ...
     def run(self: Scenario, progress: Callable[..., None] | None = ...) -> RunResult: ...
 

@@ -6,11 +6,11 @@ from . import rheology, contact, integrate, transport, io, parallel, directional
 
 class CoulombStribeck:
     def __init__(self: CoulombStribeck, params: CoulombStribeckParams, admittance: float, normal_load_N: float, prefix: str = ...) -> None: ...
-    params: Any
-    admittance: Any
-    normal_load_N: Any
-    well_posed: Any
-    mu_static: Any
+    params: CoulombStribeckParams
+    admittance: float
+    normal_load_N: float
+    well_posed: bool
+    mu_static: float
     def step(self: CoulombStribeck, c: float, guess: float = ...) -> tuple: ...
 
 class CoulombStribeckParams:
@@ -50,10 +50,10 @@ class FrictionLaw:
     def output(self: FrictionLaw, f: numpy.ndarray, zdot: numpy.ndarray, v: float | numpy.ndarray) -> float | numpy.ndarray: ...
     def steady_force(self: FrictionLaw, v: float | numpy.ndarray) -> float | numpy.ndarray: ...
     def G_inverse(self: FrictionLaw, v: float | numpy.ndarray) -> float | numpy.ndarray: ...
-    params: Any
-    sigma0: Any
-    k_static: Any
-    has_output_terms: Any
+    params: LawParams
+    sigma0: numpy.ndarray
+    k_static: numpy.ndarray
+    has_output_terms: bool
 
 class LawKind:
     dahl: LawKind
@@ -62,10 +62,10 @@ class LawKind:
     bouc_wen: LawKind
     frictionless: LawKind
     def __init__(self: LawKind, value: int) -> None: ...
-    name: Any
+    name: str
     def __eq__(self, other: object) -> bool: ...
     def __getstate__(self) -> int: ...
-    value: Any
+    value: int
     def __setstate__(self: LawKind, state: int) -> None: ...
 
 class LawParams:

@@ -17,19 +17,19 @@ class Edge:
     neutral: Edge
     trailing: Edge
     def __init__(self: Edge, value: int) -> None: ...
-    name: Any
+    name: str
     def __eq__(self, other: object) -> bool: ...
     def __getstate__(self) -> int: ...
-    value: Any
+    value: int
     def __setstate__(self: Edge, state: int) -> None: ...
 
 class EdgeMap:
     def __getstate__(self: EdgeMap) -> tuple: ...
     def __setstate__(self: EdgeMap, arg0: tuple) -> None: ...
-    points: Any
-    normals: Any
+    points: numpy.ndarray
+    normals: numpy.ndarray
     def edges(self: EdgeMap, family: Family) -> numpy.ndarray: ...
-    max_speed: Any
+    max_speed: numpy.ndarray
 
 class Eq84Check:
     def __getstate__(self: Eq84Check) -> tuple: ...
@@ -44,19 +44,19 @@ class Family:
     zeta1: Family
     zeta2: Family
     def __init__(self: Family, value: int) -> None: ...
-    name: Any
+    name: str
     def __eq__(self, other: object) -> bool: ...
     def __getstate__(self) -> int: ...
-    value: Any
+    value: int
     def __setstate__(self: Family, state: int) -> None: ...
 
 class PatchGeometry:
     def __init__(self: PatchGeometry, params: PatchParams) -> None: ...
-    a: Any
-    b: Any
-    shape: Any
-    peak_pressure: Any
-    normal_load: Any
+    a: float
+    b: float
+    shape: PatchShape
+    peak_pressure: float
+    normal_load: float
     def area(self: PatchGeometry) -> float: ...
     def half_width(self: PatchGeometry, x: float | numpy.ndarray) -> float | numpy.ndarray: ...
     def pressure(self: PatchGeometry, x: float | numpy.ndarray) -> float | numpy.ndarray: ...
@@ -94,20 +94,20 @@ class PatchPressure:
     parabolic: PatchPressure
     hertzian: PatchPressure
     def __init__(self: PatchPressure, value: int) -> None: ...
-    name: Any
+    name: str
     def __eq__(self, other: object) -> bool: ...
     def __getstate__(self) -> int: ...
-    value: Any
+    value: int
     def __setstate__(self: PatchPressure, state: int) -> None: ...
 
 class PatchShape:
     rectangle: PatchShape
     ellipse: PatchShape
     def __init__(self: PatchShape, value: int) -> None: ...
-    name: Any
+    name: str
     def __eq__(self, other: object) -> bool: ...
     def __getstate__(self) -> int: ...
-    value: Any
+    value: int
     def __setstate__(self: PatchShape, state: int) -> None: ...
 
 class PatchSnapshot:
@@ -115,7 +115,7 @@ class PatchSnapshot:
     Fz_N: float
     scale: float
     scale_y: float
-    force_N: Any
+    force_N: numpy.ndarray
     Mz_Nm: float
     Mz_no_phi_Nm: float
     stored_energy_J: float
@@ -135,17 +135,17 @@ class PatchSnapshot:
 
 class PatchSolver:
     def __init__(self: PatchSolver, model: contact.ContactModel, params: PatchParams) -> None: ...
-    params: Any
+    params: PatchParams
     def solve(self: PatchSolver, kinematics: PatchKinematics, warm: bool = ...) -> SteadyPatch: ...
-    nx: Any
-    ny: Any
-    components: Any
-    state: Any
-    nodes: Any
-    load_weights: Any
-    geometry: Any
-    riemann_decomposition: Any
-    load_quadrature_error: Any
+    nx: int
+    ny: int
+    components: int
+    state: numpy.ndarray
+    nodes: numpy.ndarray
+    load_weights: numpy.ndarray
+    geometry: PatchGeometry
+    riemann_decomposition: Riemann
+    load_quadrature_error: float
 
 class PatchTransient:
     def __init__(self: PatchTransient, model: contact.ContactModel, params: PatchTransientParams, kinematics: PatchKinematics | Callable[[float], PatchKinematics], load: float | Callable[[float], float]) -> None: ...
@@ -155,12 +155,12 @@ class PatchTransient:
     def stable_dt(self: PatchTransient, t: float) -> float: ...
     def snapshot(self: PatchTransient) -> PatchSnapshot: ...
     def run(self: PatchTransient, output_times: numpy.ndarray, progress: Callable[..., None] | None = ...) -> dict: ...
-    time: Any
-    steps_taken: Any
-    exponential_source: Any
-    nx: Any
-    ny: Any
-    state: Any
+    time: float
+    steps_taken: int
+    exponential_source: bool
+    nx: int
+    ny: int
+    state: numpy.ndarray
 
 class PatchTransientParams:
     def __init__(self: PatchTransientParams, *, patch: PatchParams = ..., size_exponent: float = ..., width_exponent: Optional[float] = ..., cfl: float = ..., max_dt_s: float = ..., source_scheme: transport.SourceScheme = ...) -> None: ...
@@ -178,12 +178,12 @@ class Riemann:
     def __getstate__(self: Riemann) -> tuple: ...
     def __setstate__(self: Riemann, arg0: tuple) -> None: ...
     theta: float
-    R: Any
-    lambda_S1: Any
-    lambda_S2: Any
+    R: numpy.ndarray
+    lambda_S1: numpy.ndarray
+    lambda_S2: numpy.ndarray
 
 class SteadyPatch:
-    force_N: Any
+    force_N: numpy.ndarray
     Mz_Nm: float
     Mz_no_phi_Nm: float
     stored_energy_J: float

@@ -14,31 +14,31 @@ class Branch:
 
 class ContactPair:
     def __init__(self: ContactPair, body1: RheologyParams, body2: RheologyParams) -> None: ...
-    body1: Any
-    body2: Any
-    n1: Any
-    n2: Any
-    zeta_size: Any
-    K0bar: Any
-    K0bar_inv: Any
-    K_static: Any
-    S1: Any
-    S2: Any
-    Cbar: Any
-    S0: Any
+    body1: Realisation
+    body2: Realisation
+    n1: int
+    n2: int
+    zeta_size: int
+    K0bar: numpy.ndarray
+    K0bar_inv: numpy.ndarray
+    K_static: numpy.ndarray
+    S1: numpy.ndarray
+    S2: numpy.ndarray
+    Cbar: numpy.ndarray
+    S0: numpy.ndarray
     def relative_deformation(self: ContactPair, f: numpy.ndarray, zeta: numpy.ndarray | None = ...) -> numpy.ndarray: ...
     def stored_energy(self: ContactPair, f: numpy.ndarray, zeta: numpy.ndarray | None = ...) -> float: ...
 
 class Realisation:
     kind: RheologyKind
     n: int
-    K0: Any
-    K0_inv: Any
-    A: Any
-    B: Any
-    C: Any
-    K_inf: Any
-    branches: Any
+    K0: numpy.ndarray
+    K0_inv: numpy.ndarray
+    A: numpy.ndarray
+    B: numpy.ndarray
+    C: numpy.ndarray
+    K_inf: numpy.ndarray
+    branches: List[Branch]
     def static_compliance(self: Realisation) -> numpy.ndarray: ...
     def stored_energy(self: Realisation, f: numpy.ndarray, zeta: numpy.ndarray | None = ...) -> float: ...
     def deformation(self: Realisation, f: numpy.ndarray, zeta: numpy.ndarray | None = ...) -> numpy.ndarray: ...
@@ -49,17 +49,17 @@ class RheologyKind:
     gkv: RheologyKind
     gm: RheologyKind
     def __init__(self: RheologyKind, value: int) -> None: ...
-    name: Any
+    name: str
     def __eq__(self, other: object) -> bool: ...
     def __getstate__(self) -> int: ...
-    value: Any
+    value: int
     def __setstate__(self: RheologyKind, state: int) -> None: ...
 
 class RheologyParams:
     def __init__(self: RheologyParams, **kwargs: Any) -> None: ...
     kind: RheologyKind
     k_elastic: numpy.ndarray
-    branches: list
+    branches: List[Branch]
     branch_count: int
     def validate(self: RheologyParams, prefix: str = ...) -> None: ...
     def copy(self: RheologyParams) -> RheologyParams: ...

@@ -25,18 +25,18 @@ class BeltParams:
     def __eq__(self, other: object) -> bool: ...
 
 class ContactStepper:
-    contact_count: Any
-    step_s: Any
-    steps_taken: Any
-    time_s: Any
-    predicted_velocity: Any
-    admittance: Any
-    force: Any
-    velocity: Any
-    displacement: Any
+    contact_count: int
+    step_s: float
+    steps_taken: int
+    time_s: float
+    predicted_velocity: numpy.ndarray
+    admittance: numpy.ndarray
+    force: numpy.ndarray
+    velocity: numpy.ndarray
+    displacement: numpy.ndarray
     def advance(self: ContactStepper, f_next: numpy.ndarray, compute_displacement: bool = ...) -> None: ...
-    history_terms: Any
-    description: Any
+    history_terms: int
+    description: str
 
 class EnergyAccount:
     available: bool
@@ -52,7 +52,7 @@ class GenericModalParams:
     def __init__(self: GenericModalParams, *, frequencies_rad_per_s: numpy.ndarray = ..., damping_ratios: numpy.ndarray = ..., mode_values: numpy.ndarray = ...) -> None: ...
     frequencies_rad_per_s: numpy.ndarray
     damping_ratios: numpy.ndarray
-    mode_values: list
+    mode_values: List[List[float]]
     def validate(self: GenericModalParams, prefix: str = ...) -> None: ...
     def __eq__(self: GenericModalParams, arg0: GenericModalParams) -> bool: ...
     def __getstate__(self: GenericModalParams) -> tuple: ...
@@ -85,17 +85,17 @@ class KernelQuantity:
     velocity: KernelQuantity
     step: KernelQuantity
     def __init__(self: KernelQuantity, value: int) -> None: ...
-    name: Any
+    name: str
     def __eq__(self, other: object) -> bool: ...
     def __getstate__(self) -> int: ...
-    value: Any
+    value: int
     def __setstate__(self: KernelQuantity, state: int) -> None: ...
 
 class KernelSamples:
-    tau_s: Any
-    value: Any
-    error_bound: Any
-    modes: Any
+    tau_s: numpy.ndarray
+    value: numpy.ndarray
+    error_bound: numpy.ndarray
+    modes: numpy.ndarray
     method: str
     def max_error_bound(self: KernelSamples) -> float: ...
     def to_dict(self: KernelSamples) -> dict: ...
@@ -120,7 +120,7 @@ class LimitCycle:
 
 class ModalModel:
     def __init__(self: ModalModel, structure: Structure, modes: int, dt: float, *, track_energy: bool = ...) -> None: ...
-    mode_count: Any
+    mode_count: int
     def stored_energy(self: ModalModel) -> float: ...
 
 class ModeResponse:
@@ -136,18 +136,18 @@ class ModeResponse:
     def Q0(self: ModeResponse, tau: float | numpy.ndarray) -> float | numpy.ndarray: ...
 
 class ModeTable:
-    omega: Any
-    damping: Any
-    values: Any
+    omega: numpy.ndarray
+    damping: numpy.ndarray
+    values: numpy.ndarray
     def __len__(self: ModeTable) -> int: ...
     def __getstate__(self: ModeTable) -> tuple: ...
     def __setstate__(self: ModeTable, arg0: tuple) -> None: ...
 
 class ReducedModel:
     def __init__(self: ReducedModel, structure: Structure, dt: float, options: ReducedModelOptions = ...) -> None: ...
-    window_steps: Any
-    far_modes: Any
-    far_error_bound: Any
+    window_steps: int
+    far_modes: int
+    far_error_bound: float
     def velocity_weight(self: ReducedModel, lag: int, i: int = ..., j: int = ...) -> float: ...
     def displacement_weight(self: ReducedModel, lag: int, i: int = ..., j: int = ...) -> float: ...
 
@@ -191,7 +191,7 @@ class StickSlipResult:
 
 class StringDelayModel:
     def __init__(self: StringDelayModel, structure: Structure, dt: float) -> None: ...
-    period_steps: Any
+    period_steps: int
 
 class Structure:
     @staticmethod
@@ -204,20 +204,20 @@ class Structure:
     def generic(params: GenericModalParams) -> Structure: ...
     @staticmethod
     def truncated(continuum: Structure, n_modes: int) -> Structure: ...
-    kind: Any
-    contact_count: Any
-    finite: Any
+    kind: StructureKind
+    contact_count: int
+    finite: bool
     mode_count: Any
     def modes(self: Structure, count: int) -> ModeTable: ...
     def mode(self: Structure, k: int) -> tuple: ...
-    static_compliance: Any
+    static_compliance: numpy.ndarray
     def mode_product_bound(self: Structure) -> float: ...
     def frequency_lower_bound(self: Structure, k: int) -> float: ...
-    min_damping_ratio: Any
-    uniform_damping: Any
-    contact_positions_m: Any
-    string_params: Any
-    beam_params: Any
+    min_damping_ratio: float
+    uniform_damping: bool
+    contact_positions_m: numpy.ndarray
+    string_params: TautStringParams
+    beam_params: BeamParams
 
 class StructureKind:
     generic: StructureKind
@@ -225,10 +225,10 @@ class StructureKind:
     cantilever: StructureKind
     simply_supported_beam: StructureKind
     def __init__(self: StructureKind, value: int) -> None: ...
-    name: Any
+    name: str
     def __eq__(self, other: object) -> bool: ...
     def __getstate__(self) -> int: ...
-    value: Any
+    value: int
     def __setstate__(self: StructureKind, state: int) -> None: ...
 
 class TautStringParams:

@@ -10,20 +10,20 @@ class Limiter:
     van_leer: Limiter
     mc: Limiter
     def __init__(self: Limiter, value: int) -> None: ...
-    name: Any
+    name: str
     def __eq__(self, other: object) -> bool: ...
     def __getstate__(self) -> int: ...
-    value: Any
+    value: int
     def __setstate__(self: Limiter, state: int) -> None: ...
 
 class LineContact:
     def __init__(self: LineContact, model: contact.ContactModel, params: LineContactParams) -> None: ...
-    cells: Any
-    components: Any
-    dx: Any
+    cells: int
+    components: int
+    dx: float
     def cell_centre(self: LineContact, i: int) -> float: ...
-    state: Any
-    time: Any
+    state: numpy.ndarray
+    time: float
     def reset(self: LineContact, t0: float = ..., initial: numpy.ndarray | None = ...) -> None: ...
     def advance_to(self: LineContact, t_end: float) -> None: ...
     def step(self: LineContact, dt: float) -> None: ...
@@ -35,9 +35,9 @@ class LineContact:
     def dissipated_power(self: LineContact) -> float: ...
     def supplied_energy(self: LineContact) -> float: ...
     def field(self: LineContact) -> TimeSeries: ...
-    steps_taken: Any
-    model: Any
-    params: Any
+    steps_taken: int
+    model: contact.ContactModel
+    params: LineContactParams
 
 class LineContactParams:
     def __init__(self: LineContactParams, *, L_m: float = ..., cells: int = ..., normal_load_N: float = ..., pressure: PressureParams = ..., V1: float | contact.Signal = ..., V2: float | contact.Signal = ..., v_y: float | contact.Signal = ..., cfl: float = ..., dt_s: float = ..., max_dt_s: float = ..., limiter: str = ..., source_scheme: str = ...) -> None: ...
@@ -59,29 +59,29 @@ class LineContactParams:
 
 class LineRun:
     series: TimeSeries
-    field_times: Any
-    fields: Any
+    field_times: numpy.ndarray
+    fields: list
     steps: int
     def __getstate__(self: LineRun) -> tuple: ...
     def __setstate__(self: LineRun, arg0: tuple) -> None: ...
 
 class Pressure:
     def __init__(self: Pressure, params: PressureParams, L: float, normal_load_N: float) -> None: ...
-    params: Any
-    L: Any
+    params: PressureParams
+    L: float
     def __call__(self: Pressure, xi: float | numpy.ndarray) -> float | numpy.ndarray: ...
     def mean(self: Pressure, a: float, b: float) -> float: ...
-    normal_load: Any
+    normal_load: float
 
 class PressureKind:
     uniform: PressureKind
     parabolic: PressureKind
     table: PressureKind
     def __init__(self: PressureKind, value: int) -> None: ...
-    name: Any
+    name: str
     def __eq__(self, other: object) -> bool: ...
     def __getstate__(self) -> int: ...
-    value: Any
+    value: int
     def __setstate__(self: PressureKind, state: int) -> None: ...
 
 class PressureParams:
@@ -98,14 +98,14 @@ class SourceScheme:
     sdirk2: SourceScheme
     exponential: SourceScheme
     def __init__(self: SourceScheme, value: int) -> None: ...
-    name: Any
+    name: str
     def __eq__(self, other: object) -> bool: ...
     def __getstate__(self) -> int: ...
-    value: Any
+    value: int
     def __setstate__(self: SourceScheme, state: int) -> None: ...
 
 class SteadyLine:
-    force_N: Any
+    force_N: numpy.ndarray
     exact: bool
     field: TimeSeries
     def __getstate__(self: SteadyLine) -> tuple: ...

@@ -170,7 +170,7 @@ CrawlerRun crawl_epsilon(const Mechanism& bristle, const CrawlerParams& crawler,
     times.push_back(crawler.period_s * k / samples_per_cycle);
   auto options = WigglySystem::default_options(eps.epsilon);
   // Each foot passes over about 2 strokes of surface per cycle.
-  options.max_steps = WigglySystem::step_budget(2.0 * n * crawler.stroke_m * cycles, eps.epsilon);
+  WigglySystem::apply_step_budget(options, 2.0 * n * crawler.stroke_m * cycles, eps.epsilon);
   options.atol_per_component.assign(static_cast<std::size_t>(n), 1e-7 * eps.epsilon);
   options.atol_per_component.push_back(1e-12);
   CrawlerRun out;

@@ -101,13 +101,22 @@ integrate::Options WigglySystem::default_options(double epsilon) {
   o.method = integrate::Method::cvode_bdf;
   o.rtol = 1e-10;
   o.atol_per_component = {1e-7 * epsilon, 1e-10 * epsilon, 1e-10 * epsilon, 1e-10 * epsilon};
-  o.max_steps = 200'000'000;
+  o.max_steps = kMaxSteps;
   return o;
 }
 
 long WigglySystem::step_budget(double path_m, double epsilon) {
   const double steps = static_cast<double>(kBaseSteps) + kStepsPerWiggle * std::abs(path_m) / epsilon;
-  return steps < 2e8 ? static_cast<long>(steps) : 200'000'000L;  // default_options' budget at most
+  return steps < static_cast<double>(kMaxSteps) ? static_cast<long>(steps) : kMaxSteps;
+}
+
+void WigglySystem::apply_step_budget(integrate::Options& options, double path_m, double epsilon) {
+  const long budget = step_budget(path_m, epsilon);
+  if (budget > options.max_steps) return;
+  options.max_steps = budget;
+  options.max_steps_key = fmt::format("the eps-system's budget (the smaller of integrator.max_steps and {} + {} "
+                                      "steps per wiggle passed over; Limits in docs/scenarios.md)",
+                                      kBaseSteps, kStepsPerWiggle);
 }
 
 WigglyRun WigglySystem::run(double z0, double t0, const std::vector<double>& times, const integrate::Options& options,

@@ -274,9 +274,9 @@ Stats integrate_cvode(const OdeSystem& system, VecX& x, double t0, const std::ve
   while (next < output_times.size()) {
     const long segment_before = segment_steps(mem);
     if (stats.steps + segment_before >= options.max_steps)
-      throw SolverError(fmt::format("cvode_bdf: step budget exhausted at t = {}: integrator.max_steps = {} steps "
-                                    "taken before reaching t = {}",
-                                    format_value(t), options.max_steps, format_value(t_end)));
+      throw SolverError(fmt::format("cvode_bdf: step budget exhausted at t = {}: {} = {} steps taken before "
+                                    "reaching t = {}",
+                                    format_value(t), options.max_steps_key, options.max_steps, format_value(t_end)));
     double min_step = kMinStepRelative * std::abs(t);
     if (options.max_dt > 0.0) min_step = std::min(min_step, options.max_dt);
     check(CVodeSetMinStep(mem, min_step), "CVodeSetMinStep");

@@ -255,9 +255,9 @@ Stats integrate_fixed_step(const OdeSystem& system, VecX& x, double t0, const st
     const double steps_to_output = std::ceil((t_out - start) / dt - kGridSlack);  // the last may be shorter
     for (double k = 1.0; t < t_out; k += 1.0) {
       if (stats.steps >= options.max_steps)
-        throw SolverError(fmt::format("{}: step budget exhausted at t = {}: integrator.max_steps = {} steps taken "
-                                      "before reaching t = {}",
-                                      to_string(options.method), format_value(t), options.max_steps,
+        throw SolverError(fmt::format("{}: step budget exhausted at t = {}: {} = {} steps taken before reaching "
+                                      "t = {}",
+                                      to_string(options.method), format_value(t), options.max_steps_key, options.max_steps,
                                       format_value(output_times.back())));
       const double t_next = k >= steps_to_output ? t_out : std::min(start + k * dt, t_out);
       if (!(t_next > t))

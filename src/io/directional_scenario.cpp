@@ -379,19 +379,6 @@ namespace {
 
 const Keys kLoopColumns = {"t_s", "q_m", "u_m", "p_m", "angle_rad", "F_N", "D_J"};
 
-/// f(), with the eps-systems' step budget explained when it ran out (the integrator names the number only).
-template <class F>
-auto with_budget_note(F&& f) {
-  try {
-    return f();
-  } catch (const SolverError& e) {
-    if (std::string_view(e.what()).find("step budget exhausted") == std::string_view::npos) throw;
-    throw SolverError(fmt::format("{} (the eps-system's budget: the smaller of integrator.max_steps and {} + {} "
-                                  "steps per wiggle passed over; Limits in docs/scenarios.md)",
-                                  e.what(), dir::WigglySystem::kBaseSteps, dir::WigglySystem::kStepsPerWiggle));
-  }
-}
-
 /// The surface a loop's contact passes over: the triangle drive's path, 4 amplitudes per cycle.
 double loop_path_m(const DirectionalLoopScenario& sc) { return 4.0 * sc.amplitude_m * sc.cycles; }
 
@@ -399,7 +386,9 @@ integrate::Options options_for(const integrate::Options& base, double atol_z_per
                                double path_m) {
   integrate::Options o = dir::WigglySystem::default_options(eps);
   o.rtol = base.rtol;
-  o.max_steps = std::min(base.max_steps, dir::WigglySystem::step_budget(path_m, eps));
+  o.max_steps = base.max_steps;
+  o.max_steps_key = base.max_steps_key;
+  dir::WigglySystem::apply_step_budget(o, path_m, eps);
   o.atol_per_component[0] = atol_z_per_epsilon * eps;
   return o;
 }
@@ -474,10 +463,8 @@ RunResult DirectionalLoopStudy::run(const ProgressCallback& progress) const {
   const auto solve = [&](std::size_t i, const std::function<void(double)>& on_progress) {
     const double eps = *cases.values[i];
     if (eps == 0.0) return limit;
-    return with_budget_note([&] {
-      return dir::epsilon_loop(m, {eps, sc_.epsilon.gamma}, sc_.drive, q, times,
-                               options_for(sc_.integrator, sc_.atol_z_per_epsilon, eps, loop_path_m(sc_)), on_progress);
-    });
+    return dir::epsilon_loop(m, {eps, sc_.epsilon.gamma}, sc_.drive, q, times,
+                             options_for(sc_.integrator, sc_.atol_z_per_epsilon, eps, loop_path_m(sc_)), on_progress);
   };
   const auto describe = [&](std::size_t i, dir::Loop& loop, Json& c) {
     const double eps = *cases.values[i];
@@ -583,10 +570,8 @@ RunResult DirectionalCrawlerStudy::run(const ProgressCallback& progress) const {
         run.series = std::move(thinned);
       }
     } else {
-      run = with_budget_note([&] {
-        return dir::crawl_epsilon(m, sc_.crawler, {eps, sc_.epsilon.gamma}, sc_.cycles, sc_.samples_per_cycle,
-                                  on_progress);
-      });
+      run = dir::crawl_epsilon(m, sc_.crawler, {eps, sc_.epsilon.gamma}, sc_.cycles, sc_.samples_per_cycle,
+                               on_progress);
     }
     return run;
   };

@@ -71,8 +71,12 @@ class WigglySystem {
   /// a degenerate system (a viscosity eps^gamma of 1e-40, a spring stretched 1e12 times its rest length)
   /// takes millions, and ends at this budget (SolverError) instead of running for hours.
   static long step_budget(double path_m, double epsilon);
+  /// options.max_steps = the smaller of itself and step_budget(path_m, epsilon); when the budget is the
+  /// smaller, options.max_steps_key names it (the step-budget message then says which rule ran out).
+  static void apply_step_budget(integrate::Options& options, double path_m, double epsilon);
   static constexpr long kBaseSteps = 100'000;
   static constexpr double kStepsPerWiggle = 1000.0;
+  static constexpr long kMaxSteps = 200'000'000;  // default_options' budget, and step_budget's largest
 
   /// Integrates from z(t0) = z0 through `times`. Throws SolverError on failure. `progress`: the fraction of
   /// [t0, times.back()] done at the output times, as core/progress.hpp says.

@@ -73,6 +73,9 @@ struct Options {
   double max_dt = 0.0;          // adaptive: largest step (0 = unlimited)
   double initial_dt = 0.0;      // adaptive: first step (0 = solver's estimate)
   long max_steps = 50'000'000;  // total step budget over the whole run
+  /// What max_steps is, as the step-budget message names it: the user's key, or the rule of a budget the
+  /// library set (an eps-system's, directional/epsilon_system.hpp). Not a scenario key.
+  std::string max_steps_key = "integrator.max_steps";
 
   /// Throws InvalidInput naming `prefix`.key.
   void validate(std::string_view prefix) const;

@@ -259,9 +259,9 @@ class Rosenbrock {
     double smallest = std::numeric_limits<double>::infinity();
     while (next < output_times.size()) {
       if (stats_.steps >= options_.max_steps)
-        throw SolverError(fmt::format("{}: step budget exhausted at t = {}: integrator.max_steps = {} steps "
-                                      "taken before reaching t = {}",
-                                      Tableau::kName, format_value(t), options_.max_steps, format_value(t_end)));
+        throw SolverError(fmt::format("{}: step budget exhausted at t = {}: {} = {} steps taken before reaching t = {}",
+                                      Tableau::kName, format_value(t), options_.max_steps_key, options_.max_steps,
+                                      format_value(t_end)));
       const double remaining = t_end - t;
       bool to_end = false;
       if (h >= remaining * (1.0 - kEndSlack)) {

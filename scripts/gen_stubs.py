@@ -101,7 +101,7 @@ def function_stub(obj, name: str, here: str, indent: str = "", method: bool = Fa
     out = []
     sigs = signatures(obj, name, here)
     if method and name == "__init__" and sigs == [("*args: Any, **kwargs: Any", "Any")]:
-        return []  # pybind11's placeholder of a class without a constructor: nothing to declare
+        return []  # pybind11's default __init__ of a class without a constructor: nothing to declare
     for args, ret in sigs:
         if len(sigs) > 1:
             out.append(f"{indent}@overload")
@@ -109,7 +109,7 @@ def function_stub(obj, name: str, here: str, indent: str = "", method: bool = Fa
             out.append(f"{indent}@staticmethod")
             args = re.sub(r"^self(: [^,]*)?(, )?", "", args)
         args = re.sub(r"^self: Any\b", "self", args)  # enum methods take self as object
-        if name == "__eq__":  # the data model's signature: any object, a bool (or NotImplemented)
+        if name == "__eq__":  # the data model's signature: any object in, a bool out
             args = "self, other: object" if args == "*args: Any, **kwargs: Any" else args
             args, ret = re.sub(r"(^|, )(\w+): Any$", r"\1\2: object", args), "bool"
         out.append(f"{indent}def {name}({args}) -> {ret}: ...")
@@ -130,8 +130,10 @@ def default_value_type(cls, name: str, here: str) -> str:
         return "Any"
     if t in (float, int, bool, str, list, dict, tuple):
         return t.__name__
-    if t.__module__ == "numpy":
-        return "numpy.ndarray" if t.__name__ == "ndarray" else "float"
+    if t.__module__ == "numpy":  # an array, or a numpy scalar by its kind
+        if t.__name__ == "ndarray":
+            return "numpy.ndarray"
+        return "bool" if t.__name__ == "bool_" else "int" if "int" in t.__name__ else "float"
     return clean_type(f"{t.__module__}.{t.__qualname__}", here)
 
 

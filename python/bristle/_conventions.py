@@ -39,14 +39,26 @@ def _plain(value):
     return value
 
 
-def settable_attributes(cls):
-    """The attributes of a bound class that can be assigned (its parameters), in definition order."""
+def properties(cls, settable_only: bool = False):
+    """Public property names of a bound class and its bases, in definition order (only the assignable ones, its
+    parameters, with settable_only)."""
     names = []
     for klass in reversed(cls.__mro__):
         for name, v in vars(klass).items():
-            if isinstance(v, property) and v.fset is not None and not name.startswith("_") and name not in names:
+            if (isinstance(v, property) and not name.startswith("_") and name not in names
+                    and (v.fset is not None or not settable_only)):
                 names.append(name)
     return names
+
+
+def settable_attributes(cls):
+    """The attributes of a bound class that can be assigned (its parameters), in definition order."""
+    return properties(cls, settable_only=True)
+
+
+def lacks_repr(cls) -> bool:
+    """True when `cls` would print as <... object at 0x...>: no class of its own defines __repr__."""
+    return all("__repr__" not in vars(k) for k in cls.__mro__ if k.__name__ not in ("object", "pybind11_object"))
 
 
 def attribute_state(obj) -> dict:
@@ -106,7 +118,7 @@ def install() -> None:
         cls.__reduce__ = _reduce
         cls.__eq__ = _eq
         cls.__hash__ = None
-        if " object at 0x" in repr(cls()):
+        if lacks_repr(cls):
             cls.__repr__ = _repr
 
 
@@ -132,16 +144,6 @@ def _field_repr(value) -> str:
     return text if len(text) <= _FIELD_REPR_MAX else text[:_FIELD_REPR_MAX - 3] + "..."
 
 
-def properties(cls):
-    """Public property names of `cls` and its bases, in definition order."""
-    names = []
-    for k in reversed(cls.__mro__):
-        for n, v in vars(k).items():
-            if isinstance(v, property) and not n.startswith("_") and n not in names:
-                names.append(n)
-    return names
-
-
 @reprlib.recursive_repr()
 def _readable_repr(self):
     parts = []
@@ -158,10 +160,7 @@ def install_readable_reprs() -> None:
     for sub in SUBMODULES:
         mod = getattr(_bristle, sub, None)
         for cls in list(vars(mod).values()) if mod is not None else []:
-            if not isinstance(cls, type) or hasattr(cls, "__members__"):
-                continue
-            own = [k for k in cls.__mro__ if k.__name__ not in ("object", "pybind11_object")]
-            if all("__repr__" not in vars(k) for k in own):
+            if isinstance(cls, type) and not hasattr(cls, "__members__") and lacks_repr(cls):
                 cls.__repr__ = _readable_repr
 
 

@@ -38,38 +38,38 @@ void exp_phi1_2x2(const Mat2& A, Mat2& E, Mat2& F) {
   const double d = half_gap * half_gap + A(0, 1) * A(1, 0);  // m^2 - det A without the cancellation
   const Mat2 B = A - m * Mat2::Identity();
   const double r = std::sqrt(std::abs(d));
-  // Distinct real eigenvalues: the larger in magnitude from m +- r, the other from the determinant (m +- r
-  // would lose it when r ~ |m|, e.g. -1e7 and -1e-2).
-  const auto real_eigenvalues = [&](double& lp, double& ln) {
-    const double big = m >= 0.0 ? m + r : m - r;
+  // Real eigenvalues lp >= ln (d > 0): the larger in magnitude from m +- r, the other from the determinant
+  // (m +- r would lose it when r ~ |m|, e.g. -1e7 and -1e-2).
+  double lp = m + r, ln = m - r;
+  if (d > 0.0) {
+    const double big = m >= 0.0 ? lp : ln;
     const double small = big != 0.0 ? A.determinant() / big : 0.0;
-    lp = m >= 0.0 ? big : small;
-    ln = m >= 0.0 ? small : big;
+    (m >= 0.0 ? ln : lp) = small;
+  }
+  // C(tau) = cosh(r tau) and S(tau) = sinh(r tau) / r (cos and sin for d < 0; a series for small r tau).
+  const auto CS = [&](double tau, double& ct, double& st) {
+    const double x = r * tau;
+    if (x < 1e-4) {  // C = 1 + d tau^2/2, S = tau (1 + d tau^2 / 6)
+      ct = 1.0 + 0.5 * d * tau * tau;
+      st = tau * (1.0 + d * tau * tau / 6.0);
+    } else if (d > 0.0) {
+      ct = std::cosh(x);
+      st = std::sinh(x) / r;
+    } else {
+      ct = std::cos(x);
+      st = std::sin(x) / r;
+    }
   };
   double c = 0.0, s = 0.0;  // E = c I + s B
-  if (r < 1.0) {
-    const double em = std::exp(m);
-    const double x2 = d;  // (r tau)^2 with its sign: cosh for d > 0, cos for d < 0
-    if (r < 1e-4) {
-      c = em * (1.0 + 0.5 * x2);
-      s = em * (1.0 + x2 / 6.0);
-    } else if (d > 0.0) {
-      c = em * std::cosh(r);
-      s = em * std::sinh(r) / r;
-    } else {
-      c = em * std::cos(r);
-      s = em * std::sin(r) / r;
-    }
-  } else if (d > 0.0) {  // e^{m+r} and e^{m-r} separately: e^m cosh r would be 0 * inf for m << -700 < -r
-    double lp = 0.0, ln = 0.0;
-    real_eigenvalues(lp, ln);
+  if (d > 0.0 && r >= 1.0) {  // e^{m+r} and e^{m-r} separately: e^m cosh r would be 0 * inf for m << -700 < -r
     const double ep = std::exp(lp), en = std::exp(ln);
     c = 0.5 * (ep + en);
     s = 0.5 * (ep - en) / r;
   } else {
     const double em = std::exp(m);
-    c = em * std::cos(r);
-    s = em * std::sin(r) / r;
+    CS(1.0, c, s);
+    c *= em;
+    s *= em;
   }
   E = c * Mat2::Identity() + s * B;
 
@@ -77,19 +77,6 @@ void exp_phi1_2x2(const Mat2& A, Mat2& E, Mat2& F) {
   if (std::abs(m) + r <= 16.0) {
     // Moderate |A|: composite 8-point Gauss-Legendre on at most 9 panels (1e-12 against the matrix
     // exponential, test ClosedFormExpPhi1MatchesTheMatrixExponential).
-    const auto CS = [&](double tau, double& ct, double& st) {
-      const double x = r * tau;
-      if (x < 1e-4) {  // series: C = 1 + d tau^2/2, S = tau (1 + d tau^2 / 6)
-        ct = 1.0 + 0.5 * d * tau * tau;
-        st = tau * (1.0 + d * tau * tau / 6.0);
-      } else if (d > 0.0) {
-        ct = std::cosh(x);
-        st = std::sinh(x) / r;
-      } else {
-        ct = std::cos(x);
-        st = std::sin(x) / r;
-      }
-    };
     const int panels = 1 + static_cast<int>((std::abs(m) + r) / 2.0);
     for (int p = 0; p < panels; ++p)
       for (int k = 0; k < 8; ++k) {
@@ -121,8 +108,6 @@ void exp_phi1_2x2(const Mat2& A, Mat2& E, Mat2& F) {
     // Distinct real eigenvalues m +- r: alpha = (phi(m+r) + phi(m-r)) / 2, beta = (phi(m+r) - phi(m-r)) / (2r)
     // (r > 0.05 |m| and r > 0.76: the difference loses at most a factor |m| / (2r) <= 10).
     const auto phi = [](double lambda) { return lambda == 0.0 ? 1.0 : std::expm1(lambda) / lambda; };
-    double lp = 0.0, ln = 0.0;
-    real_eigenvalues(lp, ln);
     const double pp = phi(lp), pn = phi(ln);
     alpha = 0.5 * (pp + pn);
     beta = 0.5 * (pp - pn) / r;

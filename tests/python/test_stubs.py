@@ -59,7 +59,7 @@ def test_every_public_name_has_a_stub(sub):
                 if member.startswith("_") and member not in ("__init__", "__call__", "__getitem__", "__len__"):
                     continue
                 if member == "__init__" and type(v).__name__ == "wrapper_descriptor":
-                    continue  # pybind11's placeholder of a class without a Python constructor: no stub
+                    continue  # pybind11's default __init__ of a class without a Python constructor: no stub
                 if callable(v) or isinstance(v, property):
                     assert member in defs[name], f"bristle.{sub}.{name}.{member} has no stub"
 

@@ -9,6 +9,8 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <memory>
+#include <optional>
 
 #include "bristle/contact/contact_model.hpp"
 #include "bristle/core/error.hpp"
@@ -27,27 +29,15 @@ const std::vector<std::string> kAlways = {"w_m", "v_mps", "vr_mps", "F_N"};
 const std::vector<std::string> kEnergy = {"E_belt_J", "D_friction_J", "D_modal_J", "dE_stored_J",
                                           "energy_residual_J"};
 
-/// The run from rest at t = 0 to one step past the last data time, every step recorded, interpolated linearly
-/// to the data times: a series with t_s and every column of the run (stick as 0/1 interpolated).
-TimeSeries solve(const StructureExperiment& e, io::StructureStickSlipScenario sc) {
-  sc.run.t_end_s = e.times.back() + sc.dt_s;
-  sc.run.output_every = 1;
-  const structures::Structure s = sc.structure.build();
-  const auto model = sc.build_model(s);
-  structures::StickSlipResult out;
-  if (sc.dynamic) {
-    const contact::ContactModel cm(sc.law, sc.body1, sc.body2);
-    out = structures::run_stick_slip(*model, sc.contact, cm, sc.run);
-  } else {
-    out = structures::run_stick_slip(*model, sc.contact, sc.friction, sc.run);
-  }
-  const TimeSeries& run = out.series;
+/// The run's rows (every step) interpolated linearly to the data times: a series with t_s and every column of the
+/// run (stick as 0/1 interpolated).
+TimeSeries at_times(const TimeSeries& run, const std::vector<double>& times) {
   const std::vector<double>& t = run.column("t_s");
   TimeSeries series(run.names);
-  series.reserve(e.times.size());
+  series.reserve(times.size());
   std::size_t k = 0;
   std::vector<double> row(run.names.size());
-  for (double ti : e.times) {
+  for (double ti : times) {
     while (k + 2 < t.size() && t[k + 1] <= ti) ++k;
     const double a = t[k + 1] > t[k] ? std::clamp((ti - t[k]) / (t[k + 1] - t[k]), 0.0, 1.0) : 0.0;
     for (std::size_t c = 0; c < run.names.size(); ++c)
@@ -56,6 +46,112 @@ TimeSeries solve(const StructureExperiment& e, io::StructureStickSlipScenario sc
     series.add_row(row);
   }
   return series;
+}
+
+/// The scenario of a fit's run: from rest at t = 0 to one step past the last data time, every step recorded.
+io::StructureStickSlipScenario fit_run(const StructureExperiment& e, io::StructureStickSlipScenario sc) {
+  sc.run.t_end_s = e.times.back() + sc.dt_s;
+  sc.run.output_every = 1;
+  return sc;
+}
+
+/// The run at the data times; `sensitivities` as structures::run_stick_slip's (dynamic runs: their laws set).
+TimeSeries solve(const StructureExperiment& e, const io::StructureStickSlipScenario& scenario,
+                 std::vector<structures::StickSlipSensitivity>* sensitivities = nullptr) {
+  const io::StructureStickSlipScenario sc = fit_run(e, scenario);
+  const structures::Structure s = sc.structure.build();
+  const auto model = sc.build_model(s);
+  structures::StickSlipResult out;
+  if (sc.dynamic) {
+    const contact::ContactModel cm(sc.law, sc.body1, sc.body2);
+    out = structures::run_stick_slip(*model, sc.contact, cm, sc.run, {}, sensitivities);
+  } else {
+    out = structures::run_stick_slip(*model, sc.contact, sc.friction, sc.run, {}, sensitivities);
+  }
+  return at_times(out.series, e.times);
+}
+
+TimeSeries solve_plain(const StructureExperiment& e, const io::StructureStickSlipScenario& sc) { return solve(e, sc); }
+
+bool starts_with(const std::string& s, std::string_view prefix) { return s.compare(0, prefix.size(), prefix) == 0; }
+
+/// Empty if the exact Jacobian applies: every parameter a key of the contact (law, body1, body2, friction,
+/// contact.normal_load_N, contact.belt_speed_m_per_s) and every target a column it differentiates (kAlways,
+/// f_state); else why not.
+std::string exact_obstacle(const std::vector<StructureExperiment>& experiments,
+                           const std::vector<ParameterSpec>& parameters) {
+  for (const ParameterSpec& q : parameters)
+    if (!starts_with(q.key, "law.") && !starts_with(q.key, "body1.") && !starts_with(q.key, "body2.") &&
+        !starts_with(q.key, "friction.") && q.key != "contact.normal_load_N" && q.key != "contact.belt_speed_m_per_s")
+      return fmt::format("fit.parameters.{} (the exact Jacobian takes keys of the contact: law, body1, body2, "
+                         "friction, contact.normal_load_N and contact.belt_speed_m_per_s; the structure's by "
+                         "differences)",
+                         io::json_quote(q.key));
+  for (const StructureExperiment& e : experiments)
+    for (const Target& t : e.targets)
+      if (std::find(kAlways.begin(), kAlways.end(), t.output) == kAlways.end() && t.output != "f_state")
+        return fmt::format("fit.targets.{} (the exact Jacobian covers {} and f_state)", t.output,
+                           fmt::join(kAlways, ", "));
+  return {};
+}
+
+/// The residuals at p and their exact Jacobian (structures::StickSlipSensitivity: one run carrying P tangents),
+/// or nullopt with `why`.
+std::optional<Eigen::MatrixXd> exact(const std::vector<StructureExperiment>& experiments,
+                                     const std::vector<ParameterSpec>& parameters, const VecX& p, VecX& r,
+                                     std::string* why = nullptr) {
+  const auto fail = [&](std::string reason) {
+    if (why) *why = std::move(reason);
+    return std::optional<Eigen::MatrixXd>();
+  };
+  if (std::string obstacle = exact_obstacle(experiments, parameters); !obstacle.empty()) return fail(obstacle);
+  const Index np = p.size();
+  r.resize(static_cast<Index>(detail::residual_count(experiments)));
+  Eigen::MatrixXd J(r.size(), np);
+  Index at = 0;
+  for (const StructureExperiment& e : experiments) {
+    const io::StructureStickSlipScenario sc = fit_run(e, detail::with_parameters(e, parameters, p));
+    const structures::Structure s = sc.structure.build();
+    // Per parameter: the scenario at p_j -/+ h_j (h_j = 1e-6 |p_j|, the lumped sensitivities' step), its law, and a
+    // copy of the structure at rest for the tangent.
+    std::vector<structures::StickSlipSensitivity> sens(static_cast<std::size_t>(np));
+    std::vector<std::unique_ptr<structures::ContactStepper>> copies;
+    std::vector<contact::ContactModel> laws;
+    laws.reserve(static_cast<std::size_t>(2 * np));
+    for (Index j = 0; j < np; ++j) {
+      structures::StickSlipSensitivity& sj = sens[static_cast<std::size_t>(j)];
+      sj.step = 1e-6 * (p[j] != 0.0 ? std::abs(p[j]) : 1.0);
+      for (const int sign : {-1, 1}) {
+        VecX q = p;
+        q[j] += sign * sj.step;
+        io::StructureStickSlipScenario perturbed;
+        try {
+          perturbed = detail::with_parameters(e, parameters, q);
+          if (sc.dynamic) laws.emplace_back(perturbed.law, perturbed.body1, perturbed.body2);
+        } catch (const InvalidInput& error) {
+          return fail(fmt::format("{} = {} (a perturbed value): {}", parameters[static_cast<std::size_t>(j)].key,
+                                  format_value(q[j]), error.what()));
+        }
+        (sign < 0 ? sj.belt_minus : sj.belt_plus) = perturbed.contact;
+        (sign < 0 ? sj.friction_minus : sj.friction_plus) = perturbed.friction;
+      }
+      if (sc.dynamic) sj.law_minus = &laws[laws.size() - 2], sj.law_plus = &laws.back();
+      copies.push_back(sc.build_model(s));
+      sj.structure = copies.back().get();
+    }
+    const TimeSeries y = solve(e, sc, &sens);
+    std::vector<TimeSeries> dy;
+    for (const structures::StickSlipSensitivity& sj : sens) dy.push_back(at_times(sj.derivative, e.times));
+    for (const Target& t : e.targets) {
+      const std::vector<double>& yt = y.column(t.output);
+      for (std::size_t i = 0; i < t.values.size(); ++i, ++at) {
+        r[at] = t.weight * (yt[i] - t.values[i]);
+        for (Index j = 0; j < np; ++j) J(at, j) = t.weight * dy[static_cast<std::size_t>(j)].column(t.output)[i];
+      }
+    }
+  }
+  if (!r.allFinite() || !J.allFinite()) return fail("a residual or its derivative is not finite");
+  return J;
 }
 
 }  // namespace
@@ -106,18 +202,31 @@ void validate(const std::vector<StructureExperiment>& experiments, const std::ve
 std::vector<TimeSeries> structure_model(const std::vector<StructureExperiment>& experiments,
                                         const std::vector<ParameterSpec>& parameters, const VecX& p) {
   std::vector<TimeSeries> out;
-  (void)detail::series_residuals(experiments, parameters, p, solve, &out);
+  (void)detail::series_residuals(experiments, parameters, p, solve_plain, &out);
   return out;
 }
 
 VecX residuals(const std::vector<StructureExperiment>& experiments, const std::vector<ParameterSpec>& parameters,
                const VecX& p) {
-  return detail::series_residuals(experiments, parameters, p, solve);
+  return detail::series_residuals(experiments, parameters, p, solve_plain);
 }
 
 Eigen::MatrixXd jacobian(const std::vector<StructureExperiment>& experiments,
                          const std::vector<ParameterSpec>& parameters, const VecX& p, double fd_step) {
-  return detail::series_jacobian(experiments, parameters, p, fd_step, solve);
+  return jacobian(experiments, parameters, p, JacobianMethod::finite_differences, fd_step);
+}
+
+Eigen::MatrixXd jacobian(const std::vector<StructureExperiment>& experiments,
+                         const std::vector<ParameterSpec>& parameters, const VecX& p, JacobianMethod method,
+                         double fd_step) {
+  if (method != JacobianMethod::finite_differences) {
+    VecX r;
+    std::string why;
+    if (std::optional<Eigen::MatrixXd> J = exact(experiments, parameters, p, r, &why)) return *J;
+    if (method == JacobianMethod::sensitivities)
+      throw InvalidInput(fmt::format("fit: exact Jacobian requested, but it does not apply: {}", why));
+  }
+  return detail::series_jacobian(experiments, parameters, p, fd_step, solve_plain);
 }
 
 Result fit(const std::vector<StructureExperiment>& experiments, const std::vector<ParameterSpec>& parameters,
@@ -127,10 +236,16 @@ Result fit(const std::vector<StructureExperiment>& experiments, const std::vecto
     throw InvalidInput(fmt::format("fit.initial_state = \"{}\": kind = \"structure_stick_slip\" starts from the "
                                    "structure at rest at t = 0 (\"rest\") only",
                                    to_string(options.initial_state)));
-  if (options.jacobian == JacobianMethod::sensitivities)
-    throw InvalidInput("fit: exact Jacobian requested, but kind = \"structure_stick_slip\" has central differences "
-                       "only");
-  return detail::fit_series(experiments, parameters, options, progress, solve);
+  bool use_exact = false;
+  if (options.jacobian != JacobianMethod::finite_differences) {
+    const std::string why = exact_obstacle(experiments, parameters);
+    if (!why.empty() && options.jacobian == JacobianMethod::sensitivities)
+      throw InvalidInput(fmt::format("fit: exact Jacobian requested, but it does not apply: {}", why));
+    use_exact = why.empty();
+  }
+  const detail::ExactFn exact_fn = [&](const VecX& p, VecX& r) { return exact(experiments, parameters, p, r); };
+  return detail::fit_series(experiments, parameters, options, progress, solve_plain,
+                            use_exact ? exact_fn : detail::ExactFn());
 }
 
 }  // namespace bristle::fit

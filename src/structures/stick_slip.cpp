@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <limits>
 
 #include "bristle/contact/analysis.hpp"
@@ -42,6 +43,20 @@ struct StepSolution {
 };
 
 
+/// The tangents of a step for every sensitivity: dF[j] (and dextra[j], the state force's) from dc[j], the
+/// derivative of the step's c.
+using StepTangent = std::function<void(double c, const StepSolution& sol, const std::vector<double>& dc,
+                                       std::vector<double>& dF, std::vector<double>& dextra)>;
+
+/// The partial of a step's output in a parameter from its values at p - h and p + h, on the branch of the run
+/// (stick or slip): central where both perturbed steps stay on it, else one-sided from the one that does.
+double branch_partial(double minus, bool minus_on_branch, double base, double plus, bool plus_on_branch, double h) {
+  if (minus_on_branch && plus_on_branch) return (plus - minus) / (2.0 * h);
+  if (plus_on_branch) return (plus - base) / h;
+  if (minus_on_branch) return (base - minus) / h;
+  return 0.0;  // both perturbations switch the step: it sits on a switch, where the run is not differentiable
+}
+
 struct Driver {
   ContactStepper& s;
   BeltParams belt;
@@ -49,10 +64,12 @@ struct Driver {
   double a = 0.0;
   bool dynamic = false;
   const Progress& progress;
+  std::vector<StickSlipSensitivity>* sensitivities = nullptr;
 
-  /// `solve(c, t_next)` returns the step's StepSolution (a template: called once per step).
+  /// `solve(c, t_next)` returns the step's StepSolution (a template: called once per step); `tangent` is called
+  /// after it when there are sensitivities.
   template <class StepSolver>
-  StickSlipResult run(StepSolver& solve, double mu_s) {
+  StickSlipResult run(StepSolver& solve, const StepTangent& tangent, double mu_s) {
     StickSlipResult out;
     const int i = belt.contact_index;
     const double dt = s.step_s(), vb = belt.belt_speed_m_per_s, N = belt.normal_load_N;
@@ -84,6 +101,31 @@ struct Driver {
       out.series.add_row(row);
     };
     record(0.0, 0.0, 0.0, 0.0, vb == 0.0, 0.0);
+    // Sensitivities: the derivative of c, F and the state force per parameter, and of the belt speed.
+    const std::size_t P = sensitivities ? sensitivities->size() : 0;
+    std::vector<double> dc(P), dF(P), dextra(P), dvb(P);
+    VecX df_next;
+    for (std::size_t j = 0; j < P; ++j) {
+      StickSlipSensitivity& sj = (*sensitivities)[j];
+      if (!sj.structure || sj.structure->steps_taken() != 0 || sj.structure->step_s() != dt ||
+          sj.structure->contact_count() != s.contact_count() || !(sj.step > 0.0))
+        throw InvalidInput("stick-slip sensitivities: each needs a copy of the run's structure at rest and a step > 0");
+      dvb[j] = (sj.belt_plus.belt_speed_m_per_s - sj.belt_minus.belt_speed_m_per_s) / (2.0 * sj.step);
+      sj.derivative = TimeSeries(names);
+      sj.derivative.reserve(static_cast<std::size_t>(steps / options.output_every + 2));
+    }
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    auto record_derivatives = [&](double t, bool initial) {  // initial: the state at rest, before any step
+      for (std::size_t j = 0; j < P; ++j) {
+        const ContactStepper& T = *(*sensitivities)[j].structure;
+        const double v = initial ? 0.0 : T.velocity()[i];
+        row.assign({t, initial ? 0.0 : T.displacement()[i], v, v - dvb[j], initial ? 0.0 : dF[j], nan});
+        if (q) row.insert(row.end(), {nan, nan, nan, nan, nan});
+        if (dynamic) row.push_back(initial ? 0.0 : dextra[j]);
+        (*sensitivities)[j].derivative.add_row(row);
+      }
+    };
+    record_derivatives(0.0, true);
     bool prev_stick = (vb == 0.0);
     double interval_start = 0.0;
     VecX f_next = s.force();
@@ -92,13 +134,24 @@ struct Driver {
       const double F_old = s.force()[i];
       const double c = s.predicted_velocity()[i] - vb - a * F_old;
       const double t_next = static_cast<double>(n + 1) * dt;
+      for (std::size_t j = 0; j < P; ++j) {
+        const ContactStepper& T = *(*sensitivities)[j].structure;
+        dc[j] = T.predicted_velocity()[i] - dvb[j] - a * T.force()[i];
+      }
       const StepSolution sol = solve(c, t_next);
       if (!std::isfinite(sol.force))
         throw SolverError(fmt::format("stick-slip: non-finite friction force at t = {} s", format_value(t_next)));
+      if (P > 0) tangent(c, sol, dc, dF, dextra);
       f_next = s.force();  // same size: no allocation
       f_next[i] = sol.force;
       const bool want_w = ((n + 1) % options.output_every == 0) || n + 1 == steps;
       s.advance(f_next, want_w);
+      for (std::size_t j = 0; j < P; ++j) {
+        ContactStepper& T = *(*sensitivities)[j].structure;
+        df_next = T.force();
+        df_next[i] = dF[j];
+        T.advance(df_next, want_w);
+      }
       const double v = s.velocity()[i];
       if (!std::isfinite(v))
         throw SolverError(fmt::format("stick-slip: non-finite contact velocity at t = {} s", format_value(t_next)));
@@ -129,7 +182,10 @@ struct Driver {
       detector.add(t_next, sol.stick,
                    sol.breakaway_fraction >= 0.0 ? (static_cast<double>(n) + sol.breakaway_fraction) * dt
                                                  : static_cast<double>(n) * dt);
-      if (want_w) record(t_next, s.displacement()[i], v, sol.force, sol.stick, sol.extra);
+      if (want_w) {
+        record(t_next, s.displacement()[i], v, sol.force, sol.stick, sol.extra);
+        record_derivatives(t_next, false);
+      }
       if (report) report(static_cast<double>(n + 1) / static_cast<double>(steps));
     }
     out.intervals.push_back({interval_start, static_cast<double>(steps) * dt, prev_stick});
@@ -201,7 +257,7 @@ void StickSlipOptions::validate(std::string_view prefix) const {
 
 StickSlipResult run_stick_slip(ContactStepper& structure, const BeltParams& belt,
                                const laws::CoulombStribeckParams& friction, const StickSlipOptions& options,
-                               const Progress& progress) {
+                               const Progress& progress, std::vector<StickSlipSensitivity>* sensitivities) {
   belt.validate("contact", structure.contact_count());
   friction.validate("friction");
   options.validate("run");
@@ -246,8 +302,30 @@ StickSlipResult run_stick_slip(ContactStepper& structure, const BeltParams& belt
     stick_prev = out.stick;
     return out;
   };
-  Driver d{structure, belt, options, a, false, progress};
-  StickSlipResult r = d.run(solve, mu_s);
+  // Sensitivities: stick F = -c/a; slip F = -sgn(c) N mu(x), x = |c| - a N mu(x), so dF/dc = -N mu'/(1 + a N mu');
+  // the partial in the parameter from the laws at p -/+ h at the same c.
+  std::vector<laws::CoulombStribeck> minus, plus;
+  if (sensitivities)
+    for (const StickSlipSensitivity& sj : *sensitivities) {
+      minus.emplace_back(sj.friction_minus, a, sj.belt_minus.normal_load_N);
+      plus.emplace_back(sj.friction_plus, a, sj.belt_plus.normal_load_N);
+    }
+  const StepTangent tangent = [&](double c, const StepSolution& sol, const std::vector<double>& dc,
+                                  std::vector<double>& dF, std::vector<double>& /*dextra*/) {
+    double dF_dc = -1.0 / a;
+    if (!sol.stick) {
+      double slope = 0.0;
+      (void)laws::stribeck_mu(friction.mu, slip_speed, &slope);
+      dF_dc = -N * slope / (1.0 + a * N * slope);
+    }
+    for (std::size_t j = 0; j < dF.size(); ++j) {
+      const laws::CoulombStribeckStep m = minus[j].step(c), p = plus[j].step(c);
+      dF[j] = dF_dc * dc[j] + branch_partial(m.force, m.stick == sol.stick, sol.force, p.force,
+                                             p.stick == sol.stick, (*sensitivities)[j].step);
+    }
+  };
+  Driver d{structure, belt, options, a, false, progress, sensitivities};
+  StickSlipResult r = d.run(solve, tangent, mu_s);
   r.well_posed = law.well_posed();
   return r;
 }
@@ -258,7 +336,8 @@ StickSlipResult run_stick_slip(ContactStepper& structure, const BeltParams& belt
 }
 
 StickSlipResult run_stick_slip(ContactStepper& structure, const BeltParams& belt, const contact::ContactModel& law,
-                               const StickSlipOptions& options, const Progress& progress) {
+                               const StickSlipOptions& options, const Progress& progress,
+                               std::vector<StickSlipSensitivity>* sensitivities) {
   belt.validate("contact", structure.contact_count());
   options.validate("run");
   const int i = belt.contact_index;
@@ -278,16 +357,23 @@ StickSlipResult run_stick_slip(ContactStepper& structure, const BeltParams& belt
   MatX J(ns + 1, ns + 1);
   Eigen::PartialPivLU<MatX> lu(ns + 1);
   const double su = 1e-2, sv = 1e-3 * std::max(std::abs(vb), 1e-3);
-  auto residual = [&](const VecX& X, const VecX& un, const VecX& unm1, double c, bool bdf1, VecX& R) {
+  // The step equations of `m` under load Nm: BDF1/BDF2 for the state, v_r = c + a F for the velocity.
+  auto residual_of = [&](const contact::ContactModel& m, double Nm, const VecX& X, const VecX& un, const VecX& unm1,
+                         double c, bool bdf1, VecX& R) {
     const double x = X[ns];
     Eigen::Map<const VecX> uu(X.data(), ns);
-    law.source(uu.data(), Vec2(x, 0.0), h.data());
+    m.source(uu.data(), Vec2(x, 0.0), h.data());
     if (bdf1)
       R.head(ns) = uu - un - dt * h;
     else
       R.head(ns) = uu - (4.0 / 3.0) * un + (1.0 / 3.0) * unm1 - (2.0 / 3.0) * dt * h;
-    R[ns] = x - c - a * N * law.friction(uu.data(), Vec2(x, 0.0))[0];
+    R[ns] = x - c - a * Nm * m.friction(uu.data(), Vec2(x, 0.0))[0];
   };
+  auto residual = [&](const VecX& X, const VecX& un, const VecX& unm1, double c, bool bdf1, VecX& R) {
+    residual_of(law, N, X, un, unm1, c, bdf1, R);
+  };
+  VecX u_nm1 = VecX::Zero(ns);  // u_{n-1} of the last step (its BDF2 equations, for the sensitivities)
+  bool last_bdf1 = true;
   auto solve = [&](double c, double t_next) {
     const bool bdf1 = first;
     if (bdf1)
@@ -334,9 +420,11 @@ StickSlipResult run_stick_slip(ContactStepper& structure, const BeltParams& belt
       throw SolverError(fmt::format("stick-slip: the implicit step of the dynamic friction law did not converge at "
                                     "t = {} s (try a smaller dt_s)",
                                     format_value(t_next)));
+    u_nm1 = u_old;
     u_old = u;
     u = X.head(ns);
     vr = X[ns];
+    last_bdf1 = first;
     first = false;
     StepSolution out;
     out.force = N * law.friction(u.data(), Vec2(vr, 0.0))[0];
@@ -349,8 +437,52 @@ StickSlipResult run_stick_slip(ContactStepper& structure, const BeltParams& belt
     vr_prev_abs = std::abs(vr);
     return out;
   };
-  Driver d{structure, belt, options, a, true, progress};
-  StickSlipResult r = d.run(solve, 0.0);
+  // Sensitivities: the step equations R(X; u_n, u_{n-1}, c, p) = 0 at the solution X = (u_{n+1}, v_r) give
+  // dR/dX dX = -(dR/du_n du_n + dR/du_{n-1} du_{n-1} + dR/dc dc + dR/dp), and F = N f(u, v_r) gives dF; dR/dX and
+  // df/d(u, v_r) are central differences in X, dR/dp and d(N f)/dp between the laws and loads at p -/+ h.
+  const std::size_t P = sensitivities ? sensitivities->size() : 0;
+  for (std::size_t j = 0; j < P; ++j)
+    if (const StickSlipSensitivity& sj = (*sensitivities)[j]; !sj.law_minus || !sj.law_plus || sj.law_minus->state_size() != ns || sj.law_plus->state_size() != ns)
+      throw InvalidInput("stick-slip sensitivities: a dynamic run needs the law at p -/+ h, of the run's state size");
+  std::vector<VecX> du(P, VecX::Zero(ns)), du_old(P, VecX::Zero(ns));
+  MatX JX(ns + 1, ns + 1);
+  VecX Xs(ns + 1), Rp(ns + 1), Rm(ns + 1), rhs(ns + 1), fu(ns), Xp(ns + 1), Xm(ns + 1);
+  auto f_of = [&](const contact::ContactModel& m, const VecX& X) { return m.friction(X.data(), Vec2(X[ns], 0.0))[0]; };
+  const StepTangent tangent = [&](double c, const StepSolution&, const std::vector<double>& dc,
+                                  std::vector<double>& dF, std::vector<double>& dextra) {
+    const bool bdf1 = last_bdf1;
+    const double alpha1 = bdf1 ? 1.0 : 4.0 / 3.0, alpha2 = bdf1 ? 0.0 : 1.0 / 3.0;
+    Xs << u, vr;
+    double f_vr = 0.0;
+    for (int k = 0; k <= ns; ++k) {
+      const double delta = 1e-6 * std::max(std::abs(Xs[k]), k < ns ? su : sv);
+      Xp = Xs, Xm = Xs;
+      Xp[k] += delta, Xm[k] -= delta;
+      residual(Xp, u_old, u_nm1, c, bdf1, Rp);
+      residual(Xm, u_old, u_nm1, c, bdf1, Rm);
+      JX.col(k) = (Rp - Rm) / (2.0 * delta);
+      const double df = (f_of(law, Xp) - f_of(law, Xm)) / (2.0 * delta);
+      (k < ns ? fu[k] : f_vr) = df;
+    }
+    lu.compute(JX);
+    for (std::size_t j = 0; j < P; ++j) {
+      const StickSlipSensitivity& sj = (*sensitivities)[j];
+      const double Np = sj.belt_plus.normal_load_N, Nm = sj.belt_minus.normal_load_N;
+      residual_of(*sj.law_plus, Np, Xs, u_old, u_nm1, c, bdf1, Rp);
+      residual_of(*sj.law_minus, Nm, Xs, u_old, u_nm1, c, bdf1, Rm);
+      rhs = -(Rp - Rm) / (2.0 * sj.step);
+      rhs.head(ns) += alpha1 * du[j] - alpha2 * du_old[j];
+      rhs[ns] += dc[j];
+      const VecX dX = lu.solve(rhs);
+      du_old[j] = du[j];
+      du[j] = dX.head(ns);
+      dF[j] = (Np * f_of(*sj.law_plus, Xs) - Nm * f_of(*sj.law_minus, Xs)) / (2.0 * sj.step) +
+              N * (fu.dot(du[j]) + f_vr * dX[ns]);
+      dextra[j] = du[j][0];
+    }
+  };
+  Driver d{structure, belt, options, a, true, progress, sensitivities};
+  StickSlipResult r = d.run(solve, tangent, 0.0);
   r.well_posed = true;
   return r;
 }

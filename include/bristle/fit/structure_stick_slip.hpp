@@ -12,11 +12,15 @@
 // StructureStickSlipScenario, with the reader's checks). The optimiser and statistics are fit::fit's
 // (src/fit/driver.hpp).
 //
-// The Jacobian is central differences of whole runs in u (step Options::fd_step): NOT exact. The stepping is
-// fixed (run.dt_s), so the quotients carry no step-size noise, only the per-step Newton tolerance of a dynamic
-// law (1e-11 relative) over the step; with the set-valued Coulomb-Stribeck law the model is not differentiable at
-// the stick/slip switches (the quotients are then secants across them). docs/fitting.md gives the measured
-// accuracy.
+// The Jacobian is exact when every parameter is a key of the contact (law, body1, body2, friction,
+// contact.normal_load_N, contact.belt_speed_m_per_s) and every target one of w_m, v_mps, vr_mps, F_N, f_state:
+// the discrete forward sensitivities of the run (structures::StickSlipSensitivity: the structure is linear, so
+// one copy per parameter carries the response to the derivative of the force history; each step's equations
+// are differentiated at their solution). Else (a key of the structure, an energy target) central differences of
+// whole runs in u (step Options::fd_step): the stepping is fixed (run.dt_s), so the quotients carry no step-size
+// noise, only the per-step Newton tolerance of a dynamic law (1e-11 relative) over the step. The discrete model is
+// piecewise smooth: not differentiable where a step switches between stick and slip (Coulomb-Stribeck) or v_r
+// crosses 0 (dynamic laws' |v_r|); the quotients are secants there. docs/fitting.md gives the measured accuracy.
 //
 // `bristle fit` and bristle.fit read it through io::load_structure_fit_scenario (io/fit_map_scenario.hpp).
 #include <string>
@@ -53,8 +57,14 @@ VecX residuals(const std::vector<StructureExperiment>& experiments, const std::v
 /// dr/dp by central differences of whole runs (step fd_step |p_j|, fd_step where p_j = 0).
 Eigen::MatrixXd jacobian(const std::vector<StructureExperiment>& experiments,
                          const std::vector<ParameterSpec>& parameters, const VecX& p, double fd_step = 1e-4);
+/// dr/dp by `method`: automatic takes the exact Jacobian where it applies (above), else central differences;
+/// sensitivities throws InvalidInput saying why it does not apply.
+Eigen::MatrixXd jacobian(const std::vector<StructureExperiment>& experiments,
+                         const std::vector<ParameterSpec>& parameters, const VecX& p, JacobianMethod method,
+                         double fd_step = 1e-4);
 
-/// Fits (Options as fit::fit; initial_state must be rest). Result as fit::fit, jacobian = finite_differences.
+/// Fits (Options as fit::fit; initial_state must be rest). Result as fit::fit, jacobian = sensitivities when the
+/// exact Jacobian applies (Options::jacobian automatic or sensitivities), else finite_differences.
 Result fit(const std::vector<StructureExperiment>& experiments, const std::vector<ParameterSpec>& parameters,
            const Options& options = {}, const IterationCallback& progress = {});
 

@@ -110,18 +110,41 @@ struct StickSlipResult {
   double max_stick_force_ratio = 0.0;   // max |F| / (mu_s N) over stick steps (Coulomb-Stribeck)
 };
 
+/// Forward sensitivity of a run with respect to one parameter of the contact -- the friction law, the bristles,
+/// the belt's load or speed; not the structure (fit/structure_stick_slip.hpp's exact Jacobian). The structure is
+/// linear and starts at rest, so the derivative of its contact motion is its response to the derivative of the
+/// force history: a second copy of the structure carries it. Each step's solution is differentiated exactly
+/// (implicit differentiation of the step equations at the solution: the set-valued stick F = -c/a, the slip root
+/// x = |c| - a N mu(x), the dynamic law's BDF step); the partials in the parameter are central differences of the
+/// step equations between the law and belt at p - h and p + h (smooth, noise-free functions: ~1e-9 relative). The
+/// discrete run is piecewise smooth in p: a step that would switch between stick and slip under the perturbation
+/// takes the one-sided difference on the side of the run's own branch.
+struct StickSlipSensitivity {
+  double step = 0.0;                 // h > 0: the perturbation of the parameter
+  BeltParams belt_minus, belt_plus;  // the belt at p -/+ h (contact_index the run's)
+  laws::CoulombStribeckParams friction_minus, friction_plus;  // Coulomb-Stribeck runs: the law at p -/+ h
+  const contact::ContactModel* law_minus = nullptr;            // dynamic runs: the law at p -/+ h
+  const contact::ContactModel* law_plus = nullptr;
+  ContactStepper* structure = nullptr;  // a copy of the run's structure, at rest; it carries d(w, v)/dp
+  /// Output: d(column)/dp at every recorded row, the run's columns (t_s the time; stick and the energy columns NaN:
+  /// not differentiated).
+  TimeSeries derivative;
+};
+
 /// Coulomb-Stribeck friction (set-valued stick, laws::CoulombStribeck). `friction` is validated under
 /// "friction". `progress`: the fraction of the steps done, as core/progress.hpp says; if it throws, the
-/// exception propagates and the structure is left at the step reached.
+/// exception propagates and the structure is left at the step reached. `sensitivities`: if given, each entry's
+/// derivative series is filled (its structure advanced with the run).
 StickSlipResult run_stick_slip(ContactStepper& structure, const BeltParams& belt,
                                const laws::CoulombStribeckParams& friction, const StickSlipOptions& options,
-                               const Progress& progress = {});
+                               const Progress& progress = {}, std::vector<StickSlipSensitivity>* sensitivities = nullptr);
 /// The same with the coefficient mu(v) given as a StribeckParams.
 StickSlipResult run_stick_slip(ContactStepper& structure, const BeltParams& belt, const laws::StribeckParams& friction,
                                const StickSlipOptions& options, const Progress& progress = {});
 
 /// A dynamic law of the core (contact state from rest, u = 0).
 StickSlipResult run_stick_slip(ContactStepper& structure, const BeltParams& belt, const contact::ContactModel& law,
-                               const StickSlipOptions& options, const Progress& progress = {});
+                               const StickSlipOptions& options, const Progress& progress = {},
+                               std::vector<StickSlipSensitivity>* sensitivities = nullptr);
 
 }  // namespace bristle::structures

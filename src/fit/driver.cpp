@@ -11,6 +11,7 @@
 #include <random>
 
 #include "bristle/core/error.hpp"
+#include "bristle/io/json.hpp"
 #include "engine.hpp"
 
 namespace bristle::fit::detail {
@@ -141,6 +142,45 @@ class ProgressRelay final : public ceres::IterationCallback {
 };
 
 }  // namespace
+
+std::string contact_key_obstacle(const std::vector<ParameterSpec>& parameters, const std::vector<std::string>& also) {
+  std::vector<std::string> allowed = {"law.", "body1.", "body2.", "pair."};
+  allowed.insert(allowed.end(), also.begin(), also.end());
+  const auto admitted = [&](const std::string& key) {
+    for (const std::string& a : allowed)
+      if (a.back() == '.' ? key.compare(0, a.size(), a) == 0 : key == a) return true;
+    return false;
+  };
+  for (const ParameterSpec& q : parameters) {
+    if (admitted(q.key)) continue;
+    std::string names;  // "law, body1, body2 and pair"
+    for (std::size_t k = 0; k < allowed.size(); ++k) {
+      const std::string& a = allowed[k];
+      names += (k == 0 ? "" : k + 1 == allowed.size() ? " and " : ", ") + (a.back() == '.' ? a.substr(0, a.size() - 1) : a);
+    }
+    return fmt::format("fit.parameters.{} (the exact Jacobian takes keys of {})", io::json_quote(q.key), names);
+  }
+  return {};
+}
+
+Eigen::MatrixXd jacobian_by(JacobianMethod method, const VecX& p, const ExactAt& exact,
+                            const std::function<Eigen::MatrixXd()>& differences) {
+  if (method != JacobianMethod::finite_differences) {
+    VecX r;
+    std::string why;
+    if (std::optional<Eigen::MatrixXd> J = exact(p, r, &why)) return *J;
+    if (method == JacobianMethod::sensitivities)
+      throw InvalidInput(fmt::format("fit: exact Jacobian requested, but it does not apply: {}", why));
+  }
+  return differences();
+}
+
+bool use_exact(const Options& options, const std::string& why) {
+  if (options.jacobian == JacobianMethod::finite_differences) return false;
+  if (!why.empty() && options.jacobian == JacobianMethod::sensitivities)
+    throw InvalidInput(fmt::format("fit: exact Jacobian requested, but it does not apply: {}", why));
+  return why.empty();
+}
 
 VecX least_squares(const ResidualFn& residuals, const ExactFn& exact_fn, bool exact, std::size_t n,
                    const std::vector<ParameterSpec>& parameters, const Options& options,

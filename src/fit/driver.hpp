@@ -3,6 +3,7 @@
 // residual function r(p) and, optionally, an exact Jacobian), and the per-target RMS of a result.
 #include <functional>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "bristle/fit/fit.hpp"
@@ -13,6 +14,24 @@ using ResidualFn = std::function<VecX(const VecX& p)>;
 /// The residuals at p (into r) and dr/dp, or nullopt where the exact Jacobian does not apply at p (differences
 /// are then used at that point, and a warning says how often).
 using ExactFn = std::function<std::optional<Eigen::MatrixXd>(const VecX& p, VecX& r)>;
+
+/// Empty if every parameter is a key of the contact's law and bodies (law., body1., body2., pair.) or one of `also`
+/// (a whole key, or a prefix ending in '.'); else the reason, naming the first other key: the exact Jacobians of the
+/// non-lumped kinds differentiate the contact's step or steady state, not the transport, grid or structure.
+std::string contact_key_obstacle(const std::vector<ParameterSpec>& parameters,
+                                 const std::vector<std::string>& also = {});
+
+/// The residuals at p (into r) and their exact Jacobian, or nullopt with the reason in *why (if not null).
+using ExactAt = std::function<std::optional<Eigen::MatrixXd>(const VecX& p, VecX& r, std::string* why)>;
+
+/// dr/dp by `method`: the exact Jacobian where it applies at p (automatic; sensitivities throws InvalidInput saying
+/// why it does not), else `differences()`.
+Eigen::MatrixXd jacobian_by(JacobianMethod method, const VecX& p, const ExactAt& exact,
+                            const std::function<Eigen::MatrixXd()>& differences);
+
+/// Whether a fit takes the exact Jacobian: Options::jacobian is not finite_differences and `why` (the reason it
+/// does not apply, empty if it does) is empty; InvalidInput when sensitivities are asked and it does not apply.
+bool use_exact(const Options& options, const std::string& why);
 
 /// Multi-start bounded Levenberg-Marquardt in u; fills result's parameters, statistics, converged, iterations,
 /// termination, evaluations, jacobian(_evaluations), best_start and warnings; returns p at the optimum.

@@ -455,16 +455,7 @@ Eigen::MatrixXd jacobian(const std::vector<Experiment>& experiments, const std::
     return sdirk2 ? detail::sdirk2_residuals(experiments, parameters, q, initial_state, nullptr)
                   : residuals_at(experiments, parameters, q, initial_state);
   };
-  const Index n = static_cast<Index>(residual_count(experiments)), np = p.size();
-  Eigen::MatrixXd J(n, np);
-  for (Index j = 0; j < np; ++j) {
-    const double h = fd_step * (p[j] != 0.0 ? std::abs(p[j]) : 1.0);
-    VecX pp = p, pm = p;
-    pp[j] += h;
-    pm[j] -= h;
-    J.col(j) = (residual(pp) - residual(pm)) / (2.0 * h);
-  }
-  return J;
+  return detail::central_differences(residual, p, fd_step);
 }
 
 std::string_view to_string(InitialState s) {
@@ -652,6 +643,20 @@ namespace detail {
 double scale_of(const ParameterSpec& p) { return fit::scale_of(p); }
 double to_u(const ParameterSpec& p, double value) { return fit::to_u(p, value); }
 double to_p(const ParameterSpec& p, double u) { return fit::to_p(p, u); }
+
+Eigen::MatrixXd central_differences(const std::function<VecX(const VecX&)>& residuals, const VecX& p, double fd_step) {
+  Eigen::MatrixXd J;
+  for (Index j = 0; j < p.size(); ++j) {
+    const double h = fd_step * (p[j] != 0.0 ? std::abs(p[j]) : 1.0);
+    VecX pp = p, pm = p;
+    pp[j] += h;
+    pm[j] -= h;
+    const VecX d = (residuals(pp) - residuals(pm)) / (2.0 * h);
+    if (j == 0) J.resize(d.size(), p.size());
+    J.col(j) = d;
+  }
+  return J;
+}
 void statistics(Result& result, const std::vector<ParameterSpec>& parameters, const VecX& u, const VecX& r,
                 const Eigen::MatrixXd& J) {
   fit::statistics(result, parameters, u, r, J);

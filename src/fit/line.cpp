@@ -25,8 +25,6 @@ TimeSeries solve_steady(const LineSteadyExperiment&, const io::LineSteadyScenari
   return sc.solve(model);
 }
 
-bool starts_with(const std::string& s, std::string_view prefix) { return s.compare(0, prefix.size(), prefix) == 0; }
-
 /// The residuals at p and their exact Jacobian (transport::steady_state_derivatives), or nullopt with `why`.
 std::optional<Eigen::MatrixXd> steady_exact(const std::vector<LineSteadyExperiment>& experiments,
                                             const std::vector<ParameterSpec>& parameters, const VecX& p, VecX& r,
@@ -35,11 +33,7 @@ std::optional<Eigen::MatrixXd> steady_exact(const std::vector<LineSteadyExperime
     if (why) *why = std::move(reason);
     return std::optional<Eigen::MatrixXd>();
   };
-  for (const ParameterSpec& q : parameters)
-    if (!starts_with(q.key, "law.") && !starts_with(q.key, "body1.") && !starts_with(q.key, "body2.") &&
-        !starts_with(q.key, "pair."))
-      return fail(fmt::format("fit.parameters.{} (the exact Jacobian takes keys of law, body1, body2 and pair)",
-                              io::json_quote(q.key)));
+  if (std::string obstacle = detail::contact_key_obstacle(parameters); !obstacle.empty()) return fail(obstacle);
   const Eigen::Index np = p.size();
   r.resize(static_cast<Eigen::Index>(detail::residual_count(experiments)));
   Eigen::MatrixXd J(r.size(), np);
@@ -188,14 +182,9 @@ std::string sensitivities_unavailable(const std::vector<LineSteadyExperiment>& e
 Eigen::MatrixXd jacobian(const std::vector<LineSteadyExperiment>& experiments,
                          const std::vector<ParameterSpec>& parameters, const VecX& p, JacobianMethod method,
                          double fd_step) {
-  if (method != JacobianMethod::finite_differences) {
-    VecX r;
-    std::string why;
-    if (std::optional<Eigen::MatrixXd> J = steady_exact(experiments, parameters, p, r, &why)) return *J;
-    if (method == JacobianMethod::sensitivities)
-      throw InvalidInput(fmt::format("fit: exact Jacobian requested, but it does not apply: {}", why));
-  }
-  return detail::series_jacobian(experiments, parameters, p, fd_step, solve_steady);
+  return detail::jacobian_by(
+      method, p, [&](const VecX& q, VecX& r, std::string* why) { return steady_exact(experiments, parameters, q, r, why); },
+      [&] { return detail::series_jacobian(experiments, parameters, p, fd_step, solve_steady); });
 }
 
 Result fit(const std::vector<LineSteadyExperiment>& experiments, const std::vector<ParameterSpec>& parameters,
@@ -203,13 +192,8 @@ Result fit(const std::vector<LineSteadyExperiment>& experiments, const std::vect
   validate(experiments, parameters);
   VecX p0(static_cast<Eigen::Index>(parameters.size()));
   for (std::size_t j = 0; j < parameters.size(); ++j) p0[static_cast<Eigen::Index>(j)] = parameters[j].initial;
-  bool exact = false;
-  if (options.jacobian != JacobianMethod::finite_differences) {
-    const std::string why = sensitivities_unavailable(experiments, parameters, p0);
-    if (!why.empty() && options.jacobian == JacobianMethod::sensitivities)
-      throw InvalidInput(fmt::format("fit: exact Jacobian requested, but it does not apply: {}", why));
-    exact = why.empty();
-  }
+  const bool exact = options.jacobian != JacobianMethod::finite_differences &&
+                     detail::use_exact(options, sensitivities_unavailable(experiments, parameters, p0));
   const detail::ExactFn exact_fn = [&](const VecX& p, VecX& r) { return steady_exact(experiments, parameters, p, r); };
   return detail::fit_series(experiments, parameters, options, progress, solve_steady, exact ? exact_fn : detail::ExactFn());
 }

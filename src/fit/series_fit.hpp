@@ -62,18 +62,8 @@ VecX series_residuals(const std::vector<E>& experiments, const std::vector<Param
 template <class E, class Solve>
 Eigen::MatrixXd series_jacobian(const std::vector<E>& experiments, const std::vector<ParameterSpec>& parameters,
                                 const VecX& p, double fd_step, const Solve& solve) {
-  const Eigen::Index n = static_cast<Eigen::Index>(residual_count(experiments)), np = p.size();
-  Eigen::MatrixXd J(n, np);
-  for (Eigen::Index j = 0; j < np; ++j) {
-    const double h = fd_step * (p[j] != 0.0 ? std::abs(p[j]) : 1.0);
-    VecX pp = p, pm = p;
-    pp[j] += h;
-    pm[j] -= h;
-    J.col(j) = (series_residuals(experiments, parameters, pp, solve) -
-                series_residuals(experiments, parameters, pm, solve)) /
-               (2.0 * h);
-  }
-  return J;
+  return central_differences([&](const VecX& q) { return series_residuals(experiments, parameters, q, solve); }, p,
+                             fd_step);
 }
 
 /// The check of a time-series experiment: at least 2 samples at strictly increasing times.

@@ -97,18 +97,6 @@ VecX residuals_at(const std::vector<MapExperiment>& experiments, const std::vect
   return r;
 }
 
-bool starts_with(const std::string& s, std::string_view prefix) { return s.compare(0, prefix.size(), prefix) == 0; }
-
-/// Why the exact Jacobian does not apply to the parameter keys (empty: it may; output_derivatives decides per
-/// operating point).
-std::string key_obstacle(const std::vector<ParameterSpec>& parameters) {
-  for (const ParameterSpec& p : parameters)
-    if (!starts_with(p.key, "law.") && !starts_with(p.key, "body1.") && !starts_with(p.key, "body2.") &&
-        !starts_with(p.key, "pair."))
-      return fmt::format("fit.parameters.{} (the exact Jacobian takes keys of law, body1, body2 and pair)", q(p.key));
-  return {};
-}
-
 /// The residuals at p and, through PatchSolver::output_derivatives, their exact Jacobian dr/dp; nullopt (with
 /// `why`) where the derivative does not apply (a parameter that changes the transport, a sweep that is not
 /// forward substitution, a perturbed value the scenario refuses).
@@ -119,7 +107,8 @@ std::optional<Eigen::MatrixXd> exact_residuals(const std::vector<MapExperiment>&
     if (why) *why = std::move(reason);
     return std::optional<Eigen::MatrixXd>();
   };
-  if (std::string k = key_obstacle(parameters); !k.empty()) return fail(k);
+  // the keys (output_derivatives decides per operating point)
+  if (std::string k = detail::contact_key_obstacle(parameters); !k.empty()) return fail(k);
   const Index np = p.size();
   r.resize(static_cast<Index>(residual_count(experiments)));
   Eigen::MatrixXd J(r.size(), np);
@@ -268,23 +257,13 @@ std::string sensitivities_unavailable(const std::vector<MapExperiment>& experime
 
 Eigen::MatrixXd jacobian(const std::vector<MapExperiment>& experiments, const std::vector<ParameterSpec>& parameters,
                          const VecX& p, JacobianMethod method, double fd_step) {
-  if (method != JacobianMethod::finite_differences) {
-    VecX r;
-    std::string why;
-    if (std::optional<Eigen::MatrixXd> J = exact_residuals(experiments, parameters, p, r, &why)) return *J;
-    if (method == JacobianMethod::sensitivities)
-      throw InvalidInput(fmt::format("fit: exact Jacobian requested, but it does not apply: {}", why));
-  }
-  const Index n = static_cast<Index>(residual_count(experiments)), np = p.size();
-  Eigen::MatrixXd J(n, np);
-  for (Index j = 0; j < np; ++j) {
-    const double h = fd_step * (p[j] != 0.0 ? std::abs(p[j]) : 1.0);
-    VecX pp = p, pm = p;
-    pp[j] += h;
-    pm[j] -= h;
-    J.col(j) = (residuals_at(experiments, parameters, pp) - residuals_at(experiments, parameters, pm)) / (2.0 * h);
-  }
-  return J;
+  return detail::jacobian_by(
+      method, p,
+      [&](const VecX& q, VecX& r, std::string* why) { return exact_residuals(experiments, parameters, q, r, why); },
+      [&] {
+        return detail::central_differences([&](const VecX& q) { return residuals_at(experiments, parameters, q); },
+                                           p, fd_step);
+      });
 }
 
 Result fit(const std::vector<MapExperiment>& experiments, const std::vector<ParameterSpec>& parameters,
@@ -297,13 +276,8 @@ Result fit(const std::vector<MapExperiment>& experiments, const std::vector<Para
   // forward-substitution sweeps), else central differences; Options::jacobian forces either.
   VecX p_initial(np);
   for (Index j = 0; j < np; ++j) p_initial[j] = parameters[static_cast<std::size_t>(j)].initial;
-  bool exact = false;
-  if (options.jacobian != JacobianMethod::finite_differences) {
-    const std::string why = sensitivities_unavailable(experiments, parameters, p_initial);
-    if (!why.empty() && options.jacobian == JacobianMethod::sensitivities)
-      throw InvalidInput(fmt::format("fit: exact Jacobian requested, but it does not apply: {}", why));
-    exact = why.empty();
-  }
+  const bool exact = options.jacobian != JacobianMethod::finite_differences &&
+                     detail::use_exact(options, sensitivities_unavailable(experiments, parameters, p_initial));
   const detail::ResidualFn residuals = [&](const VecX& p) { return residuals_at(experiments, parameters, p); };
   const detail::ExactFn exact_fn = [&](const VecX& p, VecX& r) { return exact_residuals(experiments, parameters, p, r); };
   const VecX p = detail::least_squares(residuals, exact_fn, exact, residual_count(experiments), parameters, options,

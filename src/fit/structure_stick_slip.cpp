@@ -73,20 +73,15 @@ TimeSeries solve(const StructureExperiment& e, const io::StructureStickSlipScena
 
 TimeSeries solve_plain(const StructureExperiment& e, const io::StructureStickSlipScenario& sc) { return solve(e, sc); }
 
-bool starts_with(const std::string& s, std::string_view prefix) { return s.compare(0, prefix.size(), prefix) == 0; }
-
 /// Empty if the exact Jacobian applies: every parameter a key of the contact (law, body1, body2, friction,
 /// contact.normal_load_N, contact.belt_speed_m_per_s) and every target a column it differentiates (kAlways,
 /// f_state); else why not.
 std::string exact_obstacle(const std::vector<StructureExperiment>& experiments,
                            const std::vector<ParameterSpec>& parameters) {
-  for (const ParameterSpec& q : parameters)
-    if (!starts_with(q.key, "law.") && !starts_with(q.key, "body1.") && !starts_with(q.key, "body2.") &&
-        !starts_with(q.key, "friction.") && q.key != "contact.normal_load_N" && q.key != "contact.belt_speed_m_per_s")
-      return fmt::format("fit.parameters.{} (the exact Jacobian takes keys of the contact: law, body1, body2, "
-                         "friction, contact.normal_load_N and contact.belt_speed_m_per_s; the structure's by "
-                         "differences)",
-                         io::json_quote(q.key));
+  if (std::string k = detail::contact_key_obstacle(
+          parameters, {"friction.", "contact.normal_load_N", "contact.belt_speed_m_per_s"});
+      !k.empty())
+    return k;
   for (const StructureExperiment& e : experiments)
     for (const Target& t : e.targets)
       if (std::find(kAlways.begin(), kAlways.end(), t.output) == kAlways.end() && t.output != "f_state")
@@ -219,14 +214,9 @@ Eigen::MatrixXd jacobian(const std::vector<StructureExperiment>& experiments,
 Eigen::MatrixXd jacobian(const std::vector<StructureExperiment>& experiments,
                          const std::vector<ParameterSpec>& parameters, const VecX& p, JacobianMethod method,
                          double fd_step) {
-  if (method != JacobianMethod::finite_differences) {
-    VecX r;
-    std::string why;
-    if (std::optional<Eigen::MatrixXd> J = exact(experiments, parameters, p, r, &why)) return *J;
-    if (method == JacobianMethod::sensitivities)
-      throw InvalidInput(fmt::format("fit: exact Jacobian requested, but it does not apply: {}", why));
-  }
-  return detail::series_jacobian(experiments, parameters, p, fd_step, solve_plain);
+  return detail::jacobian_by(
+      method, p, [&](const VecX& q, VecX& r, std::string* why) { return exact(experiments, parameters, q, r, why); },
+      [&] { return detail::series_jacobian(experiments, parameters, p, fd_step, solve_plain); });
 }
 
 Result fit(const std::vector<StructureExperiment>& experiments, const std::vector<ParameterSpec>& parameters,
@@ -236,13 +226,7 @@ Result fit(const std::vector<StructureExperiment>& experiments, const std::vecto
     throw InvalidInput(fmt::format("fit.initial_state = \"{}\": kind = \"structure_stick_slip\" starts from the "
                                    "structure at rest at t = 0 (\"rest\") only",
                                    to_string(options.initial_state)));
-  bool use_exact = false;
-  if (options.jacobian != JacobianMethod::finite_differences) {
-    const std::string why = exact_obstacle(experiments, parameters);
-    if (!why.empty() && options.jacobian == JacobianMethod::sensitivities)
-      throw InvalidInput(fmt::format("fit: exact Jacobian requested, but it does not apply: {}", why));
-    use_exact = why.empty();
-  }
+  const bool use_exact = detail::use_exact(options, exact_obstacle(experiments, parameters));
   const detail::ExactFn exact_fn = [&](const VecX& p, VecX& r) { return exact(experiments, parameters, p, r); };
   return detail::fit_series(experiments, parameters, options, progress, solve_plain,
                             use_exact ? exact_fn : detail::ExactFn());

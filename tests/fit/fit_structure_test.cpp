@@ -268,7 +268,9 @@ TEST(FitStructure, AStructureKeyTakesDifferencesAndSaysWhyWhenExactIsAsked) {
     (void)jacobian({e}, ps, p, JacobianMethod::sensitivities);
     ADD_FAILURE() << "no error";
   } catch (const InvalidInput& error) {
-    EXPECT_THAT(error.what(), HasSubstr("fit.parameters.\"structure.damping_ratio\" (the exact Jacobian takes keys"));
+    EXPECT_THAT(error.what(), HasSubstr("fit.parameters.\"structure.damping_ratio\" (the exact Jacobian takes keys of "
+                                        "law, body1, body2, pair, friction, contact.normal_load_N and "
+                                        "contact.belt_speed_m_per_s)"));
   }
   EXPECT_EQ(jacobian({e}, ps, p, JacobianMethod::automatic), jacobian({e}, ps, p, 1e-4));
 }

@@ -834,7 +834,7 @@ double agreed(const std::vector<Case>& cases, std::string_view key) {
 }
 
 /// A line study: the value is set in every case (each validated; an error names the case); a key that a
-/// [sweep] list varies (pair.s under sweep.s, body<i>.tau under sweep.tau<i>) is refused.
+/// [sweep] list varies (pair.s under sweep.s, body<i>.tau under sweep.tau<i>, sweep.parameter) is refused.
 template <class Study>
 void set_line_study(Study& study, std::string_view key, double value) {
   auto cases = study.cases();
@@ -844,6 +844,8 @@ void set_line_study(Study& study, std::string_view key, double value) {
                      (swept == "tau2" && starts_with(key, "body2.tau"));
     if (hit)
       throw InvalidInput(fmt::format("{}: is varied by the sweep (sweep.{}); set it in the sweep", key, swept));
+    if (swept == key)
+      throw InvalidInput(fmt::format("{}: is varied by the sweep (sweep.parameter); set it in the sweep", key));
   }
   for (std::size_t i = 0; i < cases.size(); ++i) {
     try {

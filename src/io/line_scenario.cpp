@@ -7,6 +7,8 @@
 // rest of the file), times the Cartesian product of the [sweep] lists (s, n, n1, n2, tau1, tau2 in
 // this order, the first varying slowest). Each case is substituted into a copy of the TOML and parsed
 // and validated on its own; an error in a case names it: "case 3 of 12 (s = 0.4, n2 = 2): ...".
+// Or the [sweep] of every kind (parameter, values, column): each parsed case times the values, set by key path
+// (set_number) on the parsed case, the value the first case column: "sweep case 2 of 4 (law.mu_d = 2): ...".
 #include "bristle/io/line_scenario.hpp"
 
 #include <fmt/format.h>
@@ -16,9 +18,11 @@
 #include <cmath>
 #include <limits>
 #include <numbers>
+#include <optional>
 #include <system_error>
 
 #include "bristle/core/error.hpp"
+#include "bristle/io/key_path.hpp"
 #include "bristle/rheology/contact_pair.hpp"
 #include "scenario_internal.hpp"
 
@@ -291,7 +295,15 @@ struct CaseTable {
   bool eq58 = false;
 };
 
-/// The cases of a file, each a complete TOML table with its values substituted.
+/// Whether the file's [sweep] is the lumped syntax (parameter, values, column: applied by key path to the parsed
+/// cases, parse_all) rather than the line kinds' own keys (s, n, n1, n2, tau1, tau2: substituted below).
+bool key_path_sweep(const toml::table& root) {
+  const toml::table* sw = root["sweep"].as_table();
+  return sw && (sw->contains("parameter") || sw->contains("values") || sw->contains("column"));
+}
+
+/// The cases of a file, each a complete TOML table with its values substituted (the [sweep] of the line kinds' own
+/// keys; a key-path [sweep] multiplies the parsed cases in parse_all).
 template <typename ParseCase>
 void for_each_line_case(const toml::table& root, const ParseCase& parse_case) {
   const Section top(&root, "");
@@ -324,7 +336,7 @@ void for_each_line_case(const toml::table& root, const ParseCase& parse_case) {
   } else {
     bases.push_back({base, ""});
   }
-  const std::vector<SweepDim> dims = read_line_sweep(root);
+  const std::vector<SweepDim> dims = key_path_sweep(root) ? std::vector<SweepDim>{} : read_line_sweep(root);
   std::size_t product = 1;
   for (const auto& d : dims) product *= d.values.size();
   const std::size_t total = product * bases.size();
@@ -893,11 +905,7 @@ LineTransientScenario parse_transient_case(const CaseTable& c, std::string_view 
   }
   validate_line(sc);
   check_transient_run(sc);
-  Keys columns = case_column_names(sc);
-  for (const char* n : {"t_s", "V1_mps", "V2_mps", "vr_mps", "vr_y_mps", "Fx_N", "Fy_N", "W_J", "P_supplied_W",
-                        "E_supplied_J", "P_dissipated_W", "Fx_abs_N"})
-    columns.emplace_back(n);
-  parse_output(root, sc, "t_s", {"Fx_abs_N"}, columns);
+  parse_output(root, sc, "t_s", {"Fx_abs_N"}, sc.column_names());
   return sc;
 }
 
@@ -1155,6 +1163,14 @@ RunResult LineSteadyStudy::run(const ProgressCallback& progress) const {
 // line_transient
 
 std::vector<double> LineTransientScenario::output_times() const { return merged_times(time, field_times); }
+
+std::vector<std::string> LineTransientScenario::column_names() const {
+  Keys names = case_column_names(*this);
+  for (const char* n : {"t_s", "V1_mps", "V2_mps", "vr_mps", "vr_y_mps", "Fx_N", "Fy_N", "W_J", "P_supplied_W",
+                        "E_supplied_J", "P_dissipated_W", "Fx_abs_N"})
+    names.emplace_back(n);
+  return names;
+}
 
 LineTransientStudy::LineTransientStudy(std::vector<LineTransientScenario> cases) : cases_(std::move(cases)) {
   if (cases_.empty()) throw InvalidInput("a scenario needs at least one case");
@@ -1417,7 +1433,39 @@ std::vector<Case> parse_all(const toml::table& root, std::string_view name, cons
     if (total == 1) sc.label.clear();
     cases.push_back(std::move(sc));
   });
-  return cases;
+  const std::optional<detail::SweepSpec> spec = key_path_sweep(root) ? detail::read_sweep(root) : std::nullopt;
+  if (!spec) return cases;
+  // The lumped [sweep] (parameter, values, column), as patch_steady_map: every case of the file times the values,
+  // each set by key path on the parsed case (set_number: the reader's checks), the value the first case column.
+  const Sweep& sw = spec->sweep;
+  const std::size_t total = cases.size() * sw.values.size();
+  if (total > kMaxCases)
+    throw InvalidInput(
+        fmt::format("the [[case]] tables and [sweep] give {} cases; at most {} are allowed", total, kMaxCases));
+  const std::vector<std::string> columns = cases.front().column_names();
+  if (std::find(columns.begin(), columns.end(), sw.column) != columns.end())
+    throw InvalidInput(fmt::format("sweep.column = {}: clashes with a column of the same name; give sweep.column "
+                                   "another name",
+                                   q(sw.column)));
+  std::vector<Case> swept;
+  swept.reserve(total);
+  for (const Case& base : cases)
+    for (std::size_t i = 0; i < sw.values.size(); ++i) {
+      Case c = base;
+      const double v = sw.values[i];
+      c.label = fmt::format("{}{}{} = {}", base.label, base.label.empty() ? "" : ", ", sw.parameter, number_text(v));
+      try {
+        set_number(c, sw.parameter, v);
+      } catch (const InvalidInput& e) {
+        throw InvalidInput(fmt::format("sweep case {} of {} ({}): {}", swept.size() + 1, total, c.label, e.what()));
+      }
+      c.columns.insert(c.columns.begin(), {sw.column, v});
+      c.swept.push_back(sw.parameter);
+      c.case_index = swept.size();
+      c.case_count = total;
+      swept.push_back(std::move(c));
+    }
+  return swept;
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 // exact one-line InvalidInput message that names the TOML key.
 #include "bristle/io/line_scenario.hpp"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -12,8 +13,11 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <tuple>
+#include <vector>
 
 #include "bristle/core/error.hpp"
+#include "bristle/io/key_path.hpp"
 #include "bristle/io/output.hpp"
 #include "support/test_support.hpp"
 
@@ -160,6 +164,70 @@ TEST(LineScenario, SweepOverNAndTauKeepsTheFirstBranches) {
   EXPECT_EQ(cases[2].label, "n = 1, tau2 = 0.1");
   EXPECT_EQ(cases[2].columns,
             (std::vector<std::pair<std::string, double>>{{"s", 0.4}, {"n1", 1}, {"n2", 1}, {"n", 1}, {"tau2", 0.1}}));
+}
+
+TEST(LineScenario, TheSweepOfEveryKindVariesAnyNumericKeyByKeyPath) {
+  // [sweep] parameter/values/column (issue 15: one sweep syntax): each parsed case times the values, set by key path;
+  // each case equals the file with that value (bitwise CSV rows), and the swept value is the first CSV column.
+  const auto with = [](double mu_d, double tau2) {
+    Steady p;
+    p.law = "[law]\ntype = \"frbd\"\nmu_s = 1.0\nmu_d = " + std::to_string(mu_d) + "\nv_s = 6.0\ndelta_s = 2.0\n";
+    p.body2 = "[body2]\ntype = \"gkv\"\nc = \"eq58\"\ntau = [" + std::to_string(tau2) + ", 0.1]\n";
+    return p;
+  };
+  for (const auto& [key, column, values] :
+       std::vector<std::tuple<std::string, std::string, std::vector<double>>>{
+           {"law.mu_d", "mu_d", {0.5, 0.6}}, {"body2.tau[0]", "tau", {0.05, 0.2}}}) {
+    Steady p = with(0.7, 0.1);
+    p.extra = fmt::format("[sweep]\nparameter = \"{}\"\nvalues = [{}, {}]\n", key, values[0], values[1]);
+    const auto s = parse_scenario_string(p.text(), "t");
+    const auto& cases = steady_study(s).cases();
+    ASSERT_EQ(cases.size(), 2u) << key;
+    try {  // the swept key is the sweep's to set
+      set_number(*s, key, 0.3);
+      ADD_FAILURE() << "no error";
+    } catch (const InvalidInput& e) {
+      EXPECT_EQ(std::string(e.what()), key + ": is varied by the sweep (sweep.parameter); set it in the sweep");
+    }
+    const std::string csv = csv_text(s->run());
+    EXPECT_EQ(csv.substr(0, csv.find('\n')), column + ",s,n1,n2,V_mps,mu,Fx_N,Fx_norm,Fx_abs_N,Fx_norm_abs");
+    for (std::size_t i = 0; i < 2; ++i) {
+      EXPECT_EQ(cases[i].label, fmt::format("{} = {}", key, values[i]));
+      EXPECT_EQ(cases[i].columns.front(), (std::pair<std::string, double>{column, values[i]}));
+      const Steady one = key == "law.mu_d" ? with(values[i], 0.1) : with(0.7, values[i]);
+      const std::string alone = csv_text(parse_scenario_string(one.text(), "t")->run());
+      // the rows of case i (3 velocities) are the file's rows with the sweep column in front
+      std::istringstream all(csv), single(alone);
+      std::string line, expected;
+      std::getline(single, expected);  // headers
+      for (int r = 0; r <= static_cast<int>(3 * i); ++r) std::getline(all, line);
+      for (int r = 0; r < 3; ++r) {
+        std::getline(all, line);
+        std::getline(single, expected);
+        EXPECT_EQ(line, fmt::format("{},{}", values[i], expected)) << key << " case " << i;
+      }
+    }
+  }
+  // A transient run, with [[case]] tables: 2 cases x 2 values, the bad value named with its case.
+  Transient t;
+  t.extra = "[[case]]\nlabel = \"slow\"\n[[case]]\nlabel = \"fast\"\nkinematics.Vx = 0.3\n"
+            "[sweep]\nparameter = \"line.normal_load_N\"\nvalues = [10.0, 20.0]\ncolumn = \"Fz_N\"\n";
+  const auto ts = parse_scenario_string(t.text(), "t");
+  const auto& tc = dynamic_cast<const LineTransientStudy&>(*ts).cases();
+  ASSERT_EQ(tc.size(), 4u);
+  EXPECT_EQ(tc[1].label, "slow, line.normal_load_N = 20");
+  EXPECT_EQ(tc[2].label, "fast, line.normal_load_N = 10");
+  EXPECT_EQ(tc[3].line.normal_load_N, 20.0);
+  EXPECT_EQ(tc[3].columns, (std::vector<std::pair<std::string, double>>{
+                               {"Fz_N", 20.0}, {"s", 0.4}, {"n1", 2}, {"n2", 2}, {"case", 2}}));
+  t.extra = "[sweep]\nparameter = \"line.normal_load_N\"\nvalues = [10.0, -1.0]\n";
+  EXPECT_EQ(error_of(t.text()), "sweep case 2 of 2 (line.normal_load_N = -1): line.normal_load_N = -1: must be > 0");
+  // The two syntaxes do not mix; a column that clashes is refused.
+  t.extra = "[sweep]\nparameter = \"law.mu_d\"\nvalues = [0.5]\ns = [0.4]\n";
+  EXPECT_EQ(error_of(t.text()).substr(0, 20), "unknown key \"sweep.s");
+  t.extra = "[sweep]\nparameter = \"law.mu_d\"\nvalues = [0.5]\ncolumn = \"Fx_N\"\n";
+  EXPECT_EQ(error_of(t.text()),
+            "sweep.column = \"Fx_N\": clashes with a column of the same name; give sweep.column another name");
 }
 
 TEST(LineScenario, CasesOverrideKeysAndMultiplyWithTheSweep) {

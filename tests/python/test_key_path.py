@@ -4,6 +4,7 @@ ValueError, naming the key path): set then run gives what parsing the file with 
 
 import math
 
+import numpy as np
 import pytest
 
 import bristle
@@ -175,6 +176,55 @@ def test_line_kinds_have_key_paths(examples):
     with pytest.raises(ValueError, match=r'^case 1 of 12 \(s = 0\.2, n2 = 0\): unknown key "line\.L_mm"; did you mean "line\.L_m"\?'):
         bristle.set(sc, "line.L_mm", 0.1)
 
+
+
+LINE_STEADY = """kind = "line_steady"
+[law]
+type = "frbd"
+mu_s = 1.0
+mu_d = 0.7
+v_s = 6.0
+delta_s = 2.0
+[body1]
+type = "gkv"
+k0 = 240.0
+c = [100.0]
+tau = [0.1]
+[body2]
+type = "gkv"
+c = "eq58"
+tau = [{tau}]
+[pair]
+s = {s}
+[line]
+L_m = 0.2
+normal_load_N = 10.0
+[kinematics]
+mode = "sliding"
+V_mps = [0.1, 1.0, 10.0]
+"""
+
+
+@pytest.mark.parametrize("parameter,column,values", [("pair.s", "s_swept", [0.3, 0.6]), ("body2.tau[0]", "tau", [0.05, 0.2])])
+def test_line_steady_sweeps_any_numeric_key_from_toml(parameter, column, values):
+    # The [sweep] of every kind in a line kind (issue 15): applied by key path to the parsed cases; each case is what
+    # the file with that value gives, and the swept value is the first CSV column.
+    extra = f'[sweep]\nparameter = "{parameter}"\nvalues = {values}\n' + ('column = "s_swept"\n' if column == "s_swept" else "")
+    study = bristle.io.parse_scenario_string(LINE_STEADY.format(tau=0.1, s=0.4) + extra, "m")
+    assert study.case_count == len(values)
+    result = study.run()
+    assert result.csv_text().splitlines()[0].split(",")[:2] == [column, "s"]
+    for i, v in enumerate(values):
+        one = bristle.io.parse_scenario_string(
+            LINE_STEADY.format(tau=v if parameter == "body2.tau[0]" else 0.1, s=v if parameter == "pair.s" else 0.4), "m"
+        ).run()
+        assert np.array_equal(result.cases[i].series["Fx_N"], one.cases[0].series["Fx_N"])
+    assert not np.array_equal(result.cases[0].series["Fx_N"], result.cases[1].series["Fx_N"])
+    with pytest.raises(ValueError, match=r"^sweep case 2 of 2 \(pair.s = 2\): pair.s = 2: must lie in \(0, 1\)"):
+        bristle.io.parse_scenario_string(LINE_STEADY.format(tau=0.1, s=0.4) + '[sweep]\nparameter = "pair.s"\nvalues = [0.3, 2]\ncolumn = "s_swept"\n')
+    # pair.s's default column is the case column s: the reader asks for another name
+    with pytest.raises(ValueError, match=r'^sweep.column = "s": clashes with a column of the same name; give sweep.column another name$'):
+        bristle.io.parse_scenario_string(LINE_STEADY.format(tau=0.1, s=0.4) + '[sweep]\nparameter = "pair.s"\nvalues = [0.3]\n')
 
 
 def test_anything_else_is_a_type_error():

@@ -43,8 +43,9 @@ struct LineCaseBase {
   std::size_t case_index = 0;  // 0-based, in the order cases are run
   std::size_t case_count = 1;
   std::string label;  // e.g. "s = 0.4, n2 = 1" (the legend entry), "" for a single case
-  /// The case parameters written as CSV columns (in this order): s, n1, n2, then n, tau1, tau2 when
-  /// swept and `case` (1-based [[case]] number) when the file has [[case]] tables.
+  /// The case parameters written as CSV columns (in this order): the key-path sweep's column (sweep.column) with
+  /// a [sweep] parameter, s, n1, n2, then n, tau1, tau2 when swept and `case` (1-based [[case]] number) when the file
+  /// has [[case]] tables.
   std::vector<std::pair<std::string, double>> columns;
 
   laws::LawParams law;
@@ -62,7 +63,7 @@ struct LineCaseBase {
   OutputOptions output;
   bool log_x = false;  // logarithmic velocity axis in the plot
   bool allow_reversal_given = false;  // kinematics.allow_reversal written (messages name the default otherwise)
-  std::vector<std::string> swept;     // the [sweep] keys that vary this study's cases ("s", "tau2", ...)
+  std::vector<std::string> swept;     // what [sweep] varies in this study's cases ("s", "tau2", ..., "law.mu_d")
   LumpedInputForm input_form;         // how the branches and the output grid were written (io/key_path.hpp)
 };
 
@@ -84,6 +85,8 @@ struct LineTransientScenario : LineCaseBase {
   std::vector<double> field_times;  // time.field_times_s
   /// The output times: the [time] grid merged with the field times.
   std::vector<double> output_times() const;
+  /// The CSV columns of this kind (the case columns first).
+  std::vector<std::string> column_names() const;
 };
 
 // ---- The schema of the line kinds (core/schema.hpp). [law], [body1], [body2], [pair] are the lumped kind's
@@ -94,7 +97,8 @@ template <class Archive>
 void serialize_line_sweep(Archive& a) {
   using schema::Type;
   a.table({.key = "sweep", .type = Type::table, .default_value = "-",
-           .doc = "the Cartesian product of its lists, the first varying slowest; times the [[case]] tables"},
+           .doc = "the Cartesian product of its lists, the first varying slowest, or the [sweep] of every kind "
+                  "(parameter, values, column); times the [[case]] tables"},
           [&](auto& b) {
             const auto list = [&](std::string_view key, schema::Range range, std::string_view doc) {
               b.declared({.key = key, .type = Type::number_list, .default_value = "-", .range = range, .doc = doc});
@@ -105,6 +109,15 @@ void serialize_line_sweep(Archive& a) {
             list("n2", schema::integer_in(0, 1000), "the first n2 branches of body 2 (not with n)");
             list("tau1", schema::positive(), "every relaxation time of body 1, s");
             list("tau2", schema::positive(), "every relaxation time of body 2, s");
+            // the [sweep] of every kind (io::Sweep), applied by key path to each parsed case; not with the lists
+            b.declared({.key = "parameter", .type = Type::text, .default_value = "-",
+                        .doc = "instead of the lists: the key path of a numeric key (e.g. \"law.mu_d\", "
+                               "\"body2.tau[0]\"), set on each case"});
+            b.declared({.key = "values", .type = Type::number_list, .unit = "the parameter's", .default_value = "-",
+                        .doc = "with parameter: one case per value, times the [[case]] tables"});
+            b.declared({.key = "column", .type = Type::text, .default_value = "the last path component",
+                        .doc = "with parameter: the CSV column holding the value (the first column); not a column "
+                               "of the kind"});
           });
   a.declared({.key = "case", .type = Type::table, .default_value = "-",
               .doc = "[[case]] tables, each overriding keys of the file (optional label); not kind, name, "

@@ -887,22 +887,32 @@ double get_number(const Scenario& s, std::string_view key) {
   return with_case(s, [&](const auto& sc) { return get_number(sc, key); });
 }
 
+namespace {
+
+/// A study's [sweep] sets its parameter in every case: setting it on the study would be overwritten, so it is refused.
+void refuse_swept(const std::optional<Sweep>& sweep, std::string_view key) {
+  if (sweep && split(key).name == split(sweep->parameter).name)
+    throw InvalidInput(fmt::format("{}: is the parameter of the sweep (sweep.parameter = \"{}\"); set it in one "
+                                   "case",
+                                   key, sweep->parameter));
+}
+
+}  // namespace
+
 void set_number(Scenario& s, std::string_view key, double value) {
   if (auto* l = dynamic_cast<LumpedStudy*>(&s)) {
     std::vector<LumpedScenario> cases = l->cases();
-    const auto& sweep = cases.front().sweep;
-    if (sweep && split(key).name == split(sweep->parameter).name)
-      throw InvalidInput(fmt::format("{}: is the parameter of the sweep (sweep.parameter = \"{}\"); set it in one "
-                                     "case",
-                                     key, sweep->parameter));
+    refuse_swept(cases.front().sweep, key);
     for (LumpedScenario& c : cases) set_number(c, key, value);
     *l = LumpedStudy(std::move(cases));
   } else if (auto* m = dynamic_cast<PatchSteadyMapStudy*>(&s)) {
     PatchMapScenario sc = m->scenario();
+    refuse_swept(sc.sweep, key);
     set_number(sc, key, value);
     *m = PatchSteadyMapStudy(std::move(sc));  // the sweep's cases again, each validated
   } else if (auto* t = dynamic_cast<PatchTransientStudy*>(&s)) {
     PatchTransientScenario sc = t->scenario();
+    refuse_swept(sc.sweep, key);
     set_number(sc, key, value);
     *t = PatchTransientStudy(std::move(sc));
   } else if (auto* st = dynamic_cast<StructureStickSlipStudy*>(&s)) {

@@ -313,38 +313,17 @@ PatchMapScenario parse_patch_steady_map_string(std::string_view toml, std::strin
   const std::vector<std::string> columns = sc.column_names();
   check_plot_columns(sc.output, columns);
   // [sweep]: the lumped syntax (parameter, values, column), applied by key path (patch_steady_map_cases).
-  if (auto spec = detail::read_sweep(table)) {
+  if (auto sweep = detail::read_key_path_sweep(table, columns)) {
     if (sc.case_axis())
       throw InvalidInput(fmt::format("sweep.parameter = {}: kinematics already has two lists (rows and cases); with a "
                                      "[sweep] at most one of vx_mps, vy_mps/slip_angle_deg and spin_radps may be a list",
-                                     json_quote(spec->sweep.parameter)));
-    if (std::find(columns.begin(), columns.end(), spec->sweep.column) != columns.end())
-      throw InvalidInput(fmt::format("sweep.column = {}: clashes with an output column of the same name; give "
-                                     "sweep.column another name",
-                                     json_quote(spec->sweep.column)));
-    sc.sweep = std::move(spec->sweep);
+                                     json_quote(sweep->parameter)));
+    sc.sweep = std::move(sweep);
   }
   return sc;
 }
 
-std::vector<PatchMapScenario> patch_steady_map_cases(const PatchMapScenario& sc) {
-  if (!sc.sweep) return {sc};
-  std::vector<PatchMapScenario> cases;
-  const Sweep& sw = *sc.sweep;
-  cases.reserve(sw.values.size());
-  for (std::size_t i = 0; i < sw.values.size(); ++i) {
-    PatchMapScenario c = sc;
-    try {
-      set_number(c, sw.parameter, sw.values[i]);
-    } catch (const InvalidInput& e) {
-      throw InvalidInput(fmt::format("sweep case {} of {} ({} = {}): {}", i + 1, sw.values.size(), sw.parameter,
-                                     format_value(sw.values[i]), e.what()));
-    }
-    c.sweep_value = sw.values[i];
-    cases.push_back(std::move(c));
-  }
-  return cases;
-}
+std::vector<PatchMapScenario> patch_steady_map_cases(const PatchMapScenario& sc) { return detail::sweep_cases(sc); }
 
 PatchSteadyMapStudy::PatchSteadyMapStudy(PatchMapScenario sc)
     : cases_(patch_steady_map_cases(sc)), sc_(std::move(sc)) {}
@@ -576,8 +555,12 @@ PatchTransientScenario parse_patch_transient_string(std::string_view toml, std::
   sc.input_form.time_output_dt_given = root.table("time").has("output_dt_s");
   check_times(sc, model, geometry);  // every output time and signal breakpoint (shared with validate())
   check_plot_columns(sc.output, PatchTransientScenario::column_names());
+  sc.sweep = detail::read_key_path_sweep(table, PatchTransientScenario::column_names());
   return sc;
 }
+
+PatchTransientStudy::PatchTransientStudy(PatchTransientScenario sc)
+    : cases_(detail::sweep_cases(sc)), sc_(std::move(sc)) {}
 
 std::string PatchTransientStudy::summary() const {
   const patch::PatchParams& p = sc_.transient.patch;
@@ -600,40 +583,48 @@ std::string PatchTransientStudy::summary() const {
 
 RunResult PatchTransientStudy::run(const ProgressCallback& progress) const {
   const contact::ContactModel model(sc_.law, sc_.body1, sc_.body2);
-  patch::PatchTransient solver(model, sc_.transient, [&](double t) { return sc_.kinematics(t); },
-                               [&](double t) { return sc_.Fz_N(t); });
-  solver.reset(sc_.time.t_start_s);
-  const auto solve = [&](std::size_t, const std::function<void(double)>& on_progress) {
+  // Case i's run (the scenario itself without a [sweep]): its series, step count and final snapshot.
+  struct Solved {
+    TimeSeries series;
+    long steps = 0;
+    patch::PatchSnapshot last;
+  };
+  const auto solve = [&](std::size_t i, const std::function<void(double)>& on_progress) {
+    const PatchTransientScenario& sc = cases_[i];
+    const contact::ContactModel case_model(sc.law, sc.body1, sc.body2);
+    patch::PatchTransient solver(case_model, sc.transient, [&](double t) { return sc.kinematics(t); },
+                                 [&](double t) { return sc.Fz_N(t); });
+    solver.reset(sc.time.t_start_s);
     TimeSeries series(PatchTransientScenario::column_names());
-    const std::vector<double> times = sc_.time.times();
+    const std::vector<double> times = sc.time.times();
     series.reserve(times.size());
     // The fraction of the time span (the work is spread over time, not over the output rows), reported
     // after every step too: an interval between output times may hold most of the run.
-    const double span = sc_.time.t_end_s - sc_.time.t_start_s;
-    const auto fraction = [&](double t) { return span > 0.0 ? (t - sc_.time.t_start_s) / span : 1.0; };
+    const double span = sc.time.t_end_s - sc.time.t_start_s;
+    const auto fraction = [&](double t) { return span > 0.0 ? (t - sc.time.t_start_s) / span : 1.0; };
     std::function<void(double)> on_step;
     if (on_progress) on_step = [&](double t) { on_progress(std::min(fraction(t), 1.0)); };
-    for (std::size_t i = 0; i < times.size(); ++i) {
-      solver.advance_to(times[i], on_step);
+    for (std::size_t k = 0; k < times.size(); ++k) {
+      solver.advance_to(times[k], on_step);
       const patch::PatchSnapshot s = solver.snapshot();
       series.add_row({s.t_s, s.Fz_N, s.scale, s.force_N[0], s.force_N[1], s.Mz_Nm, s.Mz_no_phi_Nm, s.stored_energy_J,
                       s.supplied_power_W, s.dissipated_power_W, s.supplied_energy_J, s.outflow_power_W,
                       s.compression_power_W, s.load_power_W, s.dissipated_energy_J, s.outflow_energy_J,
                       s.compression_energy_J, s.load_energy_J, s.energy_residual_J, s.scale_y});
-      if (on_progress) on_progress(fraction(times[i]));
+      if (on_progress) on_progress(fraction(times[k]));
     }
-    return series;
+    return Solved{std::move(series), static_cast<long>(solver.steps_taken()), solver.snapshot()};
   };
-  const auto series = [](std::size_t, TimeSeries& s, Json&) { return std::move(s); };
-  detail::StudyRun run = detail::run_study(kind(), sc_, {}, solve, series, progress);
-  RunResult& result = run.result;
-  // The flux terms of the energy budget need a storage separable by family: NaN (empty) otherwise.
-  result.optional_columns = {"P_outflow_W", "P_compression_W", "E_outflow_J", "E_compression_J", "E_residual_J"};
-  Json& r = result.report;
-  r["steps"] = static_cast<long>(solver.steps_taken());
-  {
-    // W(t_end) - W(t_start) against the integrated budget (docs/patch.md): the discretisation error.
-    const patch::PatchSnapshot last = solver.snapshot();
+  // Each case's steps and energy budget: W(t_end) - W(t_start) against the integrated budget (docs/patch.md),
+  // the discretisation error.
+  Json first_steps, first_budget;  // case 0's, for the top of an unswept report
+  const auto describe = [&](std::size_t i, Solved& solved, Json& entry) {
+    if (sc_.sweep) {
+      entry[sc_.sweep->column] = *cases_[i].sweep_value;
+      entry["label"] = fmt::format("{} = {}", sc_.sweep->parameter, format_value(*cases_[i].sweep_value));
+    }
+    entry["steps"] = solved.steps;
+    const patch::PatchSnapshot& last = solved.last;
     Json budget = Json::object();
     const bool finite = std::isfinite(last.energy_residual_J);
     budget["available"] = finite;
@@ -641,7 +632,19 @@ RunResult PatchTransientStudy::run(const ProgressCallback& progress) const {
     budget["relative_residual"] = finite && last.supplied_energy_J > 0.0
                                       ? Json(std::abs(last.energy_residual_J) / last.supplied_energy_J)
                                       : Json(nullptr);
-    r["energy_budget"] = budget;
+    if (i == 0) first_steps = solved.steps, first_budget = budget;
+    entry["energy_budget"] = std::move(budget);
+    return std::move(solved.series);
+  };
+  detail::StudyRun run =
+      detail::run_study(kind(), sc_, detail::study_cases(sc_, cases_), solve, describe, progress);
+  RunResult& result = run.result;
+  // The flux terms of the energy budget need a storage separable by family: NaN (empty) otherwise.
+  result.optional_columns = {"P_outflow_W", "P_compression_W", "E_outflow_J", "E_compression_J", "E_residual_J"};
+  Json& r = result.report;
+  if (!sc_.sweep) {  // one run: its steps and budget at the top (the JSON of the unswept scenarios is unchanged)
+    r["steps"] = std::move(first_steps);
+    r["energy_budget"] = std::move(first_budget);
   }
   Json params = Json::object();
   params["law"] = detail::law_to_json(sc_.law, model.law().sigma0());
@@ -672,6 +675,8 @@ RunResult PatchTransientStudy::run(const ProgressCallback& progress) const {
   params["patch"] = p;
   r["parameters"] = params;
   r["columns"] = Json(PatchTransientScenario::column_names());
+  if (sc_.sweep) r["note"] = "parameters are those of the file; each case sets the swept key to its value";
+  detail::report_sweep(r, sc_.sweep, run.entries);
   return std::move(run.result);
 }
 

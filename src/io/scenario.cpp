@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstring>
@@ -17,6 +18,7 @@
 #include "bristle/io/patch_scenario.hpp"
 #include "input_file.hpp"
 #include "scenario_internal.hpp"
+#include "study.hpp"
 
 #ifndef BRISTLE_VERSION
 #define BRISTLE_VERSION "unknown"
@@ -106,6 +108,26 @@ std::optional<SweepSpec> read_sweep(const toml::table& root) {
                                    "or control characters)",
                                    json_quote(spec.sweep.column)));
   return spec;
+}
+
+std::optional<Sweep> read_key_path_sweep(const toml::table& root, const std::vector<std::string>& columns) {
+  std::optional<SweepSpec> spec = read_sweep(root);
+  if (!spec) return std::nullopt;
+  if (std::find(columns.begin(), columns.end(), spec->sweep.column) != columns.end())
+    throw InvalidInput(fmt::format("sweep.column = {}: clashes with an output column of the same name; give "
+                                   "sweep.column another name",
+                                   json_quote(spec->sweep.column)));
+  return std::move(spec->sweep);
+}
+
+void report_sweep(Json& report, const std::optional<Sweep>& sweep, const Json& entries) {
+  if (!sweep) return;
+  Json sw = Json::object();
+  sw["parameter"] = sweep->parameter;
+  sw["column"] = sweep->column;
+  sw["values"] = Json(sweep->values);
+  report["sweep"] = sw;
+  report["cases"] = entries;
 }
 
 namespace {

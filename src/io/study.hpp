@@ -15,6 +15,10 @@
 #include <string_view>
 #include <vector>
 
+#include <fmt/format.h>
+
+#include "bristle/core/error.hpp"
+#include "bristle/io/key_path.hpp"
 #include "bristle/io/scenario.hpp"
 #include "scenario_internal.hpp"
 
@@ -32,6 +36,50 @@ struct StudyRun {
   RunResult result;
   Json entries = Json::array();  // each case's entry, with its solve_seconds last
 };
+
+/// The cases of a scenario with a key-path [sweep] (its `sweep`, io::Sweep): one copy per value, the value set by
+/// key path (set_number: the reader's checks) and kept in `sweep_value`; an error names the case ("sweep case 2 of
+/// 3 (pair.s = 2): ..."). The scenario itself without a sweep.
+template <class Sc>
+std::vector<Sc> sweep_cases(const Sc& sc) {
+  if (!sc.sweep) return {sc};
+  const Sweep& sw = *sc.sweep;
+  std::vector<Sc> cases;
+  cases.reserve(sw.values.size());
+  for (std::size_t i = 0; i < sw.values.size(); ++i) {
+    Sc c = sc;
+    try {
+      set_number(c, sw.parameter, sw.values[i]);
+    } catch (const InvalidInput& e) {
+      throw InvalidInput(fmt::format("sweep case {} of {} ({} = {}): {}", i + 1, sw.values.size(), sw.parameter,
+                                     format_value(sw.values[i]), e.what()));
+    }
+    c.sweep_value = sw.values[i];
+    cases.push_back(std::move(c));
+  }
+  return cases;
+}
+
+/// The StudyCases of sweep_cases(sc): the sweep column, each case's value and its label "<parameter> = <value>" (the
+/// plot's legend); one unlabelled case without a sweep.
+template <class Sc>
+StudyCases study_cases(const Sc& sc, const std::vector<Sc>& cases) {
+  StudyCases out;
+  if (!sc.sweep) return out;
+  out.column = sc.sweep->column;
+  out.values.clear();
+  out.labels.clear();
+  out.legend = true;
+  for (const Sc& c : cases) {
+    out.values.push_back(c.sweep_value);
+    out.labels.push_back(fmt::format("{} = {}", sc.sweep->parameter, format_value(*c.sweep_value)));
+  }
+  return out;
+}
+
+/// The report's "sweep" (parameter, column, values) and "cases" (each case's entry) of a swept study; nothing
+/// without a sweep (the JSON of an unswept scenario is unchanged).
+void report_sweep(Json& report, const std::optional<Sweep>& sweep, const Json& entries);
 
 template <class Sc, class Solve, class Describe>
 StudyRun run_study(std::string_view kind, const Sc& sc, const StudyCases& cases, Solve&& solve, Describe&& describe,

@@ -377,3 +377,63 @@ def test_patch_steady_map_sweeps_any_numeric_key_from_toml(parameter, column, va
     assert not np.array_equal(result.cases[0].series["Fx_N"], result.cases[1].series["Fx_N"])
     with pytest.raises(ValueError, match=r"sweep case 2 of 2 \(pair.s = 2\): pair.s = 2: must lie in \(0, 1\)"):
         bristle.io.parse_scenario_string(SWEEP_MAP.format(tau=0.002, s=0.4) + '[sweep]\nparameter = "pair.s"\nvalues = [0.3, 2]\n')
+
+
+TRANSIENT = """kind = "patch_transient"
+[law]
+type = "frbd"
+mu_s = 1.2
+mu_d = 0.7
+v_s = 3.49
+delta_s = 0.6
+[body1]
+type = "elastic"
+k0 = {k0}
+[body2]
+type = "elastic"
+[pair]
+s = 0.4
+[patch]
+length_m = 0.1
+width_m = 0.05
+normal_load_N = 3000.0
+nx = 16
+ny = 4
+[kinematics]
+Vr_mps = 16.0
+vx_mps = 0.5
+vy_mps = 0.3
+[time]
+t_end_s = 0.01
+output_dt_s = 0.001
+"""
+
+
+def test_patch_transient_sweeps_any_numeric_key_from_toml():
+    # [sweep] of a patch_transient (issue 15: one sweep syntax): each case is the file with that value (bitwise), the
+    # swept value the first CSV column, each case's steps and energy budget in the report; set() refuses the key.
+    values = [200.0, 300.0]
+    study = bristle.io.parse_scenario_string(
+        TRANSIENT.format(k0=240.0) + f'[sweep]\nparameter = "body1.k0"\nvalues = {values}\n', "t"
+    )
+    assert study.case_count == 2
+    result = study.run()
+    assert result.sweep_column == "k0"
+    assert result.csv_text().splitlines()[0].split(",")[:3] == ["k0", "t_s", "Fz_N"]
+    report = result.report
+    assert report["sweep"] == {"parameter": "body1.k0", "column": "k0", "values": values}
+    assert [c["k0"] for c in report["cases"]] == values and all(c["steps"] > 0 for c in report["cases"])
+    assert "steps" not in report  # per case under a sweep
+    for i, v in enumerate(values):
+        assert result.cases[i].sweep_value == v
+        one = bristle.io.parse_scenario_string(TRANSIENT.format(k0=v), "t").run()
+        assert np.array_equal(result.cases[i].series["Fy_N"], one.cases[0].series["Fy_N"])
+    assert not np.array_equal(result.cases[0].series["Fy_N"], result.cases[1].series["Fy_N"])
+    with pytest.raises(ValueError, match=r'^body1.k0: is the parameter of the sweep \(sweep.parameter = "body1.k0"\)'):
+        bristle.set(study, "body1.k0", 250.0)
+    with pytest.raises(ValueError, match=r"^sweep case 2 of 2 \(body1.k0 = -1\): body1.k0 = -1: must be > 0"):
+        bristle.io.parse_scenario_string(TRANSIENT.format(k0=240.0) + '[sweep]\nparameter = "body1.k0"\nvalues = [200, -1]\n')
+    with pytest.raises(ValueError, match=r'^sweep.column = "Fy_N": clashes with an output column'):
+        bristle.io.parse_scenario_string(
+            TRANSIENT.format(k0=240.0) + '[sweep]\nparameter = "body1.k0"\nvalues = [200]\ncolumn = "Fy_N"\n'
+        )

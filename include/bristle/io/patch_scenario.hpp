@@ -131,12 +131,7 @@ void serialize(Archive& a, Self& sc) {
             b.flag(sc.s_corrections, {.key = "s_corrections", .type = Type::flag, .default_value = "true",
                                       .doc = "the S-terms of the relative velocity", .equation = "paper 1, eq. 29"});
           });
-  a.table({.key = "sweep", .type = Type::table, .default_value = "-",
-            .doc = "one case per value of a numeric key, applied by key path"},
-          [&](auto& b) {
-            std::remove_reference_t<decltype(*sc.sweep)> none{};
-            serialize(b, sc.sweep ? *sc.sweep : none);
-          });
+  serialize_sweep_table(a, sc.sweep);
   a.table({.key = "output", .type = Type::table, .default_value = "-", .doc = "what the plot shows"}, [&](auto& b) {
     b.text(sc.output.plot_x, {.key = "plot_x", .type = Type::text, .default_value = "the row axis",
                               .doc = "an output column"});
@@ -189,6 +184,8 @@ struct PatchTransientScenario {
   bool s_corrections = true;
   TimeGrid time;
   OutputOptions output;
+  std::optional<Sweep> sweep;         // [sweep]: one case per value of a numeric key (applied by key path)
+  std::optional<double> sweep_value;  // this case's value of sweep->parameter
   LumpedInputForm input_form;  // how the branches and the output grid were written (io/key_path.hpp)
   patch::PatchKinematics kinematics(double t) const;
   static std::vector<std::string> column_names();
@@ -229,6 +226,7 @@ void serialize(Archive& a, Self& sc) {
           [&](auto& b) { signal(b, sc.Fz_N, "Fz_N", "N", "patch.normal_load_N", "normal load F_z(t), in (0, 1e9] N"); });
   a.table({.key = "time", .type = Type::table, .default_value = "required", .doc = "the output grid"},
           [&](auto& b) { serialize(b, sc.time); });
+  serialize_sweep_table(a, sc.sweep);
   a.table({.key = "output", .type = Type::table, .default_value = "-", .doc = "what the plot shows"}, [&](auto& b) {
     b.text(sc.output.plot_x, {.key = "plot_x", .type = Type::text, .default_value = "\"t_s\"",
                               .doc = "an output column"});
@@ -244,15 +242,18 @@ PatchTransientScenario parse_patch_transient_string(std::string_view toml, std::
 
 class PatchTransientStudy final : public Scenario {
  public:
-  explicit PatchTransientStudy(PatchTransientScenario sc) : sc_(std::move(sc)) {}
+  explicit PatchTransientStudy(PatchTransientScenario sc);
   std::string_view kind() const override { return "patch_transient"; }
   const std::string& name() const override { return sc_.name; }
-  std::size_t case_count() const override { return 1; }
+  std::size_t case_count() const override { return cases_.size(); }
   std::string summary() const override;
   RunResult run(const ProgressCallback& progress = {}) const override;
   const PatchTransientScenario& scenario() const { return sc_; }
+  /// One per [sweep] value (the scenario itself without a sweep).
+  const std::vector<PatchTransientScenario>& cases() const { return cases_; }
 
  private:
+  std::vector<PatchTransientScenario> cases_;
   PatchTransientScenario sc_;
 };
 

@@ -177,6 +177,17 @@ void serialize(Archive& a, Self& s) {
                     .doc = "the CSV column holding the value; not an output column name"});
 }
 
+/// The [sweep] table of a kind that applies it by key path (io::Sweep's keys; `sweep` an std::optional<Sweep>).
+template <class Archive, class OptionalSweep>
+void serialize_sweep_table(Archive& a, OptionalSweep& sweep) {
+  a.table({.key = "sweep", .type = schema::Type::table, .default_value = "-",
+           .doc = "one case per value of a numeric key, applied by key path"},
+          [&](auto& b) {
+            std::remove_reference_t<decltype(*sweep)> none{};
+            serialize(b, sweep ? *sweep : none);
+          });
+}
+
 template <class Archive, schema::Of<LumpedScenario> Self>
 void serialize(Archive& a, Self& sc) {
   using schema::Type;

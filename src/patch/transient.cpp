@@ -9,6 +9,8 @@
 #include <cmath>
 #include <complex>
 #include <limits>
+#include <stdexcept>
+#include <string>
 
 #include "bristle/core/error.hpp"
 #include "bristle/integrate/stepper.hpp"
@@ -212,6 +214,7 @@ double PatchTransient::sigma_rate(double t, int direction) const {
 void PatchTransient::reset(double t0) {
   t_ = t0;
   steps_ = 0;
+  for (std::vector<double>& S : tangents_) std::fill(S.begin(), S.end(), 0.0);
   energy_.fill(0.0);
   ut_.assign(static_cast<std::size_t>(nx_) * ny_ * m_, 0.0);
   k1_ = ut_;
@@ -266,22 +269,20 @@ double PatchTransient::stable_dt(double t) const {
   return dt;
 }
 
-void PatchTransient::transport_step(double t, double dt) {
-  build_stencils(t + 0.5 * dt);
+void PatchTransient::transport_rk3(std::vector<double>& u, double dt) {
   const int N = nx_ * ny_;
   // L(u)_c = -(diag u_c + sum wt u_nb,c)
-  auto apply = [&](const std::vector<double>& u, std::vector<double>& out) {
+  auto apply = [&](const std::vector<double>& w, std::vector<double>& out) {
     for (int n = 0; n < N; ++n)
       for (int c = 0; c < m_; ++c) {
         const PatchSolver::Stencil& s = stencils_[n][family_of_[c]];
-        double r = s.diag * u[static_cast<std::size_t>(n) * m_ + c];
+        double r = s.diag * w[static_cast<std::size_t>(n) * m_ + c];
         for (int k = 0; k < 4; ++k)
-          if (s.nb[k] >= 0) r += s.wt[k] * u[static_cast<std::size_t>(s.nb[k]) * m_ + c];
+          if (s.nb[k] >= 0) r += s.wt[k] * w[static_cast<std::size_t>(s.nb[k]) * m_ + c];
         out[static_cast<std::size_t>(n) * m_ + c] = -r;
       }
   };
   // SSP-RK3 (Shu-Osher).
-  std::vector<double>& u = ut_;
   std::vector<double> u1(u.size()), u2(u.size());
   apply(u, k1_);
   for (std::size_t q = 0; q < u.size(); ++q) u1[q] = u[q] + dt * k1_[q];
@@ -289,6 +290,13 @@ void PatchTransient::transport_step(double t, double dt) {
   for (std::size_t q = 0; q < u.size(); ++q) u2[q] = 0.75 * u[q] + 0.25 * (u1[q] + dt * k1_[q]);
   apply(u2, k1_);
   for (std::size_t q = 0; q < u.size(); ++q) u[q] = u[q] / 3.0 + 2.0 / 3.0 * (u2[q] + dt * k1_[q]);
+}
+
+void PatchTransient::transport_step(double t, double dt) {
+  build_stencils(t + 0.5 * dt);
+  transport_rk3(ut_, dt);
+  // The tangent: the scheme is linear in u~ with stencils that do not depend on the parameters.
+  for (std::vector<double>& S : tangents_) transport_rk3(S, dt);
 }
 
 void PatchTransient::source_step_sdirk2(double t, double dt) {
@@ -325,6 +333,51 @@ void PatchTransient::source_step_sdirk2(double t, double dt) {
   }
 }
 
+void PatchTransient::propagator(const contact::ContactModel& M, const Vec2& v, double dt, Propagator& c) const {
+  if (v == c.v) return;
+  const int m = m_;
+  if (c.zero.size() != m) {
+    c.aug = MatX::Zero(m + 1, m + 1);
+    c.P.resize(m, m);
+    c.J.resize(m, m);
+    c.q.resize(m);
+    c.b.resize(m);
+    c.zero = VecX::Zero(m);
+  }
+  M.source(c.zero.data(), v, c.b.data());  // h(u) = J u + b at fixed v_r (affine)
+  M.source_jacobian(c.zero.data(), v, c.J.data());
+  if (m == 2) {  // closed form: P = e^{J dt}, q = phi1(J dt) dt b (Riemann variables)
+    const Mat2 Jt = riemann_.R.transpose() * Mat2(c.J) * riemann_.R;
+    const Vec2 bt = riemann_.R.transpose() * Vec2(c.b[0], c.b[1]);
+    Mat2 E, F;
+    exp_phi1_2x2(Jt * dt, E, F);
+    c.P = E;
+    c.q = F * bt * dt;
+  } else {
+    c.aug.setZero();
+    c.aug.topLeftCorner(m, m) = Q_.transpose() * c.J * Q_ * dt;
+    c.aug.topRightCorner(m, 1) = Q_.transpose() * c.b * dt;
+    const MatX e = c.aug.exp();
+    c.P = e.topLeftCorner(m, m);
+    c.q = e.topRightCorner(m, 1);
+  }
+  c.v = v;
+}
+
+VecX PatchTransient::cell_step(const contact::ContactModel& M, const PatchKinematics& kin, bool vr_depends_on_u,
+                               const Vec2& x, const VecX& ut, double dt, Propagator& c) const {
+  VecX u = Q_ * ut;
+  Vec2 v = relative_velocity(M, kin, x, u.data());
+  if (vr_depends_on_u) {  // v_r at the predicted midpoint state (second order)
+    propagator(M, v, dt, c);
+    const VecX u_pred = Q_ * (c.P * ut + c.q);
+    u = 0.5 * (u + u_pred);
+    v = relative_velocity(M, kin, x, u.data());
+  }
+  propagator(M, v, dt, c);
+  return c.P * ut + c.q;
+}
+
 void PatchTransient::source_step(double t, double dt) {
   if (!exponential_) {
     source_step_sdirk2(t, dt);
@@ -335,42 +388,66 @@ void PatchTransient::source_step(double t, double dt) {
   const PatchKinematics kin = kinematics_(tm);
   const bool vr_depends_on_u = kin.s_corrections && (kin.body1.omega_radps != 0.0 || kin.body2.omega_radps != 0.0);
   const int m = m_;
-  MatX aug = MatX::Zero(m + 1, m + 1), P(m, m), J(m, m);
-  VecX q(m), b(m), zero = VecX::Zero(m), u(m), u_pred(m);
-  Vec2 cached_v = Vec2::Constant(std::numeric_limits<double>::quiet_NaN());
-  auto propagator = [&](const Vec2& v) {
-    if (v == cached_v) return;
-    model_.source(zero.data(), v, b.data());  // h(u) = J u + b at fixed v_r (affine)
-    model_.source_jacobian(zero.data(), v, J.data());
-    if (m == 2) {  // closed form: P = e^{J dt}, q = phi1(J dt) dt b (Riemann variables)
-      const Mat2 Jt = riemann_.R.transpose() * Mat2(J) * riemann_.R;
-      const Vec2 bt = riemann_.R.transpose() * Vec2(b[0], b[1]);
-      Mat2 E, F;
-      exp_phi1_2x2(Jt * dt, E, F);
-      P = E;
-      q = F * bt * dt;
-    } else {
-      aug.setZero();
-      aug.topLeftCorner(m, m) = Q_.transpose() * J * Q_ * dt;
-      aug.topRightCorner(m, 1) = Q_.transpose() * b * dt;
-      const MatX e = aug.exp();
-      P = e.topLeftCorner(m, m);
-      q = e.topRightCorner(m, 1);
-    }
-    cached_v = v;
-  };
+  VecX u(m), u_pred(m);
+  Propagator c;
+  const MatX& P = c.P;
+  const VecX& q = c.q;
+  // The tangent (track_sensitivities): per parameter the propagators of the models at p_j -/+ step.
+  const std::size_t np = sensitivities_.size();
+  std::vector<Propagator> cm(np), cp(np), cs(np > 0 && vr_depends_on_u ? 2 : 0);
+  VecX ut0(m), dphi(m), sj(m), probe(m);
+  MatX A(m, m);
+  double scale = 0.0;  // of the state, for the differences in u~ when v_r depends on it
+  if (np > 0 && vr_depends_on_u)
+    for (double w : ut_) scale = std::max(scale, std::abs(w));
+  const double du = 1e-6 * std::max(scale, 1e-8);
   for (int n = 0; n < nx_ * ny_; ++n) {
     Eigen::Map<VecX> ut(ut_.data() + static_cast<std::size_t>(n) * m, m);
     const Vec2 x = position(n, s);
     u = Q_ * ut;
     Vec2 v = relative_velocity(model_, kin, x, u.data());
     if (vr_depends_on_u) {  // v_r at the predicted midpoint state (second order)
-      propagator(v);
+      propagator(model_, v, dt, c);
       u_pred = Q_ * (P * ut + q);
       u = 0.5 * (u + u_pred);
       v = relative_velocity(model_, kin, x, u.data());
     }
-    propagator(v);
+    propagator(model_, v, dt, c);
+    if (np > 0) {
+      // S_j <- dPhi/du~ S_j + dPhi/dp_j at the cell's state before its step.
+      ut0 = ut;
+      if (vr_depends_on_u) {
+        for (int k = 0; k < m; ++k) {
+          probe = ut0;
+          probe[k] += du;
+          A.col(k) = cell_step(model_, kin, true, x, probe, dt, cs[0]);
+          probe[k] = ut0[k] - du;
+          A.col(k) -= cell_step(model_, kin, true, x, probe, dt, cs[1]);
+          A.col(k) /= 2.0 * du;
+        }
+      }
+      for (std::size_t j = 0; j < np; ++j) {
+        const PatchTransientSensitivity& sens = sensitivities_[j];
+        if (vr_depends_on_u) {
+          dphi = (cell_step(*sens.plus, kin, true, x, ut0, dt, cp[j]) -
+                  cell_step(*sens.minus, kin, true, x, ut0, dt, cm[j])) /
+                 (2.0 * sens.step);
+        } else {  // Phi = P u~ + q at the same v_r for every model: dPhi/dp = (dP/dp) u~ + dq/dp
+          propagator(*sens.plus, v, dt, cp[j]);
+          propagator(*sens.minus, v, dt, cm[j]);
+          dphi.noalias() = (cp[j].P - cm[j].P) * ut0;
+          dphi += cp[j].q - cm[j].q;
+          dphi /= 2.0 * sens.step;
+        }
+        Eigen::Map<VecX> S(tangents_[j].data() + static_cast<std::size_t>(n) * m, m);
+        sj = S;
+        if (vr_depends_on_u)
+          S.noalias() = A * sj;
+        else
+          S.noalias() = P * sj;
+        S += dphi;
+      }
+    }
     ut = P * ut + q;
   }
 }
@@ -404,6 +481,100 @@ void PatchTransient::advance_to(double t_end, const std::function<void(double)>&
     step(dt);
     if (on_step) on_step(t_);
   }
+}
+
+std::string transport_change(const contact::ContactModel& model, const contact::ContactModel& perturbed) {
+  const auto& a = model.pair();
+  const auto& b = perturbed.pair();
+  if (perturbed.state_size() != model.state_size() || b.n1() != a.n1() || b.n2() != a.n2())
+    return fmt::format("it changes the state's size ({} against {})", perturbed.state_size(), model.state_size());
+  // Equal to rounding: a rigid body is a stiff spring, so S1 and S2 move in the 16th digit with k0.
+  const auto same = [](const Mat2& x, const Mat2& y) {
+    return (x - y).norm() <= 1e-11 * (x.norm() + y.norm() + 1e-300);
+  };
+  if (!same(a.S1(), b.S1()) || !same(a.S2(), b.S2()))
+    return fmt::format("it changes the pair's S1 = {} (to {}), hence the transport velocities of the Riemann families "
+                       "(eqs. 41-44), the stencils and the stable step",
+                       format_matrix(a.S1()), format_matrix(b.S1()));
+  return {};
+}
+
+void PatchTransient::track_sensitivities(std::vector<PatchTransientSensitivity> sensitivities) {
+  if (!exponential_)
+    throw InvalidInput(fmt::format("the tangent-linear run differentiates the exponential source step; this run takes "
+                                   "sdirk2 (law.type = \"{}\"{}, transient.source_scheme = \"{}\")",
+                                   laws::to_string(model_.law().params().kind),
+                                   model_.law().params().G_inverse ? " with a user G^-1" : "",
+                                   transport::to_string(params_.source_scheme)));
+  for (std::size_t j = 0; j < sensitivities.size(); ++j) {
+    const PatchTransientSensitivity& sj = sensitivities[j];
+    if (!sj.minus || !sj.plus || !(sj.step > 0.0) || !std::isfinite(sj.step))
+      throw InvalidInput(fmt::format("sensitivity {}: needs both perturbed models and a step > 0", j));
+    for (const contact::ContactModel* M : {sj.minus, sj.plus})
+      if (std::string why = transport_change(model_, *M); !why.empty())
+        throw InvalidInput(fmt::format("sensitivity {}: {}", j, why));
+  }
+  sensitivities_ = std::move(sensitivities);
+  tangents_.assign(sensitivities_.size(), std::vector<double>(ut_.size(), 0.0));
+}
+
+const std::vector<std::string>& PatchTransient::sensitivity_outputs() {
+  static const std::vector<std::string> names{"Fx_N", "Fy_N", "Mz_Nm", "Mz_no_phi_Nm", "W_J", "P_supplied_W",
+                                              "P_dissipated_W"};
+  return names;
+}
+
+Eigen::Matrix<double, 7, 1> PatchTransient::cell_outputs(const contact::ContactModel& M, const PatchKinematics& kin,
+                                                         int n, const Vec2& s, const VecX& ut) const {
+  const VecX u = Q_ * ut;
+  const Vec2 x = position(n, s);
+  const Vec2 v_r = relative_velocity(M, kin, x, u.data());
+  const Vec2 f = M.friction(u.data(), v_r);
+  const auto& pair = M.pair();
+  const int nz = pair.zeta_size();
+  Vec2 phi = (pair.S1() - pair.S2()) * pair.relative_deformation(Vec2(u[0], u[1]), u.data() + 2);
+  if (nz > 0) phi += 2.0 * pair.S0() * u.segment(2, nz);
+  VecX h(m_);
+  const Vec2 zdot = M.source(u.data(), v_r, h.data());
+  Eigen::Matrix<double, 7, 1> o;
+  o << f[0], f[1], (x[0] + phi[0]) * f[1] - (x[1] + phi[1]) * f[0], x[0] * f[1] - x[1] * f[0],
+      M.stored_energy(u.data()), -f.dot(v_r), M.dissipation_rate(u.data(), v_r, h.data(), zdot);
+  return o;
+}
+
+MatX PatchTransient::output_derivatives() const {
+  if (tangents_.size() != sensitivities_.size() || sensitivities_.empty())
+    throw std::logic_error("PatchTransient::output_derivatives: no sensitivities tracked");
+  const int np = static_cast<int>(sensitivities_.size());
+  const double Fz = load_(t_);
+  const Vec2 s = scales(t_);
+  const PatchKinematics kin = kinematics_(t_);
+  double scale = 0.0;
+  for (double w : ut_) scale = std::max(scale, std::abs(w));
+  const double du = 1e-6 * std::max(scale, 1e-8);
+  MatX D = MatX::Zero(7, np);
+  Eigen::Matrix<double, 7, Eigen::Dynamic> B(7, m_);
+  VecX ut(m_), probe(m_);
+  for (int n = 0; n < nx_ * ny_; ++n) {
+    ut = Eigen::Map<const VecX>(ut_.data() + static_cast<std::size_t>(n) * m_, m_);
+    for (int k = 0; k < m_; ++k) {
+      probe = ut;
+      probe[k] += du;
+      B.col(k) = cell_outputs(model_, kin, n, s, probe);
+      probe[k] = ut[k] - du;
+      B.col(k) -= cell_outputs(model_, kin, n, s, probe);
+      B.col(k) /= 2.0 * du;
+    }
+    const double load = Fz * weight_[static_cast<std::size_t>(n)];
+    for (int j = 0; j < np; ++j) {
+      const PatchTransientSensitivity& sj = sensitivities_[static_cast<std::size_t>(j)];
+      const Eigen::Map<const VecX> S(tangents_[static_cast<std::size_t>(j)].data() + static_cast<std::size_t>(n) * m_,
+                                     m_);
+      D.col(j) += load * (B * S + (cell_outputs(*sj.plus, kin, n, s, ut) - cell_outputs(*sj.minus, kin, n, s, ut)) /
+                                      (2.0 * sj.step));
+    }
+  }
+  return D;
 }
 
 PatchSnapshot PatchTransient::snapshot() const {

@@ -36,8 +36,10 @@
 // | max_dt_s       | cap on the step (0: none; needed at rest)     | s    | >= 0                  |
 #include <array>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -89,6 +91,15 @@ void serialize_scaling(Archive& a, Self& p) {
              p.width_exponent.has_value());
 }
 
+/// One parameter p_j of a tangent-linear run (PatchTransient::track_sensitivities): the contact model at p_j - step
+/// and at p_j + step (models that differ from the run's in the pointwise source and friction only: a key of law,
+/// body1, body2 or pair that leaves the pair's S1, S2 -- the transport velocities -- and the state's size alone).
+struct PatchTransientSensitivity {
+  const contact::ContactModel* minus = nullptr;
+  const contact::ContactModel* plus = nullptr;
+  double step = 0.0;
+};
+
 using KinematicsHistory = std::function<PatchKinematics(double t)>;
 using LoadHistory = std::function<double(double t)>;
 
@@ -112,6 +123,11 @@ struct PatchSnapshot {
   double energy_residual_J = 0.0;
 };
 
+/// Empty if `perturbed` (a contact model at perturbed parameters) leaves the transient patch's transport alone --
+/// the pair's S1 and S2 (the Riemann families' velocities, eqs. 41-44) to rounding and the state's size -- else
+/// why not (PatchTransient::track_sensitivities' check).
+std::string transport_change(const contact::ContactModel& model, const contact::ContactModel& perturbed);
+
 class PatchTransient {
  public:
   PatchTransient(const contact::ContactModel& model, PatchTransientParams params, KinematicsHistory kinematics,
@@ -133,6 +149,26 @@ class PatchTransient {
   int ny() const { return ny_; }
   /// The state at cell (i, j) in the original variables.
   VecX state(int i, int j) const;
+  /// Tangent-linear companion (discrete forward sensitivities of the scheme above): from now on every step also
+  /// carries S_j = du~/dp_j (started at 0: call it right after reset(), the unloaded state does not depend on p),
+  /// the derivative of the discrete Strang step:
+  ///   source     S <- dPhi/du~ S + dPhi/dp_j,  Phi(u~; p) = P u~ + q the cell's exact step (P, q at v_r; with
+  ///              v_r(u) the predicted-midpoint map): dPhi/du~ = P itself when v_r does not depend on the state
+  ///              (the step is affine), else central differences of Phi in u~ (step 1e-6 of the state's scale);
+  ///              dPhi/dp_j central differences of the cell's step map between the models at p_j -/+ step at the
+  ///              same cell state (a smooth local function: its error ~1e-9 relative);
+  ///   transport  the same SSP-RK3 stencils applied to S (the scheme is linear in u~, without a limiter, and its
+  ///              stencils, steps and grid do not depend on p_j).
+  /// InvalidInput (saying why) where it does not apply: the sdirk2 source scheme (Bouc-Wen, a user G^-1), or a
+  /// perturbed model whose pair changes the transport (S1, S2 beyond rounding) or the state's size.
+  void track_sensitivities(std::vector<PatchTransientSensitivity> sensitivities);
+  /// The outputs output_derivatives() differentiates, its rows in this order, by their output column names (of
+  /// snapshot(): force_N[0], force_N[1], Mz_Nm, Mz_no_phi_Nm, stored_energy_J, supplied_power_W, dissipated_power_W).
+  static const std::vector<std::string>& sensitivity_outputs();
+  /// d(output)/dp_j at the current time, outputs x parameters: sum over cells of load x (do/du~ S_j + do/dp_j),
+  /// do/du~ central differences in u~ (step 1e-6 of the state's scale) and do/dp_j between the models at p_j -/+
+  /// step: smooth pointwise functions. Throws std::logic_error without track_sensitivities.
+  MatX output_derivatives() const;
   /// What it was built with (what rebuilds it, e.g. for pickling).
   const contact::ContactModel& model() const { return model_; }
   const PatchTransientParams& params() const { return params_; }
@@ -151,6 +187,22 @@ class PatchTransient {
   void transport_step(double t, double dt);
   void source_step(double t, double dt);
   void source_step_sdirk2(double t, double dt);  // any law: the lumped model's SDIRK2 step per cell
+  /// The exact propagator of the affine source at v_r for model M over dt: u~ <- P u~ + q (cached for one v_r).
+  struct Propagator {
+    Vec2 v = Vec2::Constant(std::numeric_limits<double>::quiet_NaN());
+    MatX P, aug, J;
+    VecX q, b, zero;
+  };
+  void propagator(const contact::ContactModel& M, const Vec2& v, double dt, Propagator& c) const;
+  /// One cell's exponential source step u~ -> P u~ + q for model M (v_r at the predicted midpoint when it
+  /// depends on u).
+  VecX cell_step(const contact::ContactModel& M, const PatchKinematics& kin, bool vr_depends_on_u, const Vec2& x,
+                 const VecX& ut, double dt, Propagator& c) const;
+  /// SSP-RK3 of the transport with the current stencils on a field laid out as ut_.
+  void transport_rk3(std::vector<double>& u, double dt);
+  /// The outputs of sensitivity_outputs() per unit load at cell n for model M and state u~.
+  Eigen::Matrix<double, 7, 1> cell_outputs(const contact::ContactModel& M, const PatchKinematics& kin, int n,
+                                           const Vec2& s, const VecX& ut) const;
   Vec2 position(int n, const Vec2& s) const { return s.cwiseProduct(X_[static_cast<std::size_t>(n)]); }
 
   const contact::ContactModel& model_;
@@ -173,6 +225,9 @@ class PatchTransient {
   std::array<double, 5> energy_{}, power_{};  // integrals and current values of the budget's terms
   long steps_ = 0;
   bool exponential_ = true;
+  // The tangent-linear companion (track_sensitivities): per parameter its models and S_j, laid out as ut_.
+  std::vector<PatchTransientSensitivity> sensitivities_;
+  std::vector<std::vector<double>> tangents_;
 };
 
 }  // namespace bristle::patch

@@ -44,8 +44,6 @@ TimeSeries solve(const TransientExperiment& e, const io::PatchTransientScenario&
   return series;
 }
 
-bool starts_with(const std::string& s, std::string_view prefix) { return s.compare(0, prefix.size(), prefix) == 0; }
-
 /// The output columns the exact Jacobian covers: those patch::PatchTransient::output_derivatives differentiates,
 /// under their column names, and the load's (Fz_N, scale, scale_y: independent of the keys it takes, derivative 0).
 const std::vector<std::string>& exact_outputs() {
@@ -58,13 +56,8 @@ const std::vector<std::string>& exact_outputs() {
 /// exact_outputs()); else why not. Whether a key leaves the transport alone is prepare()'s check at a point.
 std::string key_obstacle(const std::vector<TransientExperiment>& experiments,
                          const std::vector<ParameterSpec>& parameters) {
-  for (const ParameterSpec& q : parameters)
-    if (!starts_with(q.key, "law.") && !starts_with(q.key, "body1.") && !starts_with(q.key, "body2.") &&
-        !starts_with(q.key, "pair."))
-      return fmt::format("fit.parameters.{} (the exact Jacobian takes keys of law, body1, body2 and pair, which "
-                         "leave the transport alone; a key of the patch, kinematics, load or transient changes the "
-                         "transport velocities, the grid or the steps: central differences)",
-                         io::json_quote(q.key));
+  // a key of the patch, kinematics, load or transient changes the transport velocities, the grid or the steps
+  if (std::string k = detail::contact_key_obstacle(parameters); !k.empty()) return k;
   for (const TransientExperiment& e : experiments)
     for (const Target& t : e.targets)
       if (std::find(exact_outputs().begin(), exact_outputs().end(), t.output) == exact_outputs().end())
@@ -221,14 +214,9 @@ Eigen::MatrixXd jacobian(const std::vector<TransientExperiment>& experiments,
 Eigen::MatrixXd jacobian(const std::vector<TransientExperiment>& experiments,
                          const std::vector<ParameterSpec>& parameters, const VecX& p, JacobianMethod method,
                          double fd_step) {
-  if (method != JacobianMethod::finite_differences) {
-    VecX r;
-    std::string why;
-    if (std::optional<Eigen::MatrixXd> J = exact(experiments, parameters, p, r, &why)) return *J;
-    if (method == JacobianMethod::sensitivities)
-      throw InvalidInput(fmt::format("fit: exact Jacobian requested, but it does not apply: {}", why));
-  }
-  return detail::series_jacobian(experiments, parameters, p, fd_step, solve);
+  return detail::jacobian_by(
+      method, p, [&](const VecX& q, VecX& r, std::string* why) { return exact(experiments, parameters, q, r, why); },
+      [&] { return detail::series_jacobian(experiments, parameters, p, fd_step, solve); });
 }
 
 Result fit(const std::vector<TransientExperiment>& experiments, const std::vector<ParameterSpec>& parameters,
@@ -241,15 +229,10 @@ Result fit(const std::vector<TransientExperiment>& experiments, const std::vecto
   // The exact Jacobian where it applies at the start point (keys of law, body1, body2, pair that leave the
   // transport alone, the exponential source step, targets it covers), else central differences; where it stops
   // applying at a later point (a perturbed value refused) the optimiser takes differences there.
-  bool use_exact = false;
-  if (options.jacobian != JacobianMethod::finite_differences) {
-    VecX p0(static_cast<Index>(parameters.size()));
-    for (std::size_t j = 0; j < parameters.size(); ++j) p0[static_cast<Index>(j)] = parameters[j].initial;
-    const std::string why = exact_obstacle(experiments, parameters, p0);
-    if (!why.empty() && options.jacobian == JacobianMethod::sensitivities)
-      throw InvalidInput(fmt::format("fit: exact Jacobian requested, but it does not apply: {}", why));
-    use_exact = why.empty();
-  }
+  VecX p0(static_cast<Index>(parameters.size()));
+  for (std::size_t j = 0; j < parameters.size(); ++j) p0[static_cast<Index>(j)] = parameters[j].initial;
+  const bool use_exact = options.jacobian != JacobianMethod::finite_differences &&
+                         detail::use_exact(options, exact_obstacle(experiments, parameters, p0));
   const detail::ExactFn exact_fn = [&](const VecX& p, VecX& r) { return exact(experiments, parameters, p, r); };
   return detail::fit_series(experiments, parameters, options, progress, solve,
                             use_exact ? exact_fn : detail::ExactFn());

@@ -917,6 +917,7 @@ void set_number(Scenario& s, std::string_view key, double value) {
     *t = PatchTransientStudy(std::move(sc));
   } else if (auto* st = dynamic_cast<StructureStickSlipStudy*>(&s)) {
     StructureStickSlipScenario sc = st->scenario();
+    refuse_swept(sc.sweep, key);
     set_number(sc, key, value);
     *st = StructureStickSlipStudy(std::move(sc));
   } else if (auto* ls = dynamic_cast<LineSteadyStudy*>(&s)) {

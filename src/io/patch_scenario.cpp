@@ -313,7 +313,7 @@ PatchMapScenario parse_patch_steady_map_string(std::string_view toml, std::strin
   const std::vector<std::string> columns = sc.column_names();
   check_plot_columns(sc.output, columns);
   // [sweep]: the lumped syntax (parameter, values, column), applied by key path (patch_steady_map_cases).
-  if (auto sweep = detail::read_key_path_sweep(table, columns)) {
+  if (auto sweep = detail::read_key_path_sweep(Section(&table, ""), columns)) {
     if (sc.case_axis())
       throw InvalidInput(fmt::format("sweep.parameter = {}: kinematics already has two lists (rows and cases); with a "
                                      "[sweep] at most one of vx_mps, vy_mps/slip_angle_deg and spin_radps may be a list",
@@ -555,7 +555,7 @@ PatchTransientScenario parse_patch_transient_string(std::string_view toml, std::
   sc.input_form.time_output_dt_given = root.table("time").has("output_dt_s");
   check_times(sc, model, geometry);  // every output time and signal breakpoint (shared with validate())
   check_plot_columns(sc.output, PatchTransientScenario::column_names());
-  sc.sweep = detail::read_key_path_sweep(table, PatchTransientScenario::column_names());
+  sc.sweep = detail::read_key_path_sweep(Section(&table, ""), PatchTransientScenario::column_names());
   return sc;
 }
 

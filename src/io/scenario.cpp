@@ -76,8 +76,9 @@ void validate_name(const std::string& key, const std::string& name) {
                                    json_quote(name.substr(0, 20) + "..."), name.size(), kMaxNameBytes));
 }
 
-std::optional<SweepSpec> read_sweep(const toml::table& root) {
-  const Section top(&root, "");
+std::optional<SweepSpec> read_sweep(const toml::table& root) { return read_sweep(Section(&root, "")); }
+
+std::optional<SweepSpec> read_sweep(const Section& top) {
   const Section sw = top.table("sweep");
   if (!sw.present()) return std::nullopt;
   sw.check_keys({"parameter", "values", "column"});
@@ -110,7 +111,7 @@ std::optional<SweepSpec> read_sweep(const toml::table& root) {
   return spec;
 }
 
-std::optional<Sweep> read_key_path_sweep(const toml::table& root, const std::vector<std::string>& columns) {
+std::optional<Sweep> read_key_path_sweep(const Section& root, const std::vector<std::string>& columns) {
   std::optional<SweepSpec> spec = read_sweep(root);
   if (!spec) return std::nullopt;
   if (std::find(columns.begin(), columns.end(), spec->sweep.column) != columns.end())

@@ -60,9 +60,10 @@ struct SweepSpec {
   toml::array value_nodes;
 };
 std::optional<SweepSpec> read_sweep(const toml::table& root);
+std::optional<SweepSpec> read_sweep(const Section& root);
 /// The [sweep] of a kind that applies it by key path (detail::sweep_cases): read_sweep, refusing a column the kind
 /// already writes (`columns`).
-std::optional<Sweep> read_key_path_sweep(const toml::table& root, const std::vector<std::string>& columns);
+std::optional<Sweep> read_key_path_sweep(const Section& root, const std::vector<std::string>& columns);
 
 /// Sets the value at dotted `path` (components may carry [i] indices into existing arrays) of `root`
 /// to `value`, creating missing tables. The existing value there, if any, must be a number.

@@ -10,6 +10,8 @@
 #include <chrono>
 #include <cmath>
 #include <fstream>
+#include <functional>
+#include <optional>
 #include <sstream>
 #include <system_error>
 
@@ -21,6 +23,7 @@
 #include "scenario_internal.hpp"
 #include "schema_json.hpp"
 #include "schema_reader.hpp"
+#include "study.hpp"
 
 namespace bristle::io {
 
@@ -567,6 +570,7 @@ StructureStickSlipScenario parse_stick_slip(const Section& root, std::string_vie
   if (sc.modal && sc.track_energy) columns.insert(columns.end(), kEnergyColumns.begin(), kEnergyColumns.end());
   if (sc.dynamic) columns.emplace_back("f_state");
   read_output(root, sc.output, sc.name, "t_s", {"w_m", "v_mps", "F_N"}, columns);
+  sc.sweep = detail::read_key_path_sweep(root, columns);
   return sc;
 }
 
@@ -824,30 +828,96 @@ std::string StructureStickSlipStudy::summary() const {
   return out;
 }
 
-RunResult StructureStickSlipStudy::run(const ProgressCallback& progress) const {
-  RunResult result;
-  result.name = sc_.name;
-  result.title = sc_.output.title;
-  result.plot_x = sc_.output.plot_x;
-  result.plot_y = sc_.output.plot_y;
-  if (progress) progress(Progress{0, 1, 0.0, ""});
-  const auto start = std::chrono::steady_clock::now();
-  const st::Structure s = sc_.structure.build();
-  const auto model = sc_.build_model(s);
-  st::StickSlipResult out;
-  bristle::Progress on_progress;
-  if (progress) on_progress = [&progress](double fraction) { progress(Progress{0, 1, fraction, ""}); };
-  if (sc_.dynamic) {
-    const contact::ContactModel cm(sc_.law, sc_.body1, sc_.body2);
-    out = st::run_stick_slip(*model, sc_.contact, cm, sc_.run, on_progress);
-  } else {
-    out = st::run_stick_slip(*model, sc_.contact, sc_.friction, sc_.run, on_progress);
+StructureStickSlipStudy::StructureStickSlipStudy(StructureStickSlipScenario scenario)
+    : cases_(detail::sweep_cases(scenario)), sc_(std::move(scenario)) {}
+
+namespace {
+
+/// A case's results in the report: steps, admittance, well-posedness, stick extremes, limit cycle, intervals and
+/// energy account (under a [sweep] in each case's entry, else at the top).
+void stick_slip_json(Json& r, const st::StickSlipResult& out, const StructureStickSlipScenario& sc) {
+  r["steps"] = out.steps;
+  r["admittance_m_per_N_s"] = out.admittance_m_per_N_s;
+  r["well_posed"] = out.well_posed;
+  r["max_stick_velocity_mps"] = out.max_stick_velocity_mps;
+  if (!sc.dynamic) r["max_stick_force_ratio"] = out.max_stick_force_ratio;
+  Json lc = Json::object();
+  lc["found"] = out.cycle.found;
+  lc["cycles"] = out.cycle.cycles;
+  lc["cycles_used"] = out.cycle.cycles_used;
+  lc["breakaways_per_cycle"] = out.cycle.breakaways_per_cycle;
+  lc["period_s"] = out.cycle.period_s;
+  lc["period_spread_s"] = out.cycle.period_spread_s;
+  lc["amplitude_w_m"] = out.cycle.amplitude_w_m;
+  lc["amplitude_v_mps"] = out.cycle.amplitude_v_mps;
+  lc["mean_w_m"] = out.cycle.mean_w_m;
+  lc["force_min_N"] = out.cycle.force_min_N;
+  lc["force_max_N"] = out.cycle.force_max_N;
+  lc["stick_fraction"] = out.cycle.stick_fraction;
+  r["limit_cycle"] = lc;
+  long sticks = 0;
+  for (const auto& iv : out.intervals) sticks += iv.stick ? 1 : 0;
+  Json iv = Json::object();
+  iv["count"] = static_cast<long>(out.intervals.size());
+  iv["stick_count"] = sticks;
+  iv["file"] = sc.name + "_intervals.csv";
+  r["intervals"] = iv;
+  if (out.energy.available) {
+    Json e = Json::object();
+    e["belt_work_J"] = out.energy.belt_work_J;
+    e["friction_dissipation_J"] = out.energy.friction_dissipation_J;
+    e["modal_damping_J"] = out.energy.modal_damping_J;
+    e["stored_energy_change_J"] = out.energy.stored_energy_change_J;
+    e["residual_J"] = out.energy.residual_J();
+    r["energy"] = e;
   }
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  if (progress) progress(Progress{0, 1, 1.0, ""});
+}
+
+}  // namespace
+
+RunResult StructureStickSlipStudy::run(const ProgressCallback& progress) const {
+  // Case i's run (the scenario itself without a [sweep]), with its model's description.
+  struct Solved {
+    st::StickSlipResult out;
+    std::string model_description;
+    long history_terms = 0;
+    double dt_s = 0.0;
+  };
+  const auto solve = [&](std::size_t i, const std::function<void(double)>& on_progress) {
+    const StructureStickSlipScenario& sc = cases_[i];
+    const st::Structure s = sc.structure.build();
+    const auto model = sc.build_model(s);
+    Solved solved{st::StickSlipResult(), model->description(), model->history_terms(), model->step_s()};
+    if (sc.dynamic) {
+      const contact::ContactModel cm(sc.law, sc.body1, sc.body2);
+      solved.out = st::run_stick_slip(*model, sc.contact, cm, sc.run, on_progress);
+    } else {
+      solved.out = st::run_stick_slip(*model, sc.contact, sc.friction, sc.run, on_progress);
+    }
+    return solved;
+  };
+  // The intervals of every case (the sweep column first under a [sweep]); case 0's results for an unswept report.
+  std::string intervals = sc_.sweep ? sc_.sweep->column + ",t_start_s,t_end_s,stick\n" : "t_start_s,t_end_s,stick\n";
+  std::optional<Solved> first;
+  const auto describe = [&](std::size_t i, Solved& solved, Json& entry) {
+    const st::StickSlipResult& out = solved.out;
+    const std::string prefix = sc_.sweep ? fmt::format("{},", *cases_[i].sweep_value) : std::string();
+    for (const auto& x : out.intervals)
+      intervals += fmt::format("{}{},{},{}\n", prefix, x.t_start_s, x.t_end_s, x.stick ? 1 : 0);
+    if (sc_.sweep) {
+      entry[sc_.sweep->column] = *cases_[i].sweep_value;
+      entry["label"] = fmt::format("{} = {}", sc_.sweep->parameter, format_value(*cases_[i].sweep_value));
+      stick_slip_json(entry, out, cases_[i]);
+    }
+    TimeSeries series = std::move(solved.out.series);
+    if (i == 0) first = std::move(solved);
+    return series;
+  };
+  detail::StudyRun run = detail::run_study(kind(), sc_, detail::study_cases(sc_, cases_), solve, describe, progress);
+  RunResult& result = run.result;
 
   Json& r = result.report;
-  detail::report_header(r, kind(), sc_.name, sc_.description, sc_.source, seconds);
+  const st::Structure s = sc_.structure.build();
   Json parameters = Json::object();
   parameters["structure"] = structure_json(sc_.structure, s);
   Json c = Json::object();
@@ -874,61 +944,24 @@ RunResult StructureStickSlipStudy::run(const ProgressCallback& progress) const {
     m["window_steps"] = sc_.reduced.window_steps;
     m["far_tolerance"] = sc_.reduced.far_tolerance;
   }
-  m["description"] = model->description();
-  m["history_terms_per_step"] = model->history_terms();
+  m["description"] = first->model_description;
+  m["history_terms_per_step"] = first->history_terms;
   parameters["model"] = m;
   Json rn = Json::object();
-  rn["dt_s"] = model->step_s();
+  rn["dt_s"] = first->dt_s;
   rn["t_end_s"] = sc_.run.t_end_s;
   rn["output_every"] = sc_.run.output_every;
   rn["stick_tolerance_m_per_s"] = sc_.run.stick_tolerance_m_per_s;
   rn["cycles"] = sc_.run.cycles;
   parameters["run"] = rn;
   r["parameters"] = parameters;
-
-  r["steps"] = out.steps;
-  r["admittance_m_per_N_s"] = out.admittance_m_per_N_s;
-  r["well_posed"] = out.well_posed;
-  r["max_stick_velocity_mps"] = out.max_stick_velocity_mps;
-  if (!sc_.dynamic) r["max_stick_force_ratio"] = out.max_stick_force_ratio;
-  Json lc = Json::object();
-  lc["found"] = out.cycle.found;
-  lc["cycles"] = out.cycle.cycles;
-  lc["cycles_used"] = out.cycle.cycles_used;
-  lc["breakaways_per_cycle"] = out.cycle.breakaways_per_cycle;
-  lc["period_s"] = out.cycle.period_s;
-  lc["period_spread_s"] = out.cycle.period_spread_s;
-  lc["amplitude_w_m"] = out.cycle.amplitude_w_m;
-  lc["amplitude_v_mps"] = out.cycle.amplitude_v_mps;
-  lc["mean_w_m"] = out.cycle.mean_w_m;
-  lc["force_min_N"] = out.cycle.force_min_N;
-  lc["force_max_N"] = out.cycle.force_max_N;
-  lc["stick_fraction"] = out.cycle.stick_fraction;
-  r["limit_cycle"] = lc;
-  long sticks = 0;
-  for (const auto& iv : out.intervals) sticks += iv.stick ? 1 : 0;
-  Json iv = Json::object();
-  iv["count"] = static_cast<long>(out.intervals.size());
-  iv["stick_count"] = sticks;
-  iv["file"] = sc_.name + "_intervals.csv";
-  r["intervals"] = iv;
-  if (out.energy.available) {
-    Json e = Json::object();
-    e["belt_work_J"] = out.energy.belt_work_J;
-    e["friction_dissipation_J"] = out.energy.friction_dissipation_J;
-    e["modal_damping_J"] = out.energy.modal_damping_J;
-    e["stored_energy_change_J"] = out.energy.stored_energy_change_J;
-    e["residual_J"] = out.energy.residual_J();
-    r["energy"] = e;
-  }
-  r["columns"] = Json(out.series.names);
-
-  std::string intervals = "t_start_s,t_end_s,stick\n";
-  for (const auto& x : out.intervals)
-    intervals += fmt::format("{},{},{}\n", x.t_start_s, x.t_end_s, x.stick ? 1 : 0);
+  if (!sc_.sweep) stick_slip_json(r, first->out, sc_);
+  r["columns"] = Json(result.cases.front().series.names);
+  if (sc_.sweep)
+    r["note"] = "parameters are those of the file (the model: the first case's); each case sets the swept key to its "
+                "value";
+  detail::report_sweep(r, sc_.sweep, run.entries);
   result.extra_files.push_back(ExtraFile{"_intervals.csv", std::move(intervals)});
-  result.solve_seconds = seconds;
-  result.cases.push_back(CaseResult{std::nullopt, std::move(out.series), seconds});
   return result;
 }
 

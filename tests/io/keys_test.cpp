@@ -172,7 +172,7 @@ TEST(Keys, StructuresKindsListTheirOwnTables) {
   EXPECT_EQ(key_sections("structure_kernel"), (std::vector<std::string>{"", "structure", "kernel", "output"}));
   EXPECT_EQ(key_sections("structure_stick_slip"),
             (std::vector<std::string>{"", "structure", "contact", "friction", "law", "law.axis1", "law.axis2", "body1",
-                                      "body2", "pair", "model", "run", "output"}));
+                                      "body2", "pair", "model", "run", "sweep", "output"}));
   // [friction] is laws::CoulombStribeckParams' schema, with its defaults (the struct's: 0.5, 0.3, 0.1, 2, 0)
   const auto friction = key_rows("structure_stick_slip", "friction");
   const schema::KeyRow* mu_s = find(friction, "mu_s");

@@ -260,3 +260,52 @@ def test_eq58_is_a_rheology_option():
     pair = bristle.ContactPair(bristle.elastic(240.0), body)
     same = bristle.ContactPair(bristle.elastic(240.0), bristle.rheology.gkv_eq58(400.0, [0.1, 0.3]))
     assert np.array_equal(pair.S0, same.S0)
+
+
+STICK_SLIP = """kind = "structure_stick_slip"
+[structure]
+type = "taut_string"
+damping_ratio = 0.05
+contact_positions_m = [0.3]
+[contact]
+normal_load_N = 1.0
+belt_speed_m_per_s = {vb}
+[friction]
+type = "coulomb_stribeck"
+mu_s = 0.5
+mu_d = 0.3
+v_s = 0.1
+[model]
+type = "modal"
+modes = 4
+[run]
+dt_s = 1e-3
+t_end_s = 1.0
+"""
+
+
+def test_stick_slip_sweeps_any_numeric_key_from_toml():
+    # [sweep] of a structure_stick_slip (issue 15: one sweep syntax): the belt speed swept, each case the file with
+    # that value (bitwise), the value the first column of the CSV and of the intervals file, each case's limit cycle
+    # and steps under "cases"; set() refuses the swept key.
+    values = [0.05, 0.2]
+    study = bristle.io.parse_scenario_string(
+        STICK_SLIP.format(vb=0.1) + f'[sweep]\nparameter = "contact.belt_speed_m_per_s"\nvalues = {values}\ncolumn = "vb_mps"\n', "s"
+    )
+    assert study.case_count == 2
+    result = study.run()
+    assert result.sweep_column == "vb_mps"
+    assert result.csv_text().splitlines()[0].split(",")[:3] == ["vb_mps", "t_s", "w_m"]
+    report = result.report
+    assert report["sweep"]["values"] == values and [c["vb_mps"] for c in report["cases"]] == values
+    assert all(c["steps"] == 1000 and "limit_cycle" in c for c in report["cases"]) and "steps" not in report
+    intervals = [f for f in result.extra_files if f.suffix == "_intervals.csv"][0].text.splitlines()
+    assert intervals[0] == "vb_mps,t_start_s,t_end_s,stick" and {line.split(",")[0] for line in intervals[1:]} == {"0.05", "0.2"}
+    for i, v in enumerate(values):
+        one = bristle.io.parse_scenario_string(STICK_SLIP.format(vb=v), "s").run()
+        assert np.array_equal(result.cases[i].series["F_N"], one.cases[0].series["F_N"])
+    assert not np.array_equal(result.cases[0].series["F_N"], result.cases[1].series["F_N"])
+    with pytest.raises(ValueError, match=r"^contact.belt_speed_m_per_s: is the parameter of the sweep"):
+        bristle.set(study, "contact.belt_speed_m_per_s", 0.3)
+    with pytest.raises(ValueError, match=r"^sweep case 2 of 2 \(contact.normal_load_N = -1\): contact.normal_load_N = -1: must be > 0"):
+        bristle.io.parse_scenario_string(STICK_SLIP.format(vb=0.1) + '[sweep]\nparameter = "contact.normal_load_N"\nvalues = [1, -1]\n')

@@ -84,6 +84,8 @@ struct StructureStickSlipScenario {
   double dt_s = 0.0;
   structures::StickSlipOptions run;
   OutputOptions output;
+  std::optional<Sweep> sweep;         // [sweep]: one case per value of a numeric key (applied by key path)
+  std::optional<double> sweep_value;  // this case's value of sweep->parameter
 
   /// The structure model for this scenario (reduced or modal), errors naming the TOML keys.
   std::unique_ptr<structures::ContactStepper> build_model(const structures::Structure& s) const;
@@ -280,6 +282,7 @@ void serialize(Archive& a, Self& sc) {
     b.integer(sc.run.cycles, {.key = "cycles", .type = Type::integer, .default_value = "4",
                               .range = schema::at_least(1), .doc = "cycles averaged for the limit cycle's period"});
   });
+  serialize_sweep_table(a, sc.sweep);
   serialize_structures_output(a, sc, "t_s", "[\"w_m\", \"v_mps\", \"F_N\"]");
 }
 
@@ -304,15 +307,18 @@ class StructureKernelStudy final : public Scenario {
 
 class StructureStickSlipStudy final : public Scenario {
  public:
-  explicit StructureStickSlipStudy(StructureStickSlipScenario scenario) : sc_(std::move(scenario)) {}
+  explicit StructureStickSlipStudy(StructureStickSlipScenario scenario);
   std::string_view kind() const override { return "structure_stick_slip"; }
   const std::string& name() const override { return sc_.name; }
-  std::size_t case_count() const override { return 1; }
+  std::size_t case_count() const override { return cases_.size(); }
   std::string summary() const override;
   RunResult run(const ProgressCallback& progress = {}) const override;
   const StructureStickSlipScenario& scenario() const { return sc_; }
+  /// One per [sweep] value (the scenario itself without a sweep).
+  const std::vector<StructureStickSlipScenario>& cases() const { return cases_; }
 
  private:
+  std::vector<StructureStickSlipScenario> cases_;
   StructureStickSlipScenario sc_;
 };
 

@@ -54,6 +54,35 @@ double limited_slope(Limiter limiter, double left, double right) {
 
 }  // namespace
 
+// The tangent of track(): per parameter the ring of du (cells x components, the slots of ring_), the weighted sums
+// of du and the supplied energy's derivative per slot, the running derivatives of the supplied power and energy,
+// and the derivatives dP, dq of the propagators (propagator_derivative), cached like the propagators by (v, h).
+struct LineContact::Tangent {
+  struct Derivative {
+    Vec2 v = Vec2::Constant(std::numeric_limits<double>::quiet_NaN());
+    double h = -1.0;
+    MatX dP;
+    VecX dq;
+  };
+  struct Param {
+    const contact::ContactModel* minus = nullptr;
+    const contact::ContactModel* plus = nullptr;
+    double step = 0.0;
+    MatX ring[kDenseNodes];
+    MatX scratch;
+    VecX sum[kDenseNodes];
+    double e[kDenseNodes] = {};
+    double power = 0.0, energy = 0.0;
+    Derivative cache[2];
+    int cache_next = 0;
+  };
+  std::vector<Param> params;
+  std::vector<double> column, dcolumn, dface;  // transport scratch
+  std::vector<char> active;                    // per component: updated this step
+  mutable MatX visible;                        // du interpolated in a sample visit
+  mutable VecX up, um, du, h;                  // scratch of the outputs' derivatives
+};
+
 void LineContactParams::validate(std::string_view prefix) const {
   const std::string p(prefix);
   require_positive(p + ".L_m", L_m);
@@ -159,6 +188,7 @@ void LineContact::reset(double t0, const VecX& initial) {
   work_live_ = false;
   u_fresh_ = true;
   interp_count_ = 0;
+  tangent_.reset();
   t_ = t0;
   steps_ = 0;
   supplied_energy_ = 0.0;
@@ -166,6 +196,8 @@ void LineContact::reset(double t0, const VecX& initial) {
 }
 
 VecX& LineContact::state() {
+  if (tangent_)
+    throw std::logic_error("LineContact::state(): the state may not be changed while sensitivities are tracked");
   sync();
   work_live_ = false;  // the caller may change u_: the affine path reloads it before its next step
   return u_;
@@ -258,6 +290,28 @@ void LineContact::legacy_step(double dt) {
 // every cell and not forced (b_k = 0 and not coupled through J to a non-zero component; e.g. the
 // lateral states under a longitudinal drive) are skipped: the exact propagator keeps them zero, and
 // transport with a zero inflow value keeps zero zero, so skipping them changes nothing.
+namespace {
+
+// Frozen at the half step's midpoint: u' = J u + b with J, b at v; exact propagator from the exponential of the
+// augmented matrix [[J, b], [0, 0]] h = [[P, q], [0, 1]]. J and b are returned too.
+void affine_propagator(const contact::ContactModel& model, const Vec2& v, double h, MatX& P, VecX& q, MatX& jac,
+                       VecX& b) {
+  const int m = model.state_size();
+  MatX aug = MatX::Zero(m + 1, m + 1);
+  const VecX zero = VecX::Zero(m);
+  b.resize(m);
+  model.source(zero.data(), v, b.data());
+  jac.resize(m, m);
+  model.source_jacobian(zero.data(), v, jac.data());
+  aug.topLeftCorner(m, m) = jac;
+  aug.topRightCorner(m, 1) = b;
+  const MatX ex = (aug * h).exp();
+  P = ex.topLeftCorner(m, m);
+  q = ex.topRightCorner(m, 1);
+}
+
+}  // namespace
+
 const LineContact::Propagator& LineContact::propagator(const Vec2& v, double h, const Propagator* keep) {
   for (const Propagator& e : cache_)
     if (e.h == h && e.v == v) return e;
@@ -265,20 +319,10 @@ const LineContact::Propagator& LineContact::propagator(const Vec2& v, double h, 
   if (&cache_[slot] == keep) slot = 1 - slot;
   cache_next_ = 1 - slot;
   Propagator& e = cache_[slot];
-  // Frozen at the half step's midpoint: u' = J u + b with J, b at v; exact propagator from the exponential
-  // of the augmented matrix [[J, b], [0, 0]] h = [[P, q], [0, 1]].
   const int m = components();
-  MatX aug = MatX::Zero(m + 1, m + 1);
-  const VecX zero = VecX::Zero(m);
-  VecX b(m);
-  model_.source(zero.data(), v, b.data());
-  MatX jac(m, m);
-  model_.source_jacobian(zero.data(), v, jac.data());
-  aug.topLeftCorner(m, m) = jac;
-  aug.topRightCorner(m, 1) = b;
-  const MatX ex = (aug * h).exp();
-  e.P = ex.topLeftCorner(m, m);
-  e.q = ex.topRightCorner(m, 1);
+  VecX b;
+  MatX jac;
+  affine_propagator(model_, v, h, e.P, e.q, jac, b);
   e.coupled = (jac.array() != 0.0).cast<double>().matrix();
   e.forced.assign(m, 0);
   for (int k = 0; k < m; ++k) e.forced[k] = b[k] != 0.0;
@@ -470,6 +514,7 @@ void LineContact::fast_step(double dt) {
   };
   const int next = (head_ + 1) % kDenseNodes;
   apply(first, ring_[head_], ring_[next]);
+  if (tangent_) tangent_source(first, head_, next, false);
   // Transport at the midpoint (eq. 34a speeds).
   const double V1 = params_.V1(t_half), V2 = params_.V2(t_half);
   const Mat2& s1 = model_.pair().S1();
@@ -478,8 +523,10 @@ void LineContact::fast_step(double dt) {
   speed_[1] = s1(1, 1) * V1 + s2(1, 1) * V2;
   speed_.segment(2, 2 * model_.n1()).setConstant(V1);
   speed_.segment(2 + 2 * model_.n1(), 2 * model_.n2()).setConstant(V2);
+  if (tangent_) tangent_transport(next, dt);  // linearised at the state before the transport
   for (const int k : active_)
     if (speed_[k] != 0.0) transport_column(ring_[next].col(k).data(), speed_[k], dt);
+  if (tangent_) tangent_source(second, next, next, true);
   apply(second, ring_[next], scratch_);
   std::swap(ring_[next], scratch_);
   head_ = next;
@@ -496,6 +543,7 @@ void LineContact::fast_step(double dt) {
   supplied_power_ = p_new;
   slot_t_[head_] = t_;
   slot_e_[head_] = supplied_energy_;
+  if (tangent_) tangent_outputs(dt);
 }
 
 Vec2 LineContact::affine_force(const VecX& weighted_sum, const Vec2& v_r) const {
@@ -510,6 +558,349 @@ VecX LineContact::visible_weighted_sum() const {
   VecX sum = interp_w_[0] * slot_sum_[interp_slot_[0]];
   for (int i = 1; i < interp_count_; ++i) sum += interp_w_[i] * slot_sum_[interp_slot_[i]];
   return sum;
+}
+
+// ---- Tangent (track) ------------------------------------------------------------------------------------
+namespace {
+
+// d sigma of limited_slope along (d_left, d_right), on the branch limited_slope takes at (left, right).
+double slope_derivative(Limiter limiter, double left, double right, double d_left, double d_right) {
+  switch (limiter) {
+    case Limiter::none:
+      return 0.0;
+    case Limiter::minmod:
+      if (left * right <= 0.0) return 0.0;
+      return std::abs(left) < std::abs(right) ? d_left : d_right;
+    case Limiter::van_leer: {
+      if (!(left * right > 0.0)) return 0.0;
+      const double s = left + right;  // sigma = 2 l r / (l + r)
+      return 2.0 * (right * right * d_left + left * left * d_right) / (s * s);
+    }
+    case Limiter::mc: {
+      if (left * right <= 0.0) return 0.0;
+      // sigma = sign(l) min(2|l|, 2|r|, |l + r| / 2) (the leftmost of equal values, as std::min), sign(r) = sign(l)
+      const double a = 2.0 * std::abs(left), b = 2.0 * std::abs(right), c = 0.5 * std::abs(left + right);
+      if (a <= b && a <= c) return 2.0 * d_left;
+      if (b <= c) return 2.0 * d_right;
+      return 0.5 * (d_left + d_right);
+    }
+  }
+  return 0.0;
+}
+
+// The tangent of transport_kernel at `values` (the component before the transport) along `d_values` (in place);
+// column, d_column (n + 2) and d_face (n + 1) are scratch.
+void transport_tangent(Limiter limiter, const double* values, double* d_values, double* column, double* d_column,
+                       double* d_face, int n, double nu, bool reversed) {
+  if (!reversed) {
+    std::copy(values, values + n, column + 1);
+    std::copy(d_values, d_values + n, d_column + 1);
+  } else {
+    std::reverse_copy(values, values + n, column + 1);
+    std::reverse_copy(d_values, d_values + n, d_column + 1);
+  }
+  column[0] = -column[1];
+  column[n + 1] = 2.0 * column[n] - column[n - 1];
+  d_column[0] = -d_column[1];
+  d_column[n + 1] = 2.0 * d_column[n] - d_column[n - 1];
+  d_face[0] = 0.0;  // the inflow value does not depend on p
+  const double half = 0.5 * (1.0 - nu);
+  for (int j = 0; j < n; ++j) {
+    const double left = column[j + 1] - column[j], right = column[j + 2] - column[j + 1];
+    const double d_sigma = slope_derivative(limiter, left, right, d_column[j + 1] - d_column[j],
+                                            d_column[j + 2] - d_column[j + 1]);
+    d_face[j + 1] = d_column[j + 1] + half * d_sigma;
+  }
+  for (int j = 0; j < n; ++j) d_values[reversed ? n - 1 - j : j] = d_column[j + 1] - nu * (d_face[j + 1] - d_face[j]);
+}
+
+// g . du for a function f of the state that is affine or quadratic in it (the friction force, the stored energy,
+// the dissipation rate on the affine path): the central difference along du, exact for such f; the step is scaled
+// to |u| so that rounding stays at the level of f's values.
+// up and um (m entries) are scratch.
+template <class F>
+auto along(const F& f, const double* u, const double* du, int m, double* up, double* um) {
+  double nu = 0.0, ndu = 0.0;
+  for (int k = 0; k < m; ++k) nu = std::max(nu, std::abs(u[k])), ndu = std::max(ndu, std::abs(du[k]));
+  using R = decltype(f(u));
+  if (ndu == 0.0) return R(0.0 * f(u));
+  const double s = (nu > 0.0 ? nu : 1.0) / ndu;
+  for (int k = 0; k < m; ++k) up[k] = u[k] + s * du[k], um[k] = u[k] - s * du[k];
+  return R((f(up) - f(um)) / (2.0 * s));
+}
+
+// The Frechet derivative L(A, E) of the matrix exponential at A in the direction E: scaling and squaring of the
+// Taylor series (exp(A) = exp(A / 2^s)^(2^s), d(X^2) = X dX + dX X; the series of exp(B) = sum T_k,
+// T_k = T_{k-1} B / k, and of its derivative D_k = (D_{k-1} B + T_{k-1} F) / k, summed to rounding with
+// ||B|| <= 1/2).
+template <class M>
+MatX exp_derivative_of(const MatX& A_in, const MatX& E_in) {
+  const Eigen::Index a = A_in.rows();
+  const M A = A_in, E = E_in;
+  const double norm = A.cwiseAbs().rowwise().sum().maxCoeff();
+  const int s = norm > 0.5 ? static_cast<int>(std::ceil(std::log2(norm / 0.5))) : 0;
+  const double scale = std::ldexp(1.0, -s);
+  const M B = scale * A, F = scale * E;
+  M T = M::Identity(a, a), D = M::Zero(a, a), X = T, L = D, T_next(a, a), D_next(a, a);
+  for (int k = 1; k <= 40; ++k) {
+    D_next.noalias() = D * B;
+    D_next.noalias() += T * F;
+    D_next /= k;
+    T_next.noalias() = T * B;
+    T_next /= k;
+    T.swap(T_next);
+    D.swap(D_next);
+    X += T;
+    L += D;
+    if (T.cwiseAbs().maxCoeff() <= 1e-17 * X.cwiseAbs().maxCoeff() &&
+        D.cwiseAbs().maxCoeff() <= 1e-17 * L.cwiseAbs().maxCoeff())
+      break;
+  }
+  for (int i = 0; i < s; ++i) {
+    T_next.noalias() = X * L;
+    T_next.noalias() += L * X;
+    L.swap(T_next);
+    D_next.noalias() = X * X;
+    X.swap(D_next);
+  }
+  return L;
+}
+
+// Fixed sizes for the usual state sizes (2 + 2 n, n <= 4 branches: the augmented matrix 3 x 3 .. 11 x 11).
+MatX exp_derivative(const MatX& A, const MatX& E) {
+  switch (A.rows()) {
+    case 3: return exp_derivative_of<Eigen::Matrix<double, 3, 3>>(A, E);
+    case 5: return exp_derivative_of<Eigen::Matrix<double, 5, 5>>(A, E);
+    case 7: return exp_derivative_of<Eigen::Matrix<double, 7, 7>>(A, E);
+    case 9: return exp_derivative_of<Eigen::Matrix<double, 9, 9>>(A, E);
+    case 11: return exp_derivative_of<Eigen::Matrix<double, 11, 11>>(A, E);
+    default: return exp_derivative_of<MatX>(A, E);
+  }
+}
+
+// d[P, q]/dp of affine_propagator: the Frechet derivative of the exponential of the augmented matrix
+// A = [[J, b], [0, 0]] h in the direction dA = [[dJ, db], [0, 0]] h, with dJ, db the central differences of J and b
+// between the models at p -/+ step. (Differencing P itself would lose digits: P is close to the identity for short
+// steps, so that (P+ - P-) / 2 step keeps ~1e-7 relative of dP; this keeps ~1e-10.)
+void propagator_derivative(const contact::ContactModel& model, const contact::ContactModel& minus,
+                           const contact::ContactModel& plus, double step, const Vec2& v, double h, MatX& dP,
+                           VecX& dq) {
+  const int m = model.state_size(), a = m + 1;
+  const VecX zero = VecX::Zero(m);
+  const auto augmented = [&](const contact::ContactModel& c) {
+    MatX aug = MatX::Zero(a, a);
+    VecX b(m);
+    c.source(zero.data(), v, b.data());
+    MatX jac(m, m);
+    c.source_jacobian(zero.data(), v, jac.data());
+    aug.topLeftCorner(m, m) = jac;
+    aug.topRightCorner(m, 1) = b;
+    return MatX(aug * h);
+  };
+  const MatX dA = (augmented(plus) - augmented(minus)) / (2.0 * step);
+  const MatX L = exp_derivative(augmented(model), dA);
+  dP = L.topLeftCorner(m, m);
+  dq = L.topRightCorner(m, 1);
+}
+
+double dissipation_at(const contact::ContactModel& model, const double* u, const Vec2& v_r, VecX& h) {
+  const Vec2 zdot = model.source(u, v_r, h.data());
+  return model.dissipation_rate(u, v_r, h.data(), zdot);
+}
+
+}  // namespace
+
+void LineContact::track(const std::vector<LineSensitivity>& sensitivities) {
+  if (!exponential_)
+    throw InvalidInput(fmt::format("line contact sensitivities: the affine-source (exponential) path only; this run "
+                                   "takes the SDIRK2 source step (law.type = \"{}\", line.source_scheme = \"{}\")",
+                                   laws::to_string(model_.law().params().kind), to_string(params_.source_scheme)));
+  const int m = components(), n = params_.cells;
+  const auto same = [](const Mat2& a, const Mat2& b) { return (a - b).norm() <= 1e-12 * std::max(1.0, b.norm()); };
+  auto tangent = std::make_unique<Tangent>();
+  for (std::size_t j = 0; j < sensitivities.size(); ++j) {
+    const LineSensitivity& s = sensitivities[j];
+    if (!s.minus || !s.plus || !(s.step > 0.0))
+      throw InvalidInput(fmt::format("line contact sensitivity {}: needs the models at p -/+ h and h > 0", j));
+    for (const contact::ContactModel* other : {s.minus, s.plus}) {
+      if (other->state_size() != m || other->n1() != model_.n1())
+        throw InvalidInput(fmt::format("line contact sensitivity {}: a perturbed model has {} state components, the "
+                                       "run {}",
+                                       j, other->state_size(), m));
+      if (!same(other->pair().S1(), model_.pair().S1()) || !same(other->pair().S2(), model_.pair().S2()))
+        throw InvalidInput(fmt::format("line contact sensitivity {}: the parameter changes the transport speeds "
+                                       "(S1 = {} against {}, eq. 34a) and so the steps",
+                                       j, format_matrix(other->pair().S1()), format_matrix(model_.pair().S1())));
+    }
+    Tangent::Param p;
+    p.minus = s.minus;
+    p.plus = s.plus;
+    p.step = s.step;
+    for (int k = 0; k < kDenseNodes; ++k) p.ring[k] = MatX::Zero(n, m), p.sum[k] = VecX::Zero(m);
+    p.scratch = MatX::Zero(n, m);
+    tangent->params.push_back(std::move(p));
+  }
+  tangent->column.assign(static_cast<std::size_t>(n) + 2, 0.0);
+  tangent->dcolumn.assign(static_cast<std::size_t>(n) + 2, 0.0);
+  tangent->dface.assign(static_cast<std::size_t>(n) + 1, 0.0);
+  tangent->active.assign(m, 0);
+  tangent->up.resize(m), tangent->um.resize(m), tangent->du.resize(m), tangent->h.resize(m);
+  tangent_ = std::move(tangent);
+  for (std::size_t j = 0; j < tangent_->params.size(); ++j)
+    tangent_->params[j].power = supplied_power_derivative(j);  // du = 0: the partial in p only
+}
+
+std::size_t LineContact::tracked() const { return tangent_ ? tangent_->params.size() : 0; }
+
+void LineContact::tangent_source(const Propagator& pr, int in, int out, bool to_scratch) {
+  const int m = components();
+  std::vector<char>& active = tangent_->active;
+  std::fill(active.begin(), active.end(), 0);
+  for (const int k : active_) active[k] = 1;
+  const MatX& U = ring_[in];
+  for (Tangent::Param& p : tangent_->params) {
+    // dP, dq at the step's own (v, h): central differences of the exact propagators of the models at p -/+ h.
+    Tangent::Derivative* d = nullptr;
+    for (Tangent::Derivative& c : p.cache)
+      if (c.h == pr.h && c.v == pr.v) d = &c;
+    if (!d) {
+      d = &p.cache[p.cache_next];
+      p.cache_next = 1 - p.cache_next;
+      propagator_derivative(model_, *p.minus, *p.plus, p.step, pr.v, pr.h, d->dP, d->dq);
+      d->v = pr.v;
+      d->h = pr.h;
+    }
+    // The run keeps the inactive components at zero; so does the tangent, unless the parameter moves them.
+    for (int k = 0; k < m; ++k) {
+      if (active[k]) continue;
+      bool moves = d->dq[k] != 0.0;
+      for (const int c : active_) moves = moves || d->dP(k, c) != 0.0;
+      if (moves)
+        throw InvalidInput(fmt::format("line contact sensitivity: the parameter forces state component {}, which "
+                                       "the run keeps at zero (the source's structure changes with it)",
+                                       k));
+    }
+    const MatX& dU = p.ring[in];
+    MatX& dOut = to_scratch ? p.scratch : p.ring[out];
+    for (const int r : active_) {
+      auto o = dOut.col(r);
+      o.setConstant(d->dq[r]);
+      for (const int c : active_) o += pr.P(r, c) * dU.col(c) + d->dP(r, c) * U.col(c);
+    }
+    if (to_scratch) std::swap(p.ring[out], p.scratch);
+  }
+}
+
+void LineContact::tangent_transport(int slot, double dt) {
+  for (const int k : active_) {
+    const double c = speed_[k];
+    if (c == 0.0) continue;
+    const double nu = std::abs(c) * dt / dx_;
+    for (Tangent::Param& p : tangent_->params)
+      transport_tangent(params_.limiter, ring_[slot].col(k).data(), p.ring[slot].col(k).data(),
+                        tangent_->column.data(), tangent_->dcolumn.data(), tangent_->dface.data(), params_.cells, nu,
+                        c < 0.0);
+  }
+}
+
+void LineContact::tangent_outputs(double dt) {
+  const int m = components();
+  for (std::size_t j = 0; j < tangent_->params.size(); ++j) {
+    Tangent::Param& p = tangent_->params[j];
+    VecX& sum = p.sum[head_];
+    for (int k = 0; k < m; ++k) sum[k] = nonzero_[k] ? weights_.dot(p.ring[head_].col(k)) : 0.0;
+    const double dp = supplied_power_derivative(j);  // of the state just reached (work arrays live)
+    p.energy += 0.5 * dt * (p.power + dp);           // the trapezoidal rule of fast_step
+    p.power = dp;
+    p.e[head_] = p.energy;
+  }
+}
+
+const MatX& LineContact::visible_tangent(std::size_t j) const {
+  const Tangent::Param& p = tangent_->params.at(j);
+  if (interp_count_ == 0) return p.ring[head_];
+  tangent_->visible = interp_w_[0] * p.ring[interp_slot_[0]];
+  for (int i = 1; i < interp_count_; ++i) tangent_->visible += interp_w_[i] * p.ring[interp_slot_[i]];
+  return tangent_->visible;
+}
+
+VecX LineContact::visible_tangent_sum(std::size_t j) const {
+  const Tangent::Param& p = tangent_->params.at(j);
+  if (interp_count_ == 0) return p.sum[head_];
+  VecX sum = interp_w_[0] * p.sum[interp_slot_[0]];
+  for (int i = 1; i < interp_count_; ++i) sum += interp_w_[i] * p.sum[interp_slot_[i]];
+  return sum;
+}
+
+VecX LineContact::visible_sum() const {
+  if (work_live_ || interp_count_ > 0) return visible_weighted_sum();
+  sync();
+  const int m = components();
+  return weights_.transpose() * Eigen::Map<const MatX>(u_.data(), m, params_.cells).transpose();
+}
+
+Vec2 LineContact::total_force_derivative(std::size_t j) const {
+  // F = W friction(mean) (affine_force), mean = sum / W: dF = W (friction along d mean + the partial in p).
+  const Tangent::Param& p = tangent_->params.at(j);
+  const int m = components();
+  const Vec2 v_r = relative_velocity(t_);
+  const VecX mean = visible_sum() / weight_sum_;
+  const VecX dmean = visible_tangent_sum(j) / weight_sum_;
+  const Vec2 along_state = along([&](const double* u) { return model_.friction(u, v_r); }, mean.data(), dmean.data(),
+                                  m, tangent_->up.data(), tangent_->um.data());
+  const Vec2 partial = (p.plus->friction(mean.data(), v_r) - p.minus->friction(mean.data(), v_r)) / (2.0 * p.step);
+  return weight_sum_ * (along_state + partial);
+}
+
+double LineContact::supplied_power_derivative(std::size_t j) const {
+  return -total_force_derivative(j).dot(relative_velocity(t_));  // eq. 79
+}
+
+double LineContact::supplied_energy_derivative(std::size_t j) const {
+  const Tangent::Param& p = tangent_->params.at(j);
+  if (interp_count_ == 0) return p.energy;
+  double e = 0.0;
+  for (int i = 0; i < interp_count_; ++i) e += interp_w_[i] * p.e[interp_slot_[i]];
+  return e;
+}
+
+double LineContact::stored_energy_derivative(std::size_t j) const {
+  const Tangent::Param& p = tangent_->params.at(j);
+  sync();
+  const MatX& dU = visible_tangent(j);
+  const int m = components();
+  VecX& du = tangent_->du;
+  double w = 0.0;
+  for (int i = 0; i < params_.cells; ++i) {
+    const double* u = u_.data() + i * m;
+    du = dU.row(i).transpose();
+    const double partial = (p.plus->stored_energy(u) - p.minus->stored_energy(u)) / (2.0 * p.step);
+    w += p_cell_[i] * (along([&](const double* x) { return model_.stored_energy(x); }, u, du.data(), m,
+                             tangent_->up.data(), tangent_->um.data()) +
+                       partial);
+  }
+  return w * dx_;  // eq. 85
+}
+
+double LineContact::dissipated_power_derivative(std::size_t j) const {
+  const Tangent::Param& p = tangent_->params.at(j);
+  sync();
+  const MatX& dU = visible_tangent(j);
+  const int m = components();
+  const Vec2 v_r = relative_velocity(t_);
+  VecX& du = tangent_->du;
+  VecX& h = tangent_->h;
+  double d = 0.0;
+  for (int i = 0; i < params_.cells; ++i) {
+    const double* u = u_.data() + i * m;
+    du = dU.row(i).transpose();
+    const double partial =
+        (dissipation_at(*p.plus, u, v_r, h) - dissipation_at(*p.minus, u, v_r, h)) / (2.0 * p.step);
+    d += p_cell_[i] * (along([&](const double* x) { return dissipation_at(model_, x, v_r, h); }, u, du.data(), m,
+                             tangent_->up.data(), tangent_->um.data()) +
+                       partial);
+  }
+  return d * dx_;
 }
 
 // ---- Stepping -------------------------------------------------------------------------------------------
@@ -724,12 +1115,19 @@ TimeSeries LineContact::field() const {
 }
 
 LineRun run(LineContact& contact, const std::vector<double>& output_times, const std::vector<double>& field_times,
-            const std::function<void(double)>& progress) {
+            const std::function<void(double)>& progress, std::vector<LineSensitivity>* sensitivities) {
   if (output_times.empty()) throw InvalidInput("output times: empty; at least one output time is needed");
   LineRun result{TimeSeries({"t_s", "V1_mps", "V2_mps", "vr_mps", "vr_y_mps", "Fx_N", "Fy_N", "W_J",
                              "P_supplied_W", "E_supplied_J", "P_dissipated_W"}),
                  {}, {}, 0};
   result.series.reserve(output_times.size());
+  if (sensitivities) {
+    contact.track(*sensitivities);
+    for (LineSensitivity& s : *sensitivities) {
+      s.derivative = TimeSeries(result.series.names);
+      s.derivative.reserve(output_times.size());
+    }
+  }
   std::size_t next_field = 0;
   const double t0 = output_times.front(), t1 = output_times.back();
   ProgressThrottle report(progress);  // every 0.5 % of the run, not per row
@@ -739,6 +1137,16 @@ LineRun run(LineContact& contact, const std::vector<double>& output_times, const
     const auto& p = c.params();
     result.series.add_row({t, p.V1(t), p.V2(t), v_r[0], v_r[1], force[0], force[1], c.stored_energy(),
                            c.supplied_power(), c.supplied_energy(), c.dissipated_power()});
+    if (sensitivities)
+      for (std::size_t j = 0; j < sensitivities->size(); ++j) {
+        const Vec2 dF = c.total_force_derivative(j);
+        const bool energies = (*sensitivities)[j].energies;
+        const double nan = std::numeric_limits<double>::quiet_NaN();
+        (*sensitivities)[j].derivative.add_row({t, 0.0, 0.0, 0.0, 0.0, dF[0], dF[1],
+                                                energies ? c.stored_energy_derivative(j) : nan, -dF.dot(v_r),
+                                                c.supplied_energy_derivative(j),
+                                                energies ? c.dissipated_power_derivative(j) : nan});
+      }
     while (next_field < field_times.size() && field_times[next_field] <= t + 1e-12 * std::max(1.0, std::abs(t))) {
       result.field_times.push_back(t);
       result.fields.push_back(c.field());

@@ -16,9 +16,19 @@
 // terms, uniform or parabolic pressure) for keys of law, body1, body2 and pair: the derivative of the matrix
 // exponential (transport::steady_state_derivatives: its Fréchet derivative, with the pointwise matrices differenced
 // at p_j -/+ 1e-6 |p_j|), and of mu (eq. 53) for the normalised targets. Elsewhere (line.* or kinematics.* keys, the
-// BDF path) and for line_transient: central differences of whole solves in u (step Options::fd_step). Both solvers
-// are deterministic (the transient's steps are fixed by the CFL condition, not by the parameters), so the quotients
-// carry no adaptive step-size noise; tests/fit/fit_line_test.cpp measures both against a Richardson extrapolation.
+// BDF path): central differences of whole solves in u (step Options::fd_step).
+// Jacobian, line_transient: exact on the affine-source path (every law but Bouc-Wen and a user G^-1, line.source_
+// scheme not "sdirk2") for keys of law, body1, body2 and pair that leave the transport speeds as they are (S1, S2 of
+// eq. 34a; e.g. body1.k0 with pair.s given, not pair.s itself): the discrete forward sensitivities of the run
+// (transport::LineSensitivity: the tangent of every Strang step -- the exact source propagator, the limited
+// transport on the limiter's branch, the outputs and the dense-output interpolation -- with only the pointwise
+// partials in p differenced between the models at p_j -/+ 1e-6 |p_j|), for every output column. Elsewhere (line.* or
+// kinematics.* keys, which change the grid, the transport or the steps; a key that changes S1, S2; the SDIRK2 path):
+// central differences of whole runs in u (step Options::fd_step). Both solvers are deterministic (the transient's
+// steps are fixed by the CFL condition, not by these parameters), so the quotients carry no adaptive step-size
+// noise; the discrete run is piecewise smooth in p (the limiters switch branches), so a difference quotient whose
+// step moves a switch is a secant across it. tests/fit/fit_line_test.cpp measures the Jacobians against central
+// differences and a Richardson extrapolation.
 //
 // `bristle fit` and bristle.fit read them through io::load_line_steady_fit_scenario /
 // io::load_line_transient_fit_scenario (io/fit_map_scenario.hpp).
@@ -77,9 +87,20 @@ std::vector<TimeSeries> line_transient_model(const std::vector<LineTransientExpe
                                              const std::vector<ParameterSpec>& parameters, const VecX& p);
 VecX residuals(const std::vector<LineTransientExperiment>& experiments, const std::vector<ParameterSpec>& parameters,
                const VecX& p);
+/// dr/dp by central differences of whole runs (step fd_step |p_j|, fd_step where p_j = 0).
 Eigen::MatrixXd jacobian(const std::vector<LineTransientExperiment>& experiments,
                          const std::vector<ParameterSpec>& parameters, const VecX& p, double fd_step = 1e-4);
-/// Fits (initial_state must be rest: the transient starts unloaded); jacobian = finite_differences.
+/// Empty if the exact Jacobian applies at p (above), else why not (naming the key).
+std::string sensitivities_unavailable(const std::vector<LineTransientExperiment>& experiments,
+                                      const std::vector<ParameterSpec>& parameters, const VecX& p);
+/// dr/dp by `method`: automatic takes the exact Jacobian where it applies, else central differences; sensitivities
+/// throws InvalidInput saying why it does not apply.
+Eigen::MatrixXd jacobian(const std::vector<LineTransientExperiment>& experiments,
+                         const std::vector<ParameterSpec>& parameters, const VecX& p, JacobianMethod method,
+                         double fd_step = 1e-4);
+/// Fits (initial_state must be rest: the transient starts unloaded); Result::jacobian = sensitivities when the exact
+/// Jacobian applies at the start (Options::jacobian automatic or sensitivities; a trial point where it does not
+/// uses differences), else finite_differences.
 Result fit(const std::vector<LineTransientExperiment>& experiments, const std::vector<ParameterSpec>& parameters,
            const Options& options = {}, const IterationCallback& progress = {});
 

@@ -153,6 +153,28 @@ void serialize(Archive& a, Self& p, bool transient) {
          transient);
 }
 
+/// Forward (tangent-linear) sensitivity of a transient run with respect to one parameter of the contact model
+/// (the law, the bodies, the pair) that leaves the transport speeds (S1, S2 of eq. 34a) and hence the steps as
+/// they are; fit/line.hpp's exact Jacobian. Every stage of the discrete scheme is differentiated exactly on the
+/// affine-source path: the source propagator u <- P u + q (du <- P du + dP u + dq), the limited transport (the
+/// limiter's derivative on the branch it takes: minmod and mc pick one argument or their mean, van Leer is
+/// smooth where active), the outputs (eqs. 36, 79, 85, the trapezoidal supplied energy, the dissipated power) and
+/// the dense-output interpolation (linear in the step values). Only pointwise partials in the parameter are
+/// central differences between the models at p - h and p + h: the frozen source's J and b at the step's own v_r
+/// (dP, dq then by the Frechet derivative of the exponential of [[J, b], [0, 0]] h; differencing P itself would
+/// lose digits, P being close to the identity), the friction force, stored energy and dissipation rate at a point
+/// (smooth, noise-free: ~1e-10 relative for h = 1e-6 |p|). The friction force is affine and the energies quadratic
+/// in the state, so their state derivatives are exact central differences along the tangent. The initial state is
+/// taken independent of p.
+struct LineSensitivity {
+  double step = 0.0;                               // h > 0: the perturbation of the parameter
+  const contact::ContactModel* minus = nullptr;    // the contact model at p - h
+  const contact::ContactModel* plus = nullptr;     // the contact model at p + h
+  bool energies = true;  // run(): false skips d W_J and d P_dissipated_W (NaN; a sum over the cells per output)
+  /// Output of run(): d(column)/dp at every output row, the run's columns (t_s the time; the velocities 0).
+  TimeSeries derivative;
+};
+
 /// Characteristic speeds of each state component for material velocities (V1, V2): eq. 34a.
 /// Requires S1, S2 diagonal (the decoupled longitudinal/lateral line contact).
 VecX characteristic_speeds(const contact::ContactModel& model, double V1, double V2);
@@ -196,6 +218,22 @@ class LineContact {
   /// Largest stable step at time t: cfl * dx / max |speed| (infinity without advection).
   double stable_dt(double t) const;
 
+  /// Carries the tangent of each sensitivity's parameter (LineSensitivity: the models at p -/+ h) with every
+  /// following step, from the current state taken independent of p (du = 0). The affine-source path only, with
+  /// models of the same state size and transport speeds (S1, S2 within 1e-12 relative): InvalidInput otherwise;
+  /// during the run, InvalidInput if a perturbed model forces a component the run keeps at zero (the source's
+  /// structure changes with the parameter). The models must outlive the tracking; reset() ends it, and the
+  /// non-const state() may not be called while tracking (std::logic_error). Without tracking nothing of the
+  /// primal computation changes.
+  void track(const std::vector<LineSensitivity>& sensitivities);
+  std::size_t tracked() const;
+  /// d/dp_j of the outputs of the visible state (j: the index in track()'s list; interpolated in a sample visit).
+  Vec2 total_force_derivative(std::size_t j) const;
+  double stored_energy_derivative(std::size_t j) const;
+  double supplied_power_derivative(std::size_t j) const;
+  double supplied_energy_derivative(std::size_t j) const;
+  double dissipated_power_derivative(std::size_t j) const;
+
   Vec2 relative_velocity(double t) const;
   Vec2 total_force() const;            // eq. 36, N
   double stored_energy() const;        // eq. 85, J
@@ -232,6 +270,14 @@ class LineContact {
   void load_work();    // u_ -> work (component-major); marks the components that are non-zero
   void fast_step(double dt);
   void transport_column(double* column, double c, double dt);
+  // Tangent of the affine path (track()): per parameter the ring of du, its weighted sums and energies.
+  struct Tangent;
+  void tangent_source(const Propagator& pr, int in, int out, bool to_scratch);
+  void tangent_transport(int slot, double dt);
+  void tangent_outputs(double dt);
+  const MatX& visible_tangent(std::size_t j) const;
+  VecX visible_tangent_sum(std::size_t j) const;
+  VecX visible_sum() const;  // the weighted sums of the visible state, also before the work arrays are live
 
   const contact::ContactModel& model_;
   LineContactParams params_;
@@ -269,6 +315,7 @@ class LineContact {
   int interp_count_ = 0, interp_slot_[kDenseNodes] = {};
   double interp_w_[kDenseNodes] = {};
   mutable MatX interp_buf_;
+  std::unique_ptr<Tangent> tangent_;  // set by track()
 };
 
 
@@ -283,8 +330,11 @@ struct LineRun {
 /// requested field_times (each must be one of output_times or between them). The steps land on every
 /// output time, or, with params.interpolate_outputs, keep the solver's own size and the outputs are
 /// interpolated between them (LineContact::sample).
+/// `sensitivities`: if given, the contact tracks them from its current state (LineContact::track) and each
+/// entry's derivative series receives a row per output time.
 LineRun run(LineContact& contact, const std::vector<double>& output_times, const std::vector<double>& field_times,
-            const std::function<void(double)>& progress = {});
+            const std::function<void(double)>& progress = {},
+            std::vector<LineSensitivity>* sensitivities = nullptr);
 
 // ---- Steady state ----------------------------------------------------------------------------------
 struct SteadyLine {

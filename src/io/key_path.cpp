@@ -833,19 +833,33 @@ double agreed(const std::vector<Case>& cases, std::string_view key) {
   return v;
 }
 
+/// A study's key-path [sweep] sets its parameter in every case (any entry of it, for a list key): setting it on the
+/// study would be overwritten, so it is refused.
+void refuse_swept(std::string_view parameter, std::string_view key) {
+  if (split(key).name == split(parameter).name)
+    throw InvalidInput(fmt::format("{}: is the parameter of the sweep (sweep.parameter = \"{}\"); set it in one "
+                                   "case",
+                                   key, parameter));
+}
+void refuse_swept(const std::optional<Sweep>& sweep, std::string_view key) {
+  if (sweep) refuse_swept(sweep->parameter, key);
+}
+
 /// A line study: the value is set in every case (each validated; an error names the case); a key that a
-/// [sweep] list varies (pair.s under sweep.s, body<i>.tau under sweep.tau<i>, sweep.parameter) is refused.
+/// [sweep] varies (pair.s under sweep.s, body<i>.tau under sweep.tau<i>, sweep.parameter) is refused.
 template <class Study>
 void set_line_study(Study& study, std::string_view key, double value) {
   auto cases = study.cases();
   for (const std::string& swept : cases.front().swept) {
+    if (swept.find('.') != std::string::npos) {  // a key-path sweep's parameter; the lists' names have no dot
+      refuse_swept(swept, key);
+      continue;
+    }
     const bool hit = (swept == "s" && split(key).name == "pair.s") ||
                      (swept == "tau1" && starts_with(key, "body1.tau")) ||
                      (swept == "tau2" && starts_with(key, "body2.tau"));
     if (hit)
       throw InvalidInput(fmt::format("{}: is varied by the sweep (sweep.{}); set it in the sweep", key, swept));
-    if (swept == key)
-      throw InvalidInput(fmt::format("{}: is varied by the sweep (sweep.parameter); set it in the sweep", key));
   }
   for (std::size_t i = 0; i < cases.size(); ++i) {
     try {
@@ -886,18 +900,6 @@ double get_number(const Scenario& s, std::string_view key) {
   if (const auto* lt = dynamic_cast<const LineTransientStudy*>(&s)) return agreed(lt->cases(), key);
   return with_case(s, [&](const auto& sc) { return get_number(sc, key); });
 }
-
-namespace {
-
-/// A study's [sweep] sets its parameter in every case: setting it on the study would be overwritten, so it is refused.
-void refuse_swept(const std::optional<Sweep>& sweep, std::string_view key) {
-  if (sweep && split(key).name == split(sweep->parameter).name)
-    throw InvalidInput(fmt::format("{}: is the parameter of the sweep (sweep.parameter = \"{}\"); set it in one "
-                                   "case",
-                                   key, sweep->parameter));
-}
-
-}  // namespace
 
 void set_number(Scenario& s, std::string_view key, double value) {
   if (auto* l = dynamic_cast<LumpedStudy*>(&s)) {

@@ -471,13 +471,7 @@ RunResult PatchSteadyMapStudy::run(const ProgressCallback& progress) const {
         eq84 = eq84 && patch::check_eq84(solver.geometry(), sc_.kinematics(v, l, w), 21).satisfied();
   params["eq84_satisfied"] = eq84;
   r["parameters"] = params;
-  if (sc_.sweep) {  // absent without a [sweep] (the JSON of the existing examples is unchanged)
-    Json sw = Json::object();
-    sw["parameter"] = sc_.sweep->parameter;
-    sw["column"] = sc_.sweep->column;
-    sw["values"] = Json(sc_.sweep->values);
-    r["sweep"] = sw;
-  }
+  detail::report_sweep(r, sc_.sweep);  // absent without a [sweep] (the JSON of the existing examples is unchanged)
   // Energy budget at steady state (dW/dt = 0): P_supplied = D + Phi_out - Gamma up to the
   // discretisation error; the largest |residual| / P_supplied over the map (docs/patch.md).
   double worst = 0.0, dmin = 0.0, outmin = 0.0;
@@ -676,7 +670,7 @@ RunResult PatchTransientStudy::run(const ProgressCallback& progress) const {
   r["parameters"] = params;
   r["columns"] = Json(PatchTransientScenario::column_names());
   if (sc_.sweep) r["note"] = "parameters are those of the file; each case sets the swept key to its value";
-  detail::report_sweep(r, sc_.sweep, run.entries);
+  detail::report_sweep(r, sc_.sweep, &run.entries);
   return std::move(run.result);
 }
 

@@ -121,14 +121,14 @@ std::optional<Sweep> read_key_path_sweep(const Section& root, const std::vector<
   return std::move(spec->sweep);
 }
 
-void report_sweep(Json& report, const std::optional<Sweep>& sweep, const Json& entries) {
+void report_sweep(Json& report, const std::optional<Sweep>& sweep, const Json* entries) {
   if (!sweep) return;
   Json sw = Json::object();
   sw["parameter"] = sweep->parameter;
   sw["column"] = sweep->column;
   sw["values"] = Json(sweep->values);
   report["sweep"] = sw;
-  report["cases"] = entries;
+  if (entries) report["cases"] = *entries;
 }
 
 namespace {

@@ -960,7 +960,7 @@ RunResult StructureStickSlipStudy::run(const ProgressCallback& progress) const {
   if (sc_.sweep)
     r["note"] = "parameters are those of the file (the model: the first case's); each case sets the swept key to its "
                 "value";
-  detail::report_sweep(r, sc_.sweep, run.entries);
+  detail::report_sweep(r, sc_.sweep, &run.entries);
   result.extra_files.push_back(ExtraFile{"_intervals.csv", std::move(intervals)});
   return result;
 }

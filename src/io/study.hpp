@@ -77,9 +77,9 @@ StudyCases study_cases(const Sc& sc, const std::vector<Sc>& cases) {
   return out;
 }
 
-/// The report's "sweep" (parameter, column, values) and "cases" (each case's entry) of a swept study; nothing
-/// without a sweep (the JSON of an unswept scenario is unchanged).
-void report_sweep(Json& report, const std::optional<Sweep>& sweep, const Json& entries);
+/// The report's "sweep" (parameter, column, values) and, if given, "cases" (each case's entry) of a swept study;
+/// nothing without a sweep (the JSON of an unswept scenario is unchanged).
+void report_sweep(Json& report, const std::optional<Sweep>& sweep, const Json* entries = nullptr);
 
 template <class Sc, class Solve, class Describe>
 StudyRun run_study(std::string_view kind, const Sc& sc, const StudyCases& cases, Solve&& solve, Describe&& describe,

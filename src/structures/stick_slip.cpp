@@ -446,7 +446,7 @@ StickSlipResult run_stick_slip(ContactStepper& structure, const BeltParams& belt
       throw InvalidInput("stick-slip sensitivities: a dynamic run needs the law at p -/+ h, of the run's state size");
   std::vector<VecX> du(P, VecX::Zero(ns)), du_old(P, VecX::Zero(ns));
   MatX JX(ns + 1, ns + 1);
-  VecX Xs(ns + 1), Rp(ns + 1), Rm(ns + 1), rhs(ns + 1), fu(ns), Xp(ns + 1), Xm(ns + 1);
+  VecX Xs(ns + 1), Rp(ns + 1), Rm(ns + 1), rhs(ns + 1), dXt(ns + 1), fu(ns), Xp(ns + 1), Xm(ns + 1);
   auto f_of = [&](const contact::ContactModel& m, const VecX& X) { return m.friction(X.data(), Vec2(X[ns], 0.0))[0]; };
   const StepTangent tangent = [&](double c, const StepSolution&, const std::vector<double>& dc,
                                   std::vector<double>& dF, std::vector<double>& dextra) {
@@ -473,11 +473,11 @@ StickSlipResult run_stick_slip(ContactStepper& structure, const BeltParams& belt
       rhs = -(Rp - Rm) / (2.0 * sj.step);
       rhs.head(ns) += alpha1 * du[j] - alpha2 * du_old[j];
       rhs[ns] += dc[j];
-      const VecX dX = lu.solve(rhs);
+      dXt = lu.solve(rhs);  // no allocation per step and parameter
       du_old[j] = du[j];
-      du[j] = dX.head(ns);
+      du[j] = dXt.head(ns);
       dF[j] = (Np * f_of(*sj.law_plus, Xs) - Nm * f_of(*sj.law_minus, Xs)) / (2.0 * sj.step) +
-              N * (fu.dot(du[j]) + f_vr * dX[ns]);
+              N * (fu.dot(du[j]) + f_vr * dXt[ns]);
       dextra[j] = du[j][0];
     }
   };

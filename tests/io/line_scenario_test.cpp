@@ -183,11 +183,16 @@ TEST(LineScenario, TheSweepOfEveryKindVariesAnyNumericKeyByKeyPath) {
     const auto s = parse_scenario_string(p.text(), "t");
     const auto& cases = steady_study(s).cases();
     ASSERT_EQ(cases.size(), 2u) << key;
-    try {  // the swept key is the sweep's to set
-      set_number(*s, key, 0.3);
-      ADD_FAILURE() << "no error";
-    } catch (const InvalidInput& e) {
-      EXPECT_EQ(std::string(e.what()), key + ": is varied by the sweep (sweep.parameter); set it in the sweep");
+    // the swept key is the sweep's to set: refused, and so is the whole list of a swept entry
+    const std::string whole = key.substr(0, key.find('['));
+    for (const std::string& k : {key, whole}) {
+      try {
+        set_number(*s, k, 0.3);
+        ADD_FAILURE() << "no error for " << k;
+      } catch (const InvalidInput& e) {
+        EXPECT_EQ(std::string(e.what()),
+                  k + ": is the parameter of the sweep (sweep.parameter = \"" + key + "\"); set it in one case");
+      }
     }
     const std::string csv = csv_text(s->run());
     EXPECT_EQ(csv.substr(0, csv.find('\n')), column + ",s,n1,n2,V_mps,mu,Fx_N,Fx_norm,Fx_abs_N,Fx_norm_abs");

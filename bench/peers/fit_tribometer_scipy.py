@@ -28,7 +28,7 @@ from scipy.optimize import least_squares
 HERE = os.path.dirname(os.path.abspath(__file__))
 DATA = os.path.join(HERE, "..", "..", "examples", "data", "tribometer.csv")
 KEYS = ["law.mu_s", "law.mu_d", "law.v_s", "body1.k0", "law.sigma1", "law.sigma2"]
-P0 = np.array([0.55, 0.45, 1e-4, 2e4, 1.0, 10.0])          # the example's initial values and bounds
+P0 = np.array([0.55, 0.45, 1e-4, 1e4, 1.0, 10.0])          # the example's initial values and bounds
 LO = np.array([0.05, 0.05, 1e-7, 1e2, 1e-4, 1e-3])
 HI = np.array([2.0, 2.0, 1e-2, 1e8, 1e3, 1e4])
 LOG = np.array([False, False, True, True, True, True])

@@ -1,6 +1,9 @@
 #pragma once
-// Private to src/fit: the optimiser loop of the kinds other than lumped (fit::fit's Ceres set-up, fit.cpp, over a
-// residual function r(p) and, optionally, an exact Jacobian), and the per-target RMS of a result.
+// Private to src/fit: the bounded minimiser every fit runs (Ceres' Levenberg-Marquardt with an active set of
+// bounds, multi-start), the loop of the kinds other than lumped over a residual function r(p) and, optionally, an
+// exact Jacobian, and the per-target RMS of a result.
+#include <ceres/ceres.h>
+
 #include <functional>
 #include <optional>
 #include <string>
@@ -9,6 +12,33 @@
 #include "bristle/fit/fit.hpp"
 
 namespace bristle::fit::detail {
+
+/// A residual function of the scaled coordinates u for minimise: Ceres' cost and dr/du at a point (N x P, the
+/// residuals at u into r; the last point's are cached, so that asking for Ceres' last Jacobian costs no solve).
+class CostInU : public ceres::CostFunction {
+ public:
+  virtual Eigen::MatrixXd jacobian_at(const VecX& u, VecX& r) const = 0;
+};
+
+/// The end of one local fit and of the multi-start over them.
+struct Minimum {
+  VecX u;                  // the best end point, in u
+  double cost = 0.0;       // Ceres' cost there, sum r^2 / 2
+  bool converged = false;  // the last phase converged and the active set was settled
+  int iterations = 0;      // of the best start, all phases
+  int phases = 0;          // of the best start: 1 + the changes of the active set
+  int best_start = 0;
+  std::string message;     // Ceres' termination message of the best start's last phase
+};
+
+/// Multi-start bounded least squares in u (the start u_initial, then options.multi_start - 1 points drawn uniformly
+/// in [lo, hi] with options.seed): Ceres' Levenberg-Marquardt, dense QR, bisection in the projected line search.
+/// Bounds: Ceres projects each step onto the box; on top, a parameter that reaches a bound while the gradient
+/// points out of the box is held there (a phase ends when a free parameter reaches a bound, and the next one holds
+/// it), and released when the gradient points back in. first_radius(u): Ceres' first trust-region radius for a
+/// start. SolverError when no start gives a usable solution.
+Minimum minimise(CostInU& cost, const VecX& u_initial, const VecX& lo, const VecX& hi, const Options& options,
+                 const IterationCallback& progress, const std::function<double(const VecX&)>& first_radius);
 
 using ResidualFn = std::function<VecX(const VecX& p)>;
 /// The residuals at p (into r) and dr/dp, or nullopt where the exact Jacobian does not apply at p (differences

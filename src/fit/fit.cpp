@@ -19,6 +19,7 @@
 #include "bristle/core/error.hpp"
 #include "bristle/io/json.hpp"
 #include "bristle/io/key_path.hpp"
+#include "driver.hpp"
 #include "engine.hpp"
 #include "sensitivity.hpp"
 
@@ -162,7 +163,7 @@ VecX residuals_at(const std::vector<Experiment>& experiments, const std::vector<
 
 // ---- Ceres --------------------------------------------------------------------------------------------------
 
-class ResidualCost final : public ceres::CostFunction {
+class ResidualCost final : public detail::CostInU {
  public:
   ResidualCost(const std::vector<Experiment>& experiments, const std::vector<ParameterSpec>& parameters,
                const Options& options, long& evaluations, long& jacobian_evaluations, bool sensitivities)
@@ -212,6 +213,12 @@ class ResidualCost final : public ceres::CostFunction {
     return J;
   }
 
+  Eigen::MatrixXd jacobian_at(const VecX& u, VecX& r) const override {
+    const bool cached = cached_ju_.size() == u.size() && cached_ju_ == u;
+    if (!sensitivities_ && !cached) r = residuals_u(u);
+    return jacobian_u(u, r);
+  }
+
   Eigen::MatrixXd jacobian_uncached(const VecX& u, VecX& r0) const {
     ++jacobian_evaluations_;
     if (sensitivities_) {
@@ -249,9 +256,7 @@ class ResidualCost final : public ceres::CostFunction {
       const VecX u = Eigen::Map<const VecX>(parameters[0], static_cast<Index>(parameters_.size()));
       VecX r;
       if (jacobians && jacobians[0]) {
-        const bool cached = cached_ju_.size() == u.size() && cached_ju_ == u;
-        if (!sensitivities_ && !cached) r = residuals_u(u);
-        const Eigen::MatrixXd J = jacobian_u(u, r);
+        const Eigen::MatrixXd J = jacobian_at(u, r);
         Eigen::Map<Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>(jacobians[0], J.rows(),
                                                                                            J.cols()) = J;
       } else {
@@ -290,8 +295,7 @@ double first_radius(const ResidualCost& cost, const VecX& u, const VecX& lo, con
   constexpr double kCeresDefault = 1e4;
   VecX r;
   try {
-    if (!cost.sensitivities()) r = cost.residuals_u(u);
-    const Eigen::MatrixXd J = cost.jacobian_u(u, r);
+    const Eigen::MatrixXd J = cost.jacobian_at(u, r);
     const VecX step = J.colPivHouseholderQr().solve(-r);
     if (!step.allFinite()) return kCeresDefault;
     for (Index j = 0; j < u.size(); ++j)
@@ -313,19 +317,6 @@ bool use_sensitivities(const std::vector<Experiment>& experiments, const std::ve
   return obstacle.empty();
 }
 
-class ProgressRelay final : public ceres::IterationCallback {
- public:
-  ProgressRelay(const fit::IterationCallback& progress, int start, int starts)
-      : progress_(progress), start_(start), starts_(starts) {}
-  ceres::CallbackReturnType operator()(const ceres::IterationSummary& s) override {
-    if (progress_) progress_(Iteration{start_, starts_, s.iteration, s.cost});
-    return ceres::SOLVER_CONTINUE;
-  }
-
- private:
-  const fit::IterationCallback& progress_;
-  int start_, starts_;
-};
 
 // ---- statistics ---------------------------------------------------------------------------------------------
 
@@ -537,74 +528,23 @@ Result fit(const std::vector<Experiment>& experiments, const std::vector<Paramet
     lo[j] = to_u(p, p.min);
     hi[j] = to_u(p, p.max);
   }
-  std::mt19937_64 rng(options.seed);
-  const int starts = std::max(1, options.multi_start);
-  double best_cost = kInf;
-  VecX best_u;
-  ceres::Solver::Summary best_summary;
   const bool sensitivities = use_sensitivities(experiments, parameters, options.jacobian);
   result.jacobian = sensitivities ? JacobianMethod::sensitivities : JacobianMethod::finite_differences;
-  auto* cost = new ResidualCost(experiments, parameters, options, result.evaluations, result.jacobian_evaluations,
-                                sensitivities);  // owned by problem
-  ceres::Problem::Options problem_options;
-  problem_options.cost_function_ownership = ceres::TAKE_OWNERSHIP;
-  ceres::Problem problem(problem_options);
-  VecX u = u_initial;
-  problem.AddResidualBlock(cost, nullptr, u.data());
-  for (Index j = 0; j < np; ++j) {
-    problem.SetParameterLowerBound(u.data(), static_cast<int>(j), lo[j]);
-    problem.SetParameterUpperBound(u.data(), static_cast<int>(j), hi[j]);
-  }
-  for (int s = 0; s < starts; ++s) {
-    if (s == 0) {
-      u = u_initial;
-    } else {
-      for (Index j = 0; j < np; ++j) u[j] = std::uniform_real_distribution<double>(lo[j], hi[j])(rng);
-    }
-    ceres::Solver::Options so;
-    so.minimizer_type = ceres::TRUST_REGION;
-    so.trust_region_strategy_type = ceres::LEVENBERG_MARQUARDT;
-    so.linear_solver_type = ceres::DENSE_QR;
-    so.max_num_iterations = options.max_iterations;
-    so.function_tolerance = options.function_tolerance;
-    so.parameter_tolerance = options.parameter_tolerance;
-    so.gradient_tolerance = options.gradient_tolerance;
-    so.logging_type = ceres::SILENT;
-    so.minimizer_progress_to_stdout = false;
-    so.num_threads = 1;
-    // With bounds, Ceres runs a projected Armijo line search on every step; its default cubic interpolation asks
-    // for the gradient (a Jacobian: 2 P + 1 solves by differences) at each trial, which made the 15 iterations
-    // of the tribometer fit cost 815 solves. Bisection needs the cost only.
-    so.line_search_interpolation_type = ceres::BISECTION;
-    so.initial_trust_region_radius = first_radius(*cost, u, lo, hi);
-    ProgressRelay relay(progress, s, starts);
-    so.callbacks.push_back(&relay);
-    ceres::Solver::Summary summary;
-    ceres::Solve(so, &problem, &summary);
-    if (!summary.IsSolutionUsable()) {
-      if (s == 0 && starts == 1)
-        throw SolverError(fmt::format("fit: the model cannot be solved at the initial values: {}", summary.message));
-      continue;
-    }
-    if (summary.final_cost < best_cost) {
-      best_cost = summary.final_cost;
-      best_u = u;
-      best_summary = summary;
-      result.best_start = s;
-    }
-  }
-  if (best_u.size() == 0) throw SolverError("fit: no start gave a usable solution");
-
-  result.converged = best_summary.termination_type == ceres::CONVERGENCE;
-  result.iterations = static_cast<int>(best_summary.iterations.size()) - 1;
-  result.termination = best_summary.message;
+  ResidualCost cost(experiments, parameters, options, result.evaluations, result.jacobian_evaluations, sensitivities);
+  const detail::Minimum best = detail::minimise(cost, u_initial, lo, hi, options, progress,
+                                                [&](const VecX& u) { return first_radius(cost, u, lo, hi); });
+  const VecX& best_u = best.u;
+  result.best_start = best.best_start;
+  result.converged = best.converged;
+  result.iterations = best.iterations;
+  result.termination = best.message;
   if (!result.converged)
     result.warnings.push_back(fmt::format("not converged ({}): the values are the best found, not an optimum",
-                                          best_summary.message));
+                                          best.message));
 
   // The solution, its Jacobian and the statistics.
-  VecX r = cost->residuals_u(best_u);
-  const Eigen::MatrixXd J = cost->jacobian_u(best_u, r);
+  VecX r;
+  const Eigen::MatrixXd J = cost.jacobian_at(best_u, r);
   statistics(result, parameters, best_u, r, J);
   VecX p(np);
   for (Index j = 0; j < np; ++j) p[j] = result.parameters[static_cast<std::size_t>(j)].value;

@@ -8,7 +8,6 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <memory>
 #include <random>
 
 #include "bristle/core/error.hpp"
@@ -143,13 +142,13 @@ class Cost final : public CostInU {
 };
 
 /// The callback of one phase of a local fit: relays progress and ends the phase when a free parameter reaches a
-/// bound it was not at when the phase began (it is then held there).
+/// bound from inside the box (off it at the last accepted iterate; it is then held there).
 class PhaseWatch final : public ceres::IterationCallback {
  public:
   PhaseWatch(const fit::IterationCallback& progress, int start, int starts, int offset, const VecX& u, const VecX& lo,
              const VecX& hi, const std::vector<bool>& held)
       : progress_(progress), start_(start), starts_(starts), offset_(offset), u_(u), lo_(lo), hi_(hi), held_(held) {
-    for (Index j = 0; j < u.size(); ++j) at_bound0_.push_back(u[j] <= lo[j] || u[j] >= hi[j]);
+    for (Index j = 0; j < u.size(); ++j) at_bound_.push_back(u[j] <= lo[j] || u[j] >= hi[j]);
   }
   ceres::CallbackReturnType operator()(const ceres::IterationSummary& s) override {
     if (progress_ && (offset_ == 0 || s.iteration > 0))
@@ -157,12 +156,12 @@ class PhaseWatch final : public ceres::IterationCallback {
     if (s.iteration == 0 || !s.step_is_successful) return ceres::SOLVER_CONTINUE;
     for (Index j = 0; j < u_.size(); ++j) {
       const auto k = static_cast<std::size_t>(j);
-      if (!held_[k] && !at_bound0_[k] && (u_[j] <= lo_[j] || u_[j] >= hi_[j])) {
-        contact_ = true;
-        return ceres::SOLVER_TERMINATE_SUCCESSFULLY;
-      }
+      const bool now = u_[j] <= lo_[j] || u_[j] >= hi_[j];
+      const bool arrived = now && !at_bound_[k];
+      at_bound_[k] = now;
+      if (!held_[k] && arrived) contact_ = true;
     }
-    return ceres::SOLVER_CONTINUE;
+    return contact_ ? ceres::SOLVER_TERMINATE_SUCCESSFULLY : ceres::SOLVER_CONTINUE;
   }
   bool contact() const { return contact_; }
 
@@ -172,35 +171,62 @@ class PhaseWatch final : public ceres::IterationCallback {
   const VecX& u_;  // Ceres' parameter block (update_state_every_iteration)
   const VecX &lo_, &hi_;
   const std::vector<bool>& held_;
-  std::vector<bool> at_bound0_;
+  std::vector<bool> at_bound_;  // at the last accepted iterate
   bool contact_ = false;
 };
 
 struct LocalFit {
   VecX u;
   bool usable = false, converged = false;
-  int iterations = 0, phases = 0;
+  int iterations = 0;
   double cost = kInf;
   std::string message;
 };
 
 /// One local fit from u: phases of Ceres' projected Levenberg-Marquardt, each with the parameters of an active set
-/// held at their bounds (SubsetManifold). A phase ends when Ceres converges or when a free parameter reaches a bound;
-/// every free parameter at a bound then joins the set. When a phase converges with no new parameter at a bound,
-/// the held parameter whose gradient g = J^T r points furthest into the box (g / (|J_j| |r|) > 1e-9; a zero
-/// column, a plateau, never does) is released, as in Lawson and Hanson's active-set method, and the fit is
-/// converged when none does. Ceres alone keeps projecting Levenberg-Marquardt steps that point out of the box onto
-/// it, and the mismatch between the step and its model shrinks the trust region: along a valley that ends at
-/// bounds it crawls (the tribometer fit from a start in its better basin: 40 iterations without converging, rms_N
-/// 0.20603-0.21926 N; with the active set 9-14 iterations to 0.20601 N). The first phase starts from `radius`, the
-/// others from Ceres' default (an undamped step in the new subspace: 9-14 against 11-21 iterations from the last
-/// phase's radius on the same starts).
+/// held at their bounds (SubsetManifold). A phase ends when Ceres converges or when a free parameter reaches a bound
+/// from inside the box; every free parameter at a bound then joins the set. When a phase converges with no new
+/// parameter at a bound (or every parameter is held), the held parameter whose gradient g = J^T r points furthest
+/// into the box is released, as in Lawson and Hanson's active-set method, if that is by more than sqrt of the
+/// function tolerance in g / (|J_j| |r|) (the square is the relative decrease a step in it alone can give; a zero
+/// column, a plateau, never qualifies); the fit has converged when none does, or when the parameter released last
+/// ends the next phase on its bound again (Ceres found no decrease along it). Ceres alone keeps projecting
+/// Levenberg-Marquardt steps that point out of the box onto it, and the mismatch between the step and its model
+/// shrinks the trust region: along a valley that ends at bounds it crawls (the tribometer fit from five starts in
+/// its better basin: 40 iterations without converging, rms_N 0.20602-0.22175 N; with the active set 9-14
+/// iterations to 0.2060123 N). The first phase starts from `radius`, the others from Ceres' default (an undamped step
+/// in the new subspace: 9-14 against 11-21 iterations from the last phase's radius on the same starts).
 LocalFit local_fit(CostInU& cost, VecX u, const VecX& lo, const VecX& hi, const Options& options,
                    const fit::IterationCallback& progress, int start, int starts, double radius) {
   const Index np = u.size();
   std::vector<bool> held(static_cast<std::size_t>(np), false);
   LocalFit out;
-  const int max_phases = 2 * static_cast<int>(np) + 3;
+  const double release_threshold = std::max(1e-9, std::sqrt(options.function_tolerance));
+  Index released = -1;  // the parameter released before the current phase
+  // Releases the held parameter whose gradient at u points furthest into the box (Lawson-Hanson); false if none
+  // does by more than release_threshold. The Jacobian at u is Ceres' last (cached).
+  const auto release_one = [&]() {
+    VecX r;
+    const Eigen::MatrixXd J = cost.jacobian_at(u, r);
+    const VecX g = J.transpose() * r;
+    const double r_norm = r.norm();
+    Index best_j = -1;
+    double best = release_threshold;
+    for (Index j = 0; j < np; ++j) {
+      if (!held[static_cast<std::size_t>(j)]) continue;
+      const double norm = J.col(j).norm() * r_norm;
+      if (!(norm > 0.0)) continue;  // a zero column: a plateau, nothing to release towards
+      const double inward = (u[j] <= lo[j] ? -g[j] : g[j]) / norm;
+      if (inward > best) {
+        best = inward;
+        best_j = j;
+      }
+    }
+    if (best_j >= 0) held[static_cast<std::size_t>(best_j)] = false;
+    released = best_j;
+    return best_j >= 0;
+  };
+  const int max_phases = 4 * static_cast<int>(np) + 4;  // a backstop: each phase holds or releases one or more
   for (int phase = 0;; ++phase) {
     const int remaining = std::max(0, options.max_iterations - out.iterations);
     if (phase > 0 && (remaining == 0 || phase == max_phases)) {  // the first phase runs even on a zero budget
@@ -213,10 +239,25 @@ LocalFit local_fit(CostInU& cost, VecX u, const VecX& lo, const VecX& hi, const 
     std::vector<int> fixed;
     for (Index j = 0; j < np; ++j)
       if (held[static_cast<std::size_t>(j)]) fixed.push_back(static_cast<int>(j));
-    if (static_cast<Index>(fixed.size()) == np) {  // every parameter held at a bound that the gradient presses on
-      out.converged = true;
-      out.message = "Every parameter is held at a bound.";
-      break;
+    if (static_cast<Index>(fixed.size()) == np) {  // every parameter held: converged unless one points inward
+      bool released_one = false;
+      try {
+        released_one = release_one();
+      } catch (const SolverError& e) {
+        out.message = e.what();
+        break;
+      } catch (const InvalidInput& e) {
+        out.message = e.what();
+        break;
+      }
+      if (!released_one) {
+        out.converged = true;
+        out.message = "Every parameter is on a bound, and the gradient points out of the box at each.";
+        break;
+      }
+      fixed.clear();
+      for (Index j = 0; j < np; ++j)
+        if (held[static_cast<std::size_t>(j)]) fixed.push_back(static_cast<int>(j));
     }
     ceres::Problem::Options problem_options;
     problem_options.cost_function_ownership = ceres::DO_NOT_TAKE_OWNERSHIP;
@@ -260,7 +301,6 @@ LocalFit local_fit(CostInU& cost, VecX u, const VecX& lo, const VecX& hi, const 
       break;
     }
     out.usable = true;
-    out.phases = phase + 1;
     out.iterations += static_cast<int>(summary.iterations.size()) - 1;
     out.cost = summary.final_cost;
     out.message = summary.message;
@@ -270,33 +310,33 @@ LocalFit local_fit(CostInU& cost, VecX u, const VecX& lo, const VecX& hi, const 
         out.message = fmt::format("Maximum number of iterations reached. Number of iterations: {}.", out.iterations);
       break;
     }
-    // Revise the active set from the gradient at the end point (Ceres' last Jacobian: cached).
-    VecX r;
-    const Eigen::MatrixXd J = cost.jacobian_at(u, r);
-    const VecX g = J.transpose() * r;
-    const double r_norm = r.norm();
-    bool changed = false;
-    for (Index j = 0; j < np; ++j) {  // a free parameter that reached a bound is held there
-      const auto k = static_cast<std::size_t>(j);
-      if (!held[k] && (u[j] <= lo[j] || u[j] >= hi[j])) held[k] = changed = true;
-    }
-    if (!changed && !watch.contact()) {  // converged on the free parameters: release the held one (if any) whose
-      Index release = -1;                // gradient points furthest into the box (Lawson-Hanson's rule)
-      double best = 0.0;
-      for (Index j = 0; j < np; ++j) {
-        if (!held[static_cast<std::size_t>(j)]) continue;
-        const double norm = J.col(j).norm() * r_norm;
-        if (!(norm > 0.0)) continue;  // a zero column: a plateau, nothing to release towards
-        const double inward = (u[j] <= lo[j] ? -g[j] : g[j]) / norm;
-        if (inward > std::max(best, 1e-9)) {
-          best = inward;
-          release = j;
-        }
+    try {
+      bool changed = false;
+      for (Index j = 0; j < np; ++j) {  // a free parameter on a bound is held there
+        const auto k = static_cast<std::size_t>(j);
+        if (!held[k] && (u[j] <= lo[j] || u[j] >= hi[j])) held[k] = changed = true;
       }
-      if (release >= 0) held[static_cast<std::size_t>(release)] = false, changed = true;
-    }
-    if (!watch.contact() && !changed) {
-      out.converged = true;
+      if (watch.contact()) continue;
+      // Converged on the free parameters. The parameter released before this phase is back on its bound where
+      // it was: Ceres found no decrease along it, so it stays held and the fit has converged.
+      const bool released_stayed = released >= 0 && held[static_cast<std::size_t>(released)] &&
+                                   u[released] == u_before[released];
+      if (released_stayed) {
+        out.converged = true;
+        break;
+      }
+      if (!changed && !release_one()) {
+        out.converged = true;
+        break;
+      }
+      if (changed) released = -1;
+    } catch (const SolverError& e) {  // the Jacobian at u is Ceres' last (cached); this guards a cache miss
+      out.converged = false;
+      out.message = e.what();
+      break;
+    } catch (const InvalidInput& e) {
+      out.converged = false;
+      out.message = e.what();
       break;
     }
   }
@@ -349,7 +389,6 @@ Minimum minimise(CostInU& cost, const VecX& u_initial, const VecX& lo, const Vec
       best.cost = f.cost;
       best.converged = f.converged;
       best.iterations = f.iterations;
-      best.phases = f.phases;
       best.best_start = s;
       best.message = f.message;
     }
@@ -394,9 +433,8 @@ VecX least_squares(const ResidualFn& residuals, const ExactFn& exact_fn, bool ex
   // law/body/pair that leave the transport alone, forward-substitution sweeps), else central differences;
   // Options::jacobian forces either.
   result.jacobian = exact ? JacobianMethod::sensitivities : JacobianMethod::finite_differences;
-  auto cost = std::make_unique<Cost>(residuals, exact_fn, n, parameters, options, result.evaluations,
-                                     result.jacobian_evaluations, exact);
-  const Minimum best = minimise(*cost, u_initial, lo, hi, options, progress, [](const VecX&) { return 1e4; });
+  Cost cost(residuals, exact_fn, n, parameters, options, result.evaluations, result.jacobian_evaluations, exact);
+  const Minimum best = minimise(cost, u_initial, lo, hi, options, progress, [](const VecX&) { return 1e4; });
   const VecX& best_u = best.u;
   result.best_start = best.best_start;
   result.converged = best.converged;
@@ -406,11 +444,11 @@ VecX least_squares(const ResidualFn& residuals, const ExactFn& exact_fn, bool ex
     result.warnings.push_back(fmt::format("not converged ({}): the values are the best found, not an optimum",
                                           best.message));
   VecX r;
-  const Eigen::MatrixXd J = cost->jacobian_at(best_u, r);
-  if (cost->fallbacks() > 0)
+  const Eigen::MatrixXd J = cost.jacobian_at(best_u, r);
+  if (cost.fallbacks() > 0)
     result.warnings.push_back(fmt::format("the exact Jacobian did not apply at {} of {} points (a parameter changed "
                                           "the transport or the flow directions mixed): central differences there",
-                                          cost->fallbacks(), result.jacobian_evaluations));
+                                          cost.fallbacks(), result.jacobian_evaluations));
   statistics(result, parameters, best_u, r, J);
   VecX p(np);
   for (Index j = 0; j < np; ++j) p[j] = result.parameters[static_cast<std::size_t>(j)].value;

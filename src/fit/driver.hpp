@@ -26,16 +26,15 @@ struct Minimum {
   double cost = 0.0;       // Ceres' cost there, sum r^2 / 2
   bool converged = false;  // the last phase converged and the active set was settled
   int iterations = 0;      // of the best start, all phases
-  int phases = 0;          // of the best start: 1 + the changes of the active set
   int best_start = 0;
   std::string message;     // Ceres' termination message of the best start's last phase
 };
 
 /// Multi-start bounded least squares in u (the start u_initial, then options.multi_start - 1 points drawn uniformly
 /// in [lo, hi] with options.seed): Ceres' Levenberg-Marquardt, dense QR, bisection in the projected line search.
-/// Bounds: Ceres projects each step onto the box; on top, a parameter that reaches a bound while the gradient
-/// points out of the box is held there (a phase ends when a free parameter reaches a bound, and the next one holds
-/// it), and released when the gradient points back in. first_radius(u): Ceres' first trust-region radius for a
+/// Bounds: Ceres projects each step onto the box; on top, a parameter that reaches a bound is held there (a phase
+/// ends when a free parameter reaches a bound, and the next one holds it) and released, one at a time, when a phase
+/// converges and its gradient points back into the box (Lawson-Hanson; driver.cpp, local_fit). first_radius(u): Ceres' first trust-region radius for a
 /// start. SolverError when no start gives a usable solution.
 Minimum minimise(CostInU& cost, const VecX& u_initial, const VecX& lo, const VecX& hi, const Options& options,
                  const IterationCallback& progress, const std::function<double(const VecX&)>& first_radius);

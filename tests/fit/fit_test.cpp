@@ -181,7 +181,7 @@ TEST(Fit, WarnsOfAParameterAtItsBound) {
 
 TEST(Fit, AParameterHeldAtItsBoundLeavesTheOthersAtTheirOptimum) {
   // The bounded optimum with mu_d on its upper bound is the optimum of the others with mu_d fixed there: the
-  // active set holds mu_d and fits the rest to their own convergence (first-order conditions of the box).
+  // active set holds mu_d and fits the rest to their own convergence.
   std::vector<ParameterSpec> parameters = free_parameters();
   parameters[1] = {"law.mu_d", 0.3, 0.1, 0.35, Scale::linear};  // the truth 0.4 lies beyond the upper bound
   const Experiment e = noisy_experiment(5);

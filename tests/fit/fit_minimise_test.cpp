@@ -1,0 +1,105 @@
+// The bounded minimiser every fit runs (src/fit/driver.hpp, detail::minimise): the active set of bounds on
+// analytic residuals, where the answer is known exactly.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <functional>
+
+#include "../../src/fit/driver.hpp"  // the private minimiser
+
+namespace bristle::fit::detail {
+namespace {
+
+/// Residuals r(u) with an analytic Jacobian, as a CostInU.
+class AnalyticCost final : public CostInU {
+ public:
+  using Fn = std::function<void(const VecX& u, VecX& r, Eigen::MatrixXd* J)>;
+  AnalyticCost(int n, int p, Fn fn) : fn_(std::move(fn)), n_(n) {
+    set_num_residuals(n);
+    mutable_parameter_block_sizes()->push_back(p);
+  }
+  Eigen::MatrixXd jacobian_at(const VecX& u, VecX& r) const override {
+    Eigen::MatrixXd J;
+    fn_(u, r, &J);
+    return J;
+  }
+  bool Evaluate(double const* const* parameters, double* residuals, double** jacobians) const override {
+    const VecX u = Eigen::Map<const VecX>(parameters[0], parameter_block_sizes()[0]);
+    VecX r;
+    Eigen::MatrixXd J;
+    fn_(u, r, jacobians && jacobians[0] ? &J : nullptr);
+    std::copy(r.data(), r.data() + n_, residuals);
+    if (jacobians && jacobians[0])
+      Eigen::Map<Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>(jacobians[0], J.rows(),
+                                                                                         J.cols()) = J;
+    return true;
+  }
+
+ private:
+  Fn fn_;
+  int n_;
+};
+
+const auto kDefaultRadius = [](const VecX&) { return 1e4; };
+
+TEST(Minimise, AFirstStepProjectedOntoABoundIsReleasedWhenTheOptimumIsInside) {
+  // r(u) = atan(u - 1): optimum u = 1 inside [-5, 3]. From u = -2 the Gauss-Newton step (+12.5) leaves the box;
+  // projected onto u = 3 it lowers the cost (atan 2 < |atan(-3)|) and is accepted. The parameter is then on its
+  // bound with the gradient pointing back in: it must be released, not reported as converged at 3.
+  AnalyticCost cost(1, 1, [](const VecX& u, VecX& r, Eigen::MatrixXd* J) {
+    r = VecX::Constant(1, std::atan(u[0] - 1.0));
+    if (J) *J = Eigen::MatrixXd::Constant(1, 1, 1.0 / (1.0 + (u[0] - 1.0) * (u[0] - 1.0)));
+  });
+  const Minimum m = minimise(cost, VecX::Constant(1, -2.0), VecX::Constant(1, -5.0), VecX::Constant(1, 3.0), Options{},
+                             {}, kDefaultRadius);
+  EXPECT_TRUE(m.converged) << m.message;
+  EXPECT_NEAR(m.u[0], 1.0, 1e-6) << m.message;
+}
+
+TEST(Minimise, AnOptimumBeyondABoundStaysHeldThereAndTheOthersConverge) {
+  // r = (u0 - 4, 2 (u1 - 0.5), u0 u1 - 2): with u0 in [0, 3] the constrained optimum has u0 = 3 (the gradient
+  // points out of the box there) and u1 minimising (3 - 4)^2 + 4 (u1 - 0.5)^2 + (3 u1 - 2)^2: u1 = 8/13.
+  AnalyticCost cost(3, 2, [](const VecX& u, VecX& r, Eigen::MatrixXd* J) {
+    r.resize(3);
+    r << u[0] - 4.0, 2.0 * (u[1] - 0.5), u[0] * u[1] - 2.0;
+    if (J) {
+      J->resize(3, 2);
+      *J << 1.0, 0.0, 0.0, 2.0, u[1], u[0];
+    }
+  });
+  VecX lo(2), hi(2), u0(2);
+  lo << 0.0, -10.0;
+  hi << 3.0, 10.0;
+  u0 << 1.0, 0.0;
+  const Minimum m = minimise(cost, u0, lo, hi, Options{}, {}, kDefaultRadius);
+  EXPECT_TRUE(m.converged) << m.message;
+  EXPECT_EQ(m.u[0], 3.0);
+  EXPECT_NEAR(m.u[1], 8.0 / 13.0, 1e-8);
+}
+
+TEST(Minimise, ABudgetSpreadOverPhasesIsCountedWhole) {
+  // The same problem with a budget of 2 iterations: whatever the phases, no more than 2 in all, and not converged
+  // unless it got there.
+  AnalyticCost cost(3, 2, [](const VecX& u, VecX& r, Eigen::MatrixXd* J) {
+    r.resize(3);
+    r << u[0] - 4.0, 2.0 * (u[1] - 0.5), u[0] * u[1] - 2.0;
+    if (J) {
+      J->resize(3, 2);
+      *J << 1.0, 0.0, 0.0, 2.0, u[1], u[0];
+    }
+  });
+  VecX lo(2), hi(2), u0(2);
+  lo << 0.0, -10.0;
+  hi << 3.0, 10.0;
+  u0 << 1.0, 0.0;
+  Options options;
+  options.max_iterations = 2;
+  const Minimum m = minimise(cost, u0, lo, hi, options, {}, kDefaultRadius);
+  EXPECT_LE(m.iterations, 2);
+  if (!m.converged) {
+    EXPECT_NE(m.message.find("Maximum number of iterations"), std::string::npos) << m.message;
+  }
+}
+
+}  // namespace
+}  // namespace bristle::fit::detail

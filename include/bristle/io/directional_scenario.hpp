@@ -13,9 +13,10 @@
 //                                      limit law, and the advance per cycle of each.
 //
 // Tables: [profile] (the surface w), [mechanism] (the bristle), and per kind [range]; [drive],
-// [epsilon], [time], [integrator]; [crawler], [epsilon], [run]; and [output]. Every key, unit, default
-// and range is documented in docs/directional.md ("Scenario files"). Unknown keys are errors that
-// suggest the nearest key; every value is checked by the library with the TOML key in the message.
+// [epsilon], [time], [integrator]; [crawler], [epsilon], [run]; [sweep] (one case per value of a numeric key,
+// set by key path: io/key_path.hpp; the loop and crawler run every eps case at each value); and [output]. Every
+// key, unit, default and range is documented in docs/directional.md ("Scenario files"). Unknown keys are errors
+// that suggest the nearest key; every value is checked by the library with the TOML key in the message.
 #include <filesystem>
 #include <memory>
 #include <optional>

@@ -117,6 +117,7 @@ void read_directional(const Section& root, Sc& sc, std::string_view kind, std::s
       sc.output.plot_y = *ys;
     }
   };
+  h.skip.emplace_back("sweep");  // read by detail::read_key_path_sweep, after the kind's checks
   SchemaReader(root, h).read(sc);
   if (!root.has("name")) sc.name = std::string(name);
   detail::validate_name(root.has("name") ? "name" : "name (the file stem)", sc.name);
@@ -124,11 +125,11 @@ void read_directional(const Section& root, Sc& sc, std::string_view kind, std::s
   sc.profile.validate("profile");
 }
 
-/// [epsilon] values_m: a number or a list (`scalar`: written as a number, for the key in messages).
-void add_epsilon_hook(ReaderHooks& h, EpsilonList& e, bool& scalar) {
-  h.declared["epsilon.values_m"] = [&e, &scalar](const Section& s) {
+/// [epsilon] values_m: a number or a list (e.scalar: written as a number, for the key in messages).
+void add_epsilon_hook(ReaderHooks& h, EpsilonList& e) {
+  h.declared["epsilon.values_m"] = [&e](const Section& s) {
     if (const auto v = s.numbers("values_m", true)) e.values_m = *v;
-    scalar = s.has("values_m") && s.node("values_m")->is_number();
+    e.scalar = s.has("values_m") && s.node("values_m")->is_number();
   };
 }
 
@@ -136,8 +137,8 @@ void add_epsilon_hook(ReaderHooks& h, EpsilonList& e, bool& scalar) {
 /// resolves every wiggle of period eps that its contacts pass over, `path_m` / eps of them (the path
 /// described by `path_text`), at ~0.6 ms of CPU per wiggle on the reference machine (the loop and crawler
 /// examples at eps = 1e-4: 48,000 wiggles in 29 s, 24,000 in 16 s).
-void check_epsilon(const EpsilonList& e, const dir::Mechanism& mechanism, bool scalar, double path_m,
-                   std::string_view path_text) {
+void check_epsilon(const EpsilonList& e, const dir::Mechanism& mechanism, double path_m, std::string_view path_text) {
+  const bool scalar = e.scalar;
   dir::EpsilonParams{1.0, e.gamma}.validate("epsilon");  // gamma > 0 (eq. 2.7)
   if (e.values_m.empty() && !e.limit)
     throw InvalidInput("epsilon.values_m = []: must list at least one eps (or set epsilon.limit = true)");
@@ -220,7 +221,7 @@ Json mechanism_json(const dir::Mechanism& m) {
 /// root's own keys and [output] are reported elsewhere.
 template <class Sc>
 Json parameters_json(const Sc& sc, const dir::Profile& w, const dir::Mechanism* m, JsonWriter::Hooks h = {}) {
-  for (const char* key : {"name", "description", "output"}) h[key] = [](Json&) {};
+  for (const char* key : {"name", "description", "sweep", "output"}) h[key] = [](Json&) {};
   h["profile"] = [&](Json& j) { j["profile"] = profile_json(sc, w); };
   if (m) h["mechanism"] = [m](Json& j) { j["mechanism"] = mechanism_json(*m); };
   if constexpr (requires { sc.epsilon; })
@@ -243,6 +244,23 @@ std::string mechanism_summary(const dir::Mechanism& m) {
   return fmt::format("mechanism  {}: alpha = {} N, mu_+ = {}, mu_- = {}, rho_+ = {} N, rho_- = {} N\n",
                      dir::to_string(m.params().kind), format_value(l.alpha), format_value(l.mu_plus),
                      format_value(l.mu_minus), format_value(l.rho_plus), format_value(l.rho_minus));
+}
+
+/// A key path without its index ("crawler.feet[0]" -> "crawler.feet").
+std::string_view split_key(std::string_view key) { return key.substr(0, key.find('[')); }
+
+/// The summary's line of a [sweep] ("" without one).
+std::string sweep_summary(const std::optional<Sweep>& sweep, std::size_t cases) {
+  if (!sweep) return {};
+  return fmt::format("sweep      {} = {} ({} case{}, column \"{}\")\n", sweep->parameter,
+                     fmt::join(sweep->values, ", "), cases, cases == 1 ? "" : "s", sweep->column);
+}
+
+/// A swept report's note, "sweep" and "cases" (detail::report_sweep); nothing without a [sweep].
+void add_sweep_report(Json& r, const std::optional<Sweep>& sweep, const Json& entries) {
+  if (!sweep) return;
+  r["note"] = "parameters are those of the file; each case sets the swept key to its value";
+  detail::report_sweep(r, sweep, &entries);
 }
 
 std::string case_label(double eps) { return eps == 0.0 ? "limit" : fmt::format("eps = {} m", format_value(eps)); }
@@ -279,40 +297,82 @@ DirectionalCoefficientsScenario parse_coefficients(const Section& root, std::str
   };
   h.before["output"] = [&sc](const Section&) { sc.output.plot_x = sc.angle_column(); };
   read_directional(root, sc, "directional_coefficients", name, source, h);
-  if (sc.mechanism.kind == dir::MechanismKind::vertical)
-    throw InvalidInput("mechanism.kind = \"vertical\": the coefficients are swept over the slant, so the mechanism "
-                       "must be \"slanted\" (theta, eq. 3.14) or \"angular\" (theta_lim, eq. 3.24); the vertical "
-                       "spring has mu_+- = omega_+-");
   const Section r = root.table("range");
-  const auto [lo, hi] = sc.admissible();
-  if (!(lo < hi))
-    throw InvalidInput(fmt::format("profile: omega_+ = {}, omega_- = {}: no angle satisfies eq. 3.17 (it needs "
-                                   "-omega_+ omega_- < 1)",
-                                   format_value(dir::Profile(sc.profile).omega_plus()),
-                                   format_value(dir::Profile(sc.profile).omega_minus())));
   sc.from_included = r.has("from_rad");
   sc.to_included = r.has("to_rad");
-  if (!sc.from_included) sc.from_rad = lo;
-  if (!sc.to_included) sc.to_rad = hi;
-  const std::string rule = sc.mechanism.kind == dir::MechanismKind::slanted
-                               ? "the admissible range of theta, 0 < theta < arccot(omega_+) (eq. 3.9)"
-                               : "the admissible range of theta_lim, arctan(-omega_-) < theta_lim < "
-                                 "arccot(omega_+) (eq. 3.17)";
-  for (const auto& [key, value] : {std::pair{"from_rad", sc.from_rad}, std::pair{"to_rad", sc.to_rad}})
-    if (r.has(key) && !(value > lo && value < hi))
-      throw InvalidInput(fmt::format("{} = {}: must lie in ({}, {}), {}", r.key(key), format_value(value),
-                                     format_value(lo), format_value(hi), rule));
-  if (!(sc.from_rad < sc.to_rad))
-    throw InvalidInput(fmt::format("range.to_rad = {}: must be > range.from_rad = {}", format_value(sc.to_rad),
-                                   format_value(sc.from_rad)));
-  check_columns(sc.output, {sc.angle_column(), "mu_plus", "mu_minus"});
+  validate(sc);
+  sc.sweep = detail::read_key_path_sweep(root, {sc.angle_column(), "mu_plus", "mu_minus"});
   return sc;
+}
+
+/// The cases of a loop or crawler study: every eps case (epsilon_cases) of every [sweep] case, in that order (case
+/// i is sweep case i / n_eps, eps case i % n_eps); under a [sweep] the sweep column and its value, each labelled
+/// "<parameter> = <value>, <eps label>", else the eps cases themselves.
+template <class Sc>
+detail::StudyCases swept_epsilon_cases(const Sc& sc, const std::vector<Sc>& cases) {
+  detail::StudyCases eps = epsilon_cases(sc.epsilon);
+  if (!sc.sweep) return eps;
+  detail::StudyCases out{.column = sc.sweep->column, .values = {}, .labels = {}, .legend = true};
+  for (const Sc& c : cases)
+    for (std::size_t e = 0; e < eps.values.size(); ++e) {
+      out.values.push_back(c.sweep_value);
+      out.labels.push_back(
+          fmt::format("{} = {}, {}", sc.sweep->parameter, format_value(*c.sweep_value), eps.labels[e]));
+    }
+  return out;
+}
+
+/// A loop's or crawler's [sweep]: its cases times the eps cases at most detail::kMaxCases.
+void check_swept_epsilon(const std::optional<Sweep>& sweep, const EpsilonList& e) {
+  if (!sweep) return;
+  const std::size_t n_eps = e.values_m.size() + (e.limit ? 1 : 0);
+  if (sweep->values.size() * n_eps > detail::kMaxCases)
+    throw InvalidInput(fmt::format("sweep.values has {} entries, each run at the {} eps cases of [epsilon]: {} cases, "
+                                   "at most {} (Limits in docs/scenarios.md)",
+                                   sweep->values.size(), n_eps, sweep->values.size() * n_eps, detail::kMaxCases));
+}
+
+/// Under a [sweep], the eps of each row as a column before the series' own (the sweep column comes first).
+TimeSeries with_epsilon_column(TimeSeries series, bool swept, double eps) {
+  if (!swept) return series;
+  series.columns.insert(series.columns.begin(), std::vector<double>(series.rows(), eps));
+  series.names.insert(series.names.begin(), "epsilon_m");
+  return series;
 }
 
 }  // namespace
 
 std::string DirectionalCoefficientsScenario::angle_column() const {
   return mechanism.kind == dir::MechanismKind::slanted ? "theta_rad" : "theta_lim_rad";
+}
+
+void validate(DirectionalCoefficientsScenario& sc) {
+  sc.profile.validate("profile");
+  if (sc.mechanism.kind == dir::MechanismKind::vertical)
+    throw InvalidInput("mechanism.kind = \"vertical\": the coefficients are swept over the slant, so the mechanism "
+                       "must be \"slanted\" (theta, eq. 3.14) or \"angular\" (theta_lim, eq. 3.24); the vertical "
+                       "spring has mu_+- = omega_+-");
+  const auto [lo, hi] = sc.admissible();
+  if (!(lo < hi))
+    throw InvalidInput(fmt::format("profile: omega_+ = {}, omega_- = {}: no angle satisfies eq. 3.17 (it needs "
+                                   "-omega_+ omega_- < 1)",
+                                   format_value(dir::Profile(sc.profile).omega_plus()),
+                                   format_value(dir::Profile(sc.profile).omega_minus())));
+  if (!sc.from_included) sc.from_rad = lo;
+  if (!sc.to_included) sc.to_rad = hi;
+  const std::string rule = sc.mechanism.kind == dir::MechanismKind::slanted
+                               ? "the admissible range of theta, 0 < theta < arccot(omega_+) (eq. 3.9)"
+                               : "the admissible range of theta_lim, arctan(-omega_-) < theta_lim < "
+                                 "arccot(omega_+) (eq. 3.17)";
+  for (const auto& [key, value, given] : {std::tuple{"range.from_rad", sc.from_rad, sc.from_included},
+                                          std::tuple{"range.to_rad", sc.to_rad, sc.to_included}})
+    if (given && !(value > lo && value < hi))
+      throw InvalidInput(fmt::format("{} = {}: must lie in ({}, {}), {}", key, format_value(value), format_value(lo),
+                                     format_value(hi), rule));
+  if (!(sc.from_rad < sc.to_rad))
+    throw InvalidInput(fmt::format("range.to_rad = {}: must be > range.from_rad = {}", format_value(sc.to_rad),
+                                   format_value(sc.from_rad)));
+  check_columns(sc.output, {sc.angle_column(), "mu_plus", "mu_minus"});
 }
 
 std::pair<double, double> DirectionalCoefficientsScenario::admissible() const {
@@ -337,6 +397,9 @@ TimeSeries DirectionalCoefficientsScenario::solve() const {
   return out;
 }
 
+DirectionalCoefficientsStudy::DirectionalCoefficientsStudy(DirectionalCoefficientsScenario scenario)
+    : cases_(detail::sweep_cases(scenario)), sc_(std::move(scenario)) {}
+
 std::string DirectionalCoefficientsStudy::summary() const {
   const dir::Profile w(sc_.profile);
   std::string s = base_summary(sc_, kind(), w);
@@ -346,14 +409,25 @@ std::string DirectionalCoefficientsStudy::summary() const {
   s += fmt::format("range      {} points in {}{}, {}{} (admissible ({}, {}))\n", sc_.points,
                    sc_.from_included ? "[" : "(", format_value(sc_.from_rad), format_value(sc_.to_rad),
                    sc_.to_included ? "]" : ")", format_value(lo), format_value(hi));
+  s += sweep_summary(sc_.sweep, cases_.size());
   s += fmt::format("plot       {} against {}\n", fmt::join(sc_.output.plot_y, ", "), sc_.output.plot_x);
   return s;
 }
 
 RunResult DirectionalCoefficientsStudy::run(const ProgressCallback& progress) const {
+  const auto describe = [&](std::size_t i, TimeSeries& series, Json& entry) {
+    if (sc_.sweep) {  // each case's value, label and sampled interval (a defaulted end follows the case's profile)
+      const DirectionalCoefficientsScenario& c = cases_[i];
+      entry[sc_.sweep->column] = *c.sweep_value;
+      entry["label"] = fmt::format("{} = {}", sc_.sweep->parameter, format_value(*c.sweep_value));
+      entry["from_rad"] = c.from_rad;
+      entry["to_rad"] = c.to_rad;
+    }
+    return std::move(series);
+  };
   detail::StudyRun run = detail::run_study(
-      kind(), sc_, {}, [&](std::size_t, const auto&) { return sc_.solve(); },
-      [](std::size_t, TimeSeries& series, Json&) { return std::move(series); }, progress);
+      kind(), sc_, detail::study_cases(sc_, cases_), [&](std::size_t i, const auto&) { return cases_[i].solve(); },
+      describe, progress);
   const dir::Profile w(sc_.profile);
   Json& r = run.result.report;
   JsonWriter::Hooks h;
@@ -368,7 +442,10 @@ RunResult DirectionalCoefficientsStudy::run(const ProgressCallback& progress) co
   r["formula"] = sc_.mechanism.kind == dir::MechanismKind::slanted
                      ? "mu_+- = omega_+- / (1 - omega_+- tan(theta)) (paper 2, eq. 3.14)"
                      : "mu_+- = omega_+- / (1 + omega_+- cot(theta_lim)) (paper 2, eq. 3.24)";
-  r["columns"] = Json(run.result.cases.front().series.names);
+  Keys columns = run.result.cases.front().series.names;  // the CSV's, as the loop and crawler list them
+  if (sc_.sweep) columns.insert(columns.begin(), sc_.sweep->column);
+  r["columns"] = Json(columns);
+  add_sweep_report(r, sc_.sweep, run.entries);
   return std::move(run.result);
 }
 
@@ -409,22 +486,33 @@ DirectionalLoopScenario parse_loop(const Section& root, std::string_view name, c
                                      "are integrated by cvode_bdf; valid here: auto, cvode_bdf)",
                                      s.key("method"), *name));
   };
-  bool eps_scalar = false;
-  add_epsilon_hook(h, sc.epsilon, eps_scalar);
+  add_epsilon_hook(h, sc.epsilon);
   read_directional(root, sc, "directional_loop", name, source, h);
+  validate(sc);
+  Keys columns{"epsilon_m"};
+  columns.insert(columns.end(), kLoopColumns.begin(), kLoopColumns.end());
+  sc.sweep = detail::read_key_path_sweep(root, columns);
+  check_swept_epsilon(sc.sweep, sc.epsilon);
+  return sc;
+}
+
+}  // namespace
+
+void validate(const DirectionalLoopScenario& sc) {
+  sc.profile.validate("profile");
   const dir::Mechanism mechanism(sc.mechanism, dir::Profile(sc.profile), "mechanism");
   sc.drive.validate("drive");
   if (sc.cycles > kMaxLoopCycles)  // the triangle has 2 vertices per cycle, each solved through
     throw InvalidInput(fmt::format("drive.cycles = {}: at most {} cycles (Limits in docs/scenarios.md)",
                                    format_value(sc.cycles), format_value(kMaxLoopCycles)));
   sc.driver();  // validates start, amplitude, period and cycles with the drive.* keys
-  check_epsilon(sc.epsilon, mechanism, eps_scalar, loop_path_m(sc), "the drive's path 4 drive.amplitude_m drive.cycles");
+  check_epsilon(sc.epsilon, mechanism, loop_path_m(sc), "the drive's path 4 drive.amplitude_m drive.cycles");
   sc.integrator.validate("integrator");
   check_columns(sc.output, kLoopColumns);
-  return sc;
 }
 
-}  // namespace
+DirectionalLoopStudy::DirectionalLoopStudy(DirectionalLoopScenario scenario)
+    : cases_(detail::sweep_cases(scenario)), sc_(std::move(scenario)) {}
 
 dir::Loading DirectionalLoopScenario::driver() const {
   return dir::Loading::triangle(start_m, amplitude_m, period_s, cycles, "drive");
@@ -448,6 +536,7 @@ std::string DirectionalLoopStudy::summary() const {
   s += fmt::format("cases      {}{} (gamma = {})\n", fmt::join(sc_.epsilon.values_m, ", "),
                    sc_.epsilon.limit ? " m and the limit" : " m", format_value(sc_.epsilon.gamma));
   s += fmt::format("time       {} outputs over [0, {}] s\n", sc_.outputs, format_value(sc_.cycles * sc_.period_s));
+  s += sweep_summary(sc_.sweep, cases_.size());
   s += fmt::format("plot       {} against {}\n", fmt::join(sc_.output.plot_y, ", "), sc_.output.plot_x);
   return s;
 }
@@ -455,38 +544,65 @@ std::string DirectionalLoopStudy::summary() const {
 RunResult DirectionalLoopStudy::run(const ProgressCallback& progress) const {
   const dir::Profile w(sc_.profile);
   const dir::Mechanism m(sc_.mechanism, w, "mechanism");
-  const auto q = sc_.driver();
-  const auto times = sc_.times();
-  const detail::StudyCases cases = epsilon_cases(sc_.epsilon);
-  // The limit first (the reference for the per-case differences), reported in the listed order.
-  const auto limit = dir::limit_loop(m, sc_.drive, q, times);
-  const auto solve = [&](std::size_t i, const std::function<void(double)>& on_progress) {
-    const double eps = *cases.values[i];
-    if (eps == 0.0) return limit;
-    return dir::epsilon_loop(m, {eps, sc_.epsilon.gamma}, sc_.drive, q, times,
-                             options_for(sc_.integrator, sc_.atol_z_per_epsilon, eps, loop_path_m(sc_)), on_progress);
+  const detail::StudyCases eps_cases = epsilon_cases(sc_.epsilon);
+  const std::size_t n_eps = eps_cases.values.size();
+  const detail::StudyCases cases = swept_epsilon_cases(sc_, cases_);
+  const bool swept = sc_.sweep.has_value();
+  // What the eps cases of one [sweep] case share: its mechanism, drive, output times and limit loop (the
+  // reference for the per-case differences), built when its first eps case runs.
+  struct Setup {
+    dir::Mechanism m;
+    dir::Loading q;
+    std::vector<double> times;
+    dir::Loop limit;
   };
-  const auto describe = [&](std::size_t i, dir::Loop& loop, Json& c) {
-    const double eps = *cases.values[i];
-    c["epsilon_m"] = eps;
-    c["label"] = cases.labels[i];
+  std::optional<Setup> setup;
+  std::size_t setup_of = 0;
+  const auto setup_for = [&](std::size_t k) -> const Setup& {
+    if (!setup || setup_of != k) {
+      const DirectionalLoopScenario& c = cases_[k];
+      const dir::Mechanism mk(c.mechanism, dir::Profile(c.profile), "mechanism");
+      const auto q = c.driver();
+      const auto times = c.times();
+      auto limit = dir::limit_loop(mk, c.drive, q, times);
+      setup.reset();
+      setup.emplace(Setup{mk, q, times, std::move(limit)});
+      setup_of = k;
+    }
+    return *setup;
+  };
+  const auto solve = [&](std::size_t i, const std::function<void(double)>& on_progress) {
+    const DirectionalLoopScenario& c = cases_[i / n_eps];
+    const Setup& su = setup_for(i / n_eps);
+    const double eps = *eps_cases.values[i % n_eps];
+    if (eps == 0.0) return su.limit;
+    return dir::epsilon_loop(su.m, {eps, c.epsilon.gamma}, c.drive, su.q, su.times,
+                             options_for(c.integrator, c.atol_z_per_epsilon, eps, loop_path_m(c)), on_progress);
+  };
+  const auto describe = [&](std::size_t i, dir::Loop& loop, Json& entry) {
+    const DirectionalLoopScenario& c = cases_[i / n_eps];
+    const dir::Loop& limit = setup_for(i / n_eps).limit;
+    const double eps = *eps_cases.values[i % n_eps];
+    if (swept) entry[sc_.sweep->column] = *c.sweep_value;
+    entry["epsilon_m"] = eps;
+    entry["label"] = cases.labels[i];
     double du = 0.0, dF = 0.0;
-    for (std::size_t k = 0; k < times.size(); ++k) {
+    for (std::size_t k = 0; k < loop.series.rows(); ++k) {
       du = std::max(du, std::abs(loop.series.column("u_m")[k] - limit.series.column("u_m")[k]));
       dF = std::max(dF, std::abs(loop.series.column("F_N")[k] - limit.series.column("F_N")[k]));
     }
-    c["dissipated_J"] = loop.series.column("D_J").back();
-    c["max_abs_u_minus_limit_m"] = du;
-    c["max_abs_F_minus_limit_N"] = dF;
-    c["max_F_N"] = *std::max_element(loop.series.column("F_N").begin(), loop.series.column("F_N").end());
-    c["min_F_N"] = *std::min_element(loop.series.column("F_N").begin(), loop.series.column("F_N").end());
+    entry["dissipated_J"] = loop.series.column("D_J").back();
+    entry["max_abs_u_minus_limit_m"] = du;
+    entry["max_abs_F_minus_limit_N"] = dF;
+    entry["max_F_N"] = *std::max_element(loop.series.column("F_N").begin(), loop.series.column("F_N").end());
+    entry["min_F_N"] = *std::min_element(loop.series.column("F_N").begin(), loop.series.column("F_N").end());
     if (eps > 0.0) {
-      c["gamma"] = sc_.epsilon.gamma;
-      c["steps"] = loop.stats.steps;
-      c["rhs_evaluations"] = loop.stats.rhs_evaluations;
-      c["error_test_failures"] = loop.stats.error_test_failures;
+      entry["gamma"] = c.epsilon.gamma;
+      entry["steps"] = loop.stats.steps;
+      entry["rhs_evaluations"] = loop.stats.rhs_evaluations;
+      entry["error_test_failures"] = loop.stats.error_test_failures;
     }
-    return std::move(loop.series);
+    return with_epsilon_column(std::move(loop.series), swept, eps);
   };
   detail::StudyRun run = detail::run_study(kind(), sc_, cases, solve, describe, progress);
   Json& r = run.result.report;
@@ -497,8 +613,14 @@ RunResult DirectionalLoopStudy::run(const ProgressCallback& progress) const {
   };
   h["time"] = [&](Json& j) { j["outputs"] = sc_.outputs; };
   r["parameters"] = parameters_json(sc_, w, &m, std::move(h));
-  r["columns"] = Json(std::vector<std::string>{"epsilon_m", "t_s", "q_m", "u_m", "p_m", "angle_rad", "F_N", "D_J"});
-  r["cases"] = std::move(run.entries);
+  Keys columns{"epsilon_m", "t_s", "q_m", "u_m", "p_m", "angle_rad", "F_N", "D_J"};
+  if (swept) columns.insert(columns.begin(), sc_.sweep->column);
+  r["columns"] = Json(columns);
+  if (swept) {
+    add_sweep_report(r, sc_.sweep, run.entries);
+  } else {
+    r["cases"] = std::move(run.entries);
+  }
   return std::move(run.result);
 }
 
@@ -521,18 +643,33 @@ DirectionalCrawlerScenario parse_crawler(const Section& root, std::string_view n
   sc.output.plot_x = "t_s";
   sc.output.plot_y = {"center_m"};
   ReaderHooks h;
-  bool eps_scalar = false;
-  add_epsilon_hook(h, sc.epsilon, eps_scalar);
+  add_epsilon_hook(h, sc.epsilon);
   read_directional(root, sc, "directional_crawler", name, source, h);
-  const dir::Mechanism mechanism(sc.mechanism, dir::Profile(sc.profile), "mechanism");
-  sc.crawler.validate("crawler");
-  check_epsilon(sc.epsilon, mechanism, eps_scalar, 2.0 * sc.crawler.feet * sc.crawler.stroke_m * sc.cycles,
-                "the feet's path 2 crawler.feet crawler.stroke_m run.cycles");
-  check_columns(sc.output, crawler_columns(sc.crawler.feet));
+  validate(sc);
+  Keys columns{"epsilon_m"};
+  for (const auto& column : crawler_columns(sc.crawler.feet)) columns.push_back(column);
+  sc.sweep = detail::read_key_path_sweep(root, columns);
+  if (sc.sweep && split_key(sc.sweep->parameter) == "crawler.feet")
+    throw InvalidInput(fmt::format("sweep.parameter = {}: the number of feet sets the CSV's columns (x1_m ... xn_m), "
+                                   "which every case of a sweep shares; run one file per number of feet",
+                                   json_quote(sc.sweep->parameter)));
+  check_swept_epsilon(sc.sweep, sc.epsilon);
   return sc;
 }
 
 }  // namespace
+
+void validate(const DirectionalCrawlerScenario& sc) {
+  sc.profile.validate("profile");
+  const dir::Mechanism mechanism(sc.mechanism, dir::Profile(sc.profile), "mechanism");
+  sc.crawler.validate("crawler");
+  check_epsilon(sc.epsilon, mechanism, 2.0 * sc.crawler.feet * sc.crawler.stroke_m * sc.cycles,
+                "the feet's path 2 crawler.feet crawler.stroke_m run.cycles");
+  check_columns(sc.output, crawler_columns(sc.crawler.feet));
+}
+
+DirectionalCrawlerStudy::DirectionalCrawlerStudy(DirectionalCrawlerScenario scenario)
+    : cases_(detail::sweep_cases(scenario)), sc_(std::move(scenario)) {}
 
 std::string DirectionalCrawlerStudy::summary() const {
   const dir::Profile w(sc_.profile);
@@ -545,6 +682,7 @@ std::string DirectionalCrawlerStudy::summary() const {
                    format_value(c.period_s), format_value(c.phase_lag));
   s += fmt::format("cases      {}{} (gamma = {}), {} cycles\n", fmt::join(sc_.epsilon.values_m, ", "),
                    sc_.epsilon.limit ? " m and the limit" : " m", format_value(sc_.epsilon.gamma), sc_.cycles);
+  s += sweep_summary(sc_.sweep, cases_.size());
   s += fmt::format("plot       {} against {}\n", fmt::join(sc_.output.plot_y, ", "), sc_.output.plot_x);
   return s;
 }
@@ -552,15 +690,31 @@ std::string DirectionalCrawlerStudy::summary() const {
 RunResult DirectionalCrawlerStudy::run(const ProgressCallback& progress) const {
   const dir::Profile w(sc_.profile);
   const dir::Mechanism m(sc_.mechanism, w, "mechanism");
-  const detail::StudyCases cases = epsilon_cases(sc_.epsilon);
+  const detail::StudyCases eps_cases = epsilon_cases(sc_.epsilon);
+  const std::size_t n_eps = eps_cases.values.size();
+  const detail::StudyCases cases = swept_epsilon_cases(sc_, cases_);
+  const bool swept = sc_.sweep.has_value();
+  // The mechanism of the [sweep] case at hand (the file's without a sweep), built when its first eps case runs.
+  std::optional<dir::Mechanism> mechanism;
+  std::size_t mechanism_of = 0;
+  const auto mechanism_for = [&](std::size_t k) -> const dir::Mechanism& {
+    if (!mechanism || mechanism_of != k) {
+      mechanism.reset();
+      mechanism.emplace(cases_[k].mechanism, dir::Profile(cases_[k].profile), "mechanism");
+      mechanism_of = k;
+    }
+    return *mechanism;
+  };
   const auto solve = [&](std::size_t i, const std::function<void(double)>& on_progress) {
-    const double eps = *cases.values[i];
+    const DirectionalCrawlerScenario& c = cases_[i / n_eps];
+    const dir::Mechanism& mc = mechanism_for(i / n_eps);
+    const double eps = *eps_cases.values[i % n_eps];
     dir::CrawlerRun run;
     if (eps == 0.0) {
-      run = dir::crawl_limit(m, sc_.crawler, sc_.cycles, sc_.limit_steps_per_cycle);
+      run = dir::crawl_limit(mc, c.crawler, c.cycles, c.limit_steps_per_cycle);
       // Resample the limit onto the eps-systems' output grid (every steps/samples-th step).
-      if (sc_.limit_steps_per_cycle % sc_.samples_per_cycle == 0) {
-        const std::size_t stride = static_cast<std::size_t>(sc_.limit_steps_per_cycle / sc_.samples_per_cycle);
+      if (c.limit_steps_per_cycle % c.samples_per_cycle == 0) {
+        const std::size_t stride = static_cast<std::size_t>(c.limit_steps_per_cycle / c.samples_per_cycle);
         TimeSeries thinned(run.series.names);
         for (std::size_t k = 0; k < run.series.rows(); k += stride) {
           std::vector<double> row;
@@ -570,25 +724,31 @@ RunResult DirectionalCrawlerStudy::run(const ProgressCallback& progress) const {
         run.series = std::move(thinned);
       }
     } else {
-      run = dir::crawl_epsilon(m, sc_.crawler, {eps, sc_.epsilon.gamma}, sc_.cycles, sc_.samples_per_cycle,
-                               on_progress);
+      run = dir::crawl_epsilon(mc, c.crawler, {eps, c.epsilon.gamma}, c.cycles, c.samples_per_cycle, on_progress);
     }
     return run;
   };
-  const auto describe = [&](std::size_t i, dir::CrawlerRun& run, Json& c) {
-    const double eps = *cases.values[i];
-    c["epsilon_m"] = eps;
-    c["label"] = cases.labels[i];
-    c["advance_per_cycle_m"] = run.advance_per_cycle_m;
-    c["dissipated_J"] = run.series.column("D_J").back();
+  const auto describe = [&](std::size_t i, dir::CrawlerRun& run, Json& entry) {
+    const DirectionalCrawlerScenario& c = cases_[i / n_eps];
+    const double eps = *eps_cases.values[i % n_eps];
+    if (swept) entry[sc_.sweep->column] = *c.sweep_value;
+    entry["epsilon_m"] = eps;
+    entry["label"] = cases.labels[i];
+    entry["advance_per_cycle_m"] = run.advance_per_cycle_m;
+    entry["dissipated_J"] = run.series.column("D_J").back();
     if (eps > 0.0) {
-      c["gamma"] = sc_.epsilon.gamma;
-      c["steps"] = run.stats.steps;
-      c["rhs_evaluations"] = run.stats.rhs_evaluations;
+      entry["gamma"] = c.epsilon.gamma;
+      entry["steps"] = run.stats.steps;
+      entry["rhs_evaluations"] = run.stats.rhs_evaluations;
     } else {
-      c["steps_per_cycle"] = sc_.limit_steps_per_cycle;
+      entry["steps_per_cycle"] = c.limit_steps_per_cycle;
     }
-    return std::move(run.series);
+    if (swept && c.crawler.feet == 2) {
+      const auto& l = mechanism_for(i / n_eps).limit();
+      entry["advance_per_cycle_closed_form_m"] =
+          dir::two_foot_advance(l.rho_plus, l.rho_minus, c.crawler.k_a_N_per_m, c.crawler.stroke_m);
+    }
+    return with_epsilon_column(std::move(run.series), swept, eps);
   };
   detail::StudyRun run = detail::run_study(kind(), sc_, cases, solve, describe, progress);
   Json& r = run.result.report;
@@ -599,8 +759,13 @@ RunResult DirectionalCrawlerStudy::run(const ProgressCallback& progress) const {
         dir::two_foot_advance(m.limit().rho_plus, m.limit().rho_minus, cr.k_a_N_per_m, cr.stroke_m);
   Keys columns{"epsilon_m"};
   for (const auto& name : crawler_columns(cr.feet)) columns.push_back(name);
+  if (swept) columns.insert(columns.begin(), sc_.sweep->column);
   r["columns"] = Json(columns);
-  r["cases"] = std::move(run.entries);
+  if (swept) {
+    add_sweep_report(r, sc_.sweep, run.entries);
+  } else {
+    r["cases"] = std::move(run.entries);
+  }
   return std::move(run.result);
 }
 

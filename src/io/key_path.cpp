@@ -18,6 +18,7 @@
 
 #include "bristle/core/error.hpp"
 #include "bristle/core/schema.hpp"
+#include "bristle/io/directional_scenario.hpp"
 #include "bristle/io/line_scenario.hpp"
 #include "bristle/io/patch_scenario.hpp"
 #include "bristle/io/structures_scenario.hpp"
@@ -34,6 +35,14 @@ using rheology::RheologyKind;
 using schema::Field;
 using schema::Type;
 
+
+/// A kind with the contact's tables ([law], [body1], [body2], [pair]) and their derivations (tau, pair.s, eq. 58);
+/// the directional kinds have none.
+template <class Sc>
+concept WithContact = requires(Sc& sc) {
+  sc.law;
+  sc.body1;
+};
 
 bool starts_with(std::string_view s, std::string_view prefix) { return s.compare(0, prefix.size(), prefix) == 0; }
 bool isotropic(const Mat2& m) { return m(0, 1) == 0.0 && m(1, 0) == 0.0 && m(0, 0) == m(1, 1); }
@@ -190,6 +199,61 @@ struct Kind<StructureStickSlipScenario> {
   }
   static void check(const Sc& sc) { io::validate(sc); }
 };
+
+/// The directional kinds: no contact tables, no signals; the choice of a table ([profile] kind, [mechanism] kind)
+/// says why a key does not apply; io::validate(sc) runs the reader's cross-checks.
+template <class Sc>
+struct DirectionalKind {
+  static constexpr bool kListSignalByName = false;  // no signals
+  static bool signal_by_name(std::string_view) { return false; }
+  static bool listed(const Sc&, std::string_view) { return true; }
+  static std::string context(const Sc& sc, std::string_view table) {
+    if (table == "profile") return fmt::format("profile.kind = \"{}\"", directional::to_string(sc.profile.kind));
+    if (table == "mechanism")
+      return fmt::format("mechanism.kind = \"{}\"", directional::to_string(sc.mechanism.kind));
+    return {};
+  }
+  static std::string signal_unit(const Sc&, std::string_view, std::string_view table_unit) {
+    return std::string(table_unit);
+  }
+  template <class S>
+  static auto declared(S&, std::string_view) -> decltype(&std::declval<S&>().profile.amplitude) {
+    return nullptr;  // the declared keys are lists and texts
+  }
+  static void check(Sc& sc) { io::validate(sc); }
+  /// What a set changes besides the key (restored when a check fails), and how: nothing here.
+  struct Extra {};
+  static Extra save(const Sc&) { return Extra{}; }
+  static void restore(Sc&, const Extra&) {}
+  static void on_set(Sc&, std::string_view) {}
+};
+
+/// range.from_rad / to_rad set are given (sampled, checked against the admissible range); one not given follows the
+/// admissible bound, which validate() re-derives. What a failed set restores besides the key: both ends and flags.
+template <>
+struct Kind<DirectionalCoefficientsScenario> : DirectionalKind<DirectionalCoefficientsScenario> {
+  struct Extra {
+    double from_rad, to_rad;
+    bool from_included, to_included;
+  };
+  static Extra save(const DirectionalCoefficientsScenario& sc) {
+    return Extra{sc.from_rad, sc.to_rad, sc.from_included, sc.to_included};
+  }
+  static void restore(DirectionalCoefficientsScenario& sc, const Extra& e) {
+    sc.from_rad = e.from_rad;
+    sc.to_rad = e.to_rad;
+    sc.from_included = e.from_included;
+    sc.to_included = e.to_included;
+  }
+  static void on_set(DirectionalCoefficientsScenario& sc, std::string_view path) {
+    if (path == "range.from_rad") sc.from_included = true;
+    if (path == "range.to_rad") sc.to_included = true;
+  }
+};
+template <>
+struct Kind<DirectionalLoopScenario> : DirectionalKind<DirectionalLoopScenario> {};
+template <>
+struct Kind<DirectionalCrawlerScenario> : DirectionalKind<DirectionalCrawlerScenario> {};
 
 /// The line kinds: as the patch kinds; their cross-checks also re-derive s, n1, n2 and the case columns.
 template <class Sc>
@@ -378,8 +442,10 @@ void resolve(Sc& sc, std::string_view key, Target<std::is_const_v<Sc>>& t) {
     case St::number:
       if (p.index >= 0) return void(t.status = Status::unknown);
       t.d = f.number_ptr();
-      if (sc.law.kind == LawKind::dahl && starts_with(t.table, "law") && (name == "mu_s" || name == "mu_d"))
-        t.hook = Hook::dahl_mu, t.stribeck = stribeck_of(sc, t.table);
+      if constexpr (WithContact<std::remove_const_t<Sc>>) {
+        if (sc.law.kind == LawKind::dahl && starts_with(t.table, "law") && (name == "mu_s" || name == "mu_d"))
+          t.hook = Hook::dahl_mu, t.stribeck = stribeck_of(sc, t.table);
+      }
       return;
     case St::integer:
       if (p.index >= 0) return void(t.status = Status::unknown);
@@ -398,40 +464,49 @@ void resolve(Sc& sc, std::string_view key, Target<std::is_const_v<Sc>>& t) {
     case St::matrix:
       if (p.index >= 0) return void(t.status = Status::unknown);
       t.m = f.matrix_ptr();
-      if (t.table == "body1" || t.table == "body2") {
-        t.hook = Hook::body_k0;
-        t.body = t.table == "body1" ? 0 : 1;
-        if (t.body == 1 && sc.pair_s) {
-          t.status = Status::derived;
-          t.hint = fmt::format("derived from pair.s = {} (body2.k0 = body1.k0 (1 - s)/s); set pair.s instead",
-                               format_value(*sc.pair_s));
+      if constexpr (WithContact<std::remove_const_t<Sc>>) {
+        if (t.table == "body1" || t.table == "body2") {
+          t.hook = Hook::body_k0;
+          t.body = t.table == "body1" ? 0 : 1;
+          if (t.body == 1 && sc.pair_s) {
+            t.status = Status::derived;
+            t.hint = fmt::format("derived from pair.s = {} (body2.k0 = body1.k0 (1 - s)/s); set pair.s instead",
+                                 format_value(*sc.pair_s));
+          }
         }
       }
       return;
     case St::declared:
-      if (t.table == "body1" || t.table == "body2") {
-        resolve_branch(sc, t, p, name);
-        return;
-      }
-      if (p.index >= 0) return void(t.status = Status::unknown);
-      if (starts_with(t.table, "law") && name == "mu") {
-        t.hook = Hook::dahl_mu;
-        t.stribeck = stribeck_of(sc, t.table);
-        t.d = &t.stribeck->mu_s;
-      } else if (t.table == "law" && name == "sigma0") {
-        t.hook = Hook::sigma0;
-      } else if (t.table == "pair" && name == "s") {
-        t.hook = Hook::pair_s;
-      } else if (t.table == "time" && name == "outputs") {
-        t.hook = Hook::outputs;
-      } else if constexpr (requires { sc.bench; }) {
-        if (t.table == "bench" && name == "normal_load_N") t.d = &sc.bench.normal_load.value;
-        else t.status = Status::not_number;
-      } else {
+      if constexpr (!WithContact<std::remove_const_t<Sc>>) {  // the kind's own declared keys only
+        if (p.index >= 0) return void(t.status = Status::unknown);
         t.d = K::declared(sc, t.path);
         if (!t.d) t.status = Status::not_number;
+        return;
+      } else {
+        if (t.table == "body1" || t.table == "body2") {
+          resolve_branch(sc, t, p, name);
+          return;
+        }
+        if (p.index >= 0) return void(t.status = Status::unknown);
+        if (starts_with(t.table, "law") && name == "mu") {
+          t.hook = Hook::dahl_mu;
+          t.stribeck = stribeck_of(sc, t.table);
+          t.d = &t.stribeck->mu_s;
+        } else if (t.table == "law" && name == "sigma0") {
+          t.hook = Hook::sigma0;
+        } else if (t.table == "pair" && name == "s") {
+          t.hook = Hook::pair_s;
+        } else if (t.table == "time" && name == "outputs") {
+          t.hook = Hook::outputs;
+        } else if constexpr (requires { sc.bench; }) {
+          if (t.table == "bench" && name == "normal_load_N") t.d = &sc.bench.normal_load.value;
+          else t.status = Status::not_number;
+        } else {
+          t.d = K::declared(sc, t.path);
+          if (!t.d) t.status = Status::not_number;
+        }
+        return;
       }
-      return;
     default:
       t.status = t.field.type == Type::table ? Status::unknown : Status::not_number;
       return;
@@ -459,10 +534,15 @@ class Candidates {
   template <class T> void flag(T&, const Field&, bool = true) {}
   template <class T> void choice(T&, const Field&, bool = true) {}
   void declared(const Field& f, bool applies = true) {
-    if (f.type == Type::matrix_list && (prefix_ == "body1" || prefix_ == "body2")) {
-      const std::size_t n = (prefix_ == "body1" ? sc_.body1 : sc_.body2).branches.size();
-      for (std::size_t i = 0; i < n; ++i) add(n == 1 ? std::string(f.key) : fmt::format("{}[{}]", f.key, i), applies);
-    } else if (f.type != Type::text && f.type != Type::text_list) {
+    if constexpr (WithContact<Sc>) {
+      if (f.type == Type::matrix_list && (prefix_ == "body1" || prefix_ == "body2")) {
+        const std::size_t n = (prefix_ == "body1" ? sc_.body1 : sc_.body2).branches.size();
+        for (std::size_t i = 0; i < n; ++i)
+          add(n == 1 ? std::string(f.key) : fmt::format("{}[{}]", f.key, i), applies);
+        return;
+      }
+    }
+    if (f.type != Type::text && f.type != Type::text_list) {
       add(f.key, applies);
     }
   }
@@ -493,7 +573,8 @@ class Candidates {
       if (path == "time.output_dt_s" && sc_.input_form.time_outputs > 0) return;
     }
     if (t.m && !isotropic(*t.m)) return;
-    if (t.hook == Hook::sigma0 && sc_.law.sigma0 && !isotropic(*sc_.law.sigma0)) return;
+    if constexpr (WithContact<Sc>)
+      if (t.hook == Hook::sigma0 && sc_.law.sigma0 && !isotropic(*sc_.law.sigma0)) return;
     if (t.hook == Hook::dahl_mu && t.field.key != "mu") return;  // Dahl: listed as mu
     keys.push_back(std::move(path));
   }
@@ -576,35 +657,43 @@ template <class Sc>
 double get_generic(const Sc& sc, std::string_view key) {
   Target<true> t;
   resolve(sc, key, t);
-  if (t.hook == Hook::tau && t.status == Status::derived) {
-    // tau of branches given by k/c: tau = K^-1 C
-    const rheology::Branch& b = body_of(sc, t.body).branches[t.branch];
-    if (!isotropic(b.k) || !isotropic(b.c)) not_isotropic(key, b.k.inverse() * b.c);
-    return b.c(0, 0) / b.k(0, 0);
-  }
-  if (t.status != Status::ok && t.status != Status::derived) fail(sc, key, t);
-  if (t.d) return *t.d;
-  if (t.m) {
-    if (!isotropic(*t.m)) not_isotropic(key, *t.m);
-    return (*t.m)(0, 0);
-  }
-  if (t.l) return static_cast<double>(*t.l);
-  if (t.i) return static_cast<double>(*t.i);
-  switch (t.hook) {
-    case Hook::pair_s: return *sc.pair_s;
-    case Hook::outputs:
-      if constexpr (requires { sc.time; })
-        return sc.input_form.time_outputs > 0 ? static_cast<double>(sc.input_form.time_outputs)
-                                              : static_cast<double>(sc.time.times().size());
-      break;
-    case Hook::sigma0: {  // as given, else the pair's static stiffness K_static
-      const Mat2 s0 = sc.law.sigma0 ? *sc.law.sigma0 : rheology::ContactPair(sc.body1, sc.body2).K_static();
-      if (!isotropic(s0)) not_isotropic(key, s0);
-      return s0(0, 0);
+  if constexpr (!WithContact<Sc>) {  // a number or an integer in place
+    if (t.status != Status::ok) fail(sc, key, t);
+    if (t.d) return *t.d;
+    if (t.l) return static_cast<double>(*t.l);
+    if (t.i) return static_cast<double>(*t.i);
+    fail(sc, key, t);
+  } else {
+    if (t.hook == Hook::tau && t.status == Status::derived) {
+      // tau of branches given by k/c: tau = K^-1 C
+      const rheology::Branch& b = body_of(sc, t.body).branches[t.branch];
+      if (!isotropic(b.k) || !isotropic(b.c)) not_isotropic(key, b.k.inverse() * b.c);
+      return b.c(0, 0) / b.k(0, 0);
     }
-    default: break;
+    if (t.status != Status::ok && t.status != Status::derived) fail(sc, key, t);
+    if (t.d) return *t.d;
+    if (t.m) {
+      if (!isotropic(*t.m)) not_isotropic(key, *t.m);
+      return (*t.m)(0, 0);
+    }
+    if (t.l) return static_cast<double>(*t.l);
+    if (t.i) return static_cast<double>(*t.i);
+    switch (t.hook) {
+      case Hook::pair_s: return *sc.pair_s;
+      case Hook::outputs:
+        if constexpr (requires { sc.time; })
+          return sc.input_form.time_outputs > 0 ? static_cast<double>(sc.input_form.time_outputs)
+                                                : static_cast<double>(sc.time.times().size());
+        break;
+      case Hook::sigma0: {  // as given, else the pair's static stiffness K_static
+        const Mat2 s0 = sc.law.sigma0 ? *sc.law.sigma0 : rheology::ContactPair(sc.body1, sc.body2).K_static();
+        if (!isotropic(s0)) not_isotropic(key, s0);
+        return s0(0, 0);
+      }
+      default: break;
+    }
+    fail(sc, key, t);
   }
-  fail(sc, key, t);
 }
 
 /// What a set may change beyond the value itself, restored when a check fails.
@@ -625,6 +714,33 @@ struct Saved {
   bool output_dt_given = false;
 };
 
+/// A kind without the contact's tables: the number or integer in place (its range already checked), the kind's
+/// on_set (a coefficients range end becomes given), then its cross-checks; a failure restores what changed.
+template <class Sc>
+void set_in_place(Sc& sc, const Target<false>& t, double value) {
+  using K = Kind<Sc>;
+  const double saved_d = t.d ? *t.d : 0.0;
+  const long saved_l = t.l ? *t.l : 0;
+  const int saved_i = t.i ? *t.i : 0;
+  const Vec2 saved_v = t.v ? *t.v : Vec2::Zero();
+  const auto extra = K::save(sc);
+  try {
+    if (t.v) *t.v = Vec2(value, 0.0);  // a vector without index, as in TOML
+    else if (t.d) *t.d = value;
+    else if (t.l) *t.l = static_cast<long>(value);
+    else if (t.i) *t.i = static_cast<int>(value);
+    K::on_set(sc, t.path);
+    K::check(sc);
+  } catch (...) {
+    if (t.d) *t.d = saved_d;
+    if (t.l) *t.l = saved_l;
+    if (t.i) *t.i = saved_i;
+    if (t.v) *t.v = saved_v;
+    K::restore(sc, extra);
+    throw;
+  }
+}
+
 template <class Sc>
 void set_generic(Sc& sc, std::string_view key, double value) {
   Target<false> t;
@@ -637,126 +753,130 @@ void set_generic(Sc& sc, std::string_view key, double value) {
   if ((t.l || t.i) && (value != std::trunc(value) || std::abs(value) > 2e9))
     throw InvalidInput(fmt::format("{} = {}: must be an integer", key, format_value(value)));
   if (t.m && !isotropic(*t.m)) not_isotropic(key, *t.m);
-  if (t.hook == Hook::sigma0 && sc.law.sigma0 && !isotropic(*sc.law.sigma0)) not_isotropic(key, *sc.law.sigma0);
+  if constexpr (!WithContact<Sc>) {
+    set_in_place(sc, t, value);
+  } else {
+    if (t.hook == Hook::sigma0 && sc.law.sigma0 && !isotropic(*sc.law.sigma0)) not_isotropic(key, *sc.law.sigma0);
 
-  auto& body = body_of(sc, t.body);
-  std::vector<double>& taus = sc.input_form.body_tau[t.body];
-  Saved saved;
-  if (t.d) saved.d = *t.d;
-  if (t.m) saved.m = *t.m;
-  if (t.l) saved.l = *t.l;
-  if (t.i) saved.i = *t.i;
-  if (t.v) saved.v = *t.v;
-  saved.axis1 = sc.law.M.axis1;
-  saved.axis2 = sc.law.M.axis2;
-  saved.sigma0 = sc.law.sigma0;
-  saved.k1 = sc.body1.k_elastic;
-  saved.k2 = sc.body2.k_elastic;
-  if (t.branch < body.branches.size()) saved.branch = body.branches[t.branch];
-  if (t.branch < taus.size()) saved.tau = taus[t.branch];
-  saved.pair_s = sc.pair_s;
-  if constexpr (requires { sc.time; }) saved.time = sc.time;
-  saved.outputs = sc.input_form.time_outputs;
-  saved.output_dt_given = sc.input_form.time_output_dt_given;
-  const rheology::RheologyParams saved_body1 = sc.body1, saved_body2 = sc.body2;  // eq. 58 re-derives branches
-  const Mat2 iso = value * Mat2::Identity();
-  try {
-    if (!body.eq58_tau.empty() && t.hook == Hook::branch && t.gkv && t.main)
-      throw InvalidInput(fmt::format("{}: set by eq. 58 (body{}.c = \"eq58\": c_i = tau_i k0); set body{}.tau or the "
-                                     "stiffness instead",
-                                     key, t.body + 1, t.body + 1));
-    if (!body.eq58_tau.empty() && t.hook == Hook::tau) body.eq58_tau[t.branch] = value;
-    switch (t.hook) {
-      case Hook::plain:
-        if (t.d) *t.d = value;
-        else if (t.m) *t.m = iso;
-        else if (t.l) *t.l = static_cast<long>(value);
-        else if (t.i) *t.i = static_cast<int>(value);
-        break;
-      case Hook::vector_x: *t.v = Vec2(value, 0.0); break;
-      case Hook::dahl_mu: t.stribeck->mu_s = t.stribeck->mu_d = value; break;
-      case Hook::sigma0: sc.law.sigma0 = iso; break;
-      case Hook::body_k0:
-        *t.m = iso;
-        if (t.body == 0 && sc.pair_s)
-          sc.body2.k_elastic = rheology::substrate_stiffness_from_s("pair.s", *sc.pair_s, value) * Mat2::Identity();
-        break;
-      case Hook::pair_s:
-        sc.body2.k_elastic =
-            rheology::substrate_stiffness_from_s("pair.s", value, sc.body1.k_elastic(0, 0)) * Mat2::Identity();
-        sc.pair_s = value;
-        break;
-      case Hook::branch: {  // by tau (a scalar, as written): gkv K = C tau^-1, gm C = K tau (paper 1, eqs. 8, 10)
-        *t.m = iso;
-        rheology::Branch& b = body.branches[t.branch];
-        if (!taus.empty()) {
-          if (t.gkv) b.k = Mat2(b.c / taus[t.branch]);
-          else b.c = Mat2(b.k * taus[t.branch]);
+    auto& body = body_of(sc, t.body);
+    std::vector<double>& taus = sc.input_form.body_tau[t.body];
+    Saved saved;
+    if (t.d) saved.d = *t.d;
+    if (t.m) saved.m = *t.m;
+    if (t.l) saved.l = *t.l;
+    if (t.i) saved.i = *t.i;
+    if (t.v) saved.v = *t.v;
+    saved.axis1 = sc.law.M.axis1;
+    saved.axis2 = sc.law.M.axis2;
+    saved.sigma0 = sc.law.sigma0;
+    saved.k1 = sc.body1.k_elastic;
+    saved.k2 = sc.body2.k_elastic;
+    if (t.branch < body.branches.size()) saved.branch = body.branches[t.branch];
+    if (t.branch < taus.size()) saved.tau = taus[t.branch];
+    saved.pair_s = sc.pair_s;
+    if constexpr (requires { sc.time; }) saved.time = sc.time;
+    saved.outputs = sc.input_form.time_outputs;
+    saved.output_dt_given = sc.input_form.time_output_dt_given;
+    const rheology::RheologyParams saved_body1 = sc.body1, saved_body2 = sc.body2;  // eq. 58 re-derives branches
+    const Mat2 iso = value * Mat2::Identity();
+    try {
+      if (!body.eq58_tau.empty() && t.hook == Hook::branch && t.gkv && t.main)
+        throw InvalidInput(fmt::format("{}: set by eq. 58 (body{}.c = \"eq58\": c_i = tau_i k0); set body{}.tau or the "
+                                       "stiffness instead",
+                                       key, t.body + 1, t.body + 1));
+      if (!body.eq58_tau.empty() && t.hook == Hook::tau) body.eq58_tau[t.branch] = value;
+      switch (t.hook) {
+        case Hook::plain:
+          if (t.d) *t.d = value;
+          else if (t.m) *t.m = iso;
+          else if (t.l) *t.l = static_cast<long>(value);
+          else if (t.i) *t.i = static_cast<int>(value);
+          break;
+        case Hook::vector_x: *t.v = Vec2(value, 0.0); break;
+        case Hook::dahl_mu: t.stribeck->mu_s = t.stribeck->mu_d = value; break;
+        case Hook::sigma0: sc.law.sigma0 = iso; break;
+        case Hook::body_k0:
+          *t.m = iso;
+          if (t.body == 0 && sc.pair_s)
+            sc.body2.k_elastic = rheology::substrate_stiffness_from_s("pair.s", *sc.pair_s, value) * Mat2::Identity();
+          break;
+        case Hook::pair_s:
+          sc.body2.k_elastic =
+              rheology::substrate_stiffness_from_s("pair.s", value, sc.body1.k_elastic(0, 0)) * Mat2::Identity();
+          sc.pair_s = value;
+          break;
+        case Hook::branch: {  // by tau (a scalar, as written): gkv K = C tau^-1, gm C = K tau (paper 1, eqs. 8, 10)
+          *t.m = iso;
+          rheology::Branch& b = body.branches[t.branch];
+          if (!taus.empty()) {
+            if (t.gkv) b.k = Mat2(b.c / taus[t.branch]);
+            else b.c = Mat2(b.k * taus[t.branch]);
+          }
+          break;
         }
-        break;
-      }
-      case Hook::tau: {
-        rheology::Branch& b = body.branches[t.branch];
-        if (t.gkv) b.k = Mat2(b.c / value);
-        else b.c = Mat2(b.k * value);
-        taus[t.branch] = value;
-        break;
-      }
-      case Hook::outputs:
-        if constexpr (requires { sc.time; }) {
-          if (sc.input_form.time_output_dt_given)
-            throw InvalidInput("key \"time.outputs\" cannot be combined with time.output_dt_s; give one of them");
-          if (value != std::trunc(value) || std::abs(value) > 9e15)
-            throw InvalidInput(fmt::format("time.outputs = {}: must be an integer", format_value(value)));
-          if (value < 2.0)
-            throw InvalidInput(fmt::format("time.outputs = {}: must be >= 2 (both ends are output)", format_value(value)));
-          if (value > static_cast<double>(detail::kMaxOutputTimes))
-            throw InvalidInput(fmt::format("time.outputs = {}: at most {} output times are allowed (Limits in docs/scenarios.md)", format_value(value),
-                                           detail::kMaxOutputTimes));
-          sc.input_form.time_outputs = static_cast<std::int64_t>(value);
+        case Hook::tau: {
+          rheology::Branch& b = body.branches[t.branch];
+          if (t.gkv) b.k = Mat2(b.c / value);
+          else b.c = Mat2(b.k * value);
+          taus[t.branch] = value;
+          break;
         }
-        break;
-    }
-    rheology::apply_eq58(sc.body1, "body1");  // c = "eq58": the dampings follow the k0 and tau now set
-    rheology::apply_eq58(sc.body2, "body2");
-    // The table's own cross-checks, as the reader runs them.
-    if (starts_with(t.table, "law")) {
-      if (!sc.law.M.anisotropic) sc.law.M.axis2 = sc.law.M.axis1;  // the reader's isotropic M (lumped.cpp)
-      sc.law.validate("law");
-    }
-    if constexpr (requires { sc.bench; })
-      if (starts_with(t.table, "bench")) sc.bench.validate("bench");
-    if constexpr (requires { sc.time; }) {
-      if (t.table == "time") {
-        if (t.path == "time.output_dt_s") {
-          if (sc.input_form.time_outputs > 0)
-            throw InvalidInput("key \"time.outputs\" cannot be combined with time.output_dt_s; give one of them");
-          sc.input_form.time_output_dt_given = true;
-        }
-        derive_output_dt(sc.input_form, sc.time);
+        case Hook::outputs:
+          if constexpr (requires { sc.time; }) {
+            if (sc.input_form.time_output_dt_given)
+              throw InvalidInput("key \"time.outputs\" cannot be combined with time.output_dt_s; give one of them");
+            if (value != std::trunc(value) || std::abs(value) > 9e15)
+              throw InvalidInput(fmt::format("time.outputs = {}: must be an integer", format_value(value)));
+            if (value < 2.0)
+              throw InvalidInput(fmt::format("time.outputs = {}: must be >= 2 (both ends are output)", format_value(value)));
+            if (value > static_cast<double>(detail::kMaxOutputTimes))
+              throw InvalidInput(fmt::format("time.outputs = {}: at most {} output times are allowed (Limits in docs/scenarios.md)", format_value(value),
+                                             detail::kMaxOutputTimes));
+            sc.input_form.time_outputs = static_cast<std::int64_t>(value);
+          }
+          break;
       }
+      rheology::apply_eq58(sc.body1, "body1");  // c = "eq58": the dampings follow the k0 and tau now set
+      rheology::apply_eq58(sc.body2, "body2");
+      // The table's own cross-checks, as the reader runs them.
+      if (starts_with(t.table, "law")) {
+        if (!sc.law.M.anisotropic) sc.law.M.axis2 = sc.law.M.axis1;  // the reader's isotropic M (lumped.cpp)
+        sc.law.validate("law");
+      }
+      if constexpr (requires { sc.bench; })
+        if (starts_with(t.table, "bench")) sc.bench.validate("bench");
+      if constexpr (requires { sc.time; }) {
+        if (t.table == "time") {
+          if (t.path == "time.output_dt_s") {
+            if (sc.input_form.time_outputs > 0)
+              throw InvalidInput("key \"time.outputs\" cannot be combined with time.output_dt_s; give one of them");
+            sc.input_form.time_output_dt_given = true;
+          }
+          derive_output_dt(sc.input_form, sc.time);
+        }
+      }
+      Kind<Sc>::check(sc);
+    } catch (...) {
+      if (t.d) *t.d = saved.d;
+      if (t.m) *t.m = saved.m;
+      if (t.l) *t.l = saved.l;
+      if (t.i) *t.i = saved.i;
+      if (t.v) *t.v = saved.v;
+      sc.law.M.axis1 = saved.axis1;
+      sc.law.M.axis2 = saved.axis2;
+      sc.law.sigma0 = saved.sigma0;
+      sc.body1.k_elastic = saved.k1;
+      sc.body2.k_elastic = saved.k2;
+      if (t.branch < body.branches.size()) body.branches[t.branch] = saved.branch;
+      if (t.branch < taus.size()) taus[t.branch] = saved.tau;
+      sc.pair_s = saved.pair_s;
+      if constexpr (requires { sc.time; }) sc.time = saved.time;
+      sc.input_form.time_outputs = saved.outputs;
+      sc.input_form.time_output_dt_given = saved.output_dt_given;
+      sc.body1 = saved_body1;
+      sc.body2 = saved_body2;
+      throw;
     }
-    Kind<Sc>::check(sc);
-  } catch (...) {
-    if (t.d) *t.d = saved.d;
-    if (t.m) *t.m = saved.m;
-    if (t.l) *t.l = saved.l;
-    if (t.i) *t.i = saved.i;
-    if (t.v) *t.v = saved.v;
-    sc.law.M.axis1 = saved.axis1;
-    sc.law.M.axis2 = saved.axis2;
-    sc.law.sigma0 = saved.sigma0;
-    sc.body1.k_elastic = saved.k1;
-    sc.body2.k_elastic = saved.k2;
-    if (t.branch < body.branches.size()) body.branches[t.branch] = saved.branch;
-    if (t.branch < taus.size()) taus[t.branch] = saved.tau;
-    sc.pair_s = saved.pair_s;
-    if constexpr (requires { sc.time; }) sc.time = saved.time;
-    sc.input_form.time_outputs = saved.outputs;
-    sc.input_form.time_output_dt_given = saved.output_dt_given;
-    sc.body1 = saved_body1;
-    sc.body2 = saved_body2;
-    throw;
   }
 }
 
@@ -810,6 +930,20 @@ double get_number(const StructureStickSlipScenario& sc, std::string_view key) { 
 void set_number(StructureStickSlipScenario& sc, std::string_view key, double value) { set_generic(sc, key, value); }
 std::vector<std::string> numeric_keys(const StructureStickSlipScenario& sc) { return all_numeric_keys(sc); }
 KeyInfo key_info(const StructureStickSlipScenario& sc, std::string_view key) { return info_generic(sc, key); }
+double get_number(const DirectionalCoefficientsScenario& sc, std::string_view key) { return get_generic(sc, key); }
+void set_number(DirectionalCoefficientsScenario& sc, std::string_view key, double value) {
+  set_generic(sc, key, value);
+}
+std::vector<std::string> numeric_keys(const DirectionalCoefficientsScenario& sc) { return all_numeric_keys(sc); }
+KeyInfo key_info(const DirectionalCoefficientsScenario& sc, std::string_view key) { return info_generic(sc, key); }
+double get_number(const DirectionalLoopScenario& sc, std::string_view key) { return get_generic(sc, key); }
+void set_number(DirectionalLoopScenario& sc, std::string_view key, double value) { set_generic(sc, key, value); }
+std::vector<std::string> numeric_keys(const DirectionalLoopScenario& sc) { return all_numeric_keys(sc); }
+KeyInfo key_info(const DirectionalLoopScenario& sc, std::string_view key) { return info_generic(sc, key); }
+double get_number(const DirectionalCrawlerScenario& sc, std::string_view key) { return get_generic(sc, key); }
+void set_number(DirectionalCrawlerScenario& sc, std::string_view key, double value) { set_generic(sc, key, value); }
+std::vector<std::string> numeric_keys(const DirectionalCrawlerScenario& sc) { return all_numeric_keys(sc); }
+KeyInfo key_info(const DirectionalCrawlerScenario& sc, std::string_view key) { return info_generic(sc, key); }
 
 // ---- a parsed Scenario of any kind that has key paths ---------------------------------------------------
 
@@ -817,7 +951,8 @@ namespace {
 
 [[noreturn]] void no_key_paths(const Scenario& s) {
   throw InvalidInput(fmt::format("kind = \"{}\": has no key paths yet (lumped, line_steady, line_transient, "
-                                 "patch_steady_map, patch_transient and structure_stick_slip have them)",
+                                 "patch_steady_map, patch_transient, structure_stick_slip, directional_coefficients, "
+                                 "directional_loop and directional_crawler have them)",
                                  s.kind()));
 }
 
@@ -872,6 +1007,16 @@ void set_line_study(Study& study, std::string_view key, double value) {
   study = Study(std::move(cases));
 }
 
+/// A study of one scenario with a key-path [sweep]: the swept key refused, the value set on a copy, the study (its
+/// sweep cases, each validated) rebuilt from it; the study is unchanged on any error.
+template <class Study>
+void set_study(Study& study, std::string_view key, double value) {
+  auto sc = study.scenario();
+  refuse_swept(sc.sweep, key);
+  set_number(sc, key, value);
+  study = Study(std::move(sc));
+}
+
 /// The one case of `s` a key is read from: a lumped study's cases must agree on the value.
 template <class F>
 auto with_case(const Scenario& s, F&& f) {
@@ -881,6 +1026,9 @@ auto with_case(const Scenario& s, F&& f) {
   if (const auto* t = dynamic_cast<const StructureStickSlipStudy*>(&s)) return f(t->scenario());
   if (const auto* ls = dynamic_cast<const LineSteadyStudy*>(&s)) return f(ls->cases().front());
   if (const auto* lt = dynamic_cast<const LineTransientStudy*>(&s)) return f(lt->cases().front());
+  if (const auto* dc = dynamic_cast<const DirectionalCoefficientsStudy*>(&s)) return f(dc->scenario());
+  if (const auto* dl = dynamic_cast<const DirectionalLoopStudy*>(&s)) return f(dl->scenario());
+  if (const auto* dr = dynamic_cast<const DirectionalCrawlerStudy*>(&s)) return f(dr->scenario());
   no_key_paths(s);
 }
 
@@ -926,6 +1074,12 @@ void set_number(Scenario& s, std::string_view key, double value) {
     set_line_study(*ls, key, value);
   } else if (auto* lt = dynamic_cast<LineTransientStudy*>(&s)) {
     set_line_study(*lt, key, value);
+  } else if (auto* dc = dynamic_cast<DirectionalCoefficientsStudy*>(&s)) {
+    set_study(*dc, key, value);
+  } else if (auto* dl = dynamic_cast<DirectionalLoopStudy*>(&s)) {
+    set_study(*dl, key, value);
+  } else if (auto* dr = dynamic_cast<DirectionalCrawlerStudy*>(&s)) {
+    set_study(*dr, key, value);
   } else {
     no_key_paths(s);
   }

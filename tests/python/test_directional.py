@@ -282,3 +282,128 @@ def test_progress_and_ctrl_c_in_the_eps_solves():
     finally:
         timer.cancel()
     assert time.monotonic() - start < 5.0  # interrupted, not run to the end
+
+
+# ---- Scenario files: key paths and the [sweep] of every kind (issue 15) -------------------------------------
+
+COEFFICIENTS = """kind = "directional_coefficients"
+[profile]
+kind = "sine"
+amplitude = {a}
+[mechanism]
+kind = "slanted"
+[range]
+points = 20
+"""
+
+LOOP = """kind = "directional_loop"
+[profile]
+kind = "sine"
+amplitude = 0.07957747154594767
+[mechanism]
+kind = "slanted"
+rest_length_m = 1.5
+theta_rad = {theta}
+[drive]
+amplitude_m = 0.8
+cycles = 1.0
+[epsilon]
+values_m = [0.1]
+[time]
+outputs = 200
+[integrator]
+rtol = 1e-8
+"""
+
+CRAWLER = """kind = "directional_crawler"
+[profile]
+kind = "sine"
+amplitude = 0.07957747154594767
+[mechanism]
+kind = "angular"
+length_m = 1.25
+[crawler]
+feet = 2
+k_a_N_per_m = {ka}
+stroke_m = 0.2
+[epsilon]
+values_m = [0.1]
+[run]
+cycles = 2
+samples_per_cycle = 20
+limit_steps_per_cycle = 200
+"""
+
+
+def sweep_table(parameter, values, column=None):
+    text = f'[sweep]\nparameter = "{parameter}"\nvalues = {values}\n'
+    return text + (f'column = "{column}"\n' if column else "")
+
+
+@pytest.mark.parametrize(
+    "template, field, parameter, values, column, first_columns, bad, clash",
+    [
+        (COEFFICIENTS, "a", "profile.amplitude", [0.01, 0.03], "A", ["A", "theta_rad", "mu_plus"],
+         ("range.points", 1, r"range.points = 1: must be in \[2, 1000000\]"), "mu_plus"),
+        (LOOP, "theta", "mechanism.theta_rad", [0.4, 0.5], None, ["theta_rad", "epsilon_m", "t_s"],
+         ("mechanism.theta_rad", 2, r"mechanism.theta_rad = 2: must lie in \[0, 1.57"), "F_N"),
+        (CRAWLER, "ka", "crawler.k_a_N_per_m", [5.0, 10.0], "ka", ["ka", "epsilon_m", "t_s"],
+         ("crawler.k_a_N_per_m", -1, r"crawler.k_a_N_per_m = -1: must be > 0"), "center_m"),
+    ],
+    ids=["coefficients", "loop", "crawler"],
+)
+def test_directional_kinds_sweep_any_numeric_key_from_toml(
+    template, field, parameter, values, column, first_columns, bad, clash, cli, tmp_path
+):
+    # [sweep] of the directional kinds (issue 15: one sweep syntax), applied by key path: each case is the file with
+    # that value (bitwise: the swept CSV is the edited files' CSVs, each row after the value), the sweep column first
+    # (then epsilon_m for the loop and crawler, whose every sweep case runs every eps and the limit), the sweep and
+    # each case in the report; bristle.get/set work on the kind; set() refuses the swept key; a bad value names the
+    # case and the key, and the CLI exits 2 without writing anything.
+    base = template.format(**{field: values[0]})
+    study = bristle.io.parse_scenario_string(base + sweep_table(parameter, values, column), "d")
+    column = column or parameter.rsplit(".", 1)[1]
+    one = [bristle.io.parse_scenario_string(template.format(**{field: v}), "d") for v in values]
+    assert study.case_count == sum(o.case_count for o in one)
+    result = study.run()
+    assert result.sweep_column == column
+    lines = result.csv_text().splitlines()
+    assert lines[0].split(",")[:3] == first_columns
+    expected = []
+    for v, o in zip(values, one):
+        expected += [f"{v:g},{line}" for line in o.run().csv_text().splitlines()[1:]]
+    assert lines[1:] == expected  # bitwise: the same 17-digit text
+    report = result.report
+    assert report["sweep"] == {"parameter": parameter, "column": column, "values": values}
+    assert report["columns"][:2] == first_columns[:2]
+    assert [c[column] for c in report["cases"]] == [v for v, o in zip(values, one) for _ in range(o.case_count)]
+    # key paths: set on the first file gives the second
+    edited = bristle.io.parse_scenario_string(template.format(**{field: values[0]}), "d")
+    assert bristle.get(edited, parameter) == values[0]
+    bristle.set(edited, parameter, values[1])
+    assert bristle.get(edited, parameter) == values[1]
+    assert edited.run().csv_text() == one[1].run().csv_text()
+    with pytest.raises(ValueError, match=rf'^{parameter}: is the parameter of the sweep \(sweep.parameter = "{parameter}"\)'):
+        bristle.set(study, parameter, values[1])
+    key, value, message = bad
+    bad_text = base + sweep_table(key, [bristle.get(one[0], key), value])
+    with pytest.raises(ValueError, match=rf"^sweep case 2 of 2 \({key} = {value}\): {message}"):
+        bristle.io.parse_scenario_string(bad_text, "d")
+    with pytest.raises(ValueError, match=rf'^sweep.column = "{clash}": clashes with an output column'):
+        bristle.io.parse_scenario_string(base + sweep_table(parameter, values, clash), "d")
+    (tmp_path / "bad.toml").write_text(bad_text)
+    out = tmp_path / "out"
+    done = subprocess.run([str(cli), "run", str(tmp_path / "bad.toml"), "--out", str(out)], capture_output=True, text=True)
+    assert done.returncode == 2, done.stderr
+    assert f"sweep case 2 of 2 ({key} = {value})" in done.stderr
+    assert not out.exists() or not any(out.iterdir())
+
+
+def test_directional_sweep_limits():
+    # at most 10,000 cases (sweep values x eps cases); the crawler's feet set its columns and cannot be swept
+    assert bristle.io.parse_scenario_string(LOOP.format(theta=0.5) + sweep_table("drive.k_h_N_per_m", list(range(1, 5001))),
+                                            "d").case_count == 10000
+    with pytest.raises(ValueError, match=r"each run at the 2 eps cases of \[epsilon\]: 10002 cases, at most 10000"):
+        bristle.io.parse_scenario_string(LOOP.format(theta=0.5) + sweep_table("drive.k_h_N_per_m", list(range(1, 5002))), "d")
+    with pytest.raises(ValueError, match=r'^sweep.parameter = "crawler.feet": the number of feet sets the CSV'):
+        bristle.io.parse_scenario_string(CRAWLER.format(ka=10.0) + sweep_table("crawler.feet", [2, 3]), "d")

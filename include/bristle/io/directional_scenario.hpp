@@ -13,9 +13,10 @@
 //                                      limit law, and the advance per cycle of each.
 //
 // Tables: [profile] (the surface w), [mechanism] (the bristle), and per kind [range]; [drive],
-// [epsilon], [time], [integrator]; [crawler], [epsilon], [run]; and [output]. Every key, unit, default
-// and range is documented in docs/directional.md ("Scenario files"). Unknown keys are errors that
-// suggest the nearest key; every value is checked by the library with the TOML key in the message.
+// [epsilon], [time], [integrator]; [crawler], [epsilon], [run]; [sweep] (one case per value of a numeric key,
+// set by key path: io/key_path.hpp; the loop and crawler run every eps case at each value); and [output]. Every
+// key, unit, default and range is documented in docs/directional.md ("Scenario files"). Unknown keys are errors
+// that suggest the nearest key; every value is checked by the library with the TOML key in the message.
 #include <filesystem>
 #include <memory>
 #include <optional>
@@ -41,6 +42,8 @@ struct DirectionalBase {
   std::string profile_file;  // [profile] file, when the table was read from a CSV file
   directional::MechanismParams mechanism;
   OutputOptions output;
+  std::optional<Sweep> sweep;         // [sweep]: one case per value of a numeric key (applied by key path)
+  std::optional<double> sweep_value;  // this case's value of sweep->parameter
 };
 
 /// kind = "directional_coefficients".
@@ -61,6 +64,7 @@ struct EpsilonList {
   std::vector<double> values_m{1e-1, 1e-2, 1e-3};
   double gamma = 1.0;
   bool limit = true;  // add the limit as a case with epsilon_m = 0
+  bool scalar = false;  // values_m was written as a number (messages name "epsilon.values_m", not "[i]")
 };
 
 /// kind = "directional_loop".
@@ -151,6 +155,7 @@ void serialize(Archive& a, Self& sc) {
                          .range = schema::finite(), .doc = "last angle (sampled), > from_rad",
                          .equation = "paper 2, eqs. 3.9, 3.17"});
   });
+  serialize_sweep_table(a, sc.sweep);
   serialize_directional_output(a, sc, "theta_rad or theta_lim_rad", "[\"mu_plus\", \"mu_minus\"]");
 }
 
@@ -192,6 +197,7 @@ void serialize(Archive& a, Self& sc) {
     b.integer(sc.outputs, {.key = "outputs", .type = Type::integer, .default_value = "2000",
                            .range = schema::integer_in(2, 1e6), .doc = "output times over the cycles"});
   });
+  serialize_sweep_table(a, sc.sweep);
   serialize_directional_output(a, sc, "\"q_m\"", "[\"F_N\"]");
 }
 
@@ -214,6 +220,7 @@ void serialize(Archive& a, Self& sc) {
                                          .default_value = "2000", .range = schema::integer_in(4, 1e6),
                                          .doc = "steps per cycle of the limit"});
   });
+  serialize_sweep_table(a, sc.sweep);
   serialize_directional_output(a, sc, "\"t_s\"", "[\"center_m\"]");
 }
 
@@ -230,45 +237,70 @@ DirectionalCrawlerScenario parse_directional_crawler_string(std::string_view tom
 
 class DirectionalCoefficientsStudy final : public Scenario {
  public:
-  explicit DirectionalCoefficientsStudy(DirectionalCoefficientsScenario scenario) : sc_(std::move(scenario)) {}
+  explicit DirectionalCoefficientsStudy(DirectionalCoefficientsScenario scenario);
   std::string_view kind() const override { return "directional_coefficients"; }
   const std::string& name() const override { return sc_.name; }
-  std::size_t case_count() const override { return 1; }
+  std::size_t case_count() const override { return cases_.size(); }
   std::string summary() const override;
   RunResult run(const ProgressCallback& progress = {}) const override;
   const DirectionalCoefficientsScenario& scenario() const { return sc_; }
+  /// One per [sweep] value (the scenario itself without a sweep).
+  const std::vector<DirectionalCoefficientsScenario>& cases() const { return cases_; }
 
  private:
+  std::vector<DirectionalCoefficientsScenario> cases_;
   DirectionalCoefficientsScenario sc_;
 };
 
 class DirectionalLoopStudy final : public Scenario {
  public:
-  explicit DirectionalLoopStudy(DirectionalLoopScenario scenario) : sc_(std::move(scenario)) {}
+  explicit DirectionalLoopStudy(DirectionalLoopScenario scenario);
   std::string_view kind() const override { return "directional_loop"; }
   const std::string& name() const override { return sc_.name; }
-  std::size_t case_count() const override { return sc_.epsilon.values_m.size() + (sc_.epsilon.limit ? 1 : 0); }
+  /// Every [sweep] case runs every eps (and the limit).
+  std::size_t case_count() const override {
+    return cases_.size() * (sc_.epsilon.values_m.size() + (sc_.epsilon.limit ? 1 : 0));
+  }
   std::string summary() const override;
   RunResult run(const ProgressCallback& progress = {}) const override;
   const DirectionalLoopScenario& scenario() const { return sc_; }
+  /// One per [sweep] value (the scenario itself without a sweep).
+  const std::vector<DirectionalLoopScenario>& cases() const { return cases_; }
 
  private:
+  std::vector<DirectionalLoopScenario> cases_;
   DirectionalLoopScenario sc_;
 };
 
 class DirectionalCrawlerStudy final : public Scenario {
  public:
-  explicit DirectionalCrawlerStudy(DirectionalCrawlerScenario scenario) : sc_(std::move(scenario)) {}
+  explicit DirectionalCrawlerStudy(DirectionalCrawlerScenario scenario);
   std::string_view kind() const override { return "directional_crawler"; }
   const std::string& name() const override { return sc_.name; }
-  std::size_t case_count() const override { return sc_.epsilon.values_m.size() + (sc_.epsilon.limit ? 1 : 0); }
+  /// Every [sweep] case runs every eps (and the limit).
+  std::size_t case_count() const override {
+    return cases_.size() * (sc_.epsilon.values_m.size() + (sc_.epsilon.limit ? 1 : 0));
+  }
   std::string summary() const override;
   RunResult run(const ProgressCallback& progress = {}) const override;
   const DirectionalCrawlerScenario& scenario() const { return sc_; }
+  /// One per [sweep] value (the scenario itself without a sweep).
+  const std::vector<DirectionalCrawlerScenario>& cases() const { return cases_; }
 
  private:
+  std::vector<DirectionalCrawlerScenario> cases_;
   DirectionalCrawlerScenario sc_;
 };
+
+/// The reader's checks of a parsed directional scenario that involve more than one key, with the reader's messages:
+/// what io::set_number runs after changing a key (io/key_path.hpp). Coefficients: the mechanism is slanted or angular,
+/// the profile admits an angle, an end of [range] not given follows the admissible bound (re-derived here) and a
+/// given one lies inside it, from_rad < to_rad, the plot's columns. Loop: the profile, mechanism, drive (at most
+/// 10,000 cycles), each eps against the mechanism and the wiggles limit, the integrator, the plot's columns. Crawler:
+/// the profile, mechanism, crawler, each eps and the wiggles limit, the plot's columns.
+void validate(DirectionalCoefficientsScenario& sc);
+void validate(const DirectionalLoopScenario& sc);
+void validate(const DirectionalCrawlerScenario& sc);
 
 /// The registered parsers (ScenarioParser signature).
 std::unique_ptr<Scenario> parse_directional_coefficients_scenario(std::string_view toml, std::string_view name,

@@ -84,6 +84,30 @@ void set_number(StructureStickSlipScenario& sc, std::string_view key_path, doubl
 std::vector<std::string> numeric_keys(const StructureStickSlipScenario& sc);
 KeyInfo key_info(const StructureStickSlipScenario& sc, std::string_view key_path);
 
+// ---- The directional kinds (io/directional_scenario.hpp): the same four functions and rules, by the same mechanism.
+// Their numbers ([profile] amplitude, asymmetry; [mechanism] k, height_m, rest_length_m, theta_rad, length_m,
+// theta_rest_rad as the kind applies them; [range] points, from_rad, to_rad; [drive], [crawler], [time], [integrator]
+// rtol, atol_z_per_epsilon, max_steps; [epsilon] gamma; [run]) are set in place with the schema's range, then
+// io::validate(sc) runs the reader's cross-checks (profile, mechanism, each eps against the mechanism and the wiggles
+// limit, drive, crawler, the admissible range of the angle). range.from_rad / to_rad set counts as given (sampled);
+// one not given follows the admissible bound of the profile and mechanism at hand, as the reader derives it. Lists
+// (epsilon.values_m, a fourier or table profile's points) are not numbers.
+struct DirectionalCoefficientsScenario;  // io/directional_scenario.hpp
+struct DirectionalLoopScenario;
+struct DirectionalCrawlerScenario;
+double get_number(const DirectionalCoefficientsScenario& sc, std::string_view key_path);
+void set_number(DirectionalCoefficientsScenario& sc, std::string_view key_path, double value);
+std::vector<std::string> numeric_keys(const DirectionalCoefficientsScenario& sc);
+KeyInfo key_info(const DirectionalCoefficientsScenario& sc, std::string_view key_path);
+double get_number(const DirectionalLoopScenario& sc, std::string_view key_path);
+void set_number(DirectionalLoopScenario& sc, std::string_view key_path, double value);
+std::vector<std::string> numeric_keys(const DirectionalLoopScenario& sc);
+KeyInfo key_info(const DirectionalLoopScenario& sc, std::string_view key_path);
+double get_number(const DirectionalCrawlerScenario& sc, std::string_view key_path);
+void set_number(DirectionalCrawlerScenario& sc, std::string_view key_path, double value);
+std::vector<std::string> numeric_keys(const DirectionalCrawlerScenario& sc);
+KeyInfo key_info(const DirectionalCrawlerScenario& sc, std::string_view key_path);
+
 // ---- The line kinds (io/line_scenario.hpp): the same four functions and rules, by the same mechanism. The kind's
 // own numbers (line.L_m, line.normal_load_N, kinematics.Vr_mps, line.cells, line.cfl, line.dt_s, a constant signal
 // kinematics.Vx / its keys, [time], and kinematics.V_mps / vx_mps of a map with one velocity) are set in place and
@@ -99,8 +123,8 @@ std::vector<std::string> numeric_keys(const LineTransientScenario& sc);
 KeyInfo key_info(const LineTransientScenario& sc, std::string_view key_path);
 
 // ---- A parsed Scenario (load_scenario, parse_scenario_string) of a kind with key paths: lumped,
-// patch_steady_map, patch_transient, line_steady, line_transient, structure_stick_slip; another kind is an
-// InvalidInput. A line study's
+// patch_steady_map, patch_transient, line_steady, line_transient, structure_stick_slip, directional_coefficients,
+// directional_loop, directional_crawler; another kind (e.g. structure_kernel) is an InvalidInput. A line study's
 // cases must agree on a value read; set applies it to every case (an error names the case) and refuses a key that
 // its [sweep] varies (pair.s under sweep.s, body<i>.tau under sweep.tau<i>). get reads the value (a lumped
 // study's cases must agree: the parameter of a [sweep] differs between them); set applies it to every case

@@ -113,7 +113,9 @@ KeyInfo key_info(const LineTransientScenario& sc, std::string_view key_path);
 // kind is an
 // InvalidInput. A line study's
 // cases must agree on a value read; set applies it to every case (an error names the case) and refuses a key that
-// its [sweep] varies (pair.s under sweep.s, body<i>.tau under sweep.tau<i>). get reads the value (a lumped
+// its [sweep] varies (pair.s under sweep.s, body<i>.tau under sweep.tau<i>). A key-path [sweep] (parameter, values) of
+// every kind but the directional ones is these functions too: the file is parsed once, each case a copy with the value
+// set by set_number (the lumped kind included: no TOML re-writing). get reads the value (a lumped
 // study's cases must agree: the parameter of a [sweep] differs between them); set applies it to every case
 // with the same checks and rebuilds the study in place (a patch map's sweep cases again, each validated;
 // the sweep's own parameter is refused); on any error the scenario is unchanged.

@@ -173,6 +173,21 @@ struct Kind<PatchTransientScenario> : PatchKind<PatchTransientScenario> {
   }
 };
 
+/// The structure kinds: a simply supported beam without contact_positions_m touches at l/2 (the reader's default), so
+/// the contact follows structure.length_m; then the kind's validate(). The position is restored if a check fails.
+template <class Sc>
+void check_structure_kind(Sc& sc) {
+  StructureSpec& s = sc.structure;
+  const std::vector<double> saved = s.beam.contact_positions_m;
+  if (s.contact_at_midspan) s.beam.contact_positions_m = {0.5 * s.beam.length_m};
+  try {
+    io::validate(sc);
+  } catch (...) {
+    s.beam.contact_positions_m = saved;
+    throw;
+  }
+}
+
 template <>
 struct Kind<StructureStickSlipScenario> {
   using Sc = StructureStickSlipScenario;
@@ -197,7 +212,7 @@ struct Kind<StructureStickSlipScenario> {
   static auto declared(S&, std::string_view) -> decltype(&std::declval<S&>().dt_s) {
     return nullptr;
   }
-  static void check(const Sc& sc) { io::validate(sc); }
+  static void check(Sc& sc) { check_structure_kind(sc); }
 };
 
 /// The directional kinds: no contact tables, no signals; the choice of a table ([profile] kind, [mechanism] kind)
@@ -278,6 +293,46 @@ struct Kind<LineTransientScenario> : LineKind<LineTransientScenario> {
   static auto declared(Sc&, std::string_view) -> decltype(&std::declval<Sc&>().time.t_end_s) {
     return nullptr;
   }
+};
+
+// ---- kind = "structure_kernel": no contact tables. The generic walk below (resolve, set_generic, Candidates) runs
+// over a view of the scenario whose law, bodies, pair and input form are never reached (the kernel's schema has no
+// [law], [body1], [body2] or [pair]); serialize(view) is the kernel's serialize().
+struct KernelKeys {
+  StructureKernelScenario* sc = nullptr;
+  laws::LawParams law;
+  rheology::RheologyParams body1, body2;
+  std::optional<double> pair_s;
+  LumpedInputForm input_form;
+};
+
+template <class Archive, schema::Of<KernelKeys> Self>
+void serialize(Archive& a, Self& v) {
+  if constexpr (std::is_const_v<Self>) serialize(a, std::as_const(*v.sc));
+  else serialize(a, *v.sc);
+}
+
+template <>
+struct Kind<KernelKeys> {
+  using Sc = KernelKeys;
+  static constexpr bool kListSignalByName = false;  // no signals
+  static bool signal_by_name(std::string_view) { return false; }
+  static bool listed(const Sc&, std::string_view) { return true; }
+  static std::string context(const Sc& v, std::string_view table) {
+    if (table == "kernel" && v.sc->tau_start_s < 0.0)
+      return "a grid without kernel.tau_start_s (the grid (0, kernel.tau_end_s]; give tau_start_s in the file to set "
+             "it)";
+    if (table == "structure") return fmt::format("structure.type = \"{}\"", structures::to_string(v.sc->structure.kind));
+    return {};
+  }
+  static std::string signal_unit(const Sc&, std::string_view, std::string_view table_unit) {
+    return std::string(table_unit);
+  }
+  template <class S>
+  static auto declared(S&, std::string_view) -> std::conditional_t<std::is_const_v<S>, const double*, double*> {
+    return nullptr;
+  }
+  static void check(Sc& v) { check_structure_kind(*v.sc); }
 };
 
 // ---- what a path resolves to -----------------------------------------------------------------------
@@ -945,14 +1000,41 @@ void set_number(DirectionalCrawlerScenario& sc, std::string_view key, double val
 std::vector<std::string> numeric_keys(const DirectionalCrawlerScenario& sc) { return all_numeric_keys(sc); }
 KeyInfo key_info(const DirectionalCrawlerScenario& sc, std::string_view key) { return info_generic(sc, key); }
 
+namespace {
+/// A view of a kernel scenario for the generic walk, only ever read through a const KernelKeys.
+KernelKeys kernel_keys(const StructureKernelScenario& sc) {
+  KernelKeys v;
+  v.sc = const_cast<StructureKernelScenario*>(&sc);
+  return v;
+}
+}  // namespace
+
+double get_number(const StructureKernelScenario& sc, std::string_view key) {
+  const KernelKeys v = kernel_keys(sc);
+  return get_generic(v, key);
+}
+void set_number(StructureKernelScenario& sc, std::string_view key, double value) {
+  KernelKeys v;
+  v.sc = &sc;
+  set_generic(v, key, value);
+}
+std::vector<std::string> numeric_keys(const StructureKernelScenario& sc) {
+  const KernelKeys v = kernel_keys(sc);
+  return all_numeric_keys(v);
+}
+KeyInfo key_info(const StructureKernelScenario& sc, std::string_view key) {
+  const KernelKeys v = kernel_keys(sc);
+  return info_generic(v, key);
+}
+
 // ---- a parsed Scenario of any kind that has key paths ---------------------------------------------------
 
 namespace {
 
 [[noreturn]] void no_key_paths(const Scenario& s) {
   throw InvalidInput(fmt::format("kind = \"{}\": has no key paths yet (lumped, line_steady, line_transient, "
-                                 "patch_steady_map, patch_transient, structure_stick_slip, directional_coefficients, "
-                                 "directional_loop and directional_crawler have them)",
+                                 "patch_steady_map, patch_transient, structure_kernel, structure_stick_slip, "
+                                 "directional_coefficients, directional_loop and directional_crawler have them)",
                                  s.kind()));
 }
 
@@ -1024,6 +1106,7 @@ auto with_case(const Scenario& s, F&& f) {
   if (const auto* m = dynamic_cast<const PatchSteadyMapStudy*>(&s)) return f(m->scenario());
   if (const auto* t = dynamic_cast<const PatchTransientStudy*>(&s)) return f(t->scenario());
   if (const auto* t = dynamic_cast<const StructureStickSlipStudy*>(&s)) return f(t->scenario());
+  if (const auto* k = dynamic_cast<const StructureKernelStudy*>(&s)) return f(k->scenario());
   if (const auto* ls = dynamic_cast<const LineSteadyStudy*>(&s)) return f(ls->cases().front());
   if (const auto* lt = dynamic_cast<const LineTransientStudy*>(&s)) return f(lt->cases().front());
   if (const auto* dc = dynamic_cast<const DirectionalCoefficientsStudy*>(&s)) return f(dc->scenario());
@@ -1070,6 +1153,11 @@ void set_number(Scenario& s, std::string_view key, double value) {
     refuse_swept(sc.sweep, key);
     set_number(sc, key, value);
     *st = StructureStickSlipStudy(std::move(sc));
+  } else if (auto* sk = dynamic_cast<StructureKernelStudy*>(&s)) {
+    StructureKernelScenario sc = sk->scenario();
+    refuse_swept(sc.sweep, key);
+    set_number(sc, key, value);
+    *sk = StructureKernelStudy(std::move(sc));  // the sweep's cases again, each validated
   } else if (auto* ls = dynamic_cast<LineSteadyStudy*>(&s)) {
     set_line_study(*ls, key, value);
   } else if (auto* lt = dynamic_cast<LineTransientStudy*>(&s)) {

@@ -15,6 +15,7 @@
 #include "bristle/contact/bench.hpp"
 #include "bristle/contact/contact_model.hpp"
 #include "bristle/core/error.hpp"
+#include "bristle/io/key_path.hpp"
 #include "bristle/io/scenario.hpp"
 #include "bristle/rheology/contact_pair.hpp"
 #include "csv_table.hpp"
@@ -706,14 +707,32 @@ std::string signal_summary(const contact::Signal& s) { return describe_signal(s)
 
 std::vector<LumpedScenario> parse_lumped(const toml::table& root, std::string_view name,
                                          const ScenarioSource& source) {
-  std::vector<LumpedScenario> cases;
-  for_each_case(root, [&](const toml::table& table, const std::optional<Sweep>& sweep, std::optional<double> value) {
-    LumpedScenario sc = parse_case(table, name, source);
-    sc.sweep = sweep;
-    sc.sweep_value = value;
+  const std::optional<SweepSpec> spec = read_sweep(root);
+  if (!spec) {
+    LumpedScenario sc = parse_case(root, name, source);
     sc.validate();
+    return {std::move(sc)};
+  }
+  // [sweep]: the file is parsed once; each case is a copy with the value set by key path (io::set_number: the
+  // reader's checks and derivations), then the whole-scenario checks; an error names the case.
+  const Sweep& sweep = spec->sweep;
+  check_swept_key(root, sweep.parameter);
+  const LumpedScenario base = parse_case(root, name, source);
+  std::vector<LumpedScenario> cases;
+  cases.reserve(sweep.values.size());
+  for (std::size_t i = 0; i < sweep.values.size(); ++i) {
+    LumpedScenario sc = base;
+    sc.sweep = sweep;
+    sc.sweep_value = sweep.values[i];
+    try {
+      set_number(sc, sweep.parameter, sweep.values[i]);
+      sc.validate();
+    } catch (const InvalidInput& e) {
+      throw InvalidInput(fmt::format("sweep case {} of {} ({} = {}): {}", i + 1, sweep.values.size(), sweep.parameter,
+                                     format_value(sweep.values[i]), e.what()));
+    }
     cases.push_back(std::move(sc));
-  });
+  }
   return cases;
 }
 

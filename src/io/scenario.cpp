@@ -176,30 +176,22 @@ const char* type_name(const toml::node& n) {
 }
 }  // namespace
 
-void substitute(toml::table& root, const std::string& path, const toml::node& value) {
+void check_swept_key(const toml::table& root, const std::string& path) {
   const std::string where = fmt::format("sweep.parameter = {}", json_quote(path));
   const std::vector<PathPart> parts = split_path(path);
-  toml::table* table = &root;
+  const toml::table* table = &root;
   std::string prefix;
   for (std::size_t k = 0; k < parts.size(); ++k) {
     const PathPart& part = parts[k];
     const bool last = k + 1 == parts.size();
     prefix += (prefix.empty() ? "" : ".") + part.name;
-    toml::node* child = table->get(part.name);
-    if (!child && !part.indices.empty()) throw InvalidInput(fmt::format("{}: {} does not exist", where, prefix));
-    if (!child) {
-      if (last) break;  // inserted below
-      table->insert_or_assign(part.name, toml::table{});
-      child = table->get(part.name);
-    }
-    toml::array* parent_array = nullptr;
-    std::size_t index = 0;
+    const toml::node* child = table->get(part.name);
+    if (!child) return;  // absent: the reader's default (a missing table, vector or list: the key path decides)
     for (const std::size_t i : part.indices) {
-      parent_array = child->as_array();
+      const toml::array* parent_array = child->as_array();
       if (!parent_array || i >= parent_array->size())
         throw InvalidInput(fmt::format("{}: {}[{}] does not exist", where, prefix, i));
       child = parent_array->get(i);
-      index = i;
       prefix += fmt::format("[{}]", i);
     }
     if (last) {
@@ -208,44 +200,10 @@ void substitute(toml::table& root, const std::string& path, const toml::node& va
       if (const auto* d = child->as_floating_point(); d && !std::isfinite(d->get()))
         throw InvalidInput(fmt::format("{}: {} = {}: the swept key's base value must be a finite number", where,
                                        prefix, format_value(d->get())));
-      if (parent_array) {
-        if (value.is_integer())
-          parent_array->replace(parent_array->cbegin() + static_cast<std::ptrdiff_t>(index),
-                                value.as_integer()->get());
-        else
-          parent_array->replace(parent_array->cbegin() + static_cast<std::ptrdiff_t>(index),
-                                value.as_floating_point()->get());
-        return;
-      }
-      break;
+      return;
     }
     table = child->as_table();
-    if (!table) throw InvalidInput(fmt::format("{}: {} is {}, not a table", where, prefix, type_name(*child)));
-  }
-  const std::string& name = parts.back().name;
-  if (value.is_integer())
-    table->insert_or_assign(name, value.as_integer()->get());
-  else
-    table->insert_or_assign(name, value.as_floating_point()->get());
-}
-
-void for_each_case(const toml::table& root, const CaseParser& parse_case) {
-  std::optional<SweepSpec> spec = read_sweep(root);
-  if (!spec) {
-    parse_case(root, std::nullopt, std::nullopt);
-    return;
-  }
-  const std::size_t n = spec->sweep.values.size();
-  for (std::size_t i = 0; i < n; ++i) {
-    toml::table copy = root;
-    const toml::node& value = *spec->value_nodes.get(i);
-    substitute(copy, spec->sweep.parameter, value);
-    try {
-      parse_case(copy, spec->sweep, spec->sweep.values[i]);
-    } catch (const InvalidInput& e) {
-      throw InvalidInput(fmt::format("sweep case {} of {} ({} = {}): {}", i + 1, n, spec->sweep.parameter,
-                                     format_value(spec->sweep.values[i]), e.what()));
-    }
+    if (!table) return;  // e.g. a constant signal given as a number ("bench.input.value"): the key path decides
   }
 }
 

@@ -65,15 +65,13 @@ std::optional<SweepSpec> read_sweep(const Section& root);
 /// already writes (`columns`).
 std::optional<Sweep> read_key_path_sweep(const Section& root, const std::vector<std::string>& columns);
 
-/// Sets the value at dotted `path` (components may carry [i] indices into existing arrays) of `root`
-/// to `value`, creating missing tables. The existing value there, if any, must be a number.
-void substitute(toml::table& root, const std::string& path, const toml::node& value);
-
-/// Calls `parse_case` once (no [sweep]), or once per sweep value on a copy of `root` with the value
-/// substituted; an InvalidInput of a sweep case is prefixed "sweep case i (parameter = value): ".
-using CaseParser = std::function<void(const toml::table& root, const std::optional<Sweep>& sweep,
-                                      std::optional<double> value)>;
-void for_each_case(const toml::table& root, const CaseParser& parse_case);
+/// The lumped [sweep]'s checks of its parameter in the file, before the file is parsed: `path` must be a dotted key
+/// whose value, where the file gives one, is a finite number (`sweep.parameter = "law.type": law.type is a string,
+/// not a number`), and an index into a list the file gives must exist. Anything the file does not spell out (an
+/// absent key, table or vector, a constant signal given as a number) is left to the key path (io::set_number), which
+/// names the nearest valid key. Nothing is written: the cases are copies of the parsed scenario with the value set by
+/// key path (lumped.cpp, parse_lumped).
+void check_swept_key(const toml::table& root, const std::string& path);
 
 // ---- Readers of the lumped kind shared with the other kinds (defined in lumped.cpp) --------------
 

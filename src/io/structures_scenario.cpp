@@ -10,6 +10,7 @@
 #include <chrono>
 #include <cmath>
 #include <fstream>
+#include <limits>
 #include <functional>
 #include <optional>
 #include <sstream>
@@ -124,6 +125,27 @@ void read_modes_csv(const std::string& file, const std::filesystem::path& path, 
   }
 }
 
+/// The structure's checks beyond one key: its damping ratios (0 or >= kMinDampingRatio), then the structure itself
+/// (StructureSpec::build, under "structure"). The reader's and set_number's (validate of both kinds).
+void validate_structure(const StructureSpec& spec) {
+  // A tiny positive damping ratio makes the memory kernels decay over 1/(D omega), the window the reduced
+  // model keeps: D = 1e-200 exhausted memory in `check`. 0 (undamped) is exact; otherwise D >= kMinDamping.
+  const auto require_damping = [](const std::string& key, double d) {
+    if (d > 0.0 && d < kMinDampingRatio)
+      throw InvalidInput(fmt::format("{} = {}: must be 0 or >= {} (Limits in docs/scenarios.md)", key,
+                                     format_value(d), format_value(kMinDampingRatio)));
+  };
+  if (spec.kind == st::StructureKind::taut_string) require_damping("structure.damping_ratio", spec.string.damping_ratio);
+  if (spec.kind == st::StructureKind::cantilever || spec.kind == st::StructureKind::simply_supported_beam)
+    require_damping("structure.damping_ratio", spec.beam.damping_ratio);
+  if (spec.kind == st::StructureKind::generic)
+    for (std::size_t i = 0; i < spec.generic.damping_ratios.size(); ++i)
+      require_damping(spec.file.empty() ? fmt::format("structure.damping_ratios[{}]", i)
+                                        : fmt::format("structure.file (mode {} of {})", i + 1, q(spec.file)),
+                      spec.generic.damping_ratios[i]);
+  spec.build();  // validates under "structure"
+}
+
 StructureSpec read_structure(const Section& root, const ScenarioSource& source) {
   const Section s = root.table("structure");
   if (!s.present())
@@ -153,7 +175,10 @@ StructureSpec read_structure(const Section& root, const ScenarioSource& source) 
       p.mass_per_length_kg_per_m = s.number_or("mass_per_length_kg_per_m", p.mass_per_length_kg_per_m);
       p.length_m = s.number_or("length_m", p.length_m);
       p.damping_ratio = s.number_or("damping_ratio", p.damping_ratio);
-      if (spec.kind == st::StructureKind::simply_supported_beam) p.contact_positions_m = {0.5 * p.length_m};
+      if (spec.kind == st::StructureKind::simply_supported_beam) {
+        p.contact_positions_m = {0.5 * p.length_m};
+        spec.contact_at_midspan = !s.has("contact_positions_m");
+      }
       if (const auto chi = s.numbers("contact_positions_m", true)) p.contact_positions_m = *chi;
       break;
     }
@@ -203,22 +228,7 @@ StructureSpec read_structure(const Section& root, const ScenarioSource& source) 
       break;
     }
   }
-  // A tiny positive damping ratio makes the memory kernels decay over 1/(D omega), the window the reduced
-  // model keeps: D = 1e-200 exhausted memory in `check`. 0 (undamped) is exact; otherwise D >= kMinDamping.
-  const auto require_damping = [](const std::string& key, double d) {
-    if (d > 0.0 && d < kMinDampingRatio)
-      throw InvalidInput(fmt::format("{} = {}: must be 0 or >= {} (Limits in docs/scenarios.md)", key,
-                                     format_value(d), format_value(kMinDampingRatio)));
-  };
-  if (spec.kind == st::StructureKind::taut_string) require_damping(s.key("damping_ratio"), spec.string.damping_ratio);
-  if (spec.kind == st::StructureKind::cantilever || spec.kind == st::StructureKind::simply_supported_beam)
-    require_damping(s.key("damping_ratio"), spec.beam.damping_ratio);
-  if (spec.kind == st::StructureKind::generic)
-    for (std::size_t i = 0; i < spec.generic.damping_ratios.size(); ++i)
-      require_damping(spec.file.empty() ? fmt::format("{}[{}]", s.key("damping_ratios"), i)
-                                        : fmt::format("{} (mode {} of {})", s.key("file"), i + 1, q(spec.file)),
-                      spec.generic.damping_ratios[i]);
-  spec.build();  // validates under "structure"
+  validate_structure(spec);
   return spec;
 }
 
@@ -339,7 +349,6 @@ StructureKernelScenario parse_kernel(const Section& root, std::string_view name,
   sc.source = source;
   read_top(root, "structure_kernel", schema_keys<StructureKernelScenario>(""), name, sc.name, sc.description);
   sc.structure = read_structure(root, source);
-  const st::Structure s = sc.structure.build();
   const Section k = root.table("kernel");
   if (!k.present()) root.missing("kernel", "what to evaluate: at least kernel.tau_end_s");
   k.check_keys(schema_keys<StructureKernelScenario>("kernel"));
@@ -351,13 +360,13 @@ StructureKernelScenario parse_kernel(const Section& root, std::string_view name,
     throw InvalidInput(fmt::format("kernel.quantity = {}: unknown kernel (valid: {}){}", q(quantity),
                                    fmt::join(quantities, ", "), suggestion(quantity, quantities)));
   sc.quantity = static_cast<Q>(it - quantities.begin());
-  const int M = s.contact_count();
   for (const auto& [key, target] : {std::pair{"i", &sc.i}, std::pair{"j", &sc.j}}) {
     const auto v = k.integer(key);
     if (!v) continue;
-    if (*v < 0 || *v >= M)
-      throw InvalidInput(fmt::format("{} = {}: must be a contact index in [0, {}]", k.key(key), *v, M - 1));
-    *target = static_cast<int>(*v);
+    if (*v < 0 || *v > std::numeric_limits<int>::max())
+      throw InvalidInput(fmt::format("{} = {}: must be a contact index in [0, {}]", k.key(key), *v,
+                                     sc.structure.build().contact_count() - 1));
+    *target = static_cast<int>(*v);  // against the contact count in validate()
   }
   sc.tau_end_s = k.required_number("tau_end_s", "the last delay tau of the grid, s");
   require_positive(k.key("tau_end_s"), sc.tau_end_s);
@@ -373,13 +382,7 @@ StructureKernelScenario parse_kernel(const Section& root, std::string_view name,
   sc.log_spacing = spacing == "log";
   if (const auto t0 = k.number("tau_start_s")) {
     sc.tau_start_s = *t0;
-    if (sc.log_spacing || sc.quantity == Q::velocity)
-      require_positive(k.key("tau_start_s"), sc.tau_start_s);
-    else
-      require_non_negative(k.key("tau_start_s"), sc.tau_start_s);
-    if (!(sc.tau_start_s < sc.tau_end_s))
-      throw InvalidInput(fmt::format("kernel.tau_start_s = {}: must be < kernel.tau_end_s = {}",
-                                     format_value(sc.tau_start_s), format_value(sc.tau_end_s)));
+    require_non_negative(k.key("tau_start_s"), sc.tau_start_s);  // > 0 and < tau_end_s: validate()
   } else if (sc.log_spacing) {
     k.missing("tau_start_s", "the first delay of a logarithmic grid, s (> 0)");
   } else {
@@ -417,48 +420,13 @@ StructureKernelScenario parse_kernel(const Section& root, std::string_view name,
         throw InvalidInput(fmt::format("{} = {}: must lie in [0, 1) (every mode underdamped)", key, format_value(d)));
       sc.damping_ratios[c] = d;
     }
-  // The report lists the jumps of an undamped string's kernel up to kernel.tau_end_s, 4 per round trip
-  // (tau_end_s = 1e12 s asked for ~1e12 of them: std::bad_alloc at the run; mutation run).
-  for (std::size_t c = 0; c < sc.columns.size() && sc.structure.kind == st::StructureKind::taut_string; ++c) {
-    const double jumps = st::kernel_jump_candidates(sc.structure.build(sc.damping_ratios[c]), sc.tau_end_s);
-    if (!(jumps <= st::kMaxKernelJumps))
-      throw InvalidInput(fmt::format(
-          "kernel.tau_end_s = {}: the undamped string's kernel (column {}) jumps 4 times per round trip 2 "
-          "structure.length_m / structure.wave_speed_m_per_s = {} s, {} jumps to list; at most {} (Limits in "
-          "docs/scenarios.md)",
-          format_value(sc.tau_end_s), q(sc.columns[c]),
-          format_value(2.0 * sc.structure.string.length_m / sc.structure.string.wave_speed_m_per_s), format_value(jumps),
-          format_value(st::kMaxKernelJumps)));
-  }
   sc.kernel.max_modes = k.integer("max_modes").value_or(sc.kernel.max_modes);
   sc.kernel.relative_tolerance = k.number_or("relative_tolerance", sc.kernel.relative_tolerance);
-  sc.kernel.validate("kernel");
-  // Work of a beam's kernel (direct mode sums, no closed form): up to kernel.max_modes terms per sample and
-  // column (the undamped tail is O(1/K), so at the default tolerance every sample takes them all).
-  if (sc.structure.kind == st::StructureKind::cantilever || sc.structure.kind == st::StructureKind::simply_supported_beam) {
-    const double terms = static_cast<double>(sc.points) * static_cast<double>(sc.columns.size()) *
-                         static_cast<double>(sc.kernel.max_modes);
-    if (terms > kMaxKernelTerms)
-      throw InvalidInput(fmt::format("kernel.points = {}: {} points x {} column{} x kernel.max_modes = {} give {} mode "
-                                     "terms of a beam's kernel; at most {} (Limits in docs/scenarios.md): fewer points "
-                                     "or a smaller kernel.max_modes",
-                                     sc.points, sc.points, sc.columns.size(), sc.columns.size() == 1 ? "" : "s",
-                                     sc.kernel.max_modes, format_value(terms), format_value(kMaxKernelTerms)));
-  }
-  if (sc.quantity == Q::velocity && sc.structure.kind != st::StructureKind::taut_string &&
-      sc.structure.kind != st::StructureKind::generic)
-    for (std::size_t c = 0; c < sc.columns.size(); ++c) {
-      const double d = sc.damping_ratios[c].value_or(s.min_damping_ratio());
-      if (!(d > 0.0))
-        throw InvalidInput(fmt::format("{} = 0: the velocity kernel of an undamped {} is not a function (its mode "
-                                       "series diverges); give a damping ratio > 0",
-                                       sc.damping_ratios[c] ? fmt::format("kernel.damping_ratios[{}]", c)
-                                                            : std::string("structure.damping_ratio"),
-                                       st::to_string(sc.structure.kind)));
-    }
+  validate(sc);
   Keys all{"tau_s"};
   all.insert(all.end(), sc.columns.begin(), sc.columns.end());
   read_output(root, sc.output, sc.name, "tau_s", sc.columns, all);
+  sc.sweep = detail::read_key_path_sweep(root, all);
   return sc;
 }
 
@@ -579,6 +547,7 @@ StructureStickSlipScenario parse_stick_slip(const Section& root, std::string_vie
 // ---------------------------------------------------------------------------------------------
 
 void validate(const StructureStickSlipScenario& sc) {
+  validate_structure(sc.structure);
   const st::Structure s = sc.structure.build();  // validates under "structure"
   if (sc.contact.contact_index < 0 || sc.contact.contact_index >= s.contact_count())
     throw InvalidInput(fmt::format("contact.contact_index = {}: must lie in [0, {}] (the structure has {} contact "
@@ -652,6 +621,60 @@ void validate(const StructureStickSlipScenario& sc) {
     throw InvalidInput(fmt::format("contact.contact_index = {}: the structure's admittance there over one step of "
                                    "run.dt_s = {} is {} (a node of every mode?); friction cannot act",
                                    sc.contact.contact_index, format_value(sc.dt_s), format_value(a)));
+}
+
+void validate(const StructureKernelScenario& sc) {
+  using Q = StructureKernelScenario::Quantity;
+  validate_structure(sc.structure);
+  const st::Structure s = sc.structure.build();
+  const int M = s.contact_count();
+  for (const auto& [key, index] : {std::pair{"kernel.i", sc.i}, std::pair{"kernel.j", sc.j}})
+    if (index < 0 || index >= M)
+      throw InvalidInput(fmt::format("{} = {}: must be a contact index in [0, {}]", key, index, M - 1));
+  require_positive("kernel.tau_end_s", sc.tau_end_s);
+  if (sc.tau_start_s >= 0.0) {  // given (-1: the grid (0, tau_end_s])
+    if (sc.log_spacing || sc.quantity == Q::velocity) require_positive("kernel.tau_start_s", sc.tau_start_s);
+    if (!(sc.tau_start_s < sc.tau_end_s))
+      throw InvalidInput(fmt::format("kernel.tau_start_s = {}: must be < kernel.tau_end_s = {}",
+                                     format_value(sc.tau_start_s), format_value(sc.tau_end_s)));
+  }
+  // The report lists the jumps of an undamped string's kernel up to kernel.tau_end_s, 4 per round trip
+  // (tau_end_s = 1e12 s asked for ~1e12 of them: std::bad_alloc at the run; mutation run).
+  for (std::size_t c = 0; c < sc.columns.size() && sc.structure.kind == st::StructureKind::taut_string; ++c) {
+    const double jumps = st::kernel_jump_candidates(sc.structure.build(sc.damping_ratios[c]), sc.tau_end_s);
+    if (!(jumps <= st::kMaxKernelJumps))
+      throw InvalidInput(fmt::format(
+          "kernel.tau_end_s = {}: the undamped string's kernel (column {}) jumps 4 times per round trip 2 "
+          "structure.length_m / structure.wave_speed_m_per_s = {} s, {} jumps to list; at most {} (Limits in "
+          "docs/scenarios.md)",
+          format_value(sc.tau_end_s), q(sc.columns[c]),
+          format_value(2.0 * sc.structure.string.length_m / sc.structure.string.wave_speed_m_per_s), format_value(jumps),
+          format_value(st::kMaxKernelJumps)));
+  }
+  sc.kernel.validate("kernel");
+  // Work of a beam's kernel (direct mode sums, no closed form): up to kernel.max_modes terms per sample and
+  // column (the undamped tail is O(1/K), so at the default tolerance every sample takes them all).
+  if (sc.structure.kind == st::StructureKind::cantilever || sc.structure.kind == st::StructureKind::simply_supported_beam) {
+    const double terms = static_cast<double>(sc.points) * static_cast<double>(sc.columns.size()) *
+                         static_cast<double>(sc.kernel.max_modes);
+    if (terms > kMaxKernelTerms)
+      throw InvalidInput(fmt::format("kernel.points = {}: {} points x {} column{} x kernel.max_modes = {} give {} mode "
+                                     "terms of a beam's kernel; at most {} (Limits in docs/scenarios.md): fewer points "
+                                     "or a smaller kernel.max_modes",
+                                     sc.points, sc.points, sc.columns.size(), sc.columns.size() == 1 ? "" : "s",
+                                     sc.kernel.max_modes, format_value(terms), format_value(kMaxKernelTerms)));
+  }
+  if (sc.quantity == Q::velocity && sc.structure.kind != st::StructureKind::taut_string &&
+      sc.structure.kind != st::StructureKind::generic)
+    for (std::size_t c = 0; c < sc.columns.size(); ++c) {
+      const double d = sc.damping_ratios[c].value_or(s.min_damping_ratio());
+      if (!(d > 0.0))
+        throw InvalidInput(fmt::format("{} = 0: the velocity kernel of an undamped {} is not a function (its mode "
+                                       "series diverges); give a damping ratio > 0",
+                                       sc.damping_ratios[c] ? fmt::format("kernel.damping_ratios[{}]", c)
+                                                            : std::string("structure.damping_ratio"),
+                                       st::to_string(sc.structure.kind)));
+    }
 }
 
 st::Structure StructureSpec::build(std::optional<double> damping) const {
@@ -732,57 +755,76 @@ std::string StructureKernelStudy::summary() const {
   return out;
 }
 
+StructureKernelStudy::StructureKernelStudy(StructureKernelScenario scenario)
+    : cases_(detail::sweep_cases(scenario)), sc_(std::move(scenario)) {}
+
 RunResult StructureKernelStudy::run(const ProgressCallback& progress) const {
   using Q = StructureKernelScenario::Quantity;
-  RunResult result;
-  result.name = sc_.name;
-  result.title = sc_.output.title;
-  result.plot_x = sc_.output.plot_x;
-  result.plot_y = sc_.output.plot_y;
-  result.log_x = sc_.log_spacing;
-  const std::vector<double> tau = sc_.taus();
   Keys names{"tau_s"};
   names.insert(names.end(), sc_.columns.begin(), sc_.columns.end());
-  TimeSeries series(names);
-  series.columns[0] = tau;
-  Json cases = Json::array();
-  const auto start = std::chrono::steady_clock::now();
-  for (std::size_t c = 0; c < sc_.columns.size(); ++c) {
-    if (progress) progress(Progress{0, 1, static_cast<double>(c) / sc_.columns.size(), sc_.columns[c]});
-    const st::Structure s = sc_.structure.build(sc_.damping_ratios[c]);
-    st::KernelSamples k;
-    switch (sc_.quantity) {
-      case Q::displacement: k = st::displacement_kernel(s, sc_.i, sc_.j, tau, sc_.kernel); break;
-      case Q::velocity: k = st::velocity_kernel(s, sc_.i, sc_.j, tau, sc_.kernel); break;
-      case Q::step: k = st::step_response(s, sc_.i, sc_.j, tau, sc_.kernel); break;
-      case Q::step_oscillating: k = st::step_response_oscillating(s, sc_.i, sc_.j, tau, sc_.kernel); break;
+  // Case i (the scenario itself without a [sweep]): its kernel columns on its tau grid, each column's entry.
+  struct Solved {
+    TimeSeries series;
+    Json columns = Json::array();
+  };
+  const auto solve = [&](std::size_t i, const std::function<void(double)>& on_progress) {
+    const StructureKernelScenario& sc = cases_[i];
+    const std::vector<double> tau = sc.taus();
+    Solved solved{TimeSeries(names)};
+    solved.series.columns[0] = tau;
+    for (std::size_t c = 0; c < sc.columns.size(); ++c) {
+      if (on_progress) on_progress(static_cast<double>(c) / static_cast<double>(sc.columns.size()));
+      const st::Structure s = sc.structure.build(sc.damping_ratios[c]);
+      st::KernelSamples k;
+      switch (sc.quantity) {
+        case Q::displacement: k = st::displacement_kernel(s, sc.i, sc.j, tau, sc.kernel); break;
+        case Q::velocity: k = st::velocity_kernel(s, sc.i, sc.j, tau, sc.kernel); break;
+        case Q::step: k = st::step_response(s, sc.i, sc.j, tau, sc.kernel); break;
+        case Q::step_oscillating: k = st::step_response_oscillating(s, sc.i, sc.j, tau, sc.kernel); break;
+      }
+      solved.series.columns[c + 1] = k.value;
+      Json j = Json::object();
+      j["column"] = sc.columns[c];
+      j["damping_ratio"] = s.min_damping_ratio();
+      j["method"] = k.method;
+      j["max_error_bound"] = k.max_error_bound();
+      j["max_modes_summed"] = k.modes.empty() ? 0L : *std::max_element(k.modes.begin(), k.modes.end());
+      j["right_limit_L1_0plus"] = st::right_limit(s, sc.i, sc.j);
+      j["static_compliance_m_per_N"] = s.static_compliance()(sc.i, sc.j);
+      if ((s.kind() == st::StructureKind::cantilever || s.kind() == st::StructureKind::simply_supported_beam) &&
+          sc.i == sc.j)
+        j["sqrt_law_coefficient"] = st::sqrt_law_coefficient(s, sc.i);
+      Json jumps = Json::array();
+      for (const st::KernelJump& jp : st::kernel_jumps(s, sc.i, sc.j, tau.back())) {
+        Json e = Json::object();
+        e["tau_s"] = jp.tau_s;
+        e["jump"] = jp.jump;
+        jumps.push_back(std::move(e));
+      }
+      j["jumps"] = jumps;
+      solved.columns.push_back(std::move(j));
     }
-    series.columns[c + 1] = k.value;
-    Json j = Json::object();
-    j["column"] = sc_.columns[c];
-    j["damping_ratio"] = s.min_damping_ratio();
-    j["method"] = k.method;
-    j["max_error_bound"] = k.max_error_bound();
-    j["max_modes_summed"] = k.modes.empty() ? 0L : *std::max_element(k.modes.begin(), k.modes.end());
-    j["right_limit_L1_0plus"] = st::right_limit(s, sc_.i, sc_.j);
-    j["static_compliance_m_per_N"] = s.static_compliance()(sc_.i, sc_.j);
-    if ((s.kind() == st::StructureKind::cantilever || s.kind() == st::StructureKind::simply_supported_beam) &&
-        sc_.i == sc_.j)
-      j["sqrt_law_coefficient"] = st::sqrt_law_coefficient(s, sc_.i);
-    Json jumps = Json::array();
-    for (const st::KernelJump& jp : st::kernel_jumps(s, sc_.i, sc_.j, tau.back())) {
-      Json e = Json::object();
-      e["tau_s"] = jp.tau_s;
-      e["jump"] = jp.jump;
-      jumps.push_back(std::move(e));
+    return solved;
+  };
+  // Without a [sweep] the column entries are the report's "cases"; with one, each case's entry holds them
+  // under "kernels".
+  Json unswept = Json::array();
+  const auto describe = [&](std::size_t i, Solved& solved, Json& entry) {
+    if (sc_.sweep) {
+      entry[sc_.sweep->column] = *cases_[i].sweep_value;
+      entry["label"] = fmt::format("{} = {}", sc_.sweep->parameter, format_value(*cases_[i].sweep_value));
+      entry["kernels"] = std::move(solved.columns);
+    } else {
+      unswept = std::move(solved.columns);
     }
-    j["jumps"] = jumps;
-    cases.push_back(std::move(j));
-  }
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  if (progress) progress(Progress{0, 1, 1.0, ""});
+    return std::move(solved.series);
+  };
+  detail::StudyRun run = detail::run_study(kind(), sc_, detail::study_cases(sc_, cases_), solve, describe, progress);
+  RunResult& result = run.result;
+  result.log_x = sc_.log_spacing;
+
   Json& r = result.report;
-  detail::report_header(r, kind(), sc_.name, sc_.description, sc_.source, seconds);
+  const std::vector<double> tau = sc_.taus();
   Json parameters = Json::object();
   parameters["structure"] = structure_json(sc_.structure, sc_.structure.build());
   Json kj = Json::object();
@@ -799,9 +841,12 @@ RunResult StructureKernelStudy::run(const ProgressCallback& progress) const {
   parameters["kernel"] = kj;
   r["parameters"] = parameters;
   r["columns"] = Json(names);
-  r["cases"] = cases;
-  result.solve_seconds = seconds;
-  result.cases.push_back(CaseResult{std::nullopt, std::move(series), seconds});
+  if (sc_.sweep) {
+    r["note"] = "parameters are those of the file; each case sets the swept key to its value";
+    detail::report_sweep(r, sc_.sweep, &run.entries);
+  } else {
+    r["cases"] = unswept;
+  }
   return result;
 }
 

@@ -453,5 +453,64 @@ TEST(KeyPath, Eq58IsARheologyOptionOfEveryKind) {
   EXPECT_NE(csv_of(swept), csv_of(a));
 }
 
+// The lumped [sweep] parses the file once and sets each value by key path (no TOML re-writing): it reaches keys the
+// file does not spell out, which the old substitution into the TOML table refused (a component of an absent vector,
+// the value of a constant signal given as a number); each case is bitwise the file with the value written out.
+TEST(KeyPath, LumpedSweepSetsKeysTheFileDoesNotSpellOut) {
+  const std::string spring = R"(
+[law]
+type = "lugre"
+[body1]
+type = "elastic"
+k0 = 1e3
+[bench]
+drive = "spring"
+mass_kg = 0.5
+spring_N_per_m = 40
+normal_load_N = 2
+input = 0.05
+[time]
+t_end_s = 0.2
+outputs = 41
+)";
+  struct Swept {
+    std::string parameter;
+    std::vector<std::string> file_lines;  // the line that gives case i's value in a file of its own
+    std::string replaces;
+  };
+  for (const Swept& s : {Swept{"bench.x0_m[1]", {"x0_m = [0, 0.01]", "x0_m = [0, -0.02]"}, "input ="},
+                         Swept{"bench.input.value", {"input = 0.08", "input = -0.1"}, "input ="}}) {
+    const std::string values = s.parameter == "bench.x0_m[1]" ? "[0.01, -0.02]" : "[0.08, -0.1]";
+    const std::string text = spring + "[sweep]\nparameter = \"" + s.parameter + "\"\nvalues = " + values + "\n";
+    const std::vector<LumpedScenario> cases = parse_lumped_string(text, "k");
+    ASSERT_EQ(cases.size(), 2u) << s.parameter;
+    const RunResult swept = LumpedStudy(cases).run();
+    for (std::size_t i = 0; i < 2; ++i) {
+      // x0_m goes next to the input line (kept); a constant input replaces it
+      const std::string line = s.parameter == "bench.x0_m[1]" ? "input = 0.05\n" + s.file_lines[i] : s.file_lines[i];
+      const RunResult one = LumpedStudy(parse_lumped_string(edited(spring, s.replaces, line), "k")).run();
+      ASSERT_EQ(swept.cases[i].series.names, one.cases[0].series.names);
+      EXPECT_TRUE(swept.cases[i].series.columns == one.cases[0].series.columns) << s.parameter << ", case " << i + 1;
+    }
+    EXPECT_FALSE(swept.cases[0].series.columns == swept.cases[1].series.columns) << s.parameter;
+  }
+  // an index into a list the file gives must exist; a bad value names the case and the key
+  const auto error = [](const std::string& text) -> std::string {
+    try {
+      parse_lumped_string(text, "k");
+    } catch (const InvalidInput& e) {
+      return e.what();
+    }
+    return "(no error)";
+  };
+  EXPECT_EQ(error(kBase + "[sweep]\nparameter = \"body1.c[2]\"\nvalues = [1]\n"),
+            "sweep.parameter = \"body1.c[2]\": body1.c[2] does not exist");
+  EXPECT_EQ(error(spring + "[sweep]\nparameter = \"bench.x0_m[2]\"\nvalues = [1]\n"),
+            "sweep case 1 of 1 (bench.x0_m[2] = 1): bench.x0_m[2]: a vector has the components [0] (x) and [1] (y)");
+  EXPECT_EQ(error(spring + "[sweep]\nparameter = \"body1.tau[1]\"\nvalues = [0.1, 0.2]\n"),
+            "sweep case 1 of 2 (body1.tau[1] = 0.1): key \"body1.tau[1]\" does not apply to body1.type = \"elastic\" "
+            "(numeric keys here: body1.k0)");
+}
+
 }  // namespace
 }  // namespace bristle::io

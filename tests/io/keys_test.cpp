@@ -169,7 +169,7 @@ TEST(Keys, StructuresKindsListTheirOwnTables) {
       if (r.path == key) return &r;
     return nullptr;
   };
-  EXPECT_EQ(key_sections("structure_kernel"), (std::vector<std::string>{"", "structure", "kernel", "output"}));
+  EXPECT_EQ(key_sections("structure_kernel"), (std::vector<std::string>{"", "structure", "kernel", "sweep", "output"}));
   EXPECT_EQ(key_sections("structure_stick_slip"),
             (std::vector<std::string>{"", "structure", "contact", "friction", "law", "law.axis1", "law.axis2", "body1",
                                       "body2", "pair", "model", "run", "sweep", "output"}));

@@ -163,6 +163,9 @@ TEST(StructureKeyPath, BadPathsAndValuesAreErrorsNamingTheKeyAndLeaveTheScenario
   EXPECT_THAT(set_error(c, "law.mu_s", 0.5), HasSubstr("key \"law.mu_s\" does not apply to [friction]"));
   EXPECT_EQ(set_error(d, "law.mu_s", -1.0), "law.mu_s = -1: must be > 0");
   EXPECT_THAT(set_error(d, "structure.damping_ratio", 1.5), HasSubstr("damping_ratio = 1.5"));
+  // the reader's limit on a tiny damping ratio (its memory window), not only the schema's range
+  EXPECT_EQ(set_error(d, "structure.damping_ratio", 1e-9),
+            "structure.damping_ratio = 1e-09: must be 0 or >= 1e-06 (Limits in docs/scenarios.md)");
   EXPECT_THAT(set_error(d, "contact.normal_load_N", std::nan("")), HasSubstr("contact.normal_load_N"));
   EXPECT_THAT(set_error(d, "contact.contact_index", 1), HasSubstr("contact.contact_index = 1: must lie in [0, 0]"));
   EXPECT_THAT(set_error(d, "run.dt_s", 1000.0), HasSubstr("run.dt_s = 1000: the structure's slowest mode"));

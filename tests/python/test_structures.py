@@ -309,3 +309,62 @@ def test_stick_slip_sweeps_any_numeric_key_from_toml():
         bristle.set(study, "contact.belt_speed_m_per_s", 0.3)
     with pytest.raises(ValueError, match=r"^sweep case 2 of 2 \(contact.normal_load_N = -1\): contact.normal_load_N = -1: must be > 0"):
         bristle.io.parse_scenario_string(STICK_SLIP.format(vb=0.1) + '[sweep]\nparameter = "contact.normal_load_N"\nvalues = [1, -1]\n')
+
+
+KERNEL = """kind = "structure_kernel"
+name = "k"
+[structure]
+type = "taut_string"
+wave_speed_m_per_s = {c}
+damping_ratio = 0.05
+contact_positions_m = [0.3]
+[kernel]
+tau_end_s = 3.0
+points = 300
+"""
+
+
+def test_kernel_key_paths_and_sweep_from_toml(cli, tmp_path):
+    # structure_kernel takes key paths (bristle.get/set) and the [sweep] of every kind (issue 15): each case is the
+    # file with its value (bitwise), the value the first column of the CSV, each case's kernels under "cases"; bad
+    # values name the case and the key, and the CLI refuses them with exit code 2 before writing anything.
+    study = bristle.io.parse_scenario_string(KERNEL.format(c=1.0), "k")
+    assert bristle.get(study, "structure.wave_speed_m_per_s") == 1.0
+    bristle.set(study, "structure.wave_speed_m_per_s", 1.5)
+    edited = bristle.io.parse_scenario_string(KERNEL.format(c=1.5), "k").run()
+    assert study.run().csv_text() == edited.csv_text()
+    with pytest.raises(ValueError, match=r'^unknown key "kernel.tau_end"; did you mean "kernel.tau_end_s"\?'):
+        bristle.set(study, "kernel.tau_end", 2.0)
+    with pytest.raises(ValueError, match=r"^kernel.tau_end_s = -1: must be > 0"):
+        bristle.set(study, "kernel.tau_end_s", -1.0)
+    assert bristle.get(study, "kernel.tau_end_s") == 3.0  # unchanged by the error
+
+    values = [0.8, 1.25]
+    sweep = f'[sweep]\nparameter = "structure.wave_speed_m_per_s"\nvalues = {values}\ncolumn = "c_mps"\n'
+    study = bristle.io.parse_scenario_string(KERNEL.format(c=1.0) + sweep, "k")
+    assert study.case_count == 2
+    result = study.run()
+    assert result.sweep_column == "c_mps"
+    assert result.csv_text().splitlines()[0] == "c_mps,tau_s,L1"
+    report = result.report
+    assert report["sweep"]["values"] == values and [c["c_mps"] for c in report["cases"]] == values
+    for i, v in enumerate(values):
+        one = bristle.io.parse_scenario_string(KERNEL.format(c=v), "k").run()
+        assert np.array_equal(result.cases[i].series["L1"], one.cases[0].series["L1"])
+        assert report["cases"][i]["kernels"] == one.report["cases"]
+    assert not np.array_equal(result.cases[0].series["L1"], result.cases[1].series["L1"])
+    with pytest.raises(ValueError, match=r"^structure.wave_speed_m_per_s: is the parameter of the sweep"):
+        bristle.set(study, "structure.wave_speed_m_per_s", 0.3)
+
+    bad = KERNEL.format(c=1.0) + '[sweep]\nparameter = "structure.wave_speed_m_per_s"\nvalues = [1, -1]\n'
+    message = (r"^sweep case 2 of 2 \(structure.wave_speed_m_per_s = -1\): structure.wave_speed_m_per_s = -1: "
+               r"must be > 0")
+    with pytest.raises(ValueError, match=message):
+        bristle.io.parse_scenario_string(bad)
+    (tmp_path / "k.toml").write_text(bad)
+    out = tmp_path / "out"
+    done = subprocess.run([str(cli), "run", str(tmp_path / "k.toml"), "--out", str(out), "--no-plot"],
+                          capture_output=True, text=True)
+    assert done.returncode == 2, done.stderr
+    assert "sweep case 2 of 2 (structure.wave_speed_m_per_s = -1)" in done.stderr
+    assert not out.exists() or not any(out.iterdir())

@@ -108,6 +108,16 @@ void set_number(DirectionalCrawlerScenario& sc, std::string_view key_path, doubl
 std::vector<std::string> numeric_keys(const DirectionalCrawlerScenario& sc);
 KeyInfo key_info(const DirectionalCrawlerScenario& sc, std::string_view key_path);
 
+// ---- kind = "structure_kernel" (io/structures_scenario.hpp): the same four functions and rules. [structure] (as in
+// structure_stick_slip; a simply supported beam's default contact at l/2 follows length_m) and [kernel] (i, j,
+// tau_start_s when given, tau_end_s, points, max_modes, relative_tolerance) set in place with the schema's range,
+// then io::validate(sc) runs the reader's cross-checks (structure and damping, contact indices, grid, work limits).
+struct StructureKernelScenario;  // io/structures_scenario.hpp
+double get_number(const StructureKernelScenario& sc, std::string_view key_path);
+void set_number(StructureKernelScenario& sc, std::string_view key_path, double value);
+std::vector<std::string> numeric_keys(const StructureKernelScenario& sc);
+KeyInfo key_info(const StructureKernelScenario& sc, std::string_view key_path);
+
 // ---- The line kinds (io/line_scenario.hpp): the same four functions and rules, by the same mechanism. The kind's
 // own numbers (line.L_m, line.normal_load_N, kinematics.Vr_mps, line.cells, line.cfl, line.dt_s, a constant signal
 // kinematics.Vx / its keys, [time], and kinematics.V_mps / vx_mps of a map with one velocity) are set in place and
@@ -123,10 +133,12 @@ std::vector<std::string> numeric_keys(const LineTransientScenario& sc);
 KeyInfo key_info(const LineTransientScenario& sc, std::string_view key_path);
 
 // ---- A parsed Scenario (load_scenario, parse_scenario_string) of a kind with key paths: lumped,
-// patch_steady_map, patch_transient, line_steady, line_transient, structure_stick_slip, directional_coefficients,
-// directional_loop, directional_crawler; another kind (e.g. structure_kernel) is an InvalidInput. A line study's
+// patch_steady_map, patch_transient, line_steady, line_transient, structure_kernel, structure_stick_slip,
+// directional_coefficients, directional_loop, directional_crawler (every kind). A line study's
 // cases must agree on a value read; set applies it to every case (an error names the case) and refuses a key that
-// its [sweep] varies (pair.s under sweep.s, body<i>.tau under sweep.tau<i>). get reads the value (a lumped
+// its [sweep] varies (pair.s under sweep.s, body<i>.tau under sweep.tau<i>). A key-path [sweep] (parameter, values) of
+// every kind is these functions too: the file is parsed once, each case a copy with the value
+// set by set_number (the lumped kind included: no TOML re-writing). get reads the value (a lumped
 // study's cases must agree: the parameter of a [sweep] differs between them); set applies it to every case
 // with the same checks and rebuilds the study in place (a patch map's sweep cases again, each validated;
 // the sweep's own parameter is refused); on any error the scenario is unchanged.

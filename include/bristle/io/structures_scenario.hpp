@@ -42,6 +42,8 @@ struct StructureSpec {
   structures::BeamParams beam;
   structures::GenericModalParams generic;
   std::string file;  // generic: the CSV file the modes came from (empty if inline)
+  bool contact_at_midspan = false;  // a simply supported beam without contact_positions_m: the contact at l/2
+                                    // (follows length_m when it is set by key path)
 
   /// The structure, with every mode's damping ratio replaced by `damping` when given.
   structures::Structure build(std::optional<double> damping = std::nullopt) const;
@@ -61,6 +63,8 @@ struct StructureKernelScenario {
   std::vector<std::optional<double>> damping_ratios;  // per column; nullopt: the structure's own
   structures::KernelOptions kernel;
   OutputOptions output;
+  std::optional<Sweep> sweep;         // [sweep]: one case per value of a numeric key (applied by key path)
+  std::optional<double> sweep_value;  // this case's value of sweep->parameter
 
   std::vector<double> taus() const;
 };
@@ -189,10 +193,12 @@ void serialize(Archive& a, Self& sc) {
                              .doc = "contact index of the response, < the contact count"});
             b.integer(sc.j, {.key = "j", .type = Type::integer, .default_value = "0", .range = schema::at_least(0),
                              .doc = "contact index of the load, < the contact count"});
+            // Stored as -1 when not given (the grid (0, tau_end_s]): a key path to it applies only when given.
             b.number(sc.tau_start_s, {.key = "tau_start_s", .unit = "s",
                                       .default_value = "the grid (0, tau_end_s] (required with log spacing)",
                                       .range = schema::non_negative(),
-                                      .doc = "first delay, < tau_end_s (> 0 for log spacing or the velocity kernel)"});
+                                      .doc = "first delay, < tau_end_s (> 0 for log spacing or the velocity kernel)"},
+                     sc.tau_start_s >= 0.0);
             b.number(sc.tau_end_s, {.key = "tau_end_s", .unit = "s", .default_value = "required",
                                     .range = schema::positive(), .doc = "last delay of the grid"});
             b.integer(sc.points, {.key = "points", .type = Type::integer, .default_value = "1000",
@@ -211,6 +217,7 @@ void serialize(Archive& a, Self& sc) {
                                                     .doc = "target truncation bound, relative to the kernel's scale",
                                                     .log_scale = true});
           });
+  serialize_sweep_table(a, sc.sweep);
   serialize_structures_output(a, sc, "tau_s", "the columns");
 }
 
@@ -293,15 +300,18 @@ StructureStickSlipScenario parse_structure_stick_slip_string(std::string_view to
 
 class StructureKernelStudy final : public Scenario {
  public:
-  explicit StructureKernelStudy(StructureKernelScenario scenario) : sc_(std::move(scenario)) {}
+  explicit StructureKernelStudy(StructureKernelScenario scenario);
   std::string_view kind() const override { return "structure_kernel"; }
   const std::string& name() const override { return sc_.name; }
-  std::size_t case_count() const override { return 1; }
+  std::size_t case_count() const override { return cases_.size(); }
   std::string summary() const override;
   RunResult run(const ProgressCallback& progress = {}) const override;
   const StructureKernelScenario& scenario() const { return sc_; }
+  /// One per [sweep] value (the scenario itself without a sweep).
+  const std::vector<StructureKernelScenario>& cases() const { return cases_; }
 
  private:
+  std::vector<StructureKernelScenario> cases_;
   StructureKernelScenario sc_;
 };
 
@@ -326,6 +336,11 @@ class StructureStickSlipStudy final : public Scenario {
 /// contact index, friction or law with its bodies, model against structure and step, step and mode counts, the
 /// admittance at the contact), with the reader's messages: what io::set_number runs after changing a key.
 void validate(const StructureStickSlipScenario& sc);
+
+/// The reader's checks of a parsed structure_kernel scenario that involve more than one key (the structure and its
+/// damping, contact indices i and j, the tau grid against the quantity, the undamped string's jumps, a beam's mode
+/// terms, the velocity kernel of an undamped beam), with the reader's messages: what io::set_number runs.
+void validate(const StructureKernelScenario& sc);
 
 /// The registered parsers (ScenarioParser signature).
 std::unique_ptr<Scenario> parse_structure_kernel_scenario(std::string_view toml, std::string_view name,

@@ -42,6 +42,20 @@ class AnalyticCost final : public CostInU {
 
 const auto kDefaultRadius = [](const VecX&) { return 1e4; };
 
+/// r = (u0 - 4, 2 (u1 - 0.5), u0 u1 - 2), to be fitted with u0 in [0, 3], u1 in [-10, 10] from (1, 0): the
+/// constrained optimum has u0 = 3 (the gradient points out of the box there) and u1 minimising
+/// (3 - 4)^2 + 4 (u1 - 0.5)^2 + (3 u1 - 2)^2: u1 = 8/13.
+AnalyticCost held_problem() {
+  return AnalyticCost(3, 2, [](const VecX& u, VecX& r, Eigen::MatrixXd* J) {
+    r.resize(3);
+    r << u[0] - 4.0, 2.0 * (u[1] - 0.5), u[0] * u[1] - 2.0;
+    if (J) {
+      J->resize(3, 2);
+      *J << 1.0, 0.0, 0.0, 2.0, u[1], u[0];
+    }
+  });
+}
+
 TEST(Minimise, AFirstStepProjectedOntoABoundIsReleasedWhenTheOptimumIsInside) {
   // r(u) = atan(u - 1): optimum u = 1 inside [-5, 3]. From u = -2 the Gauss-Newton step (+12.5) leaves the box;
   // projected onto u = 3 it lowers the cost (atan 2 < |atan(-3)|) and is accepted. The parameter is then on its
@@ -57,20 +71,10 @@ TEST(Minimise, AFirstStepProjectedOntoABoundIsReleasedWhenTheOptimumIsInside) {
 }
 
 TEST(Minimise, AnOptimumBeyondABoundStaysHeldThereAndTheOthersConverge) {
-  // r = (u0 - 4, 2 (u1 - 0.5), u0 u1 - 2): with u0 in [0, 3] the constrained optimum has u0 = 3 (the gradient
-  // points out of the box there) and u1 minimising (3 - 4)^2 + 4 (u1 - 0.5)^2 + (3 u1 - 2)^2: u1 = 8/13.
-  AnalyticCost cost(3, 2, [](const VecX& u, VecX& r, Eigen::MatrixXd* J) {
-    r.resize(3);
-    r << u[0] - 4.0, 2.0 * (u[1] - 0.5), u[0] * u[1] - 2.0;
-    if (J) {
-      J->resize(3, 2);
-      *J << 1.0, 0.0, 0.0, 2.0, u[1], u[0];
-    }
-  });
-  VecX lo(2), hi(2), u0(2);
-  lo << 0.0, -10.0;
-  hi << 3.0, 10.0;
-  u0 << 1.0, 0.0;
+  // held_problem(): u0 held on its upper bound 3, u1 = 8/13.
+  AnalyticCost cost = held_problem();
+  const VecX lo = (VecX(2) << 0.0, -10.0).finished(), hi = (VecX(2) << 3.0, 10.0).finished();
+  const VecX u0 = (VecX(2) << 1.0, 0.0).finished();
   const Minimum m = minimise(cost, u0, lo, hi, Options{}, {}, kDefaultRadius);
   EXPECT_TRUE(m.converged) << m.message;
   EXPECT_EQ(m.u[0], 3.0);
@@ -78,20 +82,11 @@ TEST(Minimise, AnOptimumBeyondABoundStaysHeldThereAndTheOthersConverge) {
 }
 
 TEST(Minimise, ABudgetSpreadOverPhasesIsCountedWhole) {
-  // The same problem with a budget of 2 iterations: whatever the phases, no more than 2 in all, and not converged
+  // held_problem() with a budget of 2 iterations: whatever the phases, no more than 2 in all, and not converged
   // unless it got there.
-  AnalyticCost cost(3, 2, [](const VecX& u, VecX& r, Eigen::MatrixXd* J) {
-    r.resize(3);
-    r << u[0] - 4.0, 2.0 * (u[1] - 0.5), u[0] * u[1] - 2.0;
-    if (J) {
-      J->resize(3, 2);
-      *J << 1.0, 0.0, 0.0, 2.0, u[1], u[0];
-    }
-  });
-  VecX lo(2), hi(2), u0(2);
-  lo << 0.0, -10.0;
-  hi << 3.0, 10.0;
-  u0 << 1.0, 0.0;
+  AnalyticCost cost = held_problem();
+  const VecX lo = (VecX(2) << 0.0, -10.0).finished(), hi = (VecX(2) << 3.0, 10.0).finished();
+  const VecX u0 = (VecX(2) << 1.0, 0.0).finished();
   Options options;
   options.max_iterations = 2;
   const Minimum m = minimise(cost, u0, lo, hi, options, {}, kDefaultRadius);

@@ -173,13 +173,16 @@ struct Kind<PatchTransientScenario> : PatchKind<PatchTransientScenario> {
   }
 };
 
-/// The structure kinds: a simply supported beam without contact_positions_m touches at l/2 (the reader's default), so
-/// the contact follows structure.length_m; then the kind's validate(). The position is restored if a check fails.
+/// The structure kinds: a beam without contact_positions_m touches at l/2 (simply supported) or l (cantilever), the
+/// reader's defaults, so the contact follows structure.length_m; then the kind's validate(). The position is
+/// restored if a check fails.
 template <class Sc>
 void check_structure_kind(Sc& sc) {
   StructureSpec& s = sc.structure;
   const std::vector<double> saved = s.beam.contact_positions_m;
-  if (s.contact_at_midspan) s.beam.contact_positions_m = {0.5 * s.beam.length_m};
+  if (s.contact_by_default)
+    s.beam.contact_positions_m = {s.kind == structures::StructureKind::simply_supported_beam ? 0.5 * s.beam.length_m
+                                                                                             : s.beam.length_m};
   try {
     io::validate(sc);
   } catch (...) {

@@ -175,10 +175,9 @@ StructureSpec read_structure(const Section& root, const ScenarioSource& source) 
       p.mass_per_length_kg_per_m = s.number_or("mass_per_length_kg_per_m", p.mass_per_length_kg_per_m);
       p.length_m = s.number_or("length_m", p.length_m);
       p.damping_ratio = s.number_or("damping_ratio", p.damping_ratio);
-      if (spec.kind == st::StructureKind::simply_supported_beam) {
-        p.contact_positions_m = {0.5 * p.length_m};
-        spec.contact_at_midspan = !s.has("contact_positions_m");
-      }
+      // Without contact_positions_m: at midspan l/2 (simply supported) or at the tip l (cantilever).
+      p.contact_positions_m = {spec.kind == st::StructureKind::simply_supported_beam ? 0.5 * p.length_m : p.length_m};
+      spec.contact_by_default = !s.has("contact_positions_m");
       if (const auto chi = s.numbers("contact_positions_m", true)) p.contact_positions_m = *chi;
       break;
     }

@@ -236,5 +236,28 @@ TEST(StructureKernelSweep, BadSweepsAreErrorsNamingTheCaseAndKey) {
               HasSubstr("sweep.column = \"L1\": clashes with an output column"));
 }
 
+TEST(StructureKernelKeyPath, ACantileverTouchesAtItsTipByDefaultAndTheTipFollowsItsLength) {
+  // docs/structures.md: contact_positions_m defaults to the tip l for a cantilever (it was the fixed 1.0 m).
+  const std::string cantilever = R"(
+kind = "structure_kernel"
+[structure]
+type = "cantilever"
+bending_stiffness_N_m2 = 2.0
+length_m = 2.0
+damping_ratio = 0.02
+[kernel]
+quantity = "step"
+tau_start_s = 0.01
+tau_end_s = 0.5
+points = 40
+max_modes = 50
+)";
+  StructureKernelScenario sc = parse(cantilever);
+  EXPECT_EQ(sc.structure.beam.contact_positions_m, std::vector<double>{2.0});
+  set_number(sc, "structure.length_m", 1.5);
+  EXPECT_EQ(sc.structure.beam.contact_positions_m, std::vector<double>{1.5});
+  check_cases(cantilever, {{"structure.length_m", 1.5, "length_m = 1.5", "length_m ="}});
+}
+
 }  // namespace
 }  // namespace bristle::io

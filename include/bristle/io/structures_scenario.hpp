@@ -42,8 +42,8 @@ struct StructureSpec {
   structures::BeamParams beam;
   structures::GenericModalParams generic;
   std::string file;  // generic: the CSV file the modes came from (empty if inline)
-  bool contact_at_midspan = false;  // a simply supported beam without contact_positions_m: the contact at l/2
-                                    // (follows length_m when it is set by key path)
+  bool contact_by_default = false;  // a beam without contact_positions_m: the contact at l/2 (simply supported) or
+                                    // at the tip l (cantilever), following length_m when it is set by key path
 
   /// The structure, with every mode's damping ratio replaced by `damping` when given.
   structures::Structure build(std::optional<double> damping = std::nullopt) const;

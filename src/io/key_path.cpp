@@ -675,8 +675,11 @@ template <class Sc, bool C>
                                      t.hint.empty() ? "is a matrix (or derived from one); only an isotropic value "
                                                       "k I can be read or set as a number"
                                                     : t.hint));
-    case Status::not_number:
-      throw InvalidInput(fmt::format("{}: is a {}, not a number", key, schema::to_string(t.field.type)));
+    case Status::not_number: {
+      const std::string_view type = schema::to_string(t.field.type);  // "string", "array of numbers", ...
+      throw InvalidInput(fmt::format("{}: is {} {}, not a number", key,
+                                     type.find_first_of("aeiou") == 0 ? "an" : "a", type));
+    }
   }
   const std::string near = nearest_word(key, keys);
   if (!near.empty()) throw InvalidInput(fmt::format("unknown key \"{}\"; did you mean \"{}\"?", key, near));

@@ -221,7 +221,7 @@ TEST(DirectionalKeyPath, BadPathsAndValuesAreErrorsNamingTheKeyAndLeaveTheScenar
               HasSubstr("key \"mechanism.length_m\" does not apply to mechanism.kind = \"slanted\""));
   EXPECT_THAT(set_error(c, "mechanism.k", 2.0), HasSubstr("unknown key \"mechanism.k\""));  // only its kind here
   EXPECT_THAT(set_error(l, "epsilon.values_m", 0.1), HasSubstr("epsilon.values_m: is a"));
-  EXPECT_THAT(set_error(l, "epsilon.values_m", 0.1), HasSubstr(", not a number"));
+  EXPECT_THAT(set_error(l, "epsilon.values_m", 0.1), HasSubstr("epsilon.values_m: is an array of numbers, not a number"));
   EXPECT_THAT(set_error(l, "profile.kind", 1.0), HasSubstr("profile.kind: is a string, not a number"));
   EXPECT_THAT(set_error(l, "drive.cycles", std::nan("")), HasSubstr("drive.cycles"));
   EXPECT_THAT(set_error(l, "drive.cycles", 20000), HasSubstr("drive.cycles = 20000: at most 10000 cycles"));

@@ -249,13 +249,6 @@ std::string mechanism_summary(const dir::Mechanism& m) {
 /// A key path without its index ("crawler.feet[0]" -> "crawler.feet").
 std::string_view split_key(std::string_view key) { return key.substr(0, key.find('[')); }
 
-/// The summary's line of a [sweep] ("" without one).
-std::string sweep_summary(const std::optional<Sweep>& sweep, std::size_t cases) {
-  if (!sweep) return {};
-  return fmt::format("sweep      {} = {} ({} case{}, column \"{}\")\n", sweep->parameter,
-                     fmt::join(sweep->values, ", "), cases, cases == 1 ? "" : "s", sweep->column);
-}
-
 /// A swept report's note, "sweep" and "cases" (detail::report_sweep); nothing without a [sweep].
 void add_sweep_report(Json& r, const std::optional<Sweep>& sweep, const Json& entries) {
   if (!sweep) return;
@@ -409,7 +402,7 @@ std::string DirectionalCoefficientsStudy::summary() const {
   s += fmt::format("range      {} points in {}{}, {}{} (admissible ({}, {}))\n", sc_.points,
                    sc_.from_included ? "[" : "(", format_value(sc_.from_rad), format_value(sc_.to_rad),
                    sc_.to_included ? "]" : ")", format_value(lo), format_value(hi));
-  s += sweep_summary(sc_.sweep, cases_.size());
+  s += detail::sweep_summary(sc_.sweep, cases_.size());
   s += fmt::format("plot       {} against {}\n", fmt::join(sc_.output.plot_y, ", "), sc_.output.plot_x);
   return s;
 }
@@ -536,7 +529,7 @@ std::string DirectionalLoopStudy::summary() const {
   s += fmt::format("cases      {}{} (gamma = {})\n", fmt::join(sc_.epsilon.values_m, ", "),
                    sc_.epsilon.limit ? " m and the limit" : " m", format_value(sc_.epsilon.gamma));
   s += fmt::format("time       {} outputs over [0, {}] s\n", sc_.outputs, format_value(sc_.cycles * sc_.period_s));
-  s += sweep_summary(sc_.sweep, cases_.size());
+  s += detail::sweep_summary(sc_.sweep, cases_.size());
   s += fmt::format("plot       {} against {}\n", fmt::join(sc_.output.plot_y, ", "), sc_.output.plot_x);
   return s;
 }
@@ -682,7 +675,7 @@ std::string DirectionalCrawlerStudy::summary() const {
                    format_value(c.period_s), format_value(c.phase_lag));
   s += fmt::format("cases      {}{} (gamma = {}), {} cycles\n", fmt::join(sc_.epsilon.values_m, ", "),
                    sc_.epsilon.limit ? " m and the limit" : " m", format_value(sc_.epsilon.gamma), sc_.cycles);
-  s += sweep_summary(sc_.sweep, cases_.size());
+  s += detail::sweep_summary(sc_.sweep, cases_.size());
   s += fmt::format("plot       {} against {}\n", fmt::join(sc_.output.plot_y, ", "), sc_.output.plot_x);
   return s;
 }

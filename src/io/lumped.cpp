@@ -22,6 +22,7 @@
 #include "scenario_internal.hpp"
 #include "schema_json.hpp"
 #include "schema_reader.hpp"
+#include "study.hpp"
 
 namespace bristle::io {
 
@@ -819,9 +820,7 @@ std::string LumpedStudy::summary() const {
                        ? fmt::format(" (rtol = {}, atol = {})", format_value(sc.integrator.rtol),
                                      format_value(sc.integrator.atol))
                        : fmt::format(" (dt_s = {})", format_value(sc.integrator.dt)));
-  if (sc.sweep)
-    s += fmt::format("sweep      {} = {} ({} cases, column \"{}\")\n", sc.sweep->parameter,
-                     fmt::join(sc.sweep->values, ", "), cases_.size(), sc.sweep->column);
+  s += detail::sweep_summary(sc.sweep, cases_.size());
   s += fmt::format("plot       {} against {}\n", fmt::join(sc.output.plot_y, ", "), sc.output.plot_x);
   return s;
 }

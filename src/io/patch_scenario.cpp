@@ -346,9 +346,7 @@ std::string PatchSteadyMapStudy::summary() const {
   s += fmt::format("kinematics rolling, V_r = {} m/s, {} x {} x {} operating points (vx, {}, spin), S-corrections {}\n",
                    format_value(sc_.Vr_mps), sc_.vx.values.size(), sc_.lateral.values.size(), sc_.spin.values.size(),
                    sc_.lateral.column, sc_.s_corrections ? "on" : "off");
-  if (sc_.sweep)
-    s += fmt::format("sweep      {} = {} ({} cases, column \"{}\")\n", sc_.sweep->parameter,
-                     fmt::join(sc_.sweep->values, ", "), cases_.size(), sc_.sweep->column);
+  s += detail::sweep_summary(sc_.sweep, cases_.size());
   s += fmt::format("columns    {}\n", fmt::join(sc_.column_names(), ", "));
   return s;
 }
@@ -572,6 +570,7 @@ std::string PatchTransientStudy::summary() const {
   s += fmt::format("time       {} .. {} s, output every {} s\n", format_value(sc_.time.t_start_s),
                    format_value(sc_.time.t_end_s), format_value(sc_.time.output_dt_s));
   s += fmt::format("columns    {}\n", fmt::join(PatchTransientScenario::column_names(), ", "));
+  s += detail::sweep_summary(sc_.sweep, cases_.size());
   return s;
 }
 

@@ -121,6 +121,12 @@ std::optional<Sweep> read_key_path_sweep(const Section& root, const std::vector<
   return std::move(spec->sweep);
 }
 
+std::string sweep_summary(const std::optional<Sweep>& sweep, std::size_t cases) {
+  if (!sweep) return {};
+  return fmt::format("sweep      {} = {} ({} case{}, column \"{}\")\n", sweep->parameter,
+                     fmt::join(sweep->values, ", "), cases, cases == 1 ? "" : "s", sweep->column);
+}
+
 void report_sweep(Json& report, const std::optional<Sweep>& sweep, const Json* entries) {
   if (!sweep) return;
   Json sw = Json::object();

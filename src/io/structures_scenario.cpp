@@ -750,6 +750,7 @@ std::string StructureKernelStudy::summary() const {
   for (std::size_t c = 0; c < sc_.columns.size(); ++c)
     out += fmt::format("column     {}: damping ratio {}\n", sc_.columns[c],
                        sc_.damping_ratios[c] ? format_value(*sc_.damping_ratios[c]) : "of the structure");
+  out += detail::sweep_summary(sc_.sweep, cases_.size());
   out += fmt::format("plot       {} against {}\n", fmt::join(sc_.output.plot_y, ", "), sc_.output.plot_x);
   return out;
 }
@@ -868,6 +869,7 @@ std::string StructureStickSlipStudy::summary() const {
   out += fmt::format("model      {}\n", model->description());
   out += fmt::format("run        dt = {} s to {} s, every {} step(s) recorded\n", format_value(sc_.dt_s),
                      format_value(sc_.run.t_end_s), sc_.run.output_every);
+  out += detail::sweep_summary(sc_.sweep, cases_.size());
   out += fmt::format("plot       {} against {}\n", fmt::join(sc_.output.plot_y, ", "), sc_.output.plot_x);
   return out;
 }

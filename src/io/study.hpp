@@ -77,6 +77,9 @@ StudyCases study_cases(const Sc& sc, const std::vector<Sc>& cases) {
   return out;
 }
 
+/// The summary's line of a [sweep] (`bristle check`; "" without one): parameter, values, case count, column.
+std::string sweep_summary(const std::optional<Sweep>& sweep, std::size_t cases);
+
 /// The report's "sweep" (parameter, column, values) and, if given, "cases" (each case's entry) of a swept study;
 /// nothing without a sweep (the JSON of an unswept scenario is unchanged).
 void report_sweep(Json& report, const std::optional<Sweep>& sweep, const Json* entries = nullptr);

@@ -223,6 +223,13 @@ std::string parse_error(const std::string& text) {
   return "(no error)";
 }
 
+TEST(StructureKernelSweep, TheSummaryOfCheckNamesTheSweep) {
+  // `bristle check` prints the study's summary: a swept kernel (and stick-slip, patch transient) says what it sweeps.
+  const std::unique_ptr<Scenario> study = parse_scenario_string(kString + kSweep, "k");
+  EXPECT_THAT(study->summary(), ::testing::HasSubstr("sweep      structure.wave_speed_m_per_s = "));
+  EXPECT_THAT(parse_scenario_string(kString, "k")->summary(), ::testing::Not(::testing::HasSubstr("sweep ")));
+}
+
 TEST(StructureKernelSweep, BadSweepsAreErrorsNamingTheCaseAndKey) {
   EXPECT_EQ(parse_error(kString + "[sweep]\nparameter = \"structure.wave_speed_m_per_s\"\nvalues = [1, -1]\n"),
             "sweep case 2 of 2 (structure.wave_speed_m_per_s = -1): structure.wave_speed_m_per_s = -1: must be > 0");

@@ -15,6 +15,7 @@
 #include "bristle/io/directional_scenario.hpp"
 #include "bristle/io/key_path.hpp"
 #include "bristle/io/output.hpp"
+#include "io/key_path_test_support.hpp"
 
 namespace bristle::io {
 namespace {
@@ -83,12 +84,7 @@ samples_per_cycle = 20
 limit_steps_per_cycle = 200
 )";
 
-std::string edited(std::string text, const std::string& replace, const std::string& line) {
-  const std::size_t at = text.find("\n" + replace);
-  EXPECT_NE(at, std::string::npos) << replace;
-  const std::size_t end = text.find('\n', at + 1);
-  return text.replace(at + 1, end - at - 1, line);
-}
+using test::edited;
 
 DirectionalCoefficientsScenario parse(const std::string& toml, const DirectionalCoefficientsScenario*) {
   return parse_directional_coefficients_string(toml, "d");
@@ -108,27 +104,12 @@ Sc parse_as(const std::string& toml) {
   return parse(toml, static_cast<const Sc*>(nullptr));
 }
 
-struct Case {
-  std::string key;
-  double value;
-  std::string file_line, replaces;
-};
+using Case = test::KeyCase;
 
 template <class Sc>
 void check_cases(const std::string& text, const std::vector<Case>& cases) {
-  const Sc base = parse_as<Sc>(text);
-  const std::string base_csv = csv_text(run(base));
-  for (const Case& c : cases) {
-    Sc sc = base;
-    set_number(sc, c.key, c.value);
-    const Sc file = parse_as<Sc>(edited(text, c.replaces, c.file_line));
-    EXPECT_EQ(get_number(sc, c.key), get_number(file, c.key)) << c.key;
-    EXPECT_EQ(get_number(sc, c.key), c.value) << c.key;
-    const RunResult a = run(sc), b = run(file);
-    EXPECT_TRUE(csv_text(a) == csv_text(b)) << c.key << ": not the CSV of the file with the value";
-    EXPECT_EQ(a.report.find("parameters")->dump(), b.report.find("parameters")->dump()) << c.key;
-    EXPECT_TRUE(csv_text(a) != base_csv) << c.key << ": the value had no effect";
-  }
+  test::check_set_equals_file(text, cases, [](const std::string& t) { return parse_as<Sc>(t); },
+                              [](const Sc& sc) { return run(sc); });
 }
 
 TEST(DirectionalKeyPath, CoefficientsSetThenRunEqualsParsingTheFileWithThatValue) {
@@ -200,15 +181,8 @@ TEST(DirectionalKeyPath, NumericKeysAreThoseOfTheKindAndItsChoices) {
 }
 
 template <class Sc>
-std::string set_error(Sc sc, const std::string& key, double value) {
-  const std::string before = csv_text(run(sc));
-  try {
-    set_number(sc, key, value);
-  } catch (const InvalidInput& e) {
-    EXPECT_EQ(csv_text(run(sc)), before) << key << ": the scenario changed on an error";
-    return e.what();
-  }
-  return "(no error)";
+std::string set_error(const Sc& sc, const std::string& key, double value) {
+  return test::set_error_of(sc, key, value, [](const Sc& s) { return run(s); });
 }
 
 TEST(DirectionalKeyPath, BadPathsAndValuesAreErrorsNamingTheKeyAndLeaveTheScenarioUnchanged) {

@@ -14,6 +14,7 @@
 #include "bristle/core/error.hpp"
 #include "bristle/io/output.hpp"
 #include "bristle/rheology/contact_pair.hpp"
+#include "io/key_path_test_support.hpp"
 
 namespace bristle::io {
 namespace {
@@ -50,13 +51,7 @@ rtol = 1e-6
 atol = 1e-9
 )";
 
-/// `text` with the line starting with `replace` replaced by `line`.
-std::string edited(std::string text, const std::string& replace, const std::string& line) {
-  const std::size_t at = text.find("\n" + replace);
-  EXPECT_NE(at, std::string::npos) << replace;
-  const std::size_t end = text.find('\n', at + 1);
-  return text.replace(at + 1, end - at - 1, line);
-}
+using test::edited;
 
 LumpedScenario parse_one(const std::string& toml) { return parse_lumped_string(toml, "k").front(); }
 

@@ -16,6 +16,7 @@
 #include "bristle/io/key_path.hpp"
 #include "bristle/io/output.hpp"
 #include "bristle/io/structures_scenario.hpp"
+#include "io/key_path_test_support.hpp"
 
 namespace bristle::io {
 namespace {
@@ -54,37 +55,16 @@ points = 40
 max_modes = 500
 )";
 
-std::string edited(std::string text, const std::string& replace, const std::string& line) {
-  const std::size_t at = text.find("\n" + replace);
-  EXPECT_NE(at, std::string::npos) << replace;
-  const std::size_t end = text.find('\n', at + 1);
-  return text.replace(at + 1, end - at - 1, line);
-}
+using test::edited;
 
 StructureKernelScenario parse(const std::string& toml) { return parse_structure_kernel_string(toml, "k"); }
 RunResult run(const StructureKernelScenario& sc) { return StructureKernelStudy(sc).run(); }
 
-struct Case {
-  std::string key;
-  double value;
-  std::string file_line, replaces;
-};
+using Case = test::KeyCase;
 
 void check_cases(const std::string& text, const std::vector<Case>& cases) {
-  const StructureKernelScenario base = parse(text);
-  const std::string base_csv = csv_text(run(base));
-  for (const Case& c : cases) {
-    StructureKernelScenario sc = base;
-    set_number(sc, c.key, c.value);
-    const StructureKernelScenario file = parse(edited(text, c.replaces, c.file_line));
-    EXPECT_EQ(get_number(sc, c.key), get_number(file, c.key)) << c.key;
-    EXPECT_EQ(get_number(sc, c.key), c.value) << c.key;
-    const RunResult a = run(sc), b = run(file);
-    EXPECT_TRUE(csv_text(a) == csv_text(b)) << c.key << ": not the CSV of the file with the value";
-    EXPECT_EQ(a.report.find("parameters")->dump(), b.report.find("parameters")->dump()) << c.key;
-    EXPECT_EQ(a.report.find("cases")->dump(), b.report.find("cases")->dump()) << c.key;
-    EXPECT_TRUE(csv_text(a) != base_csv) << c.key << ": the value had no effect";
-  }
+  test::check_set_equals_file(text, cases, parse, [](const StructureKernelScenario& sc) { return run(sc); },
+                              {"parameters", "cases"});
 }
 
 TEST(StructureKernelKeyPath, SetThenRunEqualsParsingTheFileWithThatValue) {
@@ -129,15 +109,8 @@ TEST(StructureKernelKeyPath, NumericKeysAreThoseOfTheStructureAndGridAtHand) {
   EXPECT_EQ(key_info(s, "structure.damping_ratio").range, ">= 0");
 }
 
-std::string set_error(StructureKernelScenario sc, const std::string& key, double value) {
-  const std::string before = csv_text(run(sc));
-  try {
-    set_number(sc, key, value);
-  } catch (const InvalidInput& e) {
-    EXPECT_EQ(csv_text(run(sc)), before) << key << ": the scenario changed on an error";
-    return e.what();
-  }
-  return "(no error)";
+std::string set_error(const StructureKernelScenario& sc, const std::string& key, double value) {
+  return test::set_error_of(sc, key, value, [](const StructureKernelScenario& s) { return run(s); });
 }
 
 TEST(StructureKernelKeyPath, BadPathsAndValuesAreErrorsNamingTheKeyAndLeaveTheScenarioUnchanged) {

@@ -12,6 +12,7 @@
 #include "bristle/io/key_path.hpp"
 #include "bristle/io/output.hpp"
 #include "bristle/io/structures_scenario.hpp"
+#include "io/key_path_test_support.hpp"
 
 namespace bristle::io {
 namespace {
@@ -68,36 +69,15 @@ dt_s = 2e-3
 t_end_s = 2.5
 )";
 
-std::string edited(std::string text, const std::string& replace, const std::string& line) {
-  const std::size_t at = text.find("\n" + replace);
-  EXPECT_NE(at, std::string::npos) << replace;
-  const std::size_t end = text.find('\n', at + 1);
-  return text.replace(at + 1, end - at - 1, line);
-}
+using test::edited;
 
 StructureStickSlipScenario parse(const std::string& toml) { return parse_structure_stick_slip_string(toml, "s"); }
 RunResult run(const StructureStickSlipScenario& sc) { return StructureStickSlipStudy(sc).run(); }
 
-struct Case {
-  std::string key;
-  double value;
-  std::string file_line, replaces;
-};
+using Case = test::KeyCase;
 
 void check_cases(const std::string& text, const std::vector<Case>& cases) {
-  const StructureStickSlipScenario base = parse(text);
-  const std::string base_csv = csv_text(run(base));
-  for (const Case& c : cases) {
-    StructureStickSlipScenario sc = base;
-    set_number(sc, c.key, c.value);
-    const StructureStickSlipScenario file = parse(edited(text, c.replaces, c.file_line));
-    EXPECT_EQ(get_number(sc, c.key), get_number(file, c.key)) << c.key;
-    EXPECT_EQ(get_number(sc, c.key), c.value) << c.key;
-    const RunResult a = run(sc), b = run(file);
-    EXPECT_TRUE(csv_text(a) == csv_text(b)) << c.key << ": not the CSV of the file with the value";
-    EXPECT_EQ(a.report.find("parameters")->dump(), b.report.find("parameters")->dump()) << c.key;
-    EXPECT_TRUE(csv_text(a) != base_csv) << c.key << ": the value had no effect";
-  }
+  test::check_set_equals_file(text, cases, parse, [](const StructureStickSlipScenario& sc) { return run(sc); });
 }
 
 TEST(StructureKeyPath, SetThenRunEqualsParsingTheFileWithThatValue) {
@@ -144,15 +124,8 @@ TEST(StructureKeyPath, NumericKeysAreThoseOfTheFrictionAtHand) {
   EXPECT_TRUE(key_info(d, "body1.k0").log_scale);
 }
 
-std::string set_error(StructureStickSlipScenario sc, const std::string& key, double value) {
-  const std::string before = csv_text(run(sc));
-  try {
-    set_number(sc, key, value);
-  } catch (const InvalidInput& e) {
-    EXPECT_EQ(csv_text(run(sc)), before) << key << ": the scenario changed on an error";
-    return e.what();
-  }
-  return "(no error)";
+std::string set_error(const StructureStickSlipScenario& sc, const std::string& key, double value) {
+  return test::set_error_of(sc, key, value, [](const StructureStickSlipScenario& s) { return run(s); });
 }
 
 TEST(StructureKeyPath, BadPathsAndValuesAreErrorsNamingTheKeyAndLeaveTheScenarioUnchanged) {

@@ -22,124 +22,25 @@ namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
-class Cost final : public CostInU {
+/// The fit of a kind other than lumped: its residual function and exact Jacobian.
+class Cost final : public ScaledCost {
  public:
   Cost(const ResidualFn& residuals, const ExactFn& exact_fn, std::size_t n, const std::vector<ParameterSpec>& parameters,
        const Options& options, long& evaluations, long& jacobian_evaluations, bool exact)
-      : residuals_(residuals),
-        exact_fn_(exact_fn),
-        parameters_(parameters),
-        options_(options),
-        evaluations_(evaluations),
-        jacobian_evaluations_(jacobian_evaluations),
-        exact_(exact) {
-    set_num_residuals(static_cast<int>(n));
-    mutable_parameter_block_sizes()->push_back(static_cast<int>(parameters.size()));
-  }
-
-  VecX residuals_u(const VecX& u) const {
-    if (cached_u_.size() == u.size() && cached_u_ == u) return cached_r_;
-    VecX p(u.size());
-    for (Index j = 0; j < u.size(); ++j) p[j] = detail::to_p(parameters_[static_cast<std::size_t>(j)], u[j]);
-    ++evaluations_;
-    VecX r = residuals_(p);
-    cached_u_ = u;
-    cached_r_ = r;
-    return r;
-  }
-
-  /// dr/du: exact (output_derivatives, the residuals of the same solves in r0), or by central differences in u
-  /// (one-sided where a bound is nearer than the step).
-  Eigen::MatrixXd jacobian_u(const VecX& u, VecX& r0) const {
-    ++jacobian_evaluations_;
-    if (exact_) {
-      VecX p(u.size());
-      for (Index j = 0; j < u.size(); ++j) p[j] = detail::to_p(parameters_[static_cast<std::size_t>(j)], u[j]);
-      ++evaluations_;
-      std::optional<Eigen::MatrixXd> J = exact_fn_(p, r0);
-      if (!J) {  // e.g. a trial point where the flow directions mix: differences there
-        ++fallbacks_;
-        r0 = residuals_u(u);
-        return difference_jacobian(u, r0);
-      }
-      for (Index j = 0; j < u.size(); ++j) {
-        const ParameterSpec& spec = parameters_[static_cast<std::size_t>(j)];
-        J->col(j) *= spec.scale == Scale::log ? p[j] : detail::scale_of(spec);
-      }
-      cached_u_ = u;
-      cached_r_ = r0;
-      return *J;
-    }
-    return difference_jacobian(u, r0);
-  }
-
-  long fallbacks() const { return fallbacks_; }
-
-  Eigen::MatrixXd jacobian_at(const VecX& u, VecX& r) const override {
-    if (cached_ju_.size() == u.size() && cached_ju_ == u) {
-      r = cached_jr_;
-      return cached_J_;
-    }
-    if (!exact_) r = residuals_u(u);
-    Eigen::MatrixXd J = jacobian_u(u, r);
-    cached_ju_ = u;
-    cached_jr_ = r;
-    cached_J_ = J;
-    return J;
-  }
-
-  Eigen::MatrixXd difference_jacobian(const VecX& u, const VecX& r0) const {
-    Eigen::MatrixXd J(r0.size(), u.size());
-    for (Index j = 0; j < u.size(); ++j) {
-      const ParameterSpec& spec = parameters_[static_cast<std::size_t>(j)];
-      const double h = spec.scale == Scale::log ? options_.fd_step : options_.fd_step * std::max(1.0, std::abs(u[j]));
-      const double lo = detail::to_u(spec, spec.min), hi = detail::to_u(spec, spec.max);
-      const double hp = std::min(h, hi - u[j]), hm = std::min(h, u[j] - lo);
-      VecX up = u, um = u;
-      up[j] += hp;
-      um[j] -= hm;
-      const VecX rp = hp > 0.0 ? residuals_u(up) : r0;
-      const VecX rm = hm > 0.0 ? residuals_u(um) : r0;
-      J.col(j) = (rp - rm) / (hp + hm);
-    }
-    cached_u_ = u;  // the point itself, for the next call
-    cached_r_ = r0;
-    return J;
-  }
-
-  bool Evaluate(double const* const* parameters, double* residuals, double** jacobians) const override {
-    try {
-      const VecX u = Eigen::Map<const VecX>(parameters[0], static_cast<Index>(parameters_.size()));
-      VecX r;
-      if (jacobians && jacobians[0]) {
-        const Eigen::MatrixXd J = jacobian_at(u, r);
-        Eigen::Map<Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>(jacobians[0], J.rows(),
-                                                                                           J.cols()) = J;
-      } else {
-        r = residuals_u(u);
-      }
-      std::copy(r.data(), r.data() + r.size(), residuals);
-      return true;
-    } catch (const SolverError&) {
-      return false;
-    } catch (const InvalidInput&) {
-      return false;  // a trial point the scenario rejects (e.g. an operating point without a leading edge)
-    }
-  }
+      : ScaledCost(n, parameters, options, exact, evaluations, jacobian_evaluations),
+        residuals_(residuals),
+        exact_fn_(exact_fn) {}
 
  private:
+  VecX residuals_p(const VecX& p) const override { return residuals_(p); }
+  std::optional<Eigen::MatrixXd> exact_p(const VecX& p, VecX& r) const override { return exact_fn_(p, r); }
+
   const ResidualFn& residuals_;
   const ExactFn& exact_fn_;
-  const std::vector<ParameterSpec>& parameters_;
-  const Options& options_;
-  long& evaluations_;
-  long& jacobian_evaluations_;
-  bool exact_;
-  mutable long fallbacks_ = 0;
-  mutable VecX cached_u_, cached_r_;
-  mutable VecX cached_ju_, cached_jr_;  // the last point whose Jacobian was formed, its residuals and Jacobian
-  mutable Eigen::MatrixXd cached_J_;
 };
+
+/// Whether u_j is on one of its bounds (Ceres' projection puts it there exactly).
+bool on_bound(const VecX& u, const VecX& lo, const VecX& hi, Index j) { return u[j] <= lo[j] || u[j] >= hi[j]; }
 
 /// The callback of one phase of a local fit: relays progress and ends the phase when a free parameter reaches a
 /// bound from inside the box (off it at the last accepted iterate; it is then held there).
@@ -148,7 +49,7 @@ class PhaseWatch final : public ceres::IterationCallback {
   PhaseWatch(const fit::IterationCallback& progress, int start, int starts, int offset, const VecX& u, const VecX& lo,
              const VecX& hi, const std::vector<bool>& held)
       : progress_(progress), start_(start), starts_(starts), offset_(offset), u_(u), lo_(lo), hi_(hi), held_(held) {
-    for (Index j = 0; j < u.size(); ++j) at_bound_.push_back(u[j] <= lo[j] || u[j] >= hi[j]);
+    for (Index j = 0; j < u.size(); ++j) at_bound_.push_back(on_bound(u, lo, hi, j));
   }
   ceres::CallbackReturnType operator()(const ceres::IterationSummary& s) override {
     if (progress_ && (offset_ == 0 || s.iteration > 0))
@@ -156,7 +57,7 @@ class PhaseWatch final : public ceres::IterationCallback {
     if (s.iteration == 0 || !s.step_is_successful) return ceres::SOLVER_CONTINUE;
     for (Index j = 0; j < u_.size(); ++j) {
       const auto k = static_cast<std::size_t>(j);
-      const bool now = u_[j] <= lo_[j] || u_[j] >= hi_[j];
+      const bool now = on_bound(u_, lo_, hi_, j);
       const bool arrived = now && !at_bound_[k];
       at_bound_[k] = now;
       if (!held_[k] && arrived) contact_ = true;
@@ -314,7 +215,7 @@ LocalFit local_fit(CostInU& cost, VecX u, const VecX& lo, const VecX& hi, const 
       bool changed = false;
       for (Index j = 0; j < np; ++j) {  // a free parameter on a bound is held there
         const auto k = static_cast<std::size_t>(j);
-        if (!held[k] && (u[j] <= lo[j] || u[j] >= hi[j])) held[k] = changed = true;
+        if (!held[k] && on_bound(u, lo, hi, j)) held[k] = changed = true;
       }
       if (watch.contact()) continue;
       // Converged on the free parameters. The parameter released before this phase is back on its bound where
@@ -345,6 +246,103 @@ LocalFit local_fit(CostInU& cost, VecX u, const VecX& lo, const VecX& hi, const 
 }
 
 }  // namespace
+
+ScaledCost::ScaledCost(std::size_t n, const std::vector<ParameterSpec>& parameters, const Options& options, bool exact,
+                       long& evaluations, long& jacobian_evaluations)
+    : parameters_(parameters),
+      options_(options),
+      exact_(exact),
+      evaluations_(evaluations),
+      jacobian_evaluations_(jacobian_evaluations) {
+  set_num_residuals(static_cast<int>(n));
+  mutable_parameter_block_sizes()->push_back(static_cast<int>(parameters.size()));
+}
+
+VecX ScaledCost::p_of(const VecX& u) const {
+  VecX p(u.size());
+  for (Index j = 0; j < u.size(); ++j) p[j] = to_p(parameters_[static_cast<std::size_t>(j)], u[j]);
+  return p;
+}
+
+VecX ScaledCost::residuals_u(const VecX& u) const {
+  if (cached_u_.size() == u.size() && cached_u_ == u) return cached_r_;
+  ++evaluations_;
+  VecX r = residuals_p(p_of(u));
+  cached_u_ = u;
+  cached_r_ = r;
+  return r;
+}
+
+Eigen::MatrixXd ScaledCost::jacobian_at(const VecX& u, VecX& r) const {
+  if (cached_ju_.size() == u.size() && cached_ju_ == u) {
+    r = cached_jr_;
+    return cached_J_;
+  }
+  ++jacobian_evaluations_;
+  std::optional<Eigen::MatrixXd> J;
+  if (exact_) {
+    const VecX p = p_of(u);
+    ++evaluations_;
+    J = exact_p(p, r);
+    if (J) {
+      for (Index j = 0; j < u.size(); ++j) {  // dp/du: p (log) or the scale (linear)
+        const ParameterSpec& spec = parameters_[static_cast<std::size_t>(j)];
+        J->col(j) *= spec.scale == Scale::log ? p[j] : scale_of(spec);
+      }
+      cached_u_ = u;
+      cached_r_ = r;
+    } else {
+      ++fallbacks_;  // e.g. a trial point where the flow directions mix: differences there
+    }
+  }
+  if (!J) {
+    r = residuals_u(u);
+    J = difference_jacobian(u, r);
+  }
+  cached_ju_ = u;
+  cached_jr_ = r;
+  cached_J_ = *J;
+  return cached_J_;
+}
+
+Eigen::MatrixXd ScaledCost::difference_jacobian(const VecX& u, const VecX& r0) const {
+  Eigen::MatrixXd J(r0.size(), u.size());
+  for (Index j = 0; j < u.size(); ++j) {
+    const ParameterSpec& spec = parameters_[static_cast<std::size_t>(j)];
+    const double h = spec.scale == Scale::log ? options_.fd_step : options_.fd_step * std::max(1.0, std::abs(u[j]));
+    const double lo = to_u(spec, spec.min), hi = to_u(spec, spec.max);
+    const double hp = std::min(h, hi - u[j]), hm = std::min(h, u[j] - lo);
+    VecX up = u, um = u;
+    up[j] += hp;
+    um[j] -= hm;
+    const VecX rp = hp > 0.0 ? residuals_u(up) : r0;
+    const VecX rm = hm > 0.0 ? residuals_u(um) : r0;
+    J.col(j) = (rp - rm) / (hp + hm);
+  }
+  cached_u_ = u;  // the point itself, for the next call
+  cached_r_ = r0;
+  return J;
+}
+
+bool ScaledCost::Evaluate(double const* const* parameters, double* residuals, double** jacobians) const {
+  try {
+    const VecX u = Eigen::Map<const VecX>(parameters[0], static_cast<Index>(parameters_.size()));
+    VecX r;
+    if (jacobians && jacobians[0]) {
+      const Eigen::MatrixXd J = jacobian_at(u, r);
+      Eigen::Map<Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>(jacobians[0], J.rows(),
+                                                                                         J.cols()) = J;
+    } else {
+      r = residuals_u(u);
+    }
+    std::copy(r.data(), r.data() + r.size(), residuals);
+    return true;
+  } catch (const SolverError&) {
+    return false;  // Ceres treats the step as unsuccessful
+  } catch (const InvalidInput&) {
+    return false;  // a trial point the scenario rejects (e.g. mu_s < mu_d where the law needs the order)
+  }
+}
 
 std::string contact_key_obstacle(const std::vector<ParameterSpec>& parameters, const std::vector<std::string>& also) {
   std::vector<std::string> allowed = {"law.", "body1.", "body2.", "pair."};
@@ -397,6 +395,16 @@ Minimum minimise(CostInU& cost, const VecX& u_initial, const VecX& lo, const Vec
   return best;
 }
 
+void record(Result& result, const Minimum& best) {
+  result.best_start = best.best_start;
+  result.converged = best.converged;
+  result.iterations = best.iterations;
+  result.termination = best.message;
+  if (!result.converged)
+    result.warnings.push_back(fmt::format("not converged ({}): the values are the best found, not an optimum",
+                                          best.message));
+}
+
 Eigen::MatrixXd jacobian_by(JacobianMethod method, const VecX& p, const ExactAt& exact,
                             const std::function<Eigen::MatrixXd()>& differences) {
   if (method != JacobianMethod::finite_differences) {
@@ -436,13 +444,7 @@ VecX least_squares(const ResidualFn& residuals, const ExactFn& exact_fn, bool ex
   Cost cost(residuals, exact_fn, n, parameters, options, result.evaluations, result.jacobian_evaluations, exact);
   const Minimum best = minimise(cost, u_initial, lo, hi, options, progress, [](const VecX&) { return 1e4; });
   const VecX& best_u = best.u;
-  result.best_start = best.best_start;
-  result.converged = best.converged;
-  result.iterations = best.iterations;
-  result.termination = best.message;
-  if (!result.converged)
-    result.warnings.push_back(fmt::format("not converged ({}): the values are the best found, not an optimum",
-                                          best.message));
+  record(result, best);
   VecX r;
   const Eigen::MatrixXd J = cost.jacobian_at(best_u, r);
   if (cost.fallbacks() > 0)

@@ -20,6 +20,43 @@ class CostInU : public ceres::CostFunction {
   virtual Eigen::MatrixXd jacobian_at(const VecX& u, VecX& r) const = 0;
 };
 
+/// The residual cost of a fit in u (p = to_p(u) per parameter), shared by every kind: the residuals r(p) of the
+/// subclass, and dr/du from its exact dr/dp where it gives one (`exact`), else central differences in u of step
+/// options.fd_step (one-sided where a bound is nearer). The last residual point and the last Jacobian point are
+/// kept: Ceres' projected line search and its candidate evaluation ask for the same point twice, and the active set
+/// and the statistics ask for Ceres' last Jacobian again. Counts model solves and Jacobians into the Result's
+/// counters, and the points where the exact Jacobian did not apply (fallbacks).
+class ScaledCost : public CostInU {
+ public:
+  ScaledCost(std::size_t n, const std::vector<ParameterSpec>& parameters, const Options& options, bool exact,
+             long& evaluations, long& jacobian_evaluations);
+  VecX residuals_u(const VecX& u) const;
+  Eigen::MatrixXd jacobian_at(const VecX& u, VecX& r) const final;
+  bool Evaluate(double const* const* parameters, double* residuals, double** jacobians) const final;
+  long fallbacks() const { return fallbacks_; }
+
+ protected:
+  /// The residuals at p: one model solve.
+  virtual VecX residuals_p(const VecX& p) const = 0;
+  /// The residuals at p (into r) and dr/dp, or nullopt where the exact Jacobian does not apply at p; called only
+  /// when the cost was built with `exact`.
+  virtual std::optional<Eigen::MatrixXd> exact_p(const VecX& p, VecX& r) const = 0;
+
+ private:
+  VecX p_of(const VecX& u) const;
+  Eigen::MatrixXd difference_jacobian(const VecX& u, const VecX& r0) const;
+
+  const std::vector<ParameterSpec>& parameters_;
+  const Options& options_;
+  bool exact_;
+  long& evaluations_;
+  long& jacobian_evaluations_;
+  mutable long fallbacks_ = 0;
+  mutable VecX cached_u_, cached_r_;
+  mutable VecX cached_ju_, cached_jr_;
+  mutable Eigen::MatrixXd cached_J_;
+};
+
 /// The end of one local fit and of the multi-start over them.
 struct Minimum {
   VecX u;                  // the best end point, in u
@@ -38,6 +75,9 @@ struct Minimum {
 /// start. SolverError when no start gives a usable solution.
 Minimum minimise(CostInU& cost, const VecX& u_initial, const VecX& lo, const VecX& hi, const Options& options,
                  const IterationCallback& progress, const std::function<double(const VecX&)>& first_radius);
+
+/// result's best_start, converged, iterations, termination, and the warning of a fit that did not converge.
+void record(Result& result, const Minimum& best);
 
 using ResidualFn = std::function<VecX(const VecX& p)>;
 /// The residuals at p (into r) and dr/dp, or nullopt where the exact Jacobian does not apply at p (differences

@@ -163,125 +163,35 @@ VecX residuals_at(const std::vector<Experiment>& experiments, const std::vector<
 
 // ---- Ceres --------------------------------------------------------------------------------------------------
 
-class ResidualCost final : public detail::CostInU {
+/// The lumped fit's residuals: the prepared sdirk2 solver with its discrete sensitivities (the exact Jacobian), or
+/// the general solve of every experiment.
+class ResidualCost final : public detail::ScaledCost {
  public:
   ResidualCost(const std::vector<Experiment>& experiments, const std::vector<ParameterSpec>& parameters,
                const Options& options, long& evaluations, long& jacobian_evaluations, bool sensitivities)
-      : experiments_(experiments),
+      : ScaledCost(residual_count(experiments), parameters, options, sensitivities, evaluations, jacobian_evaluations),
+        experiments_(experiments),
         parameters_(parameters),
         options_(options),
-        evaluations_(evaluations),
-        jacobian_evaluations_(jacobian_evaluations),
         sensitivities_(sensitivities) {
     if (sensitivities_) sdirk2_.emplace(experiments, parameters, options.initial_state);
-    set_num_residuals(static_cast<int>(residual_count(experiments)));
-    mutable_parameter_block_sizes()->push_back(static_cast<int>(parameters.size()));
-  }
-
-  VecX p_of(const VecX& u) const {
-    VecX p(u.size());
-    for (Index j = 0; j < u.size(); ++j) p[j] = to_p(parameters_[static_cast<std::size_t>(j)], u[j]);
-    return p;
-  }
-
-  bool sensitivities() const { return sensitivities_; }
-
-  /// The residuals at u; the last point's are kept, because Ceres' projected line search and its candidate
-  /// evaluation ask for the same point twice.
-  VecX residuals_u(const VecX& u) const {
-    if (cached_u_.size() == u.size() && cached_u_ == u) return cached_r_;
-    const VecX p = p_of(u);
-    ++evaluations_;
-    VecX r = sensitivities_ ? (*sdirk2_)(p, nullptr)
-                            : residuals_at(experiments_, parameters_, p, options_.initial_state);
-    cached_u_ = u;
-    cached_r_ = r;
-    return r;
-  }
-
-  /// dr/du, N x P: the exact discrete sensitivities, or central differences in u (one-sided where a bound is
-  /// nearer than the step). With sensitivities, r0 receives the residuals of the same solve.
-  Eigen::MatrixXd jacobian_u(const VecX& u, VecX& r0) const {
-    if (cached_ju_.size() == u.size() && cached_ju_ == u) {
-      r0 = cached_jr_;
-      return cached_J_;
-    }
-    Eigen::MatrixXd J = jacobian_uncached(u, r0);
-    cached_ju_ = u;
-    cached_jr_ = r0;
-    cached_J_ = J;
-    return J;
-  }
-
-  Eigen::MatrixXd jacobian_at(const VecX& u, VecX& r) const override {
-    const bool cached = cached_ju_.size() == u.size() && cached_ju_ == u;
-    if (!sensitivities_ && !cached) r = residuals_u(u);
-    return jacobian_u(u, r);
-  }
-
-  Eigen::MatrixXd jacobian_uncached(const VecX& u, VecX& r0) const {
-    ++jacobian_evaluations_;
-    if (sensitivities_) {
-      const VecX p = p_of(u);
-      Eigen::MatrixXd J;
-      ++evaluations_;
-      r0 = (*sdirk2_)(p, &J);
-      cached_u_ = u;
-      cached_r_ = r0;
-      for (Index j = 0; j < u.size(); ++j)  // dp/du: p (log) or the scale (linear)
-        J.col(j) *= parameters_[static_cast<std::size_t>(j)].scale == Scale::log
-                        ? p[j]
-                        : scale_of(parameters_[static_cast<std::size_t>(j)]);
-      return J;
-    }
-    const Index n = r0.size(), np = u.size();
-    Eigen::MatrixXd J(n, np);
-    for (Index j = 0; j < np; ++j) {
-      const ParameterSpec& spec = parameters_[static_cast<std::size_t>(j)];
-      const double h = spec.scale == Scale::log ? options_.fd_step : options_.fd_step * std::max(1.0, std::abs(u[j]));
-      const double lo = to_u(spec, spec.min), hi = to_u(spec, spec.max);
-      const double hp = std::min(h, hi - u[j]), hm = std::min(h, u[j] - lo);
-      VecX up = u, um = u;
-      up[j] += hp;
-      um[j] -= hm;
-      const VecX rp = hp > 0.0 ? residuals_u(up) : r0;
-      const VecX rm = hm > 0.0 ? residuals_u(um) : r0;
-      J.col(j) = (rp - rm) / (hp + hm);
-    }
-    return J;
-  }
-
-  bool Evaluate(double const* const* parameters, double* residuals, double** jacobians) const override {
-    try {
-      const VecX u = Eigen::Map<const VecX>(parameters[0], static_cast<Index>(parameters_.size()));
-      VecX r;
-      if (jacobians && jacobians[0]) {
-        const Eigen::MatrixXd J = jacobian_at(u, r);
-        Eigen::Map<Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>(jacobians[0], J.rows(),
-                                                                                           J.cols()) = J;
-      } else {
-        r = residuals_u(u);
-      }
-      std::copy(r.data(), r.data() + r.size(), residuals);
-      return true;
-    } catch (const SolverError&) {
-      return false;  // Ceres treats the step as unsuccessful
-    } catch (const InvalidInput&) {
-      return false;  // a trial point the scenario rejects (e.g. mu_s < mu_d where the law needs the order)
-    }
   }
 
  private:
+  VecX residuals_p(const VecX& p) const override {
+    return sensitivities_ ? (*sdirk2_)(p, nullptr) : residuals_at(experiments_, parameters_, p, options_.initial_state);
+  }
+  std::optional<Eigen::MatrixXd> exact_p(const VecX& p, VecX& r) const override {
+    Eigen::MatrixXd J;
+    r = (*sdirk2_)(p, &J);
+    return J;
+  }
+
   const std::vector<Experiment>& experiments_;
   const std::vector<ParameterSpec>& parameters_;
   const Options& options_;
-  long& evaluations_;
-  long& jacobian_evaluations_;
   bool sensitivities_;
   std::optional<detail::Sdirk2Residuals> sdirk2_;  // prepared once: the grid, the stage velocities, the loads
-  mutable VecX cached_u_, cached_r_;
-  mutable VecX cached_ju_, cached_jr_;  // the last point whose Jacobian was formed, its residuals and Jacobian
-  mutable Eigen::MatrixXd cached_J_;
 };
 
 /// Ceres' first trust-region radius for a start u: its default (1e4: an almost undamped first step) where the
@@ -534,13 +444,7 @@ Result fit(const std::vector<Experiment>& experiments, const std::vector<Paramet
   const detail::Minimum best = detail::minimise(cost, u_initial, lo, hi, options, progress,
                                                 [&](const VecX& u) { return first_radius(cost, u, lo, hi); });
   const VecX& best_u = best.u;
-  result.best_start = best.best_start;
-  result.converged = best.converged;
-  result.iterations = best.iterations;
-  result.termination = best.message;
-  if (!result.converged)
-    result.warnings.push_back(fmt::format("not converged ({}): the values are the best found, not an optimum",
-                                          best.message));
+  detail::record(result, best);
 
   // The solution, its Jacobian and the statistics.
   VecX r;

@@ -218,24 +218,18 @@ struct Kind<StructureStickSlipScenario> {
   static void check(Sc& sc) { check_structure_kind(sc); }
 };
 
-/// The directional kinds: no contact tables, no signals; the choice of a table ([profile] kind, [mechanism] kind)
-/// says why a key does not apply; io::validate(sc) runs the reader's cross-checks.
+/// A kind without the contact's tables ([law], [body1], [body2], [pair]) and without signals: its numbers are set in
+/// place (set_in_place), nothing derived from them unless the kind says so (save/restore/on_set), then check(sc).
 template <class Sc>
-struct DirectionalKind {
+struct ContactlessKind {
   static constexpr bool kListSignalByName = false;  // no signals
   static bool signal_by_name(std::string_view) { return false; }
   static bool listed(const Sc&, std::string_view) { return true; }
-  static std::string context(const Sc& sc, std::string_view table) {
-    if (table == "profile") return fmt::format("profile.kind = \"{}\"", directional::to_string(sc.profile.kind));
-    if (table == "mechanism")
-      return fmt::format("mechanism.kind = \"{}\"", directional::to_string(sc.mechanism.kind));
-    return {};
-  }
   static std::string signal_unit(const Sc&, std::string_view, std::string_view table_unit) {
     return std::string(table_unit);
   }
   template <class S>
-  static auto declared(S&, std::string_view) -> decltype(&std::declval<S&>().profile.amplitude) {
+  static auto declared(S&, std::string_view) -> std::conditional_t<std::is_const_v<S>, const double*, double*> {
     return nullptr;  // the declared keys are lists and texts
   }
   static void check(Sc& sc) { io::validate(sc); }
@@ -244,6 +238,18 @@ struct DirectionalKind {
   static Extra save(const Sc&) { return Extra{}; }
   static void restore(Sc&, const Extra&) {}
   static void on_set(Sc&, std::string_view) {}
+};
+
+/// The directional kinds: the choice of a table ([profile] kind, [mechanism] kind) says why a key does not apply;
+/// io::validate(sc) runs the reader's cross-checks.
+template <class Sc>
+struct DirectionalKind : ContactlessKind<Sc> {
+  static std::string context(const Sc& sc, std::string_view table) {
+    if (table == "profile") return fmt::format("profile.kind = \"{}\"", directional::to_string(sc.profile.kind));
+    if (table == "mechanism")
+      return fmt::format("mechanism.kind = \"{}\"", directional::to_string(sc.mechanism.kind));
+    return {};
+  }
 };
 
 /// range.from_rad / to_rad set are given (sampled, checked against the admissible range); one not given follows the
@@ -298,44 +304,18 @@ struct Kind<LineTransientScenario> : LineKind<LineTransientScenario> {
   }
 };
 
-// ---- kind = "structure_kernel": no contact tables. The generic walk below (resolve, set_generic, Candidates) runs
-// over a view of the scenario whose law, bodies, pair and input form are never reached (the kernel's schema has no
-// [law], [body1], [body2] or [pair]); serialize(view) is the kernel's serialize().
-struct KernelKeys {
-  StructureKernelScenario* sc = nullptr;
-  laws::LawParams law;
-  rheology::RheologyParams body1, body2;
-  std::optional<double> pair_s;
-  LumpedInputForm input_form;
-};
-
-template <class Archive, schema::Of<KernelKeys> Self>
-void serialize(Archive& a, Self& v) {
-  if constexpr (std::is_const_v<Self>) serialize(a, std::as_const(*v.sc));
-  else serialize(a, *v.sc);
-}
-
+/// kind = "structure_kernel": the structure's kind says why a key does not apply; a grid without tau_start_s has
+/// no such key to set; check_structure_kind moves a beam's default contact with its length, then validates.
 template <>
-struct Kind<KernelKeys> {
-  using Sc = KernelKeys;
-  static constexpr bool kListSignalByName = false;  // no signals
-  static bool signal_by_name(std::string_view) { return false; }
-  static bool listed(const Sc&, std::string_view) { return true; }
-  static std::string context(const Sc& v, std::string_view table) {
-    if (table == "kernel" && v.sc->tau_start_s < 0.0)
+struct Kind<StructureKernelScenario> : ContactlessKind<StructureKernelScenario> {
+  static std::string context(const StructureKernelScenario& sc, std::string_view table) {
+    if (table == "kernel" && sc.tau_start_s < 0.0)
       return "a grid without kernel.tau_start_s (the grid (0, kernel.tau_end_s]; give tau_start_s in the file to set "
              "it)";
-    if (table == "structure") return fmt::format("structure.type = \"{}\"", structures::to_string(v.sc->structure.kind));
+    if (table == "structure") return fmt::format("structure.type = \"{}\"", structures::to_string(sc.structure.kind));
     return {};
   }
-  static std::string signal_unit(const Sc&, std::string_view, std::string_view table_unit) {
-    return std::string(table_unit);
-  }
-  template <class S>
-  static auto declared(S&, std::string_view) -> std::conditional_t<std::is_const_v<S>, const double*, double*> {
-    return nullptr;
-  }
-  static void check(Sc& v) { check_structure_kind(*v.sc); }
+  static void check(StructureKernelScenario& sc) { check_structure_kind(sc); }
 };
 
 // ---- what a path resolves to -----------------------------------------------------------------------
@@ -1006,32 +986,10 @@ void set_number(DirectionalCrawlerScenario& sc, std::string_view key, double val
 std::vector<std::string> numeric_keys(const DirectionalCrawlerScenario& sc) { return all_numeric_keys(sc); }
 KeyInfo key_info(const DirectionalCrawlerScenario& sc, std::string_view key) { return info_generic(sc, key); }
 
-namespace {
-/// A view of a kernel scenario for the generic walk, only ever read through a const KernelKeys.
-KernelKeys kernel_keys(const StructureKernelScenario& sc) {
-  KernelKeys v;
-  v.sc = const_cast<StructureKernelScenario*>(&sc);
-  return v;
-}
-}  // namespace
-
-double get_number(const StructureKernelScenario& sc, std::string_view key) {
-  const KernelKeys v = kernel_keys(sc);
-  return get_generic(v, key);
-}
-void set_number(StructureKernelScenario& sc, std::string_view key, double value) {
-  KernelKeys v;
-  v.sc = &sc;
-  set_generic(v, key, value);
-}
-std::vector<std::string> numeric_keys(const StructureKernelScenario& sc) {
-  const KernelKeys v = kernel_keys(sc);
-  return all_numeric_keys(v);
-}
-KeyInfo key_info(const StructureKernelScenario& sc, std::string_view key) {
-  const KernelKeys v = kernel_keys(sc);
-  return info_generic(v, key);
-}
+double get_number(const StructureKernelScenario& sc, std::string_view key) { return get_generic(sc, key); }
+void set_number(StructureKernelScenario& sc, std::string_view key, double value) { set_generic(sc, key, value); }
+std::vector<std::string> numeric_keys(const StructureKernelScenario& sc) { return all_numeric_keys(sc); }
+KeyInfo key_info(const StructureKernelScenario& sc, std::string_view key) { return info_generic(sc, key); }
 
 // ---- a parsed Scenario of any kind that has key paths ---------------------------------------------------
 

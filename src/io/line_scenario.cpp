@@ -3,10 +3,11 @@
 // tables are read by the lumped kind's readers (scenario_internal.hpp), so they accept exactly the same
 // keys with the same messages.
 //
-// A study is a list of cases: the [[case]] tables of the file (each a partial scenario merged over the
-// rest of the file), times the Cartesian product of the [sweep] lists (s, n, n1, n2, tau1, tau2 in
-// this order, the first varying slowest). Each case is substituted into a copy of the TOML and parsed
-// and validated on its own; an error in a case names it: "case 3 of 12 (s = 0.4, n2 = 2): ...".
+// A study is a list of cases: the [[case]] tables of the file (each overriding keys of the file), times the
+// Cartesian product of the [sweep] lists (s, n, n1, n2, tau1, tau2 in this order, the first varying slowest).
+// The file is parsed once and each case is a copy of it: its keys set by key path, the branches cut and the
+// relaxation times set by the rheology (for_each_line_case); each is validated on its own, and an error names
+// it: "case 3 of 12 (s = 0.4, n2 = 2): ...".
 // Or the [sweep] of every kind (parameter, values, column): each parsed case times the values, set by key path
 // (set_number) on the parsed case, the value the first case column: "sweep case 2 of 4 (law.mu_d = 2): ...".
 #include "bristle/io/line_scenario.hpp"
@@ -14,6 +15,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cmath>
 #include <limits>
@@ -119,7 +121,8 @@ void put(toml::table& table, std::string_view key, const toml::node& value) {
   value.visit([&](const auto& v) { table.insert_or_assign(key, v); });
 }
 
-/// Merges `from` into `into`: tables merge key by key, everything else replaces.
+/// Merges `from` into `into`: tables merge key by key, everything else replaces (a [[case]] that cannot be applied
+/// by key path: for_each_line_case).
 void deep_merge(toml::table& into, const toml::table& from) {
   for (auto&& [k, v] : from) {
     toml::node* existing = into.get(k.str());
@@ -130,8 +133,8 @@ void deep_merge(toml::table& into, const toml::table& from) {
   }
 }
 
-toml::table* sub_table(toml::table& t, std::string_view key) {
-  toml::node* n = t.get(key);
+const toml::table* sub_table(const toml::table& t, std::string_view key) {
+  const toml::node* n = t.get(key);
   return n ? n->as_table() : nullptr;
 }
 
@@ -141,97 +144,11 @@ std::string type_of(const toml::table* body) {
   return t && t->is_string() ? t->as_string()->get() : "";
 }
 
-/// Entries of a branch list: a number is one branch, an array one per element, anything else -1.
-int entries(const toml::node* n) {
-  if (!n) return -1;
-  if (n->is_number()) return 1;
-  if (const auto* a = n->as_array()) return static_cast<int>(a->size());
-  return -1;
-}
-
-/// Keeps the first `n` branches of body `name` (n = 0: the body becomes elastic). `where` names the
-/// sweep value ("sweep.n2[2] = 3").
-void truncate_branches(toml::table& t, const std::string& name, int n, const std::string& where) {
-  toml::table* body = sub_table(t, name);
-  const std::string type = type_of(body);
-  if (type != "gkv" && type != "gm") {
-    if (n == 0) return;
-    if (!body)
-      throw InvalidInput(
-          fmt::format("{}: needs a [{}] table of type \"gkv\" (or \"gm\") with at least {} "
-                      "branch{}",
-                      where, name, n, n == 1 ? "" : "es"));
-    throw InvalidInput(
-        fmt::format("{}: {}.type = {} has no dissipative branches; give {}.type = \"gkv\" (or "
-                    "\"gm\") with at least {} entr{} in its branch lists",
-                    where, name, q(type), name, n, n == 1 ? "y" : "ies"));
-  }
-  const bool gkv = type == "gkv";
-  const Keys lists = gkv ? Keys{"c", "tau", "k"} : Keys{"k", "tau", "c"};
-  // The lists must agree before they are cut (the message of the body reader).
-  int count = -1;
-  std::string first;
-  for (const auto& key : lists) {
-    const int e = entries(body->get(key));
-    if (e < 0) continue;
-    if (count < 0) {
-      count = e;
-      first = key;
-    } else if (e != count) {
-      throw InvalidInput(fmt::format("{}.{} has {} {} but {}.{} has {}; give one per branch", name, key, e,
-                                     e == 1 ? "entry" : "entries", name, first, count));
-    }
-  }
-  if (n == 0) {
-    for (const auto& key : lists) body->erase(key);
-    if (const toml::node* k_inf = body->get("k_inf"); k_inf && !gkv) {  // gm: K0 = K_inf without branches
-      toml::table keep;
-      put(keep, "k0", *k_inf);
-      body->erase("k_inf");
-      put(*body, "k0", *keep.get("k0"));
-    }
-    body->insert_or_assign("type", "elastic");
-    return;
-  }
-  if (count < 0) return;  // no list given: the body reader reports the missing key
-  if (n > count) {
-    Keys given;
-    for (const auto& key : lists)
-      if (entries(body->get(key)) >= 0) given.push_back(name + "." + key);
-    throw InvalidInput(fmt::format("{}: {} has only {} branch{} ({} entr{} in {}); the sweep asks for {}", where, name,
-                                   count, count == 1 ? "" : "es", count, count == 1 ? "y" : "ies",
-                                   fmt::join(given, " and "), n));
-  }
-  for (const auto& key : lists)
-    if (toml::node* node = body->get(key); node && node->is_array())
-      node->as_array()->truncate(static_cast<std::size_t>(n));
-}
-
-/// Sets every relaxation time of body `name` to `tau`.
-void set_relaxation_times(toml::table& t, const std::string& name, double tau, const std::string& where) {
-  toml::table* body = sub_table(t, name);
-  const std::string type = type_of(body);
-  if (type != "gkv" && type != "gm")
-    throw InvalidInput(
-        fmt::format("{}: {} has no dissipative branches ({}.type = {}); the relaxation times "
-                    "apply to type \"gkv\" or \"gm\"",
-                    where, name, name, body ? q(type) : std::string("absent")));
-  toml::node* node = body->get("tau");
-  if (!node)
-    throw InvalidInput(fmt::format("{}: {} gives no {}.tau (its branches are given by {}.{}); give {}.tau instead",
-                                   where, name, name, name, type == "gkv" ? "k" : "c", name));
-  if (auto* a = node->as_array()) {
-    for (std::size_t i = 0; i < a->size(); ++i) a->replace(a->cbegin() + static_cast<std::ptrdiff_t>(i), tau);
-  } else {
-    body->insert_or_assign("tau", tau);
-  }
-}
-
 /// body2.c = "eq58": c_i,2 = tau_i,2 k01 (1 - s)/s = tau_i,2 k02 (paper 1, eq. 58). Checks the TOML form
 /// (the line kinds' messages) and returns whether the rule is used; the rule itself is
 /// rheology::apply_eq58 (RheologyParams::eq58_tau), applied by the shared body reader.
-bool check_eq58(toml::table& t) {
-  toml::table* body2 = sub_table(t, "body2");
+bool check_eq58(const toml::table& t) {
+  const toml::table* body2 = sub_table(t, "body2");
   if (!body2) return false;
   const toml::node* c = body2->get("c");
   if (!c || !c->is_string()) return false;
@@ -251,20 +168,17 @@ bool check_eq58(toml::table& t) {
         fmt::format("missing key \"body2.tau\" (required: branch relaxation times tau_i,2 (s), one "
                     "per branch; {} gives c from them)",
                     where));
-  std::vector<double> taus;
   const auto read_tau = [&](const toml::node& n, const std::string& key) {
     const auto v = n.value<double>();
     if (!n.is_number() || !v)
       throw InvalidInput(fmt::format("{} = {}: {} needs scalar relaxation times", key, detail::format_node(n), where));
     require_positive(key, *v);
-    taus.push_back(*v);
   };
   if (const auto* a = tau->as_array()) {
     for (std::size_t i = 0; i < a->size(); ++i) read_tau(*a->get(i), fmt::format("body2.tau[{}]", i));
   } else {
     read_tau(*tau, "body2.tau");
   }
-  double k02 = 0.0;
   const toml::table* pair = sub_table(t, "pair");
   const toml::node* s = pair ? pair->get("s") : nullptr;
   if (s && s->is_number()) {
@@ -274,124 +188,23 @@ bool check_eq58(toml::table& t) {
       throw InvalidInput(fmt::format("{}: needs a scalar body1.k0 (eq. 58: c_i,2 = tau_i,2 k01 (1 - s)/s)", where));
     const double k01_value = *k01->value<double>();
     require_positive("body1.k0", k01_value);
-    k02 = rheology::substrate_stiffness_from_s("pair.s", *s->value<double>(), k01_value);
+    rheology::substrate_stiffness_from_s("pair.s", *s->value<double>(), k01_value);
   } else if (const toml::node* k0 = body2->get("k0"); k0 && k0->is_number()) {
-    k02 = *k0->value<double>();
-    require_positive("body2.k0", k02);
+    require_positive("body2.k0", *k0->value<double>());
   } else {
     throw InvalidInput(
         fmt::format("{}: needs pair.s (with a scalar body1.k0) or a scalar body2.k0 (eq. 58: c_i,2 = "
                     "tau_i,2 k01 (1 - s)/s = tau_i,2 k02)",
                     where));
   }
-  (void)k02;
   return true;
 }
 
-struct CaseTable {
-  toml::table table;
-  std::vector<std::pair<std::string, double>> columns;  // s, n, ... (swept) and "case"
-  std::string label;
-  bool eq58 = false;
-};
-
 /// Whether the file's [sweep] is the lumped syntax (parameter, values, column: applied by key path to the parsed
-/// cases, parse_all) rather than the line kinds' own keys (s, n, n1, n2, tau1, tau2: substituted below).
+/// cases, parse_all) rather than the line kinds' own keys (s, n, n1, n2, tau1, tau2: for_each_line_case).
 bool key_path_sweep(const toml::table& root) {
   const toml::table* sw = root["sweep"].as_table();
   return sw && (sw->contains("parameter") || sw->contains("values") || sw->contains("column"));
-}
-
-/// The cases of a file, each a complete TOML table with its values substituted (the [sweep] of the line kinds' own
-/// keys; a key-path [sweep] multiplies the parsed cases in parse_all).
-template <typename ParseCase>
-void for_each_line_case(const toml::table& root, const ParseCase& parse_case) {
-  const Section top(&root, "");
-  toml::table base = root;
-  base.erase("case");
-  base.erase("sweep");
-
-  struct Base {
-    toml::table table;
-    std::string label;
-  };
-  std::vector<Base> bases;
-  const bool has_cases = top.has("case");
-  if (has_cases) {
-    const toml::array* cases = top.node("case")->as_array();
-    if (!cases || !cases->is_array_of_tables() || cases->empty())
-      top.wrong_type("case", "[[case]] tables, each overriding keys of the scenario");
-    for (std::size_t i = 0; i < cases->size(); ++i) {
-      const Section cs(cases->get(i)->as_table(), fmt::format("case[{}]", i));
-      for (const char* k : {"kind", "name", "description", "case", "sweep"})
-        if (cs.has(k))
-          throw InvalidInput(
-              fmt::format("key \"{}\" cannot be set in a [[case]] (it applies to the whole scenario)", cs.key(k)));
-      Base b{base, cs.string("label").value_or(fmt::format("case {}", i + 1))};
-      toml::table overrides = *cases->get(i)->as_table();
-      overrides.erase("label");
-      deep_merge(b.table, overrides);
-      bases.push_back(std::move(b));
-    }
-  } else {
-    bases.push_back({base, ""});
-  }
-  const std::vector<SweepDim> dims = key_path_sweep(root) ? std::vector<SweepDim>{} : read_line_sweep(root);
-  std::size_t product = 1;
-  for (const auto& d : dims) product *= d.values.size();
-  const std::size_t total = product * bases.size();
-  if (total > kMaxCases)
-    throw InvalidInput(
-        fmt::format("the [[case]] tables and [sweep] give {} cases; at most {} are allowed", total, kMaxCases));
-
-  std::size_t index = 0;
-  for (std::size_t b = 0; b < bases.size(); ++b) {
-    for (std::size_t p = 0; p < product; ++p, ++index) {
-      // Decompose p: the first sweep key varies slowest.
-      std::vector<std::size_t> at(dims.size());
-      std::size_t rest = p;
-      for (std::size_t d = dims.size(); d-- > 0;) {
-        at[d] = rest % dims[d].values.size();
-        rest /= dims[d].values.size();
-      }
-      CaseTable c{bases[b].table, {}, bases[b].label, false};
-      std::vector<std::string> parts;
-      if (has_cases) parts.push_back(bases[b].label);
-      for (std::size_t d = 0; d < dims.size(); ++d) {
-        c.columns.emplace_back(dims[d].key, dims[d].values[at[d]]);
-        parts.push_back(fmt::format("{} = {}", dims[d].key, number_text(dims[d].values[at[d]])));
-      }
-      if (has_cases) c.columns.emplace_back("case", static_cast<double>(b + 1));
-      c.label = fmt::format("{}", fmt::join(parts, ", "));
-      try {
-        bool zero1 = false, zero2 = false;
-        for (std::size_t d = 0; d < dims.size(); ++d) {
-          const std::string& key = dims[d].key;
-          const double v = dims[d].values[at[d]];
-          const std::string where = fmt::format("{} = {}", dims[d].names[at[d]], format_value(v));
-          if (key == "s") {
-            if (!sub_table(c.table, "pair")) c.table.insert_or_assign("pair", toml::table{});
-            sub_table(c.table, "pair")->insert_or_assign("s", v);
-          } else if (key == "n" || key == "n1" || key == "n2") {
-            const int n = static_cast<int>(v);
-            if (key != "n2") truncate_branches(c.table, "body1", n, where);
-            if (key != "n1") truncate_branches(c.table, "body2", n, where);
-            if (key != "n2") zero1 = n == 0;
-            if (key != "n1") zero2 = n == 0;
-          } else if (key == "tau1" && !zero1) {
-            set_relaxation_times(c.table, "body1", v, where);
-          } else if (key == "tau2" && !zero2) {
-            set_relaxation_times(c.table, "body2", v, where);
-          }
-        }
-        c.eq58 = check_eq58(c.table);
-        parse_case(c, index, total);
-      } catch (const InvalidInput& e) {
-        if (total == 1) throw;
-        throw InvalidInput(fmt::format("case {} of {} ({}): {}", index + 1, total, c.label, e.what()));
-      }
-    }
-  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -547,8 +360,11 @@ void parse_output(const Section& root, LineCaseBase& sc, const std::string& x, c
     check(fmt::format("output.plot_y[{}]", i), sc.output.plot_y[i]);
 }
 
-void parse_base(const toml::table& table, const CaseTable& c, Kind kind, std::string_view default_name,
+/// The file's tables of one case (every key but [[case]] and [sweep]); `case_columns` names the columns a case adds
+/// after s, n1, n2 (n, tau1, tau2 when swept, case), set per case by for_each_line_case.
+void parse_base(const toml::table& table, const Keys& case_columns, Kind kind, std::string_view default_name,
                 const ScenarioSource& source, LineCaseBase& sc) {
+  const bool eq58 = check_eq58(table);
   const Section root(&table, "");
   root.check_keys(kind == Kind::steady ? kSteadyTop : kTransientTop);
   sc.source = source;
@@ -558,16 +374,15 @@ void parse_base(const toml::table& table, const CaseTable& c, Kind kind, std::st
   detail::validate_name(root.has("name") ? "name" : "name (the file stem)", sc.name);
   sc.description = root.string("description").value_or("");
   parse_model(root, sc);
-  sc.body2_c_eq58 = c.eq58;
+  sc.body2_c_eq58 = eq58;
   parse_line_table(root, kind, sc);
-  sc.label = c.label;
   // s as written (pair.s or the sweep value), else from the stiffnesses.
   sc.columns = {
       {"s", sc.pair_s.value_or(sc.s)}, {"n1", static_cast<double>(sc.n1)}, {"n2", static_cast<double>(sc.n2)}};
-  for (const auto& col : c.columns)
-    if (col.first != "s" && col.first != "n1" && col.first != "n2") sc.columns.push_back(col);
-  for (const auto& col : c.columns)
-    if (col.first != "case") sc.swept.push_back(col.first);
+  for (const auto& name : case_columns) {
+    if (name != "s" && name != "n1" && name != "n2") sc.columns.emplace_back(name, 0.0);
+    if (name != "case") sc.swept.push_back(name);
+  }
 }
 
 /// s, n1 and n2 of a parsed case's pair, with parse_model's checks (a key path may have changed the bodies).
@@ -615,48 +430,24 @@ Keys case_column_names(const LineCaseBase& sc) {
 // ---------------------------------------------------------------------------------------------
 // line_steady: velocity grids
 
-struct Grid {
-  std::vector<double> values;
-  bool log = false;
-  std::string key;     // e.g. "kinematics.V_mps"
-  bool table = false;  // { from, to, points, spacing }
-  bool scalar = false;
-  /// The TOML key that gives values[i].
-  std::string key_of(std::size_t i) const {
-    if (scalar) return key;
-    if (table) return key + (i == 0 ? ".from" : i + 1 == values.size() ? ".to" : fmt::format(" (point {})", i));
-    return fmt::format("{}[{}]", key, i);
-  }
-};
-
-Grid read_grid(const Section& k, const std::string& name, std::string_view description) {
-  detail::NumberGrid read = detail::read_number_grid(k, name, description, "velocity", kMaxPoints);
-  Grid g;
-  g.key = k.key(name);
-  g.values = std::move(read.values);
-  g.log = read.log;
-  g.table = read.table;
-  g.scalar = read.scalar;
-  return g;
+/// The TOML key that gives velocity i: kinematics.V_mps (sliding) or .vx_mps (rolling), one number, a list or
+/// { from, to, points, spacing }.
+std::string key_of(const LineSteadyScenario& sc, std::size_t i) {
+  const std::string key = sc.mode == LineMode::sliding ? "kinematics.V_mps" : "kinematics.vx_mps";
+  if (sc.velocities_table)
+    return key + (i == 0 ? ".from" : i + 1 == sc.velocities.size() ? ".to" : fmt::format(" (point {})", i));
+  if (sc.velocities.size() == 1 && !sc.velocities_list) return key;
+  return fmt::format("{}[{}]", key, i);
 }
 
-/// The first grid index whose velocity (through `transform`) is negative, if any.
-template <typename F>
-std::optional<std::size_t> first_negative(const Grid& g, F&& transform) {
-  for (std::size_t i = 0; i < g.values.size(); ++i)
-    if (transform(g.values[i]) < 0.0) return i;
-  return std::nullopt;
-}
-
-/// allow_reversal = false: every velocity of the map >= 0 (`key_of(i)` names velocity i).
-template <class KeyOf>
-void check_steady_reversal(const LineSteadyScenario& sc, const KeyOf& key_of) {
+/// allow_reversal = false: every velocity of the map >= 0.
+void check_steady_reversal(const LineSteadyScenario& sc) {
   if (sc.allow_reversal) return;
   const auto& v = sc.velocities;
   if (sc.mode == LineMode::sliding) {
     for (std::size_t i = 0; i < v.size(); ++i)
       if (v[i] < 0.0)
-        throw InvalidInput(fmt::format("{} = {}: negative sliding speed; {}", key_of(i), format_value(v[i]),
+        throw InvalidInput(fmt::format("{} = {}: negative sliding speed; {}", key_of(sc, i), format_value(v[i]),
                                        reversal_rule(sc, sc.allow_reversal_given)));
     return;
   }
@@ -665,14 +456,13 @@ void check_steady_reversal(const LineSteadyScenario& sc, const KeyOf& key_of) {
                                    reversal_rule(sc, sc.allow_reversal_given)));
   for (std::size_t i = 0; i < v.size(); ++i)
     if (sc.Vr_mps + v[i] < 0.0)
-      throw InvalidInput(fmt::format("{} = {}: gives V_x = V_r + v_x = {} m/s < 0; {}", key_of(i), format_value(v[i]),
+      throw InvalidInput(fmt::format("{} = {}: gives V_x = V_r + v_x = {} m/s < 0; {}", key_of(sc, i), format_value(v[i]),
                                      format_value(sc.Vr_mps + v[i]), reversal_rule(sc, sc.allow_reversal_given)));
 }
 
 /// A negative characteristic speed needs the exact (matrix-exponential) steady solver: try the first such
 /// velocity now, so that a refusal names the key.
-template <class KeyOf>
-void check_steady_speeds(const LineSteadyScenario& sc, const KeyOf& key_of) {
+void check_steady_speeds(const LineSteadyScenario& sc) {
   const bool sliding = sc.mode == LineMode::sliding;
   const contact::ContactModel model(sc.law, sc.body1, sc.body2);
   for (std::size_t i = 0; i < sc.velocities.size(); ++i) {
@@ -684,16 +474,17 @@ void check_steady_speeds(const LineSteadyScenario& sc, const KeyOf& key_of) {
     } catch (const InvalidInput& e) {
       std::string m = e.what();
       if (m.rfind("line.V1/V2: ", 0) == 0) m.erase(0, 12);
-      throw InvalidInput(fmt::format("{} = {}: {}", key_of(i), format_value(sc.velocities[i]), toml_keys(m, sc.mode)));
+      throw InvalidInput(fmt::format("{} = {}: {}", key_of(sc, i), format_value(sc.velocities[i]), toml_keys(m, sc.mode)));
     }
     break;
   }
 }
 
-LineSteadyScenario parse_steady_case(const CaseTable& c, std::string_view name, const ScenarioSource& source) {
+LineSteadyScenario parse_steady_case(const toml::table& table, const Keys& case_columns, std::string_view name,
+                                     const ScenarioSource& source) {
   LineSteadyScenario sc;
-  parse_base(c.table, c, Kind::steady, name, source, sc);
-  const Section root(&c.table, "");
+  parse_base(table, case_columns, Kind::steady, name, source, sc);
+  const Section root(&table, "");
   const Section k = root.table("kinematics");
   sc.mode = parse_mode(k, Kind::steady);
   const bool sliding = sc.mode == LineMode::sliding;
@@ -704,20 +495,20 @@ LineSteadyScenario parse_steady_case(const CaseTable& c, std::string_view name, 
   const auto allow = k.boolean("allow_reversal");
   sc.allow_reversal = allow.value_or(false);
   sc.allow_reversal_given = allow.has_value();
-  Grid grid;
-  if (sliding) {
-    grid = read_grid(k, "V_mps", "sliding speeds V_x (m/s): a list or { from, to, points, spacing }");
-  } else {
-    sc.Vr_mps = k.required_number("Vr_mps", "rolling speed V_r (m/s), the material velocity V1 of body 1");
-    grid = read_grid(k, "vx_mps",
-                     "rigid relative velocities v_x = V_x - V_r (m/s): a list or { from, to, points, spacing }");
-  }
-  sc.velocities = grid.values;
+  if (!sliding) sc.Vr_mps = k.required_number("Vr_mps", "rolling speed V_r (m/s), the material velocity V1 of body 1");
+  detail::NumberGrid grid =
+      sliding ? detail::read_number_grid(k, "V_mps", "sliding speeds V_x (m/s): a list or { from, to, points, spacing }",
+                                         "velocity", kMaxPoints)
+              : detail::read_number_grid(
+                    k, "vx_mps", "rigid relative velocities v_x = V_x - V_r (m/s): a list or { from, to, points, spacing }",
+                    "velocity", kMaxPoints);
+  sc.velocities = std::move(grid.values);
+  sc.velocities_list = !grid.scalar && !grid.table;
+  sc.velocities_table = grid.table;
   sc.log_x = grid.log;
-  const auto key_of = [&](std::size_t i) { return grid.key_of(i); };
-  check_steady_reversal(sc, key_of);
+  check_steady_reversal(sc);
   validate_line(sc);
-  check_steady_speeds(sc, key_of);
+  check_steady_speeds(sc);
   const Keys columns = sc.column_names();
   parse_output(root, sc, sliding ? "V_mps" : "vx_mps", {"Fx_abs_N", "Fx_norm_abs"}, columns);
   return sc;
@@ -834,10 +625,11 @@ std::vector<double> merged_times(const TimeGrid& grid, const std::vector<double>
 
 void check_transient_run(const LineTransientScenario& sc);
 
-LineTransientScenario parse_transient_case(const CaseTable& c, std::string_view name, const ScenarioSource& source) {
+LineTransientScenario parse_transient_case(const toml::table& table, const Keys& case_columns, std::string_view name,
+                                           const ScenarioSource& source) {
   LineTransientScenario sc;
-  parse_base(c.table, c, Kind::transient, name, source, sc);
-  const Section root(&c.table, "");
+  parse_base(table, case_columns, Kind::transient, name, source, sc);
+  const Section root(&table, "");
 
   // [time] with field_times_s (the lumped reader knows the other keys).
   const Section ts = root.table("time");
@@ -1370,12 +1162,8 @@ void rederive_and_validate(LineSteadyScenario& sc) {
   with_toml_keys(sc.mode, [&] {
     const PairValues pair = check_pair(sc);
     validate_line(sc);
-    const auto key_of = [&](std::size_t i) {
-      const std::string key = sc.mode == LineMode::sliding ? "kinematics.V_mps" : "kinematics.vx_mps";
-      return sc.velocities.size() == 1 ? key : fmt::format("{}[{}]", key, i);
-    };
-    check_steady_reversal(sc, key_of);
-    check_steady_speeds(sc, key_of);
+    check_steady_reversal(sc);
+    check_steady_speeds(sc);
     set_pair_columns(sc, pair);
     return 0;
   });
@@ -1422,17 +1210,245 @@ void rederive_and_validate(LineTransientScenario& sc) {
 
 namespace {
 
+/// The first `n` branches of body `i` (sweep.n, n1, n2; `where` names the value: "sweep.n2[2] = 3"), with the messages
+/// of the file's form (`table`: the file has a [body<i>] table): the cut itself is the rheology's.
+void keep_branches(LineCaseBase& sc, int i, int n, bool table, const std::string& where) {
+  const std::string name = i == 0 ? "body1" : "body2";
+  rheology::RheologyParams& body = i == 0 ? sc.body1 : sc.body2;
+  std::vector<double>& taus = sc.input_form.body_tau[i];
+  const bool gkv = body.kind == RheologyKind::gkv;
+  if (!gkv && body.kind != RheologyKind::gm) {
+    if (n == 0) return;
+    if (!table)
+      throw InvalidInput(fmt::format("{}: needs a [{}] table of type \"gkv\" (or \"gm\") with at least {} branch{}", where,
+                                     name, n, n == 1 ? "" : "es"));
+    throw InvalidInput(fmt::format("{}: {}.type = {} has no dissipative branches; give {}.type = \"gkv\" (or \"gm\") "
+                                   "with at least {} entr{} in its branch lists",
+                                   where, name, q(rheology::to_string(body.kind)), name, n, n == 1 ? "y" : "ies"));
+  }
+  const int count = body.branch_count();
+  if (n > count) {
+    Keys given;  // the lists the file gives, in the reader's order (eq. 58: c is the rule, tau the list)
+    if (body.eq58_tau.empty()) given.push_back(name + (gkv ? ".c" : ".k"));
+    given.push_back(name + (!taus.empty() ? ".tau" : gkv ? ".k" : ".c"));
+    throw InvalidInput(fmt::format("{}: {} has only {} branch{} ({} entr{} in {}); the sweep asks for {}", where, name,
+                                   count, count == 1 ? "" : "es", count, count == 1 ? "y" : "ies",
+                                   fmt::join(given, " and "), n));
+  }
+  rheology::truncate_branches(body, n, name);
+  if (!taus.empty()) taus.resize(static_cast<std::size_t>(n));
+  if (n == 0 && i == 1) sc.body2_c_eq58 = false;
+}
+
+/// Every relaxation time of body `i` (sweep.tau1, tau2), with the messages of the file's form; the branches follow
+/// by the rheology's rule (gkv keeps c, gm keeps k, eq. 58 its rule).
+void set_taus(LineCaseBase& sc, int i, double tau, bool table, const std::string& where) {
+  const std::string name = i == 0 ? "body1" : "body2";
+  rheology::RheologyParams& body = i == 0 ? sc.body1 : sc.body2;
+  std::vector<double>& taus = sc.input_form.body_tau[i];
+  const bool gkv = body.kind == RheologyKind::gkv;
+  if (!gkv && body.kind != RheologyKind::gm)
+    throw InvalidInput(fmt::format("{}: {} has no dissipative branches ({}.type = {}); the relaxation times apply to "
+                                   "type \"gkv\" or \"gm\"",
+                                   where, name, name,
+                                   table ? q(rheology::to_string(body.kind)) : std::string("absent")));
+  if (taus.empty())
+    throw InvalidInput(fmt::format("{}: {} gives no {}.tau (its branches are given by {}.{}); give {}.tau instead", where,
+                                   name, name, name, gkv ? "k" : "c", name));
+  rheology::set_relaxation_times(body, tau, name);
+  std::fill(taus.begin(), taus.end(), tau);
+}
+
+/// The leaves of a [[case]] table that are numbers on keys the file's tables hold (the file gives that key a number
+/// or omits it, and gives every table on the way), as key paths ("kinematics.Vx"); false if any other leaf.
+bool numeric_leaves(const toml::table& t, const toml::table* file, const std::string& prefix,
+                    std::vector<std::pair<std::string, double>>& out) {
+  for (auto&& [k, v] : t) {
+    const std::string_view name = k.str();
+    if (name.empty() || name.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") !=
+                            std::string_view::npos)
+      return false;
+    const std::string path = prefix.empty() ? std::string(name) : prefix + "." + std::string(name);
+    const toml::node* given = file ? file->get(name) : nullptr;
+    if (v.is_table()) {
+      if (!given || !given->is_table() || !numeric_leaves(*v.as_table(), given->as_table(), path, out)) return false;
+    } else if (v.is_number() && (!given || given->is_number())) {
+      out.emplace_back(path, *v.value<double>());
+    } else {
+      return false;
+    }
+  }
+  return true;
+}
+
+/// A key of a [[case]] written as a key path ("body2.tau[1]" = 0.3): set by key path after the other keys.
+bool is_key_path(std::string_view key) { return key.find_first_of(".[") != std::string_view::npos; }
+
+/// The cases of a file: the [[case]] tables (each its keys over the file's) times the Cartesian product of the [sweep]
+/// lists of the line kinds (s, n, n1, n2, tau1, tau2, the first varying slowest). The file is parsed once; a case is a
+/// copy with its keys set by key path (io::set_number, the reader's checks), the sweep's branches cut and relaxation
+/// times set by the rheology, and s set as pair.s by key path, then validated. A [[case]] key that is not a number
+/// (a string, a flag, a list, a signal table) or that the parsed file cannot take (a table or key the file does not
+/// give, a refused key path) has its case merged into the file's table and parsed. An error names the case:
+/// "case 3 of 12 (s = 0.4, n2 = 2): ...".
+template <typename Case, typename ParseOne>
+std::vector<Case> for_each_line_case(const toml::table& root, std::string_view name, const ScenarioSource& source,
+                                     const ParseOne& parse_one) {
+  const Section top(&root, "");
+  const std::vector<SweepDim> dims = key_path_sweep(root) ? std::vector<SweepDim>{} : read_line_sweep(root);
+  struct CaseSpec {
+    std::string label;
+    toml::table merged;                                // the keys a merge applies
+    std::vector<std::pair<std::string, double>> paths;  // the keys written as key paths
+  };
+  std::vector<CaseSpec> specs;
+  const bool has_cases = top.has("case");
+  if (has_cases) {
+    const toml::array* cases = top.node("case")->as_array();
+    if (!cases || !cases->is_array_of_tables() || cases->empty())
+      top.wrong_type("case", "[[case]] tables, each overriding keys of the scenario");
+    for (std::size_t i = 0; i < cases->size(); ++i) {
+      const Section cs(cases->get(i)->as_table(), fmt::format("case[{}]", i));
+      for (const char* k : {"kind", "name", "description", "case", "sweep"})
+        if (cs.has(k))
+          throw InvalidInput(
+              fmt::format("key \"{}\" cannot be set in a [[case]] (it applies to the whole scenario)", cs.key(k)));
+      CaseSpec spec{cs.string("label").value_or(fmt::format("case {}", i + 1)), {}, {}};
+      for (auto&& [k, v] : *cases->get(i)->as_table()) {
+        if (k.str() == "label") continue;
+        if (!is_key_path(k.str())) {
+          put(spec.merged, k.str(), v);
+        } else if (const auto value = v.template value<double>(); v.is_number() && value) {
+          spec.paths.emplace_back(std::string(k.str()), *value);
+        } else {
+          throw InvalidInput(fmt::format("{} = {}: a key path in a [[case]] takes a number", cs.key(k.str()),
+                                         detail::format_node(v)));
+        }
+      }
+      specs.push_back(std::move(spec));
+    }
+  } else {
+    specs.push_back({});
+  }
+  std::size_t product = 1;
+  for (const auto& d : dims) product *= d.values.size();
+  const std::size_t total = product * specs.size();
+  if (total > kMaxCases)
+    throw InvalidInput(
+        fmt::format("the [[case]] tables and [sweep] give {} cases; at most {} are allowed", total, kMaxCases));
+  Keys case_columns;
+  for (const auto& d : dims) case_columns.push_back(d.key);
+  if (has_cases) case_columns.emplace_back("case");
+
+  // The file without [[case]] and [sweep]; with sweep.s it is read with pair.s = the first value (each case sets
+  // its own by key path), so that a file may leave pair.s to the sweep.
+  toml::table file = root;
+  file.erase("case");
+  file.erase("sweep");
+  for (const auto& d : dims)
+    if (d.key == "s") {
+      if (!sub_table(file, "pair")) file.insert_or_assign("pair", toml::table{});
+      file.get("pair")->as_table()->insert_or_assign("s", d.values.front());
+    }
+  struct Parsed {
+    Case sc;
+    std::array<bool, 2> tables{};  // the file gives [body1], [body2]
+  };
+  const auto parse = [&](const toml::table& t) {
+    return Parsed{parse_one(t, case_columns, name, source), {sub_table(t, "body1") != nullptr, sub_table(t, "body2") != nullptr}};
+  };
+  std::optional<Parsed> base;  // the file parsed once (with [[case]] tables: if it parses on its own)
+  bool base_failed = false;
+  const auto case_of = [&](const CaseSpec& spec) {
+    if (!has_cases) return parse(file);
+    std::vector<std::pair<std::string, double>> leaves;
+    if (numeric_leaves(spec.merged, &file, "", leaves)) {
+      if (!base && !base_failed) {
+        try {
+          base = parse(file);
+        } catch (const InvalidInput&) {
+          base_failed = true;
+        }
+      }
+      if (base) {
+        Parsed c = *base;
+        try {
+          for (const auto& [path, value] : leaves) set_number(c.sc, path, value);
+          return c;
+        } catch (const InvalidInput&) {  // as the reader has it: the merged table below
+        }
+      }
+    }
+    toml::table merged = file;
+    deep_merge(merged, spec.merged);
+    return parse(merged);
+  };
+
+  std::vector<Case> out;
+  out.reserve(total);
+  std::vector<std::size_t> at(dims.size());
+  for (std::size_t b = 0; b < specs.size(); ++b) {
+    std::optional<Parsed> c;
+    for (std::size_t p = 0; p < product; ++p) {
+      const std::size_t index = b * product + p;
+      // Decompose p: the first sweep key varies slowest.
+      for (std::size_t d = dims.size(), rest = p; d-- > 0;) {
+        at[d] = rest % dims[d].values.size();
+        rest /= dims[d].values.size();
+      }
+      std::vector<std::string> parts;
+      if (has_cases) parts.push_back(specs[b].label);
+      for (std::size_t d = 0; d < dims.size(); ++d)
+        parts.push_back(fmt::format("{} = {}", dims[d].key, number_text(dims[d].values[at[d]])));
+      const std::string label = fmt::format("{}", fmt::join(parts, ", "));
+      try {
+        if (!c) {
+          c = case_of(specs[b]);
+          for (const auto& [path, value] : specs[b].paths) set_number(c->sc, path, value);
+        }
+        Case sc = c->sc;
+        bool zero[2] = {false, false};
+        std::optional<double> s;
+        for (std::size_t d = 0; d < dims.size(); ++d) {
+          const std::string& key = dims[d].key;
+          const double v = dims[d].values[at[d]];
+          const std::string where = fmt::format("{} = {}", dims[d].names[at[d]], format_value(v));
+          if (key == "s") {
+            s = v;
+          } else if (key[0] == 'n') {
+            for (int i = 0; i < 2; ++i)
+              if (key == "n" || key[1] == '1' + i) {
+                keep_branches(sc, i, static_cast<int>(v), c->tables[i], where);
+                zero[i] = v == 0.0;
+              }
+          } else if (const int i = key == "tau1" ? 0 : 1; !zero[i]) {
+            set_taus(sc, i, v, c->tables[i], where);
+          }
+        }
+        std::size_t column = 3;
+        for (std::size_t d = 0; d < dims.size(); ++d)
+          if (dims[d].key != "s" && dims[d].key != "n1" && dims[d].key != "n2")
+            sc.columns[column++].second = dims[d].values[at[d]];
+        if (has_cases) sc.columns[column].second = static_cast<double>(b + 1);
+        if (s) set_number(sc, "pair.s", *s);  // body2.k0 and eq. 58 follow; validated with the cut bodies
+        else rederive_and_validate(sc);
+        sc.label = total == 1 ? "" : label;
+        sc.case_index = index;
+        sc.case_count = total;
+        out.push_back(std::move(sc));
+      } catch (const InvalidInput& e) {
+        if (total == 1) throw;
+        throw InvalidInput(fmt::format("case {} of {} ({}): {}", index + 1, total, label, e.what()));
+      }
+    }
+  }
+  return out;
+}
+
 template <typename Case, typename ParseOne>
 std::vector<Case> parse_all(const toml::table& root, std::string_view name, const ScenarioSource& source,
                             const ParseOne& parse_one) {
-  std::vector<Case> cases;
-  for_each_line_case(root, [&](const CaseTable& c, std::size_t index, std::size_t total) {
-    Case sc = parse_one(c, name, source);
-    sc.case_index = index;
-    sc.case_count = total;
-    if (total == 1) sc.label.clear();
-    cases.push_back(std::move(sc));
-  });
+  std::vector<Case> cases = for_each_line_case<Case>(root, name, source, parse_one);
   const std::optional<detail::SweepSpec> spec = key_path_sweep(root) ? detail::read_sweep(root) : std::nullopt;
   if (!spec) return cases;
   // The lumped [sweep] (parameter, values, column), as patch_steady_map: every case of the file times the values,

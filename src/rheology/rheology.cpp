@@ -77,6 +77,31 @@ RheologyParams gkv_eq58(double k0, const std::vector<double>& tau) {
   return p;
 }
 
+void truncate_branches(RheologyParams& p, int n, std::string_view prefix) {
+  if (p.kind != RheologyKind::gkv && p.kind != RheologyKind::gm)
+    throw InvalidInput(fmt::format("{}.type = \"{}\": has no dissipative branches to keep", prefix, to_string(p.kind)));
+  if (n < 0 || n > p.branch_count())
+    throw InvalidInput(fmt::format("{}: has {} branches; cannot keep {}", prefix, p.branch_count(), n));
+  p.branches.resize(static_cast<std::size_t>(n));
+  if (!p.eq58_tau.empty()) p.eq58_tau.resize(static_cast<std::size_t>(n));
+  if (n == 0) p.kind = RheologyKind::elastic;  // k_elastic is K0 (GKV) or K_inf (GM): the elastic K0 either way
+}
+
+void set_relaxation_times(RheologyParams& p, double tau, std::string_view prefix) {
+  if (p.kind != RheologyKind::gkv && p.kind != RheologyKind::gm)
+    throw InvalidInput(fmt::format("{}.type = \"{}\": has no relaxation times", prefix, to_string(p.kind)));
+  require_positive(fmt::format("{}.tau", prefix), tau);
+  if (!p.eq58_tau.empty()) {
+    std::fill(p.eq58_tau.begin(), p.eq58_tau.end(), tau);
+    apply_eq58(p, prefix);
+    return;
+  }
+  for (Branch& b : p.branches) {
+    if (p.kind == RheologyKind::gkv) b.k = Mat2(b.c / tau);  // tau = K^-1 C  ->  K = C tau^-1
+    else b.c = Mat2(b.k * tau);                              // C = K tau
+  }
+}
+
 RheologyParams rigid() { return RheologyParams{RheologyKind::rigid, Mat2::Identity(), {}, {}}; }
 
 RheologyParams elastic(double k0) {

@@ -253,6 +253,96 @@ TEST(LineScenario, CasesOverrideKeysAndMultiplyWithTheSweep) {
             (std::vector<std::pair<std::string, double>>{{"s", 0.8}, {"n1", 2}, {"n2", 2}, {"case", 2}}));
 }
 
+// The CSV rows of a run without their first `skip` columns (the case columns).
+std::vector<std::string> rows_after(const std::string& csv, std::size_t skip) {
+  std::vector<std::string> rows;
+  std::istringstream in(csv);
+  std::string line;
+  std::getline(in, line);  // headers
+  while (std::getline(in, line)) {
+    std::size_t at = 0;
+    for (std::size_t i = 0; i < skip; ++i) at = line.find(',', at) + 1;
+    rows.push_back(line.substr(at));
+  }
+  return rows;
+}
+
+TEST(LineScenario, EveryCaseIsTheFileWrittenWithItsValues) {
+  // [[case]] keys (numbers by key path, a list and a flag by merging) times the sweep lists (s by key path, n2 and tau1
+  // by the rheology): each case runs exactly as the file written with its values (bitwise CSV rows).
+  Steady p;
+  p.kinematics = "[kinematics]\nmode = \"sliding\"\nV_mps = [0.1, 1.0, 10.0]\n";
+  p.extra =
+      "[[case]]\nlabel = \"a\"\nlaw.mu_d = 0.6\nbody1.k0 = 300\nline.normal_load_N = 20\n"
+      "[[case]]\nlabel = \"b\"\nbody2.tau = [0.2, 0.05]\nkinematics.allow_reversal = true\n"
+      "[sweep]\ns = [0.3, 0.6]\nn2 = [1, 2]\ntau1 = [0.2]\n";
+  const auto s = parse_scenario_string(p.text(), "t");
+  const auto& cases = steady_study(s).cases();
+  ASSERT_EQ(cases.size(), 8u);
+  const RunResult all = s->run();
+  std::size_t i = 0;
+  for (const char* label : {"a", "b"})
+    for (const double sv : {0.3, 0.6})
+      for (const int n2 : {1, 2}) {
+        Steady one;
+        one.kinematics = p.kinematics;
+        const bool a = std::string(label) == "a";
+        one.law = a ? "[law]\ntype = \"frbd\"\nmu_s = 1.0\nmu_d = 0.6\nv_s = 6.0\ndelta_s = 2.0\n" : kLaw;
+        one.body1 = fmt::format("[body1]\ntype = \"gkv\"\nk0 = {}\nc = [100.0, 50.0]\ntau = [0.2, 0.2]\n", a ? 300 : 240);
+        one.body2 = fmt::format("[body2]\ntype = \"gkv\"\nc = \"eq58\"\ntau = [{}]\n",
+                                n2 == 1 ? (a ? "0.1" : "0.2") : (a ? "0.1, 0.1" : "0.2, 0.05"));
+        one.pair = fmt::format("[pair]\ns = {}\n", sv);
+        one.line = a ? "[line]\nL_m = 0.2\nnormal_load_N = 20\n" : kLine;
+        if (!a) one.kinematics += "allow_reversal = true\n";
+        const auto single = parse_scenario_string(one.text(), "t");
+        const LineSteadyScenario& sc = steady_study(single).cases().front();
+        EXPECT_EQ(cases[i].label, fmt::format("{}, s = {}, n2 = {}, tau1 = 0.2", label, sv, n2));
+        EXPECT_EQ(cases[i].columns, (std::vector<std::pair<std::string, double>>{
+                                        {"s", sv}, {"n1", 2.0}, {"n2", 1.0 * n2}, {"tau1", 0.2}, {"case", a ? 1.0 : 2.0}}));
+        EXPECT_EQ(cases[i].body1.branches[1].k, sc.body1.branches[1].k) << cases[i].label;
+        EXPECT_EQ(cases[i].body2.k_elastic, sc.body2.k_elastic) << cases[i].label;
+        ASSERT_EQ(cases[i].body2.branches.size(), static_cast<std::size_t>(n2));
+        EXPECT_EQ(cases[i].body2.branches.back().c, sc.body2.branches.back().c) << cases[i].label;
+        EXPECT_EQ(cases[i].input_form.body_tau[0], sc.input_form.body_tau[0]);
+        EXPECT_EQ(cases[i].allow_reversal, !a);
+        const RunResult alone = single->run();
+        RunResult mine = all;
+        mine.cases = {all.cases[i]};
+        mine.case_labels.clear();
+        EXPECT_EQ(rows_after(csv_text(mine), 5), rows_after(csv_text(alone), 3)) << cases[i].label;
+        ++i;
+      }
+  // A file may leave pair.s to the sweep (no [pair], no [body2]: an elastic substrate with k02 from s).
+  Steady bare;
+  bare.pair = "";
+  bare.body2 = "";
+  bare.extra = "[sweep]\ns = [0.2, 0.5]\n";
+  const auto b = parse_scenario_string(bare.text(), "t");
+  EXPECT_DOUBLE_EQ(steady_study(b).cases()[1].body2.k_elastic(0, 0), 240.0);
+  EXPECT_EQ(steady_study(b).cases()[1].body2.kind, rheology::RheologyKind::elastic);
+}
+
+TEST(LineScenario, CaseKeysWrittenAsKeyPaths) {
+  // A [[case]] key written as a key path sets one entry of a list (a merge of TOML tables cannot): the other entries
+  // stay the file's.
+  Steady p;
+  p.extra = "[[case]]\nlabel = \"slow\"\n[[case]]\nlabel = \"second branch\"\n\"body2.tau[1]\" = 0.3\n";
+  const auto s = parse_scenario_string(p.text(), "t");
+  const auto& cases = steady_study(s).cases();
+  ASSERT_EQ(cases.size(), 2u);
+  EXPECT_EQ(cases[1].label, "second branch");
+  EXPECT_EQ(cases[1].input_form.body_tau[1], (std::vector<double>{0.1, 0.3}));
+  EXPECT_DOUBLE_EQ(cases[1].body2.branches[1].c(0, 0), 0.3 * 360.0);  // eq. 58: c = tau k02
+  EXPECT_DOUBLE_EQ(cases[1].body2.branches[0].c(0, 0), 0.1 * 360.0);
+  EXPECT_DOUBLE_EQ(cases[0].body2.branches[1].c(0, 0), 0.1 * 360.0);
+  p.extra = "[[case]]\n\"body2.tau[2]\" = 0.3\n";
+  EXPECT_EQ(error_of(p.text()), "body2.tau[2]: body2 has 2 branches (indices 0 to 1)");
+  p.extra = "[[case]]\n\"body2.tau[1]\" = \"fast\"\n[[case]]\n";
+  EXPECT_EQ(error_of(p.text()), "case[0].body2.tau[1] = \"fast\": a key path in a [[case]] takes a number");
+  p.extra = "[[case]]\n[[case]]\n\"law.mu_d\" = -1\n";
+  EXPECT_EQ(error_of(p.text()), "case 2 of 2 (case 2): law.mu_d = -1: must be > 0");
+}
+
 TEST(LineScenario, TransientModesAndDefaults) {
   Transient p;
   auto s = parse_scenario_string(p.text(), "t");

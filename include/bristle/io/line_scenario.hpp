@@ -9,7 +9,8 @@
 // Both read [law], [body1], [body2], [pair] exactly as kind = "lumped" does, plus [line] and
 // [kinematics] (and [time] for the transient kind). A study is a list of cases: the [[case]] tables
 // (each overriding keys of the file) times the Cartesian product of the [sweep] lists over s, n, n1,
-// n2, tau1 and tau2. Every case is parsed and validated on its own. Every key, unit, default and
+// n2, tau1 and tau2, applied to the parsed file (key paths and the rheology's operations); every case is
+// validated on its own. Every key, unit, default and
 // range is declared once in the serialize() functions below (`bristle keys line_steady`); the tables of
 // docs/scenarios.md ("Line contact") are generated from them. The reader (src/io/line_scenario.cpp) is
 // still hand-written: a test (tests/io/keys_test.cpp) checks that it accepts exactly the declared keys.
@@ -72,6 +73,9 @@ struct LineSteadyScenario : LineCaseBase {
   /// sliding: the speeds V_x (m/s); rolling: the rigid relative velocities v_x = V_x - V_r (m/s).
   std::vector<double> velocities;
   double Vr_mps = 0.0;  // rolling only
+  /// How the velocities were written, for messages: a list (kinematics.V_mps[i]) or { from, to, points } (.from,
+  /// .to, (point i)); else one number.
+  bool velocities_list = false, velocities_table = false;
   /// The CSV columns of this kind (the case columns first).
   std::vector<std::string> column_names() const;
   /// Solves every velocity: the rows of the CSV.

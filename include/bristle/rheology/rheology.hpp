@@ -95,6 +95,14 @@ void apply_eq58(RheologyParams& p, std::string_view prefix);
 /// A GKV body under eq. 58: k0 (1/m) and the relaxation times tau_i (s); the dampings are tau_i k0.
 RheologyParams gkv_eq58(double k0, const std::vector<double>& tau);
 
+/// The first n branches of a GKV or GM body (0 <= n <= its branch count; paper 1, §5: the model orders n1, n2 of
+/// Figs. 5, 6, 8). n = 0 leaves it elastic with its elastic stiffness: K0 for GKV, K_inf for GM (K0 = K_inf without
+/// branches). Eq. 58 keeps its first n relaxation times. Throws InvalidInput naming `prefix` otherwise.
+void truncate_branches(RheologyParams& p, int n, std::string_view prefix);
+/// One relaxation time tau (s, > 0) for every branch of a GKV or GM body: GKV keeps its dampings (K_i = C_i / tau),
+/// GM its stiffnesses (C_i = K_i tau), eq. 58 its rule (C_i = tau k0). Throws InvalidInput naming `prefix` otherwise.
+void set_relaxation_times(RheologyParams& p, double tau, std::string_view prefix);
+
 RheologyParams rigid();
 RheologyParams elastic(double k0);
 /// GKV with branches given by damping c_i and relaxation time tau_i (k_i = c_i / tau_i).

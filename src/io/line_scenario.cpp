@@ -1355,7 +1355,8 @@ std::vector<Case> for_each_line_case(const toml::table& root, std::string_view n
     std::array<bool, 2> tables{};  // the file gives [body1], [body2]
   };
   const auto parse = [&](const toml::table& t) {
-    return Parsed{parse_one(t, case_columns, name, source), {sub_table(t, "body1") != nullptr, sub_table(t, "body2") != nullptr}};
+    return Parsed{parse_one(t, case_columns, name, source),
+                  {sub_table(t, "body1") != nullptr, sub_table(t, "body2") != nullptr}};
   };
   std::optional<Parsed> base;  // the file parsed once (with [[case]] tables: if it parses on its own)
   bool base_failed = false;

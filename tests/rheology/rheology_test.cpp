@@ -6,6 +6,7 @@
 #include <cmath>
 #include <complex>
 #include <functional>
+#include <vector>
 
 #include "bristle/core/error.hpp"
 
@@ -62,6 +63,47 @@ TEST(Rheology, Eq58Messages) {
   } catch (const InvalidInput& e) {
     EXPECT_STREQ(e.what(), "body1.c = \"eq58\": needs an isotropic body1.k0 (a single number)");
   }
+}
+
+TEST(Rheology, TruncatedBranchesAndOneRelaxationTime) {
+  // The model orders of paper 1, §5 (Figs. 5, 6, 8): the first n branches; n = 0 is elastic with K0 (GKV) or K_inf
+  // (GM: K0 = K_inf without branches).
+  RheologyParams g = gkv(240.0, {100.0, 50.0}, {0.1, 0.2});
+  truncate_branches(g, 1, "body1");
+  ASSERT_EQ(g.branch_count(), 1);
+  EXPECT_EQ(g.branches[0].c, (100.0 * Mat2::Identity()).eval());
+  truncate_branches(g, 0, "body1");
+  EXPECT_EQ(g.kind, RheologyKind::elastic);
+  EXPECT_EQ(g.k_elastic, (240.0 * Mat2::Identity()).eval());
+  RheologyParams m = gm(100.0, {18.0, 21.6}, {0.3, 0.3});
+  truncate_branches(m, 0, "body2");
+  EXPECT_EQ(m.kind, RheologyKind::elastic);
+  EXPECT_EQ(m.k_elastic, (100.0 * Mat2::Identity()).eval());
+  RheologyParams e = gkv_eq58(360.0, {0.1, 0.3});
+  truncate_branches(e, 1, "body2");
+  EXPECT_EQ(e.eq58_tau, (std::vector<double>{0.1}));
+  EXPECT_THROW(truncate_branches(e, 2, "body2"), InvalidInput);
+  EXPECT_THROW(truncate_branches(m, 1, "body2"), InvalidInput);  // elastic now
+  // One relaxation time: GKV keeps C_i (K_i = C_i / tau), GM keeps K_i (C_i = K_i tau), eq. 58 its rule (C_i = tau k0);
+  // each as the body written with that tau.
+  RheologyParams a = gkv(240.0, {100.0, 50.0}, {0.1, 0.2});
+  set_relaxation_times(a, 0.4, "body1");
+  const RheologyParams a_written = gkv(240.0, {100.0, 50.0}, {0.4, 0.4});
+  RheologyParams b = gm(100.0, {18.0, 21.6}, {0.3, 0.1});
+  set_relaxation_times(b, 0.6, "body2");
+  const RheologyParams b_written = gm(100.0, {18.0, 21.6}, {0.6, 0.6});
+  RheologyParams c = gkv_eq58(360.0, {0.1, 0.3});
+  set_relaxation_times(c, 0.2, "body2");
+  const RheologyParams c_written = gkv_eq58(360.0, {0.2, 0.2});
+  for (int i = 0; i < 2; ++i) {
+    EXPECT_EQ(a.branches[i].k, a_written.branches[i].k);
+    EXPECT_EQ(b.branches[i].c, b_written.branches[i].c);
+    EXPECT_EQ(c.branches[i].c, c_written.branches[i].c);
+  }
+  EXPECT_EQ(c.eq58_tau, c_written.eq58_tau);
+  RheologyParams el = elastic(100.0);
+  EXPECT_THROW(set_relaxation_times(el, 0.2, "body2"), InvalidInput);
+  EXPECT_THROW(set_relaxation_times(a, 0.0, "body1"), InvalidInput);
 }
 
 TEST(Rheology, GkvRealisationMatchesEq8) {

@@ -124,8 +124,8 @@ void serialize_line_sweep(Archive& a) {
                                "of the kind"});
           });
   a.declared({.key = "case", .type = Type::table, .default_value = "-",
-              .doc = "[[case]] tables, each overriding keys of the file (optional label); not kind, name, "
-                     "description, case, sweep"});
+              .doc = "[[case]] tables, each overriding keys of the file (optional label; a quoted key path sets one "
+                     "entry, \"body2.tau[1]\" = 0.3); not kind, name, description, case, sweep"});
 }
 
 template <class Archive, class Sc>  // Sc: LineCaseBase or const LineCaseBase

@@ -1259,8 +1259,15 @@ void set_taus(LineCaseBase& sc, int i, double tau, bool table, const std::string
   std::fill(taus.begin(), taus.end(), tau);
 }
 
+/// Whether `n` is an array of numbers.
+bool number_array(const toml::node* n) {
+  const toml::array* a = n ? n->as_array() : nullptr;
+  return a && std::all_of(a->begin(), a->end(), [](const toml::node& e) { return e.is_number(); });
+}
+
 /// The leaves of a [[case]] table that are numbers on keys the file's tables hold (the file gives that key a number
-/// or omits it, and gives every table on the way), as key paths ("kinematics.Vx"); false if any other leaf.
+/// or omits it, and gives every table on the way), as key paths ("kinematics.Vx"), and lists of numbers replacing a
+/// list of numbers of the same length, entry by entry ("body2.tau[1]"); false if any other leaf.
 bool numeric_leaves(const toml::table& t, const toml::table* file, const std::string& prefix,
                     std::vector<std::pair<std::string, double>>& out) {
   for (auto&& [k, v] : t) {
@@ -1274,6 +1281,9 @@ bool numeric_leaves(const toml::table& t, const toml::table* file, const std::st
       if (!given || !given->is_table() || !numeric_leaves(*v.as_table(), given->as_table(), path, out)) return false;
     } else if (v.is_number() && (!given || given->is_number())) {
       out.emplace_back(path, *v.value<double>());
+    } else if (number_array(&v) && number_array(given) && given->as_array()->size() == v.as_array()->size()) {
+      for (std::size_t i = 0; i < v.as_array()->size(); ++i)
+        out.emplace_back(fmt::format("{}[{}]", path, i), *v.as_array()->get(i)->value<double>());
     } else {
       return false;
     }

@@ -268,12 +268,13 @@ std::vector<std::string> rows_after(const std::string& csv, std::size_t skip) {
 }
 
 TEST(LineScenario, EveryCaseIsTheFileWrittenWithItsValues) {
-  // [[case]] keys (numbers by key path, a list and a flag by merging) times the sweep lists (s by key path, n2 and tau1
-  // by the rheology): each case runs exactly as the file written with its values (bitwise CSV rows).
+  // [[case]] keys (case a: numbers and a list of numbers by key path; case b: with a flag, merged and parsed) times the
+  // sweep lists (s by key path, n2 and tau1 by the rheology): each case runs exactly as the file written with its
+  // values (bitwise CSV rows).
   Steady p;
   p.kinematics = "[kinematics]\nmode = \"sliding\"\nV_mps = [0.1, 1.0, 10.0]\n";
   p.extra =
-      "[[case]]\nlabel = \"a\"\nlaw.mu_d = 0.6\nbody1.k0 = 300\nline.normal_load_N = 20\n"
+      "[[case]]\nlabel = \"a\"\nlaw.mu_d = 0.6\nbody1.k0 = 300\nline.normal_load_N = 20\nbody2.tau = [0.15, 0.1]\n"
       "[[case]]\nlabel = \"b\"\nbody2.tau = [0.2, 0.05]\nkinematics.allow_reversal = true\n"
       "[sweep]\ns = [0.3, 0.6]\nn2 = [1, 2]\ntau1 = [0.2]\n";
   const auto s = parse_scenario_string(p.text(), "t");
@@ -290,7 +291,7 @@ TEST(LineScenario, EveryCaseIsTheFileWrittenWithItsValues) {
         one.law = a ? "[law]\ntype = \"frbd\"\nmu_s = 1.0\nmu_d = 0.6\nv_s = 6.0\ndelta_s = 2.0\n" : kLaw;
         one.body1 = fmt::format("[body1]\ntype = \"gkv\"\nk0 = {}\nc = [100.0, 50.0]\ntau = [0.2, 0.2]\n", a ? 300 : 240);
         one.body2 = fmt::format("[body2]\ntype = \"gkv\"\nc = \"eq58\"\ntau = [{}]\n",
-                                n2 == 1 ? (a ? "0.1" : "0.2") : (a ? "0.1, 0.1" : "0.2, 0.05"));
+                                n2 == 1 ? (a ? "0.15" : "0.2") : (a ? "0.15, 0.1" : "0.2, 0.05"));
         one.pair = fmt::format("[pair]\ns = {}\n", sv);
         one.line = a ? "[line]\nL_m = 0.2\nnormal_load_N = 20\n" : kLine;
         if (!a) one.kinematics += "allow_reversal = true\n";

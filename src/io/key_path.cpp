@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <limits>
 #include <optional>
+#include <tuple>
 #include <type_traits>
 #include <utility>
 
@@ -170,6 +171,16 @@ struct Kind<PatchTransientScenario> : PatchKind<PatchTransientScenario> {
       return &*sc.transient.patch.peak_pressure_Pa;
     if (name == "patch.width_exponent" && sc.transient.width_exponent) return &*sc.transient.width_exponent;
     return nullptr;
+  }
+  /// What the reader derives from the value just set: without load.Fz_N, F_z(t) = patch.normal_load_N; a key of
+  /// load.Fz_N makes the load given. save/restore: what derive changes, for a set that fails.
+  static void derive(PatchTransientScenario& sc, std::string_view path) {
+    if (starts_with(path, "load.Fz_N")) sc.Fz_N_given = true;
+    if (!sc.Fz_N_given) sc.Fz_N = contact::Signal::constant_value(sc.transient.patch.normal_load_N);
+  }
+  static auto save(const PatchTransientScenario& sc) { return std::pair(sc.Fz_N, sc.Fz_N_given); }
+  static void restore(PatchTransientScenario& sc, const std::pair<contact::Signal, bool>& saved) {
+    std::tie(sc.Fz_N, sc.Fz_N_given) = saved;
   }
 };
 
@@ -826,6 +837,11 @@ void set_generic(Sc& sc, std::string_view key, double value) {
     saved.outputs = sc.input_form.time_outputs;
     saved.output_dt_given = sc.input_form.time_output_dt_given;
     const rheology::RheologyParams saved_body1 = sc.body1, saved_body2 = sc.body2;  // eq. 58 re-derives branches
+    constexpr bool kDerives = requires { Kind<Sc>::derive(sc, t.path); };
+    [[maybe_unused]] const auto saved_derived = [&] {
+      if constexpr (kDerives) return Kind<Sc>::save(sc);
+      else return 0;
+    }();
     const Mat2 iso = value * Mat2::Identity();
     try {
       if (!body.eq58_tau.empty() && t.hook == Hook::branch && t.gkv && t.main)
@@ -903,8 +919,10 @@ void set_generic(Sc& sc, std::string_view key, double value) {
           derive_output_dt(sc.input_form, sc.time);
         }
       }
+      if constexpr (kDerives) Kind<Sc>::derive(sc, t.path);
       Kind<Sc>::check(sc);
     } catch (...) {
+      if constexpr (kDerives) Kind<Sc>::restore(sc, saved_derived);
       if (t.d) *t.d = saved.d;
       if (t.m) *t.m = saved.m;
       if (t.l) *t.l = saved.l;

@@ -798,8 +798,9 @@ void set_generic(Sc& sc, std::string_view key, double value) {
   Target<false> t;
   resolve(sc, key, t);
   if (t.status != Status::ok) fail(sc, key, t);
-  // NaN and infinities, whatever the rule (a ramp's t_end may be inf, as in TOML).
-  if (!(t.field.range.rule == schema::Rule::finite_or_inf && std::isinf(value))) require_finite(key, value);
+  // The reader's checks of every scenario number (toml_reader.hpp): NaN and infinities whatever the rule (a ramp's
+  // t_end may be inf, as in TOML), magnitudes above 1e150, subnormals.
+  detail::require_scenario_number(std::string(key), value, t.field.range.rule == schema::Rule::finite_or_inf);
   if (t.hook == Hook::pair_s) require_open_interval(key, value, 0.0, 1.0);
   else if (t.hook != Hook::outputs) t.field.range.check(key, value);
   if ((t.l || t.i) && value != std::trunc(value))

@@ -300,6 +300,17 @@ TEST(KeyPath, IntegerKeysTakeWhatTheReaderTakes) {
   EXPECT_EQ(set_error(sc, "integrator.max_steps", 1e10 + 0.5), "integrator.max_steps = 10000000000.5: must be an integer");
 }
 
+TEST(KeyPath, EveryNumberMeetsTheReadersLimitsOfAScenarioNumber) {
+  // The reader refuses a magnitude above 1e150 and a subnormal for every number (toml_reader.hpp); 9eae582's setter
+  // took both (law.mu_s = 1e200 ran).
+  const LumpedScenario sc = parse_one(kBase);
+  EXPECT_EQ(set_error(sc, "law.mu_s", 1e200),
+            "law.mu_s = 1e+200: magnitude above 1e+150; no scenario quantity is that large (products of two such would "
+            "overflow to inf or NaN)");
+  EXPECT_EQ(set_error(sc, "law.mu_d", 5e-324).rfind("law.mu_d = 5e-324: a subnormal number; give 0 or a magnitude", 0),
+            0u);
+}
+
 TEST(KeyPath, BadPathsAndValuesAreExactMessagesAndLeaveTheScenarioUnchanged) {
   const LumpedScenario sc = parse_one(kBase);
   const double nan = std::numeric_limits<double>::quiet_NaN();

@@ -137,11 +137,110 @@ const toml::table* sub_table(const toml::table& t, std::string_view key) {
   const toml::node* n = t.get(key);
   return n ? n->as_table() : nullptr;
 }
+toml::table* sub_table(toml::table& t, std::string_view key) {
+  toml::node* n = t.get(key);
+  return n ? n->as_table() : nullptr;
+}
 
 std::string type_of(const toml::table* body) {
   if (!body) return "";
   const toml::node* t = body->get("type");
   return t && t->is_string() ? t->as_string()->get() : "";
+}
+
+/// Entries of a branch list: a number is one branch, an array one per element, anything else -1.
+int entries(const toml::node* n) {
+  if (!n) return -1;
+  if (n->is_number()) return 1;
+  if (const auto* a = n->as_array()) return static_cast<int>(a->size());
+  return -1;
+}
+
+/// The fallback (9eae582's route, for_each_line_case): keeps the first `n` branches of body `name` (n = 0: the body becomes elastic). `where` names the
+/// sweep value ("sweep.n2[2] = 3").
+void truncate_branches(toml::table& t, const std::string& name, int n, const std::string& where) {
+  toml::table* body = sub_table(t, name);
+  const std::string type = type_of(body);
+  if (type != "gkv" && type != "gm") {
+    if (n == 0) return;
+    if (!body)
+      throw InvalidInput(
+          fmt::format("{}: needs a [{}] table of type \"gkv\" (or \"gm\") with at least {} "
+                      "branch{}",
+                      where, name, n, n == 1 ? "" : "es"));
+    throw InvalidInput(
+        fmt::format("{}: {}.type = {} has no dissipative branches; give {}.type = \"gkv\" (or "
+                    "\"gm\") with at least {} entr{} in its branch lists",
+                    where, name, q(type), name, n, n == 1 ? "y" : "ies"));
+  }
+  const bool gkv = type == "gkv";
+  const Keys lists = gkv ? Keys{"c", "tau", "k"} : Keys{"k", "tau", "c"};
+  // The lists must agree before they are cut (the message of the body reader).
+  int count = -1;
+  std::string first;
+  for (const auto& key : lists) {
+    const int e = entries(body->get(key));
+    if (e < 0) continue;
+    if (count < 0) {
+      count = e;
+      first = key;
+    } else if (e != count) {
+      throw InvalidInput(fmt::format("{}.{} has {} {} but {}.{} has {}; give one per branch", name, key, e,
+                                     e == 1 ? "entry" : "entries", name, first, count));
+    }
+  }
+  if (n == 0) {
+    for (const auto& key : lists) body->erase(key);
+    if (const toml::node* k_inf = body->get("k_inf"); k_inf && !gkv) {  // gm: K0 = K_inf without branches
+      toml::table keep;
+      put(keep, "k0", *k_inf);
+      body->erase("k_inf");
+      put(*body, "k0", *keep.get("k0"));
+    }
+    body->insert_or_assign("type", "elastic");
+    return;
+  }
+  if (count < 0) return;  // no list given: the body reader reports the missing key
+  if (n > count) {
+    Keys given;
+    for (const auto& key : lists)
+      if (entries(body->get(key)) >= 0) given.push_back(name + "." + key);
+    throw InvalidInput(fmt::format("{}: {} has only {} branch{} ({} entr{} in {}); the sweep asks for {}", where, name,
+                                   count, count == 1 ? "" : "es", count, count == 1 ? "y" : "ies",
+                                   fmt::join(given, " and "), n));
+  }
+  for (const auto& key : lists)
+    if (toml::node* node = body->get(key); node && node->is_array())
+      node->as_array()->truncate(static_cast<std::size_t>(n));
+}
+
+/// Sets every relaxation time of body `name` to `tau`.
+void set_relaxation_times(toml::table& t, const std::string& name, double tau, const std::string& where) {
+  toml::table* body = sub_table(t, name);
+  const std::string type = type_of(body);
+  if (type != "gkv" && type != "gm")
+    throw InvalidInput(
+        fmt::format("{}: {} has no dissipative branches ({}.type = {}); the relaxation times "
+                    "apply to type \"gkv\" or \"gm\"",
+                    where, name, name, body ? q(type) : std::string("absent")));
+  toml::node* node = body->get("tau");
+  if (!node)
+    throw InvalidInput(fmt::format("{}: {} gives no {}.tau (its branches are given by {}.{}); give {}.tau instead",
+                                   where, name, name, name, type == "gkv" ? "k" : "c", name));
+  if (auto* a = node->as_array()) {
+    for (std::size_t i = 0; i < a->size(); ++i) a->replace(a->cbegin() + static_cast<std::ptrdiff_t>(i), tau);
+  } else {
+    body->insert_or_assign("tau", tau);
+  }
+}
+
+
+/// A TOML number as the reader converts it (toml_reader.cpp, as_number): an integer beyond 2^53 rounds to the nearest
+/// double (toml++'s value<double>() gives none for it).
+std::optional<double> number_of(const toml::node* n) {
+  if (const auto* i = n ? n->as_integer() : nullptr) return static_cast<double>(i->get());
+  if (const auto* d = n ? n->as_floating_point() : nullptr) return d->get();
+  return std::nullopt;
 }
 
 /// body2.c = "eq58": c_i,2 = tau_i,2 k01 (1 - s)/s = tau_i,2 k02 (paper 1, eq. 58). Checks the TOML form
@@ -186,11 +285,11 @@ bool check_eq58(const toml::table& t) {
     const toml::node* k01 = body1 ? body1->get("k0") : nullptr;
     if (!k01 || !k01->is_number())
       throw InvalidInput(fmt::format("{}: needs a scalar body1.k0 (eq. 58: c_i,2 = tau_i,2 k01 (1 - s)/s)", where));
-    const double k01_value = *k01->value<double>();
+    const double k01_value = *number_of(k01);
     require_positive("body1.k0", k01_value);
-    rheology::substrate_stiffness_from_s("pair.s", *s->value<double>(), k01_value);
+    rheology::substrate_stiffness_from_s("pair.s", *number_of(s), k01_value);
   } else if (const toml::node* k0 = body2->get("k0"); k0 && k0->is_number()) {
-    require_positive("body2.k0", *k0->value<double>());
+    require_positive("body2.k0", *number_of(k0));
   } else {
     throw InvalidInput(
         fmt::format("{}: needs pair.s (with a scalar body1.k0) or a scalar body2.k0 (eq. 58: c_i,2 = "
@@ -1259,16 +1358,29 @@ void set_taus(LineCaseBase& sc, int i, double tau, bool table, const std::string
   std::fill(taus.begin(), taus.end(), tau);
 }
 
-/// Whether `n` is an array of numbers.
-bool number_array(const toml::node* n) {
-  const toml::array* a = n ? n->as_array() : nullptr;
-  return a && std::all_of(a->begin(), a->end(), [](const toml::node& e) { return e.is_number(); });
+/// A [[case]] key whose meaning depends on which other keys the file writes, so that setting the parsed value by key
+/// path is not the same as writing the key: Dahl's mu, mu_s, mu_d in [law] or an axis table (mu sets mu_s = mu_d, mu
+/// cannot be combined with them, mu_s must equal mu_d; the key path sets both). Every other key the key path sets is
+/// the one TOML key (key_path.cpp: the reader's derivations follow, e.g. body2.k0 from pair.s, eq. 58's dampings).
+bool depends_on_other_keys(const toml::table& file, const std::string& path) {
+  if (path.rfind("law.", 0) != 0) return false;
+  const std::string last = path.substr(path.rfind('.') + 1);
+  const toml::table* law = sub_table(file, "law");
+  return law && type_of(law) == "dahl" && (last == "mu" || last == "mu_s" || last == "mu_d");
 }
 
-/// The leaves of a [[case]] table that are numbers on keys the file's tables hold (the file gives that key a number
-/// or omits it, and gives every table on the way), as key paths ("kinematics.Vx"), and lists of numbers replacing a
-/// list of numbers of the same length, entry by entry ("body2.tau[1]"); false if any other leaf.
-bool numeric_leaves(const toml::table& t, const toml::table* file, const std::string& prefix,
+/// Whether the number `v` replaces the number `given` of the file as a key path would: an integer anywhere, a float
+/// only where the file writes a float (a key the reader reads as an integer is set through the merge).
+bool same_number_kind(const toml::node& v, const toml::node& given) {
+  return given.is_number() && v.is_number() && (v.is_integer() || given.is_floating_point());
+}
+
+/// The leaves of a [[case]] table as key paths, if every one is a number replacing a number the file writes
+/// ("kinematics.Vx"), or a list of numbers replacing a list of numbers of the same length, entry by entry
+/// ("body2.tau[1]"), on a key that maps one to one onto its key path (not depends_on_other_keys). False otherwise:
+/// a key the file does not write, a table it does not give, a string, a flag, a signal table: such a case takes the
+/// fallback (for_each_line_case).
+bool numeric_leaves(const toml::table& root, const toml::table& t, const toml::table* file, const std::string& prefix,
                     std::vector<std::pair<std::string, double>>& out) {
   for (auto&& [k, v] : t) {
     const std::string_view name = k.str();
@@ -1277,13 +1389,16 @@ bool numeric_leaves(const toml::table& t, const toml::table* file, const std::st
       return false;
     const std::string path = prefix.empty() ? std::string(name) : prefix + "." + std::string(name);
     const toml::node* given = file ? file->get(name) : nullptr;
+    if (!given || depends_on_other_keys(root, path)) return false;
     if (v.is_table()) {
-      if (!given || !given->is_table() || !numeric_leaves(*v.as_table(), given->as_table(), path, out)) return false;
-    } else if (v.is_number() && (!given || given->is_number())) {
-      out.emplace_back(path, *v.value<double>());
-    } else if (number_array(&v) && number_array(given) && given->as_array()->size() == v.as_array()->size()) {
-      for (std::size_t i = 0; i < v.as_array()->size(); ++i)
-        out.emplace_back(fmt::format("{}[{}]", path, i), *v.as_array()->get(i)->value<double>());
+      if (!given->is_table() || !numeric_leaves(root, *v.as_table(), given->as_table(), path, out)) return false;
+    } else if (same_number_kind(v, *given)) {
+      out.emplace_back(path, *number_of(&v));
+    } else if (const toml::array *a = v.as_array(), *g = given->as_array(); a && g && a->size() == g->size()) {
+      for (std::size_t i = 0; i < a->size(); ++i) {
+        if (!same_number_kind(*a->get(i), *g->get(i))) return false;
+        out.emplace_back(fmt::format("{}[{}]", path, i), *number_of(a->get(i)));
+      }
     } else {
       return false;
     }
@@ -1295,21 +1410,31 @@ bool numeric_leaves(const toml::table& t, const toml::table* file, const std::st
 bool is_key_path(std::string_view key) { return key.find_first_of(".[") != std::string_view::npos; }
 
 /// The cases of a file: the [[case]] tables (each its keys over the file's) times the Cartesian product of the [sweep]
-/// lists of the line kinds (s, n, n1, n2, tau1, tau2, the first varying slowest). The file is parsed once; a case is a
-/// copy with its keys set by key path (io::set_number, the reader's checks), the sweep's branches cut and relaxation
-/// times set by the rheology, and s set as pair.s by key path, then validated. A [[case]] key that is not a number
-/// (a string, a flag, a list, a signal table) or that the parsed file cannot take (a table or key the file does not
-/// give, a refused key path) has its case merged into the file's table and parsed. An error names the case:
-/// "case 3 of 12 (s = 0.4, n2 = 2): ...".
+/// lists of the line kinds (s, n, n1, n2, tau1, tau2, the first varying slowest). An error names the case: "case 3 of
+/// 12 (s = 0.4, n2 = 2): ...".
+///
+/// Two routes give a case. The key-path route: the file (without [[case]] and [sweep]) is parsed once as written; a
+/// case is a copy with its [[case]] numbers set by key path (io::set_number, the reader's checks; numeric_leaves), the
+/// sweep's branches cut and relaxation times set by the rheology (keep_branches, set_taus), s set as pair.s by key
+/// path (where the file writes pair.s), then validated if anything was set. The fallback, 9eae582's route: the case
+/// merged into the file's TOML, the sweep values written into it (truncate_branches, set_relaxation_times above) and
+/// the result parsed. A case takes the fallback where the key-path route does not apply to it (the file does not
+/// parse as written, a [[case]] key that numeric_leaves refuses, sweep.s without pair.s in the file) or refuses it
+/// (any error): so a file is accepted or refused exactly as by the fallback alone, with its messages. A [[case]] key
+/// written as a key path (a new form, not in 9eae582) is set by key path after the others; its case has no fallback
+/// and its errors name the key as written: case[0]."body2.tau[1]".
 template <typename Case, typename ParseOne>
 std::vector<Case> for_each_line_case(const toml::table& root, std::string_view name, const ScenarioSource& source,
                                      const ParseOne& parse_one) {
   const Section top(&root, "");
-  const std::vector<SweepDim> dims = key_path_sweep(root) ? std::vector<SweepDim>{} : read_line_sweep(root);
   struct CaseSpec {
     std::string label;
-    toml::table merged;                                // the keys a merge applies
-    std::vector<std::pair<std::string, double>> paths;  // the keys written as key paths
+    toml::table merged;  // the keys a merge applies (all but label and the key paths)
+    struct Path {
+      std::string key, written;  // "body2.tau[1]", case[0]."body2.tau[1]"
+      double value;
+    };
+    std::vector<Path> paths;  // the keys written as key paths
   };
   std::vector<CaseSpec> specs;
   const bool has_cases = top.has("case");
@@ -1328,18 +1453,21 @@ std::vector<Case> for_each_line_case(const toml::table& root, std::string_view n
         if (k.str() == "label") continue;
         if (!is_key_path(k.str())) {
           put(spec.merged, k.str(), v);
-        } else if (const auto value = v.template value<double>(); v.is_number() && value) {
-          spec.paths.emplace_back(std::string(k.str()), *value);
-        } else {
-          throw InvalidInput(fmt::format("{} = {}: a key path in a [[case]] takes a number", cs.key(k.str()),
-                                         detail::format_node(v)));
+          continue;
         }
+        const std::string written = fmt::format("case[{}].{}", i, q(k.str()));
+        const std::optional<double> value = number_of(&v);
+        if (!value)
+          throw InvalidInput(
+              fmt::format("{} = {}: a key path in a [[case]] takes a number", written, detail::format_node(v)));
+        spec.paths.push_back({std::string(k.str()), written, *value});
       }
       specs.push_back(std::move(spec));
     }
   } else {
     specs.push_back({});
   }
+  const std::vector<SweepDim> dims = key_path_sweep(root) ? std::vector<SweepDim>{} : read_line_sweep(root);
   std::size_t product = 1;
   for (const auto& d : dims) product *= d.values.size();
   const std::size_t total = product * specs.size();
@@ -1350,56 +1478,124 @@ std::vector<Case> for_each_line_case(const toml::table& root, std::string_view n
   for (const auto& d : dims) case_columns.push_back(d.key);
   if (has_cases) case_columns.emplace_back("case");
 
-  // The file without [[case]] and [sweep]; with sweep.s it is read with pair.s = the first value (each case sets
-  // its own by key path), so that a file may leave pair.s to the sweep.
-  toml::table file = root;
+  toml::table file = root;  // the file without [[case]] and [sweep]
   file.erase("case");
   file.erase("sweep");
-  for (const auto& d : dims)
-    if (d.key == "s") {
-      if (!sub_table(file, "pair")) file.insert_or_assign("pair", toml::table{});
-      file.get("pair")->as_table()->insert_or_assign("s", d.values.front());
+  const std::array<bool, 2> tables = {sub_table(file, "body1") != nullptr, sub_table(file, "body2") != nullptr};
+  std::optional<Case> base;  // the file parsed once, as written (if it parses)
+  bool base_tried = false;
+  const auto parsed_file = [&]() -> const Case* {
+    if (!base_tried) {
+      base_tried = true;
+      try {
+        base = parse_one(file, case_columns, name, source);
+      } catch (const InvalidInput&) {  // each case takes the fallback
+      }
     }
-  struct Parsed {
-    Case sc;
-    std::array<bool, 2> tables{};  // the file gives [body1], [body2]
+    return base ? &*base : nullptr;
   };
-  const auto parse = [&](const toml::table& t) {
-    return Parsed{parse_one(t, case_columns, name, source),
-                  {sub_table(t, "body1") != nullptr, sub_table(t, "body2") != nullptr}};
+  const auto merged_table = [&](const CaseSpec& spec) {
+    toml::table t = file;
+    deep_merge(t, spec.merged);
+    return t;
   };
-  std::optional<Parsed> base;  // the file parsed once (with [[case]] tables: if it parses on its own)
-  bool base_failed = false;
-  const auto case_of = [&](const CaseSpec& spec) {
-    if (!has_cases) return parse(file);
+  // The key paths written in a [[case]], with their key in the message.
+  const auto set_paths = [&](Case& sc, const CaseSpec& spec) {
+    for (const auto& p : spec.paths) {
+      try {
+        set_number(sc, p.key, p.value);
+      } catch (const InvalidInput& e) {  // "body2.tau[2]: ..." -> "case[0]."body2.tau[2]": ..."
+        const std::string_view m = e.what();
+        if (m.rfind(p.key, 0) == 0) throw InvalidInput(p.written + std::string(m.substr(p.key.size())));
+        throw InvalidInput(fmt::format("{}: {}", p.written, m));
+      }
+    }
+  };
+  // The case before the sweep by the key-path route (nullopt: the case takes the fallback), and whether it was set.
+  struct Prepared {
+    std::optional<Case> sc;
+    bool set = false;
+  };
+  const auto prepare = [&](const CaseSpec& spec) {
+    Prepared out;
     std::vector<std::pair<std::string, double>> leaves;
-    if (numeric_leaves(spec.merged, &file, "", leaves)) {
-      if (!base && !base_failed) {
-        try {
-          base = parse(file);
-        } catch (const InvalidInput&) {
-          base_failed = true;
-        }
-      }
-      if (base) {
-        Parsed c = *base;
-        try {
-          for (const auto& [path, value] : leaves) set_number(c.sc, path, value);
-          return c;
-        } catch (const InvalidInput&) {  // as the reader has it: the merged table below
-        }
+    const Case* parsed = parsed_file();
+    if (parsed && numeric_leaves(file, spec.merged, &file, "", leaves)) {
+      Case sc = *parsed;
+      try {
+        for (const auto& [path, value] : leaves) set_number(sc, path, value);
+        out.sc = std::move(sc);
+        out.set = !leaves.empty();
+      } catch (const InvalidInput&) {  // the fallback has the message (or accepts the case as written)
       }
     }
-    toml::table merged = file;
-    deep_merge(merged, spec.merged);
-    return parse(merged);
+    if (spec.paths.empty()) return out;
+    // Key paths: no fallback (9eae582 has no such keys); the other keys merged if the key-path route refused them.
+    if (!out.sc) out.sc = parse_one(merged_table(spec), case_columns, name, source);
+    set_paths(*out.sc, spec);
+    out.set = true;
+    return out;
+  };
+  // 9eae582's route: the case merged into the file's TOML, the sweep values written into it, parsed.
+  const auto fallback = [&](const CaseSpec& spec, const std::vector<std::size_t>& at) {
+    toml::table t = merged_table(spec);
+    bool zero1 = false, zero2 = false;
+    for (std::size_t d = 0; d < dims.size(); ++d) {
+      const std::string& key = dims[d].key;
+      const double v = dims[d].values[at[d]];
+      const std::string where = fmt::format("{} = {}", dims[d].names[at[d]], format_value(v));
+      if (key == "s") {
+        if (!sub_table(t, "pair")) t.insert_or_assign("pair", toml::table{});
+        sub_table(t, "pair")->insert_or_assign("s", v);
+      } else if (key == "n" || key == "n1" || key == "n2") {
+        const int n = static_cast<int>(v);
+        if (key != "n2") truncate_branches(t, "body1", n, where);
+        if (key != "n1") truncate_branches(t, "body2", n, where);
+        if (key != "n2") zero1 = n == 0;
+        if (key != "n1") zero2 = n == 0;
+      } else if (key == "tau1" && !zero1) {
+        set_relaxation_times(t, "body1", v, where);
+      } else if (key == "tau2" && !zero2) {
+        set_relaxation_times(t, "body2", v, where);
+      }
+    }
+    return parse_one(t, case_columns, name, source);
+  };
+  // The sweep on a prepared case by key path: nullopt where the route does not apply (sweep.s without pair.s).
+  const auto sweep = [&](const Prepared& prepared, const std::vector<std::size_t>& at) -> std::optional<Case> {
+    Case sc = *prepared.sc;
+    bool zero[2] = {false, false}, cut = false;
+    std::optional<double> s;
+    for (std::size_t d = 0; d < dims.size(); ++d) {
+      const std::string& key = dims[d].key;
+      const double v = dims[d].values[at[d]];
+      const std::string where = fmt::format("{} = {}", dims[d].names[at[d]], format_value(v));
+      if (key == "s") {
+        if (!sc.pair_s) return std::nullopt;
+        s = v;
+      } else if (key[0] == 'n') {
+        for (int i = 0; i < 2; ++i)
+          if (key == "n" || key[1] == '1' + i) {
+            keep_branches(sc, i, static_cast<int>(v), tables[i], where);
+            zero[i] = v == 0.0;
+          }
+        cut = true;
+      } else if (const int i = key == "tau1" ? 0 : 1; !zero[i]) {
+        set_taus(sc, i, v, tables[i], where);
+        cut = true;
+      }
+    }
+    if (s) set_number(sc, "pair.s", *s);  // body2.k0 and eq. 58 follow; validated with the cut bodies
+    else if (cut) rederive_and_validate(sc);
+    return sc;
   };
 
   std::vector<Case> out;
   out.reserve(total);
   std::vector<std::size_t> at(dims.size());
   for (std::size_t b = 0; b < specs.size(); ++b) {
-    std::optional<Parsed> c;
+    const CaseSpec& spec = specs[b];
+    std::optional<Prepared> prepared;
     for (std::size_t p = 0; p < product; ++p) {
       const std::size_t index = b * product + p;
       // Decompose p: the first sweep key varies slowest.
@@ -1408,45 +1604,30 @@ std::vector<Case> for_each_line_case(const toml::table& root, std::string_view n
         rest /= dims[d].values.size();
       }
       std::vector<std::string> parts;
-      if (has_cases) parts.push_back(specs[b].label);
+      if (has_cases) parts.push_back(spec.label);
       for (std::size_t d = 0; d < dims.size(); ++d)
         parts.push_back(fmt::format("{} = {}", dims[d].key, number_text(dims[d].values[at[d]])));
       const std::string label = fmt::format("{}", fmt::join(parts, ", "));
       try {
-        if (!c) {
-          c = case_of(specs[b]);
-          for (const auto& [path, value] : specs[b].paths) set_number(c->sc, path, value);
-        }
-        Case sc = c->sc;
-        bool zero[2] = {false, false};
-        std::optional<double> s;
-        for (std::size_t d = 0; d < dims.size(); ++d) {
-          const std::string& key = dims[d].key;
-          const double v = dims[d].values[at[d]];
-          const std::string where = fmt::format("{} = {}", dims[d].names[at[d]], format_value(v));
-          if (key == "s") {
-            s = v;
-          } else if (key[0] == 'n') {
-            for (int i = 0; i < 2; ++i)
-              if (key == "n" || key[1] == '1' + i) {
-                keep_branches(sc, i, static_cast<int>(v), c->tables[i], where);
-                zero[i] = v == 0.0;
-              }
-          } else if (const int i = key == "tau1" ? 0 : 1; !zero[i]) {
-            set_taus(sc, i, v, c->tables[i], where);
+        if (!prepared) prepared = prepare(spec);
+        std::optional<Case> sc;
+        if (prepared->sc) {
+          try {
+            sc = sweep(*prepared, at);
+          } catch (const InvalidInput&) {
+            if (!spec.paths.empty()) throw;  // no fallback for a key path
           }
         }
+        if (!sc) sc = fallback(spec, at);
         std::size_t column = 3;
         for (std::size_t d = 0; d < dims.size(); ++d)
           if (dims[d].key != "s" && dims[d].key != "n1" && dims[d].key != "n2")
-            sc.columns[column++].second = dims[d].values[at[d]];
-        if (has_cases) sc.columns[column].second = static_cast<double>(b + 1);
-        if (s) set_number(sc, "pair.s", *s);  // body2.k0 and eq. 58 follow; validated with the cut bodies
-        else rederive_and_validate(sc);
-        sc.label = total == 1 ? "" : label;
-        sc.case_index = index;
-        sc.case_count = total;
-        out.push_back(std::move(sc));
+            sc->columns[column++].second = dims[d].values[at[d]];
+        if (has_cases) sc->columns[column].second = static_cast<double>(b + 1);
+        sc->label = total == 1 ? "" : label;
+        sc->case_index = index;
+        sc->case_count = total;
+        out.push_back(std::move(*sc));
       } catch (const InvalidInput& e) {
         if (total == 1) throw;
         throw InvalidInput(fmt::format("case {} of {} ({}): {}", index + 1, total, label, e.what()));

@@ -337,11 +337,113 @@ TEST(LineScenario, CaseKeysWrittenAsKeyPaths) {
   EXPECT_DOUBLE_EQ(cases[1].body2.branches[0].c(0, 0), 0.1 * 360.0);
   EXPECT_DOUBLE_EQ(cases[0].body2.branches[1].c(0, 0), 0.1 * 360.0);
   p.extra = "[[case]]\n\"body2.tau[2]\" = 0.3\n";
-  EXPECT_EQ(error_of(p.text()), "body2.tau[2]: body2 has 2 branches (indices 0 to 1)");
+  // Its errors name the key as written in the [[case]], also in a file of one case.
+  EXPECT_EQ(error_of(p.text()), "case[0].\"body2.tau[2]\": body2 has 2 branches (indices 0 to 1)");
   p.extra = "[[case]]\n\"body2.tau[1]\" = \"fast\"\n[[case]]\n";
-  EXPECT_EQ(error_of(p.text()), "case[0].body2.tau[1] = \"fast\": a key path in a [[case]] takes a number");
+  EXPECT_EQ(error_of(p.text()), "case[0].\"body2.tau[1]\" = \"fast\": a key path in a [[case]] takes a number");
   p.extra = "[[case]]\n[[case]]\n\"law.mu_d\" = -1\n";
-  EXPECT_EQ(error_of(p.text()), "case 2 of 2 (case 2): law.mu_d = -1: must be > 0");
+  EXPECT_EQ(error_of(p.text()), "case 2 of 2 (case 2): case[1].\"law.mu_d\" = -1: must be > 0");
+}
+
+// The cases of a file are accepted or refused exactly as 9eae582 did (the case merged into the TOML, the sweep written
+// into it, parsed), with its messages: the key-path route is only the fast path of the files it applies to.
+TEST(LineScenarioCases, DahlMuKeysOfACaseFollowTheFilesRules) {
+  const std::string dahl = "[law]\ntype = \"dahl\"\nmu = 0.5\n";
+  const std::string dahl2 = "[law]\ntype = \"dahl\"\nmu_s = 0.5\nmu_d = 0.5\n";
+  Steady p;
+  p.law = dahl;
+  p.extra = "[[case]]\nlaw.mu_s = 0.6\n";
+  EXPECT_EQ(error_of(p.text()), "key \"law.mu_s\" cannot be combined with law.mu; give either mu or mu_s and mu_d");
+  p.law = dahl2;
+  EXPECT_EQ(error_of(p.text()), "law.mu_s = 0.6: the Dahl law has a constant friction coefficient, mu_s must equal "
+                                "mu_d = 0.5 (use \"lugre\" for a Stribeck curve)");
+  p.law = "[law]\ntype = \"dahl\"\n[law.axis1]\nmu = 0.5\n[law.axis2]\nmu_s = 0.4\nmu_d = 0.4\n";
+  p.extra = "[[case]]\nlaw.axis2.mu_s = 0.6\n[[case]]\n";
+  EXPECT_EQ(error_of(p.text()), "case 1 of 2 (case 1): law.axis2.mu_s = 0.6: the Dahl law has a constant friction "
+                                "coefficient, mu_s must equal mu_d = 0.4 (use \"lugre\" for a Stribeck curve)");
+  p.extra = "[[case]]\nlaw.axis1.mu_d = 0.6\n[[case]]\n";
+  EXPECT_EQ(error_of(p.text()), "case 1 of 2 (case 1): key \"law.axis1.mu_d\" cannot be combined with law.axis1.mu; "
+                                "give either mu or mu_s and mu_d");
+  // Both written: accepted, as the file would be.
+  p.law = dahl2;
+  p.extra = "[[case]]\nlaw.mu_s = 0.6\nlaw.mu_d = 0.6\n[[case]]\n";
+  const auto s = parse_scenario_string(p.text(), "t");
+  const auto& cases = steady_study(s).cases();
+  EXPECT_EQ(cases[0].law.M.axis1.mu_s, 0.6);
+  EXPECT_EQ(cases[0].law.M.axis1.mu_d, 0.6);
+  EXPECT_EQ(cases[1].law.M.axis1.mu_d, 0.5);
+}
+
+TEST(LineScenarioCases, IntegersBeyondTwoToThe53AreReadAsTheReaderReadsThem) {
+  Steady p;
+  p.extra = "[[case]]\nline.normal_load_N = 9007199254740993\n";
+  auto s = parse_scenario_string(p.text(), "t");
+  EXPECT_EQ(steady_study(s).cases().front().line.normal_load_N, 9007199254740992.0);
+  p.extra = "[[case]]\nbody1.k0 = 9007199254740993\n[[case]]\n";
+  s = parse_scenario_string(p.text(), "t");
+  EXPECT_EQ(steady_study(s).cases().front().body1.k_elastic(0, 0), 9007199254740992.0);
+  p.extra.clear();
+  p.body1 = "[body1]\ntype = \"gkv\"\nk0 = 9007199254740993\nc = [100.0, 50.0]\ntau = [0.1, 0.1]\n";  // eq. 58
+  s = parse_scenario_string(p.text(), "t");
+  EXPECT_EQ(steady_study(s).cases().front().body1.k_elastic(0, 0), 9007199254740992.0);
+}
+
+TEST(LineScenarioCases, FilesValidOnlyWithTheSweepAppliedAreAccepted) {
+  Steady p;
+  p.body2 = "[body2]\ntype = \"gkv\"\nc = \"eq58\"\n";  // no tau: elastic under n2 = 0
+  p.extra = "[sweep]\nn2 = [0]\n";
+  auto s = parse_scenario_string(p.text(), "t");
+  EXPECT_EQ(steady_study(s).cases().front().body2.kind, rheology::RheologyKind::elastic);
+  p.body2 = "[body2]\ntype = \"gkv\"\nc = \"eq58\"\ntau = [0.1, 0]\n";
+  p.extra = "[sweep]\ntau2 = [0.5]\n";
+  s = parse_scenario_string(p.text(), "t");
+  EXPECT_EQ(steady_study(s).cases().front().input_form.body_tau[1], (std::vector<double>{0.5, 0.5}));
+  p.body2 = "[body2]\ntype = \"gkv\"\nk0 = 300\nc = [10.0, -5.0]\ntau = [0.1, 0.1]\n";
+  p.pair.clear();
+  p.extra = "[sweep]\nn2 = 1\n";
+  s = parse_scenario_string(p.text(), "t");
+  EXPECT_EQ(steady_study(s).cases().front().body2.branch_count(), 1);
+  p = Steady{};
+  p.body1 = "[body1]\ntype = \"gm\"\nk_inf = 240.0\nk = [100.0, 50.0]\ntau = [0.1, 0.1]\n";
+  p.extra = "[sweep]\nn1 = 0\n";
+  s = parse_scenario_string(p.text(), "t");
+  EXPECT_EQ(steady_study(s).cases().front().body1.kind, rheology::RheologyKind::elastic);
+  EXPECT_EQ(steady_study(s).cases().front().body1.k_elastic(0, 0), 240.0);
+  p = Steady{};
+  std::string c, tau;
+  for (int i = 0; i < 101; ++i) {
+    c += i ? ", 1.0" : "1.0";
+    tau += i ? ", 0.1" : "0.1";
+  }
+  p.body1 = "[body1]\ntype = \"gkv\"\nk0 = 240.0\nc = [" + c + "]\ntau = [" + tau + "]\n";
+  p.extra = "[sweep]\nn = [1]\n";
+  s = parse_scenario_string(p.text(), "t");
+  EXPECT_EQ(steady_study(s).cases().front().body1.branch_count(), 1);
+  // The sweep's s replaces the case's pair.s, as written into the TOML.
+  p = Steady{};
+  p.extra = "[sweep]\ns = [0.3, 0.6]\n[[case]]\npair.s = 1.5\n";
+  s = parse_scenario_string(p.text(), "t");
+  ASSERT_EQ(steady_study(s).cases().size(), 2u);
+  EXPECT_EQ(steady_study(s).cases()[0].pair_s, 0.3);
+  EXPECT_EQ(steady_study(s).cases()[1].pair_s, 0.6);
+}
+
+TEST(LineScenarioCases, MessagesOfBadFilesAreTheFallbacks) {
+  Steady p;
+  p.line = "[line]\nL_m = -1\nnormal_load_N = 10.0\n";  // the sweep's error comes first
+  p.extra = "[sweep]\nn2 = [3]\n";
+  EXPECT_EQ(error_of(p.text()),
+            "sweep.n2[0] = 3: body2 has only 2 branches (2 entries in body2.tau); the sweep asks for 3");
+  p = Steady{};
+  p.extra = "[[case]]\nkind = \"line_steady\"\n[sweep]\ns = [2]\n";  // the [[case]] tables are read first
+  EXPECT_EQ(error_of(p.text()),
+            "key \"case[0].kind\" cannot be set in a [[case]] (it applies to the whole scenario)");
+  p = Steady{};
+  p.body2.clear();
+  p.pair.clear();
+  p.extra = "[sweep]\nn2 = [1]\n";
+  EXPECT_EQ(error_of(p.text()),
+            "sweep.n2[0] = 1: needs a [body2] table of type \"gkv\" (or \"gm\") with at least 1 branch");
 }
 
 TEST(LineScenario, TransientModesAndDefaults) {

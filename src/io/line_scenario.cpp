@@ -530,23 +530,25 @@ Keys case_column_names(const LineCaseBase& sc) {
 // line_steady: velocity grids
 
 /// The TOML key that gives velocity i: kinematics.V_mps (sliding) or .vx_mps (rolling), one number, a list or
-/// { from, to, points, spacing }.
-std::string key_of(const LineSteadyScenario& sc, std::size_t i) {
+/// { from, to, points, spacing }. After a key path (`by_key_path`, rederive_and_validate) a one-entry list is named as
+/// its key path is, kinematics.V_mps (the key path refuses V_mps[0]), as 9eae582 did.
+std::string key_of(const LineSteadyScenario& sc, std::size_t i, bool by_key_path) {
   const std::string key = sc.mode == LineMode::sliding ? "kinematics.V_mps" : "kinematics.vx_mps";
   if (sc.velocities_table)
     return key + (i == 0 ? ".from" : i + 1 == sc.velocities.size() ? ".to" : fmt::format(" (point {})", i));
-  if (sc.velocities.size() == 1 && !sc.velocities_list) return key;
+  if (sc.velocities.size() == 1 && (by_key_path || !sc.velocities_list)) return key;
   return fmt::format("{}[{}]", key, i);
 }
 
 /// allow_reversal = false: every velocity of the map >= 0.
-void check_steady_reversal(const LineSteadyScenario& sc) {
+void check_steady_reversal(const LineSteadyScenario& sc, bool by_key_path) {
   if (sc.allow_reversal) return;
   const auto& v = sc.velocities;
   if (sc.mode == LineMode::sliding) {
     for (std::size_t i = 0; i < v.size(); ++i)
       if (v[i] < 0.0)
-        throw InvalidInput(fmt::format("{} = {}: negative sliding speed; {}", key_of(sc, i), format_value(v[i]),
+        throw InvalidInput(fmt::format("{} = {}: negative sliding speed; {}", key_of(sc, i, by_key_path),
+                                       format_value(v[i]),
                                        reversal_rule(sc, sc.allow_reversal_given)));
     return;
   }
@@ -555,13 +557,14 @@ void check_steady_reversal(const LineSteadyScenario& sc) {
                                    reversal_rule(sc, sc.allow_reversal_given)));
   for (std::size_t i = 0; i < v.size(); ++i)
     if (sc.Vr_mps + v[i] < 0.0)
-      throw InvalidInput(fmt::format("{} = {}: gives V_x = V_r + v_x = {} m/s < 0; {}", key_of(sc, i), format_value(v[i]),
+      throw InvalidInput(fmt::format("{} = {}: gives V_x = V_r + v_x = {} m/s < 0; {}", key_of(sc, i, by_key_path),
+                                     format_value(v[i]),
                                      format_value(sc.Vr_mps + v[i]), reversal_rule(sc, sc.allow_reversal_given)));
 }
 
 /// A negative characteristic speed needs the exact (matrix-exponential) steady solver: try the first such
 /// velocity now, so that a refusal names the key.
-void check_steady_speeds(const LineSteadyScenario& sc) {
+void check_steady_speeds(const LineSteadyScenario& sc, bool by_key_path) {
   const bool sliding = sc.mode == LineMode::sliding;
   const contact::ContactModel model(sc.law, sc.body1, sc.body2);
   for (std::size_t i = 0; i < sc.velocities.size(); ++i) {
@@ -573,7 +576,8 @@ void check_steady_speeds(const LineSteadyScenario& sc) {
     } catch (const InvalidInput& e) {
       std::string m = e.what();
       if (m.rfind("line.V1/V2: ", 0) == 0) m.erase(0, 12);
-      throw InvalidInput(fmt::format("{} = {}: {}", key_of(sc, i), format_value(sc.velocities[i]), toml_keys(m, sc.mode)));
+      throw InvalidInput(fmt::format("{} = {}: {}", key_of(sc, i, by_key_path), format_value(sc.velocities[i]),
+                                     toml_keys(m, sc.mode)));
     }
     break;
   }
@@ -605,9 +609,9 @@ LineSteadyScenario parse_steady_case(const toml::table& table, const Keys& case_
   sc.velocities_list = !grid.scalar && !grid.table;
   sc.velocities_table = grid.table;
   sc.log_x = grid.log;
-  check_steady_reversal(sc);
+  check_steady_reversal(sc, false);
   validate_line(sc);
-  check_steady_speeds(sc);
+  check_steady_speeds(sc, false);
   const Keys columns = sc.column_names();
   parse_output(root, sc, sliding ? "V_mps" : "vx_mps", {"Fx_abs_N", "Fx_norm_abs"}, columns);
   return sc;
@@ -1261,8 +1265,8 @@ void rederive_and_validate(LineSteadyScenario& sc) {
   with_toml_keys(sc.mode, [&] {
     const PairValues pair = check_pair(sc);
     validate_line(sc);
-    check_steady_reversal(sc);
-    check_steady_speeds(sc);
+    check_steady_reversal(sc, true);
+    check_steady_speeds(sc, true);
     set_pair_columns(sc, pair);
     return 0;
   });

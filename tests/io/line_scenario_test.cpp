@@ -446,6 +446,21 @@ TEST(LineScenarioCases, MessagesOfBadFilesAreTheFallbacks) {
             "sweep.n2[0] = 1: needs a [body2] table of type \"gkv\" (or \"gm\") with at least 1 branch");
 }
 
+TEST(LineScenarioCases, AKeyPathNamesAOneEntryListAsItsKeyPath) {
+  // kinematics.V_mps = [1.0]: the key path is kinematics.V_mps (V_mps[0] is refused), and so is its message.
+  Steady p;
+  p.kinematics = "[kinematics]\nmode = \"sliding\"\nV_mps = [1.0]\n";
+  const auto s = parse_scenario_string(p.text(), "t");
+  LineSteadyScenario sc = steady_study(s).cases().front();
+  try {
+    set_number(sc, "kinematics.V_mps", -1.0);
+    ADD_FAILURE() << "accepted";
+  } catch (const InvalidInput& e) {
+    EXPECT_EQ(std::string(e.what()).substr(0, 45), "kinematics.V_mps = -1: negative sliding speed");
+  }
+  EXPECT_EQ(sc.velocities.front(), 1.0);
+}
+
 TEST(LineScenario, TransientModesAndDefaults) {
   Transient p;
   auto s = parse_scenario_string(p.text(), "t");

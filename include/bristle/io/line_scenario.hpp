@@ -73,8 +73,8 @@ struct LineSteadyScenario : LineCaseBase {
   /// sliding: the speeds V_x (m/s); rolling: the rigid relative velocities v_x = V_x - V_r (m/s).
   std::vector<double> velocities;
   double Vr_mps = 0.0;  // rolling only
-  /// How the velocities were written, for messages: a list (kinematics.V_mps[i]) or { from, to, points } (.from,
-  /// .to, (point i)); else one number.
+  /// How the velocities were written, for messages: a list (kinematics.V_mps[i]; after a key path a one-entry list
+  /// is kinematics.V_mps, its key path) or { from, to, points } (.from, .to, (point i)); else one number.
   bool velocities_list = false, velocities_table = false;
   /// The CSV columns of this kind (the case columns first).
   std::vector<std::string> column_names() const;

@@ -5,9 +5,10 @@
 //
 // A study is a list of cases: the [[case]] tables of the file (each overriding keys of the file), times the
 // Cartesian product of the [sweep] lists (s, n, n1, n2, tau1, tau2 in this order, the first varying slowest).
-// The file is parsed once and each case is a copy of it: its keys set by key path, the branches cut and the
-// relaxation times set by the rheology (for_each_line_case); each is validated on its own, and an error names
-// it: "case 3 of 12 (s = 0.4, n2 = 2): ...".
+// Where the file parses as written, it is parsed once and each case is a copy of it: its keys set by key path, the
+// branches cut and the relaxation times set by the rheology; every other case is the case merged into the file's
+// TOML with the sweep's values written into it, parsed (the fallback, 9eae582's route: for_each_line_case says when).
+// Each is validated on its own, and an error names it: "case 3 of 12 (s = 0.4, n2 = 2): ...".
 // Or the [sweep] of every kind (parameter, values, column): each parsed case times the values, set by key path
 // (set_number) on the parsed case, the value the first case column: "sweep case 2 of 4 (law.mu_d = 2): ...".
 #include "bristle/io/line_scenario.hpp"

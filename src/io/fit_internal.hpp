@@ -1,23 +1,213 @@
 #pragma once
-// Private to src/io: the pieces of the lumped [fit] reader (fit_scenario.cpp) that the readers of the other kinds'
-// [fit] tables share (fit_map_scenario.cpp).
-#include <map>
+// Private to src/io: the [fit] reader and report writer of every kind, read and written once (fit_scenario.cpp:
+// lumped and model comparison; fit_map_scenario.cpp: the patch, line and structure kinds).
+//
+// An experiment's scenario is the file's, parsed once, with the experiment's `set` and window applied by key path
+// (set_number: the reader's checks, messages naming the key path). Only what no key path sets goes into the TOML
+// that is parsed: a `set` value that is not a number (a table file's name) and a steady map's grid axis (a list).
+// The TOML of each experiment (`set` and window written in) is kept as the base of <name>_fitted.toml, an output.
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "bristle/core/error.hpp"
 #include "bristle/fit/fit.hpp"
+#include "bristle/io/json.hpp"
+#include "bristle/io/key_path.hpp"
+#include "bristle/io/scenario.hpp"
 #include "toml_reader.hpp"
 
 namespace bristle::io::detail {
 
-/// [fit.parameters] of `root` (key path = { initial, min, max[, scale] }; quoted or nested keys), with the
-/// lumped reader's messages; `initial` receives each given start value (nullopt: the scenario's value). Also
-/// refuses a key path that names a non-numeric value of the file.
-void read_fit_parameters(const toml::table& root, std::vector<fit::ParameterSpec>& out,
-                         std::vector<std::optional<double>>& initial);
+/// What a kind's [fit] takes, and the words of its messages.
+struct FitRules {
+  std::string kind;                          // "lumped", "patch_steady_map", ...
+  std::vector<std::string> keys;             // the [fit] keys it takes
+  std::vector<std::string> refused;          // [fit] keys of other kinds, refused by name
+  std::string refused_why;                   // after "fit.<key>: does not apply to kind = \"<kind>\""
+  std::vector<std::string> experiment_keys;  // of a [[fit.experiment]]
+  std::string fit_doc;                       // "data, targets and parameters"
+  std::string targets_doc;                   // "model output column = data column, e.g. F_N = \"F_N\""
+  std::string parameters_doc;                // an example after "key path = { initial, min, max[, scale] }"
+  std::string experiment_doc;                // what [[fit.experiment]] tables hold
+  std::vector<std::string> outputs;          // the columns a target may name (empty: not checked here)
+};
+
+struct FitTarget {
+  std::string output, column, key;  // key: names the data column in messages
+  double weight = 1.0;
+};
+
+/// [fit] read once, for every kind: options, targets, parameters, the experiments' tables.
+struct FitTable {
+  Section top, f;
+  std::string name;
+  fit::Options options;
+  std::vector<FitTarget> targets;
+  std::vector<fit::ParameterSpec> parameters;
+  std::vector<std::optional<double>> initial;   // per parameter: its given start (nullopt: the scenario's value)
+  std::vector<const toml::table*> experiments;  // [[fit.experiment]]; one nullptr: [fit] itself is the one
+  toml::table base;                             // the scenario: the file without [fit]
+};
+FitTable read_fit_table(const toml::table& root, std::string_view name, const FitRules& rules);
+
+/// One experiment: [[fit.experiment]] i (or [fit]), its data file, label and `set`.
+struct FitExperiment {
+  Section ex;  // where its own keys are (time_column, window_s, ... fall back to [fit])
+  bool own = false;
+  std::string data, data_key, label;
+  std::filesystem::path path;  // of the data file
+  std::vector<std::pair<std::string, const toml::node*>> set;  // key path, value
+  const Section& from(const FitTable& t, std::string_view key) const { return ex.has(key) ? ex : t.f; }
+};
+FitExperiment read_fit_experiment(const FitTable& t, std::size_t i, const FitRules& rules,
+                                  const ScenarioSource& source);
+
+/// window_s of `s` as [start, end] (start < end), if given.
+std::optional<std::pair<double, double>> read_window(const Section& s, std::string_view key = "window_s");
+
+/// The samples of a time-series experiment: the time column and each target's column over the window.
+struct FitSamples {
+  std::vector<double> times;
+  std::vector<std::vector<double>> values;  // per target
+};
+/// `validation`: the window is not fitted (no residual count check).
+FitSamples read_fit_samples(const FitTable& t, const FitExperiment& e,
+                            const std::optional<std::pair<double, double>>& window, const std::string& window_key,
+                            bool validation);
+std::vector<fit::Target> fit_targets(const FitTable& t, const std::vector<std::vector<double>>& values);
+
+/// The scenario TOML of an experiment: the file without [fit], `set` written in (every value, or only those that
+/// are not numbers), then `edit` (its window, its grid axis).
+toml::table fit_toml(const FitTable& t, const FitExperiment& e, const std::function<void(toml::table&)>& edit,
+                     bool numbers_too = true);
+/// The window written into the TOML: a [time] window (keys "time.*") replaces the file's [time] table.
+void set_window_toml(toml::table& table, const std::vector<std::pair<std::string, double>>& window);
 /// Sets `path` (dotted) of `root` to `value`, creating missing tables; `key` names it in messages.
 void set_toml_path(toml::table& root, const std::string& path, const toml::node& value, const std::string& key);
+/// A fitted value written into the TOML: "a.b" or "a.b[i]" (an element of an array).
+void set_toml_value(toml::table& root, const std::string& key, double value);
 std::string toml_text(const toml::table& table);
+/// `text` (an experiment's TOML) with the fitted values and name = <name>_fitted.
+toml::table fitted_table(const std::string& text, const std::string& name, const fit::Result& result);
+
+/// Sets every (key path, value) by set_number, in an order the checks pass: one refused now is tried again after
+/// the others (mu_s below the old mu_d, a window past the old one); one still refused throws its message.
+template <class Sc>
+void set_numbers(Sc& sc, std::vector<std::pair<std::string, double>> values) {
+  while (!values.empty()) {
+    std::vector<std::pair<std::string, double>> refused;
+    std::optional<InvalidInput> first;
+    for (const auto& [key, value] : values) try {
+        set_number(sc, key, value);
+      } catch (const InvalidInput& error) {
+        if (!first) first = error;
+        refused.emplace_back(key, value);
+      }
+    if (refused.size() == values.size()) throw *first;
+    values = std::move(refused);
+  }
+}
+
+/// A `set` key the fit itself sets from the data (`owned`: a key path, or a table as "time.") is refused.
+void check_set(const FitExperiment& e, std::string_view owned);
+
+/// The scenario of experiment `e`: the file's, parsed (the first time, or when its `set` has a value that is not a
+/// number, or without `reuse`) from fit_toml(t, e, edit, false), else a copy of `cached` with `window` set; then
+/// its numeric `set` by key path. An error of an own experiment names it ("fit.experiment[1] (with ...set): ...").
+template <class Sc>
+Sc fit_scenario(const FitTable& t, const FitExperiment& e, std::optional<Sc>& cached, bool reuse,
+                const std::function<void(toml::table&)>& edit,
+                const std::vector<std::pair<std::string, double>>& window,
+                const std::function<Sc(const toml::table&)>& parse) {
+  std::vector<std::pair<std::string, double>> numbers;
+  bool strings = false;
+  for (const std::pair<std::string, const toml::node*>& kv : e.set)
+    if (kv.second->is_number())
+      numbers.emplace_back(kv.first, *kv.second->value<double>());
+    else
+      strings = true;
+  try {
+    std::optional<Sc> sc;
+    if (reuse && !strings && cached) {
+      sc = *cached;
+      numbers.insert(numbers.begin(), window.begin(), window.end());
+    } else {
+      sc = parse(fit_toml(t, e, edit, false));
+      if (reuse && !strings) cached = *sc;
+    }
+    set_numbers(*sc, numbers);
+    return std::move(*sc);
+  } catch (const InvalidInput& error) {
+    if (!e.own) throw;
+    throw InvalidInput(fmt::format("{} (with {}.set): {}", e.ex.path(), e.ex.path(), error.what()));
+  }
+}
+
+/// Each parameter's start: as given, else the first experiment's value; then the kind's checks.
+template <class E>
+void finish_fit(FitTable& t, const std::vector<E>& experiments) {
+  for (std::size_t j = 0; j < t.parameters.size(); ++j) {
+    fit::ParameterSpec& p = t.parameters[j];
+    if (t.initial[j]) {
+      p.initial = *t.initial[j];
+    } else {
+      try {
+        p.initial = get_number(experiments.front().scenario, p.key);
+      } catch (const InvalidInput& error) {
+        throw InvalidInput(fmt::format("fit.parameters.{}: {}", json_quote(p.key), error.what()));
+      }
+    }
+  }
+  fit::validate(experiments, t.parameters);
+}
+
+/// The report's part every kind shares: header, result, parameters, correlation, rms, aic, bic (and
+/// `initial_state` after best_start when given).
+Json fit_result_json(std::string_view kind, const std::string& name, const std::string& description,
+                     const ScenarioSource& source, const fit::Options& options, const fit::Result& result,
+                     bool with_initial_state);
+
+/// The CSV table of a fit: [experiment,] x, per target <out>_measured, _fitted, _residual, then `extra` model
+/// columns; `x(e)` gives experiment e's x values.
+template <class E, class X>
+TimeSeries fit_series(const std::vector<E>& experiments, const fit::Result& result, const std::string& x_name, X x,
+                      const std::vector<std::string>& extra = {}) {
+  const bool several = experiments.size() > 1;
+  std::vector<std::string> names;
+  if (several) names.push_back("experiment");
+  names.push_back(x_name);
+  for (const fit::Target& t : experiments.front().targets)
+    for (const char* suffix : {"_measured", "_fitted", "_residual"}) names.push_back(t.output + suffix);
+  names.insert(names.end(), extra.begin(), extra.end());
+  TimeSeries series(names);
+  for (std::size_t e = 0; e < experiments.size(); ++e) {
+    const std::vector<double>& xs = x(experiments[e]);
+    const TimeSeries& model = result.experiments[e].series;
+    for (std::size_t i = 0; i < xs.size(); ++i) {
+      std::vector<double> row;
+      if (several) row.push_back(static_cast<double>(e));
+      row.push_back(xs[i]);
+      for (const fit::Target& t : experiments[e].targets) {
+        const double y = model.column(t.output)[i];
+        row.push_back(t.values[i]);
+        row.push_back(y);
+        row.push_back(y - t.values[i]);
+      }
+      for (const std::string& c : extra) row.push_back(model.column(c)[i]);
+      series.add_row(row);
+    }
+  }
+  return series;
+}
+
+/// The outputs of a fit: <name>_fit.csv (`series`), .json (`report`), <name>_fitted.toml (`fitted`).
+RunResult fit_run(const std::string& name, TimeSeries series, const fit::Result& result, Json report,
+                  std::string fitted);
 
 }  // namespace bristle::io::detail

@@ -76,16 +76,17 @@ struct FitSamples {
   std::vector<double> times;
   std::vector<std::vector<double>> values;  // per target
 };
-/// `validation`: the window is not fitted (no residual count check).
+/// `validation`: the window is not fitted (no residual count check); `show_window`: a message names the window's
+/// values after its key (lumped).
 FitSamples read_fit_samples(const FitTable& t, const FitExperiment& e,
                             const std::optional<std::pair<double, double>>& window, const std::string& window_key,
-                            bool validation);
+                            bool validation, bool show_window);
 std::vector<fit::Target> fit_targets(const FitTable& t, const std::vector<std::vector<double>>& values);
 
 /// The scenario TOML of an experiment: the file without [fit], `set` written in (every value, or only those that
 /// are not numbers), then `edit` (its window, its grid axis).
 toml::table fit_toml(const FitTable& t, const FitExperiment& e, const std::function<void(toml::table&)>& edit,
-                     bool numbers_too = true);
+                     bool numbers_too = true, const std::function<bool(const std::string&)>& in_toml = {});
 /// The window written into the TOML: a [time] window (keys "time.*") replaces the file's [time] table.
 void set_window_toml(toml::table& table, const std::vector<std::pair<std::string, double>>& window);
 /// Sets `path` (dotted) of `root` to `value`, creating missing tables; `key` names it in messages.
@@ -120,15 +121,17 @@ void check_set(const FitExperiment& e, std::string_view owned);
 /// The scenario of experiment `e`: the file's, parsed (the first time, or when its `set` has a value that is not a
 /// number, or without `reuse`) from fit_toml(t, e, edit, false), else a copy of `cached` with `window` set; then
 /// its numeric `set` by key path. An error of an own experiment names it ("fit.experiment[1] (with ...set): ...").
+/// `in_toml(key)`: a number whose key path set_number does not yet apply as the reader would (written into the TOML).
 template <class Sc>
 Sc fit_scenario(const FitTable& t, const FitExperiment& e, std::optional<Sc>& cached, bool reuse,
                 const std::function<void(toml::table&)>& edit,
                 const std::vector<std::pair<std::string, double>>& window,
-                const std::function<Sc(const toml::table&)>& parse) {
+                const std::function<Sc(const toml::table&)>& parse,
+                const std::function<bool(const std::string&)>& in_toml = {}) {
   std::vector<std::pair<std::string, double>> numbers;
   bool strings = false;
   for (const std::pair<std::string, const toml::node*>& kv : e.set)
-    if (kv.second->is_number())
+    if (kv.second->is_number() && !(in_toml && in_toml(kv.first)))
       numbers.emplace_back(kv.first, *kv.second->value<double>());
     else
       strings = true;
@@ -138,7 +141,7 @@ Sc fit_scenario(const FitTable& t, const FitExperiment& e, std::optional<Sc>& ca
       sc = *cached;
       numbers.insert(numbers.begin(), window.begin(), window.end());
     } else {
-      sc = parse(fit_toml(t, e, edit, false));
+      sc = parse(fit_toml(t, e, edit, false, in_toml));
       if (reuse && !strings) cached = *sc;
     }
     set_numbers(*sc, numbers);

@@ -191,11 +191,13 @@ detail::FitExperiment detail::read_fit_experiment(const FitTable& t, std::size_t
 }
 
 void detail::check_set(const FitExperiment& e, std::string_view owned) {
+  const bool table = owned.back() == '.';
   for (const auto& [key, node] : e.set)
-    if (key == owned || (owned.back() == '.' && key.rfind(owned, 0) == 0))
-      throw InvalidInput(fmt::format("{} = {}: the fit sets {} itself from the data (its window or grid axis)",
-                                     e.ex.table("set").key(key), format_node(*node), owned.back() == '.'
-                                         ? fmt::format("[{}]", owned.substr(0, owned.size() - 1)) : std::string(owned)));
+    if (key == owned || (table && key.rfind(owned, 0) == 0))
+      throw InvalidInput(fmt::format("{}.set.{} = {}: the fit sets {} from the data ({})", e.ex.path(), q(key),
+                                     format_node(*node),
+                                     table ? fmt::format("[{}]", owned.substr(0, owned.size() - 1)) : std::string(owned),
+                                     owned.rfind("kinematics.", 0) == 0 ? "the grid_column values" : "the window"));
 }
 
 std::optional<std::pair<double, double>> detail::read_window(const Section& s, std::string_view key) {
@@ -209,7 +211,7 @@ std::optional<std::pair<double, double>> detail::read_window(const Section& s, s
 
 detail::FitSamples detail::read_fit_samples(const FitTable& t, const FitExperiment& e,
                                             const std::optional<std::pair<double, double>>& window,
-                                            const std::string& window_key, bool validation) {
+                                            const std::string& window_key, bool validation, bool show_window) {
   const std::string where = fmt::format("{} = {}", e.data_key, q(e.data));
   const std::string shown = e.path.string();
   // The one strict reader of every CSV table (regular files within the size limit, distinct column names,
@@ -251,9 +253,11 @@ detail::FitSamples detail::read_fit_samples(const FitTable& t, const FitExperime
   if ((!validation && samples * t.targets.size() <= t.parameters.size()) || samples < 2)
     throw InvalidInput(fmt::format("{}: the window holds {} sample(s) of {}; fitting {} parameter(s) needs more "
                                    "residuals than parameters (and at least 2 samples)",
-                                   window ? fmt::format("{} = [{}, {}]", window_key, format_value(window->first),
-                                                        format_value(window->second))
-                                          : e.data_key,
+                                   !window        ? e.data_key
+                                   : !show_window ? window_key
+                                                  : fmt::format("{} = [{}, {}]", window_key,
+                                                                format_value(window->first),
+                                                                format_value(window->second)),
                                    samples, shown, t.parameters.size()));
   FitSamples out;
   out.times.assign(times.begin() + static_cast<long>(first), times.begin() + static_cast<long>(last));
@@ -277,11 +281,11 @@ std::vector<fit::Target> detail::fit_targets(const FitTable& t, const std::vecto
 }
 
 toml::table detail::fit_toml(const FitTable& t, const FitExperiment& e, const std::function<void(toml::table&)>& edit,
-                             bool numbers_too) {
+                             bool numbers_too, const std::function<bool(const std::string&)>& in_toml) {
   toml::table table = t.base;
   const Section set = e.ex.table("set");
   for (const auto& [key, node] : e.set)
-    if (numbers_too || !node->is_number()) set_toml_path(table, key, *node, set.key(key));
+    if (numbers_too || !node->is_number() || (in_toml && in_toml(key))) set_toml_path(table, key, *node, set.key(key));
   if (edit) edit(table);
   return table;
 }
@@ -482,7 +486,7 @@ FitScenario parse_fit(const toml::table& root, std::string_view name, const Scen
     const std::string window_key = validation   ? std::string("fit.validation_window_s")
                                    : own_window ? x.ex.key("window_s")
                                                 : std::string("fit.window_s");
-    const detail::FitSamples samples = detail::read_fit_samples(t, x, window, window_key, validation);
+    const detail::FitSamples samples = detail::read_fit_samples(t, x, window, window_key, validation, true);
     detail::check_set(x, "time.");
     const auto edit = [&](toml::table& table) { detail::set_window_toml(table, lumped_window(samples.times)); };
     fit::Experiment e;

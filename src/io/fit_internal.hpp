@@ -20,6 +20,7 @@
 #include "bristle/io/json.hpp"
 #include "bristle/io/key_path.hpp"
 #include "bristle/io/scenario.hpp"
+#include "csv_table.hpp"
 #include "toml_reader.hpp"
 
 namespace bristle::io::detail {
@@ -71,6 +72,17 @@ FitExperiment read_fit_experiment(const FitTable& t, std::size_t i, const FitRul
 /// window_s of `s` as [start, end] (start < end), if given.
 std::optional<std::pair<double, double>> read_window(const Section& s, std::string_view key = "window_s");
 
+/// The data file of an experiment: the CSV, the index of column `x` (nullopt: the first; `x_key` names it) and of
+/// each target's column. Messages name the key and path:line.
+struct FitData {
+  std::string where;  // data = "file.csv"
+  CsvNumbers csv;
+  std::size_t x = 0;
+  std::vector<std::size_t> targets;
+};
+FitData read_fit_data(const FitTable& t, const FitExperiment& e, const std::optional<std::string>& x,
+                      const std::string& x_key);
+
 /// The samples of a time-series experiment: the time column and each target's column over the window.
 struct FitSamples {
   std::vector<double> times;
@@ -91,6 +103,8 @@ toml::table fit_toml(const FitTable& t, const FitExperiment& e, const std::funct
 void set_window_toml(toml::table& table, const std::vector<std::pair<std::string, double>>& window);
 /// Sets `path` (dotted) of `root` to `value`, creating missing tables; `key` names it in messages.
 void set_toml_path(toml::table& root, const std::string& path, const toml::node& value, const std::string& key);
+/// The signal tables' files as absolute paths (the base of <name>_fitted.toml).
+void absolute_table_files(toml::table& table, const std::vector<TableFile>& files);
 /// A fitted value written into the TOML: "a.b" or "a.b[i]" (an element of an array).
 void set_toml_value(toml::table& root, const std::string& key, double value);
 std::string toml_text(const toml::table& table);
@@ -168,6 +182,83 @@ void finish_fit(FitTable& t, const std::vector<E>& experiments) {
     }
   }
   fit::validate(experiments, t.parameters);
+}
+
+/// What a time-series kind (lumped, patch_transient, structure_stick_slip, line_transient) gives the reader below.
+template <class Sc>
+struct SeriesKind {
+  FitRules rules;
+  std::function<void(FitTable&)> initial_state;  // reads (or refuses) fit.initial_state
+  bool show_window = false;                      // messages give the window's values after its key (lumped)
+  /// The scenario's time grid over the window (the data's times): key path and value.
+  std::function<std::vector<std::pair<std::string, double>>(const std::vector<double>&)> window;
+  std::function<Sc(const toml::table&, const std::string&, const ScenarioSource&)> parse;
+  /// A numeric `set` key that set_number does not yet apply as the reader would: written into the TOML instead.
+  std::function<bool(const toml::table& base, const std::string& key)> in_toml;
+  /// Rewrites the scenario's file references in its TOML as absolute paths (the base of <name>_fitted.toml).
+  std::function<void(toml::table&, const Sc&)> absolute_files;
+};
+
+/// The [fit] of a time-series kind: data, time_column, window_s, (validation_window_s: when Out has `validation`),
+/// initial_state, targets, parameters, multi_start, seed, max_iterations, [[fit.experiment]]. The scenario is
+/// parsed once (again only for a `set` of a file name), each experiment a copy with its window and `set` by key path.
+template <class Out, class Sc>
+Out parse_series_fit(const toml::table& root, std::string_view name, const ScenarioSource& source,
+                     const SeriesKind<Sc>& kind) {
+  FitTable t = read_fit_table(root, name, kind.rules);
+  kind.initial_state(t);
+  Out out;
+  if constexpr (requires { out.kind; }) out.kind = kind.rules.kind;
+  out.name = t.name;
+  out.source = source;
+  const auto window_default = read_window(t.f);
+  std::optional<std::pair<double, double>> validation_window;
+  if (t.f.has("validation_window_s")) {
+    const auto w = t.f.numbers("validation_window_s");
+    if (!w || w->size() != 2 || !((*w)[0] < (*w)[1]))
+      throw InvalidInput(fmt::format("fit.validation_window_s = {}: must be [start, end] with start < end (s)",
+                                     format_node(*t.f.node("validation_window_s"))));
+    validation_window = std::make_pair((*w)[0], (*w)[1]);
+  }
+  const std::function<Sc(const toml::table&)> parse = [&](const toml::table& table) {
+    return kind.parse(table, t.name, source);
+  };
+  const std::function<bool(const std::string&)> in_toml = [&](const std::string& key) {
+    return kind.in_toml && kind.in_toml(t.base, key);
+  };
+  std::optional<Sc> cached;
+  // Experiment i over its fit window, or (validation) over fit.validation_window_s.
+  const auto build = [&](std::size_t i, bool validation) {
+    const FitExperiment x = read_fit_experiment(t, i, kind.rules, source);
+    const bool own_window = !validation && x.own && x.ex.has("window_s");
+    const FitSamples samples = read_fit_samples(
+        t, x, validation ? validation_window : own_window ? read_window(x.ex) : window_default,
+        validation ? "fit.validation_window_s" : own_window ? x.ex.key("window_s") : "fit.window_s", validation,
+        kind.show_window);
+    const auto window = kind.window(samples.times);
+    check_set(x, window.front().first.rfind("time.", 0) == 0 ? "time." : window.front().first);
+    const auto edit = [&](toml::table& table) { set_window_toml(table, window); };
+    typename decltype(out.experiments)::value_type e;
+    e.scenario = fit_scenario<Sc>(t, x, cached, true, edit, window, parse, in_toml);
+    e.label = x.label;
+    e.times = samples.times;
+    e.targets = fit_targets(t, samples.values);
+    if (!validation) {
+      toml::table table = fit_toml(t, x, edit);
+      kind.absolute_files(table, e.scenario);
+      out.scenario_toml.push_back(toml_text(table));
+      out.data_files.push_back(x.data);
+    }
+    return e;
+  };
+  for (std::size_t i = 0; i < t.experiments.size(); ++i) out.experiments.push_back(build(i, false));
+  if constexpr (requires { out.validation; })
+    if (validation_window)
+      for (std::size_t i = 0; i < t.experiments.size(); ++i) out.validation.push_back(build(i, true));
+  finish_fit(t, out.experiments);
+  out.parameters = t.parameters;
+  out.options = t.options;
+  return out;
 }
 
 /// The report's part every kind shares: header, result, parameters, correlation, rms, aic, bic (and

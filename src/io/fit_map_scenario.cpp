@@ -129,27 +129,18 @@ GridFitScenario<typename H::Experiment> parse_grid_fit(const toml::table& root, 
     H::check_grid(root, grid, grid_key);
 
     // The data: the grid column and the target columns, every row an operating point of the map.
-    const std::string where = fmt::format("{} = {}", x.data_key, q(x.data));
-    const detail::CsvNumbers csv = detail::read_csv_numbers(where, x.path);
-    const auto column = [&](const std::string& wanted, const std::string& key) {
-      for (std::size_t c = 0; c < csv.header.size(); ++c)
-        if (csv.header[c] == wanted) return c;
-      throw InvalidInput(fmt::format("{} = {}: {}:{}: no such column{} (header: {})", key, q(wanted), x.path.string(),
-                                     csv.header_line, detail::suggestion(wanted, csv.header),
-                                     fmt::join(csv.header, ", ")));
-    };
-    const std::size_t grid_index = column(grid, grid_key);
-    std::vector<std::vector<double>> values(t.targets.size());
-    std::vector<std::size_t> target_index;
-    for (const detail::FitTarget& target : t.targets) target_index.push_back(column(target.column, target.key));
+    const detail::FitData d = detail::read_fit_data(t, x, grid, grid_key);
+    const detail::CsvNumbers& csv = d.csv;
+    const std::string& where = d.where;
     if (csv.rows.size() * t.targets.size() <= t.parameters.size())
       throw InvalidInput(fmt::format("{}: {} has {} data row(s); fitting {} parameter(s) needs more residuals than "
                                      "parameters",
                                      where, x.path.string(), csv.rows.size(), t.parameters.size()));
     typename H::Experiment e;
+    std::vector<std::vector<double>> values(t.targets.size());
     for (const auto& row : csv.rows) {
-      e.grid_values.push_back(row[grid_index]);
-      for (std::size_t k = 0; k < target_index.size(); ++k) values[k].push_back(row[target_index[k]]);
+      e.grid_values.push_back(row[d.x]);
+      for (std::size_t k = 0; k < d.targets.size(); ++k) values[k].push_back(row[d.targets[k]]);
     }
     std::vector<double> axis = e.grid_values;  // the distinct grid values in increasing order
     std::sort(axis.begin(), axis.end());
@@ -173,7 +164,7 @@ GridFitScenario<typename H::Experiment> parse_grid_fit(const toml::table& root, 
           }));
         } catch (const InvalidInput& error) {
           throw InvalidInput(fmt::format("{}: {}:{}:{}: {} = {} is not an operating point of the map: {}", where,
-                                         x.path.string(), csv.row_lines[r], grid_index + 1, grid,
+                                         x.path.string(), csv.row_lines[r], d.x + 1, grid,
                                          format_value(e.grid_values[r]), error.what()));
         }
       throw;
@@ -272,20 +263,28 @@ RunResult grid_fit_run_result(const GridFitScenario<E>& scenario, const fit::Res
 
 // ---- the time-series kinds: patch_transient, structure_stick_slip, line_transient ---------------------------------
 
-/// What a time-series kind gives the shared [fit] reader below.
-template <class Sc>
-struct SeriesKind {
-  std::string kind;                  // "patch_transient"
-  std::string rest;                  // why "rest" is the only initial_state, e.g. "starts from the unloaded contact"
-  std::vector<std::string> outputs;  // the columns a target may name
-  /// The scenario's time grid over the window (the data's times): key path and value.
-  std::function<std::vector<std::pair<std::string, double>>(const std::vector<double>&)> window;
-  std::function<Sc(const std::string&, const std::string&, const ScenarioSource&)> parse;
-  /// A numeric `set` key that set_number does not yet apply as the reader would: written into the TOML instead.
-  std::function<bool(const toml::table& base, const std::string& key)> in_toml;
-  /// Rewrites the scenario's file references in its TOML as absolute paths (the base of <name>_fitted.toml).
-  std::function<void(toml::table&, const Sc&)> absolute_files;
-};
+/// The [fit] keys of a time-series kind other than lumped.
+detail::FitRules series_rules(std::string kind, std::vector<std::string> outputs) {
+  detail::FitRules rules;
+  rules.kind = std::move(kind);
+  rules.keys = {"data", "time_column", "window_s", "initial_state", "targets", "parameters", "experiment",
+                "multi_start", "seed", "max_iterations"};
+  rules.refused = {"validation_window_s", "grid_column"};
+  rules.experiment_keys = {"data", "time_column", "window_s", "set", "label"};
+  rules.fit_doc = "data, targets and parameters";
+  rules.targets_doc = "map output = data column, e.g. Fy_N = \"Fy_N\"";
+  rules.experiment_doc = "[[fit.experiment]] tables, each with its data (and set, window_s)";
+  rules.outputs = std::move(outputs);
+  return rules;
+}
+
+/// fit.initial_state of a kind that starts from rest: "rest" only (`why`: "starts from the unloaded contact").
+std::function<void(detail::FitTable&)> rest_only(std::string kind, std::string why) {
+  return [kind, why](detail::FitTable& t) {
+    if (const auto s = t.f.string("initial_state"); s && *s != "rest")
+      throw InvalidInput(fmt::format("fit.initial_state = {}: kind = \"{}\" {}: only \"rest\"", q(*s), kind, why));
+  };
+}
 
 /// [time] of a kind whose grid is a table (patch_transient, line_transient): the window, output every sample.
 std::vector<std::pair<std::string, double>> time_window(const std::vector<double>& t) {
@@ -294,78 +293,13 @@ std::vector<std::pair<std::string, double>> time_window(const std::vector<double
           {"time.output_dt_s", (t.back() - t.front()) / static_cast<double>(t.size() - 1)}};
 }
 
-/// The signal tables' files as absolute paths (the base of <name>_fitted.toml).
-void absolute_table_files(toml::table& table, const std::vector<TableFile>& files) {
-  for (const TableFile& tf : files)
-    detail::set_toml_path(table, tf.key + ".file", toml::value<std::string>(fs::absolute(tf.path).string()), tf.key);
-}
-
-/// The [fit] table of a time-series kind: data, time_column, window_s, initial_state = "rest", targets,
-/// parameters, multi_start, seed, max_iterations, [[fit.experiment]]; Out is the kind's fit scenario. The
-/// scenario is parsed once (again only for a `set` of a file name), each experiment a copy with its window and
-/// `set` by key path.
-template <class Out, class Sc>
-Out parse_series_fit(const toml::table& root, std::string_view name, const ScenarioSource& source,
-                     const SeriesKind<Sc>& kind) {
-  detail::FitRules rules;
-  rules.kind = kind.kind;
-  rules.keys = {"data", "time_column", "window_s", "initial_state", "targets", "parameters", "experiment",
-                "multi_start", "seed", "max_iterations"};
-  rules.refused = {"validation_window_s", "grid_column"};
-  rules.experiment_keys = {"data", "time_column", "window_s", "set", "label"};
-  rules.fit_doc = "data, targets and parameters";
-  rules.targets_doc = "map output = data column, e.g. Fy_N = \"Fy_N\"";
-  rules.experiment_doc = "[[fit.experiment]] tables, each with its data (and set, window_s)";
-  rules.outputs = kind.outputs;
-  detail::FitTable t = detail::read_fit_table(root, name, rules);
-  if (const auto s = t.f.string("initial_state"); s && *s != "rest")
-    throw InvalidInput(fmt::format("fit.initial_state = {}: kind = \"{}\" {}: only \"rest\"", q(*s), kind.kind,
-                                   kind.rest));
-  Out out;
-  out.kind = kind.kind;
-  out.name = t.name;
-  out.source = source;
-  const auto window_default = detail::read_window(t.f);
-  const std::function<Sc(const toml::table&)> parse = [&](const toml::table& table) {
-    return kind.parse(detail::toml_text(table), t.name, source);
-  };
-  std::optional<Sc> cached;
-  for (std::size_t i = 0; i < t.experiments.size(); ++i) {
-    const detail::FitExperiment x = detail::read_fit_experiment(t, i, rules, source);
-    const bool own_window = x.own && x.ex.has("window_s");
-    const detail::FitSamples samples =
-        detail::read_fit_samples(t, x, own_window ? detail::read_window(x.ex) : window_default,
-                                 own_window ? x.ex.key("window_s") : std::string("fit.window_s"), false, false);
-    const auto window = kind.window(samples.times);
-    detail::check_set(x, window.front().first.rfind("time.", 0) == 0 ? "time." : window.front().first);
-    const auto edit = [&](toml::table& table) { detail::set_window_toml(table, window); };
-    typename decltype(out.experiments)::value_type e;
-    e.scenario = detail::fit_scenario<Sc>(t, x, cached, true, edit, window, parse, [&](const std::string& key) {
-      return kind.in_toml && kind.in_toml(t.base, key);
-    });
-    e.label = x.label;
-    e.times = samples.times;
-    e.targets = detail::fit_targets(t, samples.values);
-    toml::table table = detail::fit_toml(t, x, edit);
-    kind.absolute_files(table, e.scenario);
-    out.experiments.push_back(std::move(e));
-    out.scenario_toml.push_back(detail::toml_text(table));
-    out.data_files.push_back(x.data);
-  }
-  detail::finish_fit(t, out.experiments);
-  out.parameters = t.parameters;
-  out.options = t.options;
-  return out;
-}
-
 TransientFitScenario parse_transient_fit(const toml::table& root, std::string_view name, const ScenarioSource& source) {
-  SeriesKind<PatchTransientScenario> kind;
-  kind.kind = "patch_transient";
-  kind.rest = "starts from the unloaded contact";
-  kind.outputs = fit::transient_outputs();
+  detail::SeriesKind<PatchTransientScenario> kind;
+  kind.rules = series_rules("patch_transient", fit::transient_outputs());
+  kind.initial_state = rest_only("patch_transient", "starts from the unloaded contact");
   kind.window = time_window;
-  kind.parse = [](const std::string& text, const std::string& n, const ScenarioSource& src) {
-    return parse_patch_transient_string(text, n, src);
+  kind.parse = [](const toml::table& table, const std::string& n, const ScenarioSource& src) {
+    return parse_patch_transient_string(detail::toml_text(table), n, src);
   };
   // Without load.Fz_N the reader makes F_z(t) the constant patch.normal_load_N, which set_number does not follow
   // (it changes the patch's load only): a key-path gap, so this one key is written into the TOML and parsed.
@@ -373,19 +307,20 @@ TransientFitScenario parse_transient_fit(const toml::table& root, std::string_vi
     return key == "patch.normal_load_N" && !base.at_path("load.Fz_N");
   };
   kind.absolute_files = [](toml::table& table, const PatchTransientScenario& sc) {
-    absolute_table_files(table, sc.table_files);
+    detail::absolute_table_files(table, sc.table_files);
   };
-  return parse_series_fit<TransientFitScenario>(root, name, source, kind);
+  return detail::parse_series_fit<TransientFitScenario>(root, name, source, kind);
 }
 
 StructureFitScenario parse_structure_fit(const toml::table& root, std::string_view name, const ScenarioSource& source) {
-  SeriesKind<StructureStickSlipScenario> kind;
-  kind.kind = "structure_stick_slip";
-  kind.rest = "starts from the structure at rest and unloaded at t = 0";
-  kind.outputs = fit::structure_outputs();
-  kind.window = [](const std::vector<double>& t) { return std::vector<std::pair<std::string, double>>{{"run.t_end_s", t.back()}}; };
-  kind.parse = [](const std::string& text, const std::string& n, const ScenarioSource& src) {
-    StructureStickSlipScenario sc = parse_structure_stick_slip_string(text, n, src.directory);
+  detail::SeriesKind<StructureStickSlipScenario> kind;
+  kind.rules = series_rules("structure_stick_slip", fit::structure_outputs());
+  kind.initial_state = rest_only("structure_stick_slip", "starts from the structure at rest and unloaded at t = 0");
+  kind.window = [](const std::vector<double>& t) {
+    return std::vector<std::pair<std::string, double>>{{"run.t_end_s", t.back()}};
+  };
+  kind.parse = [](const toml::table& table, const std::string& n, const ScenarioSource& src) {
+    StructureStickSlipScenario sc = parse_structure_stick_slip_string(detail::toml_text(table), n, src.directory);
     sc.source = src;
     return sc;
   };
@@ -395,23 +330,22 @@ StructureFitScenario parse_structure_fit(const toml::table& root, std::string_vi
                             toml::value<std::string>(fs::absolute(sc.source.directory / sc.structure.file).string()),
                             "structure.file");
   };
-  return parse_series_fit<StructureFitScenario>(root, name, source, kind);
+  return detail::parse_series_fit<StructureFitScenario>(root, name, source, kind);
 }
 
 LineTransientFitScenario parse_line_transient_fit(const toml::table& root, std::string_view name,
                                                   const ScenarioSource& source) {
-  SeriesKind<LineTransientScenario> kind;
-  kind.kind = "line_transient";
-  kind.rest = "starts from the unloaded contact";
-  kind.outputs = fit::line_transient_outputs();
+  detail::SeriesKind<LineTransientScenario> kind;
+  kind.rules = series_rules("line_transient", fit::line_transient_outputs());
+  kind.initial_state = rest_only("line_transient", "starts from the unloaded contact");
   kind.window = time_window;
-  kind.parse = [](const std::string& text, const std::string& n, const ScenarioSource& src) {
-    return one_line_case<LineTransientStudy>(parse_line_transient_scenario(text, n, src));
+  kind.parse = [](const toml::table& table, const std::string& n, const ScenarioSource& src) {
+    return one_line_case<LineTransientStudy>(parse_line_transient_scenario(detail::toml_text(table), n, src));
   };
   kind.absolute_files = [](toml::table& table, const LineTransientScenario& sc) {
-    absolute_table_files(table, sc.table_files);
+    detail::absolute_table_files(table, sc.table_files);
   };
-  return parse_series_fit<LineTransientFitScenario>(root, name, source, kind);
+  return detail::parse_series_fit<LineTransientFitScenario>(root, name, source, kind);
 }
 
 /// The report of a time-series kind's fit (as transient_fit_report says).

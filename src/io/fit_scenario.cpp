@@ -209,25 +209,34 @@ std::optional<std::pair<double, double>> detail::read_window(const Section& s, s
   return std::make_pair((*w)[0], (*w)[1]);
 }
 
+detail::FitData detail::read_fit_data(const FitTable& t, const FitExperiment& e, const std::optional<std::string>& x,
+                                      const std::string& x_key) {
+  FitData d;
+  d.where = fmt::format("{} = {}", e.data_key, q(e.data));
+  // The one strict reader of every CSV table (regular files within the size limit, distinct column names,
+  // no ragged rows, decimal numbers only: nan, inf, hex and overflow are errors at file:line:column).
+  d.csv = read_csv_numbers(d.where, e.path);
+  const auto column = [&](const std::string& name, const std::string& key) {
+    for (std::size_t i = 0; i < d.csv.header.size(); ++i)
+      if (d.csv.header[i] == name) return i;
+    throw InvalidInput(fmt::format("{} = {}: {}:{}: no such column{} (header: {})", key, q(name), e.path.string(),
+                                   d.csv.header_line, suggestion(name, d.csv.header), fmt::join(d.csv.header, ", ")));
+  };
+  d.x = x ? column(*x, x_key) : 0;
+  for (const FitTarget& target : t.targets) d.targets.push_back(column(target.column, target.key));
+  return d;
+}
+
 detail::FitSamples detail::read_fit_samples(const FitTable& t, const FitExperiment& e,
                                             const std::optional<std::pair<double, double>>& window,
                                             const std::string& window_key, bool validation, bool show_window) {
-  const std::string where = fmt::format("{} = {}", e.data_key, q(e.data));
-  const std::string shown = e.path.string();
-  // The one strict reader of every CSV table (regular files within the size limit, distinct column names,
-  // no ragged rows, decimal numbers only: nan, inf, hex and overflow are errors at file:line:column).
-  const CsvNumbers csv = read_csv_numbers(where, e.path);
-  const auto column = [&](const std::string& name, const std::string& key) {
-    for (std::size_t i = 0; i < csv.header.size(); ++i)
-      if (csv.header[i] == name) return i;
-    throw InvalidInput(fmt::format("{} = {}: {}:{}: no such column{} (header: {})", key, q(name), shown,
-                                   csv.header_line, suggestion(name, csv.header), fmt::join(csv.header, ", ")));
-  };
   const Section& time_from = e.from(t, "time_column");
-  const auto time_column = time_from.string("time_column");
-  const std::size_t it = time_column ? column(*time_column, time_from.key("time_column")) : 0;
-  std::vector<std::size_t> index;
-  for (const FitTarget& target : t.targets) index.push_back(column(target.column, target.key));
+  const FitData d = read_fit_data(t, e, time_from.string("time_column"), time_from.key("time_column"));
+  const CsvNumbers& csv = d.csv;
+  const std::string& where = d.where;
+  const std::string shown = e.path.string();
+  const std::size_t it = d.x;
+  const std::vector<std::size_t>& index = d.targets;
   std::vector<double> times;
   for (std::size_t r = 0; r < csv.rows.size(); ++r) {
     const double time = csv.rows[r][it];
@@ -318,6 +327,11 @@ void detail::set_window_toml(toml::table& table, const std::vector<std::pair<std
       set_toml_path(table, key, toml::value<std::int64_t>(static_cast<std::int64_t>(value)), key);
     else
       set_toml_path(table, key, toml::value<double>(value), key);
+}
+
+void detail::absolute_table_files(toml::table& table, const std::vector<TableFile>& files) {
+  for (const TableFile& tf : files)
+    set_toml_path(table, tf.key + ".file", toml::value<std::string>(fs::absolute(tf.path).string()), tf.key);
 }
 
 void detail::set_toml_value(toml::table& root, const std::string& key, double value) {
@@ -447,72 +461,29 @@ std::vector<std::pair<std::string, double>> lumped_window(const std::vector<doub
 }
 
 FitScenario parse_fit(const toml::table& root, std::string_view name, const ScenarioSource& source) {
-  const Section top(&root, "");
-  if (const auto kind = top.string("kind"); kind && *kind != "lumped")
+  if (const auto kind = Section(&root, "").string("kind"); kind && *kind != "lumped")
     throw InvalidInput(fmt::format("kind = {}: this reader takes kind = \"lumped\" (bristle fit reads \"lumped\" and "
                                    "\"patch_steady_map\" scenarios so far; model comparison is lumped only)",
                                    q(*kind)));
-  detail::FitRules rules;
-  rules.kind = "lumped";
-  rules.keys = {"data", "time_column", "window_s", "initial_state", "targets", "parameters", "experiment",
-                "multi_start", "seed", "max_iterations", "validation_window_s", "model"};
-  rules.experiment_keys = {"data", "time_column", "window_s", "set", "label"};
-  rules.fit_doc = "data, targets and parameters";
-  rules.targets_doc = "model output column = data column, e.g. F_N = \"F_N\"";
-  rules.parameters_doc = ", e.g. \"law.mu_d\" = { initial = 0.4, min = 0.05, max = 1.5 }";
-  rules.experiment_doc = "[[fit.experiment]] tables, each with its data (and set, window_s)";
-  detail::FitTable t = detail::read_fit_table(root, name, rules);
-  t.options.initial_state = initial_state_from(t.f);
-
-  FitScenario out;
-  out.name = t.name;
-  out.source = source;
-  const auto window_default = detail::read_window(t.f);
-  std::optional<std::pair<double, double>> validation_window;
-  if (t.f.has("validation_window_s")) {
-    const auto w = t.f.numbers("validation_window_s");
-    if (!w || w->size() != 2 || !((*w)[0] < (*w)[1]))
-      throw InvalidInput(fmt::format("fit.validation_window_s = {}: must be [start, end] with start < end (s)",
-                                     detail::format_node(*t.f.node("validation_window_s"))));
-    validation_window = std::make_pair((*w)[0], (*w)[1]);
-  }
-  // Experiment i over its fit window, or (validation) over fit.validation_window_s: the scenario parsed once
-  // (again only for a `set` of a file name), each a copy with its window and `set` by key path.
-  std::optional<LumpedScenario> cached;
-  const auto build = [&](std::size_t i, bool validation) {
-    const detail::FitExperiment x = detail::read_fit_experiment(t, i, rules, source);
-    const bool own_window = x.own && x.ex.has("window_s");
-    const auto window = validation ? validation_window : own_window ? detail::read_window(x.ex) : window_default;
-    const std::string window_key = validation   ? std::string("fit.validation_window_s")
-                                   : own_window ? x.ex.key("window_s")
-                                                : std::string("fit.window_s");
-    const detail::FitSamples samples = detail::read_fit_samples(t, x, window, window_key, validation, true);
-    detail::check_set(x, "time.");
-    const auto edit = [&](toml::table& table) { detail::set_window_toml(table, lumped_window(samples.times)); };
-    fit::Experiment e;
-    e.label = x.label;
-    e.scenario = detail::fit_scenario<LumpedScenario>(
-        t, x, cached, true, edit, lumped_window(samples.times),
-        [&](const toml::table& table) { return std::move(detail::parse_lumped(table, t.name, source).front()); });
-    e.times = samples.times;
-    e.targets = detail::fit_targets(t, samples.values);
-    if (!validation) {
-      // The base of <name>_fitted.toml: table files as absolute paths, so that the text is valid from anywhere.
-      toml::table table = detail::fit_toml(t, x, edit);
-      for (const TableFile& tf : e.scenario.table_files)
-        detail::set_toml_path(table, tf.key + ".file", toml::value<std::string>(fs::absolute(tf.path).string()),
-                              tf.key);
-      out.scenario_toml.push_back(detail::toml_text(table));
-      out.data_files.push_back(x.data);
-    }
-    return e;
+  detail::SeriesKind<LumpedScenario> kind;
+  kind.rules.kind = "lumped";
+  kind.rules.keys = {"data", "time_column", "window_s", "initial_state", "targets", "parameters", "experiment",
+                     "multi_start", "seed", "max_iterations", "validation_window_s", "model"};
+  kind.rules.experiment_keys = {"data", "time_column", "window_s", "set", "label"};
+  kind.rules.fit_doc = "data, targets and parameters";
+  kind.rules.targets_doc = "model output column = data column, e.g. F_N = \"F_N\"";
+  kind.rules.parameters_doc = ", e.g. \"law.mu_d\" = { initial = 0.4, min = 0.05, max = 1.5 }";
+  kind.rules.experiment_doc = "[[fit.experiment]] tables, each with its data (and set, window_s)";
+  kind.initial_state = [](detail::FitTable& t) { t.options.initial_state = initial_state_from(t.f); };
+  kind.show_window = true;
+  kind.window = lumped_window;
+  kind.parse = [](const toml::table& table, const std::string& n, const ScenarioSource& src) {
+    return std::move(detail::parse_lumped(table, n, src).front());
   };
-  for (std::size_t i = 0; i < t.experiments.size(); ++i) out.experiments.push_back(build(i, false));
-  if (validation_window)
-    for (std::size_t i = 0; i < t.experiments.size(); ++i) out.validation.push_back(build(i, true));
-  detail::finish_fit(t, out.experiments);
-  out.parameters = t.parameters;
-  out.options = t.options;
+  kind.absolute_files = [](toml::table& table, const LumpedScenario& sc) {
+    detail::absolute_table_files(table, sc.table_files);
+  };
+  FitScenario out = detail::parse_series_fit<FitScenario>(root, name, source, kind);
   if (out.options.initial_state != fit::InitialState::rest)
     for (const fit::Experiment& e : out.experiments) (void)fit::initial_state(e, out.options.initial_state);
   return out;

@@ -261,11 +261,30 @@ Out parse_series_fit(const toml::table& root, std::string_view name, const Scena
   return out;
 }
 
-/// The report's part every kind shares: header, result, parameters, correlation, rms, aic, bic (and
-/// `initial_state` after best_start when given).
+/// Where a report gives fit.initial_state: not at all (steady maps), after best_start (lumped), after bic.
+enum class StateIn { none, head, tail };
+/// The report's part every kind shares: header, result, parameters, correlation, rms, aic, bic.
 Json fit_result_json(std::string_view kind, const std::string& name, const std::string& description,
                      const ScenarioSource& source, const fit::Options& options, const fit::Result& result,
-                     bool with_initial_state);
+                     StateIn state);
+/// The report of a fit: fit_result_json, then "experiments" (label, data, then `fields(experiment, its result,
+/// json)`) and "warnings".
+template <class Out, class F>
+Json fit_report(std::string_view kind, const Out& out, const fit::Result& result, StateIn state, F fields) {
+  Json r = fit_result_json(kind, out.name, out.experiments.front().scenario.description, out.source, out.options,
+                           result, state);
+  Json experiments = Json::array();
+  for (std::size_t i = 0; i < out.experiments.size(); ++i) {
+    Json j = Json::object();
+    j["label"] = out.experiments[i].label;
+    j["data"] = out.data_files[i];
+    fields(out.experiments[i], result.experiments[i], j);
+    experiments.push_back(j);
+  }
+  r["experiments"] = experiments;
+  r["warnings"] = Json(result.warnings);
+  return r;
+}
 
 /// The CSV table of a fit: [experiment,] x, per target <out>_measured, _fitted, _residual, then `extra` model
 /// columns; `x(e)` gives experiment e's x values.
@@ -299,6 +318,13 @@ TimeSeries fit_series(const std::vector<E>& experiments, const fit::Result& resu
   }
   return series;
 }
+
+/// The plot of a fit: `data` (its CSV table), a panel of `target` measured and fitted against xs[0], one of its
+/// residual, then one of measured and fitted against each further x (column, axis label). `points`: measured
+/// values and residuals as points in the order of x (a map's rows), else lines (a gap between experiments).
+std::function<std::string(const std::filesystem::path&)> fit_plot(
+    const std::string& name, const std::string& target, const TimeSeries& data,
+    const std::vector<std::pair<std::string, std::string>>& xs, bool points, const std::string& size);
 
 /// The outputs of a fit: <name>_fit.csv (`series`), .json (`report`), <name>_fitted.toml (`fitted`).
 RunResult fit_run(const std::string& name, TimeSeries series, const fit::Result& result, Json report,

@@ -196,21 +196,10 @@ std::string grid_fitted_toml(const GridFitScenario<E>& scenario, const fit::Resu
 
 template <class E>
 Json grid_fit_report(const GridFitScenario<E>& scenario, const fit::Result& result) {
-  Json r = detail::fit_result_json(scenario.kind, scenario.name, scenario.experiments.front().scenario.description,
-                                   scenario.source, scenario.options, result, false);
-  Json experiments = Json::array();
-  for (std::size_t i = 0; i < scenario.experiments.size(); ++i) {
-    const E& e = scenario.experiments[i];
-    Json j = Json::object();
-    j["label"] = e.label;
-    j["data"] = scenario.data_files[i];
+  return detail::fit_report(scenario.kind, scenario, result, detail::StateIn::none, [](const E& e, const auto&, Json& j) {
     j["grid_column"] = e.grid;
     j["rows"] = e.grid_values.size();
-    experiments.push_back(j);
-  }
-  r["experiments"] = experiments;
-  r["warnings"] = Json(result.warnings);
-  return r;
+  });
 }
 
 template <class E>
@@ -223,41 +212,7 @@ RunResult grid_fit_run_result(const GridFitScenario<E>& scenario, const fit::Res
       result, grid_fit_report(scenario, result), grid_fitted_toml(scenario, result, 0));
   const std::string target = scenario.experiments.front().targets.front().output;
   run.plot_y = {target + "_measured"};
-  run.plot_script = [scenario_name = scenario.name, target, grid, data = run.cases.front().series](const fs::path& png) {
-    const auto col = [&](const std::string& n) {
-      for (std::size_t i = 0; i < data.names.size(); ++i)
-        if (data.names[i] == n) return i + 1;
-      return std::size_t{0};
-    };
-    std::string s;
-    s += "set terminal pngcairo size 900,800 noenhanced font 'sans,10'\n";
-    std::string p = png.string(), quoted;
-    for (char c : p) quoted += c == '\'' ? std::string("''") : std::string(1, c);
-    s += fmt::format("set output '{}'\n", quoted);
-    s += "$data << EOD\n";
-    // Sorted by the grid value, so that the fitted curve is a line.
-    std::vector<std::size_t> order(data.rows());
-    for (std::size_t r = 0; r < order.size(); ++r) order[r] = r;
-    const std::size_t g = col(grid) - 1;
-    std::stable_sort(order.begin(), order.end(),
-                     [&](std::size_t a, std::size_t b) { return data.columns[g][a] < data.columns[g][b]; });
-    for (std::size_t r : order) {
-      for (std::size_t k = 0; k < data.columns.size(); ++k) s += fmt::format("{}{}", k > 0 ? " " : "", data.columns[k][r]);
-      s += '\n';
-    }
-    s += "EOD\nset grid\nset key outside right top noenhanced\n";
-    s += fmt::format("set multiplot layout 2,1 title '{}: {} measured and fitted' noenhanced\n", scenario_name, target);
-    const std::size_t x = col(grid), m = col(target + "_measured"), f = col(target + "_fitted"),
-                      res = col(target + "_residual");
-    s += fmt::format("set xlabel '{}'\nset ylabel '{}'\n", grid, target);
-    s += fmt::format("plot $data using {}:{} with points pointtype 7 pointsize 0.7 title 'measured', $data using {}:{} "
-                     "with lines linewidth 1.5 title 'fitted'\n",
-                     x, m, x, f);
-    s += fmt::format("set ylabel '{} residual (fitted - measured)'\n", target);
-    s += fmt::format("plot $data using {}:{} with points pointtype 7 pointsize 0.7 title 'residual'\n", x, res);
-    s += "unset multiplot\nset output\n";
-    return s;
-  };
+  run.plot_script = detail::fit_plot(scenario.name, target, run.cases.front().series, {{grid, grid}}, true, "900,800");
   return run;
 }
 
@@ -351,22 +306,10 @@ LineTransientFitScenario parse_line_transient_fit(const toml::table& root, std::
 /// The report of a time-series kind's fit (as transient_fit_report says).
 template <class Sc>
 Json series_fit_report(std::string_view kind, const Sc& scenario, const fit::Result& result) {
-  Json r = detail::fit_result_json(kind, scenario.name, scenario.experiments.front().scenario.description,
-                                   scenario.source, scenario.options, result, false);
-  r["initial_state"] = "rest";
-  Json experiments = Json::array();
-  for (std::size_t i = 0; i < scenario.experiments.size(); ++i) {
-    const auto& e = scenario.experiments[i];
-    Json j = Json::object();
-    j["label"] = e.label;
-    j["data"] = scenario.data_files[i];
+  return detail::fit_report(kind, scenario, result, detail::StateIn::tail, [](const auto& e, const auto&, Json& j) {
     j["window_s"] = Json(std::vector<double>{e.times.front(), e.times.back()});
     j["samples"] = e.times.size();
-    experiments.push_back(j);
-  }
-  r["experiments"] = experiments;
-  r["warnings"] = Json(result.warnings);
-  return r;
+  });
 }
 
 /// The outputs of a time-series kind's fit (as transient_fit_run_result says); `outputs_note` says what the

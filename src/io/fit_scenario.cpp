@@ -371,7 +371,7 @@ toml::table detail::fitted_table(const std::string& text, const std::string& nam
 
 Json detail::fit_result_json(std::string_view kind, const std::string& name, const std::string& description,
                              const ScenarioSource& source, const fit::Options& options, const fit::Result& result,
-                             bool with_initial_state) {
+                             StateIn state) {
   Json r = Json::object();
   report_header(r, kind, name, description, source, result.fit_seconds);
   r["fit_seconds"] = result.fit_seconds;
@@ -383,7 +383,8 @@ Json detail::fit_result_json(std::string_view kind, const std::string& name, con
   r["jacobian_evaluations"] = result.jacobian_evaluations;
   r["multi_start"] = options.multi_start;
   r["best_start"] = result.best_start;
-  if (with_initial_state) r["initial_state"] = std::string(fit::to_string(options.initial_state));
+  const std::string initial_state(fit::to_string(options.initial_state));
+  if (state == StateIn::head) r["initial_state"] = initial_state;
   // A parameter the data do not bound (infinite or overflowing interval) has null, not a number.
   const auto finite = [](double x) { return std::isfinite(x) ? Json(x) : Json(); };
   Json parameters = Json::object();
@@ -422,6 +423,7 @@ Json detail::fit_result_json(std::string_view kind, const std::string& name, con
   r["residual_variance"] = result.residual_variance;
   r["aic"] = result.aic;
   r["bic"] = result.bic;
+  if (state == StateIn::tail) r["initial_state"] = initial_state;
   return r;
 }
 
@@ -438,6 +440,55 @@ RunResult detail::fit_run(const std::string& name, TimeSeries series, const fit:
   // DIR/<name>_fitted.toml (name + "_fit" + "ted.toml"): the first experiment's scenario, fitted.
   run.extra_files.push_back(ExtraFile{"ted.toml", std::move(fitted)});
   return run;
+}
+
+std::function<std::string(const fs::path&)> detail::fit_plot(const std::string& name, const std::string& target,
+                                                             const TimeSeries& data,
+                                                             const std::vector<std::pair<std::string, std::string>>& xs,
+                                                             bool points, const std::string& size) {
+  const auto col = [&](const std::string& n) {
+    for (std::size_t i = 0; i < data.names.size(); ++i)
+      if (data.names[i] == n) return i + 1;  // gnuplot columns are 1-based
+    return std::size_t{0};
+  };
+  std::string rows;
+  std::vector<std::size_t> order(data.rows());
+  for (std::size_t r = 0; r < order.size(); ++r) order[r] = r;
+  const std::size_t g = col(xs.front().first) - 1;
+  if (points)  // sorted by x, so that the fitted curve is a line
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::size_t a, std::size_t b) { return data.columns[g][a] < data.columns[g][b]; });
+  const bool several = data.names.front() == "experiment";
+  for (std::size_t r : order) {
+    for (std::size_t k = 0; k < data.columns.size(); ++k) {
+      const double v = data.columns[k][r];
+      rows += fmt::format("{}{}", k > 0 ? " " : "", std::isfinite(v) ? fmt::format("{}", v) : "NaN");
+    }
+    rows += '\n';
+    if (!points && several && r + 1 < data.rows() && data.columns[0][r + 1] != data.columns[0][r]) rows += "\n\n";
+  }
+  const std::string style = points ? "points pointtype 7 pointsize 0.7" : "lines linewidth 1";
+  const std::size_t m = col(target + "_measured"), f = col(target + "_fitted"), res = col(target + "_residual");
+  std::string plots;
+  for (std::size_t k = 0; k < xs.size(); ++k) {
+    const std::size_t x = col(xs[k].first);
+    plots += fmt::format("set xlabel '{}'\nset ylabel '{}'\n", xs[k].second, target);
+    plots += fmt::format("plot $data using {}:{} with {} title 'measured', $data using {}:{} with lines linewidth 1.5 "
+                         "title 'fitted'\n",
+                         x, m, style, x, f);
+    if (k == 0)
+      plots += fmt::format("set ylabel '{} residual (fitted - measured)'\nplot $data using {}:{} with {} title "
+                           "'residual'\n",
+                           target, x, res, style);
+  }
+  return [=](const fs::path& png) {
+    std::string quoted;
+    for (char c : png.string()) quoted += c == '\'' ? std::string("''") : std::string(1, c);
+    return fmt::format("set terminal pngcairo size {} noenhanced font 'sans,10'\nset output '{}'\n$data << EOD\n{}EOD\n"
+                       "set grid\nset key outside right top noenhanced\nset multiplot layout {},1 title '{}: {} "
+                       "measured and fitted' noenhanced\n{}unset multiplot\nset output\n",
+                       size, quoted, rows, xs.size() + 1, name, target, plots);
+  };
 }
 
 // ---- kind = "lumped" ---------------------------------------------------------------------------------------------
@@ -537,26 +588,14 @@ std::string fitted_toml(const FitScenario& scenario, const fit::Result& result, 
 }
 
 Json fit_report(const FitScenario& scenario, const fit::Result& result) {
-  Json r = detail::fit_result_json("lumped", scenario.name, scenario.experiments.front().scenario.description,
-                                   scenario.source, scenario.options, result, true);
-  Json experiments = Json::array();
-  for (std::size_t i = 0; i < scenario.experiments.size(); ++i) {
-    const fit::Experiment& e = scenario.experiments[i];
-    Json j = Json::object();
-    j["label"] = e.label;
-    j["data"] = scenario.data_files[i];
+  return detail::fit_report("lumped", scenario, result, detail::StateIn::head, [](const auto& e, const auto& r, Json& j) {
     j["window_s"] = Json(std::vector<double>{e.times.front(), e.times.back()});
     j["samples"] = e.times.size();
-    j["initial_f"] = Json(std::vector<double>{result.experiments[i].u0[0], result.experiments[i].u0[1]});
-    experiments.push_back(j);
-  }
-  r["experiments"] = experiments;
-  r["warnings"] = Json(result.warnings);
-  return r;
+    j["initial_f"] = Json(std::vector<double>{r.u0[0], r.u0[1]});
+  });
 }
 
 RunResult fit_run_result(const FitScenario& scenario, const fit::Result& result, const fs::path& out_dir) {
-  const bool several = scenario.experiments.size() > 1;
   RunResult run = detail::fit_run(
       scenario.name,
       detail::fit_series(scenario.experiments, result, "t_s", [](const fit::Experiment& e) -> auto& { return e.times; },
@@ -566,51 +605,10 @@ RunResult fit_run_result(const FitScenario& scenario, const fit::Result& result,
   run.plot_y = {target + "_measured"};
 
   // The plot: measured and fitted against time, the residual, and the target against position.
-  run.plot_script = [scenario_name = scenario.name, target, several,
-                     data = run.cases.front().series](const fs::path& png) {
-    const auto col = [&](const std::string& n) {
-      for (std::size_t i = 0; i < data.names.size(); ++i)
-        if (data.names[i] == n) return i + 1;  // gnuplot columns are 1-based
-      return std::size_t{0};
-    };
-    std::string s;
-    s += "set terminal pngcairo size 1000,1020 noenhanced font 'sans,10'\n";
-    s += fmt::format("set output '{}'\n", [&] {
-      std::string p = png.string(), out;
-      for (char c : p) out += c == '\'' ? std::string("''") : std::string(1, c);
-      return out;
-    }());
-    s += "$data << EOD\n";
-    for (std::size_t r = 0; r < data.rows(); ++r) {
-      for (std::size_t k = 0; k < data.columns.size(); ++k) {
-        if (k > 0) s += ' ';
-        const double v = data.columns[k][r];
-        s += std::isfinite(v) ? fmt::format("{}", v) : "NaN";
-      }
-      s += '\n';
-      if (several && r + 1 < data.rows() && data.columns[0][r + 1] != data.columns[0][r]) s += "\n\n";
-    }
-    s += "EOD\n";
-    s += "set grid\nset key outside right top noenhanced\n";
-    s += fmt::format("set multiplot layout 3,1 title '{}: {} measured and fitted' noenhanced\n", scenario_name, target);
-    const std::size_t t = col("t_s"), m = col(target + "_measured"), f = col(target + "_fitted"),
-                      res = col(target + "_residual"), x = col("x_m");
-    s += fmt::format("set xlabel 't_s'\nset ylabel '{}'\n", target);
-    s += fmt::format("plot $data using {}:{} with lines linewidth 1 title 'measured', $data using {}:{} with lines "
-                     "linewidth 1.5 title 'fitted'\n",
-                     t, m, t, f);
-    s += fmt::format("set ylabel '{} residual (fitted - measured)'\n", target);
-    s += fmt::format("plot $data using {}:{} with lines linewidth 1 title 'residual'\n", t, res);
-    s += fmt::format("set xlabel 'x_m (model)'\nset ylabel '{}'\n", target);
-    s += fmt::format("plot $data using {}:{} with lines linewidth 1 title 'measured', $data using {}:{} with lines "
-                     "linewidth 1.5 title 'fitted'\n",
-                     x, m, x, f);
-    s += "unset multiplot\nset output\n";
-    return s;
-  };
+  run.plot_script = detail::fit_plot(scenario.name, target, run.cases.front().series,
+                                     {{"t_s", "t_s"}, {"x_m", "x_m (model)"}}, false, "1000,1020");
   return run;
 }
-
 
 // ---- validation window and model comparison -------------------------------------------------------------------
 

@@ -70,7 +70,7 @@ FitExperiment read_fit_experiment(const FitTable& t, std::size_t i, const FitRul
                                   const ScenarioSource& source);
 
 /// window_s of `s` as [start, end] (start < end), if given.
-std::optional<std::pair<double, double>> read_window(const Section& s, std::string_view key = "window_s");
+std::optional<std::pair<double, double>> read_window(const Section& s);
 
 /// The data file of an experiment: the CSV, the index of column `x` (nullopt: the first; `x_key` names it) and of
 /// each target's column. Messages name the key and path:line.

@@ -200,11 +200,11 @@ void detail::check_set(const FitExperiment& e, std::string_view owned) {
                                      owned.rfind("kinematics.", 0) == 0 ? "the grid_column values" : "the window"));
 }
 
-std::optional<std::pair<double, double>> detail::read_window(const Section& s, std::string_view key) {
-  const auto w = s.numbers(key);
+std::optional<std::pair<double, double>> detail::read_window(const Section& s) {
+  const auto w = s.numbers("window_s");
   if (!w) return std::nullopt;
   if (w->size() != 2 || !((*w)[0] < (*w)[1]))
-    throw InvalidInput(fmt::format("{} = [{}]: must be [start, end] with start < end (s)", s.key(key),
+    throw InvalidInput(fmt::format("{} = [{}]: must be [start, end] with start < end (s)", s.key("window_s"),
                                    fmt::join(*w, ", ")));
   return std::make_pair((*w)[0], (*w)[1]);
 }

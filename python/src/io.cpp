@@ -549,7 +549,7 @@ Example:
                throw py::type_error("Scenario '" + s.name() + "' (kind \"" + std::string(s.kind()) +
                                     "\"): built without TOML text, it does not pickle");
              return reduce_by("io._parse_scenario", o->toml, o->name, o->source.path.string(),
-                              o->source.directory.string());
+                              o->source.directory.string(), o->sets);
            })
       .def_property_readonly("kind", [](const Scenario& s) { return std::string(s.kind()); })
       .def_property_readonly("name", &Scenario::name)
@@ -619,16 +619,21 @@ Example:
     >>> study.name, study.kind                      # the file's own name key
     ('lugre_stick_slip', 'lumped')
 )doc");
-  // Unpickling of a Scenario (Scenario.__reduce__): parses its TOML text again with its name and source.
+  // Unpickling of a Scenario (Scenario.__reduce__): parses its TOML text again with its name and source, then sets
+  // the key paths set on the original (bristle.set), in order.
   m.def(
       "_parse_scenario",
-      [](const std::string& toml, const std::string& name, const std::string& path, const std::string& directory) {
+      [](const std::string& toml, const std::string& name, const std::string& path, const std::string& directory,
+         const std::vector<std::pair<std::string, double>>& sets) {
         io::ScenarioSource source;
         source.path = path;
         source.directory = directory;
-        return io::parse_scenario(toml, name, source);
+        std::unique_ptr<Scenario> scenario = io::parse_scenario(toml, name, source);
+        for (const auto& [key, value] : sets) io::set_number(*scenario, key, value);
+        return scenario;
       },
-      py::arg("toml"), py::arg("name"), py::arg("path"), py::arg("directory"));
+      py::arg("toml"), py::arg("name"), py::arg("path"), py::arg("directory"),
+      py::arg("sets") = std::vector<std::pair<std::string, double>>{});
   m.def("scenario_kinds", &io::scenario_kinds, R"doc(The registered scenario kinds (the values of `kind` in a TOML file).
 
 Example:

@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <limits>
 #include <optional>
+#include <tuple>
 #include <type_traits>
 #include <utility>
 
@@ -170,6 +171,16 @@ struct Kind<PatchTransientScenario> : PatchKind<PatchTransientScenario> {
       return &*sc.transient.patch.peak_pressure_Pa;
     if (name == "patch.width_exponent" && sc.transient.width_exponent) return &*sc.transient.width_exponent;
     return nullptr;
+  }
+  /// What the reader derives from the value just set: without load.Fz_N, F_z(t) = patch.normal_load_N; a key of
+  /// load.Fz_N makes the load given. save/restore: what derive changes, for a set that fails.
+  static void derive(PatchTransientScenario& sc, std::string_view path) {
+    if (starts_with(path, "load.Fz_N")) sc.Fz_N_given = true;
+    if (!sc.Fz_N_given) sc.Fz_N = contact::Signal::constant_value(sc.transient.patch.normal_load_N);
+  }
+  static auto save(const PatchTransientScenario& sc) { return std::pair(sc.Fz_N, sc.Fz_N_given); }
+  static void restore(PatchTransientScenario& sc, const std::pair<contact::Signal, bool>& saved) {
+    std::tie(sc.Fz_N, sc.Fz_N_given) = saved;
   }
 };
 
@@ -791,8 +802,15 @@ void set_generic(Sc& sc, std::string_view key, double value) {
   if (!(t.field.range.rule == schema::Rule::finite_or_inf && std::isinf(value))) require_finite(key, value);
   if (t.hook == Hook::pair_s) require_open_interval(key, value, 0.0, 1.0);
   else if (t.hook != Hook::outputs) t.field.range.check(key, value);
-  if ((t.l || t.i) && (value != std::trunc(value) || std::abs(value) > 2e9))
+  if ((t.l || t.i) && value != std::trunc(value))
     throw InvalidInput(fmt::format("{} = {}: must be an integer", key, format_value(value)));
+  // The storage's bounds, as the reader states them (SchemaReader::integer): an int key, or a long (a step budget)
+  // below 2^63 (the largest double below it is 2^63 - 1024).
+  const auto [lowest, highest] = t.i ? std::pair<double, double>(std::numeric_limits<int>::min(), std::numeric_limits<int>::max())
+                                     : std::pair<double, double>(-0x1p63, 0x1p63 - 1024.0);
+  if ((t.l || t.i) && !(value >= lowest && value <= highest))
+    throw InvalidInput(fmt::format("{} = {}: must be in [{}, {}]", key, format_value(value), format_value(lowest),
+                                   format_value(highest)));
   if (t.m && !isotropic(*t.m)) not_isotropic(key, *t.m);
   if constexpr (!WithContact<Sc>) {
     set_in_place(sc, t, value);
@@ -819,6 +837,11 @@ void set_generic(Sc& sc, std::string_view key, double value) {
     saved.outputs = sc.input_form.time_outputs;
     saved.output_dt_given = sc.input_form.time_output_dt_given;
     const rheology::RheologyParams saved_body1 = sc.body1, saved_body2 = sc.body2;  // eq. 58 re-derives branches
+    constexpr bool kDerives = requires { Kind<Sc>::derive(sc, t.path); };
+    [[maybe_unused]] const auto saved_derived = [&] {
+      if constexpr (kDerives) return Kind<Sc>::save(sc);
+      else return 0;
+    }();
     const Mat2 iso = value * Mat2::Identity();
     try {
       if (!body.eq58_tau.empty() && t.hook == Hook::branch && t.gkv && t.main)
@@ -896,8 +919,10 @@ void set_generic(Sc& sc, std::string_view key, double value) {
           derive_output_dt(sc.input_form, sc.time);
         }
       }
+      if constexpr (kDerives) Kind<Sc>::derive(sc, t.path);
       Kind<Sc>::check(sc);
     } catch (...) {
+      if constexpr (kDerives) Kind<Sc>::restore(sc, saved_derived);
       if (t.d) *t.d = saved.d;
       if (t.m) *t.m = saved.m;
       if (t.l) *t.l = saved.l;
@@ -1097,31 +1122,22 @@ double get_number(const Scenario& s, std::string_view key) {
 }
 
 void set_number(Scenario& s, std::string_view key, double value) {
+  // The study is rebuilt by assignment, which would drop the origin: it is kept, with this set appended (a copy
+  // made from the origin replays the sets; on an error nothing changes).
+  const std::shared_ptr<const Scenario::Origin> origin = s.origin_;
   if (auto* l = dynamic_cast<LumpedStudy*>(&s)) {
     std::vector<LumpedScenario> cases = l->cases();
     refuse_swept(cases.front().sweep, key);
     for (LumpedScenario& c : cases) set_number(c, key, value);
     *l = LumpedStudy(std::move(cases));
   } else if (auto* m = dynamic_cast<PatchSteadyMapStudy*>(&s)) {
-    PatchMapScenario sc = m->scenario();
-    refuse_swept(sc.sweep, key);
-    set_number(sc, key, value);
-    *m = PatchSteadyMapStudy(std::move(sc));  // the sweep's cases again, each validated
+    set_study(*m, key, value);  // the sweep's cases again, each validated
   } else if (auto* t = dynamic_cast<PatchTransientStudy*>(&s)) {
-    PatchTransientScenario sc = t->scenario();
-    refuse_swept(sc.sweep, key);
-    set_number(sc, key, value);
-    *t = PatchTransientStudy(std::move(sc));
+    set_study(*t, key, value);
   } else if (auto* st = dynamic_cast<StructureStickSlipStudy*>(&s)) {
-    StructureStickSlipScenario sc = st->scenario();
-    refuse_swept(sc.sweep, key);
-    set_number(sc, key, value);
-    *st = StructureStickSlipStudy(std::move(sc));
+    set_study(*st, key, value);
   } else if (auto* sk = dynamic_cast<StructureKernelStudy*>(&s)) {
-    StructureKernelScenario sc = sk->scenario();
-    refuse_swept(sc.sweep, key);
-    set_number(sc, key, value);
-    *sk = StructureKernelStudy(std::move(sc));  // the sweep's cases again, each validated
+    set_study(*sk, key, value);
   } else if (auto* ls = dynamic_cast<LineSteadyStudy*>(&s)) {
     set_line_study(*ls, key, value);
   } else if (auto* lt = dynamic_cast<LineTransientStudy*>(&s)) {
@@ -1134,6 +1150,11 @@ void set_number(Scenario& s, std::string_view key, double value) {
     set_study(*dr, key, value);
   } else {
     no_key_paths(s);
+  }
+  if (origin) {
+    Scenario::Origin kept = *origin;
+    kept.sets.emplace_back(std::string(key), value);
+    s.origin_ = std::make_shared<const Scenario::Origin>(std::move(kept));
   }
 }
 

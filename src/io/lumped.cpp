@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <numbers>
 #include <ctime>
@@ -826,19 +825,26 @@ std::string LumpedStudy::summary() const {
 }
 
 RunResult LumpedStudy::run(const ProgressCallback& progress) const {
+  // The generic study (study.hpp) with the lumped cases: the sweep's column and values, each labelled
+  // "<column> = <value>" in the progress (the plot's legend comes from the sweep column, as before).
   const LumpedScenario& first = cases_.front();
-  RunResult result;
-  result.name = first.name;
-  result.title = first.output.title;
-  result.plot_x = first.output.plot_x;
-  result.plot_y = first.output.plot_y;
-  if (first.sweep) result.sweep_column = first.sweep->column;
-
-  Json cases_json = Json::array();
-  double solve_cpu_seconds = 0.0;
+  detail::StudyCases cases;
+  if (first.sweep) {
+    cases.column = first.sweep->column;
+    cases.values.clear();
+    cases.labels.clear();
+    for (const LumpedScenario& sc : cases_) {
+      cases.values.push_back(sc.sweep_value);
+      cases.labels.push_back(fmt::format("{} = {}", sc.sweep->column, format_value(*sc.sweep_value)));
+    }
+  }
+  struct Solved {
+    contact::BenchRun run;
+    double cpu_seconds;
+  };
   Json parameters;
-  std::vector<std::string> columns;
-  for (std::size_t i = 0; i < cases_.size(); ++i) {
+  std::vector<std::string> columns, warnings;
+  const auto solve = [&](std::size_t i, const std::function<void(double)>& on_progress) {
     const LumpedScenario& sc = cases_[i];
     const contact::ContactModel model(sc.law, sc.body1, sc.body2);
     const contact::Bench bench(model, sc.bench);
@@ -850,27 +856,20 @@ RunResult LumpedStudy::run(const ProgressCallback& progress) const {
       columns = bench.column_names();
     }
     if (const std::string w = velocity_tolerance_warning(sc, bench);
-        !w.empty() && std::find(result.warnings.begin(), result.warnings.end(), w) == result.warnings.end())
-      result.warnings.push_back(w);
+        !w.empty() && std::find(warnings.begin(), warnings.end(), w) == warnings.end())
+      warnings.push_back(w);
     const VecX u0 = sc.initial_contact_state(model);
-    const std::vector<double> times = sc.time.times();
-    const std::string label = sc.sweep_value
-                                  ? fmt::format("{} = {}", sc.sweep->column, format_value(*sc.sweep_value))
-                                  : std::string();
-    std::function<void(double)> on_progress;
-    if (progress)
-      on_progress = [&](double fraction) { progress(Progress{i, cases_.size(), fraction, label}); };
-    const auto start = std::chrono::steady_clock::now();
     const double cpu_start = thread_cpu_seconds();
-    contact::BenchRun run = contact::run(bench, times, sc.integrator, u0, on_progress);
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    const double cpu_seconds = thread_cpu_seconds() - cpu_start;
-
-    Json c = Json::object();
+    contact::BenchRun run = contact::run(bench, sc.time.times(), sc.integrator, u0, on_progress);
+    return Solved{std::move(run), thread_cpu_seconds() - cpu_start};
+  };
+  double solve_cpu_seconds = 0.0;
+  const auto describe = [&](std::size_t i, Solved& solved, Json& c) {
+    const LumpedScenario& sc = cases_[i];
+    const contact::BenchRun& run = solved.run;
     if (sc.sweep_value) c[sc.sweep->column] = *sc.sweep_value;
-    c["solve_seconds"] = seconds;
-    c["solve_cpu_seconds"] = cpu_seconds;  // CPU time of the solving thread: robust on a loaded machine
-    solve_cpu_seconds += cpu_seconds;
+    c["solve_cpu_seconds"] = solved.cpu_seconds;  // CPU time of the solving thread: robust on a loaded machine
+    solve_cpu_seconds += solved.cpu_seconds;
     c["derived"] = Json(contact::derived_quantities(run.series, sc.bench.drive == contact::DriveKind::spring));
     Json final_values = Json::object();
     for (std::size_t k = 0; k < run.series.names.size(); ++k)
@@ -878,6 +877,7 @@ RunResult LumpedStudy::run(const ProgressCallback& progress) const {
     c["final"] = final_values;
     if (sc.law.kind != LawKind::frictionless) {
       // Analytic steady friction at the final relative velocity and load (null where it does not exist).
+      const contact::ContactModel model(sc.law, sc.body1, sc.body2);
       const double t_end = run.series.column("t_s").back();
       const Vec2 v_r(run.series.column("vr_mps").back(), run.series.column("vr_y_mps").back());
       const Vec2 f = sc.bench.normal_load(t_end) * model.steady_force(v_r);
@@ -902,30 +902,24 @@ RunResult LumpedStudy::run(const ProgressCallback& progress) const {
     stats["path"] = run.kernel ? "kernel" : run.x_only ? "x_only" : "full";
     stats["method_used"] = integrate::to_string(run.stats.method_used);  // integrator.method resolved (auto)
     c["integrator_stats"] = stats;
-    cases_json.push_back(std::move(c));
-
-    result.solve_seconds += seconds;
-    result.cases.push_back(CaseResult{sc.sweep_value, std::move(run.series), seconds});
-  }
-
+    return std::move(solved.run.series);
+  };
+  detail::StudyRun study = detail::run_study("lumped", first, cases, solve, describe, progress);
+  RunResult& result = study.result;
+  result.warnings = warnings;
   Json& r = result.report;
-  detail::report_header(r, "lumped", first.name, first.description, first.source, result.solve_seconds);
   r["solve_cpu_seconds"] = solve_cpu_seconds;
   r["parameters"] = parameters;
   if (first.sweep) {
-    Json s = Json::object();
-    s["parameter"] = first.sweep->parameter;
-    s["column"] = first.sweep->column;
-    s["values"] = Json(first.sweep->values);
-    s["note"] = "parameters are those of the first case; the swept key takes each case's value";
-    r["sweep"] = s;
+    detail::report_sweep(r, first.sweep);
+    r["sweep"]["note"] = "parameters are those of the first case; the swept key takes each case's value";
   } else {
     r["sweep"] = nullptr;
   }
   r["columns"] = Json(columns);
-  r["cases"] = cases_json;
+  r["cases"] = study.entries;
   r["warnings"] = Json(result.warnings);
-  return result;
+  return std::move(study.result);
 }
 
 }  // namespace bristle::io

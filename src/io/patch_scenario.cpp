@@ -541,7 +541,8 @@ PatchTransientScenario parse_patch_transient_string(std::string_view toml, std::
   // the solver once.
   const patch::PatchGeometry geometry(sc.transient.patch, "patch");
   const Section root(&table, "");
-  if (!root.table("load").has("Fz_N")) sc.Fz_N = contact::Signal::constant_value(sc.transient.patch.normal_load_N);
+  sc.Fz_N_given = root.table("load").has("Fz_N");
+  if (!sc.Fz_N_given) sc.Fz_N = contact::Signal::constant_value(sc.transient.patch.normal_load_N);
   sc.time = detail::read_time(root);
   sc.input_form.time_outputs = root.table("time").integer("outputs").value_or(0);
   sc.input_form.time_output_dt_given = root.table("time").has("output_dt_s");

@@ -287,6 +287,19 @@ TEST(KeyPath, DerivedOutputSpacingWithoutAGivenGrid) {
   EXPECT_EQ(sc.time.times().size(), 21u);
 }
 
+TEST(KeyPath, IntegerKeysTakeWhatTheReaderTakes) {
+  // A long key (the step budget) takes what a TOML integer gives it; 9eae582 refused every integer above 2e9 as
+  // "must be an integer". An int key is bounded by int, as the reader says (SchemaReader::integer).
+  LumpedScenario sc = parse_one(kBase);
+  set_number(sc, "integrator.max_steps", 1e10);
+  EXPECT_EQ(sc.integrator.max_steps, 10'000'000'000L);
+  EXPECT_EQ(get_number(sc, "integrator.max_steps"), 1e10);
+  EXPECT_TRUE(csv_of(sc) == csv_of(parse_one(edited(kBase, "[integrator]", "[integrator]\nmax_steps = 10000000000"))));
+  // Beyond 9e15 a double is no exact integer: the schema's rule for integer keys, the reader's too.
+  EXPECT_EQ(set_error(sc, "integrator.max_steps", 1e19), "integrator.max_steps = 1e+19: must be an integer");
+  EXPECT_EQ(set_error(sc, "integrator.max_steps", 1e10 + 0.5), "integrator.max_steps = 10000000000.5: must be an integer");
+}
+
 TEST(KeyPath, BadPathsAndValuesAreExactMessagesAndLeaveTheScenarioUnchanged) {
   const LumpedScenario sc = parse_one(kBase);
   const double nan = std::numeric_limits<double>::quiet_NaN();

@@ -17,6 +17,7 @@
 
 #include "bristle/core/error.hpp"
 #include "bristle/io/key_path.hpp"
+#include "bristle/io/output.hpp"
 #include "bristle/io/patch_scenario.hpp"
 #include "support/test_support.hpp"
 
@@ -139,6 +140,45 @@ TEST(PatchKeyPath, TransientSignalsAndTablesByKey) {
             0u)
       << set("patch.tolerance", 1e-8);
   EXPECT_EQ(get_number(sc, "transient.cfl"), 0.4);
+}
+
+TEST(PatchKeyPath, TheDefaultLoadFollowsTheReferenceLoadSetByKeyPath) {
+  // Without load.Fz_N the reader takes F_z(t) = patch.normal_load_N; set by key path it must follow (9eae582 kept
+  // 3000 N: a sweep or fit of patch.normal_load_N ran at the old load with the patch scaled, found by the fit
+  // readers' refactoring). With load.Fz_N written, the load stays the file's.
+  const std::string toml =
+      "kind = \"patch_transient\"\n"
+      "[law]\ntype = \"frbd\"\nmu_s = 1.2\nmu_d = 0.7\nv_s = 3.49\ndelta_s = 0.6\n"
+      "[body1]\ntype = \"elastic\"\nk0 = 240.0\n[body2]\ntype = \"elastic\"\n[pair]\ns = 0.4\n"
+      "[patch]\nlength_m = 0.1\nwidth_m = 0.05\nnormal_load_N = 3000.0\nnx = 12\nny = 4\n"
+      "[kinematics]\nVr_mps = 16.0\nvx_mps = 0.5\n"
+      "[time]\nt_end_s = 0.004\noutputs = 5\n";
+  const auto csv = [](const PatchTransientScenario& sc) { return csv_text(PatchTransientStudy(sc).run()); };
+  const auto with = [&](const std::string& from, const std::string& to) {
+    std::string t = toml;
+    t.replace(t.find(from), from.size(), to);
+    return parse_patch_transient_string(t, "t");
+  };
+  PatchTransientScenario sc = parse_patch_transient_string(toml, "t");
+  set_number(sc, "patch.normal_load_N", 3100.0);
+  EXPECT_EQ(sc.Fz_N(0.0), 3100.0);
+  EXPECT_EQ(csv(sc), csv(with("normal_load_N = 3000.0", "normal_load_N = 3100.0")));
+  // A failed set leaves the load as it was.
+  EXPECT_THROW(set_number(sc, "patch.normal_load_N", 1e12), InvalidInput);
+  EXPECT_EQ(sc.Fz_N(0.0), 3100.0);
+  // A load set by key path is given: the reference load no longer moves it.
+  set_number(sc, "load.Fz_N", 2000.0);
+  set_number(sc, "patch.normal_load_N", 3000.0);
+  EXPECT_EQ(sc.Fz_N(0.0), 2000.0);
+  EXPECT_EQ(csv(sc), csv(with("[time]", "[load]\nFz_N = 2000.0\n[time]")));
+  // Written in the file: the same.
+  PatchTransientScenario given = with("[time]", "[load]\nFz_N = 2000.0\n[time]");
+  set_number(given, "patch.normal_load_N", 3100.0);
+  EXPECT_EQ(given.Fz_N(0.0), 2000.0);
+  std::string both = toml;
+  both.replace(both.find("normal_load_N = 3000.0"), 22, "normal_load_N = 3100.0");
+  both.replace(both.find("[time]"), 6, "[load]\nFz_N = 2000.0\n[time]");
+  EXPECT_EQ(csv(given), csv(parse_patch_transient_string(both, "t")));
 }
 
 TEST(PatchSweep, PairSAndBody2TauSweepByKeyPathWithTheValueAsAColumn) {

@@ -134,14 +134,16 @@ void check_set(const FitExperiment& e, std::string_view owned);
 
 /// The scenario of experiment `e`: the file's, parsed (the first time, or when its `set` has a value that is not a
 /// number, or without `reuse`) from fit_toml(t, e, edit, false), else a copy of `cached` with `window` set; then
-/// its numeric `set` by key path. An error of an own experiment names it ("fit.experiment[1] (with ...set): ...").
+/// its numeric `set` by key path, then `check` (the kind's whole-scenario checks that set_number does not run). An
+/// error of an own experiment names it ("fit.experiment[1] (with ...set): ...").
 /// `in_toml(key)`: a number whose key path set_number does not yet apply as the reader would (written into the TOML).
 template <class Sc>
 Sc fit_scenario(const FitTable& t, const FitExperiment& e, std::optional<Sc>& cached, bool reuse,
                 const std::function<void(toml::table&)>& edit,
                 const std::vector<std::pair<std::string, double>>& window,
                 const std::function<Sc(const toml::table&)>& parse,
-                const std::function<bool(const std::string&)>& in_toml = {}) {
+                const std::function<bool(const std::string&)>& in_toml = {},
+                const std::function<void(const Sc&)>& check = {}) {
   std::vector<std::pair<std::string, double>> numbers;
   bool strings = false;
   for (const std::pair<std::string, const toml::node*>& kv : e.set)
@@ -159,6 +161,7 @@ Sc fit_scenario(const FitTable& t, const FitExperiment& e, std::optional<Sc>& ca
       if (reuse && !strings) cached = *sc;
     }
     set_numbers(*sc, numbers);
+    if (check) check(*sc);
     return std::move(*sc);
   } catch (const InvalidInput& error) {
     if (!e.own) throw;
@@ -195,6 +198,8 @@ struct SeriesKind {
   std::function<Sc(const toml::table&, const std::string&, const ScenarioSource&)> parse;
   /// A numeric `set` key that set_number does not yet apply as the reader would: written into the TOML instead.
   std::function<bool(const toml::table& base, const std::string& key)> in_toml;
+  /// The reader's whole-scenario checks that set_number does not run (lumped: LumpedScenario::validate()).
+  std::function<void(const Sc&)> check;
   /// Rewrites the scenario's file references in its TOML as absolute paths (the base of <name>_fitted.toml).
   std::function<void(toml::table&, const Sc&)> absolute_files;
 };
@@ -239,7 +244,7 @@ Out parse_series_fit(const toml::table& root, std::string_view name, const Scena
     check_set(x, window.front().first.rfind("time.", 0) == 0 ? "time." : window.front().first);
     const auto edit = [&](toml::table& table) { set_window_toml(table, window); };
     typename decltype(out.experiments)::value_type e;
-    e.scenario = fit_scenario<Sc>(t, x, cached, true, edit, window, parse, in_toml);
+    e.scenario = fit_scenario<Sc>(t, x, cached, true, edit, window, parse, in_toml, kind.check);
     e.label = x.label;
     e.times = samples.times;
     e.targets = fit_targets(t, samples.values);

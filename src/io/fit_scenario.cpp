@@ -531,6 +531,9 @@ FitScenario parse_fit(const toml::table& root, std::string_view name, const Scen
   kind.parse = [](const toml::table& table, const std::string& n, const ScenarioSource& src) {
     return std::move(detail::parse_lumped(table, n, src).front());
   };
+  // parse_lumped's validate() (sine periods over the run, integrator options, output columns): set_number runs
+  // it only for a steady initial state (key_path.cpp), and a window or `set` may break it.
+  kind.check = [](const LumpedScenario& sc) { sc.validate(); };
   kind.absolute_files = [](toml::table& table, const LumpedScenario& sc) {
     detail::absolute_table_files(table, sc.table_files);
   };

@@ -2,9 +2,14 @@
 // Private to src/io: the [fit] reader and report writer of every kind, read and written once (fit_scenario.cpp:
 // lumped and model comparison; fit_map_scenario.cpp: the patch, line and structure kinds).
 //
-// An experiment's scenario is the file's, parsed once, with the experiment's `set` and window applied by key path
-// (set_number: the reader's checks, messages naming the key path). Only what no key path sets goes into the TOML
-// that is parsed: a `set` value that is not a number (a table file's name) and a steady map's grid axis (a list).
+// An experiment's scenario (fit_scenario below) comes from one of two routes:
+// - by key path (the usual one): the file without [fit] is parsed (written with only what no key path sets: a
+//   `set` value that is not a number, a steady map's grid axis), then the experiment's numeric `set` and its window
+//   are applied with set_number (the reader's checks) and the kind's whole-scenario checks run. A time-series kind
+//   parses the file once and copies it for every experiment whose `set` is all numbers.
+// - by the TOML, when the first refuses the experiment: every `set` value and the window written into the file,
+//   parsed as a whole. A file valid only with its `set` (a required key given only there, a list or signal set to
+//   a number) is read this way, and a bad experiment gets the reader's message about the scenario as written.
 // The TOML of each experiment (`set` and window written in) is kept as the base of <name>_fitted.toml, an output.
 #include <fmt/format.h>
 
@@ -96,7 +101,8 @@ FitSamples read_fit_samples(const FitTable& t, const FitExperiment& e,
 std::vector<fit::Target> fit_targets(const FitTable& t, const std::vector<std::vector<double>>& values);
 
 /// The scenario TOML of an experiment: the file without [fit], `set` written in (every value, or only those that
-/// are not numbers), then `edit` (its window, its grid axis).
+/// are not numbers), then `edit` (its window, its grid axis). A `set` key that cannot be written (through a value
+/// that is not a table) throws set_toml_path's message.
 toml::table fit_toml(const FitTable& t, const FitExperiment& e, const std::function<void(toml::table&)>& edit,
                      bool numbers_too = true, const std::function<bool(const std::string&)>& in_toml = {});
 /// The window written into the TOML: a [time] window (keys "time.*") replaces the file's [time] table.
@@ -132,10 +138,12 @@ void set_numbers(Sc& sc, std::vector<std::pair<std::string, double>> values) {
 /// A `set` key the fit itself sets from the data (`owned`: a key path, or a table as "time.") is refused.
 void check_set(const FitExperiment& e, std::string_view owned);
 
-/// The scenario of experiment `e`: the file's, parsed (the first time, or when its `set` has a value that is not a
-/// number, or without `reuse`) from fit_toml(t, e, edit, false), else a copy of `cached` with `window` set; then
-/// its numeric `set` by key path, then `check` (the kind's whole-scenario checks that set_number does not run). An
-/// error of an own experiment names it ("fit.experiment[1] (with ...set): ...").
+/// The scenario of experiment `e` (the two routes of the head of this file). By key path: the file's, parsed from
+/// fit_toml(t, e, edit, false) (without `reuse`, or when its `set` has a value that is not a number, or the first
+/// time), else a copy of `cached` with `window` set; then its numeric `set` by key path and `check` (the kind's
+/// whole-scenario checks that set_number does not run). If that throws InvalidInput: parsed from fit_toml(t, e,
+/// edit), whose result or message it gives. A parse error of an own experiment names it ("fit.experiment[1] (with
+/// fit.experiment[1].set): ...").
 /// `in_toml(key)`: a number whose key path set_number does not yet apply as the reader would (written into the TOML).
 template <class Sc>
 Sc fit_scenario(const FitTable& t, const FitExperiment& e, std::optional<Sc>& cached, bool reuse,
@@ -163,6 +171,12 @@ Sc fit_scenario(const FitTable& t, const FitExperiment& e, std::optional<Sc>& ca
     set_numbers(*sc, numbers);
     if (check) check(*sc);
     return std::move(*sc);
+  } catch (const InvalidInput&) {
+    // By the TOML: what the key path refused may be valid as written (e.g. a list set to a number).
+  }
+  const toml::table table = fit_toml(t, e, edit);
+  try {
+    return parse(table);
   } catch (const InvalidInput& error) {
     if (!e.own) throw;
     throw InvalidInput(fmt::format("{} (with {}.set): {}", e.ex.path(), e.ex.path(), error.what()));
@@ -205,8 +219,9 @@ struct SeriesKind {
 };
 
 /// The [fit] of a time-series kind: data, time_column, window_s, (validation_window_s: when Out has `validation`),
-/// initial_state, targets, parameters, multi_start, seed, max_iterations, [[fit.experiment]]. The scenario is
-/// parsed once (again only for a `set` of a file name), each experiment a copy with its window and `set` by key path.
+/// initial_state, targets, parameters, multi_start, seed, max_iterations, [[fit.experiment]]. Each experiment's
+/// scenario by fit_scenario: by key path a copy of the file's, parsed once, with its window and `set` (parsed again
+/// for a `set` of a file name), else by the TOML.
 template <class Out, class Sc>
 Out parse_series_fit(const toml::table& root, std::string_view name, const ScenarioSource& source,
                      const SeriesKind<Sc>& kind) {

@@ -89,8 +89,9 @@ struct LineSteadyHooks {
 };
 
 /// The [fit] of a steady-map kind: its data rows are operating points, on the grid axis fit.grid_column. The
-/// scenario is parsed with the axis at the data's distinct values (a list: no key path sets it), its numeric `set`
-/// by key path; on an error, each row is tried on its own so that a bad one is named by its line.
+/// scenario (detail::fit_scenario) is parsed with the axis at the data's distinct values (a list: no key path sets
+/// it), its numeric `set` by key path, else by the TOML; on an error, each row is tried on its own (the `set`
+/// written in) so that a bad one is named by its line.
 template <class H>
 GridFitScenario<typename H::Experiment> parse_grid_fit(const toml::table& root, std::string_view name,
                                                        const ScenarioSource& source) {
@@ -157,16 +158,17 @@ GridFitScenario<typename H::Experiment> parse_grid_fit(const toml::table& root, 
     try {
       e.scenario = detail::fit_scenario<Sc>(t, x, none, false, set_axis(axis), {}, parse);
     } catch (const InvalidInput&) {
-      for (std::size_t r = 0; r < csv.rows.size(); ++r) try {
-          const double g = e.grid_values[r];
-          (void)parse(detail::fit_toml(t, x, [&](toml::table& table) {
-            detail::set_toml_path(table, "kinematics." + grid, toml::value<double>(g), grid_key);
-          }));
+      toml::table probe = detail::fit_toml(t, x, {});
+      for (std::size_t r = 0; r < csv.rows.size(); ++r) {
+        detail::set_toml_path(probe, "kinematics." + grid, toml::value<double>(e.grid_values[r]), grid_key);
+        try {
+          (void)parse(probe);
         } catch (const InvalidInput& error) {
           throw InvalidInput(fmt::format("{}: {}:{}:{}: {} = {} is not an operating point of the map: {}", where,
                                          x.path.string(), csv.row_lines[r], d.x + 1, grid,
                                          format_value(e.grid_values[r]), error.what()));
         }
+      }
       throw;
     }
     e.label = x.label;

@@ -1,17 +1,24 @@
 // The scenario of a fit's experiment (src/io/fit_internal.hpp, fit_scenario): its window and numeric `set` by key
-// path. What the reader accepts and refuses is what it did when every experiment was parsed from its TOML: the
-// whole-scenario checks of the lumped kind after the window and `set`.
+// path, else the `set` written into the TOML and parsed. What the reader accepts and refuses is what it did when
+// every experiment was parsed from its TOML: the whole-scenario checks of the lumped kind after the window and
+// `set`, a file that is valid only with its `set`, a `set` that replaces a list or signal by a number.
 #include <gtest/gtest.h>
 
 #include <string>
+#include <vector>
 
+#include "bristle/contact/signal.hpp"
+#include "bristle/io/fit_map_scenario.hpp"
 #include "bristle/io/fit_scenario.hpp"
 #include "support/test_support.hpp"
 
 namespace {
 
 using bristle::test::message_of;
+using bristle::test::read_text;
 using bristle::test::TempDir;
+
+const std::string kExamples = std::string(BRISTLE_SOURCE_DIR) + "/examples";
 
 // A LuGre contact driven at a prescribed velocity under 10 N; [bench.input] and the experiments are added.
 const char* const kLumped = R"(name = "sine"
@@ -72,6 +79,55 @@ TEST_F(FitExperimentSet, ALumpedExperimentPastTheSinePeriodLimitIsRefusedAfterIt
             "fit.experiment[0] (with fit.experiment[0].set): bench.input.omega = 100000000000: the run "
             "(time.t_start_s .. time.t_end_s) spans 15915494.309189534 of its periods; at most 1000000 (Limits in "
             "docs/scenarios.md)");
+}
+
+// 2. A required key given only in an experiment's `set`.
+TEST_F(FitExperimentSet, ALumpedInputGivenOnlyInTheSetIsRead) {
+  const std::string toml = std::string(kLumped) + kLumpedFit +
+                           "[[fit.experiment]]\ndata = \"d.csv\"\nset = { \"bench.input\" = 0.01 }\n";
+  const bristle::io::FitScenario f = lumped(toml);
+  ASSERT_EQ(f.experiments.size(), 1u);
+  const bristle::contact::Signal& input = f.experiments[0].scenario.bench.input_x;
+  EXPECT_EQ(input.kind, bristle::contact::SignalKind::constant);
+  EXPECT_EQ(input.value, 0.01);
+}
+
+TEST_F(FitExperimentSet, AStructureNormalLoadGivenOnlyInTheSetIsRead) {
+  std::string toml = read_text(kExamples + "/fit_structure_stick_slip.toml");
+  const std::string load = "normal_load_N = 1.0\n";
+  ASSERT_NE(toml.find(load), std::string::npos);
+  toml.erase(toml.find(load), load.size());
+  toml += "[[fit.experiment]]\nset = { \"contact.normal_load_N\" = 2.5 }\n";
+  const bristle::io::StructureFitScenario f = bristle::io::parse_structure_fit_string(toml, "s", kExamples);
+  ASSERT_EQ(f.experiments.size(), 1u);
+  EXPECT_EQ(f.experiments[0].scenario.contact.normal_load_N, 2.5);
+}
+
+// 3. A `set` number replacing a list (a steady map's axis) or a signal that is not constant.
+TEST_F(FitExperimentSet, ASteadyMapAxisListSetToANumberIsThatNumber) {
+  std::string toml = read_text(kExamples + "/fit_patch_steady_map.toml");
+  const std::string vr = "Vr_mps = 16.0\n";
+  ASSERT_NE(toml.find(vr), std::string::npos);
+  toml.insert(toml.find(vr) + vr.size(), "vx_mps = [1.0, 2.0]\n");
+  toml += "[[fit.experiment]]\nset = { \"kinematics.vx_mps\" = 2.0 }\n";
+  const bristle::io::MapFitScenario f = bristle::io::parse_map_fit_string(toml, "m", kExamples);
+  ASSERT_EQ(f.experiments.size(), 1u);
+  EXPECT_EQ(f.experiments[0].scenario.vx.values, std::vector<double>{2.0});
+  EXPECT_FALSE(f.experiments[0].scenario.vx.list);
+}
+
+TEST_F(FitExperimentSet, ASineInputSetToANumberIsConstantAndTheOtherExperimentsKeepTheSine) {
+  const std::string toml = std::string(kLumped) + kSine + kLumpedFit +
+                           "[[fit.experiment]]\ndata = \"d.csv\"\nset = { \"bench.input\" = 0.01 }\n"
+                           "[[fit.experiment]]\ndata = \"d.csv\"\n";
+  const bristle::io::FitScenario f = lumped(toml);
+  ASSERT_EQ(f.experiments.size(), 2u);
+  const bristle::contact::Signal& set = f.experiments[0].scenario.bench.input_x;
+  EXPECT_EQ(set.kind, bristle::contact::SignalKind::constant);
+  EXPECT_EQ(set.value, 0.01);
+  const bristle::contact::Signal& kept = f.experiments[1].scenario.bench.input_x;
+  EXPECT_EQ(kept.kind, bristle::contact::SignalKind::sine);
+  EXPECT_EQ(kept.omega, 2e5);
 }
 
 }  // namespace

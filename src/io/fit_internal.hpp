@@ -104,7 +104,7 @@ std::vector<fit::Target> fit_targets(const FitTable& t, const std::vector<std::v
 /// are not numbers), then `edit` (its window, its grid axis). A `set` key that cannot be written (through a value
 /// that is not a table) throws set_toml_path's message.
 toml::table fit_toml(const FitTable& t, const FitExperiment& e, const std::function<void(toml::table&)>& edit,
-                     bool numbers_too = true, const std::function<bool(const std::string&)>& in_toml = {});
+                     bool numbers_too = true);
 /// The window written into the TOML: a [time] window (keys "time.*") replaces the file's [time] table.
 void set_window_toml(toml::table& table, const std::vector<std::pair<std::string, double>>& window);
 /// Sets `path` (dotted) of `root` to `value`, creating missing tables; `key` names it in messages.
@@ -144,18 +144,15 @@ void check_set(const FitExperiment& e, std::string_view owned);
 /// whole-scenario checks that set_number does not run). If that throws InvalidInput: parsed from fit_toml(t, e,
 /// edit), whose result or message it gives. A parse error of an own experiment names it ("fit.experiment[1] (with
 /// fit.experiment[1].set): ...").
-/// `in_toml(key)`: a number whose key path set_number does not yet apply as the reader would (written into the TOML).
 template <class Sc>
 Sc fit_scenario(const FitTable& t, const FitExperiment& e, std::optional<Sc>& cached, bool reuse,
                 const std::function<void(toml::table&)>& edit,
                 const std::vector<std::pair<std::string, double>>& window,
-                const std::function<Sc(const toml::table&)>& parse,
-                const std::function<bool(const std::string&)>& in_toml = {},
-                const std::function<void(const Sc&)>& check = {}) {
+                const std::function<Sc(const toml::table&)>& parse, const std::function<void(const Sc&)>& check = {}) {
   std::vector<std::pair<std::string, double>> numbers;
   bool strings = false;
   for (const std::pair<std::string, const toml::node*>& kv : e.set)
-    if (kv.second->is_number() && !(in_toml && in_toml(kv.first)))
+    if (kv.second->is_number())
       numbers.emplace_back(kv.first, *kv.second->value<double>());
     else
       strings = true;
@@ -165,7 +162,7 @@ Sc fit_scenario(const FitTable& t, const FitExperiment& e, std::optional<Sc>& ca
       sc = *cached;
       numbers.insert(numbers.begin(), window.begin(), window.end());
     } else {
-      sc = parse(fit_toml(t, e, edit, false, in_toml));
+      sc = parse(fit_toml(t, e, edit, false));
       if (reuse && !strings) cached = *sc;
     }
     set_numbers(*sc, numbers);
@@ -210,8 +207,6 @@ struct SeriesKind {
   /// The scenario's time grid over the window (the data's times): key path and value.
   std::function<std::vector<std::pair<std::string, double>>(const std::vector<double>&)> window;
   std::function<Sc(const toml::table&, const std::string&, const ScenarioSource&)> parse;
-  /// A numeric `set` key that set_number does not yet apply as the reader would: written into the TOML instead.
-  std::function<bool(const toml::table& base, const std::string& key)> in_toml;
   /// The reader's whole-scenario checks that set_number does not run (lumped: LumpedScenario::validate()).
   std::function<void(const Sc&)> check;
   /// Rewrites the scenario's file references in its TOML as absolute paths (the base of <name>_fitted.toml).
@@ -243,9 +238,6 @@ Out parse_series_fit(const toml::table& root, std::string_view name, const Scena
   const std::function<Sc(const toml::table&)> parse = [&](const toml::table& table) {
     return kind.parse(table, t.name, source);
   };
-  const std::function<bool(const std::string&)> in_toml = [&](const std::string& key) {
-    return kind.in_toml && kind.in_toml(t.base, key);
-  };
   std::optional<Sc> cached;
   // Experiment i over its fit window, or (validation) over fit.validation_window_s.
   const auto build = [&](std::size_t i, bool validation) {
@@ -259,7 +251,7 @@ Out parse_series_fit(const toml::table& root, std::string_view name, const Scena
     check_set(x, window.front().first.rfind("time.", 0) == 0 ? "time." : window.front().first);
     const auto edit = [&](toml::table& table) { set_window_toml(table, window); };
     typename decltype(out.experiments)::value_type e;
-    e.scenario = fit_scenario<Sc>(t, x, cached, true, edit, window, parse, in_toml, kind.check);
+    e.scenario = fit_scenario<Sc>(t, x, cached, true, edit, window, parse, kind.check);
     e.label = x.label;
     e.times = samples.times;
     e.targets = fit_targets(t, samples.values);

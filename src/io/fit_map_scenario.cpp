@@ -258,11 +258,6 @@ TransientFitScenario parse_transient_fit(const toml::table& root, std::string_vi
   kind.parse = [](const toml::table& table, const std::string& n, const ScenarioSource& src) {
     return parse_patch_transient_string(detail::toml_text(table), n, src);
   };
-  // Without load.Fz_N the reader makes F_z(t) the constant patch.normal_load_N, which set_number does not follow
-  // (it changes the patch's load only): a key-path gap, so this one key is written into the TOML and parsed.
-  kind.in_toml = [](const toml::table& base, const std::string& key) {
-    return key == "patch.normal_load_N" && !base.at_path("load.Fz_N");
-  };
   kind.absolute_files = [](toml::table& table, const PatchTransientScenario& sc) {
     detail::absolute_table_files(table, sc.table_files);
   };

@@ -290,11 +290,11 @@ std::vector<fit::Target> detail::fit_targets(const FitTable& t, const std::vecto
 }
 
 toml::table detail::fit_toml(const FitTable& t, const FitExperiment& e, const std::function<void(toml::table&)>& edit,
-                             bool numbers_too, const std::function<bool(const std::string&)>& in_toml) {
+                             bool numbers_too) {
   toml::table table = t.base;
   const Section set = e.ex.table("set");
   for (const auto& [key, node] : e.set)
-    if (numbers_too || !node->is_number() || (in_toml && in_toml(key))) set_toml_path(table, key, *node, set.key(key));
+    if (numbers_too || !node->is_number()) set_toml_path(table, key, *node, set.key(key));
   if (edit) edit(table);
   return table;
 }

@@ -1,15 +1,18 @@
 // The scenario of a fit's experiment (src/io/fit_internal.hpp, fit_scenario): its window and numeric `set` by key
 // path, else the `set` written into the TOML and parsed. What the reader accepts and refuses is what it did when
 // every experiment was parsed from its TOML: the whole-scenario checks of the lumped kind after the window and
-// `set`, a file that is valid only with its `set`, a `set` that replaces a list or signal by a number.
+// `set`, a file that is valid only with its `set`, a `set` that replaces a list or signal by a number, and
+// patch_transient's default load following a set patch.normal_load_N.
 #include <gtest/gtest.h>
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "bristle/contact/signal.hpp"
 #include "bristle/io/fit_map_scenario.hpp"
 #include "bristle/io/fit_scenario.hpp"
+#include "bristle/io/patch_scenario.hpp"
 #include "support/test_support.hpp"
 
 namespace {
@@ -128,6 +131,22 @@ TEST_F(FitExperimentSet, ASineInputSetToANumberIsConstantAndTheOtherExperimentsK
   const bristle::contact::Signal& kept = f.experiments[1].scenario.bench.input_x;
   EXPECT_EQ(kept.kind, bristle::contact::SignalKind::sine);
   EXPECT_EQ(kept.omega, 2e5);
+}
+
+// 4. patch.normal_load_N set by key path without load.Fz_N: F_z(t) follows it, as the reader makes it; the other
+// experiment (a copy of the same parse) keeps the file's load.
+TEST_F(FitExperimentSet, APatchTransientNormalLoadSetWithoutALoadIsTheConstantLoad) {
+  std::string toml = read_text(kExamples + "/fit_patch_transient.toml");
+  ASSERT_EQ(toml.find("[load]"), std::string::npos);
+  toml += "[[fit.experiment]]\nset = { \"patch.normal_load_N\" = 2500.0 }\n[[fit.experiment]]\n";
+  const bristle::io::TransientFitScenario f = bristle::io::parse_transient_fit_string(toml, "p", kExamples);
+  ASSERT_EQ(f.experiments.size(), 2u);
+  for (const auto& [i, load] : {std::pair{0, 2500.0}, std::pair{1, 3000.0}}) {
+    const bristle::io::PatchTransientScenario& sc = f.experiments[static_cast<std::size_t>(i)].scenario;
+    EXPECT_EQ(sc.transient.patch.normal_load_N, load) << i;
+    EXPECT_EQ(sc.Fz_N.kind, bristle::contact::SignalKind::constant) << i;
+    EXPECT_EQ(sc.Fz_N.value, load) << i;
+  }
 }
 
 }  // namespace

@@ -1,12 +1,12 @@
 #pragma once
-// Private to src/io: the [fit] reader and report writer of every kind, read and written once (fit_scenario.cpp:
-// lumped and model comparison; fit_map_scenario.cpp: the patch, line and structure kinds).
+// Private to src/io: the one [fit] reader and report writer that every kind shares (fit_scenario.cpp: lumped and
+// model comparison; fit_map_scenario.cpp: the patch, line and structure kinds).
 //
 // An experiment's scenario (fit_scenario below) comes from one of two routes:
 // - by key path (the usual one): the file without [fit] is parsed (written with only what no key path sets: a
 //   `set` value that is not a number, a steady map's grid axis), then the experiment's numeric `set` and its window
 //   are applied with set_number (the reader's checks) and the kind's whole-scenario checks run. A time-series kind
-//   parses the file once and copies it for every experiment whose `set` is all numbers.
+//   keeps the first such parse and copies it for every later experiment whose `set` is all numbers.
 // - by the TOML, when the first refuses the experiment: every `set` value and the window written into the file,
 //   parsed as a whole. A file valid only with its `set` (a required key given only there, a list or signal set to
 //   a number) is read this way, and a bad experiment gets the reader's message about the scenario as written.
@@ -30,6 +30,23 @@
 
 namespace bristle::io::detail {
 
+inline std::string q(std::string_view s) { return json_quote(s); }
+
+/// The text of a scenario file, with the limits of every scenario file (a regular file of at most 4 MiB).
+std::string read_fit_text(const std::filesystem::path& path);
+
+/// load_<kind>_fit_scenario and parse_<kind>_fit_string of a reader `parse(root, name, source)`.
+template <class F>
+auto load_with(const std::filesystem::path& path, F parse) {
+  const ScenarioSource source = ScenarioSource::of_file(path);
+  return parse(parse_toml(read_fit_text(path), source.display_name()), path.stem().string(), source);
+}
+template <class F>
+auto parse_with(std::string_view toml, std::string_view name, const std::filesystem::path& directory, F parse) {
+  const ScenarioSource source = ScenarioSource::of_text(directory);
+  return parse(parse_toml(toml, source.display_name()), name, source);
+}
+
 /// What a kind's [fit] takes, and the words of its messages.
 struct FitRules {
   std::string kind;                          // "lumped", "patch_steady_map", ...
@@ -49,7 +66,7 @@ struct FitTarget {
   double weight = 1.0;
 };
 
-/// [fit] read once, for every kind: options, targets, parameters, the experiments' tables.
+/// [fit] as every kind reads it: options, targets, parameters, the experiments' tables.
 struct FitTable {
   Section top, f;
   std::string name;
@@ -150,20 +167,20 @@ Sc fit_scenario(const FitTable& t, const FitExperiment& e, std::optional<Sc>& ca
                 const std::vector<std::pair<std::string, double>>& window,
                 const std::function<Sc(const toml::table&)>& parse, const std::function<void(const Sc&)>& check = {}) {
   std::vector<std::pair<std::string, double>> numbers;
-  bool strings = false;
+  bool set_not_number = false;  // a `set` value with no key path (a table's file name): written into the TOML
   for (const std::pair<std::string, const toml::node*>& kv : e.set)
     if (kv.second->is_number())
       numbers.emplace_back(kv.first, *kv.second->value<double>());
     else
-      strings = true;
+      set_not_number = true;
   try {
     std::optional<Sc> sc;
-    if (reuse && !strings && cached) {
+    if (reuse && !set_not_number && cached) {
       sc = *cached;
       numbers.insert(numbers.begin(), window.begin(), window.end());
     } else {
       sc = parse(fit_toml(t, e, edit, false));
-      if (reuse && !strings) cached = *sc;
+      if (reuse && !set_not_number) cached = *sc;
     }
     set_numbers(*sc, numbers);
     if (check) check(*sc);
@@ -215,8 +232,8 @@ struct SeriesKind {
 
 /// The [fit] of a time-series kind: data, time_column, window_s, (validation_window_s: when Out has `validation`),
 /// initial_state, targets, parameters, multi_start, seed, max_iterations, [[fit.experiment]]. Each experiment's
-/// scenario by fit_scenario: by key path a copy of the file's, parsed once, with its window and `set` (parsed again
-/// for a `set` of a file name), else by the TOML.
+/// scenario by fit_scenario: by key path a copy of the first parse of the file with its window and `set` (parsed
+/// again for a `set` of a file name), else by the TOML.
 template <class Out, class Sc>
 Out parse_series_fit(const toml::table& root, std::string_view name, const ScenarioSource& source,
                      const SeriesKind<Sc>& kind) {

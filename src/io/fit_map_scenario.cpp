@@ -23,15 +23,10 @@
 namespace bristle::io {
 
 namespace fs = std::filesystem;
+using detail::q;
 using detail::Section;
 
 namespace {
-
-std::string q(std::string_view s) { return json_quote(s); }
-
-std::string read_text(const fs::path& path) {
-  return detail::read_input_file(path, detail::kMaxScenarioBytes, "", "scenario ");
-}
 
 /// The one case of a line study read for a fit ([sweep] is refused before; [[case]] here).
 template <class Study>
@@ -349,7 +344,7 @@ std::string scenario_kind_of_text(std::string_view toml) {
 
 std::string scenario_kind(const fs::path& path) {
   try {
-    return scenario_kind_of_text(read_text(path));
+    return scenario_kind_of_text(detail::read_fit_text(path));
   } catch (const std::exception&) {
     return {};
   }
@@ -359,19 +354,8 @@ bool is_map_fit_kind(std::string_view kind) { return kind == "patch_steady_map";
 bool is_structure_fit_kind(std::string_view kind) { return kind == "structure_stick_slip"; }
 bool is_line_fit_kind(std::string_view kind) { return kind == "line_steady" || kind == "line_transient"; }
 
-namespace {
-/// load_<kind>_fit_scenario and parse_<kind>_fit_string of a reader `parse(root, name, source)`.
-template <class F>
-auto load_with(const fs::path& path, F parse) {
-  const ScenarioSource source = ScenarioSource::of_file(path);
-  return parse(detail::parse_toml(read_text(path), source.display_name()), path.stem().string(), source);
-}
-template <class F>
-auto parse_with(std::string_view toml, std::string_view name, const fs::path& directory, F parse) {
-  const ScenarioSource source = ScenarioSource::of_text(directory);
-  return parse(detail::parse_toml(toml, source.display_name()), name, source);
-}
-}  // namespace
+using detail::load_with;
+using detail::parse_with;
 
 MapFitScenario load_map_fit_scenario(const fs::path& path) {
   return load_with(path, parse_grid_fit<PatchMapHooks>);

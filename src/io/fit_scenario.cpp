@@ -23,11 +23,10 @@
 namespace bristle::io {
 
 namespace fs = std::filesystem;
+using detail::q;
 using detail::Section;
 
 namespace {
-
-std::string q(std::string_view s) { return json_quote(s); }
 
 const std::vector<std::string> kSpecKeys = {"initial", "min", "max", "scale"};
 
@@ -78,12 +77,11 @@ std::vector<std::string> split_path(const std::string& path) {
   return parts;
 }
 
-/// The scenario text, with the limits of every scenario file (a regular file of at most 4 MiB).
-std::string read_text(const fs::path& path) {
-  return detail::read_input_file(path, detail::kMaxScenarioBytes, "", "scenario ");
-}
-
 }  // namespace
+
+std::string detail::read_fit_text(const fs::path& path) {
+  return read_input_file(path, kMaxScenarioBytes, "", "scenario ");
+}
 
 // ---- the [fit] reader of every kind (fit_internal.hpp) -----------------------------------------------------------
 
@@ -545,15 +543,10 @@ FitScenario parse_fit(const toml::table& root, std::string_view name, const Scen
 
 }  // namespace
 
-FitScenario load_fit_scenario(const fs::path& path) {
-  const std::string text = read_text(path);
-  const ScenarioSource source = ScenarioSource::of_file(path);
-  return parse_fit(detail::parse_toml(text, source.display_name()), path.stem().string(), source);
-}
+FitScenario load_fit_scenario(const fs::path& path) { return detail::load_with(path, parse_fit); }
 
 FitScenario parse_fit_string(std::string_view toml, std::string_view name, const fs::path& directory) {
-  const ScenarioSource source = ScenarioSource::of_text(directory);
-  return parse_fit(detail::parse_toml(toml, source.display_name()), name, source);
+  return detail::parse_with(toml, name, directory, parse_fit);
 }
 
 std::string fitted_toml(const FitScenario& scenario, const fit::Result& result, std::size_t index,
@@ -617,7 +610,7 @@ RunResult fit_run_result(const FitScenario& scenario, const fit::Result& result,
 
 bool is_fit_scenario(const fs::path& path) {
   try {
-    const toml::table root = detail::parse_toml(read_text(path), path.string());
+    const toml::table root = detail::parse_toml(detail::read_fit_text(path), path.string());
     return root.contains("fit");
   } catch (const std::exception&) {
     return false;
@@ -626,7 +619,7 @@ bool is_fit_scenario(const fs::path& path) {
 
 bool has_fit_models(const fs::path& path) {
   try {
-    const toml::table root = detail::parse_toml(read_text(path), path.string());
+    const toml::table root = detail::parse_toml(detail::read_fit_text(path), path.string());
     const toml::table* f = root["fit"].as_table();
     return f && f->contains("model");
   } catch (const std::exception&) {
@@ -828,15 +821,17 @@ FitComparison parse_comparison(const toml::table& root, const std::vector<std::s
 }  // namespace
 
 FitComparison load_fit_comparison(const fs::path& path, const std::vector<std::string>& names) {
-  const std::string text = read_text(path);
-  const ScenarioSource source = ScenarioSource::of_file(path);
-  return parse_comparison(detail::parse_toml(text, source.display_name()), names, path.stem().string(), source);
+  return detail::load_with(path, [&](const toml::table& root, std::string_view name, const ScenarioSource& source) {
+    return parse_comparison(root, names, name, source);
+  });
 }
 
 FitComparison parse_fit_comparison_string(std::string_view toml, const std::vector<std::string>& names,
                                           std::string_view name, const fs::path& directory) {
-  const ScenarioSource source = ScenarioSource::of_text(directory);
-  return parse_comparison(detail::parse_toml(toml, source.display_name()), names, name, source);
+  return detail::parse_with(toml, name, directory,
+                            [&](const toml::table& root, std::string_view n, const ScenarioSource& source) {
+                              return parse_comparison(root, names, n, source);
+                            });
 }
 
 std::vector<ModelFit> fit_models(const FitComparison& comparison, const fit::IterationCallback& progress,

@@ -152,24 +152,27 @@ void set_numbers(Sc& sc, std::vector<std::pair<std::string, double>> values) {
   }
 }
 
-/// A `set` key the fit itself sets from the data (`owned`: a key path, or a table as "time.") is refused.
-void check_set(const FitExperiment& e, std::string_view owned);
+/// Whether a `set` key is one the fit sets from the data (`owned`: a key path, or a table as "time."): the window
+/// or grid axis, written into the TOML after the `set`, replaces it (as on 9eae582), so the key path skips it.
+bool owned_by_fit(std::string_view key, std::string_view owned);
 
 /// The scenario of experiment `e` (the two routes of the head of this file). By key path: the file's, parsed from
 /// fit_toml(t, e, edit, false) (without `reuse`, or when its `set` has a value that is not a number, or the first
-/// time), else a copy of `cached` with `window` set; then its numeric `set` by key path and `check` (the kind's
-/// whole-scenario checks that set_number does not run). If that throws InvalidInput: parsed from fit_toml(t, e,
-/// edit), whose result or message it gives. A parse error of an own experiment names it ("fit.experiment[1] (with
-/// fit.experiment[1].set): ...").
+/// time), else a copy of `cached` with `window` set; then its numeric `set` by key path (but for what `owned` names:
+/// the window or grid axis replaces it, owned_by_fit) and `check` (the kind's whole-scenario checks that set_number
+/// does not run). If that throws InvalidInput: parsed from fit_toml(t, e, edit), whose result or message it gives.
+/// A parse error of an own experiment names it ("fit.experiment[1] (with fit.experiment[1].set): ...").
 template <class Sc>
 Sc fit_scenario(const FitTable& t, const FitExperiment& e, std::optional<Sc>& cached, bool reuse,
                 const std::function<void(toml::table&)>& edit,
-                const std::vector<std::pair<std::string, double>>& window,
+                const std::vector<std::pair<std::string, double>>& window, std::string_view owned,
                 const std::function<Sc(const toml::table&)>& parse, const std::function<void(const Sc&)>& check = {}) {
   std::vector<std::pair<std::string, double>> numbers;
   bool set_not_number = false;  // a `set` value with no key path (a table's file name): written into the TOML
   for (const std::pair<std::string, const toml::node*>& kv : e.set)
-    if (kv.second->is_number())
+    if (owned_by_fit(kv.first, owned))
+      continue;
+    else if (kv.second->is_number())
       numbers.emplace_back(kv.first, *kv.second->value<double>());
     else
       set_not_number = true;
@@ -265,10 +268,10 @@ Out parse_series_fit(const toml::table& root, std::string_view name, const Scena
         validation ? "fit.validation_window_s" : own_window ? x.ex.key("window_s") : "fit.window_s", validation,
         kind.show_window);
     const auto window = kind.window(samples.times);
-    check_set(x, window.front().first.rfind("time.", 0) == 0 ? "time." : window.front().first);
+    const std::string owned = window.front().first.rfind("time.", 0) == 0 ? "time." : window.front().first;
     const auto edit = [&](toml::table& table) { set_window_toml(table, window); };
     typename decltype(out.experiments)::value_type e;
-    e.scenario = fit_scenario<Sc>(t, x, cached, true, edit, window, parse, kind.check);
+    e.scenario = fit_scenario<Sc>(t, x, cached, true, edit, window, owned, parse, kind.check);
     e.label = x.label;
     e.times = samples.times;
     e.targets = fit_targets(t, samples.values);

@@ -148,10 +148,9 @@ GridFitScenario<typename H::Experiment> parse_grid_fit(const toml::table& root, 
         detail::set_toml_path(table, "kinematics." + grid, a, grid_key);
       };
     };
-    detail::check_set(x, "kinematics." + grid);
     std::optional<Sc> none;
     try {
-      e.scenario = detail::fit_scenario<Sc>(t, x, none, false, set_axis(axis), {}, parse);
+      e.scenario = detail::fit_scenario<Sc>(t, x, none, false, set_axis(axis), {}, "kinematics." + grid, parse);
     } catch (const InvalidInput&) {
       toml::table probe = detail::fit_toml(t, x, {});
       for (std::size_t r = 0; r < csv.rows.size(); ++r) {

@@ -188,14 +188,8 @@ detail::FitExperiment detail::read_fit_experiment(const FitTable& t, std::size_t
   return e;
 }
 
-void detail::check_set(const FitExperiment& e, std::string_view owned) {
-  const bool table = owned.back() == '.';
-  for (const auto& [key, node] : e.set)
-    if (key == owned || (table && key.rfind(owned, 0) == 0))
-      throw InvalidInput(fmt::format("{}.set.{} = {}: the fit sets {} from the data ({})", e.ex.path(), q(key),
-                                     format_node(*node),
-                                     table ? fmt::format("[{}]", owned.substr(0, owned.size() - 1)) : std::string(owned),
-                                     owned.rfind("kinematics.", 0) == 0 ? "the grid_column values" : "the window"));
+bool detail::owned_by_fit(std::string_view key, std::string_view owned) {
+  return key == owned || (owned.back() == '.' && key.substr(0, owned.size()) == owned);
 }
 
 std::optional<std::pair<double, double>> detail::read_window(const Section& s) {

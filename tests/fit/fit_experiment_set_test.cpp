@@ -2,7 +2,7 @@
 // path, else the `set` written into the TOML and parsed. What the reader accepts and refuses is what it did when
 // every experiment was parsed from its TOML: the whole-scenario checks of the lumped kind after the window and
 // `set`, a file that is valid only with its `set`, a `set` that replaces a list or signal by a number, and
-// patch_transient's default load following a set patch.normal_load_N.
+// patch_transient's default load following a set patch.normal_load_N; a `set` of the window is the window.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -12,6 +12,7 @@
 #include "bristle/contact/signal.hpp"
 #include "bristle/io/fit_map_scenario.hpp"
 #include "bristle/io/fit_scenario.hpp"
+#include "bristle/io/key_path.hpp"
 #include "bristle/io/patch_scenario.hpp"
 #include "support/test_support.hpp"
 
@@ -131,6 +132,20 @@ TEST_F(FitExperimentSet, ASineInputSetToANumberIsConstantAndTheOtherExperimentsK
   const bristle::contact::Signal& kept = f.experiments[1].scenario.bench.input_x;
   EXPECT_EQ(kept.kind, bristle::contact::SignalKind::sine);
   EXPECT_EQ(kept.omega, 2e5);
+}
+
+// A `set` of what the fit sets from the data (here [time]) is replaced by the window, as when written into the
+// file before the window; the rest of the `set` applies.
+TEST_F(FitExperimentSet, ASetOfTheTimeWindowIsReplacedByTheData) {
+  const std::string toml = std::string(kLumped) + kSine + kLumpedFit +
+                           "[[fit.experiment]]\ndata = \"d.csv\"\n"
+                           "set = { \"time.t_end_s\" = 5.0, \"time.output_dt_s\" = 0.1, \"law.mu_s\" = 0.7 }\n";
+  const bristle::io::FitScenario f = lumped(toml);
+  ASSERT_EQ(f.experiments.size(), 1u);
+  const bristle::io::LumpedScenario& sc = f.experiments[0].scenario;
+  EXPECT_EQ(sc.time.t_start_s, 0.0);
+  EXPECT_EQ(sc.time.t_end_s, 0.001);
+  EXPECT_EQ(bristle::io::get_number(sc, "law.mu_s"), 0.7);
 }
 
 // 4. patch.normal_load_N set by key path without load.Fz_N: F_z(t) follows it, as the reader makes it; the other

@@ -270,12 +270,6 @@ detail::StudyCases epsilon_cases(const EpsilonList& e) {
   return cases;
 }
 
-template <class Parse>
-auto parse_text(std::string_view toml, std::string_view name, const ScenarioSource& source, Parse&& parse) {
-  const toml::table root = detail::parse_toml(toml, source.display_name());
-  return parse(Section(&root, ""), name, source);
-}
-
 // ---------------------------------------------------------------------------------------------
 // directional_coefficients
 
@@ -767,32 +761,32 @@ RunResult DirectionalCrawlerStudy::run(const ProgressCallback& progress) const {
 
 DirectionalCoefficientsScenario parse_directional_coefficients_string(std::string_view toml, std::string_view name,
                                                                       const std::filesystem::path& directory) {
-  return parse_text(toml, name, ScenarioSource::of_text(directory), parse_coefficients);
+  return detail::parse_text(toml, name, ScenarioSource::of_text(directory), parse_coefficients);
 }
 
 DirectionalLoopScenario parse_directional_loop_string(std::string_view toml, std::string_view name,
                                                       const std::filesystem::path& directory) {
-  return parse_text(toml, name, ScenarioSource::of_text(directory), parse_loop);
+  return detail::parse_text(toml, name, ScenarioSource::of_text(directory), parse_loop);
 }
 
 DirectionalCrawlerScenario parse_directional_crawler_string(std::string_view toml, std::string_view name,
                                                             const std::filesystem::path& directory) {
-  return parse_text(toml, name, ScenarioSource::of_text(directory), parse_crawler);
+  return detail::parse_text(toml, name, ScenarioSource::of_text(directory), parse_crawler);
 }
 
 std::unique_ptr<Scenario> parse_directional_coefficients_scenario(std::string_view toml, std::string_view name,
                                                                   const ScenarioSource& source) {
-  return std::make_unique<DirectionalCoefficientsStudy>(parse_text(toml, name, source, parse_coefficients));
+  return std::make_unique<DirectionalCoefficientsStudy>(detail::parse_text(toml, name, source, parse_coefficients));
 }
 
 std::unique_ptr<Scenario> parse_directional_loop_scenario(std::string_view toml, std::string_view name,
                                                           const ScenarioSource& source) {
-  return std::make_unique<DirectionalLoopStudy>(parse_text(toml, name, source, parse_loop));
+  return std::make_unique<DirectionalLoopStudy>(detail::parse_text(toml, name, source, parse_loop));
 }
 
 std::unique_ptr<Scenario> parse_directional_crawler_scenario(std::string_view toml, std::string_view name,
                                                              const ScenarioSource& source) {
-  return std::make_unique<DirectionalCrawlerStudy>(parse_text(toml, name, source, parse_crawler));
+  return std::make_unique<DirectionalCrawlerStudy>(detail::parse_text(toml, name, source, parse_crawler));
 }
 
 }  // namespace bristle::io

@@ -97,8 +97,8 @@ struct StructureStickSlipScenario {
 
 // ---------------------------------------------------------------------------------------------
 // The schema of the two kinds (core/schema.hpp): exactly the keys, defaults and rules the readers accept.
-// Used for `bristle keys`, the docs tables and key paths (io/key_path.hpp); the readers themselves are
-// still the hand-written ones of structures_scenario.cpp (issue 15, item 2 of the structures kinds).
+// Used for `bristle keys`, the docs tables, key paths (io/key_path.hpp), the reader (one walk with hooks:
+// structures_scenario.cpp) and the JSON echo of the parameters.
 
 /// [structure]: one key list for the four types (a key's storage is that of the type at hand).
 template <class Archive, schema::Of<StructureSpec> Self>
@@ -106,7 +106,7 @@ void serialize(Archive& a, Self& p) {
   using schema::Type;
   using K = structures::StructureKind;
   const bool string = p.kind == K::taut_string, generic = p.kind == K::generic, beam = !string && !generic;
-  a.declared({.key = "type", .type = Type::choice, .default_value = "required", .doc = "the structure",
+  a.choice(p.kind, {.key = "type", .type = Type::choice, .default_value = "required", .doc = "the structure",
               .equation = "paper 3, §II", .choices = "taut_string, cantilever, simply_supported_beam, generic"});
   a.number(p.string.density_kg_per_m, {.key = "density_kg_per_m", .unit = "kg/m", .default_value = "1",
                                        .range = schema::positive(), .doc = "mass per length rho",
@@ -186,7 +186,7 @@ void serialize(Archive& a, Self& sc) {
   serialize_structures_top(a, sc, "\"structure_kernel\"");
   a.table({.key = "kernel", .type = Type::table, .default_value = "required", .doc = "the kernel and its tau grid"},
           [&](auto& b) {
-            b.declared({.key = "quantity", .type = Type::choice, .default_value = "displacement",
+            b.choice(sc.quantity, {.key = "quantity", .type = Type::choice, .default_value = "displacement",
                         .doc = "displacement L1, velocity K, step S or step_oscillating S0", .equation = "paper 3, §II",
                         .choices = "displacement, velocity, step, step_oscillating"});
             b.integer(sc.i, {.key = "i", .type = Type::integer, .default_value = "0", .range = schema::at_least(0),

@@ -355,7 +355,7 @@ StructureStickSlipScenario parse_stick_slip(const Section& root, std::string_vie
   sc.modal = root.table("model").string("type") == "modal";
   ReaderHooks h;
   add_structure_hooks(h, sc.structure, source);
-  h.check["contact.contact_index"] = [](const Section&) {};  // against the contact count: validate()
+  h.check["contact.contact_index"] = h.check["model.window_steps"] = [](const Section&) {};  // validate()'s messages
   h.declared["friction.type"] = [](const Section& f) {
     if (const auto t = f.string("type"); t && *t != "coulomb_stribeck")
       throw InvalidInput(fmt::format("friction.type = {}: must be \"coulomb_stribeck\" (dynamic laws go in [law]){}",
@@ -683,12 +683,8 @@ RunResult StructureKernelStudy::run(const ProgressCallback& progress) const {
   h["kernel.columns"] = [&](Json& k) { k["columns"] = Json(sc_.columns); };
   r["parameters"] = JsonWriter::write(sc_, h, "");
   r["columns"] = Json(names);
-  if (sc_.sweep) {
-    r["note"] = "parameters are those of the file; each case sets the swept key to its value";
-    detail::report_sweep(r, sc_.sweep, &run.entries);
-  } else {
-    r["cases"] = unswept;
-  }
+  detail::report_swept(r, sc_.sweep, run.entries);
+  if (!sc_.sweep) r["cases"] = std::move(unswept);
   return result;
 }
 
@@ -825,10 +821,9 @@ RunResult StructureStickSlipStudy::run(const ProgressCallback& progress) const {
   r["parameters"] = JsonWriter::write(sc_, h, "");
   if (!sc_.sweep) stick_slip_json(r, first->out, sc_);
   r["columns"] = Json(result.cases.front().series.names);
-  if (sc_.sweep)
-    r["note"] = "parameters are those of the file (the model: the first case's); each case sets the swept key to its "
-                "value";
-  detail::report_sweep(r, sc_.sweep, &run.entries);
+  detail::report_swept(r, sc_.sweep, run.entries,
+                       "parameters are those of the file (the model: the first case's); each case sets the swept key "
+                       "to its value");
   result.extra_files.push_back(ExtraFile{"_intervals.csv", std::move(intervals)});
   return result;
 }

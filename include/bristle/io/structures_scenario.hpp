@@ -157,27 +157,12 @@ void serialize(Archive& a, Self& p) {
          generic);
 }
 
+/// kind, name, description and [structure]: the head of both kinds.
 template <class Archive, class Sc>
 void serialize_structures_top(Archive& a, Sc& sc, std::string_view kind) {
-  using schema::Type;
-  a.declared({.key = "kind", .type = Type::text, .default_value = "required", .doc = kind});
-  a.text(sc.name, {.key = "name", .type = Type::text, .default_value = "the file stem",
-                   .doc = "names the output files <name>.csv/.json/.png"});
-  a.text(sc.description, {.key = "description", .type = Type::text, .default_value = "\"\"",
-                          .doc = "free text, copied into the JSON"});
-  a.table({.key = "structure", .type = Type::table, .default_value = "required", .doc = "the elastic structure"},
+  serialize_scenario_head(a, sc, kind);
+  a.table({.key = "structure", .type = schema::Type::table, .default_value = "required", .doc = "the elastic structure"},
           [&](auto& b) { serialize(b, sc.structure); });
-}
-
-template <class Archive, class Sc>
-void serialize_structures_output(Archive& a, Sc& sc, std::string_view x, std::string_view y) {
-  using schema::Type;
-  a.table({.key = "output", .type = Type::table, .default_value = "-", .doc = "what the plot shows"}, [&](auto& b) {
-    b.text(sc.output.plot_x, {.key = "plot_x", .type = Type::text, .default_value = x, .doc = "an output column"});
-    b.declared({.key = "plot_y", .type = Type::text_list, .default_value = y, .doc = "output columns, at least one"});
-    b.text(sc.output.title, {.key = "title", .type = Type::text, .default_value = "the scenario name",
-                             .doc = "the plot title"});
-  });
 }
 
 template <class Archive, schema::Of<StructureKernelScenario> Self>
@@ -218,7 +203,7 @@ void serialize(Archive& a, Self& sc) {
                                                     .log_scale = true});
           });
   serialize_sweep_table(a, sc.sweep);
-  serialize_structures_output(a, sc, "tau_s", "the columns");
+  serialize_output_table(a, sc, "tau_s", "the columns");
 }
 
 template <class Archive, schema::Of<StructureStickSlipScenario> Self>
@@ -290,7 +275,7 @@ void serialize(Archive& a, Self& sc) {
                               .range = schema::at_least(1), .doc = "cycles averaged for the limit cycle's period"});
   });
   serialize_sweep_table(a, sc.sweep);
-  serialize_structures_output(a, sc, "t_s", "[\"w_m\", \"v_mps\", \"F_N\"]");
+  serialize_output_table(a, sc, "t_s", "[\"w_m\", \"v_mps\", \"F_N\"]");
 }
 
 StructureKernelScenario parse_structure_kernel_string(std::string_view toml, std::string_view name = "scenario",

@@ -401,12 +401,7 @@ StructureStickSlipScenario parse_stick_slip(const Section& root, std::string_vie
 void validate(const StructureStickSlipScenario& sc) {
   validate_structure(sc.structure);
   const st::Structure s = sc.structure.build();  // validates under "structure"
-  if (sc.contact.contact_index < 0 || sc.contact.contact_index >= s.contact_count())
-    throw InvalidInput(fmt::format("contact.contact_index = {}: must lie in [0, {}] (the structure has {} contact "
-                                   "point{})",
-                                   sc.contact.contact_index, s.contact_count() - 1, s.contact_count(),
-                                   s.contact_count() == 1 ? "" : "s"));
-  sc.contact.validate("contact", s.contact_count());
+  sc.contact.validate("contact", s.contact_count());  // the contact index against the structure's points
   if (sc.dynamic) {
     const contact::ContactModel check(sc.law, sc.body1, sc.body2);  // validates the law and the pair
     (void)check;
@@ -530,29 +525,7 @@ void validate(const StructureKernelScenario& sc) {
 }
 
 st::Structure StructureSpec::build(std::optional<double> damping) const {
-  switch (kind) {
-    case st::StructureKind::taut_string: {
-      st::TautStringParams p = string;
-      if (damping) p.damping_ratio = *damping;
-      return st::Structure::taut_string(p, "structure");
-    }
-    case st::StructureKind::cantilever: {
-      st::BeamParams p = beam;
-      if (damping) p.damping_ratio = *damping;
-      return st::Structure::cantilever(p, "structure");
-    }
-    case st::StructureKind::simply_supported_beam: {
-      st::BeamParams p = beam;
-      if (damping) p.damping_ratio = *damping;
-      return st::Structure::simply_supported_beam(p, "structure");
-    }
-    case st::StructureKind::generic: {
-      st::GenericModalParams g = generic;
-      if (damping) g.damping_ratios.assign(g.damping_ratios.size(), *damping);
-      return st::Structure::generic(g, "structure");
-    }
-  }
-  throw InvalidInput("structure.type: unknown");
+  return st::Structure::of_kind(kind, string, beam, generic, damping);
 }
 
 std::vector<double> StructureKernelScenario::taus() const {

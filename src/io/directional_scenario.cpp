@@ -73,10 +73,8 @@ void read_directional(const Section& root, Sc& sc, std::string_view kind, std::s
   h.declared["profile.file"] = [&sc](const Section& p) {
     if (!p.has("file")) return;
     sc.profile_file = *p.string("file");
-    const auto path = std::filesystem::path(sc.profile_file).is_absolute() ? std::filesystem::path(sc.profile_file)
-                                                                           : sc.source.directory / sc.profile_file;
-    const auto table =
-        detail::read_csv_table("profile", sc.profile_file, path, p.string("x_column"), p.string("w_column"));
+    const auto table = detail::read_csv_table("profile", sc.profile_file, sc.source.resolve(sc.profile_file),
+                                              p.string("x_column"), p.string("w_column"));
     sc.profile.x = table.times;
     sc.profile.w = table.values;
   };

@@ -167,9 +167,7 @@ void add_structure_hooks(ReaderHooks& h, StructureSpec& spec, const ScenarioSour
                                          "the file",
                                          s.key(k), s.key("file")));
       spec.file = *s.string("file");
-      const auto path = std::filesystem::path(spec.file).is_absolute() ? std::filesystem::path(spec.file)
-                                                                       : source.directory / spec.file;
-      return read_modes_csv(spec.file, path, g);
+      return read_modes_csv(spec.file, source.resolve(spec.file), g);
     }
     if (!s.has("frequencies_rad_per_s")) s.missing("frequencies_rad_per_s", "the natural frequencies, rad/s");
     if (!s.has("mode_values"))

@@ -47,6 +47,10 @@ struct ScenarioSource {
   static ScenarioSource of_file(const std::filesystem::path& path);
   /// TOML text: no path; relative file names against `directory` (empty: the current directory).
   static ScenarioSource of_text(const std::filesystem::path& directory = {});
+  /// A file the scenario names: as given when absolute, else against `directory`.
+  std::filesystem::path resolve(const std::string& file) const {
+    return std::filesystem::path(file).is_absolute() ? std::filesystem::path(file) : directory / file;
+  }
 };
 
 /// [time]: output grid. Output times run from t_start_s to t_end_s in steps of output_dt_s; both ends

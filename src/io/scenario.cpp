@@ -234,6 +234,16 @@ std::string suggestion(std::string_view word, const std::vector<std::string>& va
   return near.empty() ? std::string() : fmt::format("; did you mean \"{}\"?", near);
 }
 
+void check_plot_columns(const OutputOptions& output, const std::vector<std::string>& columns) {
+  const auto check = [&](const std::string& key, const std::string& column) {
+    if (std::find(columns.begin(), columns.end(), column) == columns.end())
+      throw InvalidInput(fmt::format("{} = {}: unknown column{} (columns: {})", key, json_quote(column),
+                                     suggestion(column, columns), fmt::join(columns, ", ")));
+  };
+  check("output.plot_x", output.plot_x);
+  for (std::size_t i = 0; i < output.plot_y.size(); ++i) check(fmt::format("output.plot_y[{}]", i), output.plot_y[i]);
+}
+
 NumberGrid read_number_grid(const Section& k, const std::string& name, std::string_view description,
                             std::string_view item, std::int64_t max_points) {
   NumberGrid g;

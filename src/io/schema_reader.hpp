@@ -43,6 +43,7 @@
 #include "bristle/integrate/ode.hpp"
 #include "bristle/laws/friction_law.hpp"
 #include "bristle/rheology/rheology.hpp"
+#include "scenario_internal.hpp"
 #include "toml_reader.hpp"
 
 namespace bristle::io::detail {
@@ -62,6 +63,9 @@ struct ReaderHooks {
   std::map<std::string, TableHook, std::less<>> declared;
   /// A table, after its choices are read and before its keys are checked.
   std::map<std::string, TableHook, std::less<>> before;
+  /// A number or integer whose check is not its Range (a message of its own, or the library's in the caller's
+  /// validate()): called with the field's table instead of Range::check.
+  std::map<std::string, TableHook, std::less<>> check;
   /// The "(required: ...)" text of a required field (when its doc is not the text).
   std::map<std::string, std::function<std::string()>, std::less<>> required;
   /// A table with several TOML forms (selected by presence, not by a key): form(i) selects form i of
@@ -123,13 +127,15 @@ class SchemaReader {
   void number(T& v, const schema::Field& f, bool applies = true) {
     if (!field(f, applies)) return;
     v = *s_.number(f.key, f.range.rule == schema::Rule::finite_or_inf);
+    if (const auto* h = find(hooks_->check, s_.key(f.key), {})) return (*h)(s_);
     f.range.check(s_.key(f.key), v);
   }
   template <class T>
   void integer(T& v, const schema::Field& f, bool applies = true) {
     if (!field(f, applies)) return;
     const auto i = *s_.integer(f.key);
-    f.range.check(s_.key(f.key), static_cast<double>(i));
+    if (const auto* h = find(hooks_->check, s_.key(f.key), {})) (*h)(s_);
+    else f.range.check(s_.key(f.key), static_cast<double>(i));
     if constexpr (sizeof(T) < sizeof(i)) {  // an int whose range is "any"
       if (i < std::numeric_limits<T>::min() || i > std::numeric_limits<T>::max())
         throw InvalidInput(fmt::format("{} = {}: must be in [{}, {}]", s_.key(f.key), i,
@@ -211,5 +217,29 @@ class SchemaReader {
   std::vector<char> applies_;       // ... and whether it applies in some form
   std::size_t index_ = 0;           // position in keys_ in the second and later forms
 };
+
+/// A whole scenario read by one walk of its serialize() with `h` (the directional and structure kinds): kind must be
+/// `kind`, name defaults to the file stem (validate_name), output.title to the name, output.plot_y lists a column;
+/// [sweep] is left to read_key_path_sweep (after the kind's checks).
+template <class Sc>
+void read_scenario(const Section& root, Sc& sc, std::string_view kind, std::string_view name,
+                   const ScenarioSource& source, ReaderHooks& h) {
+  sc.source = source;
+  h.declared["kind"] = [kind](const Section& r) {
+    if (const auto k = r.string("kind"); k && *k != kind)
+      throw InvalidInput(fmt::format("kind = {}: this parser reads kind = {}", json_quote(*k), json_quote(kind)));
+  };
+  h.declared["output.plot_y"] = [&sc](const Section& o) {
+    if (const auto ys = o.strings("plot_y", true)) {
+      if (ys->empty()) throw InvalidInput("output.plot_y = []: must name at least one column");
+      sc.output.plot_y = *ys;
+    }
+  };
+  h.skip.emplace_back("sweep");
+  SchemaReader(root, h).read(sc);
+  if (!root.has("name")) sc.name = std::string(name);
+  validate_name(root.has("name") ? "name" : "name (the file stem)", sc.name);
+  if (!root.table("output").has("title")) sc.output.title = sc.name;
+}
 
 }  // namespace bristle::io::detail

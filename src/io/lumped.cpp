@@ -503,14 +503,6 @@ LumpedScenario parse_case(const toml::table& table, std::string_view default_nam
   return sc;
 }
 
-void check_column(const std::string& key, const std::string& column, const std::vector<std::string>& columns) {
-  if (std::find(columns.begin(), columns.end(), column) != columns.end()) return;
-  const std::string near = nearest_word(column, columns);
-  throw InvalidInput(fmt::format("{} = {}: unknown column{} (columns: {})", key, q(column),
-                                 near.empty() ? "" : fmt::format("; did you mean \"{}\"?", near),
-                                 fmt::join(columns, ", ")));
-}
-
 void validate_options(const integrate::Options& o) {
   try {
     o.validate("integrator");
@@ -759,9 +751,7 @@ void LumpedScenario::validate() const {
   const contact::Bench bench_object(model, bench);
   validate_options(integrator);
   const std::vector<std::string> columns = bench_object.column_names();
-  check_column("output.plot_x", output.plot_x, columns);
-  for (std::size_t i = 0; i < output.plot_y.size(); ++i)
-    check_column(fmt::format("output.plot_y[{}]", i), output.plot_y[i], columns);
+  detail::check_plot_columns(output, columns);
   if (sweep && std::find(columns.begin(), columns.end(), sweep->column) != columns.end())
     throw InvalidInput(fmt::format("sweep.column = {}: clashes with an output column of the same name; give "
                                    "sweep.column another name",

@@ -251,17 +251,6 @@ Json parameters_json(const Sc& sc, const contact::ContactModel& model, JsonWrite
   return JsonWriter::write(sc, h, "");
 }
 
-/// [output] plot_x and plot_y name output columns.
-void check_plot_columns(const OutputOptions& o, const std::vector<std::string>& columns) {
-  const auto check = [&](const std::string& key, const std::string& c) {
-    if (std::find(columns.begin(), columns.end(), c) == columns.end())
-      throw InvalidInput(
-          fmt::format("{} = {}: unknown column (columns: {})", key, json_quote(c), fmt::join(columns, ", ")));
-  };
-  check("output.plot_x", o.plot_x);
-  for (std::size_t i = 0; i < o.plot_y.size(); ++i) check(fmt::format("output.plot_y[{}]", i), o.plot_y[i]);
-}
-
 }  // namespace
 
 PatchMapScenario parse_patch_steady_map_string(std::string_view toml, std::string_view name,
@@ -311,7 +300,7 @@ PatchMapScenario parse_patch_steady_map_string(std::string_view toml, std::strin
                        "and cases)");
   check_points(sc, model, geometry);  // every operating point (shared with validate())
   const std::vector<std::string> columns = sc.column_names();
-  check_plot_columns(sc.output, columns);
+  detail::check_plot_columns(sc.output, columns);
   // [sweep]: the lumped syntax (parameter, values, column), applied by key path (patch_steady_map_cases).
   if (auto sweep = detail::read_key_path_sweep(Section(&table, ""), columns)) {
     if (sc.case_axis())
@@ -547,7 +536,7 @@ PatchTransientScenario parse_patch_transient_string(std::string_view toml, std::
   sc.input_form.time_outputs = root.table("time").integer("outputs").value_or(0);
   sc.input_form.time_output_dt_given = root.table("time").has("output_dt_s");
   check_times(sc, model, geometry);  // every output time and signal breakpoint (shared with validate())
-  check_plot_columns(sc.output, PatchTransientScenario::column_names());
+  detail::check_plot_columns(sc.output, PatchTransientScenario::column_names());
   sc.sweep = detail::read_key_path_sweep(Section(&table, ""), PatchTransientScenario::column_names());
   return sc;
 }

@@ -14,7 +14,8 @@
 //      nearest valid key (Section::check_keys, the messages of the hand-written readers). With a `forms`
 //      hook the valid keys are those of every form of the table (isotropic and anisotropic friction).
 //   3. values: every applying field present is read with its type checked and its Range checked
-//      (Range::check, with the full dotted key path the user wrote); absent fields keep their default,
+//      (Range::check, with the full dotted key path the user wrote; a number or integer with a `check` hook
+//      calls it instead, vectors and matrices have none); absent fields keep their default,
 //      and a field whose default_value is "required" is "missing key \"<path>\" (required: <text>)",
 //      <text> from the `required` hook or else the field's doc (", <unit>" unless the unit is "-" or a
 //      "(...)" placeholder). Declared fields (a TOML form that differs from the storage) call their
@@ -23,11 +24,13 @@
 //      an absent sub-table is walked as an empty one (its required keys are then "missing"), unless it is
 //      in `skip`. A signal (Type::signal) is a number (a constant: read as {type = "constant", value = x})
 //      or a table walked by contact::Signal's serialize().
-// Hooks are found by the full dotted path of the field or table ("law.mu", "bench.input"), else by its
-// bare key ("mu", "times").
+// Hooks are found by the full dotted path of the field or table ("law.mu", "bench.input"); `declared` and
+// `required` hooks also by the field's bare key ("mu", "times").
 #include <fmt/format.h>
 #include <toml++/toml.h>
 
+#include <algorithm>
+#include <cstdint>
 #include <functional>
 #include <limits>
 #include <map>
@@ -136,10 +139,14 @@ class SchemaReader {
     const auto i = *s_.integer(f.key);
     if (const auto* h = find(hooks_->check, s_.key(f.key), {})) (*h)(s_);
     else f.range.check(s_.key(f.key), static_cast<double>(i));
-    if constexpr (sizeof(T) < sizeof(i)) {  // an int whose range is "any"
-      if (i < std::numeric_limits<T>::min() || i > std::numeric_limits<T>::max())
-        throw InvalidInput(fmt::format("{} = {}: must be in [{}, {}]", s_.key(f.key), i,
-                                       std::numeric_limits<T>::min(), std::numeric_limits<T>::max()));
+    if constexpr (sizeof(T) < sizeof(i)) {  // an int beyond its storage (a range "any", or a check hook's key)
+      if (i < std::numeric_limits<T>::min() || i > std::numeric_limits<T>::max()) {
+        // the storage's bounds within the field's range (an index >= 0 says [0, 2147483647])
+        const double lo = std::max<double>(std::numeric_limits<T>::min(), f.range.min());
+        const double hi = std::min<double>(std::numeric_limits<T>::max(), f.range.max());
+        throw InvalidInput(fmt::format("{} = {}: must be in [{}, {}]", s_.key(f.key), i, static_cast<std::int64_t>(lo),
+                                       static_cast<std::int64_t>(hi)));
+      }
     }
     v = static_cast<T>(i);
   }

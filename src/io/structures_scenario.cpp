@@ -87,16 +87,6 @@ auto with_keys(F&& f) {
 // ---------------------------------------------------------------------------------------------
 // [structure]
 
-const Keys kStringKeys = {"type", "density_kg_per_m", "length_m", "wave_speed_m_per_s", "damping_ratio",
-                          "contact_positions_m"};
-const Keys kBeamKeys = {"type", "bending_stiffness_N_m2", "mass_per_length_kg_per_m", "length_m", "damping_ratio",
-                        "contact_positions_m"};
-const Keys kGenericKeys = {"type", "frequencies_rad_per_s", "damping_ratios", "mode_values", "file"};
-const Keys kAllStructureKeys = {"type",          "density_kg_per_m",      "length_m",   "wave_speed_m_per_s",
-                                "damping_ratio", "contact_positions_m",   "bending_stiffness_N_m2",
-                                "mass_per_length_kg_per_m", "frequencies_rad_per_s", "damping_ratios",
-                                "mode_values",   "file"};
-
 /// A modes table: header row, then one row per mode: omega_rad_per_s, damping_ratio, n at each contact.
 /// Read by the shared strict CSV reader; every value is checked here, at its file:line:column, so that
 /// no message names a structure.* key that is not in the scenario.

@@ -14,6 +14,7 @@
 #include "bristle/io/fit_scenario.hpp"
 #include "bristle/io/key_path.hpp"
 #include "bristle/io/patch_scenario.hpp"
+#include "fit_fixtures.hpp"
 #include "support/test_support.hpp"
 
 namespace {
@@ -24,20 +25,9 @@ using bristle::test::TempDir;
 
 const std::string kExamples = std::string(BRISTLE_SOURCE_DIR) + "/examples";
 
-// A LuGre contact driven at a prescribed velocity under 10 N; [bench.input] and the experiments are added.
-const char* const kLumped = R"(name = "sine"
-[law]
-type = "lugre"
-mu_s = 0.6
-mu_d = 0.4
-v_s = 1e-3
-[body1]
-type = "elastic"
-k0 = 1e4
-[bench]
-drive = "velocity"
-normal_load_N = 10.0
-)";
+// A LuGre contact driven at a prescribed velocity under 10 N (fit_fixtures.hpp); [bench.input] and the experiments
+// are added.
+const std::string& kLumped = bristle::test::fit::kLugreVelocityBench;
 
 const char* const kSine = R"([bench.input]
 type = "sine"

@@ -817,16 +817,17 @@ std::string LumpedStudy::summary() const {
 RunResult LumpedStudy::run(const ProgressCallback& progress) const {
   // The generic study (study.hpp) with the lumped cases: the sweep's column and values, each labelled
   // "<column> = <value>" in the progress (the plot's legend comes from the sweep column, as before).
+  // Every case of the study (a LumpedStudy may be built of any cases, swept or not).
   const LumpedScenario& first = cases_.front();
   detail::StudyCases cases;
-  if (first.sweep) {
-    cases.column = first.sweep->column;
-    cases.values.clear();
-    cases.labels.clear();
-    for (const LumpedScenario& sc : cases_) {
-      cases.values.push_back(sc.sweep_value);
-      cases.labels.push_back(fmt::format("{} = {}", sc.sweep->column, format_value(*sc.sweep_value)));
-    }
+  if (first.sweep) cases.column = first.sweep->column;
+  cases.values.clear();
+  cases.labels.clear();
+  for (const LumpedScenario& sc : cases_) {
+    cases.values.push_back(sc.sweep_value);
+    cases.labels.push_back(sc.sweep && sc.sweep_value
+                               ? fmt::format("{} = {}", sc.sweep->column, format_value(*sc.sweep_value))
+                               : std::string());
   }
   struct Solved {
     contact::BenchRun run;

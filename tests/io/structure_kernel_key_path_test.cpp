@@ -229,6 +229,9 @@ TEST(StructureKernelKeyPath, AnIndexBeyondIntIsRefusedWithItsOwnRange) {
   };
   EXPECT_EQ(error("i = 0", "i = 3000000000"), "kernel.i = 3000000000: must be in [0, 2147483647]");
   EXPECT_EQ(error("j = 0", "j = -3000000000"), "kernel.j = -3000000000: must be in [0, 2147483647]");
+  // By key path: the same range.
+  StructureKernelScenario sc = parse(kString);
+  EXPECT_EQ(test::set_error_of(sc, "kernel.i", 3e9, run), "kernel.i = 3000000000: must be in [0, 2147483647]");
 }
 
 TEST(StructureKernelKeyPath, ACantileverTouchesAtItsTipByDefaultAndTheTipFollowsItsLength) {

@@ -334,17 +334,22 @@ TimeSeries fit_series(const std::vector<E>& experiments, const fit::Result& resu
   for (std::size_t e = 0; e < experiments.size(); ++e) {
     const std::vector<double>& xs = x(experiments[e]);
     const TimeSeries& model = result.experiments[e].series;
+    // The model's columns, looked up by name once per experiment (not per row).
+    std::vector<const std::vector<double>*> fitted, more;
+    for (const fit::Target& t : experiments[e].targets) fitted.push_back(&model.column(t.output));
+    for (const std::string& c : extra) more.push_back(&model.column(c));
+    std::vector<double> row;
     for (std::size_t i = 0; i < xs.size(); ++i) {
-      std::vector<double> row;
+      row.clear();
       if (several) row.push_back(static_cast<double>(e));
       row.push_back(xs[i]);
-      for (const fit::Target& t : experiments[e].targets) {
-        const double y = model.column(t.output)[i];
-        row.push_back(t.values[i]);
+      for (std::size_t k = 0; k < fitted.size(); ++k) {
+        const double measured = experiments[e].targets[k].values[i], y = (*fitted[k])[i];
+        row.push_back(measured);
         row.push_back(y);
-        row.push_back(y - t.values[i]);
+        row.push_back(y - measured);
       }
-      for (const std::string& c : extra) row.push_back(model.column(c)[i]);
+      for (const auto* c : more) row.push_back((*c)[i]);
       series.add_row(row);
     }
   }

@@ -473,10 +473,7 @@ LumpedScenario parse_case(const toml::table& table, std::string_view default_nam
   // The root's own keys; its tables are read one by one below (the readers shared with the other kinds).
   ReaderHooks h;
   h.skip = {"law", "body1", "body2", "pair", "bench", "time", "integrator", "initial", "sweep", "output"};
-  h.declared["kind"] = [](const Section& r) {
-    if (const auto kind = r.string("kind"); kind && *kind != "lumped")
-      throw InvalidInput(fmt::format("kind = {}: this parser reads kind = \"lumped\"", q(*kind)));
-  };
+  detail::add_kind_hook(h, "lumped");
   SchemaReader(root, h).read(sc);
   if (!root.has("name")) sc.name = std::string(default_name);
   detail::validate_name(root.has("name") ? "name" : "name (the file stem)", sc.name);

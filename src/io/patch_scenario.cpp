@@ -199,19 +199,10 @@ template <class Sc>
 contact::ContactModel read_patch_scenario(const toml::table& table, Sc& sc, std::string_view kind,
                                           std::string_view name, ReaderHooks& h) {
   const Section root(&table, "");
-  h.declared["kind"] = [kind](const Section& r) {
-    if (const auto k = r.string("kind"); k && *k != kind)
-      throw InvalidInput(fmt::format("kind = {}: this parser reads kind = {}", json_quote(*k), json_quote(kind)));
-  };
+  detail::add_scenario_hooks(h, sc, kind);
   h.declared["kinematics.mode"] = [](const Section& k) {
     if (const auto mode = k.string("mode"); mode && *mode != "rolling")
       throw InvalidInput(fmt::format("{} = {}: unknown mode (valid: rolling)", k.key("mode"), json_quote(*mode)));
-  };
-  h.declared["output.plot_y"] = [&sc](const Section& o) {
-    if (const auto ys = o.strings("plot_y", true)) {
-      if (ys->empty()) throw InvalidInput("output.plot_y = []: must name at least one column");
-      sc.output.plot_y = *ys;
-    }
   };
   h.skip = {"law", "body1", "body2", "pair", "patch", "transient", "kinematics", "load", "time", "sweep", "output"};
   SchemaReader(root, h).read(sc);

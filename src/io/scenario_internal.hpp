@@ -56,6 +56,10 @@ std::vector<std::string> schema_keys(const T& p, std::string_view table = {}, st
   return out;
 }
 
+/// Whether `name` can be a CSV column of the output: not empty, no comma, quote or control character (the header row
+/// is written unquoted).
+bool csv_column_name(std::string_view name);
+
 /// [output] plot_x and plot_y name columns of `columns` ("output.plot_y[1] = \"x\": unknown column; did you mean ...").
 void check_plot_columns(const OutputOptions& output, const std::vector<std::string>& columns);
 

@@ -228,20 +228,30 @@ class SchemaReader {
 /// A whole scenario read by one walk of its serialize() with `h` (the directional and structure kinds): kind must be
 /// `kind`, name defaults to the file stem (validate_name), output.title to the name, output.plot_y lists a column;
 /// [sweep] is left to read_key_path_sweep (after the kind's checks).
-template <class Sc>
-void read_scenario(const Section& root, Sc& sc, std::string_view kind, std::string_view name,
-                   const ScenarioSource& source, ReaderHooks& h) {
-  sc.source = source;
+/// The hook of the root's `kind` every reader shares: it must be `kind` (the dispatcher chose this reader by it).
+inline void add_kind_hook(ReaderHooks& h, std::string_view kind) {
   h.declared["kind"] = [kind](const Section& r) {
     if (const auto k = r.string("kind"); k && *k != kind)
       throw InvalidInput(fmt::format("kind = {}: this parser reads kind = {}", json_quote(*k), json_quote(kind)));
   };
+}
+/// add_kind_hook, and output.plot_y: when given, at least one column (else the kind's default stays).
+template <class Sc>
+void add_scenario_hooks(ReaderHooks& h, Sc& sc, std::string_view kind) {
+  add_kind_hook(h, kind);
   h.declared["output.plot_y"] = [&sc](const Section& o) {
     if (const auto ys = o.strings("plot_y", true)) {
       if (ys->empty()) throw InvalidInput("output.plot_y = []: must name at least one column");
       sc.output.plot_y = *ys;
     }
   };
+}
+
+template <class Sc>
+void read_scenario(const Section& root, Sc& sc, std::string_view kind, std::string_view name,
+                   const ScenarioSource& source, ReaderHooks& h) {
+  sc.source = source;
+  add_scenario_hooks(h, sc, kind);
   h.skip.emplace_back("sweep");
   SchemaReader(root, h).read(sc);
   if (!root.has("name")) sc.name = std::string(name);

@@ -279,9 +279,7 @@ StructureKernelScenario parse_kernel(const Section& root, std::string_view name,
     if (sc.columns.empty()) throw InvalidInput("kernel.columns = []: must name at least one column");
     for (std::size_t c = 0; c < sc.columns.size(); ++c) {
       const std::string& col = sc.columns[c];
-      bool ok = !col.empty() && col != "tau_s";
-      for (const char ch : col)
-        if (ch == ',' || ch == '"' || static_cast<unsigned char>(ch) < 0x20) ok = false;
+      bool ok = detail::csv_column_name(col) && col != "tau_s";
       for (std::size_t d = 0; d < c; ++d) ok = ok && sc.columns[d] != col;
       if (!ok)
         throw InvalidInput(fmt::format("kernel.columns[{}] = {}: must be a new CSV column name (not empty, not "

@@ -44,46 +44,25 @@ constexpr double kMaxLoopCycles = 10'000;
 // Wiggles the eps-systems of a loop or crawler resolve, summed over the eps values (check_epsilon).
 constexpr double kMaxWiggles = 1e5;
 
-std::string q(std::string_view s) { return json_quote(s); }
-
-using detail::suggestion;
-
 // ---------------------------------------------------------------------------------------------
 // The readers: each kind's serialize() walked by the schema reader (schema_reader.hpp). The hooks are what the
 // schema does not state (list and file forms, message texts); the library's validate() checks each table after
 // the walk, with the profile and the mechanism (their messages name the paper's equations).
 
 using detail::ReaderHooks;
-using detail::SchemaReader;
 using detail::JsonWriter;
 
-/// Every key of `p`'s table (known keys, for "does not apply" messages).
-template <class T>
-Keys keys_of(const T& p) {
-  schema::KeyTable table;
-  serialize(table, p);
-  Keys keys;
-  for (const schema::KeyRow& row : table.rows()) keys.push_back(row.path);
-  return keys;
-}
-
-/// The root (kind, name, description), [profile] and [output] of every kind, then the kind's tables with `h`;
-/// validates the profile.
+/// The kind's walk (detail::read_scenario) with `h` and the hooks of [profile]; validates the profile.
 template <class Sc>
 void read_directional(const Section& root, Sc& sc, std::string_view kind, std::string_view name,
                       const ScenarioSource& source, ReaderHooks& h) {
-  sc.source = source;
-  h.declared["kind"] = [kind](const Section& r) {
-    if (const auto k = r.string("kind"); k && *k != kind)
-      throw InvalidInput(fmt::format("kind = {}: this parser reads kind = {}", q(*k), q(kind)));
-  };
   // A table profile: inline x and w, or a CSV file with x_column and w_column.
   h.before["profile"] = [&sc](const Section& p) {
     if (sc.profile.kind != dir::ProfileKind::table) return;
     if (p.has("file"))
-      p.check_keys({"kind", "file", "x_column", "w_column"}, keys_of(sc.profile), "profile.file (a CSV table)");
+      p.check_keys({"kind", "file", "x_column", "w_column"}, detail::schema_keys(sc.profile), "profile.file (a CSV table)");
     else
-      p.check_keys({"kind", "x", "w"}, keys_of(sc.profile), "profile.kind = \"table\" (or give profile.file)");
+      p.check_keys({"kind", "x", "w"}, detail::schema_keys(sc.profile), "profile.kind = \"table\" (or give profile.file)");
   };
   h.declared["profile.cos"] = [&sc](const Section& p) {
     sc.profile.cos_coefficients = p.numbers("cos", true).value_or(std::vector<double>{});
@@ -94,10 +73,8 @@ void read_directional(const Section& root, Sc& sc, std::string_view kind, std::s
   h.declared["profile.file"] = [&sc](const Section& p) {
     if (!p.has("file")) return;
     sc.profile_file = *p.string("file");
-    const auto path = std::filesystem::path(sc.profile_file).is_absolute() ? std::filesystem::path(sc.profile_file)
-                                                                           : sc.source.directory / sc.profile_file;
-    const auto table =
-        detail::read_csv_table("profile", sc.profile_file, path, p.string("x_column"), p.string("w_column"));
+    const auto table = detail::read_csv_table("profile", sc.profile_file, sc.source.resolve(sc.profile_file),
+                                              p.string("x_column"), p.string("w_column"));
     sc.profile.x = table.times;
     sc.profile.w = table.values;
   };
@@ -111,17 +88,7 @@ void read_directional(const Section& root, Sc& sc, std::string_view kind, std::s
     if (!p.has("w")) p.missing("w", "the heights w(x_i), w_n = w_0");
     sc.profile.w = *p.numbers("w");
   };
-  h.declared["output.plot_y"] = [&sc](const Section& o) {
-    if (const auto ys = o.strings("plot_y", true)) {
-      if (ys->empty()) throw InvalidInput("output.plot_y = []: must name at least one column");
-      sc.output.plot_y = *ys;
-    }
-  };
-  h.skip.emplace_back("sweep");  // read by detail::read_key_path_sweep, after the kind's checks
-  SchemaReader(root, h).read(sc);
-  if (!root.has("name")) sc.name = std::string(name);
-  detail::validate_name(root.has("name") ? "name" : "name (the file stem)", sc.name);
-  if (!root.table("output").has("title")) sc.output.title = sc.name;
+  detail::read_scenario(root, sc, kind, name, source, h);
   sc.profile.validate("profile");
 }
 
@@ -153,17 +120,6 @@ void check_epsilon(const EpsilonList& e, const dir::Mechanism& mechanism, double
         "epsilon.values_m = [{}]: the eps-systems would resolve {:.3g} wiggles ({} = {:.6g} m, over each eps, "
         "summed): at most {} (Limits in docs/scenarios.md; a larger eps or fewer cycles)",
         fmt::join(e.values_m, ", "), wiggles, path_text, path_m, format_value(kMaxWiggles)));
-}
-
-/// [output] plot_x and plot_y name output columns.
-void check_columns(const OutputOptions& o, const Keys& columns) {
-  const auto check = [&](const std::string& key, const std::string& column) {
-    if (std::find(columns.begin(), columns.end(), column) != columns.end()) return;
-    throw InvalidInput(fmt::format("{} = {}: unknown column{} (columns: {})", key, q(column),
-                                   suggestion(column, columns), fmt::join(columns, ", ")));
-  };
-  check("output.plot_x", o.plot_x);
-  for (std::size_t i = 0; i < o.plot_y.size(); ++i) check(fmt::format("output.plot_y[{}]", i), o.plot_y[i]);
 }
 
 // ---- The JSON echo of the parameters as used, from the same walk (schema_json.hpp)
@@ -249,13 +205,6 @@ std::string mechanism_summary(const dir::Mechanism& m) {
 /// A key path without its index ("crawler.feet[0]" -> "crawler.feet").
 std::string_view split_key(std::string_view key) { return key.substr(0, key.find('[')); }
 
-/// A swept report's note, "sweep" and "cases" (detail::report_sweep); nothing without a [sweep].
-void add_sweep_report(Json& r, const std::optional<Sweep>& sweep, const Json& entries) {
-  if (!sweep) return;
-  r["note"] = "parameters are those of the file; each case sets the swept key to its value";
-  detail::report_sweep(r, sweep, &entries);
-}
-
 std::string case_label(double eps) { return eps == 0.0 ? "limit" : fmt::format("eps = {} m", format_value(eps)); }
 
 /// The cases of the loop and crawler kinds: one per eps (epsilon_m; 0 for the limit), each labelled.
@@ -270,12 +219,6 @@ detail::StudyCases epsilon_cases(const EpsilonList& e) {
   return cases;
 }
 
-template <class Parse>
-auto parse_text(std::string_view toml, std::string_view name, const ScenarioSource& source, Parse&& parse) {
-  const toml::table root = detail::parse_toml(toml, source.display_name());
-  return parse(Section(&root, ""), name, source);
-}
-
 // ---------------------------------------------------------------------------------------------
 // directional_coefficients
 
@@ -285,7 +228,7 @@ DirectionalCoefficientsScenario parse_coefficients(const Section& root, std::str
   sc.output.plot_y = {"mu_plus", "mu_minus"};
   ReaderHooks h;
   h.before["mechanism"] = [&sc](const Section& m) {
-    m.check_keys({"kind"}, keys_of(sc.mechanism),
+    m.check_keys({"kind"}, detail::schema_keys(sc.mechanism),
                  "kind = \"directional_coefficients\" (mu_+- depend only on the slant and the surface)");
   };
   h.before["output"] = [&sc](const Section&) { sc.output.plot_x = sc.angle_column(); };
@@ -365,7 +308,7 @@ void validate(DirectionalCoefficientsScenario& sc) {
   if (!(sc.from_rad < sc.to_rad))
     throw InvalidInput(fmt::format("range.to_rad = {}: must be > range.from_rad = {}", format_value(sc.to_rad),
                                    format_value(sc.from_rad)));
-  check_columns(sc.output, {sc.angle_column(), "mu_plus", "mu_minus"});
+  detail::check_plot_columns(sc.output, {sc.angle_column(), "mu_plus", "mu_minus"});
 }
 
 std::pair<double, double> DirectionalCoefficientsScenario::admissible() const {
@@ -438,7 +381,7 @@ RunResult DirectionalCoefficientsStudy::run(const ProgressCallback& progress) co
   Keys columns = run.result.cases.front().series.names;  // the CSV's, as the loop and crawler list them
   if (sc_.sweep) columns.insert(columns.begin(), sc_.sweep->column);
   r["columns"] = Json(columns);
-  add_sweep_report(r, sc_.sweep, run.entries);
+  detail::report_swept(r, sc_.sweep, run.entries);
   return std::move(run.result);
 }
 
@@ -501,7 +444,7 @@ void validate(const DirectionalLoopScenario& sc) {
   sc.driver();  // validates start, amplitude, period and cycles with the drive.* keys
   check_epsilon(sc.epsilon, mechanism, loop_path_m(sc), "the drive's path 4 drive.amplitude_m drive.cycles");
   sc.integrator.validate("integrator");
-  check_columns(sc.output, kLoopColumns);
+  detail::check_plot_columns(sc.output, kLoopColumns);
 }
 
 DirectionalLoopStudy::DirectionalLoopStudy(DirectionalLoopScenario scenario)
@@ -609,11 +552,8 @@ RunResult DirectionalLoopStudy::run(const ProgressCallback& progress) const {
   Keys columns{"epsilon_m", "t_s", "q_m", "u_m", "p_m", "angle_rad", "F_N", "D_J"};
   if (swept) columns.insert(columns.begin(), sc_.sweep->column);
   r["columns"] = Json(columns);
-  if (swept) {
-    add_sweep_report(r, sc_.sweep, run.entries);
-  } else {
-    r["cases"] = std::move(run.entries);
-  }
+  detail::report_swept(r, sc_.sweep, run.entries);
+  if (!swept) r["cases"] = std::move(run.entries);
   return std::move(run.result);
 }
 
@@ -658,7 +598,7 @@ void validate(const DirectionalCrawlerScenario& sc) {
   sc.crawler.validate("crawler");
   check_epsilon(sc.epsilon, mechanism, 2.0 * sc.crawler.feet * sc.crawler.stroke_m * sc.cycles,
                 "the feet's path 2 crawler.feet crawler.stroke_m run.cycles");
-  check_columns(sc.output, crawler_columns(sc.crawler.feet));
+  detail::check_plot_columns(sc.output, crawler_columns(sc.crawler.feet));
 }
 
 DirectionalCrawlerStudy::DirectionalCrawlerStudy(DirectionalCrawlerScenario scenario)
@@ -754,11 +694,8 @@ RunResult DirectionalCrawlerStudy::run(const ProgressCallback& progress) const {
   for (const auto& name : crawler_columns(cr.feet)) columns.push_back(name);
   if (swept) columns.insert(columns.begin(), sc_.sweep->column);
   r["columns"] = Json(columns);
-  if (swept) {
-    add_sweep_report(r, sc_.sweep, run.entries);
-  } else {
-    r["cases"] = std::move(run.entries);
-  }
+  detail::report_swept(r, sc_.sweep, run.entries);
+  if (!swept) r["cases"] = std::move(run.entries);
   return std::move(run.result);
 }
 
@@ -767,32 +704,32 @@ RunResult DirectionalCrawlerStudy::run(const ProgressCallback& progress) const {
 
 DirectionalCoefficientsScenario parse_directional_coefficients_string(std::string_view toml, std::string_view name,
                                                                       const std::filesystem::path& directory) {
-  return parse_text(toml, name, ScenarioSource::of_text(directory), parse_coefficients);
+  return detail::parse_text(toml, name, ScenarioSource::of_text(directory), parse_coefficients);
 }
 
 DirectionalLoopScenario parse_directional_loop_string(std::string_view toml, std::string_view name,
                                                       const std::filesystem::path& directory) {
-  return parse_text(toml, name, ScenarioSource::of_text(directory), parse_loop);
+  return detail::parse_text(toml, name, ScenarioSource::of_text(directory), parse_loop);
 }
 
 DirectionalCrawlerScenario parse_directional_crawler_string(std::string_view toml, std::string_view name,
                                                             const std::filesystem::path& directory) {
-  return parse_text(toml, name, ScenarioSource::of_text(directory), parse_crawler);
+  return detail::parse_text(toml, name, ScenarioSource::of_text(directory), parse_crawler);
 }
 
 std::unique_ptr<Scenario> parse_directional_coefficients_scenario(std::string_view toml, std::string_view name,
                                                                   const ScenarioSource& source) {
-  return std::make_unique<DirectionalCoefficientsStudy>(parse_text(toml, name, source, parse_coefficients));
+  return std::make_unique<DirectionalCoefficientsStudy>(detail::parse_text(toml, name, source, parse_coefficients));
 }
 
 std::unique_ptr<Scenario> parse_directional_loop_scenario(std::string_view toml, std::string_view name,
                                                           const ScenarioSource& source) {
-  return std::make_unique<DirectionalLoopStudy>(parse_text(toml, name, source, parse_loop));
+  return std::make_unique<DirectionalLoopStudy>(detail::parse_text(toml, name, source, parse_loop));
 }
 
 std::unique_ptr<Scenario> parse_directional_crawler_scenario(std::string_view toml, std::string_view name,
                                                              const ScenarioSource& source) {
-  return std::make_unique<DirectionalCrawlerStudy>(parse_text(toml, name, source, parse_crawler));
+  return std::make_unique<DirectionalCrawlerStudy>(detail::parse_text(toml, name, source, parse_crawler));
 }
 
 }  // namespace bristle::io

@@ -1,23 +1,370 @@
 #pragma once
-// Private to src/io: the pieces of the lumped [fit] reader (fit_scenario.cpp) that the readers of the other kinds'
-// [fit] tables share (fit_map_scenario.cpp).
-#include <map>
+// Private to src/io: the one [fit] reader and report writer that every kind shares (fit_scenario.cpp: lumped and
+// model comparison; fit_map_scenario.cpp: the patch, line and structure kinds).
+//
+// An experiment's scenario (fit_scenario below) comes from one of two routes:
+// - by key path (the usual one): the file without [fit] is parsed (written with only what no key path sets: a
+//   `set` value that is not a number, a steady map's grid axis), then the experiment's numeric `set` and its window
+//   are applied with set_number (the reader's checks) and the kind's whole-scenario checks run. A time-series kind
+//   keeps the first such parse and copies it for every later experiment whose `set` is all numbers.
+// - by the TOML, when the first refuses the experiment: every `set` value and the window written into the file,
+//   parsed as a whole. A file valid only with its `set` (a required key given only there, a list or signal set to
+//   a number) is read this way, and a bad experiment gets the reader's message about the scenario as written.
+// The TOML of each experiment (`set` and window written in) is kept as the base of <name>_fitted.toml, an output.
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "bristle/core/error.hpp"
 #include "bristle/fit/fit.hpp"
+#include "bristle/io/json.hpp"
+#include "bristle/io/key_path.hpp"
+#include "bristle/io/scenario.hpp"
+#include "csv_table.hpp"
 #include "toml_reader.hpp"
 
 namespace bristle::io::detail {
 
-/// [fit.parameters] of `root` (key path = { initial, min, max[, scale] }; quoted or nested keys), with the
-/// lumped reader's messages; `initial` receives each given start value (nullopt: the scenario's value). Also
-/// refuses a key path that names a non-numeric value of the file.
-void read_fit_parameters(const toml::table& root, std::vector<fit::ParameterSpec>& out,
-                         std::vector<std::optional<double>>& initial);
+inline std::string q(std::string_view s) { return json_quote(s); }
+
+/// The text of a scenario file, with the limits of every scenario file (a regular file of at most 4 MiB).
+std::string read_fit_text(const std::filesystem::path& path);
+
+/// load_<kind>_fit_scenario and parse_<kind>_fit_string of a reader `parse(root, name, source)`.
+template <class F>
+auto load_with(const std::filesystem::path& path, F parse) {
+  const ScenarioSource source = ScenarioSource::of_file(path);
+  return parse(parse_toml(read_fit_text(path), source.display_name()), path.stem().string(), source);
+}
+template <class F>
+auto parse_with(std::string_view toml, std::string_view name, const std::filesystem::path& directory, F parse) {
+  const ScenarioSource source = ScenarioSource::of_text(directory);
+  return parse(parse_toml(toml, source.display_name()), name, source);
+}
+
+/// What a kind's [fit] takes, and the words of its messages.
+struct FitRules {
+  std::string kind;                          // "lumped", "patch_steady_map", ...
+  std::vector<std::string> keys;             // the [fit] keys it takes
+  std::vector<std::string> refused;          // [fit] keys of other kinds, refused by name
+  std::string refused_why;                   // after "fit.<key>: does not apply to kind = \"<kind>\""
+  std::vector<std::string> experiment_keys;  // of a [[fit.experiment]]
+  std::string fit_doc;                       // "data, targets and parameters"
+  std::string targets_doc;                   // "model output column = data column, e.g. F_N = \"F_N\""
+  std::string parameters_doc;                // an example after "key path = { initial, min, max[, scale] }"
+  std::string experiment_doc;                // what [[fit.experiment]] tables hold
+  std::vector<std::string> outputs;          // the columns a target may name (empty: not checked here)
+};
+
+struct FitTarget {
+  std::string output, column, key;  // key: names the data column in messages
+  double weight = 1.0;
+};
+
+/// [fit] as every kind reads it: options, targets, parameters, the experiments' tables.
+struct FitTable {
+  Section top, f;
+  std::string name;
+  fit::Options options;
+  std::vector<FitTarget> targets;
+  std::vector<fit::ParameterSpec> parameters;
+  std::vector<std::optional<double>> initial;   // per parameter: its given start (nullopt: the scenario's value)
+  std::vector<const toml::table*> experiments;  // [[fit.experiment]]; one nullptr: [fit] itself is the one
+  toml::table base;                             // the scenario: the file without [fit]
+};
+FitTable read_fit_table(const toml::table& root, std::string_view name, const FitRules& rules);
+
+/// One experiment: [[fit.experiment]] i (or [fit]), its data file, label and `set`.
+struct FitExperiment {
+  Section ex;  // where its own keys are (time_column, window_s, ... fall back to [fit])
+  bool own = false;
+  std::string data, data_key, label;
+  std::filesystem::path path;  // of the data file
+  std::vector<std::pair<std::string, const toml::node*>> set;  // key path, value
+  const Section& from(const FitTable& t, std::string_view key) const { return ex.has(key) ? ex : t.f; }
+};
+FitExperiment read_fit_experiment(const FitTable& t, std::size_t i, const FitRules& rules,
+                                  const ScenarioSource& source);
+
+/// window_s of `s` as [start, end] (start < end), if given.
+std::optional<std::pair<double, double>> read_window(const Section& s);
+
+/// The data file of an experiment: the CSV, the index of column `x` (nullopt: the first; `x_key` names it) and of
+/// each target's column. Messages name the key and path:line.
+struct FitData {
+  std::string where;  // data = "file.csv"
+  CsvNumbers csv;
+  std::size_t x = 0;
+  std::vector<std::size_t> targets;
+};
+FitData read_fit_data(const FitTable& t, const FitExperiment& e, const std::optional<std::string>& x,
+                      const std::string& x_key);
+
+/// The samples of a time-series experiment: the time column and each target's column over the window.
+struct FitSamples {
+  std::vector<double> times;
+  std::vector<std::vector<double>> values;  // per target
+};
+/// `validation`: the window is not fitted (no residual count check); `show_window`: a message names the window's
+/// values after its key (lumped).
+FitSamples read_fit_samples(const FitTable& t, const FitExperiment& e,
+                            const std::optional<std::pair<double, double>>& window, const std::string& window_key,
+                            bool validation, bool show_window);
+std::vector<fit::Target> fit_targets(const FitTable& t, const std::vector<std::vector<double>>& values);
+
+/// The scenario TOML of an experiment: the file without [fit], `set` written in (every value, or only those that
+/// are not numbers), then `edit` (its window, its grid axis). A `set` key that cannot be written (through a value
+/// that is not a table) throws set_toml_path's message.
+toml::table fit_toml(const FitTable& t, const FitExperiment& e, const std::function<void(toml::table&)>& edit,
+                     bool numbers_too = true);
+/// The window written into the TOML: a [time] window (keys "time.*") replaces the file's [time] table.
+void set_window_toml(toml::table& table, const std::vector<std::pair<std::string, double>>& window);
 /// Sets `path` (dotted) of `root` to `value`, creating missing tables; `key` names it in messages.
 void set_toml_path(toml::table& root, const std::string& path, const toml::node& value, const std::string& key);
+/// The signal tables' files as absolute paths (the base of <name>_fitted.toml).
+void absolute_table_files(toml::table& table, const std::vector<TableFile>& files);
+/// A fitted value written into the TOML: "a.b" or "a.b[i]" (an element of an array).
+void set_toml_value(toml::table& root, const std::string& key, double value);
 std::string toml_text(const toml::table& table);
+/// `text` (an experiment's TOML) with the fitted values and name = <name>_fitted.
+toml::table fitted_table(const std::string& text, const std::string& name, const fit::Result& result);
+
+/// Sets every (key path, value) by set_number, in an order the checks pass: one refused now is tried again after
+/// the others (mu_s below the old mu_d, a window past the old one); one still refused throws its message.
+template <class Sc>
+void set_numbers(Sc& sc, std::vector<std::pair<std::string, double>> values) {
+  while (!values.empty()) {
+    std::vector<std::pair<std::string, double>> refused;
+    std::optional<InvalidInput> first;
+    for (const auto& [key, value] : values) try {
+        set_number(sc, key, value);
+      } catch (const InvalidInput& error) {
+        if (!first) first = error;
+        refused.emplace_back(key, value);
+      }
+    if (refused.size() == values.size()) throw *first;
+    values = std::move(refused);
+  }
+}
+
+/// Whether a `set` key is one the fit sets from the data (`owned`: a key path, or a table as "time."): the window
+/// or grid axis, written into the TOML after the `set`, replaces it (as on 9eae582), so the key path skips it.
+bool owned_by_fit(std::string_view key, std::string_view owned);
+
+/// The scenario of experiment `e` (the two routes of the head of this file). By key path: the file's, parsed from
+/// fit_toml(t, e, edit, false) (without `reuse`, or when its `set` has a value that is not a number, or the first
+/// time), else a copy of `cached` with `window` set; then its numeric `set` by key path (but for what `owned` names:
+/// the window or grid axis replaces it, owned_by_fit) and `check` (the kind's whole-scenario checks that set_number
+/// does not run). If that throws InvalidInput: parsed from fit_toml(t, e, edit), whose result or message it gives.
+/// A parse error of an own experiment names it ("fit.experiment[1] (with fit.experiment[1].set): ...").
+template <class Sc>
+Sc fit_scenario(const FitTable& t, const FitExperiment& e, std::optional<Sc>& cached, bool reuse,
+                const std::function<void(toml::table&)>& edit,
+                const std::vector<std::pair<std::string, double>>& window, std::string_view owned,
+                const std::function<Sc(const toml::table&)>& parse, const std::function<void(const Sc&)>& check = {}) {
+  std::vector<std::pair<std::string, double>> numbers;
+  bool set_not_number = false;  // a `set` value with no key path (a table's file name): written into the TOML
+  for (const std::pair<std::string, const toml::node*>& kv : e.set)
+    if (owned_by_fit(kv.first, owned))
+      continue;
+    else if (kv.second->is_number())
+      numbers.emplace_back(kv.first, *kv.second->value<double>());
+    else
+      set_not_number = true;
+  try {
+    std::optional<Sc> sc;
+    if (reuse && !set_not_number && cached) {
+      sc = *cached;
+      numbers.insert(numbers.begin(), window.begin(), window.end());
+    } else {
+      sc = parse(fit_toml(t, e, edit, false));
+      if (reuse && !set_not_number) cached = *sc;
+    }
+    set_numbers(*sc, numbers);
+    if (check) check(*sc);
+    return std::move(*sc);
+  } catch (const InvalidInput&) {
+    // By the TOML: what the key path refused may be valid as written (e.g. a list set to a number).
+  }
+  const toml::table table = fit_toml(t, e, edit);
+  try {
+    return parse(table);
+  } catch (const InvalidInput& error) {
+    if (!e.own) throw;
+    throw InvalidInput(fmt::format("{} (with {}.set): {}", e.ex.path(), e.ex.path(), error.what()));
+  }
+}
+
+/// Each parameter's start: as given, else the first experiment's value; then the kind's checks.
+template <class E>
+void finish_fit(FitTable& t, const std::vector<E>& experiments) {
+  for (std::size_t j = 0; j < t.parameters.size(); ++j) {
+    fit::ParameterSpec& p = t.parameters[j];
+    if (t.initial[j]) {
+      p.initial = *t.initial[j];
+    } else {
+      try {
+        p.initial = get_number(experiments.front().scenario, p.key);
+      } catch (const InvalidInput& error) {
+        throw InvalidInput(fmt::format("fit.parameters.{}: {}", json_quote(p.key), error.what()));
+      }
+    }
+  }
+  fit::validate(experiments, t.parameters);
+}
+
+/// What a time-series kind (lumped, patch_transient, structure_stick_slip, line_transient) gives the reader below.
+template <class Sc>
+struct SeriesKind {
+  FitRules rules;
+  std::function<void(FitTable&)> initial_state;  // reads (or refuses) fit.initial_state
+  bool show_window = false;                      // messages give the window's values after its key (lumped)
+  /// The scenario's time grid over the window (the data's times): key path and value.
+  std::function<std::vector<std::pair<std::string, double>>(const std::vector<double>&)> window;
+  std::function<Sc(const toml::table&, const std::string&, const ScenarioSource&)> parse;
+  /// The reader's whole-scenario checks that set_number does not run (lumped: LumpedScenario::validate()).
+  std::function<void(const Sc&)> check;
+  /// Rewrites the scenario's file references in its TOML as absolute paths (the base of <name>_fitted.toml).
+  std::function<void(toml::table&, const Sc&)> absolute_files;
+};
+
+/// The [fit] of a time-series kind: data, time_column, window_s, (validation_window_s: when Out has `validation`),
+/// initial_state, targets, parameters, multi_start, seed, max_iterations, [[fit.experiment]]. Each experiment's
+/// scenario by fit_scenario: by key path a copy of the first parse of the file with its window and `set` (parsed
+/// again for a `set` of a file name), else by the TOML.
+template <class Out, class Sc>
+Out parse_series_fit(const toml::table& root, std::string_view name, const ScenarioSource& source,
+                     const SeriesKind<Sc>& kind) {
+  FitTable t = read_fit_table(root, name, kind.rules);
+  kind.initial_state(t);
+  Out out;
+  if constexpr (requires { out.kind; }) out.kind = kind.rules.kind;
+  out.name = t.name;
+  out.source = source;
+  const auto window_default = read_window(t.f);
+  std::optional<std::pair<double, double>> validation_window;
+  if (t.f.has("validation_window_s")) {
+    const auto w = t.f.numbers("validation_window_s");
+    if (!w || w->size() != 2 || !((*w)[0] < (*w)[1]))
+      throw InvalidInput(fmt::format("fit.validation_window_s = {}: must be [start, end] with start < end (s)",
+                                     format_node(*t.f.node("validation_window_s"))));
+    validation_window = std::make_pair((*w)[0], (*w)[1]);
+  }
+  const std::function<Sc(const toml::table&)> parse = [&](const toml::table& table) {
+    return kind.parse(table, t.name, source);
+  };
+  std::optional<Sc> cached;
+  // Experiment i over its fit window, or (validation) over fit.validation_window_s.
+  const auto build = [&](std::size_t i, bool validation) {
+    const FitExperiment x = read_fit_experiment(t, i, kind.rules, source);
+    const bool own_window = !validation && x.own && x.ex.has("window_s");
+    const FitSamples samples = read_fit_samples(
+        t, x, validation ? validation_window : own_window ? read_window(x.ex) : window_default,
+        validation ? "fit.validation_window_s" : own_window ? x.ex.key("window_s") : "fit.window_s", validation,
+        kind.show_window);
+    const auto window = kind.window(samples.times);
+    const std::string owned = window.front().first.rfind("time.", 0) == 0 ? "time." : window.front().first;
+    const auto edit = [&](toml::table& table) { set_window_toml(table, window); };
+    typename decltype(out.experiments)::value_type e;
+    e.scenario = fit_scenario<Sc>(t, x, cached, true, edit, window, owned, parse, kind.check);
+    e.label = x.label;
+    e.times = samples.times;
+    e.targets = fit_targets(t, samples.values);
+    if (!validation) {
+      toml::table table = fit_toml(t, x, edit);
+      kind.absolute_files(table, e.scenario);
+      out.scenario_toml.push_back(toml_text(table));
+      out.data_files.push_back(x.data);
+    }
+    return e;
+  };
+  for (std::size_t i = 0; i < t.experiments.size(); ++i) out.experiments.push_back(build(i, false));
+  if constexpr (requires { out.validation; })
+    if (validation_window)
+      for (std::size_t i = 0; i < t.experiments.size(); ++i) out.validation.push_back(build(i, true));
+  finish_fit(t, out.experiments);
+  out.parameters = t.parameters;
+  out.options = t.options;
+  return out;
+}
+
+/// Where a report gives fit.initial_state: not at all (steady maps), after best_start (lumped), after bic.
+enum class StateIn { none, head, tail };
+/// The report's part every kind shares: header, result, parameters, correlation, rms, aic, bic.
+Json fit_result_json(std::string_view kind, const std::string& name, const std::string& description,
+                     const ScenarioSource& source, const fit::Options& options, const fit::Result& result,
+                     StateIn state);
+/// The report of a fit: fit_result_json, then "experiments" (label, data, then `fields(experiment, its result,
+/// json)`) and "warnings".
+template <class Out, class F>
+Json fit_report(std::string_view kind, const Out& out, const fit::Result& result, StateIn state, F fields) {
+  Json r = fit_result_json(kind, out.name, out.experiments.front().scenario.description, out.source, out.options,
+                           result, state);
+  Json experiments = Json::array();
+  for (std::size_t i = 0; i < out.experiments.size(); ++i) {
+    Json j = Json::object();
+    j["label"] = out.experiments[i].label;
+    j["data"] = out.data_files[i];
+    fields(out.experiments[i], result.experiments[i], j);
+    experiments.push_back(j);
+  }
+  r["experiments"] = experiments;
+  r["warnings"] = Json(result.warnings);
+  return r;
+}
+
+/// The CSV table of a fit: [experiment,] x, per target <out>_measured, _fitted, _residual, then `extra` model
+/// columns; `x(e)` gives experiment e's x values.
+template <class E, class X>
+TimeSeries fit_series(const std::vector<E>& experiments, const fit::Result& result, const std::string& x_name, X x,
+                      const std::vector<std::string>& extra = {}) {
+  const bool several = experiments.size() > 1;
+  std::vector<std::string> names;
+  if (several) names.push_back("experiment");
+  names.push_back(x_name);
+  for (const fit::Target& t : experiments.front().targets)
+    for (const char* suffix : {"_measured", "_fitted", "_residual"}) names.push_back(t.output + suffix);
+  names.insert(names.end(), extra.begin(), extra.end());
+  TimeSeries series(names);
+  for (std::size_t e = 0; e < experiments.size(); ++e) {
+    const std::vector<double>& xs = x(experiments[e]);
+    const TimeSeries& model = result.experiments[e].series;
+    // The model's columns, looked up by name once per experiment (not per row).
+    std::vector<const std::vector<double>*> fitted, more;
+    for (const fit::Target& t : experiments[e].targets) fitted.push_back(&model.column(t.output));
+    for (const std::string& c : extra) more.push_back(&model.column(c));
+    std::vector<double> row;
+    for (std::size_t i = 0; i < xs.size(); ++i) {
+      row.clear();
+      if (several) row.push_back(static_cast<double>(e));
+      row.push_back(xs[i]);
+      for (std::size_t k = 0; k < fitted.size(); ++k) {
+        const double measured = experiments[e].targets[k].values[i], y = (*fitted[k])[i];
+        row.push_back(measured);
+        row.push_back(y);
+        row.push_back(y - measured);
+      }
+      for (const auto* c : more) row.push_back((*c)[i]);
+      series.add_row(row);
+    }
+  }
+  return series;
+}
+
+/// The plot of a fit: `data` (its CSV table), a panel of `target` measured and fitted against xs[0], one of its
+/// residual, then one of measured and fitted against each further x (column, axis label). `points`: measured
+/// values and residuals as points in the order of x (a map's rows), else lines (a gap between experiments).
+std::function<std::string(const std::filesystem::path&)> fit_plot(
+    const std::string& name, const std::string& target, const TimeSeries& data,
+    const std::vector<std::pair<std::string, std::string>>& xs, bool points, const std::string& size);
+
+/// The outputs of a fit: <name>_fit.csv (`series`), .json (`report`), <name>_fitted.toml (`fitted`).
+RunResult fit_run(const std::string& name, TimeSeries series, const fit::Result& result, Json report,
+                  std::string fitted);
 
 }  // namespace bristle::io::detail

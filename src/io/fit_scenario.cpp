@@ -1,4 +1,5 @@
-// Fit scenarios: [fit] in, the fit's report out (bristle/io/fit_scenario.hpp).
+// Fit scenarios: [fit] in, the fit's report out (bristle/io/fit_scenario.hpp); the [fit] reader and report
+// writer every kind shares (fit_internal.hpp).
 #include "bristle/io/fit_scenario.hpp"
 
 #include <fmt/format.h>
@@ -22,121 +23,15 @@
 namespace bristle::io {
 
 namespace fs = std::filesystem;
+using detail::q;
 using detail::Section;
 
 namespace {
 
-std::string q(std::string_view s) { return json_quote(s); }
-
-// ---- the data file -----------------------------------------------------------------------------------------
-
-/// A column wanted from the data file, and the key that named it (for messages).
-struct WantedColumn {
-  std::string name;
-  std::string key;  // e.g. "fit.targets.F_N"
-};
-
-struct DataTable {
-  std::vector<double> times;
-  std::vector<std::vector<double>> columns;  // one per wanted column
-  std::string time_column;
-};
-
-/// Reads the time column and the wanted columns of a CSV file with a header row. Errors name `data_key`
-/// (e.g. fit.data = "x.csv") and path:line[:column].
-DataTable read_data(const std::string& data_key, const std::string& file, const fs::path& path,
-                    const std::optional<std::string>& time_column, const std::string& time_key,
-                    const std::vector<WantedColumn>& wanted) {
-  const std::string where = fmt::format("{} = {}", data_key, q(file));
-  const std::string shown = path.string();
-  // The one strict reader of every CSV table (regular files within the size limit, distinct column names,
-  // no ragged rows, decimal numbers only: nan, inf, hex and overflow are errors at file:line:column).
-  const detail::CsvNumbers csv = detail::read_csv_numbers(where, path);
-  const std::vector<std::string>& header = csv.header;
-  const auto find = [&](const std::string& name, const std::string& key) {
-    for (std::size_t i = 0; i < header.size(); ++i)
-      if (header[i] == name) return i;
-    const std::string near = detail::suggestion(name, header);
-    throw InvalidInput(fmt::format("{} = {}: {}:{}: no such column{} (header: {})", key, q(name), shown,
-                                   csv.header_line, near, fmt::join(header, ", ")));
-  };
-  DataTable out;
-  const std::size_t it = time_column ? find(*time_column, time_key) : 0;
-  out.time_column = header[it];
-  std::vector<std::size_t> index;
-  for (const WantedColumn& w : wanted) index.push_back(find(w.name, w.key));
-  out.columns.assign(wanted.size(), {});
-  out.times.reserve(csv.rows.size());
-  for (auto& c : out.columns) c.reserve(csv.rows.size());
-  for (std::size_t r = 0; r < csv.rows.size(); ++r) {
-    const std::vector<double>& row = csv.rows[r];
-    if (!out.times.empty() && !(row[it] > out.times.back()))
-      throw InvalidInput(fmt::format("{}: {}:{}:{}: time {} is not greater than the previous time {} (column \"{}\"): "
-                                     "times must be strictly increasing",
-                                     where, shown, csv.row_lines[r], it + 1, format_value(row[it]),
-                                     format_value(out.times.back()), header[it]));
-    out.times.push_back(row[it]);
-    for (std::size_t c = 0; c < index.size(); ++c) out.columns[c].push_back(row[index[c]]);
-  }
-  if (out.times.size() < 2)
-    throw InvalidInput(fmt::format("{}: {} has {} data row(s); at least 2 are needed", where, shown, out.times.size()));
-  return out;
-}
-
-// ---- TOML edits ------------------------------------------------------------------------------------------------
-
-std::vector<std::string> split_path(const std::string& path) {
-  std::vector<std::string> parts;
-  std::size_t start = 0;
-  while (true) {
-    const std::size_t dot = path.find('.', start);
-    parts.push_back(path.substr(start, dot == std::string::npos ? std::string::npos : dot - start));
-    if (dot == std::string::npos) break;
-    start = dot + 1;
-  }
-  return parts;
-}
-
-/// Sets `path` (dotted) of `root` to `value`, creating missing tables; `key` names it in messages.
-void set_path(toml::table& root, const std::string& path, const toml::node& value, const std::string& key) {
-  const std::vector<std::string> parts = split_path(path);
-  toml::table* table = &root;
-  for (std::size_t i = 0; i + 1 < parts.size(); ++i) {
-    if (parts[i].empty()) throw InvalidInput(fmt::format("{}: {} is not a key path", key, q(path)));
-    toml::node* next = table->get(parts[i]);
-    if (!next) {
-      table->insert(parts[i], toml::table{});
-      next = table->get(parts[i]);
-    }
-    if (!next->is_table())
-      throw InvalidInput(fmt::format("{}: {} is not a table in the scenario, so {} cannot be set", key,
-                                     q(fmt::format("{}", fmt::join(parts.begin(), parts.begin() + static_cast<long>(i) + 1, "."))),
-                                     q(path)));
-    table = next->as_table();
-  }
-  if (parts.back().empty()) throw InvalidInput(fmt::format("{}: {} is not a key path", key, q(path)));
-  table->insert_or_assign(parts.back(), value);
-}
-
-std::string toml_text(const toml::table& table) {
-  std::ostringstream out;
-  out << toml::toml_formatter(table);
-  out << '\n';
-  return out.str();
-}
-
-// ---- [fit] ---------------------------------------------------------------------------------------------------
-
-struct TargetSpec {
-  std::string output, column, key;
-  double weight = 1.0;
-};
-
 const std::vector<std::string> kSpecKeys = {"initial", "min", "max", "scale"};
 
-void read_parameters(const toml::table& table, const std::string& prefix, const std::string& path_prefix,
-                     std::vector<fit::ParameterSpec>& out, std::vector<std::optional<double>>& initial,
-                     std::map<std::string, std::string>& seen) {
+void read_parameters(const toml::table& table, const std::string& path_prefix, std::vector<fit::ParameterSpec>& out,
+                     std::vector<std::optional<double>>& initial, std::map<std::string, std::string>& seen) {
   for (auto&& [k, node] : table) {
     const std::string key_path = path_prefix + std::string(k.str());
     const std::string key = fmt::format("fit.parameters.{}", q(key_path));
@@ -148,7 +43,7 @@ void read_parameters(const toml::table& table, const std::string& prefix, const 
     for (const auto& s : kSpecKeys)
       if (spec->contains(s)) is_spec = true;
     if (!is_spec && !spec->empty()) {
-      read_parameters(*spec, prefix, key_path + ".", out, initial, seen);  // law.mu_d = {...} written unquoted
+      read_parameters(*spec, key_path + ".", out, initial, seen);  // law.mu_d = {...} written unquoted
       continue;
     }
     if (seen.count(key_path)) throw InvalidInput(fmt::format("{}: listed twice", key));
@@ -170,16 +65,134 @@ void read_parameters(const toml::table& table, const std::string& prefix, const 
   }
 }
 
-fit::InitialState initial_state_from(const Section& f) {
-  const std::string s = f.string("initial_state").value_or("rest");
-  if (s == "rest") return fit::InitialState::rest;
-  if (s == "match_first_sample") return fit::InitialState::match_first_sample;
-  if (s == "steady") return fit::InitialState::steady;
-  throw InvalidInput(fmt::format("fit.initial_state = {}: must be \"rest\", \"match_first_sample\" or \"steady\"{}",
-                                 q(s), detail::suggestion(s, {"rest", "match_first_sample", "steady"})));
+std::vector<std::string> split_path(const std::string& path) {
+  std::vector<std::string> parts;
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t dot = path.find('.', start);
+    parts.push_back(path.substr(start, dot == std::string::npos ? std::string::npos : dot - start));
+    if (dot == std::string::npos) break;
+    start = dot + 1;
+  }
+  return parts;
 }
 
-std::optional<std::pair<double, double>> read_window(const Section& s) {
+}  // namespace
+
+std::string detail::read_fit_text(const fs::path& path) {
+  return read_input_file(path, kMaxScenarioBytes, "", "scenario ");
+}
+
+// ---- the [fit] reader of every kind (fit_internal.hpp) -----------------------------------------------------------
+
+detail::FitTable detail::read_fit_table(const toml::table& root, std::string_view name, const FitRules& rules) {
+  FitTable t;
+  t.top = Section(&root, "");
+  if (t.top.has("sweep")) throw InvalidInput("[sweep]: a fit scenario cannot have a sweep (fit one case)");
+  t.f = t.top.table("fit");
+  const Section& f = t.f;
+  if (!f.present())
+    throw InvalidInput(fmt::format("missing table [fit] (what to fit: {}; docs/fitting.md)", rules.fit_doc));
+  for (const std::string& k : rules.refused)
+    if (f.has(k))
+      throw InvalidInput(fmt::format("fit.{}: does not apply to kind = {}{}", k, q(rules.kind), rules.refused_why));
+  if (rules.kind != "lumped" && f.has("model"))
+    throw InvalidInput(fmt::format("fit.model: model comparison reads kind = \"lumped\" only, not {}", q(rules.kind)));
+  f.check_keys(rules.keys);
+  t.name = t.top.string("name").value_or(std::string(name));
+  if (const auto n = f.integer("multi_start")) {
+    if (*n < 1 || *n > 1000) throw InvalidInput(fmt::format("fit.multi_start = {}: must be in 1..1000", *n));
+    t.options.multi_start = static_cast<int>(*n);
+  }
+  if (const auto n = f.integer("seed")) {
+    if (*n < 0) throw InvalidInput(fmt::format("fit.seed = {}: must be >= 0", *n));
+    t.options.seed = static_cast<unsigned>(*n);
+  }
+  if (const auto n = f.integer("max_iterations")) {
+    if (*n < 1 || *n > 100000) throw InvalidInput(fmt::format("fit.max_iterations = {}: must be in 1..100000", *n));
+    t.options.max_iterations = static_cast<int>(*n);
+  }
+
+  const Section targets = f.table("targets");
+  if (!targets.present() || targets.keys().empty())
+    throw InvalidInput(fmt::format("missing table [fit.targets] ({})", rules.targets_doc));
+  for (const std::string& output : targets.keys()) {
+    FitTarget target{output, "", targets.key(output)};
+    const toml::node* n = targets.node(output);
+    if (const auto s = n->value<std::string>()) {
+      target.column = *s;
+    } else if (n->is_table()) {
+      const Section ts = targets.table(output);
+      ts.check_keys({"column", "weight"});
+      target.column = ts.required_string("column", "the data column compared with this output");
+      target.weight = ts.number_or("weight", 1.0);
+      if (!(target.weight > 0.0))
+        throw InvalidInput(fmt::format("{} = {}: must be > 0", ts.key("weight"), format_value(target.weight)));
+      target.key = ts.key("column");
+    } else {
+      targets.wrong_type(output, "a data column name, or { column = \"...\", weight = w }");
+    }
+    const std::vector<std::string>& outs = rules.outputs;
+    if (!outs.empty() && std::find(outs.begin(), outs.end(), output) == outs.end())
+      throw InvalidInput(fmt::format("{}: the model does not output a column {} (outputs of {}: {}){}",
+                                     targets.key(output), q(output), rules.kind, fmt::join(outs, ", "),
+                                     detail::suggestion(output, outs)));
+    t.targets.push_back(target);
+  }
+
+  const Section parameters = f.table("parameters");
+  if (!parameters.present() || parameters.keys().empty())
+    throw InvalidInput(fmt::format("missing table [fit.parameters] (key path = {{ initial, min, max[, scale] }}{})",
+                                   rules.parameters_doc));
+  std::map<std::string, std::string> seen;
+  read_parameters(*root["fit"]["parameters"].as_table(), "", t.parameters, t.initial, seen);
+  // A key path that names a non-numeric value of the file (law.type, a signal table) is not a parameter.
+  for (const fit::ParameterSpec& p : t.parameters) {
+    const toml::node* node = &root;
+    for (const std::string& part : split_path(p.key)) {
+      const toml::table* table = node ? node->as_table() : nullptr;
+      node = table ? table->get(part) : nullptr;
+    }
+    if (node && !node->is_number())
+      throw InvalidInput(fmt::format("fit.parameters.{}: not a numeric key: the scenario has {} = {}", q(p.key),
+                                     p.key, detail::format_node(*node)));
+  }
+
+  t.base = root;
+  t.base.erase("fit");
+  if (const toml::node* e = f.node("experiment")) {
+    const toml::array* list = e->as_array();
+    if (!list || list->empty() || !list->is_array_of_tables()) f.wrong_type("experiment", rules.experiment_doc);
+    for (const toml::node& table : *list) t.experiments.push_back(table.as_table());
+  } else {
+    t.experiments.push_back(nullptr);
+  }
+  return t;
+}
+
+detail::FitExperiment detail::read_fit_experiment(const FitTable& t, std::size_t i, const FitRules& rules,
+                                                  const ScenarioSource& source) {
+  FitExperiment e;
+  e.own = t.experiments[i] != nullptr;
+  e.ex = e.own ? Section(t.experiments[i], fmt::format("fit.experiment[{}]", i)) : t.f;
+  if (e.own) e.ex.check_keys(rules.experiment_keys);
+  const Section& data_from = e.from(t, "data");
+  e.data = data_from.required_string("data", "the CSV file of measured data (header row)");
+  e.data_key = data_from.key("data");
+  e.path = fs::path(e.data).is_absolute() ? fs::path(e.data) : source.directory / e.data;
+  e.label = e.own ? Section(t.experiments[i], "").string("label").value_or(e.data) : e.data;
+  if (e.own && e.ex.has("set")) {
+    (void)e.ex.table("set");  // a table, or the reader's message
+    for (auto&& [k, v] : *t.experiments[i]->get("set")->as_table()) e.set.emplace_back(std::string(k.str()), &v);
+  }
+  return e;
+}
+
+bool detail::owned_by_fit(std::string_view key, std::string_view owned) {
+  return key == owned || (owned.back() == '.' && key.substr(0, owned.size()) == owned);
+}
+
+std::optional<std::pair<double, double>> detail::read_window(const Section& s) {
   const auto w = s.numbers("window_s");
   if (!w) return std::nullopt;
   if (w->size() != 2 || !((*w)[0] < (*w)[1]))
@@ -188,275 +201,171 @@ std::optional<std::pair<double, double>> read_window(const Section& s) {
   return std::make_pair((*w)[0], (*w)[1]);
 }
 
-/// The scenario text, with the limits of every scenario file (a regular file of at most 4 MiB).
-std::string read_text(const fs::path& path) {
-  return detail::read_input_file(path, detail::kMaxScenarioBytes, "", "scenario ");
+detail::FitData detail::read_fit_data(const FitTable& t, const FitExperiment& e, const std::optional<std::string>& x,
+                                      const std::string& x_key) {
+  FitData d;
+  d.where = fmt::format("{} = {}", e.data_key, q(e.data));
+  // The one strict reader of every CSV table (regular files within the size limit, distinct column names,
+  // no ragged rows, decimal numbers only: nan, inf, hex and overflow are errors at file:line:column).
+  d.csv = read_csv_numbers(d.where, e.path);
+  const auto column = [&](const std::string& name, const std::string& key) {
+    for (std::size_t i = 0; i < d.csv.header.size(); ++i)
+      if (d.csv.header[i] == name) return i;
+    throw InvalidInput(fmt::format("{} = {}: {}:{}: no such column{} (header: {})", key, q(name), e.path.string(),
+                                   d.csv.header_line, suggestion(name, d.csv.header), fmt::join(d.csv.header, ", ")));
+  };
+  d.x = x ? column(*x, x_key) : 0;
+  for (const FitTarget& target : t.targets) d.targets.push_back(column(target.column, target.key));
+  return d;
 }
 
-FitScenario parse_fit(const toml::table& root, std::string_view name, const ScenarioSource& source) {
-  const Section top(&root, "");
-  if (const auto kind = top.string("kind"); kind && *kind != "lumped")
-    throw InvalidInput(fmt::format("kind = {}: this reader takes kind = \"lumped\" (bristle fit reads \"lumped\" and "
-                                   "\"patch_steady_map\" scenarios so far; model comparison is lumped only)",
-                                   q(*kind)));
-  if (top.has("sweep")) throw InvalidInput("[sweep]: a fit scenario cannot have a sweep (fit one case)");
-  const Section f = top.table("fit");
-  if (!f.present())
-    throw InvalidInput("missing table [fit] (what to fit: data, targets and parameters; docs/fitting.md)");
-  f.check_keys({"data", "time_column", "window_s", "initial_state", "targets", "parameters", "experiment",
-                "multi_start", "seed", "max_iterations", "validation_window_s", "model"});
-
-  FitScenario out;
-  out.name = top.string("name").value_or(std::string(name));
-  out.source = source;
-  out.options.initial_state = initial_state_from(f);
-  if (const auto n = f.integer("multi_start")) {
-    if (*n < 1 || *n > 1000) throw InvalidInput(fmt::format("fit.multi_start = {}: must be in 1..1000", *n));
-    out.options.multi_start = static_cast<int>(*n);
+detail::FitSamples detail::read_fit_samples(const FitTable& t, const FitExperiment& e,
+                                            const std::optional<std::pair<double, double>>& window,
+                                            const std::string& window_key, bool validation, bool show_window) {
+  const Section& time_from = e.from(t, "time_column");
+  const FitData d = read_fit_data(t, e, time_from.string("time_column"), time_from.key("time_column"));
+  const CsvNumbers& csv = d.csv;
+  const std::string& where = d.where;
+  const std::string shown = e.path.string();
+  const std::size_t it = d.x;
+  const std::vector<std::size_t>& index = d.targets;
+  std::vector<double> times;
+  for (std::size_t r = 0; r < csv.rows.size(); ++r) {
+    const double time = csv.rows[r][it];
+    if (!times.empty() && !(time > times.back()))
+      throw InvalidInput(fmt::format("{}: {}:{}:{}: time {} is not greater than the previous time {} (column \"{}\"): "
+                                     "times must be strictly increasing",
+                                     where, shown, csv.row_lines[r], it + 1, format_value(time),
+                                     format_value(times.back()), csv.header[it]));
+    times.push_back(time);
   }
-  if (const auto n = f.integer("seed")) {
-    if (*n < 0) throw InvalidInput(fmt::format("fit.seed = {}: must be >= 0", *n));
-    out.options.seed = static_cast<unsigned>(*n);
+  if (times.size() < 2)
+    throw InvalidInput(fmt::format("{}: {} has {} data row(s); at least 2 are needed", where, shown, times.size()));
+  std::size_t first = 0, last = times.size();  // [first, last)
+  if (window) {
+    if (window->first < times.front() || window->second > times.back())
+      throw InvalidInput(fmt::format("{} = [{}, {}]: outside the data's times [{}, {}] of {}", window_key,
+                                     format_value(window->first), format_value(window->second),
+                                     format_value(times.front()), format_value(times.back()), shown));
+    first = static_cast<std::size_t>(std::lower_bound(times.begin(), times.end(), window->first) - times.begin());
+    last = static_cast<std::size_t>(std::upper_bound(times.begin(), times.end(), window->second) - times.begin());
   }
-  if (const auto n = f.integer("max_iterations")) {
-    if (*n < 1 || *n > 100000) throw InvalidInput(fmt::format("fit.max_iterations = {}: must be in 1..100000", *n));
-    out.options.max_iterations = static_cast<int>(*n);
-  }
-
-  // Targets.
-  const Section targets = f.table("targets");
-  if (!targets.present() || targets.keys().empty())
-    throw InvalidInput("missing table [fit.targets] (model output column = data column, e.g. F_N = \"F_N\")");
-  std::vector<TargetSpec> target_specs;
-  for (const std::string& output : targets.keys()) {
-    TargetSpec t;
-    t.output = output;
-    t.key = targets.key(output);
-    const toml::node* n = targets.node(output);
-    if (const auto s = n->value<std::string>()) {
-      t.column = *s;
-    } else if (n->is_table()) {
-      const Section ts = targets.table(output);
-      ts.check_keys({"column", "weight"});
-      t.column = ts.required_string("column", "the data column compared with this output");
-      t.weight = ts.number_or("weight", 1.0);
-      if (!(t.weight > 0.0))
-        throw InvalidInput(fmt::format("{} = {}: must be > 0", ts.key("weight"), format_value(t.weight)));
-      t.key = ts.key("column");
-    } else {
-      targets.wrong_type(output, "a data column name, or { column = \"...\", weight = w }");
-    }
-    target_specs.push_back(t);
-  }
-
-  // Parameters.
-  const Section parameters = f.table("parameters");
-  if (!parameters.present() || parameters.keys().empty())
-    throw InvalidInput("missing table [fit.parameters] (key path = { initial, min, max[, scale] }, e.g. "
-                       "\"law.mu_d\" = { initial = 0.4, min = 0.05, max = 1.5 })");
-  std::vector<std::optional<double>> initial;
-  std::map<std::string, std::string> seen;
-  read_parameters(*root["fit"]["parameters"].as_table(), "fit.parameters", "", out.parameters, initial, seen);
-
-  // A key path that names a non-numeric value of the file (law.type, a signal table) is not a parameter.
-  for (const fit::ParameterSpec& p : out.parameters) {
-    const toml::node* node = &root;
-    for (const std::string& part : split_path(p.key)) {
-      const toml::table* t = node ? node->as_table() : nullptr;
-      node = t ? t->get(part) : nullptr;
-    }
-    if (node && !node->is_number())
-      throw InvalidInput(fmt::format("fit.parameters.{}: not a numeric key: the scenario has {} = {}", q(p.key),
-                                     p.key, detail::format_node(*node)));
-  }
-
-  // Experiments: [[fit.experiment]], or the one of fit.data.
-  toml::table base = root;
-  base.erase("fit");
-  std::vector<const toml::table*> experiment_tables;
-  if (const toml::node* e = f.node("experiment")) {
-    const toml::array* list = e->as_array();
-    if (!list || list->empty() || !list->is_array_of_tables())
-      f.wrong_type("experiment", "[[fit.experiment]] tables, each with its data (and set, window_s)");
-    for (const toml::node& t : *list) experiment_tables.push_back(t.as_table());
-  } else {
-    experiment_tables.push_back(nullptr);
-  }
-  const auto window_default = read_window(f);
-  std::optional<std::pair<double, double>> validation_window;
-  if (f.has("validation_window_s")) {
-    const auto w = f.numbers("validation_window_s");
-    if (!w || w->size() != 2 || !((*w)[0] < (*w)[1]))
-      throw InvalidInput(fmt::format("fit.validation_window_s = {}: must be [start, end] with start < end (s)",
-                                     detail::format_node(*f.node("validation_window_s"))));
-    validation_window = std::make_pair((*w)[0], (*w)[1]);
-  }
-  // Builds experiment i over its fit window, or (validation) over fit.validation_window_s.
-  const auto build = [&](std::size_t i, bool validation) {
-    const bool own = experiment_tables[i] != nullptr;
-    const Section ex = own ? Section(experiment_tables[i], fmt::format("fit.experiment[{}]", i)) : f;
-    if (own) ex.check_keys({"data", "time_column", "window_s", "set", "label"});
-    const Section data_from = ex.has("data") ? ex : f;
-    const std::string data = data_from.required_string("data", "the CSV file of measured data (header row)");
-    const std::string data_key = data_from.key("data");
-    const Section time_from = ex.has("time_column") ? ex : f;
-    const auto time_column = time_from.string("time_column");
-    const auto window = validation ? validation_window : own && ex.has("window_s") ? read_window(ex) : window_default;
-    const std::string window_key = validation                  ? std::string("fit.validation_window_s")
-                                   : own && ex.has("window_s") ? ex.key("window_s")
-                                                               : std::string("fit.window_s");
-
-    std::vector<WantedColumn> wanted;
-    for (const TargetSpec& t : target_specs) wanted.push_back({t.column, t.key});
-    const fs::path path = fs::path(data).is_absolute() ? fs::path(data) : source.directory / data;
-    const DataTable table = read_data(data_key, data, path, time_column, time_from.key("time_column"), wanted);
-
-    // The window.
-    std::size_t first = 0, last = table.times.size();  // [first, last)
-    if (window) {
-      const double t_lo = table.times.front(), t_hi = table.times.back();
-      if (window->first < t_lo || window->second > t_hi)
-        throw InvalidInput(fmt::format("{} = [{}, {}]: outside the data's times [{}, {}] of {}", window_key,
-                                       format_value(window->first), format_value(window->second), format_value(t_lo),
-                                       format_value(t_hi), path.string()));
-      first = static_cast<std::size_t>(std::lower_bound(table.times.begin(), table.times.end(), window->first) -
-                                       table.times.begin());
-      last = static_cast<std::size_t>(std::upper_bound(table.times.begin(), table.times.end(), window->second) -
-                                      table.times.begin());
-    }
-    const std::size_t samples = last - first;
-    if ((!validation && samples * target_specs.size() <= out.parameters.size()) || samples < 2)
-      throw InvalidInput(fmt::format("{}: the window holds {} sample(s) of {}; fitting {} parameter(s) needs more "
-                                     "residuals than parameters (and at least 2 samples)",
-                                     window ? fmt::format("{} = [{}, {}]", window_key, format_value(window->first),
-                                                          format_value(window->second))
-                                            : data_key,
-                                     samples, path.string(), out.parameters.size()));
-
-    // The scenario of this experiment: `set` applied, [time] = the window.
-    toml::table sc_table = base;
-    if (own && ex.has("set")) {
-      const Section set = ex.table("set");
-      for (auto&& [k, v] : *experiment_tables[i]->get("set")->as_table())
-        set_path(sc_table, std::string(k.str()), v, set.key(std::string(k.str())));
-    }
-    toml::table time;
-    time.insert("t_start_s", table.times[first]);
-    time.insert("t_end_s", table.times[last - 1]);
-    time.insert("outputs", static_cast<std::int64_t>(samples));
-    sc_table.insert_or_assign("time", std::move(time));
-    std::vector<LumpedScenario> cases;
-    try {
-      cases = detail::parse_lumped(sc_table, out.name, source);
-    } catch (const InvalidInput& error) {
-      if (!own) throw;
-      throw InvalidInput(fmt::format("{} (with {}.set): {}", ex.path(), ex.path(), error.what()));
-    }
-    fit::Experiment e;
-    e.label = own ? Section(experiment_tables[i], "").string("label").value_or(data) : data;
-    e.scenario = std::move(cases.front());
-    e.times.assign(table.times.begin() + static_cast<long>(first), table.times.begin() + static_cast<long>(last));
-    for (std::size_t k = 0; k < target_specs.size(); ++k) {
-      fit::Target t;
-      t.output = target_specs[k].output;
-      t.data_column = target_specs[k].column;
-      t.weight = target_specs[k].weight;
-      t.values.assign(table.columns[k].begin() + static_cast<long>(first),
-                      table.columns[k].begin() + static_cast<long>(last));
-      e.targets.push_back(std::move(t));
-    }
-    // Table files as absolute paths, so that the text is valid from anywhere.
-    for (const TableFile& tf : e.scenario.table_files)
-      set_path(sc_table, tf.key + ".file", toml::value<std::string>(fs::absolute(tf.path).string()), tf.key);
-    if (!validation) {
-      out.scenario_toml.push_back(toml_text(sc_table));
-      out.data_files.push_back(data);
-    }
-    return e;
-  };
-  for (std::size_t i = 0; i < experiment_tables.size(); ++i) out.experiments.push_back(build(i, false));
-  if (validation_window)
-    for (std::size_t i = 0; i < experiment_tables.size(); ++i) out.validation.push_back(build(i, true));
-
-  // Initial values default to the scenario's.
-  for (std::size_t j = 0; j < out.parameters.size(); ++j) {
-    fit::ParameterSpec& p = out.parameters[j];
-    if (initial[j]) {
-      p.initial = *initial[j];
-    } else {
-      try {
-        p.initial = get_number(out.experiments.front().scenario, p.key);
-      } catch (const InvalidInput& error) {
-        throw InvalidInput(fmt::format("fit.parameters.{}: {}", q(p.key), error.what()));
-      }
-    }
-  }
-  fit::validate(out.experiments, out.parameters);
-  if (out.options.initial_state != fit::InitialState::rest)
-    for (const fit::Experiment& e : out.experiments) (void)fit::initial_state(e, out.options.initial_state);
+  const std::size_t samples = last - first;
+  if ((!validation && samples * t.targets.size() <= t.parameters.size()) || samples < 2)
+    throw InvalidInput(fmt::format("{}: the window holds {} sample(s) of {}; fitting {} parameter(s) needs more "
+                                   "residuals than parameters (and at least 2 samples)",
+                                   !window        ? e.data_key
+                                   : !show_window ? window_key
+                                                  : fmt::format("{} = [{}, {}]", window_key,
+                                                                format_value(window->first),
+                                                                format_value(window->second)),
+                                   samples, shown, t.parameters.size()));
+  FitSamples out;
+  out.times.assign(times.begin() + static_cast<long>(first), times.begin() + static_cast<long>(last));
+  out.values.assign(index.size(), {});
+  for (std::size_t k = 0; k < index.size(); ++k)
+    for (std::size_t r = first; r < last; ++r) out.values[k].push_back(csv.rows[r][index[k]]);
   return out;
 }
 
-std::string format_number(double v) { return format_value(v); }
-
-}  // namespace
-
-FitScenario load_fit_scenario(const fs::path& path) {
-  const std::string text = read_text(path);
-  const ScenarioSource source = ScenarioSource::of_file(path);
-  return parse_fit(detail::parse_toml(text, source.display_name()), path.stem().string(), source);
-}
-
-FitScenario parse_fit_string(std::string_view toml, std::string_view name, const fs::path& directory) {
-  const ScenarioSource source = ScenarioSource::of_text(directory);
-  return parse_fit(detail::parse_toml(toml, source.display_name()), name, source);
-}
-
-std::string fitted_toml(const FitScenario& scenario, const fit::Result& result, std::size_t index,
-                        const fs::path& out_dir) {
-  toml::table root = detail::parse_toml(scenario.scenario_toml.at(index), "fitted scenario");
-  for (const fit::ParameterResult& p : result.parameters) set_path(root, p.key, toml::value<double>(p.value), p.key);
-  const fit::Experiment& e = scenario.experiments.at(index);
-  std::error_code ec;
-  const fs::path dir = fs::absolute(out_dir.empty() ? fs::path(".") : out_dir, ec);
-  for (const TableFile& tf : e.scenario.table_files) {
-    const fs::path absolute = fs::absolute(tf.path, ec);
-    const fs::path relative = fs::relative(absolute, dir, ec);
-    set_path(root, tf.key + ".file", toml::value<std::string>((ec || relative.empty() ? absolute : relative).string()),
-             tf.key);
+std::vector<fit::Target> detail::fit_targets(const FitTable& t, const std::vector<std::vector<double>>& values) {
+  std::vector<fit::Target> out;
+  for (std::size_t k = 0; k < t.targets.size(); ++k) {
+    fit::Target target;
+    target.output = t.targets[k].output;
+    target.data_column = t.targets[k].column;
+    target.weight = t.targets[k].weight;
+    target.values = values[k];
+    out.push_back(std::move(target));
   }
-  toml::table time;
-  time.insert("t_start_s", e.times.front());
-  time.insert("t_end_s", e.times.back());
-  time.insert("outputs", static_cast<std::int64_t>(e.times.size()));
-  root.insert_or_assign("time", std::move(time));
-  toml::table initial;
-  const VecX& u0 = result.experiments.at(index).u0;
-  if (scenario.options.initial_state == fit::InitialState::steady) {
-    initial.insert("steady", true);
-  } else if (scenario.options.initial_state == fit::InitialState::match_first_sample) {
-    toml::array f;
-    f.push_back(u0[0]);
-    f.push_back(u0[1]);
-    initial.insert("f", std::move(f));
-  }
-  root.erase("initial");
-  if (!initial.empty()) root.insert("initial", std::move(initial));
-  root.insert_or_assign("name", scenario.name + "_fitted");
-  std::string head = fmt::format(
-      "# {}: the scenario {} with the parameters fitted by `bristle fit` to {} (window {} .. {} s, {} samples)\n"
-      "# rms_N = {}, converged = {}. Its outputs are on a uniform grid over the window (the data's times may be "
-      "slightly uneven).\n",
-      scenario.name + "_fitted", scenario.source.display_name(), scenario.data_files.at(index),
-      format_number(e.times.front()), format_number(e.times.back()), e.times.size(),
-      result.rms_N ? format_number(*result.rms_N) : "-", result.converged);
-  return head + toml_text(root);
+  return out;
 }
 
-Json fit_report(const FitScenario& scenario, const fit::Result& result) {
+toml::table detail::fit_toml(const FitTable& t, const FitExperiment& e, const std::function<void(toml::table&)>& edit,
+                             bool numbers_too) {
+  toml::table table = t.base;
+  const Section set = e.ex.table("set");
+  for (const auto& [key, node] : e.set)
+    if (numbers_too || !node->is_number()) set_toml_path(table, key, *node, set.key(key));
+  if (edit) edit(table);
+  return table;
+}
+
+void detail::set_toml_path(toml::table& root, const std::string& path, const toml::node& value,
+                           const std::string& key) {
+  const std::vector<std::string> parts = split_path(path);
+  toml::table* table = &root;
+  for (std::size_t i = 0; i + 1 < parts.size(); ++i) {
+    if (parts[i].empty()) throw InvalidInput(fmt::format("{}: {} is not a key path", key, q(path)));
+    toml::node* next = table->get(parts[i]);
+    if (!next) {
+      table->insert(parts[i], toml::table{});
+      next = table->get(parts[i]);
+    }
+    if (!next->is_table())
+      throw InvalidInput(fmt::format("{}: {} is not a table in the scenario, so {} cannot be set", key,
+                                     q(fmt::format("{}", fmt::join(parts.begin(), parts.begin() + static_cast<long>(i) + 1, "."))),
+                                     q(path)));
+    table = next->as_table();
+  }
+  if (parts.back().empty()) throw InvalidInput(fmt::format("{}: {} is not a key path", key, q(path)));
+  table->insert_or_assign(parts.back(), value);
+}
+
+void detail::set_window_toml(toml::table& table, const std::vector<std::pair<std::string, double>>& window) {
+  if (!window.empty() && window.front().first.rfind("time.", 0) == 0) table.erase("time");
+  for (const auto& [key, value] : window)
+    if (key == "time.outputs")
+      set_toml_path(table, key, toml::value<std::int64_t>(static_cast<std::int64_t>(value)), key);
+    else
+      set_toml_path(table, key, toml::value<double>(value), key);
+}
+
+void detail::absolute_table_files(toml::table& table, const std::vector<TableFile>& files) {
+  for (const TableFile& tf : files)
+    set_toml_path(table, tf.key + ".file", toml::value<std::string>(fs::absolute(tf.path).string()), tf.key);
+}
+
+void detail::set_toml_value(toml::table& root, const std::string& key, double value) {
+  const std::size_t open = key.find('[');
+  if (open == std::string::npos) {
+    set_toml_path(root, key, toml::value<double>(value), key);
+    return;
+  }
+  const std::string path = key.substr(0, open);
+  const std::size_t index = static_cast<std::size_t>(std::stoul(key.substr(open + 1)));
+  toml::node* node = root.at_path(path).node();
+  toml::array* array = node ? node->as_array() : nullptr;
+  if (array && index < array->size()) {
+    array->replace(array->begin() + static_cast<long>(index), value);
+  } else if (node && node->is_number() && index == 0) {
+    set_toml_path(root, path, toml::value<double>(value), key);
+  } else {
+    throw InvalidInput(fmt::format("{}: cannot write the fitted value into the scenario", key));
+  }
+}
+
+std::string detail::toml_text(const toml::table& table) {
+  std::ostringstream out;
+  out << toml::toml_formatter(table);
+  out << '\n';
+  return out.str();
+}
+
+toml::table detail::fitted_table(const std::string& text, const std::string& name, const fit::Result& result) {
+  toml::table root = parse_toml(text, "fitted scenario");
+  for (const fit::ParameterResult& p : result.parameters) set_toml_value(root, p.key, p.value);
+  root.insert_or_assign("name", name + "_fitted");
+  return root;
+}
+
+// ---- the report of every kind ------------------------------------------------------------------------------------
+
+Json detail::fit_result_json(std::string_view kind, const std::string& name, const std::string& description,
+                             const ScenarioSource& source, const fit::Options& options, const fit::Result& result,
+                             StateIn state) {
   Json r = Json::object();
-  const LumpedScenario& first = scenario.experiments.front().scenario;
-  detail::report_header(r, "lumped", scenario.name, first.description, scenario.source, result.fit_seconds);
+  report_header(r, kind, name, description, source, result.fit_seconds);
   r["fit_seconds"] = result.fit_seconds;
   r["converged"] = result.converged;
   r["termination"] = result.termination;
@@ -464,16 +373,17 @@ Json fit_report(const FitScenario& scenario, const fit::Result& result) {
   r["evaluations"] = result.evaluations;
   r["jacobian"] = std::string(fit::to_string(result.jacobian));
   r["jacobian_evaluations"] = result.jacobian_evaluations;
-  r["multi_start"] = scenario.options.multi_start;
+  r["multi_start"] = options.multi_start;
   r["best_start"] = result.best_start;
-  r["initial_state"] = std::string(fit::to_string(scenario.options.initial_state));
+  const std::string initial_state(fit::to_string(options.initial_state));
+  if (state == StateIn::head) r["initial_state"] = initial_state;
+  // A parameter the data do not bound (infinite or overflowing interval) has null, not a number.
+  const auto finite = [](double x) { return std::isfinite(x) ? Json(x) : Json(); };
   Json parameters = Json::object();
   std::vector<std::string> keys;
   for (const fit::ParameterResult& p : result.parameters) {
     Json j = Json::object();
     j["value"] = p.value;
-    // A parameter the data do not bound (infinite or overflowing interval) has null, not a number.
-    const auto finite = [](double x) { return std::isfinite(x) ? Json(x) : Json(); };
     j["std_error"] = finite(p.std_error);
     j["ci95"] = Json(Json::Array{finite(p.ci95_low), finite(p.ci95_high)});
     j["initial"] = p.initial;
@@ -490,17 +400,14 @@ Json fit_report(const FitScenario& scenario, const fit::Result& result) {
   Json rows = Json::array();
   for (Eigen::Index i = 0; i < result.correlation.rows(); ++i) {
     Json row = Json::array();  // null where a parameter is not identifiable
-    for (Eigen::Index j = 0; j < result.correlation.cols(); ++j) {
-      const double c = result.correlation(i, j);
-      row.push_back(std::isfinite(c) ? Json(c) : Json());
-    }
+    for (Eigen::Index j = 0; j < result.correlation.cols(); ++j) row.push_back(finite(result.correlation(i, j)));
     rows.push_back(row);
   }
   correlation["matrix"] = rows;
   r["correlation"] = correlation;
-  r["condition_number"] = std::isfinite(result.condition_number) ? Json(result.condition_number) : Json();
+  r["condition_number"] = finite(result.condition_number);
   Json rms = Json::object();
-  for (const fit::TargetResult& t : result.targets) rms[t.output] = t.rms;
+  for (const fit::TargetResult& target : result.targets) rms[target.output] = target.rms;
   r["rms"] = rms;
   r["rms_N"] = result.rms_N ? Json(*result.rms_N) : Json(nullptr);
   r["cost"] = result.cost;
@@ -508,114 +415,196 @@ Json fit_report(const FitScenario& scenario, const fit::Result& result) {
   r["residual_variance"] = result.residual_variance;
   r["aic"] = result.aic;
   r["bic"] = result.bic;
-  Json experiments = Json::array();
-  for (std::size_t i = 0; i < scenario.experiments.size(); ++i) {
-    const fit::Experiment& e = scenario.experiments[i];
-    Json j = Json::object();
-    j["label"] = e.label;
-    j["data"] = scenario.data_files[i];
-    j["window_s"] = Json(std::vector<double>{e.times.front(), e.times.back()});
-    j["samples"] = e.times.size();
-    j["initial_f"] = Json(std::vector<double>{result.experiments[i].u0[0], result.experiments[i].u0[1]});
-    experiments.push_back(j);
-  }
-  r["experiments"] = experiments;
-  r["warnings"] = Json(result.warnings);
+  if (state == StateIn::tail) r["initial_state"] = initial_state;
   return r;
 }
 
-RunResult fit_run_result(const FitScenario& scenario, const fit::Result& result, const fs::path& out_dir) {
+RunResult detail::fit_run(const std::string& name, TimeSeries series, const fit::Result& result, Json report,
+                          std::string fitted) {
   RunResult run;
-  run.name = scenario.name + "_fit";
-  run.title = fmt::format("{}: fit", scenario.name);
-  const bool several = scenario.experiments.size() > 1;
-  std::vector<std::string> names;
-  if (several) names.push_back("experiment");
-  names.push_back("t_s");
-  const std::vector<fit::Target>& targets = scenario.experiments.front().targets;
-  for (const fit::Target& t : targets)
-    for (const char* suffix : {"_measured", "_fitted", "_residual"}) names.push_back(t.output + suffix);
-  for (const char* c : {"x_m", "v_mps", "Fz_N"}) names.push_back(c);
-  TimeSeries series(names);
-  for (std::size_t e = 0; e < scenario.experiments.size(); ++e) {
-    const fit::Experiment& ex = scenario.experiments[e];
-    const TimeSeries& model = result.experiments[e].series;
-    for (std::size_t i = 0; i < ex.times.size(); ++i) {
-      std::vector<double> row;
-      if (several) row.push_back(static_cast<double>(e));
-      row.push_back(ex.times[i]);
-      for (const fit::Target& t : ex.targets) {
-        const double y = model.column(t.output)[i];
-        row.push_back(t.values[i]);
-        row.push_back(y);
-        row.push_back(y - t.values[i]);
-      }
-      for (const char* c : {"x_m", "v_mps", "Fz_N"}) row.push_back(model.column(c)[i]);
-      series.add_row(row);
-    }
-  }
+  run.name = name + "_fit";
+  run.title = fmt::format("{}: fit", name);
+  run.plot_x = series.names[series.names.front() == "experiment" ? 1 : 0];
   run.cases.push_back(CaseResult{std::nullopt, std::move(series), result.fit_seconds});
-  run.plot_x = "t_s";
-  run.plot_y = {targets.front().output + "_measured"};
   run.solve_seconds = result.fit_seconds;
-  run.report = fit_report(scenario, result);
+  run.report = std::move(report);
   run.warnings = result.warnings;
   // DIR/<name>_fitted.toml (name + "_fit" + "ted.toml"): the first experiment's scenario, fitted.
-  run.extra_files.push_back(ExtraFile{"ted.toml", fitted_toml(scenario, result, 0, out_dir)});
-
-  // The plot: measured and fitted against time, the residual, and the target against position.
-  const std::string target = targets.front().output;
-  run.plot_script = [scenario_name = scenario.name, target, several,
-                     data = run.cases.front().series](const fs::path& png) {
-    const auto col = [&](const std::string& n) {
-      for (std::size_t i = 0; i < data.names.size(); ++i)
-        if (data.names[i] == n) return i + 1;  // gnuplot columns are 1-based
-      return std::size_t{0};
-    };
-    std::string s;
-    s += "set terminal pngcairo size 1000,1020 noenhanced font 'sans,10'\n";
-    s += fmt::format("set output '{}'\n", [&] {
-      std::string p = png.string(), out;
-      for (char c : p) out += c == '\'' ? std::string("''") : std::string(1, c);
-      return out;
-    }());
-    s += "$data << EOD\n";
-    for (std::size_t r = 0; r < data.rows(); ++r) {
-      for (std::size_t k = 0; k < data.columns.size(); ++k) {
-        if (k > 0) s += ' ';
-        const double v = data.columns[k][r];
-        s += std::isfinite(v) ? fmt::format("{}", v) : "NaN";
-      }
-      s += '\n';
-      if (several && r + 1 < data.rows() && data.columns[0][r + 1] != data.columns[0][r]) s += "\n\n";
-    }
-    s += "EOD\n";
-    s += "set grid\nset key outside right top noenhanced\n";
-    s += fmt::format("set multiplot layout 3,1 title '{}: {} measured and fitted' noenhanced\n", scenario_name, target);
-    const std::size_t t = col("t_s"), m = col(target + "_measured"), f = col(target + "_fitted"),
-                      res = col(target + "_residual"), x = col("x_m");
-    s += fmt::format("set xlabel 't_s'\nset ylabel '{}'\n", target);
-    s += fmt::format("plot $data using {}:{} with lines linewidth 1 title 'measured', $data using {}:{} with lines "
-                     "linewidth 1.5 title 'fitted'\n",
-                     t, m, t, f);
-    s += fmt::format("set ylabel '{} residual (fitted - measured)'\n", target);
-    s += fmt::format("plot $data using {}:{} with lines linewidth 1 title 'residual'\n", t, res);
-    s += fmt::format("set xlabel 'x_m (model)'\nset ylabel '{}'\n", target);
-    s += fmt::format("plot $data using {}:{} with lines linewidth 1 title 'measured', $data using {}:{} with lines "
-                     "linewidth 1.5 title 'fitted'\n",
-                     x, m, x, f);
-    s += "unset multiplot\nset output\n";
-    return s;
-  };
+  run.extra_files.push_back(ExtraFile{"ted.toml", std::move(fitted)});
   return run;
 }
 
+std::function<std::string(const fs::path&)> detail::fit_plot(const std::string& name, const std::string& target,
+                                                             const TimeSeries& data,
+                                                             const std::vector<std::pair<std::string, std::string>>& xs,
+                                                             bool points, const std::string& size) {
+  const auto col = [&](const std::string& n) {
+    for (std::size_t i = 0; i < data.names.size(); ++i)
+      if (data.names[i] == n) return i + 1;  // gnuplot columns are 1-based
+    return std::size_t{0};
+  };
+  std::string rows;
+  std::vector<std::size_t> order(data.rows());
+  for (std::size_t r = 0; r < order.size(); ++r) order[r] = r;
+  const std::size_t g = col(xs.front().first) - 1;
+  if (points)  // sorted by x, so that the fitted curve is a line
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::size_t a, std::size_t b) { return data.columns[g][a] < data.columns[g][b]; });
+  const bool several = data.names.front() == "experiment";
+  for (std::size_t r : order) {
+    for (std::size_t k = 0; k < data.columns.size(); ++k) {
+      const double v = data.columns[k][r];
+      rows += fmt::format("{}{}", k > 0 ? " " : "", std::isfinite(v) ? fmt::format("{}", v) : "NaN");
+    }
+    rows += '\n';
+    if (!points && several && r + 1 < data.rows() && data.columns[0][r + 1] != data.columns[0][r]) rows += "\n\n";
+  }
+  const std::string style = points ? "points pointtype 7 pointsize 0.7" : "lines linewidth 1";
+  const std::size_t m = col(target + "_measured"), f = col(target + "_fitted"), res = col(target + "_residual");
+  std::string plots;
+  for (std::size_t k = 0; k < xs.size(); ++k) {
+    const std::size_t x = col(xs[k].first);
+    plots += fmt::format("set xlabel '{}'\nset ylabel '{}'\n", xs[k].second, target);
+    plots += fmt::format("plot $data using {}:{} with {} title 'measured', $data using {}:{} with lines linewidth 1.5 "
+                         "title 'fitted'\n",
+                         x, m, style, x, f);
+    if (k == 0)
+      plots += fmt::format("set ylabel '{} residual (fitted - measured)'\nplot $data using {}:{} with {} title "
+                           "'residual'\n",
+                           target, x, res, style);
+  }
+  return [=](const fs::path& png) {
+    std::string quoted;
+    for (char c : png.string()) quoted += c == '\'' ? std::string("''") : std::string(1, c);
+    return fmt::format("set terminal pngcairo size {} noenhanced font 'sans,10'\nset output '{}'\n$data << EOD\n{}EOD\n"
+                       "set grid\nset key outside right top noenhanced\nset multiplot layout {},1 title '{}: {} "
+                       "measured and fitted' noenhanced\n{}unset multiplot\nset output\n",
+                       size, quoted, rows, xs.size() + 1, name, target, plots);
+  };
+}
+
+// ---- kind = "lumped" ---------------------------------------------------------------------------------------------
+
+namespace {
+
+fit::InitialState initial_state_from(const Section& f) {
+  const std::string s = f.string("initial_state").value_or("rest");
+  if (s == "rest") return fit::InitialState::rest;
+  if (s == "match_first_sample") return fit::InitialState::match_first_sample;
+  if (s == "steady") return fit::InitialState::steady;
+  throw InvalidInput(fmt::format("fit.initial_state = {}: must be \"rest\", \"match_first_sample\" or \"steady\"{}",
+                                 q(s), detail::suggestion(s, {"rest", "match_first_sample", "steady"})));
+}
+
+/// The [time] of a lumped experiment: the window, an output at each sample.
+std::vector<std::pair<std::string, double>> lumped_window(const std::vector<double>& times) {
+  return {{"time.t_start_s", times.front()},
+          {"time.t_end_s", times.back()},
+          {"time.outputs", static_cast<double>(times.size())}};
+}
+
+FitScenario parse_fit(const toml::table& root, std::string_view name, const ScenarioSource& source) {
+  if (const auto kind = Section(&root, "").string("kind"); kind && *kind != "lumped")
+    throw InvalidInput(fmt::format("kind = {}: this reader takes kind = \"lumped\" (bristle fit reads \"lumped\" and "
+                                   "\"patch_steady_map\" scenarios so far; model comparison is lumped only)",
+                                   q(*kind)));
+  detail::SeriesKind<LumpedScenario> kind;
+  kind.rules.kind = "lumped";
+  kind.rules.keys = {"data", "time_column", "window_s", "initial_state", "targets", "parameters", "experiment",
+                     "multi_start", "seed", "max_iterations", "validation_window_s", "model"};
+  kind.rules.experiment_keys = {"data", "time_column", "window_s", "set", "label"};
+  kind.rules.fit_doc = "data, targets and parameters";
+  kind.rules.targets_doc = "model output column = data column, e.g. F_N = \"F_N\"";
+  kind.rules.parameters_doc = ", e.g. \"law.mu_d\" = { initial = 0.4, min = 0.05, max = 1.5 }";
+  kind.rules.experiment_doc = "[[fit.experiment]] tables, each with its data (and set, window_s)";
+  kind.initial_state = [](detail::FitTable& t) { t.options.initial_state = initial_state_from(t.f); };
+  kind.show_window = true;
+  kind.window = lumped_window;
+  kind.parse = [](const toml::table& table, const std::string& n, const ScenarioSource& src) {
+    return std::move(detail::parse_lumped(table, n, src).front());
+  };
+  // parse_lumped's validate() (sine periods over the run, integrator options, output columns): set_number runs
+  // it only for a steady initial state (key_path.cpp), and a window or `set` may break it.
+  kind.check = [](const LumpedScenario& sc) { sc.validate(); };
+  kind.absolute_files = [](toml::table& table, const LumpedScenario& sc) {
+    detail::absolute_table_files(table, sc.table_files);
+  };
+  FitScenario out = detail::parse_series_fit<FitScenario>(root, name, source, kind);
+  if (out.options.initial_state != fit::InitialState::rest)
+    for (const fit::Experiment& e : out.experiments) (void)fit::initial_state(e, out.options.initial_state);
+  return out;
+}
+
+}  // namespace
+
+FitScenario load_fit_scenario(const fs::path& path) { return detail::load_with(path, parse_fit); }
+
+FitScenario parse_fit_string(std::string_view toml, std::string_view name, const fs::path& directory) {
+  return detail::parse_with(toml, name, directory, parse_fit);
+}
+
+std::string fitted_toml(const FitScenario& scenario, const fit::Result& result, std::size_t index,
+                        const fs::path& out_dir) {
+  toml::table root = detail::fitted_table(scenario.scenario_toml.at(index), scenario.name, result);
+  const fit::Experiment& e = scenario.experiments.at(index);
+  std::error_code ec;
+  const fs::path dir = fs::absolute(out_dir.empty() ? fs::path(".") : out_dir, ec);
+  for (const TableFile& tf : e.scenario.table_files) {
+    const fs::path absolute = fs::absolute(tf.path, ec);
+    const fs::path relative = fs::relative(absolute, dir, ec);
+    detail::set_toml_path(root, tf.key + ".file",
+                          toml::value<std::string>((ec || relative.empty() ? absolute : relative).string()), tf.key);
+  }
+  toml::table initial;
+  const VecX& u0 = result.experiments.at(index).u0;
+  if (scenario.options.initial_state == fit::InitialState::steady) {
+    initial.insert("steady", true);
+  } else if (scenario.options.initial_state == fit::InitialState::match_first_sample) {
+    toml::array f;
+    f.push_back(u0[0]);
+    f.push_back(u0[1]);
+    initial.insert("f", std::move(f));
+  }
+  root.erase("initial");
+  if (!initial.empty()) root.insert("initial", std::move(initial));
+  std::string head = fmt::format(
+      "# {}: the scenario {} with the parameters fitted by `bristle fit` to {} (window {} .. {} s, {} samples)\n"
+      "# rms_N = {}, converged = {}. Its outputs are on a uniform grid over the window (the data's times may be "
+      "slightly uneven).\n",
+      scenario.name + "_fitted", scenario.source.display_name(), scenario.data_files.at(index),
+      format_value(e.times.front()), format_value(e.times.back()), e.times.size(),
+      result.rms_N ? format_value(*result.rms_N) : "-", result.converged);
+  return head + detail::toml_text(root);
+}
+
+Json fit_report(const FitScenario& scenario, const fit::Result& result) {
+  return detail::fit_report("lumped", scenario, result, detail::StateIn::head, [](const auto& e, const auto& r, Json& j) {
+    j["window_s"] = Json(std::vector<double>{e.times.front(), e.times.back()});
+    j["samples"] = e.times.size();
+    j["initial_f"] = Json(std::vector<double>{r.u0[0], r.u0[1]});
+  });
+}
+
+RunResult fit_run_result(const FitScenario& scenario, const fit::Result& result, const fs::path& out_dir) {
+  RunResult run = detail::fit_run(
+      scenario.name,
+      detail::fit_series(scenario.experiments, result, "t_s", [](const fit::Experiment& e) -> auto& { return e.times; },
+                         {"x_m", "v_mps", "Fz_N"}),
+      result, fit_report(scenario, result), fitted_toml(scenario, result, 0, out_dir));
+  const std::string target = scenario.experiments.front().targets.front().output;
+  run.plot_y = {target + "_measured"};
+
+  // The plot: measured and fitted against time, the residual, and the target against position.
+  run.plot_script = detail::fit_plot(scenario.name, target, run.cases.front().series,
+                                     {{"t_s", "t_s"}, {"x_m", "x_m (model)"}}, false, "1000,1020");
+  return run;
+}
 
 // ---- validation window and model comparison -------------------------------------------------------------------
 
 bool is_fit_scenario(const fs::path& path) {
   try {
-    const toml::table root = detail::parse_toml(read_text(path), path.string());
+    const toml::table root = detail::parse_toml(detail::read_fit_text(path), path.string());
     return root.contains("fit");
   } catch (const std::exception&) {
     return false;
@@ -624,7 +613,7 @@ bool is_fit_scenario(const fs::path& path) {
 
 bool has_fit_models(const fs::path& path) {
   try {
-    const toml::table root = detail::parse_toml(read_text(path), path.string());
+    const toml::table root = detail::parse_toml(detail::read_fit_text(path), path.string());
     const toml::table* f = root["fit"].as_table();
     return f && f->contains("model");
   } catch (const std::exception&) {
@@ -826,15 +815,17 @@ FitComparison parse_comparison(const toml::table& root, const std::vector<std::s
 }  // namespace
 
 FitComparison load_fit_comparison(const fs::path& path, const std::vector<std::string>& names) {
-  const std::string text = read_text(path);
-  const ScenarioSource source = ScenarioSource::of_file(path);
-  return parse_comparison(detail::parse_toml(text, source.display_name()), names, path.stem().string(), source);
+  return detail::load_with(path, [&](const toml::table& root, std::string_view name, const ScenarioSource& source) {
+    return parse_comparison(root, names, name, source);
+  });
 }
 
 FitComparison parse_fit_comparison_string(std::string_view toml, const std::vector<std::string>& names,
                                           std::string_view name, const fs::path& directory) {
-  const ScenarioSource source = ScenarioSource::of_text(directory);
-  return parse_comparison(detail::parse_toml(toml, source.display_name()), names, name, source);
+  return detail::parse_with(toml, name, directory,
+                            [&](const toml::table& root, std::string_view n, const ScenarioSource& source) {
+                              return parse_comparison(root, names, n, source);
+                            });
 }
 
 std::vector<ModelFit> fit_models(const FitComparison& comparison, const fit::IterationCallback& progress,
@@ -1012,30 +1003,5 @@ RunResult compare_run_result(const FitComparison& comparison, const std::vector<
   };
   return run;
 }
-
-// ---- shared with the [fit] readers of the other kinds (fit_internal.hpp) --------------------------------------
-
-void detail::read_fit_parameters(const toml::table& root, std::vector<fit::ParameterSpec>& out,
-                                 std::vector<std::optional<double>>& initial) {
-  std::map<std::string, std::string> seen;
-  read_parameters(*root["fit"]["parameters"].as_table(), "fit.parameters", "", out, initial, seen);
-  for (const fit::ParameterSpec& p : out) {
-    const toml::node* node = &root;
-    for (const std::string& part : split_path(p.key)) {
-      const toml::table* t = node ? node->as_table() : nullptr;
-      node = t ? t->get(part) : nullptr;
-    }
-    if (node && !node->is_number())
-      throw InvalidInput(fmt::format("fit.parameters.{}: not a numeric key: the scenario has {} = {}", q(p.key),
-                                     p.key, detail::format_node(*node)));
-  }
-}
-
-void detail::set_toml_path(toml::table& root, const std::string& path, const toml::node& value,
-                           const std::string& key) {
-  set_path(root, path, value, key);
-}
-
-std::string detail::toml_text(const toml::table& table) { return io::toml_text(table); }
 
 }  // namespace bristle::io

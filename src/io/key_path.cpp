@@ -805,10 +805,10 @@ void set_generic(Sc& sc, std::string_view key, double value) {
   else if (t.hook != Hook::outputs) t.field.range.check(key, value);
   if ((t.l || t.i) && value != std::trunc(value))
     throw InvalidInput(fmt::format("{} = {}: must be an integer", key, format_value(value)));
-  // The storage's bounds, as the reader states them (SchemaReader::integer): an int key, or a long (a step budget)
-  // below 2^63 (the largest double below it is 2^63 - 1024).
-  const auto [lowest, highest] = t.i ? std::pair<double, double>(std::numeric_limits<int>::min(), std::numeric_limits<int>::max())
-                                     : std::pair<double, double>(-0x1p63, 0x1p63 - 1024.0);
+  // The storage's bounds (an int; a long, a step budget, below 2^63: the largest double below it is 2^63 - 1024)
+  // within the field's range, as the reader says them (SchemaReader::integer): an index >= 0 is [0, 2147483647].
+  const double lowest = std::max(t.field.range.min(), t.i ? double(std::numeric_limits<int>::min()) : -0x1p63);
+  const double highest = std::min(t.field.range.max(), t.i ? double(std::numeric_limits<int>::max()) : 0x1p63 - 1024.0);
   if ((t.l || t.i) && !(value >= lowest && value <= highest))
     throw InvalidInput(fmt::format("{} = {}: must be in [{}, {}]", key, format_value(value), format_value(lowest),
                                    format_value(highest)));

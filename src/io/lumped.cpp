@@ -473,10 +473,7 @@ LumpedScenario parse_case(const toml::table& table, std::string_view default_nam
   // The root's own keys; its tables are read one by one below (the readers shared with the other kinds).
   ReaderHooks h;
   h.skip = {"law", "body1", "body2", "pair", "bench", "time", "integrator", "initial", "sweep", "output"};
-  h.declared["kind"] = [](const Section& r) {
-    if (const auto kind = r.string("kind"); kind && *kind != "lumped")
-      throw InvalidInput(fmt::format("kind = {}: this parser reads kind = \"lumped\"", q(*kind)));
-  };
+  detail::add_kind_hook(h, "lumped");
   SchemaReader(root, h).read(sc);
   if (!root.has("name")) sc.name = std::string(default_name);
   detail::validate_name(root.has("name") ? "name" : "name (the file stem)", sc.name);
@@ -501,14 +498,6 @@ LumpedScenario parse_case(const toml::table& table, std::string_view default_nam
   sc.initial = parse_initial(root);
   sc.output = parse_output(root, sc.bench.drive, sc.name);
   return sc;
-}
-
-void check_column(const std::string& key, const std::string& column, const std::vector<std::string>& columns) {
-  if (std::find(columns.begin(), columns.end(), column) != columns.end()) return;
-  const std::string near = nearest_word(column, columns);
-  throw InvalidInput(fmt::format("{} = {}: unknown column{} (columns: {})", key, q(column),
-                                 near.empty() ? "" : fmt::format("; did you mean \"{}\"?", near),
-                                 fmt::join(columns, ", ")));
 }
 
 void validate_options(const integrate::Options& o) {
@@ -759,9 +748,7 @@ void LumpedScenario::validate() const {
   const contact::Bench bench_object(model, bench);
   validate_options(integrator);
   const std::vector<std::string> columns = bench_object.column_names();
-  check_column("output.plot_x", output.plot_x, columns);
-  for (std::size_t i = 0; i < output.plot_y.size(); ++i)
-    check_column(fmt::format("output.plot_y[{}]", i), output.plot_y[i], columns);
+  detail::check_plot_columns(output, columns);
   if (sweep && std::find(columns.begin(), columns.end(), sweep->column) != columns.end())
     throw InvalidInput(fmt::format("sweep.column = {}: clashes with an output column of the same name; give "
                                    "sweep.column another name",
@@ -827,16 +814,17 @@ std::string LumpedStudy::summary() const {
 RunResult LumpedStudy::run(const ProgressCallback& progress) const {
   // The generic study (study.hpp) with the lumped cases: the sweep's column and values, each labelled
   // "<column> = <value>" in the progress (the plot's legend comes from the sweep column, as before).
+  // Every case of the study (a LumpedStudy may be built of any cases, swept or not).
   const LumpedScenario& first = cases_.front();
   detail::StudyCases cases;
-  if (first.sweep) {
-    cases.column = first.sweep->column;
-    cases.values.clear();
-    cases.labels.clear();
-    for (const LumpedScenario& sc : cases_) {
-      cases.values.push_back(sc.sweep_value);
-      cases.labels.push_back(fmt::format("{} = {}", sc.sweep->column, format_value(*sc.sweep_value)));
-    }
+  if (first.sweep) cases.column = first.sweep->column;
+  cases.values.clear();
+  cases.labels.clear();
+  for (const LumpedScenario& sc : cases_) {
+    cases.values.push_back(sc.sweep_value);
+    cases.labels.push_back(sc.sweep && sc.sweep_value
+                               ? fmt::format("{} = {}", sc.sweep->column, format_value(*sc.sweep_value))
+                               : std::string());
   }
   struct Solved {
     contact::BenchRun run;

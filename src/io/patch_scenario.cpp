@@ -199,19 +199,10 @@ template <class Sc>
 contact::ContactModel read_patch_scenario(const toml::table& table, Sc& sc, std::string_view kind,
                                           std::string_view name, ReaderHooks& h) {
   const Section root(&table, "");
-  h.declared["kind"] = [kind](const Section& r) {
-    if (const auto k = r.string("kind"); k && *k != kind)
-      throw InvalidInput(fmt::format("kind = {}: this parser reads kind = {}", json_quote(*k), json_quote(kind)));
-  };
+  detail::add_scenario_hooks(h, sc, kind);
   h.declared["kinematics.mode"] = [](const Section& k) {
     if (const auto mode = k.string("mode"); mode && *mode != "rolling")
       throw InvalidInput(fmt::format("{} = {}: unknown mode (valid: rolling)", k.key("mode"), json_quote(*mode)));
-  };
-  h.declared["output.plot_y"] = [&sc](const Section& o) {
-    if (const auto ys = o.strings("plot_y", true)) {
-      if (ys->empty()) throw InvalidInput("output.plot_y = []: must name at least one column");
-      sc.output.plot_y = *ys;
-    }
   };
   h.skip = {"law", "body1", "body2", "pair", "patch", "transient", "kinematics", "load", "time", "sweep", "output"};
   SchemaReader(root, h).read(sc);
@@ -249,17 +240,6 @@ Json parameters_json(const Sc& sc, const contact::ContactModel& model, JsonWrite
   };
   h["kinematics.mode"] = [](Json& k) { k["mode"] = "rolling"; };
   return JsonWriter::write(sc, h, "");
-}
-
-/// [output] plot_x and plot_y name output columns.
-void check_plot_columns(const OutputOptions& o, const std::vector<std::string>& columns) {
-  const auto check = [&](const std::string& key, const std::string& c) {
-    if (std::find(columns.begin(), columns.end(), c) == columns.end())
-      throw InvalidInput(
-          fmt::format("{} = {}: unknown column (columns: {})", key, json_quote(c), fmt::join(columns, ", ")));
-  };
-  check("output.plot_x", o.plot_x);
-  for (std::size_t i = 0; i < o.plot_y.size(); ++i) check(fmt::format("output.plot_y[{}]", i), o.plot_y[i]);
 }
 
 }  // namespace
@@ -311,7 +291,7 @@ PatchMapScenario parse_patch_steady_map_string(std::string_view toml, std::strin
                        "and cases)");
   check_points(sc, model, geometry);  // every operating point (shared with validate())
   const std::vector<std::string> columns = sc.column_names();
-  check_plot_columns(sc.output, columns);
+  detail::check_plot_columns(sc.output, columns);
   // [sweep]: the lumped syntax (parameter, values, column), applied by key path (patch_steady_map_cases).
   if (auto sweep = detail::read_key_path_sweep(Section(&table, ""), columns)) {
     if (sc.case_axis())
@@ -547,7 +527,7 @@ PatchTransientScenario parse_patch_transient_string(std::string_view toml, std::
   sc.input_form.time_outputs = root.table("time").integer("outputs").value_or(0);
   sc.input_form.time_output_dt_given = root.table("time").has("output_dt_s");
   check_times(sc, model, geometry);  // every output time and signal breakpoint (shared with validate())
-  check_plot_columns(sc.output, PatchTransientScenario::column_names());
+  detail::check_plot_columns(sc.output, PatchTransientScenario::column_names());
   sc.sweep = detail::read_key_path_sweep(Section(&table, ""), PatchTransientScenario::column_names());
   return sc;
 }

@@ -101,10 +101,7 @@ std::optional<SweepSpec> read_sweep(const Section& top) {
   std::string last = p.substr(p.rfind('.') == std::string::npos ? 0 : p.rfind('.') + 1);
   if (const auto bracket = last.find('['); bracket != std::string::npos) last.erase(bracket);
   spec.sweep.column = sw.string("column").value_or(last);
-  bool column_ok = !spec.sweep.column.empty();
-  for (const char c : spec.sweep.column)
-    if (c == ',' || c == '"' || static_cast<unsigned char>(c) < 0x20) column_ok = false;
-  if (!column_ok)
+  if (!csv_column_name(spec.sweep.column))
     throw InvalidInput(fmt::format("sweep.column = {}: must be a CSV column name (not empty, no commas, quotes "
                                    "or control characters)",
                                    json_quote(spec.sweep.column)));
@@ -232,6 +229,23 @@ void report_header(Json& report, std::string_view kind, const std::string& name,
 std::string suggestion(std::string_view word, const std::vector<std::string>& valid) {
   const std::string near = nearest_word(word, valid);
   return near.empty() ? std::string() : fmt::format("; did you mean \"{}\"?", near);
+}
+
+bool csv_column_name(std::string_view name) {
+  if (name.empty()) return false;
+  for (const char c : name)
+    if (c == ',' || c == '"' || static_cast<unsigned char>(c) < 0x20) return false;
+  return true;
+}
+
+void check_plot_columns(const OutputOptions& output, const std::vector<std::string>& columns) {
+  const auto check = [&](const std::string& key, const std::string& column) {
+    if (std::find(columns.begin(), columns.end(), column) == columns.end())
+      throw InvalidInput(fmt::format("{} = {}: unknown column{} (columns: {})", key, json_quote(column),
+                                     suggestion(column, columns), fmt::join(columns, ", ")));
+  };
+  check("output.plot_x", output.plot_x);
+  for (std::size_t i = 0; i < output.plot_y.size(); ++i) check(fmt::format("output.plot_y[{}]", i), output.plot_y[i]);
 }
 
 NumberGrid read_number_grid(const Section& k, const std::string& name, std::string_view description,

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "bristle/contact/signal.hpp"
+#include "bristle/core/schema.hpp"
 #include "bristle/io/json.hpp"
 #include "bristle/io/scenario.hpp"
 #include "toml_reader.hpp"
@@ -31,6 +32,36 @@ inline constexpr std::size_t kMaxNameBytes = 200;
 /// A scenario name must be usable as a file stem: not empty, no '/' or control characters, not "." or "..",
 /// at most kMaxNameBytes.
 void validate_name(const std::string& key, const std::string& name);
+
+/// Parses `toml` and reads it with `parse(root, name, source)` (a kind's reader of the root Section).
+template <class Parse>
+auto parse_text(std::string_view toml, std::string_view name, const ScenarioSource& source, Parse&& parse) {
+  const toml::table root = parse_toml(toml, source.display_name());
+  return parse(Section(&root, ""), name, source);
+}
+
+/// The keys of `table` ("" = the top level) in `p`'s schema (serialize()), in its order; with `form`, only those
+/// used by it (used_by empty or naming it).
+template <class T>
+std::vector<std::string> schema_keys(const T& p, std::string_view table = {}, std::string_view form = {}) {
+  schema::KeyTable rows;
+  serialize(rows, p);
+  std::vector<std::string> out;
+  for (const schema::KeyRow& row : rows.rows()) {
+    const std::size_t dot = row.path.rfind('.');
+    if (std::string_view(row.path).substr(0, dot == std::string::npos ? 0 : dot) != table) continue;
+    if (!form.empty() && !row.field.used_by.empty() && row.field.used_by.find(form) == std::string_view::npos) continue;
+    out.push_back(dot == std::string::npos ? row.path : row.path.substr(dot + 1));
+  }
+  return out;
+}
+
+/// Whether `name` can be a CSV column of the output: not empty, no comma, quote or control character (the header row
+/// is written unquoted).
+bool csv_column_name(std::string_view name);
+
+/// [output] plot_x and plot_y name columns of `columns` ("output.plot_y[1] = \"x\": unknown column; did you mean ...").
+void check_plot_columns(const OutputOptions& output, const std::vector<std::string>& columns);
 
 /// The head every kind's JSON report starts with: bristle_version, kind, name, description, scenario
 /// (the absolute path of the file, null for a scenario read from a string) and solve_seconds.

@@ -14,7 +14,8 @@
 //      nearest valid key (Section::check_keys, the messages of the hand-written readers). With a `forms`
 //      hook the valid keys are those of every form of the table (isotropic and anisotropic friction).
 //   3. values: every applying field present is read with its type checked and its Range checked
-//      (Range::check, with the full dotted key path the user wrote); absent fields keep their default,
+//      (Range::check, with the full dotted key path the user wrote; a number or integer with a `check` hook
+//      calls it instead, vectors and matrices have none); absent fields keep their default,
 //      and a field whose default_value is "required" is "missing key \"<path>\" (required: <text>)",
 //      <text> from the `required` hook or else the field's doc (", <unit>" unless the unit is "-" or a
 //      "(...)" placeholder). Declared fields (a TOML form that differs from the storage) call their
@@ -23,11 +24,13 @@
 //      an absent sub-table is walked as an empty one (its required keys are then "missing"), unless it is
 //      in `skip`. A signal (Type::signal) is a number (a constant: read as {type = "constant", value = x})
 //      or a table walked by contact::Signal's serialize().
-// Hooks are found by the full dotted path of the field or table ("law.mu", "bench.input"), else by its
-// bare key ("mu", "times").
+// Hooks are found by the full dotted path of the field or table ("law.mu", "bench.input"); `declared` and
+// `required` hooks also by the field's bare key ("mu", "times").
 #include <fmt/format.h>
 #include <toml++/toml.h>
 
+#include <algorithm>
+#include <cstdint>
 #include <functional>
 #include <limits>
 #include <map>
@@ -43,6 +46,7 @@
 #include "bristle/integrate/ode.hpp"
 #include "bristle/laws/friction_law.hpp"
 #include "bristle/rheology/rheology.hpp"
+#include "scenario_internal.hpp"
 #include "toml_reader.hpp"
 
 namespace bristle::io::detail {
@@ -62,6 +66,9 @@ struct ReaderHooks {
   std::map<std::string, TableHook, std::less<>> declared;
   /// A table, after its choices are read and before its keys are checked.
   std::map<std::string, TableHook, std::less<>> before;
+  /// A number or integer whose check is not its Range (a message of its own, or the library's in the caller's
+  /// validate()): called with the field's table instead of Range::check.
+  std::map<std::string, TableHook, std::less<>> check;
   /// The "(required: ...)" text of a required field (when its doc is not the text).
   std::map<std::string, std::function<std::string()>, std::less<>> required;
   /// A table with several TOML forms (selected by presence, not by a key): form(i) selects form i of
@@ -123,17 +130,23 @@ class SchemaReader {
   void number(T& v, const schema::Field& f, bool applies = true) {
     if (!field(f, applies)) return;
     v = *s_.number(f.key, f.range.rule == schema::Rule::finite_or_inf);
+    if (const auto* h = find(hooks_->check, s_.key(f.key), {})) return (*h)(s_);
     f.range.check(s_.key(f.key), v);
   }
   template <class T>
   void integer(T& v, const schema::Field& f, bool applies = true) {
     if (!field(f, applies)) return;
     const auto i = *s_.integer(f.key);
-    f.range.check(s_.key(f.key), static_cast<double>(i));
-    if constexpr (sizeof(T) < sizeof(i)) {  // an int whose range is "any"
-      if (i < std::numeric_limits<T>::min() || i > std::numeric_limits<T>::max())
-        throw InvalidInput(fmt::format("{} = {}: must be in [{}, {}]", s_.key(f.key), i,
-                                       std::numeric_limits<T>::min(), std::numeric_limits<T>::max()));
+    if (const auto* h = find(hooks_->check, s_.key(f.key), {})) (*h)(s_);
+    else f.range.check(s_.key(f.key), static_cast<double>(i));
+    if constexpr (sizeof(T) < sizeof(i)) {  // an int beyond its storage (a range "any", or a check hook's key)
+      if (i < std::numeric_limits<T>::min() || i > std::numeric_limits<T>::max()) {
+        // the storage's bounds within the field's range (an index >= 0 says [0, 2147483647])
+        const double lo = std::max<double>(std::numeric_limits<T>::min(), f.range.min());
+        const double hi = std::min<double>(std::numeric_limits<T>::max(), f.range.max());
+        throw InvalidInput(fmt::format("{} = {}: must be in [{}, {}]", s_.key(f.key), i, static_cast<std::int64_t>(lo),
+                                       static_cast<std::int64_t>(hi)));
+      }
     }
     v = static_cast<T>(i);
   }
@@ -211,5 +224,39 @@ class SchemaReader {
   std::vector<char> applies_;       // ... and whether it applies in some form
   std::size_t index_ = 0;           // position in keys_ in the second and later forms
 };
+
+/// A whole scenario read by one walk of its serialize() with `h` (the directional and structure kinds): kind must be
+/// `kind`, name defaults to the file stem (validate_name), output.title to the name, output.plot_y lists a column;
+/// [sweep] is left to read_key_path_sweep (after the kind's checks).
+/// The hook of the root's `kind` every reader shares: it must be `kind` (the dispatcher chose this reader by it).
+inline void add_kind_hook(ReaderHooks& h, std::string_view kind) {
+  h.declared["kind"] = [kind](const Section& r) {
+    if (const auto k = r.string("kind"); k && *k != kind)
+      throw InvalidInput(fmt::format("kind = {}: this parser reads kind = {}", json_quote(*k), json_quote(kind)));
+  };
+}
+/// add_kind_hook, and output.plot_y: when given, at least one column (else the kind's default stays).
+template <class Sc>
+void add_scenario_hooks(ReaderHooks& h, Sc& sc, std::string_view kind) {
+  add_kind_hook(h, kind);
+  h.declared["output.plot_y"] = [&sc](const Section& o) {
+    if (const auto ys = o.strings("plot_y", true)) {
+      if (ys->empty()) throw InvalidInput("output.plot_y = []: must name at least one column");
+      sc.output.plot_y = *ys;
+    }
+  };
+}
+
+template <class Sc>
+void read_scenario(const Section& root, Sc& sc, std::string_view kind, std::string_view name,
+                   const ScenarioSource& source, ReaderHooks& h) {
+  sc.source = source;
+  add_scenario_hooks(h, sc, kind);
+  h.skip.emplace_back("sweep");
+  SchemaReader(root, h).read(sc);
+  if (!root.has("name")) sc.name = std::string(name);
+  validate_name(root.has("name") ? "name" : "name (the file stem)", sc.name);
+  if (!root.table("output").has("title")) sc.output.title = sc.name;
+}
 
 }  // namespace bristle::io::detail

@@ -26,37 +26,37 @@
 #include "schema_reader.hpp"
 #include "study.hpp"
 
+// The schema choices of the structure kinds (found by argument-dependent lookup, schema_reader.hpp).
+namespace bristle::structures {
+static void choice_from_string(std::string_view key, std::string_view name, StructureKind& out) {
+  out = structure_kind_from_string(key, name);
+}
+}  // namespace bristle::structures
+
 namespace bristle::io {
+
+static std::string_view to_string(StructureKernelScenario::Quantity q) {
+  constexpr std::string_view names[] = {"displacement", "velocity", "step", "step_oscillating"};
+  return names[static_cast<int>(q)];
+}
+static void choice_from_string(std::string_view key, std::string_view name, StructureKernelScenario::Quantity& out) {
+  const std::vector<std::string> names = {"displacement", "velocity", "step", "step_oscillating"};
+  const auto it = std::find(names.begin(), names.end(), name);
+  if (it == names.end())
+    throw InvalidInput(fmt::format("{} = {}: unknown kernel (valid: {}){}", key, json_quote(name),
+                                   fmt::join(names, ", "), detail::suggestion(name, names)));
+  out = static_cast<StructureKernelScenario::Quantity>(it - names.begin());
+}
 
 namespace {
 
+using detail::JsonWriter;
+using detail::ReaderHooks;
 using detail::Section;
 using Keys = std::vector<std::string>;
 namespace st = bristle::structures;
 
-constexpr std::int64_t kMaxPoints = 1'000'000;
-
 std::string q(std::string_view s) { return json_quote(s); }
-
-using detail::suggestion;
-
-/// The keys of `section` ("" = the top level) of kind Sc as its schema lists them (io/structures_scenario.hpp),
-/// in the schema's order; with `form`, only those used by it (used_by empty or naming it).
-template <class Sc>
-Keys schema_keys(std::string_view section, std::string_view form = {}) {
-  Sc sc;
-  schema::KeyTable table;
-  serialize(table, sc);
-  Keys out;
-  for (const schema::KeyRow& row : table.rows()) {
-    const std::size_t dot = row.path.rfind('.');
-    const std::string_view parent = dot == std::string::npos ? std::string_view() : std::string_view(row.path).substr(0, dot);
-    if (parent != section) continue;
-    if (!form.empty() && !row.field.used_by.empty() && row.field.used_by.find(form) == std::string_view::npos) continue;
-    out.push_back(dot == std::string::npos ? row.path : row.path.substr(dot + 1));
-  }
-  return out;
-}
 
 /// Most modes of the truncated modal model (its state has 2 per mode, its output a column each).
 constexpr std::int64_t kMaxModes = 100'000;
@@ -86,16 +86,6 @@ auto with_keys(F&& f) {
 
 // ---------------------------------------------------------------------------------------------
 // [structure]
-
-const Keys kStringKeys = {"type", "density_kg_per_m", "length_m", "wave_speed_m_per_s", "damping_ratio",
-                          "contact_positions_m"};
-const Keys kBeamKeys = {"type", "bending_stiffness_N_m2", "mass_per_length_kg_per_m", "length_m", "damping_ratio",
-                        "contact_positions_m"};
-const Keys kGenericKeys = {"type", "frequencies_rad_per_s", "damping_ratios", "mode_values", "file"};
-const Keys kAllStructureKeys = {"type",          "density_kg_per_m",      "length_m",   "wave_speed_m_per_s",
-                                "damping_ratio", "contact_positions_m",   "bending_stiffness_N_m2",
-                                "mass_per_length_kg_per_m", "frequencies_rad_per_s", "damping_ratios",
-                                "mode_values",   "file"};
 
 /// A modes table: header row, then one row per mode: omega_rad_per_s, damping_ratio, n at each contact.
 /// Read by the shared strict CSV reader; every value is checked here, at its file:line:column, so that
@@ -146,118 +136,82 @@ void validate_structure(const StructureSpec& spec) {
   spec.build();  // validates under "structure"
 }
 
-StructureSpec read_structure(const Section& root, const ScenarioSource& source) {
-  const Section s = root.table("structure");
-  if (!s.present())
-    root.missing("structure", "the structure: a table with type = \"taut_string\", \"cantilever\", "
-                              "\"simply_supported_beam\" or \"generic\"");
-  const std::string type =
-      s.required_string("type", "the structure: taut_string, cantilever, simply_supported_beam or generic");
-  StructureSpec spec;
-  spec.kind = st::structure_kind_from_string(s.key("type"), type);
-  const std::string context = fmt::format("structure.type = {}", q(type));
-  switch (spec.kind) {
-    case st::StructureKind::taut_string: {
-      s.check_keys(kStringKeys, kAllStructureKeys, context);
-      auto& p = spec.string;
-      p.density_kg_per_m = s.number_or("density_kg_per_m", p.density_kg_per_m);
-      p.length_m = s.number_or("length_m", p.length_m);
-      p.wave_speed_m_per_s = s.number_or("wave_speed_m_per_s", p.wave_speed_m_per_s);
-      p.damping_ratio = s.number_or("damping_ratio", p.damping_ratio);
-      if (const auto chi = s.numbers("contact_positions_m", true)) p.contact_positions_m = *chi;
-      break;
+/// The reader hooks of [structure] (StructureSpec's schema): the contact points (a beam without them touches at l/2,
+/// simply supported, or at its tip l), the generic modes inline or from a CSV file; the damping ratio's [0, 1) is
+/// the library's check (validate_structure).
+void add_structure_hooks(ReaderHooks& h, StructureSpec& spec, const ScenarioSource& source) {
+  h.check["structure.damping_ratio"] = [](const Section&) {};
+  h.declared["structure.contact_positions_m"] = [&spec](const Section& s) {
+    const bool beam = spec.kind != st::StructureKind::taut_string;
+    std::vector<double>& chi = beam ? spec.beam.contact_positions_m : spec.string.contact_positions_m;
+    if (beam) chi = {spec.kind == st::StructureKind::simply_supported_beam ? 0.5 * spec.beam.length_m : spec.beam.length_m};
+    spec.contact_by_default = beam && !s.has("contact_positions_m");
+    if (const auto v = s.numbers("contact_positions_m", true)) chi = *v;
+  };
+  h.declared["structure.frequencies_rad_per_s"] = [&spec, &source](const Section& s) {  // and the other mode keys
+    st::GenericModalParams& g = spec.generic;
+    if (s.has("file")) {
+      for (const char* k : {"frequencies_rad_per_s", "damping_ratios", "mode_values"})
+        if (s.has(k))
+          throw InvalidInput(fmt::format("key \"{}\" cannot be combined with {}; give the modes either inline or in "
+                                         "the file",
+                                         s.key(k), s.key("file")));
+      spec.file = *s.string("file");
+      return read_modes_csv(spec.file, source.resolve(spec.file), g);
     }
-    case st::StructureKind::cantilever:
-    case st::StructureKind::simply_supported_beam: {
-      s.check_keys(kBeamKeys, kAllStructureKeys, context);
-      auto& p = spec.beam;
-      p.bending_stiffness_N_m2 = s.number_or("bending_stiffness_N_m2", p.bending_stiffness_N_m2);
-      p.mass_per_length_kg_per_m = s.number_or("mass_per_length_kg_per_m", p.mass_per_length_kg_per_m);
-      p.length_m = s.number_or("length_m", p.length_m);
-      p.damping_ratio = s.number_or("damping_ratio", p.damping_ratio);
-      // Without contact_positions_m: at midspan l/2 (simply supported) or at the tip l (cantilever).
-      p.contact_positions_m = {spec.kind == st::StructureKind::simply_supported_beam ? 0.5 * p.length_m : p.length_m};
-      spec.contact_by_default = !s.has("contact_positions_m");
-      if (const auto chi = s.numbers("contact_positions_m", true)) p.contact_positions_m = *chi;
-      break;
-    }
-    case st::StructureKind::generic: {
-      s.check_keys(kGenericKeys, kAllStructureKeys, context);
-      auto& g = spec.generic;
-      if (s.has("file")) {
-        for (const char* k : {"frequencies_rad_per_s", "damping_ratios", "mode_values"})
-          if (s.has(k))
-            throw InvalidInput(fmt::format("key \"{}\" cannot be combined with {}; give the modes either inline or "
-                                           "in the file",
-                                           s.key(k), s.key("file")));
-        spec.file = *s.string("file");
-        const auto path = std::filesystem::path(spec.file).is_absolute() ? std::filesystem::path(spec.file)
-                                                                         : source.directory / spec.file;
-        read_modes_csv(spec.file, path, g);
-        break;
+    if (!s.has("frequencies_rad_per_s")) s.missing("frequencies_rad_per_s", "the natural frequencies, rad/s");
+    if (!s.has("mode_values"))
+      s.missing("mode_values", "the mass-normalised mode values at the contact points, one row per mode");
+    g.frequencies_rad_per_s = *s.numbers("frequencies_rad_per_s", true);
+    const std::size_t n = g.frequencies_rad_per_s.size();
+    if (const auto d = s.numbers("damping_ratios", true))
+      g.damping_ratios = (d->size() == 1 && s.node("damping_ratios")->is_number()) ? std::vector<double>(n, d->front())
+                                                                                     : *d;
+    else
+      g.damping_ratios.assign(n, 0.0);
+    const toml::array* rows = s.node("mode_values")->as_array();
+    if (!rows) s.wrong_type("mode_values", "an array of rows (one array of numbers per mode)");
+    for (std::size_t k = 0; k < rows->size(); ++k) {
+      const toml::array* row = rows->get(k)->as_array();
+      if (!row)
+        throw InvalidInput(fmt::format("structure.mode_values[{}] = {}: must be an array of numbers (one per "
+                                       "contact point)",
+                                       k, detail::format_node(*rows->get(k))));
+      std::vector<double> values;
+      for (std::size_t c = 0; c < row->size(); ++c) {
+        const toml::node* v = row->get(c);
+        if (!v->is_number())
+          throw InvalidInput(fmt::format("structure.mode_values[{}][{}] = {}: must be a number", k, c,
+                                         detail::format_node(*v)));
+        values.push_back(v->is_integer() ? static_cast<double>(v->as_integer()->get()) : v->as_floating_point()->get());
       }
-      if (!s.has("frequencies_rad_per_s")) s.missing("frequencies_rad_per_s", "the natural frequencies, rad/s");
-      if (!s.has("mode_values"))
-        s.missing("mode_values", "the mass-normalised mode values at the contact points, one row per mode");
-      g.frequencies_rad_per_s = *s.numbers("frequencies_rad_per_s", true);
-      const std::size_t n = g.frequencies_rad_per_s.size();
-      if (const auto d = s.numbers("damping_ratios", true))
-        g.damping_ratios = (d->size() == 1 && s.node("damping_ratios")->is_number()) ? std::vector<double>(n, d->front())
-                                                                                       : *d;
-      else
-        g.damping_ratios.assign(n, 0.0);
-      const toml::array* rows = s.node("mode_values")->as_array();
-      if (!rows) s.wrong_type("mode_values", "an array of rows (one array of numbers per mode)");
-      for (std::size_t k = 0; k < rows->size(); ++k) {
-        const toml::array* row = rows->get(k)->as_array();
-        if (!row)
-          throw InvalidInput(fmt::format("structure.mode_values[{}] = {}: must be an array of numbers (one per "
-                                         "contact point)",
-                                         k, detail::format_node(*rows->get(k))));
-        std::vector<double> values;
-        for (std::size_t c = 0; c < row->size(); ++c) {
-          const toml::node* v = row->get(c);
-          if (!v->is_number())
-            throw InvalidInput(fmt::format("structure.mode_values[{}][{}] = {}: must be a number", k, c,
-                                           detail::format_node(*v)));
-          values.push_back(v->is_integer() ? static_cast<double>(v->as_integer()->get()) : v->as_floating_point()->get());
-        }
-        g.mode_values.push_back(std::move(values));
-      }
-      break;
+      g.mode_values.push_back(std::move(values));
     }
-  }
-  validate_structure(spec);
-  return spec;
+  };
 }
 
+/// [structure] as used: its schema's walk (the string's tension after its wave speed, the generic modes' count and
+/// file before them), then the contact points, static compliance and first natural frequencies.
 Json structure_json(const StructureSpec& spec, const st::Structure& s) {
-  Json j = Json::object();
-  j["type"] = st::to_string(spec.kind);
-  switch (spec.kind) {
-    case st::StructureKind::taut_string:
-      j["density_kg_per_m"] = spec.string.density_kg_per_m;
-      j["length_m"] = spec.string.length_m;
-      j["wave_speed_m_per_s"] = spec.string.wave_speed_m_per_s;
-      j["tension_N"] = spec.string.tension_N();
-      j["damping_ratio"] = spec.string.damping_ratio;
-      j["contact_positions_m"] = Json(spec.string.contact_positions_m);
-      break;
-    case st::StructureKind::cantilever:
-    case st::StructureKind::simply_supported_beam:
-      j["bending_stiffness_N_m2"] = spec.beam.bending_stiffness_N_m2;
-      j["mass_per_length_kg_per_m"] = spec.beam.mass_per_length_kg_per_m;
-      j["length_m"] = spec.beam.length_m;
-      j["damping_ratio"] = spec.beam.damping_ratio;
-      j["contact_positions_m"] = Json(spec.beam.contact_positions_m);
-      break;
-    case st::StructureKind::generic:
-      if (!spec.file.empty()) j["file"] = spec.file;
-      j["modes"] = static_cast<long>(spec.generic.frequencies_rad_per_s.size());
-      j["frequencies_rad_per_s"] = Json(spec.generic.frequencies_rad_per_s);
-      j["damping_ratios"] = Json(spec.generic.damping_ratios);
-      break;
-  }
+  const bool string = spec.kind == st::StructureKind::taut_string, generic = spec.kind == st::StructureKind::generic;
+  JsonWriter::Hooks h;
+  h["wave_speed_m_per_s"] = [&](Json& j) {
+    if (!string) return;
+    j["wave_speed_m_per_s"] = spec.string.wave_speed_m_per_s;
+    j["tension_N"] = spec.string.tension_N();
+  };
+  h["contact_positions_m"] = [&](Json& j) {
+    if (!generic) j["contact_positions_m"] = Json(string ? spec.string.contact_positions_m : spec.beam.contact_positions_m);
+  };
+  h["frequencies_rad_per_s"] = [&](Json& j) {
+    if (!generic) return;
+    if (!spec.file.empty()) j["file"] = spec.file;
+    j["modes"] = static_cast<long>(spec.generic.frequencies_rad_per_s.size());
+    j["frequencies_rad_per_s"] = Json(spec.generic.frequencies_rad_per_s);
+  };
+  h["damping_ratios"] = [&](Json& j) { if (generic) j["damping_ratios"] = Json(spec.generic.damping_ratios); };
+  h["file"] = [](Json&) {};
+  Json j = JsonWriter::write(spec, h, "structure");
   j["contact_points"] = s.contact_count();
   Json g = Json::array();
   for (int a = 0; a < s.contact_count(); ++a) {
@@ -273,37 +227,6 @@ Json structure_json(const StructureSpec& spec, const st::Structure& s) {
   return j;
 }
 
-void read_top(const Section& root, std::string_view kind, const Keys& top_keys, std::string_view default_name,
-              std::string& name, std::string& description) {
-  root.check_keys(top_keys);
-  if (const auto k = root.string("kind"); k && *k != kind)
-    throw InvalidInput(fmt::format("kind = {}: this parser reads kind = {}", q(*k), q(kind)));
-  name = root.string("name").value_or(std::string(default_name));
-  detail::validate_name(root.has("name") ? "name" : "name (the file stem)", name);
-  description = root.string("description").value_or("");
-}
-
-void read_output(const Section& root, OutputOptions& out, const std::string& name, const std::string& x,
-                 const Keys& y, const Keys& columns) {
-  const Section o = root.table("output");
-  o.check_keys({"plot_x", "plot_y", "title"});
-  out.plot_x = o.string("plot_x").value_or(x);
-  if (const auto ys = o.strings("plot_y", true)) {
-    if (ys->empty()) throw InvalidInput("output.plot_y = []: must name at least one column");
-    out.plot_y = *ys;
-  } else {
-    out.plot_y = y;
-  }
-  out.title = o.string("title").value_or(name);
-  const auto check = [&](const std::string& key, const std::string& column) {
-    if (std::find(columns.begin(), columns.end(), column) != columns.end()) return;
-    throw InvalidInput(fmt::format("{} = {}: unknown column{} (columns: {})", key, q(column),
-                                   suggestion(column, columns), fmt::join(columns, ", ")));
-  };
-  check("output.plot_x", out.plot_x);
-  for (std::size_t i = 0; i < out.plot_y.size(); ++i) check(fmt::format("output.plot_y[{}]", i), out.plot_y[i]);
-}
-
 std::string structure_summary(const StructureSpec& spec, const st::Structure& s) {
   std::string out = fmt::format("structure  {} with {} contact point{}", st::to_string(spec.kind), s.contact_count(),
                                 s.contact_count() == 1 ? "" : "s");
@@ -313,104 +236,58 @@ std::string structure_summary(const StructureSpec& spec, const st::Structure& s)
   return out;
 }
 
-template <class Parse>
-auto parse_text(std::string_view toml, std::string_view name, const ScenarioSource& source, Parse&& parse) {
-  const toml::table root = detail::parse_toml(toml, source.display_name());
-  return parse(Section(&root, ""), name, source);
+/// The JSON hooks of the "parameters" of both kinds: [structure] as used; the root's own keys and [output] are
+/// reported elsewhere.
+JsonWriter::Hooks parameter_hooks(const StructureSpec& spec) {
+  JsonWriter::Hooks h;
+  for (const char* key : {"name", "description", "sweep", "output"}) h[key] = [](Json&) {};
+  h["structure"] = [&spec](Json& j) { j["structure"] = structure_json(spec, spec.build()); };
+  return h;
 }
 
 // ---------------------------------------------------------------------------------------------
 // structure_kernel
 
-
-std::string quantity_name(StructureKernelScenario::Quantity q) {
-  switch (q) {
-    case StructureKernelScenario::Quantity::displacement: return "displacement";
-    case StructureKernelScenario::Quantity::velocity: return "velocity";
-    case StructureKernelScenario::Quantity::step: return "step";
-    case StructureKernelScenario::Quantity::step_oscillating: return "step_oscillating";
-  }
-  return "?";
-}
-
 std::string quantity_symbol(StructureKernelScenario::Quantity q) {
-  switch (q) {
-    case StructureKernelScenario::Quantity::displacement: return "L1";
-    case StructureKernelScenario::Quantity::velocity: return "K";
-    case StructureKernelScenario::Quantity::step: return "S";
-    case StructureKernelScenario::Quantity::step_oscillating: return "S0";
-  }
-  return "?";
+  constexpr std::string_view symbols[] = {"L1", "K", "S", "S0"};
+  return std::string(symbols[static_cast<int>(q)]);
 }
 
 StructureKernelScenario parse_kernel(const Section& root, std::string_view name, const ScenarioSource& source) {
   StructureKernelScenario sc;
-  sc.source = source;
-  read_top(root, "structure_kernel", schema_keys<StructureKernelScenario>(""), name, sc.name, sc.description);
-  sc.structure = read_structure(root, source);
-  const Section k = root.table("kernel");
-  if (!k.present()) root.missing("kernel", "what to evaluate: at least kernel.tau_end_s");
-  k.check_keys(schema_keys<StructureKernelScenario>("kernel"));
-  using Q = StructureKernelScenario::Quantity;
-  const Keys quantities = {"displacement", "velocity", "step", "step_oscillating"};
-  const std::string quantity = k.string("quantity").value_or("displacement");
-  const auto it = std::find(quantities.begin(), quantities.end(), quantity);
-  if (it == quantities.end())
-    throw InvalidInput(fmt::format("kernel.quantity = {}: unknown kernel (valid: {}){}", q(quantity),
-                                   fmt::join(quantities, ", "), suggestion(quantity, quantities)));
-  sc.quantity = static_cast<Q>(it - quantities.begin());
-  for (const auto& [key, target] : {std::pair{"i", &sc.i}, std::pair{"j", &sc.j}}) {
-    const auto v = k.integer(key);
-    if (!v) continue;
-    if (*v < 0 || *v > std::numeric_limits<int>::max())
-      throw InvalidInput(fmt::format("{} = {}: must be a contact index in [0, {}]", k.key(key), *v,
-                                     sc.structure.build().contact_count() - 1));
-    *target = static_cast<int>(*v);  // against the contact count in validate()
-  }
-  sc.tau_end_s = k.required_number("tau_end_s", "the last delay tau of the grid, s");
-  require_positive(k.key("tau_end_s"), sc.tau_end_s);
-  if (const auto p = k.integer("points")) {
-    if (*p < 2 || *p > kMaxPoints)
-      throw InvalidInput(fmt::format("{} = {}: must be a whole number in [2, {}]", k.key("points"), *p, kMaxPoints));
-    sc.points = static_cast<int>(*p);
-  }
-  const std::string spacing = k.string("spacing").value_or("linear");
-  if (spacing != "linear" && spacing != "log")
-    throw InvalidInput(fmt::format("kernel.spacing = {}: must be \"linear\" or \"log\"{}", q(spacing),
-                                   suggestion(spacing, {"linear", "log"})));
-  sc.log_spacing = spacing == "log";
-  if (const auto t0 = k.number("tau_start_s")) {
-    sc.tau_start_s = *t0;
-    require_non_negative(k.key("tau_start_s"), sc.tau_start_s);  // > 0 and < tau_end_s: validate()
-  } else if (sc.log_spacing) {
-    k.missing("tau_start_s", "the first delay of a logarithmic grid, s (> 0)");
-  } else {
-    sc.tau_start_s = -1.0;  // the grid (0, tau_end]: tau_end k / points, k = 1..points
-  }
-  const auto columns = k.strings("columns", true);
-  const auto damping = k.numbers("damping_ratios", true);
-  if (damping && columns && damping->size() != columns->size())
-    throw InvalidInput(fmt::format("kernel.damping_ratios has {} entries but kernel.columns has {}: one damping "
-                                   "ratio per column",
-                                   damping->size(), columns->size()));
-  if (damping && !columns && damping->size() > 1)
-    k.missing("columns", "one column name per entry of kernel.damping_ratios");
-  sc.columns = columns ? *columns : Keys{quantity_symbol(sc.quantity)};
-  if (sc.columns.empty()) throw InvalidInput("kernel.columns = []: must name at least one column");
-  for (std::size_t c = 0; c < sc.columns.size(); ++c) {
-    const std::string& col = sc.columns[c];
-    bool ok = !col.empty() && col != "tau_s";
-    for (const char ch : col)
-      if (ch == ',' || ch == '"' || static_cast<unsigned char>(ch) < 0x20) ok = false;
-    for (std::size_t d = 0; d < c; ++d) ok = ok && sc.columns[d] != col;
-    if (!ok)
-      throw InvalidInput(fmt::format("kernel.columns[{}] = {}: must be a new CSV column name (not empty, not "
-                                     "\"tau_s\", no commas, quotes or repeats)",
-                                     c, q(col)));
-  }
-  sc.damping_ratios.assign(sc.columns.size(), std::nullopt);
-  if (damping)
-    for (std::size_t c = 0; c < damping->size(); ++c) {
+  sc.output.plot_x = "tau_s";
+  ReaderHooks h;
+  add_structure_hooks(h, sc.structure, source);
+  h.check["kernel.i"] = h.check["kernel.j"] = [](const Section&) {};  // contact indices: validate()
+  h.declared["kernel.spacing"] = [&sc](const Section& k) {
+    const std::string spacing = k.string("spacing").value_or("linear");
+    if (spacing != "linear" && spacing != "log")
+      throw InvalidInput(fmt::format("kernel.spacing = {}: must be \"linear\" or \"log\"{}", q(spacing),
+                                     detail::suggestion(spacing, {"linear", "log"})));
+    sc.log_spacing = spacing == "log";
+  };
+  h.declared["kernel.damping_ratios"] = [&sc](const Section& k) {  // and kernel.columns
+    const auto columns = k.strings("columns", true);
+    const auto damping = k.numbers("damping_ratios", true);
+    if (damping && columns && damping->size() != columns->size())
+      throw InvalidInput(fmt::format("kernel.damping_ratios has {} entries but kernel.columns has {}: one damping "
+                                     "ratio per column",
+                                     damping->size(), columns->size()));
+    if (damping && !columns && damping->size() > 1)
+      k.missing("columns", "one column name per entry of kernel.damping_ratios");
+    sc.columns = columns ? *columns : Keys{quantity_symbol(sc.quantity)};
+    if (sc.columns.empty()) throw InvalidInput("kernel.columns = []: must name at least one column");
+    for (std::size_t c = 0; c < sc.columns.size(); ++c) {
+      const std::string& col = sc.columns[c];
+      bool ok = detail::csv_column_name(col) && col != "tau_s";
+      for (std::size_t d = 0; d < c; ++d) ok = ok && sc.columns[d] != col;
+      if (!ok)
+        throw InvalidInput(fmt::format("kernel.columns[{}] = {}: must be a new CSV column name (not empty, not "
+                                       "\"tau_s\", no commas, quotes or repeats)",
+                                       c, q(col)));
+    }
+    sc.damping_ratios.assign(sc.columns.size(), std::nullopt);
+    for (std::size_t c = 0; damping && c < damping->size(); ++c) {
       const std::string key = damping->size() == 1 && !columns ? "kernel.damping_ratios"
                                                                : fmt::format("kernel.damping_ratios[{}]", c);
       const double d = (*damping)[c];
@@ -419,12 +296,18 @@ StructureKernelScenario parse_kernel(const Section& root, std::string_view name,
         throw InvalidInput(fmt::format("{} = {}: must lie in [0, 1) (every mode underdamped)", key, format_value(d)));
       sc.damping_ratios[c] = d;
     }
-  sc.kernel.max_modes = k.integer("max_modes").value_or(sc.kernel.max_modes);
-  sc.kernel.relative_tolerance = k.number_or("relative_tolerance", sc.kernel.relative_tolerance);
+  };
+  detail::read_scenario(root, sc, "structure_kernel", name, source, h);
+  const Section k = root.table("kernel");
+  if (!k.has("tau_start_s")) {  // the grid (0, tau_end]: tau_end k / points, k = 1..points
+    if (sc.log_spacing) k.missing("tau_start_s", "the first delay of a logarithmic grid, s (> 0)");
+    sc.tau_start_s = -1.0;
+  }
+  if (sc.output.plot_y.empty()) sc.output.plot_y = sc.columns;
   validate(sc);
   Keys all{"tau_s"};
   all.insert(all.end(), sc.columns.begin(), sc.columns.end());
-  read_output(root, sc.output, sc.name, "tau_s", sc.columns, all);
+  detail::check_plot_columns(sc.output, all);
   sc.sweep = detail::read_key_path_sweep(root, all);
   return sc;
 }
@@ -435,58 +318,51 @@ StructureKernelScenario parse_kernel(const Section& root, std::string_view name,
 const Keys kStickColumns = {"t_s", "w_m", "v_mps", "vr_mps", "F_N", "stick"};
 const Keys kEnergyColumns = {"E_belt_J", "D_friction_J", "D_modal_J", "dE_stored_J", "energy_residual_J"};
 
-/// [friction] (laws::CoulombStribeckParams): its type names the one set-valued law.
-const detail::ReaderHooks& friction_hooks() {
-  static const detail::ReaderHooks hooks = [] {
-    detail::ReaderHooks h;
-    h.declared["friction.type"] = [](const Section& f) {
-      if (const auto t = f.string("type"); t && *t != "coulomb_stribeck")
-        throw InvalidInput(fmt::format("friction.type = {}: must be \"coulomb_stribeck\" (dynamic laws go in [law]){}",
-                                       q(*t), suggestion(*t, {"coulomb_stribeck"})));
-    };
-    return h;
-  }();
-  return hooks;
-}
-
 StructureStickSlipScenario parse_stick_slip(const Section& root, std::string_view name, const ScenarioSource& source) {
   StructureStickSlipScenario sc;
-  sc.source = source;
-  read_top(root, "structure_stick_slip", schema_keys<StructureStickSlipScenario>(""), name, sc.name, sc.description);
-  sc.structure = read_structure(root, source);
-  const st::Structure s = sc.structure.build();
-
-  const Section c = root.table("contact");
-  if (!c.present()) root.missing("contact", "the belt contact: normal_load_N, belt_speed_m_per_s");
-  c.check_keys(schema_keys<StructureStickSlipScenario>("contact"));
-  sc.contact.normal_load_N = c.required_number("normal_load_N", "the normal load pressing the contact on the belt, N");
-  sc.contact.belt_speed_m_per_s = c.required_number("belt_speed_m_per_s", "the belt speed, m/s");
-  if (const auto ci = c.integer("contact_index")) {
-    if (*ci < 0 || *ci >= s.contact_count())
-      throw InvalidInput(fmt::format("contact.contact_index = {}: must lie in [0, {}] (the structure has {} contact "
-                                     "point{})",
-                                     *ci, s.contact_count() - 1, s.contact_count(), s.contact_count() == 1 ? "" : "s"));
-    sc.contact.contact_index = static_cast<int>(*ci);
-  }
-  sc.contact.validate("contact", s.contact_count());
-
-  const Section f = root.table("friction"), law = root.table("law");
-  if (f.present() && law.present())
+  sc.output.plot_x = "t_s";
+  sc.output.plot_y = {"w_m", "v_mps", "F_N"};
+  // What the walk's tables apply to: [friction] (Coulomb-Stribeck) or [law] with [body1] (a dynamic law, read after
+  // the walk as the lumped kind reads it), and the model's type.
+  root.check_keys(detail::schema_keys(sc));
+  const Section f = root.table("friction");
+  sc.dynamic = root.has("law");
+  if (f.present() && sc.dynamic)
     throw InvalidInput("key \"law\" cannot be combined with [friction]; give [friction] for Coulomb-Stribeck friction "
                        "or [law] (with [body1]) for a dynamic law of the core");
-  if (!f.present() && !law.present())
+  if (!f.present() && !sc.dynamic)
     root.missing("friction", "the friction: [friction] (Coulomb-Stribeck: mu_s, mu_d, v_s, delta_s, mu_v) or [law] "
                              "with [body1] for a dynamic law (LuGre, FrBD, ...)");
-  if (f.present()) {
-    detail::SchemaReader(f, friction_hooks()).read(sc.friction);  // laws::CoulombStribeckParams' schema
-    sc.friction.validate("friction");
-    for (const char* t : {"body1", "body2", "pair"})
-      if (root.has(t))
-        throw InvalidInput(fmt::format("key \"{}\" does not apply to [friction] (Coulomb-Stribeck); it belongs to a "
-                                       "dynamic [law]",
-                                       t));
-  } else {
-    sc.dynamic = true;
+  for (const char* t : {"body1", "body2", "pair"})
+    if (f.present() && root.has(t))
+      throw InvalidInput(fmt::format("key \"{}\" does not apply to [friction] (Coulomb-Stribeck); it belongs to a "
+                                     "dynamic [law]",
+                                     t));
+  sc.modal = root.table("model").string("type") == "modal";
+  ReaderHooks h;
+  add_structure_hooks(h, sc.structure, source);
+  h.check["contact.contact_index"] = h.check["model.window_steps"] = [](const Section&) {};  // validate()'s messages
+  h.declared["friction.type"] = [](const Section& f) {
+    if (const auto t = f.string("type"); t && *t != "coulomb_stribeck")
+      throw InvalidInput(fmt::format("friction.type = {}: must be \"coulomb_stribeck\" (dynamic laws go in [law]){}",
+                                     q(*t), detail::suggestion(*t, {"coulomb_stribeck"})));
+  };
+  h.before["model"] = [&sc](const Section& m) {
+    const std::string type = m.string("type").value_or("reduced");
+    if (type != "reduced" && type != "modal")
+      throw InvalidInput(fmt::format("model.type = {}: must be \"reduced\" or \"modal\"{}", q(type),
+                                     detail::suggestion(type, {"reduced", "modal"})));
+    m.check_keys(detail::schema_keys(sc, "model", type), detail::schema_keys(sc, "model"), "model.type = " + q(type));
+    if (sc.modal && !m.has("modes")) m.missing("modes", "the number of modes of the truncated model");
+  };
+  h.check["model.modes"] = [](const Section& m) {
+    if (const auto n = *m.integer("modes"); n < 1 || n > kMaxModes)
+      throw InvalidInput(fmt::format("{} = {}: must be a whole number in [1, {}] (Limits in docs/scenarios.md)",
+                                     m.key("modes"), n, kMaxModes));
+  };
+  h.skip = {"law", "body1", "body2", "pair"};
+  detail::read_scenario(root, sc, "structure_stick_slip", name, source, h);
+  if (sc.dynamic) {
     sc.law = detail::read_law(root);
     detail::Body b1 = detail::read_body(root, "body1", true), b2 = detail::read_body(root, "body2", false);
     detail::read_pair(root, b1, b2, sc.pair_s);
@@ -494,49 +370,12 @@ StructureStickSlipScenario parse_stick_slip(const Section& root, std::string_vie
     sc.input_form.body_tau[1] = b2.tau;
     sc.body1 = b1.params;
     sc.body2 = b2.present ? b2.params : rheology::rigid();
-    const contact::ContactModel check(sc.law, sc.body1, sc.body2);  // validates the law and the pair
-    (void)check;
   }
-
-  const Section m = root.table("model");
-  const std::string type = m.string("type").value_or("reduced");
-  const Keys model_keys = schema_keys<StructureStickSlipScenario>("model");
-  if (type == "reduced") {
-    m.check_keys(schema_keys<StructureStickSlipScenario>("model", "reduced"), model_keys, "model.type = \"reduced\"");
-    sc.reduced.window_steps = m.integer("window_steps").value_or(0);
-    sc.reduced.far_tolerance = m.number_or("far_tolerance", sc.reduced.far_tolerance);
-    sc.reduced.validate("model");
-  } else if (type == "modal") {
-    m.check_keys(schema_keys<StructureStickSlipScenario>("model", "modal"), model_keys, "model.type = \"modal\"");
-    sc.modal = true;
-    const auto n = m.integer("modes");
-    if (!n) m.missing("modes", "the number of modes of the truncated model");
-    if (*n < 1 || *n > kMaxModes)
-      throw InvalidInput(fmt::format("{} = {}: must be a whole number in [1, {}] (Limits in docs/scenarios.md)",
-                                     m.key("modes"), *n, kMaxModes));
-    sc.modes = *n;
-    sc.track_energy = m.boolean("track_energy").value_or(false);
-  } else {
-    throw InvalidInput(fmt::format("model.type = {}: must be \"reduced\" or \"modal\"{}", q(type),
-                                   suggestion(type, {"reduced", "modal"})));
-  }
-
-  const Section r = root.table("run");
-  if (!r.present()) root.missing("run", "the time stepping: dt_s and t_end_s");
-  r.check_keys(schema_keys<StructureStickSlipScenario>("run"));
-  sc.dt_s = r.required_number("dt_s", "the time step, s");
-  require_positive(r.key("dt_s"), sc.dt_s);
-  sc.run.t_end_s = r.required_number("t_end_s", "the duration of the run, s");
-  sc.run.output_every = r.integer("output_every").value_or(sc.run.output_every);
-  sc.run.stick_tolerance_m_per_s = r.number_or("stick_tolerance_m_per_s", sc.run.stick_tolerance_m_per_s);
-  sc.run.cycles = static_cast<int>(r.integer("cycles").value_or(sc.run.cycles));
-  sc.run.validate("run");
   validate(sc);
-
   Keys columns = kStickColumns;
   if (sc.modal && sc.track_energy) columns.insert(columns.end(), kEnergyColumns.begin(), kEnergyColumns.end());
   if (sc.dynamic) columns.emplace_back("f_state");
-  read_output(root, sc.output, sc.name, "t_s", {"w_m", "v_mps", "F_N"}, columns);
+  detail::check_plot_columns(sc.output, columns);
   sc.sweep = detail::read_key_path_sweep(root, columns);
   return sc;
 }
@@ -548,12 +387,7 @@ StructureStickSlipScenario parse_stick_slip(const Section& root, std::string_vie
 void validate(const StructureStickSlipScenario& sc) {
   validate_structure(sc.structure);
   const st::Structure s = sc.structure.build();  // validates under "structure"
-  if (sc.contact.contact_index < 0 || sc.contact.contact_index >= s.contact_count())
-    throw InvalidInput(fmt::format("contact.contact_index = {}: must lie in [0, {}] (the structure has {} contact "
-                                   "point{})",
-                                   sc.contact.contact_index, s.contact_count() - 1, s.contact_count(),
-                                   s.contact_count() == 1 ? "" : "s"));
-  sc.contact.validate("contact", s.contact_count());
+  sc.contact.validate("contact", s.contact_count());  // the contact index against the structure's points
   if (sc.dynamic) {
     const contact::ContactModel check(sc.law, sc.body1, sc.body2);  // validates the law and the pair
     (void)check;
@@ -677,29 +511,7 @@ void validate(const StructureKernelScenario& sc) {
 }
 
 st::Structure StructureSpec::build(std::optional<double> damping) const {
-  switch (kind) {
-    case st::StructureKind::taut_string: {
-      st::TautStringParams p = string;
-      if (damping) p.damping_ratio = *damping;
-      return st::Structure::taut_string(p, "structure");
-    }
-    case st::StructureKind::cantilever: {
-      st::BeamParams p = beam;
-      if (damping) p.damping_ratio = *damping;
-      return st::Structure::cantilever(p, "structure");
-    }
-    case st::StructureKind::simply_supported_beam: {
-      st::BeamParams p = beam;
-      if (damping) p.damping_ratio = *damping;
-      return st::Structure::simply_supported_beam(p, "structure");
-    }
-    case st::StructureKind::generic: {
-      st::GenericModalParams g = generic;
-      if (damping) g.damping_ratios.assign(g.damping_ratios.size(), *damping);
-      return st::Structure::generic(g, "structure");
-    }
-  }
-  throw InvalidInput("structure.type: unknown");
+  return st::Structure::of_kind(kind, string, beam, generic, damping);
 }
 
 std::vector<double> StructureKernelScenario::taus() const {
@@ -730,12 +542,12 @@ std::unique_ptr<st::ContactStepper> StructureStickSlipScenario::build_model(cons
 
 StructureKernelScenario parse_structure_kernel_string(std::string_view toml, std::string_view name,
                                                       const std::filesystem::path& directory) {
-  return parse_text(toml, name, ScenarioSource::of_text(directory), parse_kernel);
+  return detail::parse_text(toml, name, ScenarioSource::of_text(directory), parse_kernel);
 }
 
 StructureStickSlipScenario parse_structure_stick_slip_string(std::string_view toml, std::string_view name,
                                                              const std::filesystem::path& directory) {
-  return parse_text(toml, name, ScenarioSource::of_text(directory), parse_stick_slip);
+  return detail::parse_text(toml, name, ScenarioSource::of_text(directory), parse_stick_slip);
 }
 
 std::string StructureKernelStudy::summary() const {
@@ -745,7 +557,7 @@ std::string StructureKernelStudy::summary() const {
   out += structure_summary(sc_.structure, s);
   const auto t = sc_.taus();
   out += fmt::format("kernel     {} ({}) of contacts ({}, {}) at {} delays in [{}, {}] s ({} spacing)\n",
-                     quantity_name(sc_.quantity), quantity_symbol(sc_.quantity), sc_.i, sc_.j, sc_.points,
+                     to_string(sc_.quantity), quantity_symbol(sc_.quantity), sc_.i, sc_.j, sc_.points,
                      format_value(t.front()), format_value(t.back()), sc_.log_spacing ? "log" : "linear");
   for (std::size_t c = 0; c < sc_.columns.size(); ++c)
     out += fmt::format("column     {}: damping ratio {}\n", sc_.columns[c],
@@ -824,29 +636,14 @@ RunResult StructureKernelStudy::run(const ProgressCallback& progress) const {
   result.log_x = sc_.log_spacing;
 
   Json& r = result.report;
-  const std::vector<double> tau = sc_.taus();
-  Json parameters = Json::object();
-  parameters["structure"] = structure_json(sc_.structure, sc_.structure.build());
-  Json kj = Json::object();
-  kj["quantity"] = quantity_name(sc_.quantity);
-  kj["i"] = sc_.i;
-  kj["j"] = sc_.j;
-  kj["tau_first_s"] = tau.front();
-  kj["tau_end_s"] = sc_.tau_end_s;
-  kj["points"] = sc_.points;
-  kj["spacing"] = sc_.log_spacing ? "log" : "linear";
-  kj["columns"] = Json(sc_.columns);
-  kj["max_modes"] = sc_.kernel.max_modes;
-  kj["relative_tolerance"] = sc_.kernel.relative_tolerance;
-  parameters["kernel"] = kj;
-  r["parameters"] = parameters;
+  JsonWriter::Hooks h = parameter_hooks(sc_.structure);
+  h["kernel.tau_start_s"] = [&](Json& k) { k["tau_first_s"] = sc_.taus().front(); };
+  h["kernel.spacing"] = [&](Json& k) { k["spacing"] = sc_.log_spacing ? "log" : "linear"; };
+  h["kernel.columns"] = [&](Json& k) { k["columns"] = Json(sc_.columns); };
+  r["parameters"] = JsonWriter::write(sc_, h, "");
   r["columns"] = Json(names);
-  if (sc_.sweep) {
-    r["note"] = "parameters are those of the file; each case sets the swept key to its value";
-    detail::report_sweep(r, sc_.sweep, &run.entries);
-  } else {
-    r["cases"] = unswept;
-  }
+  detail::report_swept(r, sc_.sweep, run.entries);
+  if (!sc_.sweep) r["cases"] = std::move(unswept);
   return result;
 }
 
@@ -963,62 +760,41 @@ RunResult StructureStickSlipStudy::run(const ProgressCallback& progress) const {
   RunResult& result = run.result;
 
   Json& r = result.report;
-  const st::Structure s = sc_.structure.build();
-  Json parameters = Json::object();
-  parameters["structure"] = structure_json(sc_.structure, s);
-  Json c = Json::object();
-  c["normal_load_N"] = sc_.contact.normal_load_N;
-  c["belt_speed_m_per_s"] = sc_.contact.belt_speed_m_per_s;
-  c["contact_index"] = sc_.contact.contact_index;
-  parameters["contact"] = c;
+  JsonWriter::Hooks h = parameter_hooks(sc_.structure);
   if (sc_.dynamic) {
-    const contact::ContactModel cm(sc_.law, sc_.body1, sc_.body2);
-    parameters["law"] = detail::law_to_json(sc_.law, cm.law().sigma0());
-    parameters["body1"] = detail::body_to_json(sc_.body1);
-    parameters["body2"] = detail::body_to_json(sc_.body2);
-  } else {
-    const detail::JsonWriter::Hooks hooks{{"friction.type", [](Json& f) { f["type"] = "coulomb_stribeck"; }}};
-    const Json f = detail::JsonWriter::write(sc_.friction, hooks, "friction");
-    parameters["friction"] = f;
+    h["law"] = [&, sigma0 = contact::ContactModel(sc_.law, sc_.body1, sc_.body2).law().sigma0()](Json& j) {
+      j["law"] = detail::law_to_json(sc_.law, sigma0);
+    };
+    h["body1"] = [&](Json& j) { j["body1"] = detail::body_to_json(sc_.body1); };
+    h["body2"] = [&](Json& j) { j["body2"] = detail::body_to_json(sc_.body2); };
   }
-  Json m = Json::object();
-  m["type"] = sc_.modal ? "modal" : "reduced";
-  if (sc_.modal) {
-    m["modes"] = sc_.modes;
-    m["track_energy"] = sc_.track_energy;
-  } else {
-    m["window_steps"] = sc_.reduced.window_steps;
-    m["far_tolerance"] = sc_.reduced.far_tolerance;
-  }
-  m["description"] = first->model_description;
-  m["history_terms_per_step"] = first->history_terms;
-  parameters["model"] = m;
-  Json rn = Json::object();
-  rn["dt_s"] = first->dt_s;
-  rn["t_end_s"] = sc_.run.t_end_s;
-  rn["output_every"] = sc_.run.output_every;
-  rn["stick_tolerance_m_per_s"] = sc_.run.stick_tolerance_m_per_s;
-  rn["cycles"] = sc_.run.cycles;
-  parameters["run"] = rn;
-  r["parameters"] = parameters;
+  h["pair"] = [](Json&) {};
+  h["friction.type"] = [](Json& f) { f["type"] = "coulomb_stribeck"; };
+  h["model.type"] = [&](Json& m) { m["type"] = sc_.modal ? "modal" : "reduced"; };
+  h["model.far_tolerance"] = [&](Json& m) {  // then the model as built (the first case's)
+    if (!sc_.modal) m["far_tolerance"] = sc_.reduced.far_tolerance;
+    m["description"] = first->model_description;
+    m["history_terms_per_step"] = first->history_terms;
+  };
+  h["run.dt_s"] = [&](Json& rn) { rn["dt_s"] = first->dt_s; };
+  r["parameters"] = JsonWriter::write(sc_, h, "");
   if (!sc_.sweep) stick_slip_json(r, first->out, sc_);
   r["columns"] = Json(result.cases.front().series.names);
-  if (sc_.sweep)
-    r["note"] = "parameters are those of the file (the model: the first case's); each case sets the swept key to its "
-                "value";
-  detail::report_sweep(r, sc_.sweep, &run.entries);
+  detail::report_swept(r, sc_.sweep, run.entries,
+                       "parameters are those of the file (the model: the first case's); each case sets the swept key "
+                       "to its value");
   result.extra_files.push_back(ExtraFile{"_intervals.csv", std::move(intervals)});
   return result;
 }
 
 std::unique_ptr<Scenario> parse_structure_kernel_scenario(std::string_view toml, std::string_view name,
                                                           const ScenarioSource& source) {
-  return std::make_unique<StructureKernelStudy>(parse_text(toml, name, source, parse_kernel));
+  return std::make_unique<StructureKernelStudy>(detail::parse_text(toml, name, source, parse_kernel));
 }
 
 std::unique_ptr<Scenario> parse_structure_stick_slip_scenario(std::string_view toml, std::string_view name,
                                                               const ScenarioSource& source) {
-  return std::make_unique<StructureStickSlipStudy>(parse_text(toml, name, source, parse_stick_slip));
+  return std::make_unique<StructureStickSlipStudy>(detail::parse_text(toml, name, source, parse_stick_slip));
 }
 
 }  // namespace bristle::io

@@ -84,6 +84,15 @@ std::string sweep_summary(const std::optional<Sweep>& sweep, std::size_t cases);
 /// nothing without a sweep (the JSON of an unswept scenario is unchanged).
 void report_sweep(Json& report, const std::optional<Sweep>& sweep, const Json* entries = nullptr);
 
+/// A swept study's note (`note`) and report_sweep with each case's entry; nothing without a [sweep].
+inline void report_swept(Json& report, const std::optional<Sweep>& sweep, const Json& entries,
+                         std::string_view note = "parameters are those of the file; each case sets the swept key to "
+                                                 "its value") {
+  if (!sweep) return;
+  report["note"] = std::string(note);
+  report_sweep(report, sweep, &entries);
+}
+
 template <class Sc, class Solve, class Describe>
 StudyRun run_study(std::string_view kind, const Sc& sc, const StudyCases& cases, Solve&& solve, Describe&& describe,
                    const ProgressCallback& progress) {

@@ -208,6 +208,21 @@ Structure Structure::generic(const GenericModalParams& params, std::string_view 
   return s;
 }
 
+Structure Structure::of_kind(StructureKind kind, TautStringParams string, BeamParams beam, GenericModalParams generic,
+                             std::optional<double> damping, std::string_view prefix) {
+  if (damping) {
+    string.damping_ratio = beam.damping_ratio = *damping;
+    generic.damping_ratios.assign(generic.damping_ratios.size(), *damping);
+  }
+  switch (kind) {
+    case StructureKind::taut_string: return taut_string(string, prefix);
+    case StructureKind::cantilever: return cantilever(beam, prefix);
+    case StructureKind::simply_supported_beam: return simply_supported_beam(beam, prefix);
+    case StructureKind::generic: break;
+  }
+  return Structure::generic(generic, prefix);
+}
+
 Structure Structure::truncated(const Structure& continuum, long n_modes) {
   if (n_modes < 1) throw InvalidInput(fmt::format("modes = {}: must be >= 1", n_modes));
   if (continuum.finite() && n_modes > continuum.mode_count())

@@ -28,7 +28,7 @@ using bristle::test::CliResult;
 
 using bristle::test::fit::data_csv;
 using bristle::test::fit::json_number;
-const char* const kModel = bristle::test::fit::kSineModel;
+const std::string& kModel = bristle::test::fit::kSineModel;
 const char* const kFit = bristle::test::fit::kSineFit;
 
 class FitCli : public bristle::test::CliTest {};

@@ -46,8 +46,8 @@ inline std::vector<double> with_noise(std::vector<double> values, double sigma, 
   return values;
 }
 
-// LuGre at a prescribed sine velocity; the CLI tests' data are this model (mu_d = 0.4, k0 = 1e4) plus noise.
-inline const char* kSineModel = R"(name = "sine"
+// A LuGre contact (mu_d = 0.4, k0 = 1e4) on a velocity bench under 10 N, without its input.
+inline const std::string kLugreVelocityBench = R"(name = "sine"
 [law]
 type = "lugre"
 mu_s = 0.6
@@ -59,7 +59,10 @@ k0 = 1e4
 [bench]
 drive = "velocity"
 normal_load_N = 10.0
-[bench.input]
+)";
+
+// LuGre at a prescribed sine velocity; the CLI tests' data are this model (mu_d = 0.4, k0 = 1e4) plus noise.
+inline const std::string kSineModel = kLugreVelocityBench + R"([bench.input]
 type = "sine"
 amplitude = 4e-3
 omega = 6.283185307179586

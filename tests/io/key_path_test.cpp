@@ -311,6 +311,17 @@ TEST(KeyPath, EveryNumberMeetsTheReadersLimitsOfAScenarioNumber) {
             0u);
 }
 
+TEST(LumpedStudy, AStudyOfSeveralUnsweptCasesRunsEveryCase) {
+  // A LumpedStudy may be built of any cases (Python: LumpedStudy([c, c])); the generic study must run each (the
+  // first form of the lumped run on detail::run_study ran only the first when no case was swept).
+  LumpedScenario a = parse_one(kBase), b = a;
+  set_number(b, "law.mu_s", 2.0);
+  const RunResult r = LumpedStudy({a, b}).run();
+  ASSERT_EQ(r.cases.size(), 2u);
+  EXPECT_TRUE(csv_text(LumpedStudy({b}).run()) != csv_text(LumpedStudy({a}).run()));
+  EXPECT_EQ(r.cases[1].series.column("F_N"), LumpedStudy({b}).run().cases[0].series.column("F_N"));
+}
+
 TEST(KeyPath, BadPathsAndValuesAreExactMessagesAndLeaveTheScenarioUnchanged) {
   const LumpedScenario sc = parse_one(kBase);
   const double nan = std::numeric_limits<double>::quiet_NaN();

@@ -216,6 +216,24 @@ TEST(StructureKernelSweep, BadSweepsAreErrorsNamingTheCaseAndKey) {
               HasSubstr("sweep.column = \"L1\": clashes with an output column"));
 }
 
+TEST(StructureKernelKeyPath, AnIndexBeyondIntIsRefusedWithItsOwnRange) {
+  // The reader's storage check names the field's range within int ([0, ...], not [-2147483648, ...]: an index is
+  // >= 0); the structread branch's first form suggested negative indices.
+  const auto error = [](const std::string& from, const std::string& to) {
+    try {
+      parse(edited(kString, from, to));
+    } catch (const InvalidInput& e) {
+      return std::string(e.what());
+    }
+    return std::string("(no error)");
+  };
+  EXPECT_EQ(error("i = 0", "i = 3000000000"), "kernel.i = 3000000000: must be in [0, 2147483647]");
+  EXPECT_EQ(error("j = 0", "j = -3000000000"), "kernel.j = -3000000000: must be in [0, 2147483647]");
+  // By key path: the same range.
+  StructureKernelScenario sc = parse(kString);
+  EXPECT_EQ(test::set_error_of(sc, "kernel.i", 3e9, run), "kernel.i = 3000000000: must be in [0, 2147483647]");
+}
+
 TEST(StructureKernelKeyPath, ACantileverTouchesAtItsTipByDefaultAndTheTipFollowsItsLength) {
   // docs/structures.md: contact_positions_m defaults to the tip l for a cantilever (it was the fixed 1.0 m).
   const std::string cantilever = R"(

@@ -112,26 +112,9 @@ void serialize(Archive& a, Self& e) {
 /// kind, name, description and [profile]: the head of every directional kind.
 template <class Archive, class Sc>
 void serialize_directional_head(Archive& a, Sc& sc, std::string_view kind) {
-  using schema::Type;
-  a.declared({.key = "kind", .type = Type::text, .default_value = "required", .doc = kind});
-  a.text(sc.name, {.key = "name", .type = Type::text, .default_value = "the file stem",
-                   .doc = "names the output files <name>.csv/.json/.png"});
-  a.text(sc.description, {.key = "description", .type = Type::text, .default_value = "\"\"",
-                          .doc = "free text, copied into the JSON"});
-  a.table({.key = "profile", .type = Type::table, .default_value = "required", .doc = "the surface profile w"},
+  serialize_scenario_head(a, sc, kind);
+  a.table({.key = "profile", .type = schema::Type::table, .default_value = "required", .doc = "the surface profile w"},
           [&](auto& b) { serialize(b, sc.profile); });
-}
-
-template <class Archive, class Sc>
-void serialize_directional_output(Archive& a, Sc& sc, std::string_view plot_x, std::string_view plot_y) {
-  using schema::Type;
-  a.table({.key = "output", .type = Type::table, .default_value = "-", .doc = "what the plot shows"}, [&](auto& b) {
-    b.text(sc.output.plot_x, {.key = "plot_x", .type = Type::text, .default_value = plot_x, .doc = "an output column"});
-    b.declared({.key = "plot_y", .type = Type::text_list, .default_value = plot_y,
-                .doc = "output columns, at least one"});
-    b.text(sc.output.title, {.key = "title", .type = Type::text, .default_value = "the scenario name",
-                             .doc = "the plot title"});
-  });
 }
 
 template <class Archive, schema::Of<DirectionalCoefficientsScenario> Self>
@@ -156,7 +139,7 @@ void serialize(Archive& a, Self& sc) {
                          .equation = "paper 2, eqs. 3.9, 3.17"});
   });
   serialize_sweep_table(a, sc.sweep);
-  serialize_directional_output(a, sc, "theta_rad or theta_lim_rad", "[\"mu_plus\", \"mu_minus\"]");
+  serialize_output_table(a, sc, "theta_rad or theta_lim_rad", "[\"mu_plus\", \"mu_minus\"]");
 }
 
 template <class Archive, schema::Of<DirectionalLoopScenario> Self>
@@ -198,7 +181,7 @@ void serialize(Archive& a, Self& sc) {
                            .range = schema::integer_in(2, 1e6), .doc = "output times over the cycles"});
   });
   serialize_sweep_table(a, sc.sweep);
-  serialize_directional_output(a, sc, "\"q_m\"", "[\"F_N\"]");
+  serialize_output_table(a, sc, "\"q_m\"", "[\"F_N\"]");
 }
 
 template <class Archive, schema::Of<DirectionalCrawlerScenario> Self>
@@ -221,7 +204,7 @@ void serialize(Archive& a, Self& sc) {
                                          .doc = "steps per cycle of the limit"});
   });
   serialize_sweep_table(a, sc.sweep);
-  serialize_directional_output(a, sc, "\"t_s\"", "[\"center_m\"]");
+  serialize_output_table(a, sc, "\"t_s\"", "[\"center_m\"]");
 }
 
 /// Parsers of TOML text (the kinds' registered parsers call them); every error is InvalidInput naming

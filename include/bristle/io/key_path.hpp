@@ -11,10 +11,12 @@
 // set_number(sc, key, v) then a run gives what parsing the file with `key = v` gives (bitwise the same CSV):
 // - derived quantities follow the value as the reader derives them: a branch given by tau keeps its tau
 //   (gkv K_i = C_i / tau_i, gm C_i = K_i tau_i, paper 1 eqs. 8 and 10), pair.s and body1.k0 set
-//   body2.k0 = body1.k0 (1 - s)/s (paper 1 errata §5), a grid given by time.outputs keeps its count;
+//   body2.k0 = body1.k0 (1 - s)/s (paper 1 errata §5), a grid given by time.outputs keeps its count, a beam's
+//   default contact follows its length, a patch_transient without load.Fz_N has F_z(t) = patch.normal_load_N;
 // - the value is checked with the reader's rule and message, naming the key path as given
 //   ("law.mu_s = -1: must be > 0"), then the table's own cross-checks run (law, bench, signals); NaN and
-//   infinities are refused (a ramp's t_end may be inf, as in TOML); on any error the scenario is unchanged;
+//   infinities (a ramp's t_end may be inf, as in TOML), magnitudes above 1e150, subnormals and integers beyond
+//   their storage are refused as the reader refuses them; on any error the scenario is unchanged;
 // - an unknown path is an InvalidInput with the nearest valid key ("unknown key \"law.mu_z\"; did you mean
 //   \"law.mu_s\"?"); a key of another law/body/drive type says it does not apply; a derived key (body2.k0
 //   under pair.s, body1.k of a gkv body given by tau) says which key to set instead.
@@ -141,7 +143,9 @@ KeyInfo key_info(const LineTransientScenario& sc, std::string_view key_path);
 // set by set_number (the lumped kind included: no TOML re-writing). get reads the value (a lumped
 // study's cases must agree: the parameter of a [sweep] differs between them); set applies it to every case
 // with the same checks and rebuilds the study in place (a patch map's sweep cases again, each validated;
-// the sweep's own parameter is refused); on any error the scenario is unchanged.
+// the sweep's own parameter is refused); on any error the scenario is unchanged. A parsed Scenario keeps its origin
+// (Scenario::origin(): the TOML text) and records each key path set, in order, so that a copy made from the origin
+// (pickling) sets them again; the record grows with every set (each set copies it once).
 double get_number(const Scenario& sc, std::string_view key_path);
 void set_number(Scenario& sc, std::string_view key_path, double value);
 std::vector<std::string> numeric_keys(const Scenario& sc);

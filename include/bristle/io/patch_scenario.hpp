@@ -180,7 +180,9 @@ struct PatchTransientScenario {
   std::optional<double> pair_s;
   patch::PatchTransientParams transient;  // [patch] (reference patch at normal_load_N) + [transient]
   contact::Signal Vr_mps, vx_mps, vy_mps, spin_radps, Fz_N;
-  bool Fz_N_given = false;  // load.Fz_N written; else F_z(t) = patch.normal_load_N, following it (key paths too)
+  /// false only where the reader took F_z(t) = patch.normal_load_N (no load.Fz_N): then a key path set of the
+  /// reference load moves the load too. A scenario built in code sets Fz_N itself.
+  bool Fz_N_given = true;
   std::vector<TableFile> table_files;
   bool s_corrections = true;
   TimeGrid time;

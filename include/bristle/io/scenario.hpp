@@ -48,6 +48,10 @@ struct ScenarioSource {
   static ScenarioSource of_file(const std::filesystem::path& path);
   /// TOML text: no path; relative file names against `directory` (empty: the current directory).
   static ScenarioSource of_text(const std::filesystem::path& directory = {});
+  /// A file the scenario names: as given when absolute, else against `directory`.
+  std::filesystem::path resolve(const std::string& file) const {
+    return std::filesystem::path(file).is_absolute() ? std::filesystem::path(file) : directory / file;
+  }
 };
 
 /// [time]: output grid. Output times run from t_start_s to t_end_s in steps of output_dt_s; both ends
@@ -187,6 +191,29 @@ void serialize_sweep_table(Archive& a, OptionalSweep& sweep) {
             std::remove_reference_t<decltype(*sweep)> none{};
             serialize(b, sweep ? *sweep : none);
           });
+}
+
+/// kind, name and description: the head of the kinds read by one walk (structures, directional); `kind` documents
+/// the kind key (e.g. "\"structure_kernel\"").
+template <class Archive, class Sc>
+void serialize_scenario_head(Archive& a, Sc& sc, std::string_view kind) {
+  a.declared({.key = "kind", .type = schema::Type::text, .default_value = "required", .doc = kind});
+  a.text(sc.name, {.key = "name", .type = schema::Type::text, .default_value = "the file stem",
+                   .doc = "names the output files <name>.csv/.json/.png"});
+  a.text(sc.description, {.key = "description", .type = schema::Type::text, .default_value = "\"\"",
+                          .doc = "free text, copied into the JSON"});
+}
+
+/// [output] of those kinds: plot_x (default `x`), plot_y (default `y`) and the title.
+template <class Archive, class Sc>
+void serialize_output_table(Archive& a, Sc& sc, std::string_view x, std::string_view y) {
+  using schema::Type;
+  a.table({.key = "output", .type = Type::table, .default_value = "-", .doc = "what the plot shows"}, [&](auto& b) {
+    b.text(sc.output.plot_x, {.key = "plot_x", .type = Type::text, .default_value = x, .doc = "an output column"});
+    b.declared({.key = "plot_y", .type = Type::text_list, .default_value = y, .doc = "output columns, at least one"});
+    b.text(sc.output.title, {.key = "title", .type = Type::text, .default_value = "the scenario name",
+                             .doc = "the plot title"});
+  });
 }
 
 template <class Archive, schema::Of<LumpedScenario> Self>

@@ -97,8 +97,8 @@ struct StructureStickSlipScenario {
 
 // ---------------------------------------------------------------------------------------------
 // The schema of the two kinds (core/schema.hpp): exactly the keys, defaults and rules the readers accept.
-// Used for `bristle keys`, the docs tables and key paths (io/key_path.hpp); the readers themselves are
-// still the hand-written ones of structures_scenario.cpp (issue 15, item 2 of the structures kinds).
+// Used for `bristle keys`, the docs tables, key paths (io/key_path.hpp), the reader (one walk with hooks:
+// structures_scenario.cpp) and the JSON echo of the parameters.
 
 /// [structure]: one key list for the four types (a key's storage is that of the type at hand).
 template <class Archive, schema::Of<StructureSpec> Self>
@@ -106,7 +106,7 @@ void serialize(Archive& a, Self& p) {
   using schema::Type;
   using K = structures::StructureKind;
   const bool string = p.kind == K::taut_string, generic = p.kind == K::generic, beam = !string && !generic;
-  a.declared({.key = "type", .type = Type::choice, .default_value = "required", .doc = "the structure",
+  a.choice(p.kind, {.key = "type", .type = Type::choice, .default_value = "required", .doc = "the structure",
               .equation = "paper 3, §II", .choices = "taut_string, cantilever, simply_supported_beam, generic"});
   a.number(p.string.density_kg_per_m, {.key = "density_kg_per_m", .unit = "kg/m", .default_value = "1",
                                        .range = schema::positive(), .doc = "mass per length rho",
@@ -157,27 +157,12 @@ void serialize(Archive& a, Self& p) {
          generic);
 }
 
+/// kind, name, description and [structure]: the head of both kinds.
 template <class Archive, class Sc>
 void serialize_structures_top(Archive& a, Sc& sc, std::string_view kind) {
-  using schema::Type;
-  a.declared({.key = "kind", .type = Type::text, .default_value = "required", .doc = kind});
-  a.text(sc.name, {.key = "name", .type = Type::text, .default_value = "the file stem",
-                   .doc = "names the output files <name>.csv/.json/.png"});
-  a.text(sc.description, {.key = "description", .type = Type::text, .default_value = "\"\"",
-                          .doc = "free text, copied into the JSON"});
-  a.table({.key = "structure", .type = Type::table, .default_value = "required", .doc = "the elastic structure"},
+  serialize_scenario_head(a, sc, kind);
+  a.table({.key = "structure", .type = schema::Type::table, .default_value = "required", .doc = "the elastic structure"},
           [&](auto& b) { serialize(b, sc.structure); });
-}
-
-template <class Archive, class Sc>
-void serialize_structures_output(Archive& a, Sc& sc, std::string_view x, std::string_view y) {
-  using schema::Type;
-  a.table({.key = "output", .type = Type::table, .default_value = "-", .doc = "what the plot shows"}, [&](auto& b) {
-    b.text(sc.output.plot_x, {.key = "plot_x", .type = Type::text, .default_value = x, .doc = "an output column"});
-    b.declared({.key = "plot_y", .type = Type::text_list, .default_value = y, .doc = "output columns, at least one"});
-    b.text(sc.output.title, {.key = "title", .type = Type::text, .default_value = "the scenario name",
-                             .doc = "the plot title"});
-  });
 }
 
 template <class Archive, schema::Of<StructureKernelScenario> Self>
@@ -186,7 +171,7 @@ void serialize(Archive& a, Self& sc) {
   serialize_structures_top(a, sc, "\"structure_kernel\"");
   a.table({.key = "kernel", .type = Type::table, .default_value = "required", .doc = "the kernel and its tau grid"},
           [&](auto& b) {
-            b.declared({.key = "quantity", .type = Type::choice, .default_value = "displacement",
+            b.choice(sc.quantity, {.key = "quantity", .type = Type::choice, .default_value = "displacement",
                         .doc = "displacement L1, velocity K, step S or step_oscillating S0", .equation = "paper 3, §II",
                         .choices = "displacement, velocity, step, step_oscillating"});
             b.integer(sc.i, {.key = "i", .type = Type::integer, .default_value = "0", .range = schema::at_least(0),
@@ -218,7 +203,7 @@ void serialize(Archive& a, Self& sc) {
                                                     .log_scale = true});
           });
   serialize_sweep_table(a, sc.sweep);
-  serialize_structures_output(a, sc, "tau_s", "the columns");
+  serialize_output_table(a, sc, "tau_s", "the columns");
 }
 
 template <class Archive, schema::Of<StructureStickSlipScenario> Self>
@@ -290,7 +275,7 @@ void serialize(Archive& a, Self& sc) {
                               .range = schema::at_least(1), .doc = "cycles averaged for the limit cycle's period"});
   });
   serialize_sweep_table(a, sc.sweep);
-  serialize_structures_output(a, sc, "t_s", "[\"w_m\", \"v_mps\", \"F_N\"]");
+  serialize_output_table(a, sc, "t_s", "[\"w_m\", \"v_mps\", \"F_N\"]");
 }
 
 StructureKernelScenario parse_structure_kernel_string(std::string_view toml, std::string_view name = "scenario",

@@ -38,6 +38,7 @@
 // | n_k    | mode_values               | generic: n_k(chi_j), N rows    | 1/sqrt(kg)| finite         |
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -110,6 +111,11 @@ class Structure {
   static Structure cantilever(const BeamParams& params, std::string_view prefix = "structure");
   static Structure simply_supported_beam(const BeamParams& params, std::string_view prefix = "structure");
   static Structure generic(const GenericModalParams& params, std::string_view prefix = "structure");
+  /// The structure of `kind` from the parameters of that kind (the others are not used), every mode's damping ratio
+  /// replaced by `damping` when given.
+  static Structure of_kind(StructureKind kind, TautStringParams string, BeamParams beam, GenericModalParams generic,
+                           std::optional<double> damping = std::nullopt,
+                           std::string_view prefix = "structure");
   /// The first `n_modes` modes of `continuum` as a generic (finite) structure: the truncated model.
   static Structure truncated(const Structure& continuum, long n_modes);
 

@@ -1,0 +1,157 @@
+// The scenario of a fit's experiment (src/io/fit_internal.hpp, fit_scenario): its window and numeric `set` by key
+// path, else the `set` written into the TOML and parsed. What the reader accepts and refuses is what it did when
+// every experiment was parsed from its TOML: the whole-scenario checks of the lumped kind after the window and
+// `set`, a file that is valid only with its `set`, a `set` that replaces a list or signal by a number, and
+// patch_transient's default load following a set patch.normal_load_N; a `set` of the window is the window.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "bristle/contact/signal.hpp"
+#include "bristle/io/fit_map_scenario.hpp"
+#include "bristle/io/fit_scenario.hpp"
+#include "bristle/io/key_path.hpp"
+#include "bristle/io/patch_scenario.hpp"
+#include "fit_fixtures.hpp"
+#include "support/test_support.hpp"
+
+namespace {
+
+using bristle::test::message_of;
+using bristle::test::read_text;
+using bristle::test::TempDir;
+
+const std::string kExamples = std::string(BRISTLE_SOURCE_DIR) + "/examples";
+
+// A LuGre contact driven at a prescribed velocity under 10 N (fit_fixtures.hpp); [bench.input] and the experiments
+// are added.
+const std::string& kLumped = bristle::test::fit::kLugreVelocityBench;
+
+const char* const kSine = R"([bench.input]
+type = "sine"
+amplitude = 1e-3
+omega = 2e5
+)";
+
+const char* const kLumpedFit = R"([fit]
+data = "d.csv"
+time_column = "t_s"
+[fit.targets]
+F_N = "F_N"
+[fit.parameters]
+"law.mu_d" = { initial = 0.3, min = 0.05, max = 1.0 }
+)";
+
+class FitExperimentSet : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_.write("d.csv", "t_s,F_N\n0,0\n0.0005,0.1\n0.001,0.2\n");  // 1 ms: 32 periods of omega = 2e5 rad/s
+    dir_.write("long.csv", "t_s,F_N\n0,0\n30,0.1\n60,0.2\n");        // 60 s: 1.9e6 periods
+  }
+  bristle::io::FitScenario lumped(const std::string& toml) const {
+    return bristle::io::parse_fit_string(toml, "sine", dir_.path());
+  }
+  TempDir dir_{"bristle_fit_set"};
+};
+
+// 1. The lumped kind's whole-scenario checks (LumpedScenario::validate: here the sine periods over the run) hold
+// after the window and the `set`: a second experiment's longer window, or a set omega, is refused as before.
+TEST_F(FitExperimentSet, ALumpedExperimentPastTheSinePeriodLimitIsRefusedAfterItsWindow) {
+  const std::string toml = std::string(kLumped) + kSine + kLumpedFit +
+                           "[[fit.experiment]]\ndata = \"d.csv\"\n[[fit.experiment]]\ndata = \"long.csv\"\n";
+  EXPECT_EQ(message_of([&] { (void)lumped(toml); }),
+            "fit.experiment[1] (with fit.experiment[1].set): bench.input.omega = 200000: the run (time.t_start_s .. "
+            "time.t_end_s) spans 1909859.317102744 of its periods; at most 1000000 (Limits in docs/scenarios.md)");
+}
+
+TEST_F(FitExperimentSet, ALumpedExperimentPastTheSinePeriodLimitIsRefusedAfterItsSet) {
+  const std::string toml = std::string(kLumped) + kSine + kLumpedFit +
+                           "[[fit.experiment]]\ndata = \"d.csv\"\nset = { \"bench.input.omega\" = 1e11 }\n";
+  EXPECT_EQ(message_of([&] { (void)lumped(toml); }),
+            "fit.experiment[0] (with fit.experiment[0].set): bench.input.omega = 100000000000: the run "
+            "(time.t_start_s .. time.t_end_s) spans 15915494.309189534 of its periods; at most 1000000 (Limits in "
+            "docs/scenarios.md)");
+}
+
+// 2. A required key given only in an experiment's `set`.
+TEST_F(FitExperimentSet, ALumpedInputGivenOnlyInTheSetIsRead) {
+  const std::string toml = std::string(kLumped) + kLumpedFit +
+                           "[[fit.experiment]]\ndata = \"d.csv\"\nset = { \"bench.input\" = 0.01 }\n";
+  const bristle::io::FitScenario f = lumped(toml);
+  ASSERT_EQ(f.experiments.size(), 1u);
+  const bristle::contact::Signal& input = f.experiments[0].scenario.bench.input_x;
+  EXPECT_EQ(input.kind, bristle::contact::SignalKind::constant);
+  EXPECT_EQ(input.value, 0.01);
+}
+
+TEST_F(FitExperimentSet, AStructureNormalLoadGivenOnlyInTheSetIsRead) {
+  std::string toml = read_text(kExamples + "/fit_structure_stick_slip.toml");
+  const std::string load = "normal_load_N = 1.0\n";
+  ASSERT_NE(toml.find(load), std::string::npos);
+  toml.erase(toml.find(load), load.size());
+  toml += "[[fit.experiment]]\nset = { \"contact.normal_load_N\" = 2.5 }\n";
+  const bristle::io::StructureFitScenario f = bristle::io::parse_structure_fit_string(toml, "s", kExamples);
+  ASSERT_EQ(f.experiments.size(), 1u);
+  EXPECT_EQ(f.experiments[0].scenario.contact.normal_load_N, 2.5);
+}
+
+// 3. A `set` number replacing a list (a steady map's axis) or a signal that is not constant.
+TEST_F(FitExperimentSet, ASteadyMapAxisListSetToANumberIsThatNumber) {
+  std::string toml = read_text(kExamples + "/fit_patch_steady_map.toml");
+  const std::string vr = "Vr_mps = 16.0\n";
+  ASSERT_NE(toml.find(vr), std::string::npos);
+  toml.insert(toml.find(vr) + vr.size(), "vx_mps = [1.0, 2.0]\n");
+  toml += "[[fit.experiment]]\nset = { \"kinematics.vx_mps\" = 2.0 }\n";
+  const bristle::io::MapFitScenario f = bristle::io::parse_map_fit_string(toml, "m", kExamples);
+  ASSERT_EQ(f.experiments.size(), 1u);
+  EXPECT_EQ(f.experiments[0].scenario.vx.values, std::vector<double>{2.0});
+  EXPECT_FALSE(f.experiments[0].scenario.vx.list);
+}
+
+TEST_F(FitExperimentSet, ASineInputSetToANumberIsConstantAndTheOtherExperimentsKeepTheSine) {
+  const std::string toml = std::string(kLumped) + kSine + kLumpedFit +
+                           "[[fit.experiment]]\ndata = \"d.csv\"\nset = { \"bench.input\" = 0.01 }\n"
+                           "[[fit.experiment]]\ndata = \"d.csv\"\n";
+  const bristle::io::FitScenario f = lumped(toml);
+  ASSERT_EQ(f.experiments.size(), 2u);
+  const bristle::contact::Signal& set = f.experiments[0].scenario.bench.input_x;
+  EXPECT_EQ(set.kind, bristle::contact::SignalKind::constant);
+  EXPECT_EQ(set.value, 0.01);
+  const bristle::contact::Signal& kept = f.experiments[1].scenario.bench.input_x;
+  EXPECT_EQ(kept.kind, bristle::contact::SignalKind::sine);
+  EXPECT_EQ(kept.omega, 2e5);
+}
+
+// A `set` of what the fit sets from the data (here [time]) is replaced by the window, as when written into the
+// file before the window; the rest of the `set` applies.
+TEST_F(FitExperimentSet, ASetOfTheTimeWindowIsReplacedByTheData) {
+  const std::string toml = std::string(kLumped) + kSine + kLumpedFit +
+                           "[[fit.experiment]]\ndata = \"d.csv\"\n"
+                           "set = { \"time.t_end_s\" = 5.0, \"time.output_dt_s\" = 0.1, \"law.mu_s\" = 0.7 }\n";
+  const bristle::io::FitScenario f = lumped(toml);
+  ASSERT_EQ(f.experiments.size(), 1u);
+  const bristle::io::LumpedScenario& sc = f.experiments[0].scenario;
+  EXPECT_EQ(sc.time.t_start_s, 0.0);
+  EXPECT_EQ(sc.time.t_end_s, 0.001);
+  EXPECT_EQ(bristle::io::get_number(sc, "law.mu_s"), 0.7);
+}
+
+// 4. patch.normal_load_N set by key path without load.Fz_N: F_z(t) follows it, as the reader makes it; the other
+// experiment (a copy of the same parse) keeps the file's load.
+TEST_F(FitExperimentSet, APatchTransientNormalLoadSetWithoutALoadIsTheConstantLoad) {
+  std::string toml = read_text(kExamples + "/fit_patch_transient.toml");
+  ASSERT_EQ(toml.find("[load]"), std::string::npos);
+  toml += "[[fit.experiment]]\nset = { \"patch.normal_load_N\" = 2500.0 }\n[[fit.experiment]]\n";
+  const bristle::io::TransientFitScenario f = bristle::io::parse_transient_fit_string(toml, "p", kExamples);
+  ASSERT_EQ(f.experiments.size(), 2u);
+  for (const auto& [i, load] : {std::pair{0, 2500.0}, std::pair{1, 3000.0}}) {
+    const bristle::io::PatchTransientScenario& sc = f.experiments[static_cast<std::size_t>(i)].scenario;
+    EXPECT_EQ(sc.transient.patch.normal_load_N, load) << i;
+    EXPECT_EQ(sc.Fz_N.kind, bristle::contact::SignalKind::constant) << i;
+    EXPECT_EQ(sc.Fz_N.value, load) << i;
+  }
+}
+
+}  // namespace

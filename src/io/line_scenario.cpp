@@ -5,9 +5,9 @@
 //
 // A study is a list of cases: the [[case]] tables of the file (each overriding keys of the file), times the
 // Cartesian product of the [sweep] lists (s, n, n1, n2, tau1, tau2 in this order, the first varying slowest).
-// Where the file parses as written, it is parsed once and each case is a copy of it: its keys set by key path, the
-// branches cut and the relaxation times set by the rheology; every other case is the case merged into the file's
-// TOML with the sweep's values written into it, parsed (the fallback, 9eae582's route: for_each_line_case says when).
+// The file is parsed once and each case is a copy of it, its numbers set by key path (a [[case]] of other keys is its
+// table over the file's, parsed: for_each_line_case says when); the sweep cuts the branches and sets the relaxation
+// times by the rheology and s as pair.s by key path, on the parsed case. No value is written into the TOML.
 // Each is validated on its own, and an error names it: "case 3 of 12 (s = 0.4, n2 = 2): ...".
 // Or the [sweep] of every kind (parameter, values, column): each parsed case times the values, set by key path
 // (set_number) on the parsed case, the value the first case column: "sweep case 2 of 4 (law.mu_d = 2): ...".
@@ -148,93 +148,6 @@ std::string type_of(const toml::table* body) {
   const toml::node* t = body->get("type");
   return t && t->is_string() ? t->as_string()->get() : "";
 }
-
-/// Entries of a branch list: a number is one branch, an array one per element, anything else -1.
-int entries(const toml::node* n) {
-  if (!n) return -1;
-  if (n->is_number()) return 1;
-  if (const auto* a = n->as_array()) return static_cast<int>(a->size());
-  return -1;
-}
-
-/// The fallback (9eae582's route, for_each_line_case): keeps the first `n` branches of body `name` (n = 0: the body becomes elastic). `where` names the
-/// sweep value ("sweep.n2[2] = 3").
-void truncate_branches(toml::table& t, const std::string& name, int n, const std::string& where) {
-  toml::table* body = sub_table(t, name);
-  const std::string type = type_of(body);
-  if (type != "gkv" && type != "gm") {
-    if (n == 0) return;
-    if (!body)
-      throw InvalidInput(
-          fmt::format("{}: needs a [{}] table of type \"gkv\" (or \"gm\") with at least {} "
-                      "branch{}",
-                      where, name, n, n == 1 ? "" : "es"));
-    throw InvalidInput(
-        fmt::format("{}: {}.type = {} has no dissipative branches; give {}.type = \"gkv\" (or "
-                    "\"gm\") with at least {} entr{} in its branch lists",
-                    where, name, q(type), name, n, n == 1 ? "y" : "ies"));
-  }
-  const bool gkv = type == "gkv";
-  const Keys lists = gkv ? Keys{"c", "tau", "k"} : Keys{"k", "tau", "c"};
-  // The lists must agree before they are cut (the message of the body reader).
-  int count = -1;
-  std::string first;
-  for (const auto& key : lists) {
-    const int e = entries(body->get(key));
-    if (e < 0) continue;
-    if (count < 0) {
-      count = e;
-      first = key;
-    } else if (e != count) {
-      throw InvalidInput(fmt::format("{}.{} has {} {} but {}.{} has {}; give one per branch", name, key, e,
-                                     e == 1 ? "entry" : "entries", name, first, count));
-    }
-  }
-  if (n == 0) {
-    for (const auto& key : lists) body->erase(key);
-    if (const toml::node* k_inf = body->get("k_inf"); k_inf && !gkv) {  // gm: K0 = K_inf without branches
-      toml::table keep;
-      put(keep, "k0", *k_inf);
-      body->erase("k_inf");
-      put(*body, "k0", *keep.get("k0"));
-    }
-    body->insert_or_assign("type", "elastic");
-    return;
-  }
-  if (count < 0) return;  // no list given: the body reader reports the missing key
-  if (n > count) {
-    Keys given;
-    for (const auto& key : lists)
-      if (entries(body->get(key)) >= 0) given.push_back(name + "." + key);
-    throw InvalidInput(fmt::format("{}: {} has only {} branch{} ({} entr{} in {}); the sweep asks for {}", where, name,
-                                   count, count == 1 ? "" : "es", count, count == 1 ? "y" : "ies",
-                                   fmt::join(given, " and "), n));
-  }
-  for (const auto& key : lists)
-    if (toml::node* node = body->get(key); node && node->is_array())
-      node->as_array()->truncate(static_cast<std::size_t>(n));
-}
-
-/// Sets every relaxation time of body `name` to `tau`.
-void set_relaxation_times(toml::table& t, const std::string& name, double tau, const std::string& where) {
-  toml::table* body = sub_table(t, name);
-  const std::string type = type_of(body);
-  if (type != "gkv" && type != "gm")
-    throw InvalidInput(
-        fmt::format("{}: {} has no dissipative branches ({}.type = {}); the relaxation times "
-                    "apply to type \"gkv\" or \"gm\"",
-                    where, name, name, body ? q(type) : std::string("absent")));
-  toml::node* node = body->get("tau");
-  if (!node)
-    throw InvalidInput(fmt::format("{}: {} gives no {}.tau (its branches are given by {}.{}); give {}.tau instead",
-                                   where, name, name, name, type == "gkv" ? "k" : "c", name));
-  if (auto* a = node->as_array()) {
-    for (std::size_t i = 0; i < a->size(); ++i) a->replace(a->cbegin() + static_cast<std::ptrdiff_t>(i), tau);
-  } else {
-    body->insert_or_assign("tau", tau);
-  }
-}
-
 
 /// A TOML number as the reader converts it (toml_reader.cpp, as_number): an integer beyond 2^53 rounds to the nearest
 /// double (toml++'s value<double>() gives none for it).
@@ -1383,8 +1296,8 @@ bool same_number_kind(const toml::node& v, const toml::node& given) {
 /// The leaves of a [[case]] table as key paths, if every one is a number replacing a number the file writes
 /// ("kinematics.Vx"), or a list of numbers replacing a list of numbers of the same length, entry by entry
 /// ("body2.tau[1]"), on a key that maps one to one onto its key path (not depends_on_other_keys). False otherwise:
-/// a key the file does not write, a table it does not give, a string, a flag, a signal table: such a case takes the
-/// fallback (for_each_line_case).
+/// a key the file does not write, a table it does not give, a string, a flag, a signal table: such a case is its
+/// table over the file's, parsed (for_each_line_case).
 bool numeric_leaves(const toml::table& root, const toml::table& t, const toml::table* file, const std::string& prefix,
                     std::vector<std::pair<std::string, double>>& out) {
   for (auto&& [k, v] : t) {
@@ -1416,25 +1329,23 @@ bool is_key_path(std::string_view key) { return key.find_first_of(".[") != std::
 
 /// The cases of a file: the [[case]] tables (each its keys over the file's) times the Cartesian product of the [sweep]
 /// lists of the line kinds (s, n, n1, n2, tau1, tau2, the first varying slowest). An error names the case: "case 3 of
-/// 12 (s = 0.4, n2 = 2): ...".
-///
-/// Two routes give a case. The key-path route: the file (without [[case]] and [sweep]) is parsed once as written; a
-/// case is a copy with its [[case]] numbers set by key path (io::set_number, the reader's checks; numeric_leaves), the
-/// sweep's branches cut and relaxation times set by the rheology (keep_branches, set_taus), s set as pair.s by key
-/// path (where the file writes pair.s), then validated if anything was set. The fallback, 9eae582's route: the case
-/// merged into the file's TOML, the sweep values written into it (truncate_branches, set_relaxation_times above) and
-/// the result parsed. A case takes the fallback where the key-path route does not apply to it (the file does not
-/// parse as written, a [[case]] key that numeric_leaves refuses, sweep.s without pair.s in the file) or refuses it
-/// (any error): so a file is accepted or refused exactly as by the fallback alone, with its messages. A [[case]] key
-/// written as a key path (a new form, not in 9eae582) is set by key path after the others; its case has no fallback
-/// and its errors name the key as written: case[0]."body2.tau[1]".
+/// 12 (s = 0.4, n2 = 2): ...". No value is written into the TOML:
+/// - a [[case]] is its table over the file's keys. Where every key is a number the file writes (numeric_leaves), the
+///   file is parsed once and the case is a copy with the numbers set by key path (io::set_number: the reader's checks
+///   and derivations); where not, or where the key path refuses a number one at a time (t_start_s beyond the file's
+///   t_end_s) or the file is not valid without the case, the case's table over the file's is parsed;
+/// - a [[case]] key written as a key path ("body2.tau[1]" = 0.3) is set by key path after the others, its errors
+///   naming the key as written: case[0]."body2.tau[1]";
+/// - the sweep applies to each parsed case: the branches cut and the relaxation times set by the rheology
+///   (keep_branches, set_taus), s set as pair.s by key path (body2.k0 and eq. 58's dampings follow). A file that
+///   leaves pair.s to sweep.s is read with the sweep's first value.
 template <typename Case, typename ParseOne>
 std::vector<Case> for_each_line_case(const toml::table& root, std::string_view name, const ScenarioSource& source,
                                      const ParseOne& parse_one) {
   const Section top(&root, "");
   struct CaseSpec {
     std::string label;
-    toml::table merged;  // the keys a merge applies (all but label and the key paths)
+    toml::table keys;  // the keys a merge or a key path applies (all but label and the key paths)
     struct Path {
       std::string key, written;  // "body2.tau[1]", case[0]."body2.tau[1]"
       double value;
@@ -1457,7 +1368,7 @@ std::vector<Case> for_each_line_case(const toml::table& root, std::string_view n
       for (auto&& [k, v] : *cases->get(i)->as_table()) {
         if (k.str() == "label") continue;
         if (!is_key_path(k.str())) {
-          put(spec.merged, k.str(), v);
+          put(spec.keys, k.str(), v);
           continue;
         }
         const std::string written = fmt::format("case[{}].{}", i, q(k.str()));
@@ -1486,89 +1397,45 @@ std::vector<Case> for_each_line_case(const toml::table& root, std::string_view n
   toml::table file = root;  // the file without [[case]] and [sweep]
   file.erase("case");
   file.erase("sweep");
+  for (const auto& d : dims)  // sweep.s stands for pair.s: a file that leaves it to the sweep is read with its first
+    if (d.key == "s" && !(sub_table(file, "pair") && sub_table(file, "pair")->contains("s"))) {
+      if (!sub_table(file, "pair")) file.insert_or_assign("pair", toml::table{});
+      sub_table(file, "pair")->insert_or_assign("s", d.values.front());
+    }
   const std::array<bool, 2> tables = {sub_table(file, "body1") != nullptr, sub_table(file, "body2") != nullptr};
-  std::optional<Case> base;  // the file parsed once, as written (if it parses)
-  bool base_tried = false;
-  const auto parsed_file = [&]() -> const Case* {
-    if (!base_tried) {
-      base_tried = true;
+  std::optional<Case> parsed_file;  // the file parsed once, as written
+  // A case before the sweep: the file with its keys set by key path, or its table over the file's, parsed.
+  const auto prepare = [&](const CaseSpec& spec) {
+    std::vector<std::pair<std::string, double>> leaves;
+    std::optional<Case> sc;
+    if (numeric_leaves(file, spec.keys, &file, "", leaves)) {
       try {
-        base = parse_one(file, case_columns, name, source);
-      } catch (const InvalidInput&) {  // each case takes the fallback
+        if (!parsed_file) parsed_file = parse_one(file, case_columns, name, source);
+        sc = *parsed_file;
+        for (const auto& [path, value] : leaves) set_number(*sc, path, value);
+      } catch (const InvalidInput&) {  // one at a time refused, or the file not valid without the case: merged below
+        sc.reset();
       }
     }
-    return base ? &*base : nullptr;
-  };
-  const auto merged_table = [&](const CaseSpec& spec) {
-    toml::table t = file;
-    deep_merge(t, spec.merged);
-    return t;
-  };
-  // The key paths written in a [[case]], with their key in the message.
-  const auto set_paths = [&](Case& sc, const CaseSpec& spec) {
+    if (!sc) {
+      toml::table t = file;
+      deep_merge(t, spec.keys);
+      sc = parse_one(t, case_columns, name, source);
+    }
     for (const auto& p : spec.paths) {
       try {
-        set_number(sc, p.key, p.value);
+        set_number(*sc, p.key, p.value);
       } catch (const InvalidInput& e) {  // "body2.tau[2]: ..." -> "case[0]."body2.tau[2]": ..."
         const std::string_view m = e.what();
         if (m.rfind(p.key, 0) == 0) throw InvalidInput(p.written + std::string(m.substr(p.key.size())));
         throw InvalidInput(fmt::format("{}: {}", p.written, m));
       }
     }
+    return std::move(*sc);
   };
-  // The case before the sweep by the key-path route (nullopt: the case takes the fallback), and whether it was set.
-  struct Prepared {
-    std::optional<Case> sc;
-    bool set = false;
-  };
-  const auto prepare = [&](const CaseSpec& spec) {
-    Prepared out;
-    std::vector<std::pair<std::string, double>> leaves;
-    const Case* parsed = parsed_file();
-    if (parsed && numeric_leaves(file, spec.merged, &file, "", leaves)) {
-      Case sc = *parsed;
-      try {
-        for (const auto& [path, value] : leaves) set_number(sc, path, value);
-        out.sc = std::move(sc);
-        out.set = !leaves.empty();
-      } catch (const InvalidInput&) {  // the fallback has the message (or accepts the case as written)
-      }
-    }
-    if (spec.paths.empty()) return out;
-    // Key paths: no fallback (9eae582 has no such keys); the other keys merged if the key-path route refused them.
-    if (!out.sc) out.sc = parse_one(merged_table(spec), case_columns, name, source);
-    set_paths(*out.sc, spec);
-    out.set = true;
-    return out;
-  };
-  // 9eae582's route: the case merged into the file's TOML, the sweep values written into it, parsed.
-  const auto fallback = [&](const CaseSpec& spec, const std::vector<std::size_t>& at) {
-    toml::table t = merged_table(spec);
-    bool zero1 = false, zero2 = false;
-    for (std::size_t d = 0; d < dims.size(); ++d) {
-      const std::string& key = dims[d].key;
-      const double v = dims[d].values[at[d]];
-      const std::string where = fmt::format("{} = {}", dims[d].names[at[d]], format_value(v));
-      if (key == "s") {
-        if (!sub_table(t, "pair")) t.insert_or_assign("pair", toml::table{});
-        sub_table(t, "pair")->insert_or_assign("s", v);
-      } else if (key == "n" || key == "n1" || key == "n2") {
-        const int n = static_cast<int>(v);
-        if (key != "n2") truncate_branches(t, "body1", n, where);
-        if (key != "n1") truncate_branches(t, "body2", n, where);
-        if (key != "n2") zero1 = n == 0;
-        if (key != "n1") zero2 = n == 0;
-      } else if (key == "tau1" && !zero1) {
-        set_relaxation_times(t, "body1", v, where);
-      } else if (key == "tau2" && !zero2) {
-        set_relaxation_times(t, "body2", v, where);
-      }
-    }
-    return parse_one(t, case_columns, name, source);
-  };
-  // The sweep on a prepared case by key path: nullopt where the route does not apply (sweep.s without pair.s).
-  const auto sweep = [&](const Prepared& prepared, const std::vector<std::size_t>& at) -> std::optional<Case> {
-    Case sc = *prepared.sc;
+  // The sweep on a prepared case.
+  const auto sweep = [&](const Case& prepared, const std::vector<std::size_t>& at) {
+    Case sc = prepared;
     bool zero[2] = {false, false}, cut = false;
     std::optional<double> s;
     for (std::size_t d = 0; d < dims.size(); ++d) {
@@ -1576,7 +1443,6 @@ std::vector<Case> for_each_line_case(const toml::table& root, std::string_view n
       const double v = dims[d].values[at[d]];
       const std::string where = fmt::format("{} = {}", dims[d].names[at[d]], format_value(v));
       if (key == "s") {
-        if (!sc.pair_s) return std::nullopt;
         s = v;
       } else if (key[0] == 'n') {
         for (int i = 0; i < 2; ++i)
@@ -1600,7 +1466,7 @@ std::vector<Case> for_each_line_case(const toml::table& root, std::string_view n
   std::vector<std::size_t> at(dims.size());
   for (std::size_t b = 0; b < specs.size(); ++b) {
     const CaseSpec& spec = specs[b];
-    std::optional<Prepared> prepared;
+    std::optional<Case> prepared;
     for (std::size_t p = 0; p < product; ++p) {
       const std::size_t index = b * product + p;
       // Decompose p: the first sweep key varies slowest.
@@ -1615,24 +1481,16 @@ std::vector<Case> for_each_line_case(const toml::table& root, std::string_view n
       const std::string label = fmt::format("{}", fmt::join(parts, ", "));
       try {
         if (!prepared) prepared = prepare(spec);
-        std::optional<Case> sc;
-        if (prepared->sc) {
-          try {
-            sc = sweep(*prepared, at);
-          } catch (const InvalidInput&) {
-            if (!spec.paths.empty()) throw;  // no fallback for a key path
-          }
-        }
-        if (!sc) sc = fallback(spec, at);
+        Case sc = dims.empty() ? *prepared : sweep(*prepared, at);
         std::size_t column = 3;
         for (std::size_t d = 0; d < dims.size(); ++d)
           if (dims[d].key != "s" && dims[d].key != "n1" && dims[d].key != "n2")
-            sc->columns[column++].second = dims[d].values[at[d]];
-        if (has_cases) sc->columns[column].second = static_cast<double>(b + 1);
-        sc->label = total == 1 ? "" : label;
-        sc->case_index = index;
-        sc->case_count = total;
-        out.push_back(std::move(*sc));
+            sc.columns[column++].second = dims[d].values[at[d]];
+        if (has_cases) sc.columns[column].second = static_cast<double>(b + 1);
+        sc.label = total == 1 ? "" : label;
+        sc.case_index = index;
+        sc.case_count = total;
+        out.push_back(std::move(sc));
       } catch (const InvalidInput& e) {
         if (total == 1) throw;
         throw InvalidInput(fmt::format("case {} of {} ({}): {}", index + 1, total, label, e.what()));

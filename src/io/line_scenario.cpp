@@ -28,6 +28,7 @@
 #include "bristle/io/key_path.hpp"
 #include "bristle/rheology/contact_pair.hpp"
 #include "scenario_internal.hpp"
+#include "study.hpp"
 
 namespace bristle::io {
 
@@ -813,8 +814,32 @@ Json case_columns_json(const LineCaseBase& sc) {
   return j;
 }
 
-void fill_report_header(Json& r, const LineCaseBase& first, Kind kind, double solve_seconds) {
-  detail::report_header(r, kind_name(kind), first.name, first.description, first.source, solve_seconds);
+/// The study's cases: one label each (the legend where there are several), no sweep column.
+template <class Case>
+detail::StudyCases line_study_cases(const std::vector<Case>& cases) {
+  detail::StudyCases out;
+  out.values.assign(cases.size(), std::nullopt);
+  out.labels.clear();
+  for (const Case& c : cases) out.labels.push_back(c.label);
+  out.legend = cases.size() > 1;
+  return out;
+}
+
+/// A case's own bodies in its entry, where the study has several cases (body1 first, or body2 first as the steady
+/// kind has always written them).
+template <class Case>
+void case_bodies_json(const std::vector<Case>& cases, std::size_t i, Json& entry, bool body1_first) {
+  if (cases.size() < 2) return;
+  const Case& sc = cases[i];
+  entry[body1_first ? "body1" : "body2"] = detail::body_to_json(body1_first ? sc.body1 : sc.body2);
+  entry[body1_first ? "body2" : "body1"] = detail::body_to_json(body1_first ? sc.body2 : sc.body1);
+}
+
+/// The report after its header: the first case's parameters, the note, the columns.
+void finish_report(Json& r, Json parameters, std::size_t cases, Json columns) {
+  r["parameters"] = std::move(parameters);
+  r["note"] = cases > 1 ? "parameters are those of the first case; each case lists its own values and bodies" : "";
+  r["columns"] = std::move(columns);
 }
 
 std::string body_summary(const rheology::RheologyParams& b) {
@@ -912,60 +937,38 @@ std::string LineSteadyStudy::summary() const {
 
 RunResult LineSteadyStudy::run(const ProgressCallback& progress) const {
   const LineSteadyScenario& first = cases_.front();
-  RunResult result;
-  result.name = first.name;
-  result.title = first.output.title;
-  result.plot_x = first.output.plot_x;
-  result.plot_y = first.output.plot_y;
-  result.log_x = first.log_x;
-  Json cases_json = Json::array();
-  Json parameters;
-  for (std::size_t i = 0; i < cases_.size(); ++i) {
+  const auto solve = [&](std::size_t i, const std::function<void(double)>&) {
     const LineSteadyScenario& sc = cases_[i];
-    const contact::ContactModel model(sc.law, sc.body1, sc.body2);
-    if (i == 0) {
-      parameters = model_json(sc, model);
-      parameters["line"] = line_json(sc.line, Kind::steady);
-      Json k = Json::object();
-      k["mode"] = to_string(sc.mode);
-      k["allow_reversal"] = sc.allow_reversal;
-      if (sc.mode == LineMode::sliding) {
-        k["V_mps"] = Json(sc.velocities);
-      } else {
-        k["Vr_mps"] = sc.Vr_mps;
-        k["vx_mps"] = Json(sc.velocities);
-      }
-      parameters["kinematics"] = k;
-    }
-    if (progress) progress(Progress{i, cases_.size(), 0.0, sc.label});
-    const auto start = std::chrono::steady_clock::now();
-    TimeSeries series = sc.solve(model);
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    if (progress) progress(Progress{i, cases_.size(), 1.0, sc.label});
-    Json c = case_columns_json(sc);
-    c["label"] = sc.label;
-    c["points"] = series.rows();
-    c["solve_seconds"] = seconds;
-    if (cases_.size() > 1) {
-      c["body2"] = detail::body_to_json(sc.body2);
-      c["body1"] = detail::body_to_json(sc.body1);
-    }
-    cases_json.push_back(std::move(c));
-    result.solve_seconds += seconds;
-    result.case_labels.push_back(sc.label);
-    result.cases.push_back(CaseResult{std::nullopt, std::move(series), seconds});
-  }
-  if (cases_.size() == 1) result.case_labels.clear();
+    return sc.solve(contact::ContactModel(sc.law, sc.body1, sc.body2));
+  };
+  const auto describe = [&](std::size_t i, TimeSeries& series, Json& entry) {
+    entry = case_columns_json(cases_[i]);
+    entry["label"] = cases_[i].label;
+    entry["points"] = series.rows();
+    return std::move(series);
+  };
+  detail::StudyRun run =
+      detail::run_study(kind_name(Kind::steady), first, line_study_cases(cases_), solve, describe, progress,
+                        [&](std::size_t i, TimeSeries&, Json& entry) { case_bodies_json(cases_, i, entry, false); });
+  RunResult& result = run.result;
+  result.log_x = first.log_x;
   // Laws without a friction coefficient (Bouc-Wen, frictionless) have no mu: these cells are empty.
   result.optional_columns = {"mu", "Fx_norm", "Fx_norm_abs"};
-  Json& r = result.report;
-  fill_report_header(r, first, Kind::steady, result.solve_seconds);
-  r["parameters"] = parameters;
-  r["note"] =
-      cases_.size() > 1 ? "parameters are those of the first case; each case lists its own values and bodies" : "";
-  r["columns"] = Json(first.column_names());
-  r["cases"] = cases_json;
-  return result;
+  Json parameters = model_json(first, contact::ContactModel(first.law, first.body1, first.body2));
+  parameters["line"] = line_json(first.line, Kind::steady);
+  Json k = Json::object();
+  k["mode"] = to_string(first.mode);
+  k["allow_reversal"] = first.allow_reversal;
+  if (first.mode == LineMode::sliding) {
+    k["V_mps"] = Json(first.velocities);
+  } else {
+    k["Vr_mps"] = first.Vr_mps;
+    k["vx_mps"] = Json(first.velocities);
+  }
+  parameters["kinematics"] = k;
+  finish_report(result.report, parameters, cases_.size(), Json(first.column_names()));
+  result.report["cases"] = run.entries;
+  return std::move(result);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1015,14 +1018,6 @@ std::string LineTransientStudy::summary() const {
 
 RunResult LineTransientStudy::run(const ProgressCallback& progress) const {
   const LineTransientScenario& first = cases_.front();
-  RunResult result;
-  result.name = first.name;
-  result.title = first.output.title;
-  result.plot_x = first.output.plot_x;
-  result.plot_y = first.output.plot_y;
-  result.log_x = first.log_x;
-  Json cases_json = Json::array();
-  Json parameters;
   std::vector<std::string> case_names = case_column_names(first);
 
   // Fields: long format over every case, the union of the field columns (a column a case does not have,
@@ -1035,46 +1030,17 @@ RunResult LineTransientStudy::run(const ProgressCallback& progress) const {
   std::vector<FieldBlock> blocks;
   std::vector<std::string> field_columns;
 
-  for (std::size_t i = 0; i < cases_.size(); ++i) {
+  const auto solve = [&](std::size_t i, const std::function<void(double)>& on_progress) {
     const LineTransientScenario& sc = cases_[i];
     const contact::ContactModel model(sc.law, sc.body1, sc.body2);
-    if (i == 0) {
-      parameters = model_json(sc, model);
-      parameters["line"] = line_json(sc.line, Kind::transient);
-      Json k = Json::object();
-      k["mode"] = to_string(sc.mode);
-      k["allow_reversal"] = sc.allow_reversal;
-      switch (sc.mode) {
-        case LineMode::sliding: k["Vx"] = detail::signal_to_json(sc.line.V2, "kinematics.Vx", sc.table_files); break;
-        case LineMode::rolling:
-          k["Vr"] = detail::signal_to_json(sc.line.V1, "kinematics.Vr", sc.table_files);
-          k["Vx"] = detail::signal_to_json(sc.line.V2, "kinematics.Vx", sc.table_files);
-          break;
-        case LineMode::general:
-          k["V1"] = detail::signal_to_json(sc.line.V1, "kinematics.V1", sc.table_files);
-          k["V2"] = detail::signal_to_json(sc.line.V2, "kinematics.V2", sc.table_files);
-          break;
-      }
-      parameters["kinematics"] = k;
-      Json t = Json::object();
-      t["t_start_s"] = sc.time.t_start_s;
-      t["t_end_s"] = sc.time.t_end_s;
-      t["output_dt_s"] = sc.time.output_dt_s;
-      t["field_times_s"] = Json(sc.field_times);
-      t["outputs"] = sc.output_times().size();
-      parameters["time"] = t;
-    }
-    const std::vector<double> times = sc.output_times();
-    std::function<void(double)> on_progress;
-    if (progress) on_progress = [&, i](double fraction) { progress(Progress{i, cases_.size(), fraction, sc.label}); };
-    const auto start = std::chrono::steady_clock::now();
-    transport::LineRun run = with_toml_keys(sc.mode, [&] {
+    return with_toml_keys(sc.mode, [&] {
       transport::LineContact contact(model, sc.line);
       contact.reset(sc.time.t_start_s);
-      return transport::run(contact, times, sc.field_times, on_progress);
+      return transport::run(contact, sc.output_times(), sc.field_times, on_progress);
     });
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-
+  };
+  const auto describe = [&](std::size_t i, transport::LineRun& run, Json& entry) {
+    const LineTransientScenario& sc = cases_[i];
     // The case columns first, |F_x| last.
     TimeSeries series(case_names);
     for (const auto& n : run.series.names) series.names.push_back(n);
@@ -1094,25 +1060,25 @@ RunResult LineTransientStudy::run(const ProgressCallback& progress) const {
       for (const auto& c : sc.columns) values.push_back(c.second);
       blocks.push_back({values, run.field_times[f], std::move(run.fields[f])});
     }
-
-    Json c = case_columns_json(sc);
-    c["label"] = sc.label;
-    c["solve_seconds"] = seconds;
-    c["steps"] = run.steps;
-    if (cases_.size() > 1) {
-      c["body1"] = detail::body_to_json(sc.body1);
-      c["body2"] = detail::body_to_json(sc.body2);
-    }
+    entry = case_columns_json(sc);
+    entry["label"] = sc.label;
+    return series;
+  };
+  const auto append = [&](std::size_t i, transport::LineRun& run, Json& entry) {
+    const LineTransientScenario& sc = cases_[i];
+    entry["steps"] = run.steps;
+    case_bodies_json(cases_, i, entry, true);
     Json final_values = Json::object();
     for (std::size_t k = 0; k < run.series.names.size(); ++k)
       final_values[run.series.names[k]] = run.series.columns[k].back();
-    c["final"] = final_values;
+    entry["final"] = final_values;
     // The steady solver's force at the final velocities (null where it does not apply).
     const double t_end = sc.time.t_end_s;
     Json steady = Json::object();
     steady["V1_mps"] = sc.line.V1(t_end);
     steady["V2_mps"] = sc.line.V2(t_end);
     try {
+      const contact::ContactModel model(sc.law, sc.body1, sc.body2);
       const transport::SteadyLine st = transport::steady_state(model, sc.line, sc.line.V1(t_end), sc.line.V2(t_end));
       steady["Fx_N"] = st.force_N[0];
       steady["Fy_N"] = st.force_N[1];
@@ -1122,14 +1088,12 @@ RunResult LineTransientStudy::run(const ProgressCallback& progress) const {
     } catch (const InvalidInput&) {
       steady["Fx_N"] = nullptr;
     }
-    c["steady_at_final_velocity"] = steady;
-    cases_json.push_back(std::move(c));
-
-    result.solve_seconds += seconds;
-    result.case_labels.push_back(sc.label);
-    result.cases.push_back(CaseResult{std::nullopt, std::move(series), seconds});
-  }
-  if (cases_.size() == 1) result.case_labels.clear();
+    entry["steady_at_final_velocity"] = steady;
+  };
+  detail::StudyRun run = detail::run_study(kind_name(Kind::transient), first, line_study_cases(cases_), solve,
+                                           describe, progress, append);
+  RunResult& result = run.result;
+  result.log_x = first.log_x;
 
   if (!blocks.empty()) {
     std::string text = fmt::format("{}{}t_s,{}\n", fmt::join(case_names, ","), case_names.empty() ? "" : ",",
@@ -1152,13 +1116,32 @@ RunResult LineTransientStudy::run(const ProgressCallback& progress) const {
     result.extra_files.push_back({"_fields.csv", std::move(text)});
   }
 
+  Json parameters = model_json(first, contact::ContactModel(first.law, first.body1, first.body2));
+  parameters["line"] = line_json(first.line, Kind::transient);
+  Json k = Json::object();
+  k["mode"] = to_string(first.mode);
+  k["allow_reversal"] = first.allow_reversal;
+  switch (first.mode) {
+    case LineMode::sliding: k["Vx"] = detail::signal_to_json(first.line.V2, "kinematics.Vx", first.table_files); break;
+    case LineMode::rolling:
+      k["Vr"] = detail::signal_to_json(first.line.V1, "kinematics.Vr", first.table_files);
+      k["Vx"] = detail::signal_to_json(first.line.V2, "kinematics.Vx", first.table_files);
+      break;
+    case LineMode::general:
+      k["V1"] = detail::signal_to_json(first.line.V1, "kinematics.V1", first.table_files);
+      k["V2"] = detail::signal_to_json(first.line.V2, "kinematics.V2", first.table_files);
+      break;
+  }
+  parameters["kinematics"] = k;
+  Json t = Json::object();
+  t["t_start_s"] = first.time.t_start_s;
+  t["t_end_s"] = first.time.t_end_s;
+  t["output_dt_s"] = first.time.output_dt_s;
+  t["field_times_s"] = Json(first.field_times);
+  t["outputs"] = first.output_times().size();
+  parameters["time"] = t;
   Json& r = result.report;
-  fill_report_header(r, first, Kind::transient, result.solve_seconds);
-  r["parameters"] = parameters;
-  r["note"] =
-      cases_.size() > 1 ? "parameters are those of the first case; each case lists its own values and bodies" : "";
-  Json columns = Json(result.cases.front().series.names);
-  r["columns"] = columns;
+  finish_report(r, parameters, cases_.size(), Json(result.cases.front().series.names));
   if (!blocks.empty()) {
     std::vector<std::string> fc = case_names;
     fc.emplace_back("t_s");
@@ -1168,8 +1151,8 @@ RunResult LineTransientStudy::run(const ProgressCallback& progress) const {
   } else {
     r["fields_file"] = nullptr;
   }
-  r["cases"] = cases_json;
-  return result;
+  r["cases"] = run.entries;
+  return std::move(result);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1332,8 +1315,8 @@ bool is_key_path(std::string_view key) { return key.find_first_of(".[") != std::
 /// 12 (s = 0.4, n2 = 2): ...". No value is written into the TOML:
 /// - a [[case]] is its table over the file's keys. Where every key is a number the file writes (numeric_leaves), the
 ///   file is parsed once and the case is a copy with the numbers set by key path (io::set_number: the reader's checks
-///   and derivations); where not, or where the key path refuses a number one at a time (t_start_s beyond the file's
-///   t_end_s) or the file is not valid without the case, the case's table over the file's is parsed;
+///   and derivations); where not, or where the key path refuses a number one at a time (a value valid only with
+///   another of the case's) or the file is not valid without the case, the case's table over the file's is parsed;
 /// - a [[case]] key written as a key path ("body2.tau[1]" = 0.3) is set by key path after the others, its errors
 ///   naming the key as written: case[0]."body2.tau[1]";
 /// - the sweep applies to each parsed case: the branches cut and the relaxation times set by the rheology
@@ -1384,12 +1367,14 @@ std::vector<Case> for_each_line_case(const toml::table& root, std::string_view n
     specs.push_back({});
   }
   const std::vector<SweepDim> dims = key_path_sweep(root) ? std::vector<SweepDim>{} : read_line_sweep(root);
+  double count = static_cast<double>(specs.size());  // counted in floating point: four lists of 2^16 overflow
+  for (const auto& d : dims) count *= static_cast<double>(d.values.size());
+  if (count > static_cast<double>(kMaxCases))
+    throw InvalidInput(
+        fmt::format("the [[case]] tables and [sweep] give {:.0f} cases; at most {} are allowed", count, kMaxCases));
   std::size_t product = 1;
   for (const auto& d : dims) product *= d.values.size();
   const std::size_t total = product * specs.size();
-  if (total > kMaxCases)
-    throw InvalidInput(
-        fmt::format("the [[case]] tables and [sweep] give {} cases; at most {} are allowed", total, kMaxCases));
   Keys case_columns;
   for (const auto& d : dims) case_columns.push_back(d.key);
   if (has_cases) case_columns.emplace_back("case");
@@ -1402,17 +1387,23 @@ std::vector<Case> for_each_line_case(const toml::table& root, std::string_view n
       if (!sub_table(file, "pair")) file.insert_or_assign("pair", toml::table{});
       sub_table(file, "pair")->insert_or_assign("s", d.values.front());
     }
-  const std::array<bool, 2> tables = {sub_table(file, "body1") != nullptr, sub_table(file, "body2") != nullptr};
   std::optional<Case> parsed_file;  // the file parsed once, as written
+  bool file_refused = false;         // ... or refused: each case is then its table over the file's, parsed
   // A case before the sweep: the file with its keys set by key path, or its table over the file's, parsed.
   const auto prepare = [&](const CaseSpec& spec) {
     std::vector<std::pair<std::string, double>> leaves;
     std::optional<Case> sc;
     if (numeric_leaves(file, spec.keys, &file, "", leaves)) {
       try {
-        if (!parsed_file) parsed_file = parse_one(file, case_columns, name, source);
-        sc = *parsed_file;
-        for (const auto& [path, value] : leaves) set_number(*sc, path, value);
+        if (!parsed_file && !file_refused) {
+          file_refused = true;
+          parsed_file = parse_one(file, case_columns, name, source);
+          file_refused = false;
+        }
+        if (parsed_file) {
+          sc = *parsed_file;
+          for (const auto& [path, value] : leaves) set_number(*sc, path, value);
+        }
       } catch (const InvalidInput&) {  // one at a time refused, or the file not valid without the case: merged below
         sc.reset();
       }
@@ -1427,15 +1418,19 @@ std::vector<Case> for_each_line_case(const toml::table& root, std::string_view n
         set_number(*sc, p.key, p.value);
       } catch (const InvalidInput& e) {  // "body2.tau[2]: ..." -> "case[0]."body2.tau[2]": ..."
         const std::string_view m = e.what();
-        if (m.rfind(p.key, 0) == 0) throw InvalidInput(p.written + std::string(m.substr(p.key.size())));
+        if (m.rfind(p.key + ":", 0) == 0 || m.rfind(p.key + " ", 0) == 0)
+          throw InvalidInput(p.written + std::string(m.substr(p.key.size())));
         throw InvalidInput(fmt::format("{}: {}", p.written, m));
       }
     }
     return std::move(*sc);
   };
   // The sweep on a prepared case.
-  const auto sweep = [&](const Case& prepared, const std::vector<std::size_t>& at) {
+  const auto sweep = [&](const Case& prepared, const CaseSpec& spec, const std::vector<std::size_t>& at) {
     Case sc = prepared;
+    // Whether the case has a [body1] / [body2] table (the file's or its own), for the messages.
+    const std::array<bool, 2> tables = {sub_table(file, "body1") || spec.keys.contains("body1"),
+                                        sub_table(file, "body2") || spec.keys.contains("body2")};
     bool zero[2] = {false, false}, cut = false;
     std::optional<double> s;
     for (std::size_t d = 0; d < dims.size(); ++d) {
@@ -1481,7 +1476,7 @@ std::vector<Case> for_each_line_case(const toml::table& root, std::string_view n
       const std::string label = fmt::format("{}", fmt::join(parts, ", "));
       try {
         if (!prepared) prepared = prepare(spec);
-        Case sc = dims.empty() ? *prepared : sweep(*prepared, at);
+        Case sc = dims.empty() ? *prepared : sweep(*prepared, spec, at);
         std::size_t column = 3;
         for (std::size_t d = 0; d < dims.size(); ++d)
           if (dims[d].key != "s" && dims[d].key != "n1" && dims[d].key != "n2")

@@ -7,12 +7,14 @@
 //   describe(i, R& solved, Json& entry) -> TimeSeries
 //                                                  case i's JSON entry (solve_seconds is appended after it) and
 //                                                  its output series (not timed);
+//   append(i, R& solved, Json& entry)              optional: the entry's fields after solve_seconds;
 // then appends its own fields (parameters, columns, the entries under "cases", ...) to result.report.
 #include <chrono>
 #include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include <fmt/format.h>
@@ -93,9 +95,9 @@ inline void report_swept(Json& report, const std::optional<Sweep>& sweep, const 
   report_sweep(report, sweep, &entries);
 }
 
-template <class Sc, class Solve, class Describe>
+template <class Sc, class Solve, class Describe, class Append>
 StudyRun run_study(std::string_view kind, const Sc& sc, const StudyCases& cases, Solve&& solve, Describe&& describe,
-                   const ProgressCallback& progress) {
+                   const ProgressCallback& progress, Append&& append) {
   StudyRun out;
   RunResult& result = out.result;
   result.name = sc.name;
@@ -116,6 +118,7 @@ StudyRun run_study(std::string_view kind, const Sc& sc, const StudyCases& cases,
     Json entry = Json::object();
     TimeSeries series = describe(i, solved, entry);
     entry["solve_seconds"] = seconds;
+    append(i, solved, entry);
     out.entries.push_back(std::move(entry));
     result.solve_seconds += seconds;
     if (cases.legend) result.case_labels.push_back(label);
@@ -123,6 +126,13 @@ StudyRun run_study(std::string_view kind, const Sc& sc, const StudyCases& cases,
   }
   report_header(result.report, kind, sc.name, sc.description, sc.source, result.solve_seconds);
   return out;
+}
+
+template <class Sc, class Solve, class Describe>
+StudyRun run_study(std::string_view kind, const Sc& sc, const StudyCases& cases, Solve&& solve, Describe&& describe,
+                   const ProgressCallback& progress) {
+  return run_study(kind, sc, cases, std::forward<Solve>(solve), std::forward<Describe>(describe), progress,
+                   [](std::size_t, auto&, Json&) {});
 }
 
 }  // namespace bristle::io::detail

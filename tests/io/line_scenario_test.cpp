@@ -345,8 +345,8 @@ TEST(LineScenario, CaseKeysWrittenAsKeyPaths) {
   EXPECT_EQ(error_of(p.text()), "case 2 of 2 (case 2): case[1].\"law.mu_d\" = -1: must be > 0");
 }
 
-// The cases of a file are accepted or refused exactly as 9eae582 did (the case merged into the TOML, the sweep written
-// into it, parsed), with its messages: the key-path route is only the fast path of the files it applies to.
+// A [[case]] of numbers the file writes is set by key path where that is what writing the keys gives: Dahl's mu, mu_s
+// and mu_d depend on the keys written, so such a case is its table over the file's, parsed.
 TEST(LineScenarioCases, DahlMuKeysOfACaseFollowTheFilesRules) {
   const std::string dahl = "[law]\ntype = \"dahl\"\nmu = 0.5\n";
   const std::string dahl2 = "[law]\ntype = \"dahl\"\nmu_s = 0.5\nmu_d = 0.5\n";
@@ -435,8 +435,28 @@ TEST(LineScenarioCases, TheSweepAppliesToTheFileAsWritten) {
   p.extra = "[[case]]\nkind = \"line_steady\"\n[sweep]\ns = [2]\n";
   EXPECT_EQ(error_of(p.text()),
             "key \"case[0].kind\" cannot be set in a [[case]] (it applies to the whole scenario)");
+  // The case count is checked before it is formed (four lists of 2^16 values would wrap a 64-bit count to 0).
+  p = Steady{};
+  const auto many = [](std::string_view value) {
+    std::string list = "[";
+    for (int i = 0; i < 65536; ++i) list += fmt::format("{}{}", i ? ", " : "", value);
+    return list + "]";
+  };
+  p.extra = "[sweep]\ns = " + many("0.5") + "\nn1 = " + many("1") + "\nn2 = " + many("1") + "\ntau2 = " +
+            many("0.5") + "\n";
+  EXPECT_EQ(error_of(p.text()),
+            "the [[case]] tables and [sweep] give 18446744073709551616 cases; at most 10000 are allowed");
+  // The messages name the case's own [body2] table where the case gives one.
   p = Steady{};
   p.body2.clear();
+  p.extra = "[[case]]\nbody2 = { type = \"elastic\" }\n[sweep]\nn2 = [1]\n";
+  EXPECT_EQ(error_of(p.text()),
+            "sweep.n2[0] = 1: body2.type = \"elastic\" has no dissipative branches; give body2.type = \"gkv\" (or "
+            "\"gm\") with at least 1 entry in its branch lists");
+  p.extra = "[[case]]\nbody2 = { type = \"elastic\" }\n[sweep]\ntau2 = [0.2]\n";
+  EXPECT_EQ(error_of(p.text()),
+            "sweep.tau2[0] = 0.2: body2 has no dissipative branches (body2.type = \"elastic\"); the relaxation times "
+            "apply to type \"gkv\" or \"gm\"");
   p.extra = "[sweep]\nn2 = [1]\n";
   EXPECT_EQ(error_of(p.text()),
             "sweep.n2[0] = 1: needs a [body2] table of type \"gkv\" (or \"gm\") with at least 1 branch");

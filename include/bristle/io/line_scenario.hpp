@@ -9,9 +9,9 @@
 // Both read [law], [body1], [body2], [pair] exactly as kind = "lumped" does, plus [line] and
 // [kinematics] (and [time] for the transient kind). A study is a list of cases: the [[case]] tables
 // (each overriding keys of the file) times the Cartesian product of the [sweep] lists over s, n, n1,
-// n2, tau1 and tau2, applied to the parsed file (key paths and the rheology's operations) where the file parses as
-// written, else merged and written into the file's TOML and parsed, as before (docs/line_contact.md, "Cases and
-// sweeps"); every case is validated on its own. Every key, unit, default and
+// n2, tau1 and tau2, applied to the parsed file (key paths and the rheology's operations; a [[case]] of other keys is
+// its table over the file's, parsed); no value is written into the TOML (docs/line_contact.md, "Cases and sweeps");
+// every case is validated on its own. Every key, unit, default and
 // range is declared once in the serialize() functions below (`bristle keys line_steady`); the tables of
 // docs/scenarios.md ("Line contact") are generated from them. The reader (src/io/line_scenario.cpp) is
 // still hand-written: a test (tests/io/keys_test.cpp) checks that it accepts exactly the declared keys.

@@ -17,7 +17,6 @@
 
 #include <algorithm>
 #include <array>
-#include <chrono>
 #include <cmath>
 #include <limits>
 #include <numbers>
@@ -28,6 +27,7 @@
 #include "bristle/io/key_path.hpp"
 #include "bristle/rheology/contact_pair.hpp"
 #include "scenario_internal.hpp"
+#include "schema_json.hpp"
 #include "study.hpp"
 
 namespace bristle::io {
@@ -777,35 +777,52 @@ void check_transient_run(const LineTransientScenario& sc) {
 // ---------------------------------------------------------------------------------------------
 // Shared run pieces
 
-Json line_json(const transport::LineContactParams& p, Kind kind) {
-  Json j = Json::object();
-  j["L_m"] = p.L_m;
-  j["normal_load_N"] = p.normal_load_N;
-  j["pressure"] = transport::to_string(p.pressure.kind);
-  if (p.pressure.kind == transport::PressureKind::table) {
-    j["pressure_table"]["xi_m"] = Json(p.pressure.xi_m);
-    j["pressure_table"]["values"] = Json(p.pressure.values);
+/// The parameters of a case as used, from the kind's serialize() walk (schema_json.hpp): the contact's tables as the
+/// lumped kind writes them (the law's sigma0 as used, the branches as K, C, tau), the velocities and the pressure table
+/// as given, the time grid with its field times and number of outputs; the root's own keys, [sweep] and [output] are
+/// reported elsewhere.
+template <class Case>
+Json parameters_json(const Case& sc) {
+  const contact::ContactModel model(sc.law, sc.body1, sc.body2);
+  detail::JsonWriter::Hooks h;
+  for (const char* key : {"name", "description", "sweep", "output"}) h[key] = [](Json&) {};
+  h["law"] = [&](Json& j) { j["law"] = detail::law_to_json(sc.law, model.law().sigma0()); };
+  h["body1"] = [&](Json& j) { j["body1"] = detail::body_to_json(sc.body1); };
+  h["body2"] = [&](Json& j) {
+    j["body2"] = detail::body_to_json(sc.body2);
+    if (sc.body2_c_eq58) j["body2"]["c_rule"] = "eq58: c_i,2 = tau_i,2 k01 (1 - s)/s";
+  };
+  h["pair"] = [&](Json& j) {
+    if (sc.pair_s) j["pair"]["s"] = *sc.pair_s;
+  };
+  h["line.pressure_table.xi_m"] = [&](Json& t) { t["xi_m"] = Json(sc.line.pressure.xi_m); };
+  h["line.pressure_table.values"] = [&](Json& t) { t["values"] = Json(sc.line.pressure.values); };
+  if constexpr (std::is_same_v<Case, LineSteadyScenario>) {
+    const bool rolling = sc.mode == LineMode::rolling;
+    h["kinematics.V_mps"] = [&, rolling](Json& k) {
+      if (!rolling) k["V_mps"] = Json(sc.velocities);
+    };
+    h["kinematics.vx_mps"] = [&, rolling](Json& k) {
+      if (rolling) k["vx_mps"] = Json(sc.velocities);
+    };
+  } else {
+    const auto signal = [&](const char* key, const contact::Signal& s, bool applies) {
+      const std::string path = fmt::format("kinematics.{}", key);
+      h[path] = [&s, &sc, key, path, applies](Json& k) {
+        if (applies) k[key] = detail::signal_to_json(s, path, sc.table_files);
+      };
+    };
+    signal("Vr", sc.line.V1, sc.mode == LineMode::rolling);
+    signal("Vx", sc.line.V2, sc.mode != LineMode::general);
+    signal("V1", sc.line.V1, sc.mode == LineMode::general);
+    signal("V2", sc.line.V2, sc.mode == LineMode::general);
+    h["time.outputs"] = [&](Json& t) {
+      t["field_times_s"] = Json(sc.field_times);
+      t["outputs"] = sc.output_times().size();
+    };
+    h["time.field_times_s"] = [](Json&) {};
   }
-  if (kind == Kind::transient) {
-    j["cells"] = p.cells;
-    j["cfl"] = p.cfl;
-    j["dt_s"] = p.dt_s;
-    j["max_dt_s"] = p.max_dt_s;
-    j["limiter"] = transport::to_string(p.limiter);
-    j["source_scheme"] = transport::to_string(p.source_scheme);
-    j["interpolate_outputs"] = p.interpolate_outputs;
-  }
-  return j;
-}
-
-Json model_json(const LineCaseBase& sc, const contact::ContactModel& model) {
-  Json j = Json::object();
-  j["law"] = detail::law_to_json(sc.law, model.law().sigma0());
-  j["body1"] = detail::body_to_json(sc.body1);
-  j["body2"] = detail::body_to_json(sc.body2);
-  if (sc.body2_c_eq58) j["body2"]["c_rule"] = "eq58: c_i,2 = tau_i,2 k01 (1 - s)/s";
-  if (sc.pair_s) j["pair"]["s"] = *sc.pair_s;
-  return j;
+  return detail::JsonWriter::write(sc, h, "");
 }
 
 Json case_columns_json(const LineCaseBase& sc) {
@@ -954,19 +971,7 @@ RunResult LineSteadyStudy::run(const ProgressCallback& progress) const {
   result.log_x = first.log_x;
   // Laws without a friction coefficient (Bouc-Wen, frictionless) have no mu: these cells are empty.
   result.optional_columns = {"mu", "Fx_norm", "Fx_norm_abs"};
-  Json parameters = model_json(first, contact::ContactModel(first.law, first.body1, first.body2));
-  parameters["line"] = line_json(first.line, Kind::steady);
-  Json k = Json::object();
-  k["mode"] = to_string(first.mode);
-  k["allow_reversal"] = first.allow_reversal;
-  if (first.mode == LineMode::sliding) {
-    k["V_mps"] = Json(first.velocities);
-  } else {
-    k["Vr_mps"] = first.Vr_mps;
-    k["vx_mps"] = Json(first.velocities);
-  }
-  parameters["kinematics"] = k;
-  finish_report(result.report, parameters, cases_.size(), Json(first.column_names()));
+  finish_report(result.report, parameters_json(first), cases_.size(), Json(first.column_names()));
   result.report["cases"] = run.entries;
   return std::move(result);
 }
@@ -1116,32 +1121,8 @@ RunResult LineTransientStudy::run(const ProgressCallback& progress) const {
     result.extra_files.push_back({"_fields.csv", std::move(text)});
   }
 
-  Json parameters = model_json(first, contact::ContactModel(first.law, first.body1, first.body2));
-  parameters["line"] = line_json(first.line, Kind::transient);
-  Json k = Json::object();
-  k["mode"] = to_string(first.mode);
-  k["allow_reversal"] = first.allow_reversal;
-  switch (first.mode) {
-    case LineMode::sliding: k["Vx"] = detail::signal_to_json(first.line.V2, "kinematics.Vx", first.table_files); break;
-    case LineMode::rolling:
-      k["Vr"] = detail::signal_to_json(first.line.V1, "kinematics.Vr", first.table_files);
-      k["Vx"] = detail::signal_to_json(first.line.V2, "kinematics.Vx", first.table_files);
-      break;
-    case LineMode::general:
-      k["V1"] = detail::signal_to_json(first.line.V1, "kinematics.V1", first.table_files);
-      k["V2"] = detail::signal_to_json(first.line.V2, "kinematics.V2", first.table_files);
-      break;
-  }
-  parameters["kinematics"] = k;
-  Json t = Json::object();
-  t["t_start_s"] = first.time.t_start_s;
-  t["t_end_s"] = first.time.t_end_s;
-  t["output_dt_s"] = first.time.output_dt_s;
-  t["field_times_s"] = Json(first.field_times);
-  t["outputs"] = first.output_times().size();
-  parameters["time"] = t;
   Json& r = result.report;
-  finish_report(r, parameters, cases_.size(), Json(result.cases.front().series.names));
+  finish_report(r, parameters_json(first), cases_.size(), Json(result.cases.front().series.names));
   if (!blocks.empty()) {
     std::vector<std::string> fc = case_names;
     fc.emplace_back("t_s");

@@ -28,7 +28,21 @@
 #include "bristle/rheology/contact_pair.hpp"
 #include "scenario_internal.hpp"
 #include "schema_json.hpp"
+#include "schema_reader.hpp"
 #include "study.hpp"
+
+// The line's choices for the schema reader (found by argument-dependent lookup, schema_reader.hpp).
+namespace bristle::transport {
+static void choice_from_string(std::string_view key, std::string_view name, PressureKind& out) {
+  out = pressure_kind_from_string(key, name);
+}
+static void choice_from_string(std::string_view key, std::string_view name, Limiter& out) {
+  out = limiter_from_string(key, name);
+}
+static void choice_from_string(std::string_view key, std::string_view name, SourceScheme& out) {
+  out = source_scheme_from_string(key, name);
+}
+}  // namespace bristle::transport
 
 namespace bristle::io {
 
@@ -39,6 +53,15 @@ std::string_view to_string(LineMode mode) {
     case LineMode::general: return "general";
   }
   return "unknown";
+}
+
+/// kinematics.mode of the transient kind (the steady kind's check hook refuses "general" first: add_base_hooks).
+static void choice_from_string(std::string_view key, std::string_view name, LineMode& out) {
+  const std::vector<std::string> valid = {"sliding", "rolling", "general"};
+  for (const LineMode m : {LineMode::sliding, LineMode::rolling, LineMode::general})
+    if (name == to_string(m)) return void(out = m);
+  throw InvalidInput(fmt::format("{} = {}: unknown mode (valid: {}){}", key, json_quote(name), fmt::join(valid, ", "),
+                                 detail::suggestion(name, valid)));
 }
 
 namespace {
@@ -243,77 +266,83 @@ auto with_toml_keys(LineMode mode, F&& f) {
   }
 }
 
-const Keys kSteadyTop = {"name", "description", "kind",       "law",   "body1", "body2",
-                         "pair", "line",        "kinematics", "sweep", "case",  "output"};
-const Keys kTransientTop = {"name", "description", "kind", "law",   "body1", "body2", "pair",
-                            "line", "kinematics",  "time", "sweep", "case",  "output"};
+// The reader: the kind's serialize() walked by the schema reader (schema_reader.hpp), [law], [body1], [body2] and
+// [pair] by the lumped kind's readers (parse_model); the hooks are what the schema does not state, the checks after
+// the walk those of the physics and the numerics (reversal, stability, the work limits).
 
-void parse_line_table(const Section& root, Kind kind, LineCaseBase& sc) {
-  const Section l = root.table("line");
-  const Keys steady_keys = {"L_m", "normal_load_N", "pressure", "pressure_table"};
-  const Keys transient_keys = {"L_m", "normal_load_N", "pressure", "pressure_table", "cells",
-                               "cfl", "dt_s",          "max_dt_s", "limiter",        "source_scheme",
-                               "interpolate_outputs"};
-  l.check_keys(kind == Kind::steady ? steady_keys : transient_keys, transient_keys,
-               fmt::format("kind = {}", q(kind_name(kind))));
-  transport::LineContactParams& p = sc.line;
-  p.L_m = l.required_number("L_m", "contact length L, m");
-  require_positive(l.key("L_m"), p.L_m);
-  p.normal_load_N = l.required_number("normal_load_N", "normal load F_z, N");
-  require_positive(l.key("normal_load_N"), p.normal_load_N);
-  p.pressure.kind = transport::pressure_kind_from_string(l.key("pressure"), l.string("pressure").value_or("uniform"));
-  const Section pt = l.table("pressure_table");
-  if (p.pressure.kind == transport::PressureKind::table) {
-    if (!pt.present())
-      l.missing("pressure_table",
-                "the table [line.pressure_table] with xi_m and values, for line.pressure = \"table\"");
-    pt.check_keys({"xi_m", "values"});
-    const auto xi = pt.numbers("xi_m");
-    if (!xi) pt.missing("xi_m", "positions xi (m) of the pressure table, strictly increasing, covering [0, L_m]");
-    const auto values = pt.numbers("values");
-    if (!values) pt.missing("values", "pressure shape at each xi_m (>= 0; scaled so that its integral is F_z)");
-    p.pressure.xi_m = *xi;
-    p.pressure.values = *values;
-  } else if (pt.present()) {
-    throw InvalidInput(
-        fmt::format("key \"line.pressure_table\" applies only with line.pressure = \"table\" "
-                    "(line.pressure is {})",
-                    q(transport::to_string(p.pressure.kind))));
-  }
-  if (kind == Kind::transient) {
-    if (const auto cells = l.integer("cells")) {
-      if (*cells < 2) throw InvalidInput(fmt::format("line.cells = {}: must be >= 2", *cells));
-      if (*cells > kMaxCells) throw InvalidInput(fmt::format("line.cells = {}: at most {} cells", *cells, kMaxCells));
-      p.cells = static_cast<int>(*cells);
-    }
-    p.cfl = l.number_or("cfl", p.cfl);
-    if (!(p.cfl > 0.0 && p.cfl <= 1.0))
-      throw InvalidInput(
-          fmt::format("line.cfl = {}: must lie in (0, 1] (the scheme is stable for Courant numbers "
-                      "<= 1)",
-                      format_value(p.cfl)));
-    p.dt_s = l.number_or("dt_s", 0.0);
-    require_non_negative(l.key("dt_s"), p.dt_s);
-    p.max_dt_s = l.number_or("max_dt_s", 0.0);
-    require_non_negative(l.key("max_dt_s"), p.max_dt_s);
-    p.limiter = transport::limiter_from_string(l.key("limiter"), l.string("limiter").value_or("van_leer"));
-    p.source_scheme =
-        transport::source_scheme_from_string(l.key("source_scheme"), l.string("source_scheme").value_or("automatic"));
-    p.interpolate_outputs = l.boolean("interpolate_outputs").value_or(false);
-  }
+using detail::ReaderHooks;
+using detail::SchemaReader;
+
+/// The root's tables: a walk reads the ones it is given and skips the others ([sweep], [[case]]: for_each_line_case).
+const Keys kTables = {"law", "body1", "body2", "pair", "line", "kinematics", "time", "sweep", "output"};
+
+/// One walk of the kind's serialize() over the file with `h`: the root's own keys (checked by every walk) and the
+/// tables `only`, in the schema's order.
+template <class Case>
+void walk(const toml::table& table, Case& sc, ReaderHooks& h, const Keys& only) {
+  h.skip.clear();
+  for (const auto& t : kTables)
+    if (std::find(only.begin(), only.end(), t) == only.end()) h.skip.push_back(t);
+  SchemaReader(Section(&table, ""), h).read(sc);
 }
 
-LineMode parse_mode(const Section& k, Kind kind) {
-  const Keys valid = kind == Kind::steady ? Keys{"sliding", "rolling"} : Keys{"sliding", "rolling", "general"};
-  const std::string mode = k.required_string(
-      "mode", kind == Kind::steady ? "\"sliding\" (V1 = 0, V2 = V_x) or \"rolling\" (V1 = V_r, V2 = V_x)"
-                                   : "\"sliding\" (V1 = 0, V2 = V_x), \"rolling\" (V1 = V_r, V2 = V_x) or "
-                                     "\"general\" (V1 and V2 given)");
-  if (mode == "sliding") return LineMode::sliding;
-  if (mode == "rolling") return LineMode::rolling;
-  if (mode == "general" && kind == Kind::transient) return LineMode::general;
-  throw InvalidInput(fmt::format("kinematics.mode = {}: unknown mode (valid: {}){}", q(mode), fmt::join(valid, ", "),
-                                 suggestion(mode, valid)));
+/// The hooks both kinds share: kind, output.plot_y, [line] (the kind's keys, the pressure table, the messages of
+/// cells and cfl) and kinematics (the kind's modes, whether allow_reversal is written).
+void add_base_hooks(ReaderHooks& h, LineCaseBase& sc, Kind kind) {
+  detail::add_scenario_hooks(h, sc, kind == Kind::steady ? "line_steady" : "line_transient");
+  h.before["line"] = [&sc, kind](const Section& l) {
+    const Keys steady = {"L_m", "normal_load_N", "pressure", "pressure_table"};
+    Keys transient = steady;
+    for (const char* k : {"cells", "cfl", "dt_s", "max_dt_s", "limiter", "source_scheme", "interpolate_outputs"})
+      transient.emplace_back(k);
+    l.check_keys(kind == Kind::steady ? steady : transient, transient, fmt::format("kind = {}", q(kind_name(kind))));
+    if (sc.line.pressure.kind != transport::PressureKind::table && l.has("pressure_table"))
+      throw InvalidInput(fmt::format("key \"line.pressure_table\" applies only with line.pressure = \"table\" "
+                                     "(line.pressure is {})",
+                                     q(transport::to_string(sc.line.pressure.kind))));
+  };
+  h.required["line.normal_load_N"] = [] { return std::string("normal load F_z, N"); };
+  h.before["line.pressure_table"] = [](const Section& pt) {
+    if (!pt.present())
+      throw InvalidInput("missing key \"line.pressure_table\" (required: the table [line.pressure_table] with xi_m "
+                         "and values, for line.pressure = \"table\")");
+  };
+  h.declared["line.pressure_table.xi_m"] = [&sc](const Section& pt) {
+    const auto xi = pt.numbers("xi_m");
+    if (!xi) pt.missing("xi_m", "positions xi (m) of the pressure table, strictly increasing, covering [0, L_m]");
+    sc.line.pressure.xi_m = *xi;
+  };
+  h.declared["line.pressure_table.values"] = [&sc](const Section& pt) {
+    const auto values = pt.numbers("values");
+    if (!values) pt.missing("values", "pressure shape at each xi_m (>= 0; scaled so that its integral is F_z)");
+    sc.line.pressure.values = *values;
+  };
+  h.check["line.cells"] = [](const Section& l) {
+    const std::int64_t cells = *l.integer("cells");
+    if (cells < 2) throw InvalidInput(fmt::format("line.cells = {}: must be >= 2", cells));
+    if (cells > kMaxCells) throw InvalidInput(fmt::format("line.cells = {}: at most {} cells", cells, kMaxCells));
+  };
+  h.check["line.cfl"] = [](const Section& l) {
+    if (const double cfl = *l.number("cfl"); !(cfl > 0.0 && cfl <= 1.0))
+      throw InvalidInput(fmt::format("line.cfl = {}: must lie in (0, 1] (the scheme is stable for Courant numbers "
+                                     "<= 1)",
+                                     format_value(cfl)));
+  };
+  const bool steady = kind == Kind::steady;
+  h.required["kinematics.mode"] = [steady] {
+    return std::string(steady ? "\"sliding\" (V1 = 0, V2 = V_x) or \"rolling\" (V1 = V_r, V2 = V_x)"
+                              : "\"sliding\" (V1 = 0, V2 = V_x), \"rolling\" (V1 = V_r, V2 = V_x) or \"general\" (V1 "
+                                "and V2 given)");
+  };
+  h.check["kinematics.mode"] = [&sc, steady](const Section& k) {  // the kind's modes (general: transient only)
+    const std::string mode = *k.string("mode");
+    if (const Keys valid = {"sliding", "rolling"}; steady && std::find(valid.begin(), valid.end(), mode) == valid.end())
+      throw InvalidInput(fmt::format("kinematics.mode = {}: unknown mode (valid: {}){}", q(mode),
+                                     fmt::join(valid, ", "), suggestion(mode, valid)));
+    choice_from_string(k.key("mode"), mode, sc.mode);
+    sc.allow_reversal = sc.mode == LineMode::general;  // the default (kinematics.allow_reversal follows)
+  };
+  h.before["kinematics"] = [&sc](const Section& k) { sc.allow_reversal_given = k.has("allow_reversal"); };
 }
 
 /// The reversal rule as it reads in messages.
@@ -352,44 +381,20 @@ void parse_model(const Section& root, LineCaseBase& sc) {
   sc.n2 = model.n2();
 }
 
-void parse_output(const Section& root, LineCaseBase& sc, const std::string& x, const Keys& y, const Keys& columns) {
-  const Section o = root.table("output");
-  o.check_keys({"plot_x", "plot_y", "title", "log_x"});
-  sc.output.plot_x = o.string("plot_x").value_or(x);
-  if (const auto ys = o.strings("plot_y", true)) {
-    if (ys->empty()) throw InvalidInput("output.plot_y = []: must name at least one column");
-    sc.output.plot_y = *ys;
-  } else {
-    sc.output.plot_y = y;
-  }
-  sc.output.title = o.string("title").value_or(sc.name);
-  sc.log_x = o.boolean("log_x").value_or(sc.log_x);
-  const auto check = [&](const std::string& key, const std::string& column) {
-    if (std::find(columns.begin(), columns.end(), column) != columns.end()) return;
-    throw InvalidInput(fmt::format("{} = {}: unknown column{} (columns: {})", key, q(column),
-                                   suggestion(column, columns), fmt::join(columns, ", ")));
-  };
-  check("output.plot_x", sc.output.plot_x);
-  for (std::size_t i = 0; i < sc.output.plot_y.size(); ++i)
-    check(fmt::format("output.plot_y[{}]", i), sc.output.plot_y[i]);
-}
-
-/// The file's tables of one case (every key but [[case]] and [sweep]); `case_columns` names the columns a case adds
-/// after s, n1, n2 (n, tau1, tau2 when swept, case), set per case by for_each_line_case.
-void parse_base(const toml::table& table, const Keys& case_columns, Kind kind, std::string_view default_name,
-                const ScenarioSource& source, LineCaseBase& sc) {
-  const bool eq58 = check_eq58(table);
-  const Section root(&table, "");
-  root.check_keys(kind == Kind::steady ? kSteadyTop : kTransientTop);
+/// The root's keys, the model and the tables before [kinematics] ([line], [time]) of one case (every key but [[case]]
+/// and [sweep]) with `h`; `case_columns` names the columns a case adds after s, n1, n2 (n, tau1, tau2 when swept,
+/// case), set per case by for_each_line_case.
+template <class Case>
+void read_base(const toml::table& table, const Keys& case_columns, std::string_view default_name,
+               const ScenarioSource& source, Case& sc, ReaderHooks& h) {
+  sc.body2_c_eq58 = check_eq58(table);
   sc.source = source;
-  if (const auto k = root.string("kind"); k && *k != kind_name(kind))
-    throw InvalidInput(fmt::format("kind = {}: this parser reads kind = {}", q(*k), q(kind_name(kind))));
-  sc.name = root.string("name").value_or(std::string(default_name));
+  walk(table, sc, h, {});
+  const Section root(&table, "");
+  if (!root.has("name")) sc.name = std::string(default_name);
   detail::validate_name(root.has("name") ? "name" : "name (the file stem)", sc.name);
-  sc.description = root.string("description").value_or("");
   parse_model(root, sc);
-  sc.body2_c_eq58 = eq58;
-  parse_line_table(root, kind, sc);
+  walk(table, sc, h, {"line", "time"});
   // s as written (pair.s or the sweep value), else from the stiffnesses.
   sc.columns = {
       {"s", sc.pair_s.value_or(sc.s)}, {"n1", static_cast<double>(sc.n1)}, {"n2", static_cast<double>(sc.n2)}};
@@ -397,6 +402,16 @@ void parse_base(const toml::table& table, const Keys& case_columns, Kind kind, s
     if (name != "s" && name != "n1" && name != "n2") sc.columns.emplace_back(name, 0.0);
     if (name != "case") sc.swept.push_back(name);
   }
+}
+
+/// [output] with its defaults (the title: the name), after the kind's checks; plot_x and plot_y name columns.
+template <class Case>
+void read_output(const toml::table& table, Case& sc, ReaderHooks& h, std::string plot_x, Keys plot_y) {
+  sc.output.plot_x = std::move(plot_x);
+  sc.output.plot_y = std::move(plot_y);
+  walk(table, sc, h, {"output"});
+  if (!Section(&table, "").table("output").has("title")) sc.output.title = sc.name;
+  detail::check_plot_columns(sc.output, sc.column_names());
 }
 
 /// s, n1 and n2 of a parsed case's pair, with parse_model's checks (a key path may have changed the bodies).
@@ -501,34 +516,31 @@ void check_steady_speeds(const LineSteadyScenario& sc, bool by_key_path) {
 LineSteadyScenario parse_steady_case(const toml::table& table, const Keys& case_columns, std::string_view name,
                                      const ScenarioSource& source) {
   LineSteadyScenario sc;
-  parse_base(table, case_columns, Kind::steady, name, source, sc);
-  const Section root(&table, "");
-  const Section k = root.table("kinematics");
-  sc.mode = parse_mode(k, Kind::steady);
-  const bool sliding = sc.mode == LineMode::sliding;
-  const Keys sliding_keys = {"mode", "allow_reversal", "V_mps"};
-  const Keys rolling_keys = {"mode", "allow_reversal", "Vr_mps", "vx_mps"};
-  k.check_keys(sliding ? sliding_keys : rolling_keys, {"mode", "allow_reversal", "V_mps", "Vr_mps", "vx_mps"},
-               fmt::format("kinematics.mode = {}", q(to_string(sc.mode))));
-  const auto allow = k.boolean("allow_reversal");
-  sc.allow_reversal = allow.value_or(false);
-  sc.allow_reversal_given = allow.has_value();
-  if (!sliding) sc.Vr_mps = k.required_number("Vr_mps", "rolling speed V_r (m/s), the material velocity V1 of body 1");
-  detail::NumberGrid grid =
-      sliding ? detail::read_number_grid(k, "V_mps", "sliding speeds V_x (m/s): a list or { from, to, points, spacing }",
-                                         "velocity", kMaxPoints)
-              : detail::read_number_grid(
-                    k, "vx_mps", "rigid relative velocities v_x = V_x - V_r (m/s): a list or { from, to, points, spacing }",
-                    "velocity", kMaxPoints);
-  sc.velocities = std::move(grid.values);
-  sc.velocities_list = !grid.scalar && !grid.table;
-  sc.velocities_table = grid.table;
-  sc.log_x = grid.log;
+  ReaderHooks h;
+  add_base_hooks(h, sc, Kind::steady);
+  h.required["kinematics.Vr_mps"] = [] {
+    return std::string("rolling speed V_r (m/s), the material velocity V1 of body 1");
+  };
+  h.declared["kinematics.V_mps"] = h.declared["kinematics.vx_mps"] = [&sc](const Section& k) {
+    detail::NumberGrid grid =
+        sc.mode == LineMode::sliding
+            ? detail::read_number_grid(k, "V_mps", "sliding speeds V_x (m/s): a list or { from, to, points, spacing }",
+                                       "velocity", kMaxPoints)
+            : detail::read_number_grid(k, "vx_mps",
+                                       "rigid relative velocities v_x = V_x - V_r (m/s): a list or { from, to, "
+                                       "points, spacing }",
+                                       "velocity", kMaxPoints);
+    sc.velocities = std::move(grid.values);
+    sc.velocities_list = !grid.scalar && !grid.table;
+    sc.velocities_table = grid.table;
+    sc.log_x = grid.log;
+  };
+  read_base(table, case_columns, name, source, sc, h);
+  walk(table, sc, h, {"kinematics"});
   check_steady_reversal(sc, false);
   validate_line(sc);
   check_steady_speeds(sc, false);
-  const Keys columns = sc.column_names();
-  parse_output(root, sc, sliding ? "V_mps" : "vx_mps", {"Fx_abs_N", "Fx_norm_abs"}, columns);
+  read_output(table, sc, h, sc.mode == LineMode::sliding ? "V_mps" : "vx_mps", {"Fx_abs_N", "Fx_norm_abs"});
   return sc;
 }
 
@@ -643,25 +655,30 @@ std::vector<double> merged_times(const TimeGrid& grid, const std::vector<double>
 
 void check_transient_run(const LineTransientScenario& sc);
 
+/// The signals of the mode with their keys: kinematics.Vx (sliding, V2), .Vr and .Vx (rolling) or .V1 and .V2.
+std::vector<std::pair<const contact::Signal*, std::string>> mode_signals(const LineCaseBase& sc) {
+  switch (sc.mode) {
+    case LineMode::sliding: return {{&sc.line.V2, "kinematics.Vx"}};
+    case LineMode::rolling: return {{&sc.line.V1, "kinematics.Vr"}, {&sc.line.V2, "kinematics.Vx"}};
+    case LineMode::general: break;
+  }
+  return {{&sc.line.V1, "kinematics.V1"}, {&sc.line.V2, "kinematics.V2"}};
+}
+
 LineTransientScenario parse_transient_case(const toml::table& table, const Keys& case_columns, std::string_view name,
                                            const ScenarioSource& source) {
   LineTransientScenario sc;
-  parse_base(table, case_columns, Kind::transient, name, source, sc);
-  const Section root(&table, "");
-
-  // [time] with field_times_s (the lumped reader knows the other keys).
-  const Section ts = root.table("time");
-  ts.check_keys({"t_start_s", "t_end_s", "output_dt_s", "outputs", "field_times_s"});
-  {
-    toml::table stripped;
-    if (const toml::node* t = root.node("time"); t && t->is_table()) {
-      toml::table copy = *t->as_table();
-      copy.erase("field_times_s");
-      stripped.insert_or_assign("time", std::move(copy));
-    }
+  ReaderHooks h;
+  add_base_hooks(h, sc, Kind::transient);
+  // [time]: the grid by the lumped kind's reader (its checks) on the table without field_times_s, then the field times.
+  h.declared["time.field_times_s"] = [&](const Section& ts) {
+    toml::table stripped{{"time", *table["time"].as_table()}};
+    stripped["time"].as_table()->erase("field_times_s");
     sc.time = detail::read_time(Section(&stripped, ""));
-  }
-  if (const auto f = ts.numbers("field_times_s", true)) {
+    sc.input_form.time_outputs = ts.integer("outputs").value_or(0);
+    sc.input_form.time_output_dt_given = ts.has("output_dt_s");
+    const auto f = ts.numbers("field_times_s", true);
+    if (!f) return;
     sc.field_times = *f;
     for (std::size_t i = 0; i < f->size(); ++i) {
       const double t = (*f)[i];
@@ -674,48 +691,35 @@ LineTransientScenario parse_transient_case(const toml::table& table, const Keys&
         throw InvalidInput(fmt::format("{} = {}: field times must be strictly increasing (previous {})", key,
                                        format_value(t), format_value((*f)[i - 1])));
     }
-  }
-
-  // [kinematics]
-  const Section k = root.table("kinematics");
-  sc.mode = parse_mode(k, Kind::transient);
-  Keys valid;
-  switch (sc.mode) {
-    case LineMode::sliding: valid = {"mode", "allow_reversal", "Vx"}; break;
-    case LineMode::rolling: valid = {"mode", "allow_reversal", "Vr", "Vx"}; break;
-    case LineMode::general: valid = {"mode", "allow_reversal", "V1", "V2"}; break;
-  }
-  k.check_keys(valid, {"mode", "allow_reversal", "Vx", "Vr", "V1", "V2"},
-               fmt::format("kinematics.mode = {}", q(to_string(sc.mode))));
-  const auto allow = k.boolean("allow_reversal");
-  sc.allow_reversal = allow.value_or(sc.mode == LineMode::general);
-  sc.allow_reversal_given = allow.has_value();
-  sc.input_form.time_outputs = ts.integer("outputs").value_or(0);
-  sc.input_form.time_output_dt_given = ts.has("output_dt_s");
-  const auto signal = [&](const std::string& key, std::string_view description) {
-    if (!k.has(key)) k.missing(key, description);
-    contact::Signal s = detail::read_signal(k, key, source, sc.table_files);
-    s.validate(k.key(key));
-    if (!sc.allow_reversal) check_no_reversal(sc, s, k.key(key), k.node(key)->is_number(), sc.time, allow.has_value());
-    return s;
   };
-  switch (sc.mode) {
-    case LineMode::sliding:
-      sc.line.V1 = contact::Signal::constant_value(0.0);
-      sc.line.V2 = signal("Vx", "sliding speed V_x(t) (m/s): a number or a signal table");
-      break;
-    case LineMode::rolling:
-      sc.line.V1 = signal("Vr", "rolling speed V_r(t) (m/s), the material velocity of body 1");
-      sc.line.V2 = signal("Vx", "forward speed V_x(t) (m/s), the material velocity of body 2");
-      break;
-    case LineMode::general:
-      sc.line.V1 = signal("V1", "material velocity V1(t) of body 1 along xi (m/s)");
-      sc.line.V2 = signal("V2", "material velocity V2(t) of body 2 along xi (m/s)");
-      break;
+  // [kinematics]: the signals of the mode.
+  const std::map<std::string, contact::Signal*, std::less<>> signals = {{"kinematics.Vr", &sc.line.V1},
+                                                                        {"kinematics.Vx", &sc.line.V2},
+                                                                        {"kinematics.V1", &sc.line.V1},
+                                                                        {"kinematics.V2", &sc.line.V2}};
+  detail::add_signal_hooks(h, signals, source, sc.table_files);
+  h.required["kinematics.Vr"] = [] {
+    return std::string("rolling speed V_r(t) (m/s), the material velocity of body 1");
+  };
+  h.required["kinematics.Vx"] = [&sc] {
+    return std::string(sc.mode == LineMode::sliding ? "sliding speed V_x(t) (m/s): a number or a signal table"
+                                                    : "forward speed V_x(t) (m/s), the material velocity of body 2");
+  };
+  h.required["kinematics.V1"] = [] { return std::string("material velocity V1(t) of body 1 along xi (m/s)"); };
+  h.required["kinematics.V2"] = [] { return std::string("material velocity V2(t) of body 2 along xi (m/s)"); };
+  read_base(table, case_columns, name, source, sc, h);
+  walk(table, sc, h, {"kinematics"});
+  if (sc.mode == LineMode::sliding) sc.line.V1 = contact::Signal::constant_value(0.0);
+  const Section k = Section(&table, "").table("kinematics");
+  for (const auto& [s, key] : mode_signals(sc)) {
+    s->validate(key);
+    if (!sc.allow_reversal)
+      check_no_reversal(sc, *s, key, k.node(key.substr(key.find('.') + 1))->is_number(), sc.time,
+                        sc.allow_reversal_given);
   }
   validate_line(sc);
   check_transient_run(sc);
-  parse_output(root, sc, "t_s", {"Fx_abs_N"}, sc.column_names());
+  read_output(table, sc, h, "t_s", {"Fx_abs_N"});
   return sc;
 }
 
@@ -1163,21 +1167,10 @@ void rederive_and_validate(LineTransientScenario& sc) {
                                        i, format_value(t), format_value(sc.time.t_start_s),
                                        format_value(sc.time.t_end_s)));
     }
-    const auto signal = [&](const contact::Signal& s, const char* key) {
-      s.validate(key);
+    for (const auto& [s, key] : mode_signals(sc)) {
+      s->validate(key);
       if (!sc.allow_reversal)
-        check_no_reversal(sc, s, key, s.kind == contact::SignalKind::constant, sc.time, sc.allow_reversal_given);
-    };
-    switch (sc.mode) {
-      case LineMode::sliding: signal(sc.line.V2, "kinematics.Vx"); break;
-      case LineMode::rolling:
-        signal(sc.line.V1, "kinematics.Vr");
-        signal(sc.line.V2, "kinematics.Vx");
-        break;
-      case LineMode::general:
-        signal(sc.line.V1, "kinematics.V1");
-        signal(sc.line.V2, "kinematics.V2");
-        break;
+        check_no_reversal(sc, *s, key, s->kind == contact::SignalKind::constant, sc.time, sc.allow_reversal_given);
     }
     validate_line(sc);
     check_transient_run(sc);

@@ -67,7 +67,8 @@ struct ReaderHooks {
   /// A table, after its choices are read and before its keys are checked.
   std::map<std::string, TableHook, std::less<>> before;
   /// A number or integer whose check is not its Range (a message of its own, or the library's in the caller's
-  /// validate()): called with the field's table instead of Range::check.
+  /// validate()): called with the field's table instead of Range::check; a choice whose names depend on more than
+  /// its type: called instead of choice_from_string, the hook sets the value.
   std::map<std::string, TableHook, std::less<>> check;
   /// The "(required: ...)" text of a required field (when its doc is not the text).
   std::map<std::string, std::function<std::string()>, std::less<>> required;
@@ -160,7 +161,8 @@ class SchemaReader {
     if (pass_ != Pass::choices || !applies) return;
     const bool present = s_.has(f.key);
     if (!present && f.default_value == "required") s_.missing(f.key, required(f));
-    if (present) choice_from_string(s_.key(f.key), *s_.string(f.key), v);
+    if (const auto* h = present ? find(hooks_->check, s_.key(f.key), {}) : nullptr) (*h)(s_);
+    else if (present) choice_from_string(s_.key(f.key), *s_.string(f.key), v);
     if (!own_context_)
       context_ = present ? fmt::format("{} = \"{}\"", s_.key(f.key), *s_.string(f.key))
                          : fmt::format("{} = \"{}\" (the default)", s_.key(f.key), to_string(v));

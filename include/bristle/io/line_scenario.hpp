@@ -13,8 +13,8 @@
 // its table over the file's, parsed); no value is written into the TOML (docs/line_contact.md, "Cases and sweeps");
 // every case is validated on its own. Every key, unit, default and
 // range is declared once in the serialize() functions below (`bristle keys line_steady`); the tables of
-// docs/scenarios.md ("Line contact") are generated from them. The reader (src/io/line_scenario.cpp) is
-// still hand-written: a test (tests/io/keys_test.cpp) checks that it accepts exactly the declared keys.
+// docs/scenarios.md ("Line contact") are generated from them, and the reader (src/io/line_scenario.cpp) walks
+// them (tests/io/keys_test.cpp checks that it accepts exactly the declared keys).
 #include <memory>
 #include <optional>
 #include <string>
@@ -166,13 +166,13 @@ void serialize(Archive& a, Self& sc) {
   serialize_line_contact(a, sc, "\"line_steady\"");
   a.table({.key = "line", .type = Type::table, .default_value = "required", .doc = "the line contact"},
           [&](auto& b) { serialize(b, sc.line, false); });
-  const bool rolling = sc.mode == LineMode::rolling;
   a.table({.key = "kinematics", .type = Type::table, .default_value = "required",
            .doc = "the velocities of the map (errata §5.2)"},
           [&](auto& b) {
             b.choice(sc.mode, {.key = "mode", .type = Type::choice, .default_value = "required",
                                .doc = "sliding: V1 = 0, V2 = V_x; rolling: V1 = V_r, V2 = V_x",
                                .equation = "paper 1, eqs. 54, 60", .choices = "sliding, rolling"});
+            const bool rolling = sc.mode == LineMode::rolling;  // the mode as read (a reader sets it just above)
             b.flag(sc.allow_reversal, {.key = "allow_reversal", .type = Type::flag, .default_value = "false",
                                        .doc = "false: a negative velocity is an error naming its key"});
             b.declared({.key = "V_mps", .type = Type::number_list, .unit = "m/s", .default_value = "required",
@@ -200,7 +200,6 @@ void serialize(Archive& a, Self& sc) {
   serialize_line_contact(a, sc, "\"line_transient\"");
   a.table({.key = "line", .type = Type::table, .default_value = "required", .doc = "the line contact and its solver"},
           [&](auto& b) { serialize(b, sc.line, true); });
-  const LineMode mode = sc.mode;
   a.table({.key = "kinematics", .type = Type::table, .default_value = "required",
            .doc = "the material velocities along xi (errata §5.2)"},
           [&](auto& b) {
@@ -210,6 +209,7 @@ void serialize(Archive& a, Self& sc) {
             b.flag(sc.allow_reversal, {.key = "allow_reversal", .type = Type::flag,
                                        .default_value = "false; true for general",
                                        .doc = "false: a negative velocity is an error naming its key"});
+            const LineMode mode = sc.mode;  // the mode as read (a reader sets it just above)
             const auto signal = [&](auto& s, std::string_view key, std::string_view doc, std::string_view used_by,
                                     bool applies) {
               b.table({.key = key, .type = Type::signal, .unit = "m/s", .default_value = "required", .doc = doc,

@@ -672,7 +672,8 @@ LineTransientScenario parse_transient_case(const toml::table& table, const Keys&
   add_base_hooks(h, sc, Kind::transient);
   // [time]: the grid by the lumped kind's reader (its checks) on the table without field_times_s, then the field times.
   h.declared["time.field_times_s"] = [&](const Section& ts) {
-    toml::table stripped{{"time", *table["time"].as_table()}};
+    const toml::table* time = table["time"].as_table();  // absent: walked as empty (t_end_s is missing first)
+    toml::table stripped{{"time", time ? *time : toml::table{}}};
     stripped["time"].as_table()->erase("field_times_s");
     sc.time = detail::read_time(Section(&stripped, ""));
     sc.input_form.time_outputs = ts.integer("outputs").value_or(0);

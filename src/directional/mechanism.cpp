@@ -115,6 +115,11 @@ void MechanismParams::validate(std::string_view prefix) const {
   }
 }
 
+std::pair<double, double> admissible_angles(MechanismKind kind, double omega_plus, double omega_minus) {
+  if (kind == MechanismKind::slanted) return {0.0, std::atan(1.0 / omega_plus)};  // eq. 3.9
+  return {std::atan(-omega_minus), std::atan(1.0 / omega_plus)};                   // eq. 3.17
+}
+
 std::pair<double, double> lemma3(double omega_plus, double omega_minus, double a, std::string_view key) {
   // Lemma 3 needs omega_-^-1 < -a < omega_+^-1, i.e. 1 + a omega_+ > 0 and 1 + a omega_- > 0.
   if (!(1.0 + a * omega_plus > 0.0) || !(1.0 + a * omega_minus > 0.0))

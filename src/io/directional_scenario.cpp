@@ -313,8 +313,7 @@ void validate(DirectionalCoefficientsScenario& sc) {
 
 std::pair<double, double> DirectionalCoefficientsScenario::admissible() const {
   const dir::Profile w(profile);
-  if (mechanism.kind == dir::MechanismKind::slanted) return {0.0, std::atan(1.0 / w.omega_plus())};  // eq. 3.9
-  return {std::atan(-w.omega_minus()), std::atan(1.0 / w.omega_plus())};                          // eq. 3.17
+  return dir::admissible_angles(mechanism.kind, w.omega_plus(), w.omega_minus());
 }
 
 TimeSeries DirectionalCoefficientsScenario::solve() const {

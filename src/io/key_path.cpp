@@ -973,49 +973,39 @@ KeyInfo info_generic(const Sc& sc, std::string_view key) {
 
 }  // namespace
 
-double get_number(const LumpedScenario& sc, std::string_view key) { return get_generic(sc, key); }
-void set_number(LumpedScenario& sc, std::string_view key, double value) { set_generic(sc, key, value); }
-std::vector<std::string> numeric_keys(const LumpedScenario& sc) { return all_numeric_keys(sc); }
-KeyInfo key_info(const LumpedScenario& sc, std::string_view key) { return info_generic(sc, key); }
-double get_number(const PatchMapScenario& sc, std::string_view key) { return get_generic(sc, key); }
-void set_number(PatchMapScenario& sc, std::string_view key, double value) { set_generic(sc, key, value); }
-std::vector<std::string> numeric_keys(const PatchMapScenario& sc) { return all_numeric_keys(sc); }
-KeyInfo key_info(const PatchMapScenario& sc, std::string_view key) { return info_generic(sc, key); }
-double get_number(const LineSteadyScenario& sc, std::string_view key) { return get_generic(sc, key); }
-void set_number(LineSteadyScenario& sc, std::string_view key, double value) { set_generic(sc, key, value); }
-std::vector<std::string> numeric_keys(const LineSteadyScenario& sc) { return all_numeric_keys(sc); }
-KeyInfo key_info(const LineSteadyScenario& sc, std::string_view key) { return info_generic(sc, key); }
-double get_number(const LineTransientScenario& sc, std::string_view key) { return get_generic(sc, key); }
-void set_number(LineTransientScenario& sc, std::string_view key, double value) { set_generic(sc, key, value); }
-std::vector<std::string> numeric_keys(const LineTransientScenario& sc) { return all_numeric_keys(sc); }
-KeyInfo key_info(const LineTransientScenario& sc, std::string_view key) { return info_generic(sc, key); }
-double get_number(const PatchTransientScenario& sc, std::string_view key) { return get_generic(sc, key); }
-void set_number(PatchTransientScenario& sc, std::string_view key, double value) { set_generic(sc, key, value); }
-std::vector<std::string> numeric_keys(const PatchTransientScenario& sc) { return all_numeric_keys(sc); }
-KeyInfo key_info(const PatchTransientScenario& sc, std::string_view key) { return info_generic(sc, key); }
-double get_number(const StructureStickSlipScenario& sc, std::string_view key) { return get_generic(sc, key); }
-void set_number(StructureStickSlipScenario& sc, std::string_view key, double value) { set_generic(sc, key, value); }
-std::vector<std::string> numeric_keys(const StructureStickSlipScenario& sc) { return all_numeric_keys(sc); }
-KeyInfo key_info(const StructureStickSlipScenario& sc, std::string_view key) { return info_generic(sc, key); }
-double get_number(const DirectionalCoefficientsScenario& sc, std::string_view key) { return get_generic(sc, key); }
-void set_number(DirectionalCoefficientsScenario& sc, std::string_view key, double value) {
+template <WithKeyPaths Sc>
+double get_number(const Sc& sc, std::string_view key) {
+  return get_generic(sc, key);
+}
+template <WithKeyPaths Sc>
+void set_number(Sc& sc, std::string_view key, double value) {
   set_generic(sc, key, value);
 }
-std::vector<std::string> numeric_keys(const DirectionalCoefficientsScenario& sc) { return all_numeric_keys(sc); }
-KeyInfo key_info(const DirectionalCoefficientsScenario& sc, std::string_view key) { return info_generic(sc, key); }
-double get_number(const DirectionalLoopScenario& sc, std::string_view key) { return get_generic(sc, key); }
-void set_number(DirectionalLoopScenario& sc, std::string_view key, double value) { set_generic(sc, key, value); }
-std::vector<std::string> numeric_keys(const DirectionalLoopScenario& sc) { return all_numeric_keys(sc); }
-KeyInfo key_info(const DirectionalLoopScenario& sc, std::string_view key) { return info_generic(sc, key); }
-double get_number(const DirectionalCrawlerScenario& sc, std::string_view key) { return get_generic(sc, key); }
-void set_number(DirectionalCrawlerScenario& sc, std::string_view key, double value) { set_generic(sc, key, value); }
-std::vector<std::string> numeric_keys(const DirectionalCrawlerScenario& sc) { return all_numeric_keys(sc); }
-KeyInfo key_info(const DirectionalCrawlerScenario& sc, std::string_view key) { return info_generic(sc, key); }
+template <WithKeyPaths Sc>
+std::vector<std::string> numeric_keys(const Sc& sc) {
+  return all_numeric_keys(sc);
+}
+template <WithKeyPaths Sc>
+KeyInfo key_info(const Sc& sc, std::string_view key) {
+  return info_generic(sc, key);
+}
 
-double get_number(const StructureKernelScenario& sc, std::string_view key) { return get_generic(sc, key); }
-void set_number(StructureKernelScenario& sc, std::string_view key, double value) { set_generic(sc, key, value); }
-std::vector<std::string> numeric_keys(const StructureKernelScenario& sc) { return all_numeric_keys(sc); }
-KeyInfo key_info(const StructureKernelScenario& sc, std::string_view key) { return info_generic(sc, key); }
+#define BRISTLE_KEY_PATHS(Sc)                                                      \
+  template double get_number<Sc>(const Sc&, std::string_view);                     \
+  template void set_number<Sc>(Sc&, std::string_view, double);                     \
+  template std::vector<std::string> numeric_keys<Sc>(const Sc&);                   \
+  template KeyInfo key_info<Sc>(const Sc&, std::string_view);
+BRISTLE_KEY_PATHS(LumpedScenario)
+BRISTLE_KEY_PATHS(PatchMapScenario)
+BRISTLE_KEY_PATHS(PatchTransientScenario)
+BRISTLE_KEY_PATHS(LineSteadyScenario)
+BRISTLE_KEY_PATHS(LineTransientScenario)
+BRISTLE_KEY_PATHS(StructureKernelScenario)
+BRISTLE_KEY_PATHS(StructureStickSlipScenario)
+BRISTLE_KEY_PATHS(DirectionalCoefficientsScenario)
+BRISTLE_KEY_PATHS(DirectionalLoopScenario)
+BRISTLE_KEY_PATHS(DirectionalCrawlerScenario)
+#undef BRISTLE_KEY_PATHS
 
 // ---- a parsed Scenario of any kind that has key paths ---------------------------------------------------
 

@@ -704,25 +704,10 @@ std::vector<LumpedScenario> parse_lumped(const toml::table& root, std::string_vi
   }
   // [sweep]: the file is parsed once; each case is a copy with the value set by key path (io::set_number: the
   // reader's checks and derivations), then the whole-scenario checks; an error names the case.
-  const Sweep& sweep = spec->sweep;
-  check_swept_key(root, sweep.parameter);
-  const LumpedScenario base = parse_case(root, name, source);
-  std::vector<LumpedScenario> cases;
-  cases.reserve(sweep.values.size());
-  for (std::size_t i = 0; i < sweep.values.size(); ++i) {
-    LumpedScenario sc = base;
-    sc.sweep = sweep;
-    sc.sweep_value = sweep.values[i];
-    try {
-      set_number(sc, sweep.parameter, sweep.values[i]);
-      sc.validate();
-    } catch (const InvalidInput& e) {
-      throw InvalidInput(fmt::format("sweep case {} of {} ({} = {}): {}", i + 1, sweep.values.size(), sweep.parameter,
-                                     format_value(sweep.values[i]), e.what()));
-    }
-    cases.push_back(std::move(sc));
-  }
-  return cases;
+  check_swept_key(root, spec->sweep.parameter);
+  LumpedScenario base = parse_case(root, name, source);
+  base.sweep = spec->sweep;
+  return sweep_cases(base, [](const LumpedScenario& c) { c.validate(); });
 }
 
 }  // namespace detail

@@ -232,7 +232,7 @@ class SchemaReader {
 /// [sweep] is left to read_key_path_sweep (after the kind's checks).
 /// The hook of the root's `kind` every reader shares: it must be `kind` (the dispatcher chose this reader by it).
 inline void add_kind_hook(ReaderHooks& h, std::string_view kind) {
-  h.declared["kind"] = [kind](const Section& r) {
+  h.declared["kind"] = [kind = std::string(kind)](const Section& r) {
     if (const auto k = r.string("kind"); k && *k != kind)
       throw InvalidInput(fmt::format("kind = {}: this parser reads kind = {}", json_quote(*k), json_quote(kind)));
   };

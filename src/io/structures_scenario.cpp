@@ -71,19 +71,6 @@ constexpr double kMaxOmegaDt = 1e3;
 // shapes: 1e9 ~ 90 s; examples/cantilever_kernel.toml counts 2.1e8 and runs in 9 s).
 constexpr double kMaxKernelTerms = 1e9;
 
-/// Re-raises a library error about an unprefixed key ("dt_s = ...", "modes = ...") under its TOML key.
-template <class F>
-auto with_keys(F&& f) {
-  try {
-    return f();
-  } catch (const InvalidInput& e) {
-    const std::string m = e.what();
-    if (m.rfind("dt_s = ", 0) == 0) throw InvalidInput("run." + m);
-    if (m.rfind("modes = ", 0) == 0) throw InvalidInput("model." + m);
-    throw;
-  }
-}
-
 // ---------------------------------------------------------------------------------------------
 // [structure]
 
@@ -530,14 +517,16 @@ std::vector<double> StructureKernelScenario::taus() const {
 }
 
 std::unique_ptr<st::ContactStepper> StructureStickSlipScenario::build_model(const st::Structure& s) const {
-  return with_keys([&]() -> std::unique_ptr<st::ContactStepper> {
-    if (modal) {
-      st::ModalModelOptions o;
-      o.track_energy = track_energy;
-      return std::make_unique<st::ModalModel>(s, modes, dt_s, o);
-    }
-    return st::make_reduced_model(s, dt_s, reduced);
-  });
+  if (modal) {  // the library's messages name the TOML keys
+    st::ModalModelOptions o;
+    o.track_energy = track_energy;
+    o.modes_key = "model.modes";
+    o.dt_key = "run.dt_s";
+    return std::make_unique<st::ModalModel>(s, modes, dt_s, o);
+  }
+  st::ReducedModelOptions o = reduced;
+  o.dt_key = "run.dt_s";
+  return st::make_reduced_model(s, dt_s, o);
 }
 
 StructureKernelScenario parse_structure_kernel_string(std::string_view toml, std::string_view name,

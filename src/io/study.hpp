@@ -40,10 +40,11 @@ struct StudyRun {
 };
 
 /// The cases of a scenario with a key-path [sweep] (its `sweep`, io::Sweep): one copy per value, the value set by
-/// key path (set_number: the reader's checks) and kept in `sweep_value`; an error names the case ("sweep case 2 of
-/// 3 (pair.s = 2): ..."). The scenario itself without a sweep.
-template <class Sc>
-std::vector<Sc> sweep_cases(const Sc& sc) {
+/// key path (set_number: the reader's checks) and kept in `sweep_value`, then `check(case)` (the whole scenario's
+/// checks, if the kind has any beyond the key path's); an error names the case ("sweep case 2 of 3 (pair.s = 2):
+/// ..."). The scenario itself without a sweep.
+template <class Sc, class Check>
+std::vector<Sc> sweep_cases(const Sc& sc, Check&& check) {
   if (!sc.sweep) return {sc};
   const Sweep& sw = *sc.sweep;
   std::vector<Sc> cases;
@@ -52,6 +53,7 @@ std::vector<Sc> sweep_cases(const Sc& sc) {
     Sc c = sc;
     try {
       set_number(c, sw.parameter, sw.values[i]);
+      check(c);
     } catch (const InvalidInput& e) {
       throw InvalidInput(fmt::format("sweep case {} of {} ({} = {}): {}", i + 1, sw.values.size(), sw.parameter,
                                      format_value(sw.values[i]), e.what()));
@@ -60,6 +62,11 @@ std::vector<Sc> sweep_cases(const Sc& sc) {
     cases.push_back(std::move(c));
   }
   return cases;
+}
+
+template <class Sc>
+std::vector<Sc> sweep_cases(const Sc& sc) {
+  return sweep_cases(sc, [](const Sc&) {});
 }
 
 /// The StudyCases of sweep_cases(sc): the sweep column, each case's value and its label "<parameter> = <value>" (the

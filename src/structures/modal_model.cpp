@@ -16,9 +16,10 @@ ModalModel::ModalModel(const Structure& structure, long modes, double dt, const 
       track_energy_(options.track_energy),
       structure_(structure),
       options_(options) {
-  if (modes < 1) throw InvalidInput(fmt::format("modes = {}: must be >= 1", modes));
+  if (modes < 1) throw InvalidInput(fmt::format("{} = {}: must be >= 1", options.modes_key, modes));
   if (structure.finite() && modes > structure.mode_count())
-    throw InvalidInput(fmt::format("modes = {}: the structure has only {} modes", modes, structure.mode_count()));
+    throw InvalidInput(fmt::format("{} = {}: the structure has only {} modes", options.modes_key, modes,
+                                   structure.mode_count()));
   mode_count_ = modes;
   const ModeTable t = structure.modes(modes);
   n_ = t.values;
@@ -52,8 +53,8 @@ ModalModel::ModalModel(const Structure& structure, long modes, double dt, const 
     }
   if (track_energy_) {
     if (omega_max * dt > 100.0)
-      throw InvalidInput(fmt::format("dt_s = {}: energy tracking needs omega_N dt <= 100 (omega_N = {} rad/s)",
-                                     format_value(dt), format_value(omega_max)));
+      throw InvalidInput(fmt::format("{} = {}: energy tracking needs omega_N dt <= 100 (omega_N = {} rad/s)",
+                                     options_.dt_key, format_value(dt), format_value(omega_max)));
     const int G = std::min(64, static_cast<int>(std::ceil(0.5 * omega_max * dt)) + 12);
     detail::gauss_legendre(G, quadrature_.fraction, quadrature_.weight);
     const auto Gs = static_cast<std::size_t>(G);

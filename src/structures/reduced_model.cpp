@@ -397,7 +397,7 @@ double string_delay_step(const TautStringParams& params, double dt) {
   return period / std::max(1.0, n);
 }
 
-StringDelayModel::StringDelayModel(const Structure& structure, double dt)
+StringDelayModel::StringDelayModel(const Structure& structure, double dt, std::string_view dt_key)
     : ContactStepper(structure.contact_count(), dt), structure_(structure) {
   if (structure.kind() != StructureKind::taut_string || structure.string_params().damping_ratio != 0.0)
     throw InvalidInput(fmt::format("structure.type = \"{}\": the neutral delay form is the undamped taut string's "
@@ -409,8 +409,9 @@ StringDelayModel::StringDelayModel(const Structure& structure, double dt)
   const double ratio = period / dt;
   period_steps_ = std::lround(ratio);
   if (period_steps_ < 1 || std::abs(ratio - static_cast<double>(period_steps_)) > 1e-9 * ratio)
-    throw InvalidInput(fmt::format("dt_s = {}: must divide 2 l / c = {} s for the neutral delay form (e.g. dt_s = {})",
-                                   format_value(dt), format_value(period), format_value(string_delay_step(p, dt))));
+    throw InvalidInput(fmt::format("{} = {}: must divide 2 l / c = {} s for the neutral delay form (e.g. {} = {})",
+                                   dt_key, format_value(dt), format_value(period), dt_key,
+                                   format_value(string_delay_step(p, dt))));
   gain_ = 1.0 / (2.0 * p.density_kg_per_m * c);
   const int M = contact_count_;
   const auto& chi = structure.contact_positions_m();
@@ -513,7 +514,7 @@ void StringDelayModel::advance(const VecX& f_next, bool compute_displacement) {
 std::unique_ptr<ContactStepper> make_reduced_model(const Structure& structure, double dt,
                                                    const ReducedModelOptions& options) {
   if (structure.kind() == StructureKind::taut_string && structure.string_params().damping_ratio == 0.0)
-    return std::make_unique<StringDelayModel>(structure, dt);
+    return std::make_unique<StringDelayModel>(structure, dt, options.dt_key);
   return std::make_unique<ReducedModel>(structure, dt, options);
 }
 

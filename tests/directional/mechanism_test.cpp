@@ -99,6 +99,24 @@ TEST(Lemma3, OutOfRangeSlantIsRejected) {
             "a = -2: must satisfy 1/omega_- < -a < 1/omega_+ (Lemma 3, paper 2), with omega_+ = 0.5, omega_- = -0.5");
 }
 
+TEST(Lemma3, AdmissibleAnglesAreWhereItsConditionHolds) {
+  // Inside the range Lemma 3 holds (a = -tan(theta) slanted, eq. 3.14; a = cot(theta_lim) angular, eq. 3.24); just
+  // beyond the end it sets (the slanted upper, the angular lower) it is refused.
+  const double wp = 0.8, wm = -0.5;
+  for (const MechanismKind kind : {MechanismKind::slanted, MechanismKind::angular}) {
+    const auto [lo, hi] = admissible_angles(kind, wp, wm);
+    const auto a_of = [kind](double t) { return kind == MechanismKind::slanted ? -std::tan(t) : 1.0 / std::tan(t); };
+    for (double f : {0.001, 0.5, 0.999}) {
+      EXPECT_NO_THROW(lemma3(wp, wm, a_of(lo + f * (hi - lo))));
+    }
+    EXPECT_THROW(lemma3(wp, wm, a_of(kind == MechanismKind::slanted ? hi + 1e-6 : lo - 1e-6)), bristle::InvalidInput);
+  }
+  EXPECT_DOUBLE_EQ(admissible_angles(MechanismKind::slanted, 1.0, -1.0).second, std::numbers::pi / 4);  // arccot 1
+  // -omega_+ omega_- >= 1: no angle (eq. 3.17 is empty).
+  const auto [lo, hi] = admissible_angles(MechanismKind::angular, 2.0, -0.5);
+  EXPECT_FALSE(lo < hi);
+}
+
 // ---- Limit coefficients ------------------------------------------------------------------------
 
 TEST(Mechanism, LimitCoefficientsAreThePapersClosedForms) {

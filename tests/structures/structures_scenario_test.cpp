@@ -120,7 +120,7 @@ TEST(StructuresScenario, BadInputNamesTheTomlKey) {
                "structure.damping_ratio = 0: the kernel of an undamped cantilever never decays, so its memory cannot "
                "be truncated; give damping_ratio > 0");
   expect_error(stick("[structure]\ntype = \"taut_string\"\n", kBelt, kFriction, "", "[run]\ndt_s = 3e-3\nt_end_s = 1\n"),
-               fmt::format("run.dt_s = 0.003: must divide 2 l / c = 2 s for the neutral delay form (e.g. dt_s = {})",
+               fmt::format("run.dt_s = 0.003: must divide 2 l / c = 2 s for the neutral delay form (e.g. run.dt_s = {})",
                            format_value(2.0 / 667.0)));
 }
 

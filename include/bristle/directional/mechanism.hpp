@@ -112,6 +112,11 @@ struct LimitCoefficients {
 /// Throws InvalidInput naming `key` if a is out of range.
 std::pair<double, double> lemma3(double omega_plus, double omega_minus, double a, std::string_view key = "a");
 
+/// The admissible open range of the mechanism's angle on a profile of slopes omega_+ > 0 > omega_-: theta in
+/// (0, arccot(omega_+)) for the slanted bristle (eq. 3.9), theta_lim in (arctan(-omega_-), arccot(omega_+)) for the
+/// angular one (eq. 3.17); empty (first >= second) where no angle qualifies.
+std::pair<double, double> admissible_angles(MechanismKind kind, double omega_plus, double omega_minus);
+
 /// Eq. 2.17, with the alpha < 0 case derived from W = alpha Wcal (see the note above).
 std::pair<double, double> lemma2_thresholds(double alpha, double mu_plus, double mu_minus);
 

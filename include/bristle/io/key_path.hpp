@@ -30,6 +30,7 @@
 // cross-checks (patch kinds: validate(sc); lumped: validate() with a steady initial state); a constant
 // signal given by its name builds "<name>.value". Meant to be called once per parameter per residual
 // evaluation of a fit (not benchmarked yet).
+#include <concepts>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -38,14 +39,31 @@
 
 namespace bristle::io {
 
-struct PatchMapScenario;        // io/patch_scenario.hpp
+struct PatchMapScenario;  // io/patch_scenario.hpp
 struct PatchTransientScenario;
-struct LineSteadyScenario;      // io/line_scenario.hpp
+struct LineSteadyScenario;  // io/line_scenario.hpp
 struct LineTransientScenario;
+struct StructureKernelScenario;  // io/structures_scenario.hpp
+struct StructureStickSlipScenario;
+struct DirectionalCoefficientsScenario;  // io/directional_scenario.hpp
+struct DirectionalLoopScenario;
+struct DirectionalCrawlerScenario;
 
-double get_number(const LumpedScenario& sc, std::string_view key_path);             // e.g. "law.mu_s"
-void set_number(LumpedScenario& sc, std::string_view key_path, double value);       // reader's validation
-std::vector<std::string> numeric_keys(const LumpedScenario& sc);                    // every settable numeric path
+/// The scenario kinds with key paths (every kind): the four functions below exist for each (io/key_path.cpp).
+template <class Sc>
+concept WithKeyPaths =
+    std::same_as<Sc, LumpedScenario> || std::same_as<Sc, PatchMapScenario> || std::same_as<Sc, PatchTransientScenario> ||
+    std::same_as<Sc, LineSteadyScenario> || std::same_as<Sc, LineTransientScenario> ||
+    std::same_as<Sc, StructureKernelScenario> || std::same_as<Sc, StructureStickSlipScenario> ||
+    std::same_as<Sc, DirectionalCoefficientsScenario> || std::same_as<Sc, DirectionalLoopScenario> ||
+    std::same_as<Sc, DirectionalCrawlerScenario>;
+
+template <WithKeyPaths Sc>
+double get_number(const Sc& sc, std::string_view key_path);  // e.g. "law.mu_s"
+template <WithKeyPaths Sc>
+void set_number(Sc& sc, std::string_view key_path, double value);  // the reader's validation
+template <WithKeyPaths Sc>
+std::vector<std::string> numeric_keys(const Sc& sc);  // every settable numeric path
 
 struct KeyInfo {
   std::string key;            // the key path asked for, e.g. "body1.tau[1]"
@@ -58,33 +76,22 @@ struct KeyInfo {
   double max = 0.0;
   bool log_scale = false;     // the parameter spans decades (stiffness, damping, times, tolerances)
 };
-KeyInfo key_info(const LumpedScenario& sc, std::string_view key_path);             // log_scale: spans decades
+template <WithKeyPaths Sc>
+KeyInfo key_info(const Sc& sc, std::string_view key_path);  // log_scale: spans decades
 
-// ---- The patch kinds: the same four functions and rules, by the same mechanism (io/key_path.cpp walks the
+// What the four functions set and check, kind by kind.
+// ---- The patch kinds: the same rules, by the same mechanism (io/key_path.cpp walks the
 // kind's serialize() with the schema's Finder, for every kind alike). [law], [body1], [body2], [pair] (and
 // [time]) behave exactly as in the lumped kind (same derivations: tau kept, pair.s; same messages); the
 // kind's own keys are set in place, checked with the schema's range (the reader's message, naming the key
 // path), then the reader's cross-checks run (validate(sc) of the kind: bodies, patch, every operating point /
 // output time). A list-valued key (e.g. a kinematics axis given as a list) is not a number: it does not apply.
-double get_number(const PatchMapScenario& sc, std::string_view key_path);
-void set_number(PatchMapScenario& sc, std::string_view key_path, double value);
-std::vector<std::string> numeric_keys(const PatchMapScenario& sc);
-KeyInfo key_info(const PatchMapScenario& sc, std::string_view key_path);
-double get_number(const PatchTransientScenario& sc, std::string_view key_path);
-void set_number(PatchTransientScenario& sc, std::string_view key_path, double value);
-std::vector<std::string> numeric_keys(const PatchTransientScenario& sc);
-KeyInfo key_info(const PatchTransientScenario& sc, std::string_view key_path);
 
 // ---- kind = "structure_stick_slip" (io/structures_scenario.hpp): the same four functions and rules. [law],
 // [body1], [body2], [pair] as in the lumped kind (when the scenario has a dynamic [law]); [friction],
 // [structure] (its numbers: a built-in structure's rho, c, l, EI, rho A, damping_ratio; not the generic arrays),
 // [contact], [model], [run] set in place with the schema's range, then io::validate(sc) runs the reader's
 // cross-checks (structure, contact index, model against structure and step, admittance).
-struct StructureStickSlipScenario;  // io/structures_scenario.hpp
-double get_number(const StructureStickSlipScenario& sc, std::string_view key_path);
-void set_number(StructureStickSlipScenario& sc, std::string_view key_path, double value);
-std::vector<std::string> numeric_keys(const StructureStickSlipScenario& sc);
-KeyInfo key_info(const StructureStickSlipScenario& sc, std::string_view key_path);
 
 // ---- The directional kinds (io/directional_scenario.hpp): the same four functions and rules, by the same mechanism.
 // Their numbers ([profile] amplitude, asymmetry; [mechanism] k, height_m, rest_length_m, theta_rad, length_m,
@@ -94,45 +101,17 @@ KeyInfo key_info(const StructureStickSlipScenario& sc, std::string_view key_path
 // limit, drive, crawler, the admissible range of the angle). range.from_rad / to_rad set counts as given (sampled);
 // one not given follows the admissible bound of the profile and mechanism at hand, as the reader derives it. Lists
 // (epsilon.values_m, a fourier or table profile's points) are not numbers.
-struct DirectionalCoefficientsScenario;  // io/directional_scenario.hpp
-struct DirectionalLoopScenario;
-struct DirectionalCrawlerScenario;
-double get_number(const DirectionalCoefficientsScenario& sc, std::string_view key_path);
-void set_number(DirectionalCoefficientsScenario& sc, std::string_view key_path, double value);
-std::vector<std::string> numeric_keys(const DirectionalCoefficientsScenario& sc);
-KeyInfo key_info(const DirectionalCoefficientsScenario& sc, std::string_view key_path);
-double get_number(const DirectionalLoopScenario& sc, std::string_view key_path);
-void set_number(DirectionalLoopScenario& sc, std::string_view key_path, double value);
-std::vector<std::string> numeric_keys(const DirectionalLoopScenario& sc);
-KeyInfo key_info(const DirectionalLoopScenario& sc, std::string_view key_path);
-double get_number(const DirectionalCrawlerScenario& sc, std::string_view key_path);
-void set_number(DirectionalCrawlerScenario& sc, std::string_view key_path, double value);
-std::vector<std::string> numeric_keys(const DirectionalCrawlerScenario& sc);
-KeyInfo key_info(const DirectionalCrawlerScenario& sc, std::string_view key_path);
 
 // ---- kind = "structure_kernel" (io/structures_scenario.hpp): the same four functions and rules. [structure] (as in
 // structure_stick_slip; a simply supported beam's default contact at l/2 follows length_m) and [kernel] (i, j,
 // tau_start_s when given, tau_end_s, points, max_modes, relative_tolerance) set in place with the schema's range,
 // then io::validate(sc) runs the reader's cross-checks (structure and damping, contact indices, grid, work limits).
-struct StructureKernelScenario;  // io/structures_scenario.hpp
-double get_number(const StructureKernelScenario& sc, std::string_view key_path);
-void set_number(StructureKernelScenario& sc, std::string_view key_path, double value);
-std::vector<std::string> numeric_keys(const StructureKernelScenario& sc);
-KeyInfo key_info(const StructureKernelScenario& sc, std::string_view key_path);
 
 // ---- The line kinds (io/line_scenario.hpp): the same four functions and rules, by the same mechanism. The kind's
 // own numbers (line.L_m, line.normal_load_N, kinematics.Vr_mps, line.cells, line.cfl, line.dt_s, a constant signal
 // kinematics.Vx / its keys, [time], and kinematics.V_mps / vx_mps of a map with one velocity) are set in place and
 // checked with the schema's range; then rederive_and_validate(sc) re-derives s, n1, n2 and the case columns and runs
 // the reader's cross-checks (pair, line and pressure, reversal, negative speeds of the map, CFL of a fixed step).
-double get_number(const LineSteadyScenario& sc, std::string_view key_path);
-void set_number(LineSteadyScenario& sc, std::string_view key_path, double value);
-std::vector<std::string> numeric_keys(const LineSteadyScenario& sc);
-KeyInfo key_info(const LineSteadyScenario& sc, std::string_view key_path);
-double get_number(const LineTransientScenario& sc, std::string_view key_path);
-void set_number(LineTransientScenario& sc, std::string_view key_path, double value);
-std::vector<std::string> numeric_keys(const LineTransientScenario& sc);
-KeyInfo key_info(const LineTransientScenario& sc, std::string_view key_path);
 
 // ---- A parsed Scenario (load_scenario, parse_scenario_string) of a kind with key paths: lumped,
 // patch_steady_map, patch_transient, line_steady, line_transient, structure_kernel, structure_stick_slip,

@@ -13,6 +13,7 @@
 // (enough nodes for omega_N dt <= 100) for the energy account: the work of the contact forces equals
 // the modal damping work plus the change of the stored energy sum_k (q_k'^2 + w_k^2 q_k^2)/2.
 #include <memory>
+#include <string>
 
 #include "bristle/structures/contact_stepper.hpp"
 #include "bristle/structures/modal_structure.hpp"
@@ -21,6 +22,9 @@ namespace bristle::structures {
 
 struct ModalModelOptions {
   bool track_energy = false;
+  /// The names the messages give the number of modes and the step (a scenario passes its key paths).
+  std::string modes_key = "modes";
+  std::string dt_key = "dt_s";
 };
 
 class ModalModel final : public ContactStepper {

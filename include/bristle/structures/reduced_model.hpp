@@ -27,6 +27,8 @@
 // exactly for piecewise-linear forces when dt divides 2l/c (displacements from the same relation for
 // the integrals of f).
 #include <memory>
+#include <string>
+#include <string_view>
 
 #include "bristle/structures/contact_stepper.hpp"
 #include "bristle/structures/kernels.hpp"
@@ -38,6 +40,7 @@ struct ReducedModelOptions {
   long window_steps = 0;          // n_w; 0 = chosen to minimise the work per step
   double far_tolerance = 1e-10;   // dropped far-field modes: bound <= far_tolerance * (B / omega_1)
   KernelOptions kernel{1L << 17, 1e-15};  // near-field weight evaluation for the continua
+  std::string dt_key = "dt_s";            // the step's name in messages (a scenario passes its key path)
 
   void validate(std::string_view prefix) const;
 };
@@ -95,7 +98,7 @@ class StringDelayModel final : public ContactStepper {
  public:
   /// Throws InvalidInput unless `structure` is an undamped taut string and 2 l / c is an integer
   /// multiple of dt (to 1e-9 relative); string_delay_step() gives such a step.
-  StringDelayModel(const Structure& structure, double dt);
+  StringDelayModel(const Structure& structure, double dt, std::string_view dt_key = "dt_s");
 
   void advance(const VecX& f_next, bool compute_displacement = true) override;
   long history_terms() const override { return 4L * contact_count_ * contact_count_ + contact_count_; }

@@ -88,11 +88,6 @@ std::string kind_name(Kind kind) { return kind == Kind::steady ? "line_steady" :
   throw InvalidInput(fmt::format("key \"{}\" cannot be combined with {}; {}", key, other, advice));
 }
 
-void replace_all(std::string& text, const std::string& from, const std::string& to) {
-  for (std::size_t pos = text.find(from); pos != std::string::npos; pos = text.find(from, pos + to.size()))
-    text.replace(pos, from.size(), to);
-}
-
 std::string number_text(double v) { return fmt::format("{}", v); }
 
 /// The nearest valid name, as a "; did you mean" suffix.
@@ -247,23 +242,15 @@ bool key_path_sweep(const toml::table& root) {
 // ---------------------------------------------------------------------------------------------
 // One case: the common part
 
-/// Library messages name the C++ fields; these are the TOML keys.
-std::string toml_keys(std::string message, LineMode mode) {
-  replace_all(message, "line.pressure.", "line.pressure_table.");
-  if (message.rfind("pressure.", 0) == 0) message = "line.pressure_table." + message.substr(9);
-  replace_all(message, "line.V1/V2", "kinematics");
-  replace_all(message, "line.V1", mode == LineMode::rolling ? "kinematics.Vr" : "kinematics.V1");
-  replace_all(message, "line.V2", mode == LineMode::general ? "kinematics.V2" : "kinematics.Vx");
-  return message;
-}
-
-template <typename F>
-auto with_toml_keys(LineMode mode, F&& f) {
-  try {
-    return f();
-  } catch (const InvalidInput& e) {
-    throw InvalidInput(toml_keys(e.what(), mode));
-  }
+/// The case's line with the TOML keys for the library's messages: the velocities by mode (errata §5.2: V1 is
+/// kinematics.Vr rolling, kinematics.V1 general; V2 kinematics.Vx or V2), the pressure table, the characteristic
+/// speeds (kinematics). A copy, so that a case built or changed in code (Python: mode, line) is named by its mode.
+transport::LineContactParams keyed_line(const LineCaseBase& sc) {
+  transport::LineContactParams line = sc.line;
+  line.message_keys = {sc.mode == LineMode::rolling ? "kinematics.Vr" : "kinematics.V1",
+                       sc.mode == LineMode::general ? "kinematics.V2" : "kinematics.Vx", "line.pressure_table",
+                       "kinematics"};
+  return line;
 }
 
 // The reader: the kind's serialize() walked by the schema reader (schema_reader.hpp), [law], [body1], [body2] and
@@ -443,11 +430,8 @@ void set_pair_columns(LineCaseBase& sc, const PairValues& v) {
 
 /// Pressure and line parameters through the library's checks, with the TOML keys.
 void validate_line(const LineCaseBase& sc) {
-  with_toml_keys(sc.mode, [&] {
-    sc.line.validate("line");
-    const transport::Pressure pressure(sc.line.pressure, sc.line.L_m, sc.line.normal_load_N);
-    return 0;
-  });
+  keyed_line(sc).validate("line");
+  const transport::Pressure pressure(sc.line.pressure, sc.line.L_m, sc.line.normal_load_N, "line.pressure_table");
 }
 
 Keys case_column_names(const LineCaseBase& sc) {
@@ -497,17 +481,17 @@ void check_steady_reversal(const LineSteadyScenario& sc, bool by_key_path) {
 void check_steady_speeds(const LineSteadyScenario& sc, bool by_key_path) {
   const bool sliding = sc.mode == LineMode::sliding;
   const contact::ContactModel model(sc.law, sc.body1, sc.body2);
+  const transport::LineContactParams line = keyed_line(sc);
   for (std::size_t i = 0; i < sc.velocities.size(); ++i) {
     const double V1 = sliding ? 0.0 : sc.Vr_mps;
     const double V2 = sliding ? sc.velocities[i] : sc.Vr_mps + sc.velocities[i];
     if (transport::characteristic_speeds(model, V1, V2).minCoeff() >= 0.0) continue;
     try {
-      transport::steady_state(model, sc.line, V1, V2);
+      transport::steady_state(model, line, V1, V2);
     } catch (const InvalidInput& e) {
       std::string m = e.what();
-      if (m.rfind("line.V1/V2: ", 0) == 0) m.erase(0, 12);
-      throw InvalidInput(fmt::format("{} = {}: {}", key_of(sc, i, by_key_path), format_value(sc.velocities[i]),
-                                     toml_keys(m, sc.mode)));
+      if (m.rfind("kinematics: ", 0) == 0) m.erase(0, 12);  // the velocity's key instead
+      throw InvalidInput(fmt::format("{} = {}: {}", key_of(sc, i, by_key_path), format_value(sc.velocities[i]), m));
     }
     break;
   }
@@ -910,10 +894,11 @@ TimeSeries LineSteadyScenario::solve(const contact::ContactModel& model) const {
   const bool has_mu =
       law.kind == laws::LawKind::dahl || law.kind == laws::LawKind::lugre || law.kind == laws::LawKind::frbd;
   std::vector<double> row;
+  const transport::LineContactParams keyed = keyed_line(*this);
   for (const double v : velocities) {
     const double V1 = mode == LineMode::sliding ? 0.0 : Vr_mps;
     const double V2 = mode == LineMode::sliding ? v : Vr_mps + v;
-    const transport::SteadyLine st = with_toml_keys(mode, [&] { return transport::steady_state(model, line, V1, V2); });
+    const transport::SteadyLine st = transport::steady_state(model, keyed, V1, V2);
     const Vec2 v_r(V2 - V1, 0.0);
     const double mu = has_mu ? law.M.M(v_r)(0, 0) : std::nan("");  // eq. 53 at |v_r|
     const double fx = st.force_N[0];
@@ -1043,11 +1028,9 @@ RunResult LineTransientStudy::run(const ProgressCallback& progress) const {
   const auto solve = [&](std::size_t i, const std::function<void(double)>& on_progress) {
     const LineTransientScenario& sc = cases_[i];
     const contact::ContactModel model(sc.law, sc.body1, sc.body2);
-    return with_toml_keys(sc.mode, [&] {
-      transport::LineContact contact(model, sc.line);
-      contact.reset(sc.time.t_start_s);
-      return transport::run(contact, sc.output_times(), sc.field_times, on_progress);
-    });
+    transport::LineContact contact(model, keyed_line(sc));
+    contact.reset(sc.time.t_start_s);
+    return transport::run(contact, sc.output_times(), sc.field_times, on_progress);
   };
   const auto describe = [&](std::size_t i, transport::LineRun& run, Json& entry) {
     const LineTransientScenario& sc = cases_[i];
@@ -1145,39 +1128,33 @@ RunResult LineTransientStudy::run(const ProgressCallback& progress) const {
 // After a key path (io/key_path.hpp): the reader's derivations and checks on the parsed case
 
 void rederive_and_validate(LineSteadyScenario& sc) {
-  with_toml_keys(sc.mode, [&] {
-    const PairValues pair = check_pair(sc);
-    validate_line(sc);
-    check_steady_reversal(sc, true);
-    check_steady_speeds(sc, true);
-    set_pair_columns(sc, pair);
-    return 0;
-  });
+  const PairValues pair = check_pair(sc);
+  validate_line(sc);
+  check_steady_reversal(sc, true);
+  check_steady_speeds(sc, true);
+  set_pair_columns(sc, pair);
 }
 
 void rederive_and_validate(LineTransientScenario& sc) {
-  with_toml_keys(sc.mode, [&] {
-    const PairValues pair = check_pair(sc);
-    if (sc.line.cells > kMaxCells)
-      throw InvalidInput(fmt::format("line.cells = {}: at most {} cells", sc.line.cells, kMaxCells));
-    for (std::size_t i = 0; i < sc.field_times.size(); ++i) {
-      const double t = sc.field_times[i];
-      if (t < sc.time.t_start_s || t > sc.time.t_end_s)
-        throw InvalidInput(fmt::format("time.field_times_s[{}] = {}: must lie in [time.t_start_s, time.t_end_s] = "
-                                       "[{}, {}]",
-                                       i, format_value(t), format_value(sc.time.t_start_s),
-                                       format_value(sc.time.t_end_s)));
-    }
-    for (const auto& [s, key] : mode_signals(sc)) {
-      s->validate(key);
-      if (!sc.allow_reversal)
-        check_no_reversal(sc, *s, key, s->kind == contact::SignalKind::constant, sc.time, sc.allow_reversal_given);
-    }
-    validate_line(sc);
-    check_transient_run(sc);
-    set_pair_columns(sc, pair);
-    return 0;
-  });
+  const PairValues pair = check_pair(sc);
+  if (sc.line.cells > kMaxCells)
+    throw InvalidInput(fmt::format("line.cells = {}: at most {} cells", sc.line.cells, kMaxCells));
+  for (std::size_t i = 0; i < sc.field_times.size(); ++i) {
+    const double t = sc.field_times[i];
+    if (t < sc.time.t_start_s || t > sc.time.t_end_s)
+      throw InvalidInput(fmt::format("time.field_times_s[{}] = {}: must lie in [time.t_start_s, time.t_end_s] = "
+                                     "[{}, {}]",
+                                     i, format_value(t), format_value(sc.time.t_start_s),
+                                     format_value(sc.time.t_end_s)));
+  }
+  for (const auto& [s, key] : mode_signals(sc)) {
+    s->validate(key);
+    if (!sc.allow_reversal)
+      check_no_reversal(sc, *s, key, s->kind == contact::SignalKind::constant, sc.time, sc.allow_reversal_given);
+  }
+  validate_line(sc);
+  check_transient_run(sc);
+  set_pair_columns(sc, pair);
 }
 
 // ---------------------------------------------------------------------------------------------

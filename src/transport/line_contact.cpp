@@ -88,9 +88,9 @@ void LineContactParams::validate(std::string_view prefix) const {
   require_positive(p + ".L_m", L_m);
   if (cells < 2) throw InvalidInput(fmt::format("{}.cells = {}: must be >= 2", p, cells));
   require_positive(p + ".normal_load_N", normal_load_N);
-  pressure.validate(p + ".pressure");
-  V1.validate(p + ".V1");
-  V2.validate(p + ".V2");
+  pressure.validate(key_of(p, message_keys.pressure, "pressure"));
+  V1.validate(key_of(p, message_keys.V1, "V1"));
+  V2.validate(key_of(p, message_keys.V2, "V2"));
   v_y.validate(p + ".v_y");
   require_finite(p + ".cfl", cfl);
   if (!(cfl > 0.0 && cfl <= 1.0))
@@ -119,7 +119,8 @@ VecX characteristic_speeds(const contact::ContactModel& model, double V1, double
 LineContact::LineContact(const contact::ContactModel& model, LineContactParams params)
     : model_(model),
       params_(std::move(params)),
-      pressure_((params_.validate("line"), params_.pressure), params_.L_m, params_.normal_load_N) {
+      pressure_((params_.validate("line"), params_.pressure), params_.L_m, params_.normal_load_N,
+                params_.message_keys.pressure.empty() ? "pressure" : params_.message_keys.pressure) {
   dx_ = params_.L_m / params_.cells;
   characteristic_speeds(model_, 0.0, 0.0);  // checks the diagonal structure once
   p_cell_.resize(params_.cells);

@@ -71,13 +71,13 @@ void PressureParams::validate(std::string_view prefix) const {
   if (!(area > 0.0)) throw InvalidInput(fmt::format("{}.values: the pressure table integrates to 0; it must be > 0", p));
 }
 
-Pressure::Pressure(const PressureParams& params, double L, double normal_load_N)
+Pressure::Pressure(const PressureParams& params, double L, double normal_load_N, std::string_view key)
     : params_(params), L_(L), normal_load_(normal_load_N) {
-  params_.validate("pressure");
+  params_.validate(key);
   if (params_.kind == PressureKind::table) {
     const auto& x = params_.xi_m;
     if (x.front() > 0.0 || x.back() < L)
-      throw InvalidInput(fmt::format("pressure.xi_m: the table covers [{}, {}] m; it must cover the contact [0, {}] m",
+      throw InvalidInput(fmt::format("{}.xi_m: the table covers [{}, {}] m; it must cover the contact [0, {}] m", key,
                                      format_value(x.front()), format_value(x.back()), format_value(L)));
     scale_ = 1.0;
     scale_ = normal_load_ / primitive(L);

@@ -54,7 +54,8 @@ struct PressureParams {
 /// p(xi) in N/m, normalised so that int_0^L p dxi = F_z.
 class Pressure {
  public:
-  Pressure(const PressureParams& params, double L, double normal_load_N);
+  /// `key` names the table in messages (a scenario passes its key path, e.g. "line.pressure_table").
+  Pressure(const PressureParams& params, double L, double normal_load_N, std::string_view key = "pressure");
   double operator()(double xi) const;
   /// Mean of p over [a, b] (exact for uniform, parabolic and piecewise-linear tables).
   double mean(double a, double b) const;
@@ -102,7 +103,18 @@ struct LineContactParams {
   /// and the outputs are interpolated between them (see LineContact::sample).
   bool interpolate_outputs = false;
 
+  /// The names messages give what a scenario file writes elsewhere (a scenario passes the key paths its user wrote,
+  /// e.g. "kinematics.Vr"); empty: "<prefix>.V1", "<prefix>.V2", "<prefix>.pressure" and "<prefix>.V1/V2" (the
+  /// characteristic speeds), the fields' own names.
+  struct MessageKeys {
+    std::string V1, V2, pressure, speeds;
+  } message_keys;
+
   void validate(std::string_view prefix) const;
+  /// The message key of a field: message_keys' or "<prefix>.<field>".
+  std::string key_of(std::string_view prefix, const std::string& given, std::string_view field) const {
+    return given.empty() ? std::string(prefix) + "." + std::string(field) : given;
+  }
 };
 
 /// The schema of the [line] table (core/schema.hpp): LineContactParams without V1, V2, v_y (the

@@ -94,7 +94,7 @@ class FixedStepper::Stages {
     }
     if (!x.allFinite())
       throw SolverError(fmt::format("{}: non-finite state at t = {} (step from t = {} with dt = {}); try a smaller "
-                                    "integrator.dt{}",
+                                    "integrator.dt_s{}",
                                     to_string(method_), format_value(t + h), format_value(t), format_value(h),
                                     method_ == Method::rk4 ? " or an implicit method if the problem is stiff" : ""));
   }
@@ -147,7 +147,7 @@ class FixedStepper::Stages {
       if (!y.allFinite())
         throw SolverError(fmt::format(
             "{}: non-finite state in the step from t = {} to t = {} (stage {}, Newton iteration {}): the right-hand "
-            "side or its Jacobian returned non-finite values, or the step is too large; try a smaller integrator.dt",
+            "side or its Jacobian returned non-finite values, or the step is too large; try a smaller integrator.dt_s",
             to_string(method_), format_value(where.t), format_value(where.t + where.h), where.stage, iteration));
       norm = weighted_norm(delta_, y);
       if (norm <= kNewtonTolerance) return;
@@ -156,7 +156,7 @@ class FixedStepper::Stages {
     }
     throw SolverError(fmt::format(
         "{}: Newton iterations did not converge in the step from t = {} to t = {} (stage {}, weighted update norm "
-        "{:.3g} after {} iterations); try a smaller integrator.dt",
+        "{:.3g} after {} iterations); try a smaller integrator.dt_s",
         to_string(method_), format_value(where.t), format_value(where.t + where.h), where.stage, norm,
         std::min(iteration, kMaxNewtonIterations)));
   }
@@ -261,7 +261,7 @@ Stats integrate_fixed_step(const OdeSystem& system, VecX& x, double t0, const st
                                       format_value(output_times.back())));
       const double t_next = k >= steps_to_output ? t_out : std::min(start + k * dt, t_out);
       if (!(t_next > t))
-        throw SolverError(fmt::format("{}: integrator.dt = {} is below the resolution of t = {}",
+        throw SolverError(fmt::format("{}: integrator.dt_s = {} is below the resolution of t = {}",
                                       to_string(options.method), format_value(dt), format_value(t)));
       stepper.step(t, t_next - t, x);
       t = t_next;

@@ -89,7 +89,7 @@ void Options::validate(std::string_view prefix) const {
   require_positive(join_key(prefix, "atol"), atol);
   for (std::size_t i = 0; i < atol_per_component.size(); ++i)
     require_positive(join_key(prefix, fmt::format("atol_per_component[{}]", i)), atol_per_component[i]);
-  const std::string dt_key = join_key(prefix, "dt");
+  const std::string dt_key = join_key(prefix, "dt_s");  // the schema's (TOML, Python) keys
   if (is_adaptive(method)) {
     require_non_negative(dt_key, dt);  // unused by adaptive methods, but a negative step is a mistake
   } else {
@@ -98,8 +98,8 @@ void Options::validate(std::string_view prefix) const {
       throw InvalidInput(fmt::format("{} = {}: must be > 0 ({} is a fixed-step method)", dt_key, format_value(dt),
                                      to_string(method)));
   }
-  require_non_negative(join_key(prefix, "max_dt"), max_dt);
-  require_non_negative(join_key(prefix, "initial_dt"), initial_dt);
+  require_non_negative(join_key(prefix, "max_dt_s"), max_dt);
+  require_non_negative(join_key(prefix, "initial_dt_s"), initial_dt);
   if (max_steps <= 0)
     throw InvalidInput(fmt::format("{} = {}: must be > 0", join_key(prefix, "max_steps"), max_steps));
 }

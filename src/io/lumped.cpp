@@ -500,20 +500,6 @@ LumpedScenario parse_case(const toml::table& table, std::string_view default_nam
   return sc;
 }
 
-void validate_options(const integrate::Options& o) {
-  try {
-    o.validate("integrator");
-  } catch (const InvalidInput& e) {
-    // The library names the fields; the TOML keys carry units.
-    std::string m = e.what();
-    for (const auto& [field, key] : {std::pair<std::string, std::string>{"integrator.dt ", "integrator.dt_s "},
-                                     {"integrator.max_dt ", "integrator.max_dt_s "},
-                                     {"integrator.initial_dt ", "integrator.initial_dt_s "}})
-      for (std::size_t pos = m.find(field); pos != std::string::npos; pos = m.find(field, pos + key.size()))
-        m.replace(pos, field.size(), key);
-    throw InvalidInput(m);
-  }
-}
 
 // ---------------------------------------------------------------------------------------------
 // JSON echo of the parameters as used: each table from its serialize() walk (schema_json.hpp); the hooks
@@ -731,7 +717,7 @@ void LumpedScenario::validate() const {
   }
   const contact::ContactModel model(law, body1, body2);
   const contact::Bench bench_object(model, bench);
-  validate_options(integrator);
+  integrator.validate("integrator");
   const std::vector<std::string> columns = bench_object.column_names();
   detail::check_plot_columns(output, columns);
   if (sweep && std::find(columns.begin(), columns.end(), sweep->column) != columns.end())

@@ -446,12 +446,12 @@ TEST(CvodeBdf, NonFiniteRightHandSideNamesTheTime) {
 
 TEST(FixedStep, NonFiniteRightHandSideNamesTheTime) {
   EXPECT_EQ(message_of([] { run(nan_after_half(), nonlinear_exact(0.0), 0.0, {1.0}, fixed(Method::rk4, 0.125)); }),
-            "rk4: non-finite state at t = 0.625 (step from t = 0.5 with dt = 0.125); try a smaller integrator.dt or "
+            "rk4: non-finite state at t = 0.625 (step from t = 0.5 with dt = 0.125); try a smaller integrator.dt_s or "
             "an implicit method if the problem is stiff");
   EXPECT_EQ(message_of([] { run(nan_after_half(), nonlinear_exact(0.0), 0.0, {1.0}, fixed(Method::sdirk2, 0.125)); }),
             "sdirk2: non-finite state in the step from t = 0.5 to t = 0.625 (stage 1, Newton iteration 1): the "
             "right-hand side or its Jacobian returned non-finite values, or the step is too large; try a smaller "
-            "integrator.dt");
+            "integrator.dt_s");
   EXPECT_THROW(run(nan_after_half(), nonlinear_exact(0.0), 0.0, {1.0}, fixed(Method::implicit_euler, 0.125)),
                SolverError);
 }
@@ -467,7 +467,7 @@ TEST(FixedStep, NewtonFailureNamesTheTimeAndSuggestsASmallerStep) {
                          "weighted update norm "),
             0u)
       << message;
-  EXPECT_TRUE(message.ends_with(" iterations); try a smaller integrator.dt")) << message;
+  EXPECT_TRUE(message.ends_with(" iterations); try a smaller integrator.dt_s")) << message;
 }
 
 struct RhsFailure : std::runtime_error {
@@ -526,20 +526,20 @@ TEST(IntegratorOptions, InvalidValuesAreRejectedWithKeyValueAndRule) {
   o.atol_per_component = {1e-6, 1e-6};
   EXPECT_EQ(option_error(o), "integrator.atol_per_component: has 2 entries, must have one per state (3)");
   EXPECT_EQ(option_error(fixed(Method::sdirk2, -1.0)),
-            "integrator.dt = -1: must be > 0 (sdirk2 is a fixed-step method)");
-  EXPECT_EQ(option_error(fixed(Method::rk4, 0.0)), "integrator.dt = 0: must be > 0 (rk4 is a fixed-step method)");
+            "integrator.dt_s = -1: must be > 0 (sdirk2 is a fixed-step method)");
+  EXPECT_EQ(option_error(fixed(Method::rk4, 0.0)), "integrator.dt_s = 0: must be > 0 (rk4 is a fixed-step method)");
   EXPECT_EQ(option_error(fixed(Method::implicit_euler, std::numeric_limits<double>::infinity())),
-            "integrator.dt = inf: must be finite");
+            "integrator.dt_s = inf: must be finite");
   o = Options{};
   o.max_steps = 0;
   EXPECT_EQ(option_error(o), "integrator.max_steps = 0: must be > 0");
   o = Options{};
   o.max_dt = -1.0;
   EXPECT_THROW(o.validate("solver"), InvalidInput);
-  EXPECT_EQ(message_of([&] { o.validate("solver"); }), "solver.max_dt = -1: must be >= 0");
+  EXPECT_EQ(message_of([&] { o.validate("solver"); }), "solver.max_dt_s = -1: must be >= 0");
   o = Options{};
   o.initial_dt = kNaN;
-  EXPECT_EQ(message_of([&] { o.validate("solver"); }), "solver.initial_dt = nan: must be finite");
+  EXPECT_EQ(message_of([&] { o.validate("solver"); }), "solver.initial_dt_s = nan: must be finite");
   EXPECT_NO_THROW(Options{}.validate("integrator"));
 }
 

@@ -21,16 +21,13 @@ std::string_view trim(std::string_view s) {
   return s;
 }
 
+/// The cells of a CSV line, trimmed and unquoted.
 std::vector<std::string> split(std::string_view line) {
   std::vector<std::string> cells;
-  std::size_t start = 0;
-  while (true) {
-    const std::size_t comma = line.find(',', start);
-    std::string_view cell = trim(line.substr(start, comma == std::string_view::npos ? line.npos : comma - start));
+  for (std::string_view cell : split_at(line, ',')) {
+    cell = trim(cell);
     if (cell.size() >= 2 && cell.front() == '"' && cell.back() == '"') cell = cell.substr(1, cell.size() - 2);
     cells.emplace_back(cell);
-    if (comma == std::string_view::npos) break;
-    start = comma + 1;
   }
   return cells;
 }
@@ -38,6 +35,16 @@ std::vector<std::string> split(std::string_view line) {
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
 }  // namespace
+
+std::vector<std::string_view> split_at(std::string_view text, char separator) {
+  std::vector<std::string_view> pieces;
+  for (std::size_t start = 0;;) {
+    const std::size_t at = text.find(separator, start);
+    pieces.push_back(text.substr(start, at == std::string_view::npos ? std::string_view::npos : at - start));
+    if (at == std::string_view::npos) return pieces;
+    start = at + 1;
+  }
+}
 
 std::optional<double> parse_csv_number(const std::string& cell, bool& out_of_range) {
   out_of_range = false;

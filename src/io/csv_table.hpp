@@ -19,6 +19,9 @@ struct CsvNumbers {
   std::vector<std::size_t> row_lines;
 };
 
+/// The pieces of `text` between the `separator`s (n separators give n + 1 pieces, empty ones included).
+std::vector<std::string_view> split_at(std::string_view text, char separator);
+
 /// Reads `path` (a regular file of at most kMaxTableBytes). `where` prefixes every message (e.g.
 /// `bench.input.file = "drive.csv"`). Blank lines and lines starting with '#' are skipped; a UTF-8
 /// byte-order mark, blanks around cells and a pair of double quotes around a cell are removed.

@@ -65,18 +65,6 @@ void read_parameters(const toml::table& table, const std::string& path_prefix, s
   }
 }
 
-std::vector<std::string> split_path(const std::string& path) {
-  std::vector<std::string> parts;
-  std::size_t start = 0;
-  while (true) {
-    const std::size_t dot = path.find('.', start);
-    parts.push_back(path.substr(start, dot == std::string::npos ? std::string::npos : dot - start));
-    if (dot == std::string::npos) break;
-    start = dot + 1;
-  }
-  return parts;
-}
-
 }  // namespace
 
 std::string detail::read_fit_text(const fs::path& path) {
@@ -148,11 +136,7 @@ detail::FitTable detail::read_fit_table(const toml::table& root, std::string_vie
   read_parameters(*root["fit"]["parameters"].as_table(), "", t.parameters, t.initial, seen);
   // A key path that names a non-numeric value of the file (law.type, a signal table) is not a parameter.
   for (const fit::ParameterSpec& p : t.parameters) {
-    const toml::node* node = &root;
-    for (const std::string& part : split_path(p.key)) {
-      const toml::table* table = node ? node->as_table() : nullptr;
-      node = table ? table->get(part) : nullptr;
-    }
+    const toml::node* node = root.at_path(p.key).node();
     if (node && !node->is_number())
       throw InvalidInput(fmt::format("fit.parameters.{}: not a numeric key: the scenario has {} = {}", q(p.key),
                                      p.key, detail::format_node(*node)));
@@ -293,7 +277,7 @@ toml::table detail::fit_toml(const FitTable& t, const FitExperiment& e, const st
 
 void detail::set_toml_path(toml::table& root, const std::string& path, const toml::node& value,
                            const std::string& key) {
-  const std::vector<std::string> parts = split_path(path);
+  const std::vector<std::string_view> parts = detail::split_at(path, '.');
   toml::table* table = &root;
   for (std::size_t i = 0; i + 1 < parts.size(); ++i) {
     if (parts[i].empty()) throw InvalidInput(fmt::format("{}: {} is not a key path", key, q(path)));

@@ -430,8 +430,9 @@ void set_pair_columns(LineCaseBase& sc, const PairValues& v) {
 
 /// Pressure and line parameters through the library's checks, with the TOML keys.
 void validate_line(const LineCaseBase& sc) {
-  keyed_line(sc).validate("line");
-  const transport::Pressure pressure(sc.line.pressure, sc.line.L_m, sc.line.normal_load_N, "line.pressure_table");
+  const transport::LineContactParams line = keyed_line(sc);
+  line.validate("line");
+  const transport::Pressure pressure(line.pressure, line.L_m, line.normal_load_N, line.pressure_key());
 }
 
 Keys case_column_names(const LineCaseBase& sc) {
@@ -1025,10 +1026,11 @@ RunResult LineTransientStudy::run(const ProgressCallback& progress) const {
   std::vector<FieldBlock> blocks;
   std::vector<std::string> field_columns;
 
+  std::optional<contact::ContactModel> model;  // the case's, from solve to append
   const auto solve = [&](std::size_t i, const std::function<void(double)>& on_progress) {
     const LineTransientScenario& sc = cases_[i];
-    const contact::ContactModel model(sc.law, sc.body1, sc.body2);
-    transport::LineContact contact(model, keyed_line(sc));
+    model.emplace(sc.law, sc.body1, sc.body2);
+    transport::LineContact contact(*model, keyed_line(sc));
     contact.reset(sc.time.t_start_s);
     return transport::run(contact, sc.output_times(), sc.field_times, on_progress);
   };
@@ -1071,8 +1073,7 @@ RunResult LineTransientStudy::run(const ProgressCallback& progress) const {
     steady["V1_mps"] = sc.line.V1(t_end);
     steady["V2_mps"] = sc.line.V2(t_end);
     try {
-      const contact::ContactModel model(sc.law, sc.body1, sc.body2);
-      const transport::SteadyLine st = transport::steady_state(model, sc.line, sc.line.V1(t_end), sc.line.V2(t_end));
+      const transport::SteadyLine st = transport::steady_state(*model, sc.line, sc.line.V1(t_end), sc.line.V2(t_end));
       steady["Fx_N"] = st.force_N[0];
       steady["Fy_N"] = st.force_N[1];
       // null where the steady force is 0 (at rest): the ratio does not exist.

@@ -15,6 +15,8 @@
 #include <random>
 #include <system_error>
 
+#include "csv_table.hpp"
+
 extern char** environ;
 
 namespace bristle::io {
@@ -217,15 +219,8 @@ bool non_finite_cell(std::string_view cell) {
 }
 
 std::vector<std::string> split_cells(std::string_view line) {
-  std::vector<std::string> cells;
-  std::size_t start = 0;
-  while (true) {
-    const std::size_t comma = line.find(',', start);
-    cells.emplace_back(line.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start));
-    if (comma == std::string_view::npos) break;
-    start = comma + 1;
-  }
-  return cells;
+  const std::vector<std::string_view> cells = detail::split_at(line, ',');
+  return {cells.begin(), cells.end()};
 }
 
 }  // namespace

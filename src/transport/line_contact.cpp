@@ -120,7 +120,7 @@ LineContact::LineContact(const contact::ContactModel& model, LineContactParams p
     : model_(model),
       params_(std::move(params)),
       pressure_((params_.validate("line"), params_.pressure), params_.L_m, params_.normal_load_N,
-                params_.message_keys.pressure.empty() ? "pressure" : params_.message_keys.pressure) {
+                params_.pressure_key()) {
   dx_ = params_.L_m / params_.cells;
   characteristic_speeds(model_, 0.0, 0.0);  // checks the diagonal structure once
   p_cell_.resize(params_.cells);

@@ -280,7 +280,7 @@ SteadyLine steady_general(const contact::ContactModel& model, const LineContactP
     if (c[k] < 0.0)
       throw InvalidInput(fmt::format("{}: component {} moves towards the leading edge (speed {} m/s); the "
                                      "nonlinear steady solver integrates from xi = 0 and needs every speed >= 0",
-                                     params.key_of("line", params.message_keys.speeds, "V1/V2"), k,
+                                     LineContactParams::key_of("line", params.message_keys.speeds, "V1/V2"), k,
                                      format_value(c[k])));
   const int nm = static_cast<int>(part.moving.size());
   VecX resting = VecX::Zero(part.resting.size());  // Newton warm start, updated along xi
@@ -347,11 +347,11 @@ SteadyLine steady_general(const contact::ContactModel& model, const LineContactP
 SteadyLine steady_state(const contact::ContactModel& model, const LineContactParams& params, double V1, double V2,
                         double v_y, int field_points) {
   params.validate("line");
-  require_finite(params.key_of("line", params.message_keys.V1, "V1"), V1);
-  require_finite(params.key_of("line", params.message_keys.V2, "V2"), V2);
+  require_finite(LineContactParams::key_of("line", params.message_keys.V1, "V1"), V1);
+  require_finite(LineContactParams::key_of("line", params.message_keys.V2, "V2"), V2);
   require_finite("line.v_y", v_y);
   const Pressure pressure(params.pressure, params.L_m, params.normal_load_N,
-                          params.message_keys.pressure.empty() ? "pressure" : params.message_keys.pressure);
+                          params.pressure_key());
   const VecX c = characteristic_speeds(model, V1, V2);
   const Vec2 v_r(V2 - V1, v_y);
   if (c.cwiseAbs().maxCoeff() == 0.0) {
@@ -379,7 +379,7 @@ std::optional<SteadyLineDerivatives> steady_state_derivatives(const contact::Con
   if (c.cwiseAbs().maxCoeff() == 0.0 || !steady_is_affine(model) || params.pressure.kind == PressureKind::table)
     return std::nullopt;
   const Pressure pressure(params.pressure, params.L_m, params.normal_load_N,
-                          params.message_keys.pressure.empty() ? "pressure" : params.message_keys.pressure);
+                          params.pressure_key());
   const Vec2 v_r(V2 - V1, 0.0);
   const double L = params.L_m;
   MatX J;

@@ -112,8 +112,13 @@ struct LineContactParams {
 
   void validate(std::string_view prefix) const;
   /// The message key of a field: message_keys' or "<prefix>.<field>".
-  std::string key_of(std::string_view prefix, const std::string& given, std::string_view field) const {
+  static std::string key_of(std::string_view prefix, const std::string& given, std::string_view field) {
     return given.empty() ? std::string(prefix) + "." + std::string(field) : given;
+  }
+  /// The pressure table's name in the messages of transport::Pressure: message_keys' or "pressure".
+  std::string_view pressure_key() const {
+    if (message_keys.pressure.empty()) return "pressure";
+    return message_keys.pressure;  // (a ?: of the two would make a temporary std::string)
   }
 };
 

@@ -549,7 +549,7 @@ Example:
                throw py::type_error("Scenario '" + s.name() + "' (kind \"" + std::string(s.kind()) +
                                     "\"): built without TOML text, it does not pickle");
              return reduce_by("io._parse_scenario", o->toml, o->name, o->source.path.string(),
-                              o->source.directory.string(), o->sets);
+                              o->source.directory.string(), s.origin_sets());
            })
       .def_property_readonly("kind", [](const Scenario& s) { return std::string(s.kind()); })
       .def_property_readonly("name", &Scenario::name)

@@ -677,24 +677,6 @@ template <class Sc, bool C>
   throw InvalidInput(fmt::format("unknown key \"{}\" (numeric keys: {})", key, fmt::join(keys, ", ")));
 }
 
-/// The output spacing as the reader derives it (lumped.cpp, parse_time), with its checks.
-void derive_output_dt(const LumpedInputForm& form, TimeGrid& g) {
-  if (!(g.t_end_s > g.t_start_s))
-    throw InvalidInput(fmt::format("time.t_end_s = {}: must be > time.t_start_s = {}", format_value(g.t_end_s),
-                                   format_value(g.t_start_s)));
-  const double span = g.t_end_s - g.t_start_s;
-  if (form.time_outputs > 0) {
-    g.output_dt_s = span / static_cast<double>(form.time_outputs - 1);
-  } else if (form.time_output_dt_given) {
-    const double count = std::ceil(span / g.output_dt_s) + 1.0;
-    if (count > static_cast<double>(detail::kMaxOutputTimes))
-      throw InvalidInput(fmt::format("time.output_dt_s = {}: gives {} output times; at most {} are allowed (Limits in docs/scenarios.md)",
-                                     format_value(g.output_dt_s), format_value(count), detail::kMaxOutputTimes));
-  } else {
-    g.output_dt_s = span / 1000.0;
-  }
-}
-
 template <class Sc>
 std::string_view signal_table_unit(const Sc& sc, std::string_view path) {
   const std::string_view table = path.substr(0, path.rfind('.'));
@@ -870,22 +852,14 @@ void set_generic(Sc& sc, std::string_view key, double value) {
               rheology::substrate_stiffness_from_s("pair.s", value, sc.body1.k_elastic(0, 0)) * Mat2::Identity();
           sc.pair_s = value;
           break;
-        case Hook::branch: {  // by tau (a scalar, as written): gkv K = C tau^-1, gm C = K tau (paper 1, eqs. 8, 10)
+        case Hook::branch:  // by tau (a scalar, as written), the other of c and k follows (paper 1, eqs. 8, 10)
           *t.m = iso;
-          rheology::Branch& b = body.branches[t.branch];
-          if (!taus.empty()) {
-            if (t.gkv) b.k = Mat2(b.c / taus[t.branch]);
-            else b.c = Mat2(b.k * taus[t.branch]);
-          }
+          if (!taus.empty()) rheology::set_relaxation_time(body, t.branch, taus[t.branch]);
           break;
-        }
-        case Hook::tau: {
-          rheology::Branch& b = body.branches[t.branch];
-          if (t.gkv) b.k = Mat2(b.c / value);
-          else b.c = Mat2(b.k * value);
+        case Hook::tau:
+          rheology::set_relaxation_time(body, t.branch, value);
           taus[t.branch] = value;
           break;
-        }
         case Hook::outputs:
           if constexpr (requires { sc.time; }) {
             if (sc.input_form.time_output_dt_given)
@@ -917,7 +891,7 @@ void set_generic(Sc& sc, std::string_view key, double value) {
               throw InvalidInput("key \"time.outputs\" cannot be combined with time.output_dt_s; give one of them");
             sc.input_form.time_output_dt_given = true;
           }
-          derive_output_dt(sc.input_form, sc.time);
+          detail::derive_output_dt(sc.input_form, sc.time);
         }
       }
       if constexpr (kDerives) Kind<Sc>::derive(sc, t.path);
@@ -1095,27 +1069,8 @@ auto with_case(const Scenario& s, F&& f) {
   no_key_paths(s);
 }
 
-}  // namespace
-
-double get_number(const Scenario& s, std::string_view key) {
-  if (const auto* l = dynamic_cast<const LumpedStudy*>(&s)) {
-    const double v = get_number(l->cases().front(), key);
-    for (std::size_t i = 1; i < l->cases().size(); ++i)
-      if (const double w = get_number(l->cases()[i], key); !(w == v || (std::isnan(w) && std::isnan(v))))
-        throw InvalidInput(fmt::format("{}: differs between the {} cases of the sweep ({} in case 1, {} in case {}); "
-                                       "read it from one case",
-                                       key, l->cases().size(), format_value(v), format_value(w), i + 1));
-    return v;
-  }
-  if (const auto* ls = dynamic_cast<const LineSteadyStudy*>(&s)) return agreed(ls->cases(), key);
-  if (const auto* lt = dynamic_cast<const LineTransientStudy*>(&s)) return agreed(lt->cases(), key);
-  return with_case(s, [&](const auto& sc) { return get_number(sc, key); });
-}
-
-void set_number(Scenario& s, std::string_view key, double value) {
-  // The study is rebuilt by assignment, which would drop the origin: it is kept, with this set appended (a copy
-  // made from the origin replays the sets; on an error nothing changes).
-  const std::shared_ptr<const Scenario::Origin> origin = s.origin_;
+/// Sets `key` in every case of the study, each validated, and rebuilds the study (its origin is the caller's).
+void set_study_of_any_kind(Scenario& s, std::string_view key, double value) {
   if (auto* l = dynamic_cast<LumpedStudy*>(&s)) {
     std::vector<LumpedScenario> cases = l->cases();
     refuse_swept(cases.front().sweep, key);
@@ -1142,12 +1097,47 @@ void set_number(Scenario& s, std::string_view key, double value) {
   } else {
     no_key_paths(s);
   }
-  if (origin) {
-    Scenario::Origin kept = *origin;
-    kept.sets.emplace_back(std::string(key), value);
-    s.origin_ = std::make_shared<const Scenario::Origin>(std::move(kept));
-  }
 }
+
+}  // namespace
+
+double get_number(const Scenario& s, std::string_view key) {
+  if (const auto* l = dynamic_cast<const LumpedStudy*>(&s)) {
+    const double v = get_number(l->cases().front(), key);
+    for (std::size_t i = 1; i < l->cases().size(); ++i)
+      if (const double w = get_number(l->cases()[i], key); !(w == v || (std::isnan(w) && std::isnan(v))))
+        throw InvalidInput(fmt::format("{}: differs between the {} cases of the sweep ({} in case 1, {} in case {}); "
+                                       "read it from one case",
+                                       key, l->cases().size(), format_value(v), format_value(w), i + 1));
+    return v;
+  }
+  if (const auto* ls = dynamic_cast<const LineSteadyStudy*>(&s)) return agreed(ls->cases(), key);
+  if (const auto* lt = dynamic_cast<const LineTransientStudy*>(&s)) return agreed(lt->cases(), key);
+  return with_case(s, [&](const auto& sc) { return get_number(sc, key); });
+}
+
+void set_number(Scenario& s, std::string_view key, double value) {
+  // The study is rebuilt by assignment, which would drop the origin and its sets: they are kept, with this set
+  // appended (a copy made from the origin replays the sets); on an error nothing changes. A set of the key set
+  // last replaces its value: from the state before, the value is set and checked as from the state after (a
+  // loop over one key keeps one entry).
+  std::shared_ptr<const Scenario::Origin> origin = s.origin_;
+  std::vector<std::pair<std::string, double>> sets = std::move(s.sets_);
+  try {
+    set_study_of_any_kind(s, key, value);
+  } catch (...) {
+    s.origin_ = std::move(origin);
+    s.sets_ = std::move(sets);
+    throw;
+  }
+  s.origin_ = std::move(origin);
+  if (s.origin_) {
+    if (!sets.empty() && sets.back().first == key) sets.back().second = value;
+    else sets.emplace_back(std::string(key), value);
+  }
+  s.sets_ = std::move(sets);
+}
+
 
 std::vector<std::string> numeric_keys(const Scenario& s) {
   return with_case(s, [](const auto& sc) { return numeric_keys(sc); });

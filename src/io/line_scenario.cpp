@@ -660,9 +660,7 @@ LineTransientScenario parse_transient_case(const toml::table& table, const Keys&
     const toml::table* time = table["time"].as_table();  // absent: walked as empty (t_end_s is missing first)
     toml::table stripped{{"time", time ? *time : toml::table{}}};
     stripped["time"].as_table()->erase("field_times_s");
-    sc.time = detail::read_time(Section(&stripped, ""));
-    sc.input_form.time_outputs = ts.integer("outputs").value_or(0);
-    sc.input_form.time_output_dt_given = ts.has("output_dt_s");
+    sc.time = detail::read_time(Section(&stripped, ""), sc.input_form);
     const auto f = ts.numbers("field_times_s", true);
     if (!f) return;
     sc.field_times = *f;

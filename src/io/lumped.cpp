@@ -271,35 +271,36 @@ void apply_pair(const Section& root, Body& body1, Body& body2, std::optional<dou
 /// maps each signal's key path to its storage (shared with the patch kinds: scenario_internal.hpp).
 void detail::add_signal_hooks(ReaderHooks& h, const std::map<std::string, contact::Signal*, std::less<>>& signals,
                               const ScenarioSource& source, std::vector<TableFile>& files) {
-  h.declared["times"] = [&signals, &source, &files](const Section& s) {
-    contact::Signal& sig = *signals.at(s.path());
-    if (s.has("file")) {
-      for (const char* k : {"times", "values"})
-        if (s.has(k)) cannot_combine(s.key(k), s.key("file"), "give the table inline or as a file");
-      TableFile tf;
-      tf.key = s.path();
-      tf.file = *s.string("file");
-      const std::filesystem::path given(tf.file);
-      tf.path = given.is_absolute() ? given : source.directory / given;
-      const detail::CsvTable table =
-          detail::read_csv_table(s.path(), tf.file, tf.path, s.string("time_column"), s.string("value_column"));
-      tf.time_column = table.time_column;
-      tf.value_column = table.value_column;
-      sig.times = table.times;
-      sig.values = table.values;
-      files.push_back(tf);
-      return;
-    }
-    for (const char* k : {"time_column", "value_column"})
-      if (s.has(k))
-        throw InvalidInput(fmt::format("key \"{}\" applies only with {} (a CSV file)", s.key(k), s.key("file")));
-    const auto times = s.numbers("times");
-    if (!times) s.missing("times", "the table's times (s), strictly increasing (or give file)");
-    const auto values = s.numbers("values");
-    if (!values) s.missing("values", "the table's values, one per time");
-    sig.times = *times;
-    sig.values = *values;
-  };
+  // by each signal's path: a "times" of another table is not a signal's
+  for (const auto& [path, signal] : signals)
+    h.declared[path + ".times"] = [&sig = *signal, &source, &files](const Section& s) {
+      if (s.has("file")) {
+        for (const char* k : {"times", "values"})
+          if (s.has(k)) cannot_combine(s.key(k), s.key("file"), "give the table inline or as a file");
+        TableFile tf;
+        tf.key = s.path();
+        tf.file = *s.string("file");
+        const std::filesystem::path given(tf.file);
+        tf.path = given.is_absolute() ? given : source.directory / given;
+        const detail::CsvTable table =
+            detail::read_csv_table(s.path(), tf.file, tf.path, s.string("time_column"), s.string("value_column"));
+        tf.time_column = table.time_column;
+        tf.value_column = table.value_column;
+        sig.times = table.times;
+        sig.values = table.values;
+        files.push_back(tf);
+        return;
+      }
+      for (const char* k : {"time_column", "value_column"})
+        if (s.has(k))
+          throw InvalidInput(fmt::format("key \"{}\" applies only with {} (a CSV file)", s.key(k), s.key("file")));
+      const auto times = s.numbers("times");
+      if (!times) s.missing("times", "the table's times (s), strictly increasing (or give file)");
+      const auto values = s.numbers("values");
+      if (!values) s.missing("values", "the table's values, one per time");
+      sig.times = *times;
+      sig.values = *values;
+    };
 }
 
 namespace {
@@ -352,29 +353,22 @@ contact::BenchParams parse_bench(const Section& root, const ScenarioSource& sour
 // ---------------------------------------------------------------------------------------------
 // [time], [integrator], [initial], [output]
 
-TimeGrid parse_time(const Section& root) {
+TimeGrid parse_time(const Section& root, LumpedInputForm& form) {
   const Section t = root.table("time");
   TimeGrid g;
   SchemaReader(t, ReaderHooks{}).read(g);
-  if (!(g.t_end_s > g.t_start_s))
-    throw InvalidInput(fmt::format("time.t_end_s = {}: must be > time.t_start_s = {}", format_value(g.t_end_s),
-                                   format_value(g.t_start_s)));
-  const double span = g.t_end_s - g.t_start_s;
+  detail::require_time_span(g);
   if (t.has("output_dt_s") && t.has("outputs"))
     cannot_combine("time.outputs", "time.output_dt_s", "give one of them");
+  form.time_output_dt_given = t.has("output_dt_s");
+  form.time_outputs = 0;
   if (const auto n = t.integer("outputs")) {
     if (*n < 2) throw InvalidInput(fmt::format("time.outputs = {}: must be >= 2 (both ends are output)", *n));
     if (static_cast<std::size_t>(*n) > detail::kMaxOutputTimes)
       throw InvalidInput(fmt::format("time.outputs = {}: at most {} output times are allowed (Limits in docs/scenarios.md)", *n, detail::kMaxOutputTimes));
-    g.output_dt_s = span / static_cast<double>(*n - 1);
-  } else if (t.has("output_dt_s")) {
-    const double count = std::ceil(span / g.output_dt_s) + 1.0;
-    if (count > static_cast<double>(detail::kMaxOutputTimes))
-      throw InvalidInput(fmt::format("time.output_dt_s = {}: gives {} output times; at most {} are allowed (Limits in docs/scenarios.md)",
-                                     format_value(g.output_dt_s), format_value(count), detail::kMaxOutputTimes));
-  } else {
-    g.output_dt_s = span / 1000.0;
+    form.time_outputs = *n;
   }
+  detail::derive_output_dt(form, g);
   return g;
 }
 
@@ -490,10 +484,7 @@ LumpedScenario parse_case(const toml::table& table, std::string_view default_nam
   }
   sc.bench = parse_bench(root, source, sc.table_files);
   if (textbook) read_textbook(root, sc);
-  sc.time = parse_time(root);
-  const Section time = root.table("time");
-  sc.input_form.time_outputs = time.integer("outputs").value_or(0);
-  sc.input_form.time_output_dt_given = time.has("output_dt_s");
+  sc.time = parse_time(root, sc.input_form);
   sc.integrator = parse_integrator(root);
   sc.initial = parse_initial(root);
   sc.output = parse_output(root, sc.bench.drive, sc.name);
@@ -672,7 +663,28 @@ contact::Signal read_signal(const Section& parent, const std::string& name, cons
                             std::vector<TableFile>& files) {
   return parse_signal(parent, name, source, files);
 }
-TimeGrid read_time(const Section& root) { return parse_time(root); }
+TimeGrid read_time(const Section& root, LumpedInputForm& form) { return parse_time(root, form); }
+
+void require_time_span(const TimeGrid& g) {
+  if (!(g.t_end_s > g.t_start_s))
+    throw InvalidInput(fmt::format("time.t_end_s = {}: must be > time.t_start_s = {}", format_value(g.t_end_s),
+                                   format_value(g.t_start_s)));
+}
+
+void derive_output_dt(const LumpedInputForm& form, TimeGrid& g) {
+  require_time_span(g);
+  const double span = g.t_end_s - g.t_start_s;
+  if (form.time_outputs > 0) {
+    g.output_dt_s = span / static_cast<double>(form.time_outputs - 1);
+  } else if (form.time_output_dt_given) {
+    const double count = std::ceil(span / g.output_dt_s) + 1.0;
+    if (count > static_cast<double>(kMaxOutputTimes))
+      throw InvalidInput(fmt::format("time.output_dt_s = {}: gives {} output times; at most {} are allowed (Limits in docs/scenarios.md)",
+                                     format_value(g.output_dt_s), format_value(count), kMaxOutputTimes));
+  } else {
+    g.output_dt_s = span / 1000.0;
+  }
+}
 Json law_to_json(const laws::LawParams& p, const Mat2& sigma0_used) { return law_json(p, sigma0_used); }
 Json body_to_json(const rheology::RheologyParams& p) { return body_json(p); }
 Json signal_to_json(const contact::Signal& s, const std::string& key, const std::vector<TableFile>& files) {
@@ -800,6 +812,7 @@ RunResult LumpedStudy::run(const ProgressCallback& progress) const {
   struct Solved {
     contact::BenchRun run;
     double cpu_seconds;
+    contact::ContactModel model;  // the case's (describe's steady force)
   };
   Json parameters;
   std::vector<std::string> columns, warnings;
@@ -820,7 +833,7 @@ RunResult LumpedStudy::run(const ProgressCallback& progress) const {
     const VecX u0 = sc.initial_contact_state(model);
     const double cpu_start = thread_cpu_seconds();
     contact::BenchRun run = contact::run(bench, sc.time.times(), sc.integrator, u0, on_progress);
-    return Solved{std::move(run), thread_cpu_seconds() - cpu_start};
+    return Solved{std::move(run), thread_cpu_seconds() - cpu_start, model};
   };
   double solve_cpu_seconds = 0.0;
   const auto describe = [&](std::size_t i, Solved& solved, Json& c) {
@@ -836,7 +849,7 @@ RunResult LumpedStudy::run(const ProgressCallback& progress) const {
     c["final"] = final_values;
     if (sc.law.kind != LawKind::frictionless) {
       // Analytic steady friction at the final relative velocity and load (null where it does not exist).
-      const contact::ContactModel model(sc.law, sc.body1, sc.body2);
+      const contact::ContactModel& model = solved.model;
       const double t_end = run.series.column("t_s").back();
       const Vec2 v_r(run.series.column("vr_mps").back(), run.series.column("vr_y_mps").back());
       const Vec2 f = sc.bench.normal_load(t_end) * model.steady_force(v_r);

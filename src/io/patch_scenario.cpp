@@ -523,9 +523,7 @@ PatchTransientScenario parse_patch_transient_string(std::string_view toml, std::
   const Section root(&table, "");
   sc.Fz_N_given = root.table("load").has("Fz_N");
   if (!sc.Fz_N_given) sc.Fz_N = contact::Signal::constant_value(sc.transient.patch.normal_load_N);
-  sc.time = detail::read_time(root);
-  sc.input_form.time_outputs = root.table("time").integer("outputs").value_or(0);
-  sc.input_form.time_output_dt_given = root.table("time").has("output_dt_s");
+  sc.time = detail::read_time(root, sc.input_form);
   check_times(sc, model, geometry);  // every output time and signal breakpoint (shared with validate())
   detail::check_plot_columns(sc.output, PatchTransientScenario::column_names());
   sc.sweep = detail::read_key_path_sweep(Section(&table, ""), PatchTransientScenario::column_names());

@@ -367,7 +367,7 @@ std::vector<std::string> scenario_kinds() {
 std::unique_ptr<Scenario> parse_scenario(std::string_view toml, std::string_view name, const ScenarioSource& source) {
   std::unique_ptr<Scenario> scenario = dispatch(toml, name, source);
   scenario->origin_ = std::make_shared<const Scenario::Origin>(
-      Scenario::Origin{std::string(toml), std::string(name), source, {}});
+      Scenario::Origin{std::string(toml), std::string(name), source});
   return scenario;
 }
 

@@ -126,8 +126,13 @@ contact::Signal read_signal(const Section& parent, const std::string& name, cons
 /// `signals` maps each signal's key path to its storage (both must outlive the walk).
 void add_signal_hooks(ReaderHooks& h, const std::map<std::string, contact::Signal*, std::less<>>& signals,
                       const ScenarioSource& source, std::vector<TableFile>& files);
-/// [time] of `root`.
-TimeGrid read_time(const Section& root);
+/// [time] of `root`, and in `form` how its output grid was written.
+TimeGrid read_time(const Section& root, LumpedInputForm& form);
+/// time.t_end_s > time.t_start_s.
+void require_time_span(const TimeGrid& g);
+/// The output spacing of a time grid from the form the file gave (time.outputs, time.output_dt_s or neither: 1000
+/// intervals), with its checks: the reader's (read_time) and a key path's (key_path.cpp).
+void derive_output_dt(const LumpedInputForm& form, TimeGrid& g);
 /// JSON echoes of the parameters as used.
 Json law_to_json(const laws::LawParams& p, const Mat2& sigma0_used);
 Json body_to_json(const rheology::RheologyParams& p);

@@ -96,10 +96,13 @@ void set_relaxation_times(RheologyParams& p, double tau, std::string_view prefix
     apply_eq58(p, prefix);
     return;
   }
-  for (Branch& b : p.branches) {
-    if (p.kind == RheologyKind::gkv) b.k = Mat2(b.c / tau);  // tau = K^-1 C  ->  K = C tau^-1
-    else b.c = Mat2(b.k * tau);                              // C = K tau
-  }
+  for (std::size_t i = 0; i < p.branches.size(); ++i) set_relaxation_time(p, i, tau);
+}
+
+void set_relaxation_time(RheologyParams& p, std::size_t i, double tau) {
+  Branch& b = p.branches[i];
+  if (p.kind == RheologyKind::gkv) b.k = Mat2(b.c / tau);  // tau = K^-1 C  ->  K = C tau^-1
+  else b.c = Mat2(b.k * tau);                              // C = K tau
 }
 
 RheologyParams rigid() { return RheologyParams{RheologyKind::rigid, Mat2::Identity(), {}, {}}; }

@@ -363,22 +363,24 @@ class Scenario {
   virtual RunResult run(const ProgressCallback& progress = {}) const = 0;
 
   /// The TOML text it was parsed from, with its default name and source (load_scenario, parse_scenario_string,
-  /// parse_scenario), and the key paths set since (set_number(Scenario&), io/key_path.hpp), in order:
-  /// parse_scenario(toml, name, source) then set_number of each makes it again (e.g. pickling). Null for a
-  /// scenario built otherwise (LumpedStudy(cases), ...).
+  /// parse_scenario), shared by the scenario's copies. Null for a scenario built otherwise (LumpedStudy(cases), ...).
   struct Origin {
     std::string toml;
     std::string name;
     ScenarioSource source;
-    std::vector<std::pair<std::string, double>> sets;
   };
   const Origin* origin() const { return origin_.get(); }
+  /// The key paths set since it was parsed (set_number(Scenario&), io/key_path.hpp), in order, a repeated set of
+  /// the key just set replacing its value: parse_scenario(toml, name, source) then set_number of each makes it
+  /// again (e.g. pickling).
+  const std::vector<std::pair<std::string, double>>& origin_sets() const { return sets_; }
 
  private:
   friend std::unique_ptr<Scenario> parse_scenario(std::string_view toml, std::string_view name,
                                                   const ScenarioSource& source);
   friend void set_number(Scenario& sc, std::string_view key_path, double value);  // keeps the origin (key_path.cpp)
   std::shared_ptr<const Origin> origin_;
+  std::vector<std::pair<std::string, double>> sets_;
 };
 
 /// The lumped kind as a Scenario.

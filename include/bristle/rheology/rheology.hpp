@@ -102,6 +102,9 @@ void truncate_branches(RheologyParams& p, int n, std::string_view prefix);
 /// One relaxation time tau (s, > 0) for every branch of a GKV or GM body: GKV keeps its dampings (K_i = C_i / tau),
 /// GM its stiffnesses (C_i = K_i tau), eq. 58 its rule (C_i = tau k0). Throws InvalidInput naming `prefix` otherwise.
 void set_relaxation_times(RheologyParams& p, double tau, std::string_view prefix);
+/// Branch i's relaxation time tau (s) of a GKV or GM body, by its rule: GKV keeps the damping (K_i = C_i / tau,
+/// paper 1, eq. 8), GM the stiffness (C_i = K_i tau, eq. 10). Unchecked: the caller validates tau and i.
+void set_relaxation_time(RheologyParams& p, std::size_t i, double tau);
 
 RheologyParams rigid();
 RheologyParams elastic(double k0);

@@ -53,7 +53,7 @@ void BM_integrate_cvode_bdf(benchmark::State& state) {
 void BM_integrate_sdirk2(benchmark::State& state) {
   integ::Options options;
   options.method = integ::Method::sdirk2;
-  options.dt = 1e-3;
+  options.dt_s = 1e-3;
   run(state, options);
 }
 

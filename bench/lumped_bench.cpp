@@ -48,7 +48,7 @@ void run_bench(benchmark::State& state, LawKind kind, integrate::Method method, 
   options.method = method;
   options.rtol = 1e-8;
   options.atol = 1e-12;
-  options.dt = 1e-5;
+  options.dt_s = 1e-5;
   const std::vector<double> times{0.0, 1.0};
   long steps = 0;
   for (auto _ : state) {

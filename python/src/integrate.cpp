@@ -111,9 +111,9 @@ Example:
       .def_property(
           "atol_per_component", [](const Options& o) { return copy_array(o.atol_per_component); },
           [](Options& o, FloatOrArray v) { o.atol_per_component = to_vector(v, "integrator.atol_per_component"); })
-      .def_readwrite("dt", &Options::dt)
-      .def_readwrite("max_dt", &Options::max_dt)
-      .def_readwrite("initial_dt", &Options::initial_dt)
+      .def_readwrite("dt", &Options::dt_s)
+      .def_readwrite("max_dt", &Options::max_dt_s)
+      .def_readwrite("initial_dt", &Options::initial_dt_s)
       .def_readwrite("max_steps", &Options::max_steps)
       .def("validate", &Options::validate, py::arg("prefix") = "integrator",
            validate_doc("bristle.IntegratorOptions(rtol=-1e-6).validate()",

@@ -78,7 +78,7 @@ struct Grid {
     fz_out.resize(n);
     v_out[0] = velocity(e.times.front());
     fz_out[0] = bench.normal_load.at(e.times.front(), hz);
-    const double dt = e.scenario.integrator.dt;
+    const double dt = e.scenario.integrator.dt_s;
     double t = e.times.front();
     for (std::size_t i = 1; i < n; ++i) {
       const double t_out = e.times[i];

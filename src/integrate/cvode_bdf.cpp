@@ -261,8 +261,8 @@ Stats integrate_cvode(const OdeSystem& system, VecX& x, double t0, const std::ve
   check_linear(CVodeSetLinearSolver(mem, solver.get(), matrix.get()), "CVodeSetLinearSolver");
   if (system.jacobian) check_linear(CVodeSetJacFn(mem, jacobian_callback), "CVodeSetJacFn");
   if (system.switch_count > 0) check(CVodeRootInit(mem, system.switch_count, switches_callback), "CVodeRootInit");
-  if (options.max_dt > 0.0) check(CVodeSetMaxStep(mem, options.max_dt), "CVodeSetMaxStep");
-  if (options.initial_dt > 0.0) check(CVodeSetInitStep(mem, options.initial_dt), "CVodeSetInitStep");
+  if (options.max_dt_s > 0.0) check(CVodeSetMaxStep(mem, options.max_dt_s), "CVodeSetMaxStep");
+  if (options.initial_dt_s > 0.0) check(CVodeSetInitStep(mem, options.initial_dt_s), "CVodeSetInitStep");
   check(CVodeSetStopTime(mem, t_end), "CVodeSetStopTime");
 
   double t = t0;
@@ -278,7 +278,7 @@ Stats integrate_cvode(const OdeSystem& system, VecX& x, double t0, const std::ve
                                     "reaching t = {}",
                                     format_value(t), options.max_steps_key, options.max_steps, format_value(t_end)));
     double min_step = kMinStepRelative * std::abs(t);
-    if (options.max_dt > 0.0) min_step = std::min(min_step, options.max_dt);
+    if (options.max_dt_s > 0.0) min_step = std::min(min_step, options.max_dt_s);
     check(CVodeSetMinStep(mem, min_step), "CVodeSetMinStep");
     data.nonfinite.clear();
     data.message.clear();

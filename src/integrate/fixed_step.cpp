@@ -210,7 +210,7 @@ Options checked_stepper_options(Options options) {
     throw InvalidInput(fmt::format("integrator.method = \"{}\": a fixed-step method is required here (valid: sdirk2, "
                                    "implicit_euler, rk4)",
                                    to_string(options.method)));
-  options.dt = 1.0;  // not used: each step is given its own h
+  options.dt_s = 1.0;  // not used: each step is given its own h
   options.validate("integrator");
   return options;
 }
@@ -248,7 +248,7 @@ Stats integrate_fixed_step(const OdeSystem& system, VecX& x, double t0, const st
                            const Options& options, const Observer& observe) {
   Stats stats;
   FixedStepper stepper(system, options, stats);
-  const double dt = options.dt;
+  const double dt = options.dt_s;
   double t = t0;
   for (const double t_out : output_times) {
     const double start = t;

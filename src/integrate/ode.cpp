@@ -91,15 +91,15 @@ void Options::validate(std::string_view prefix) const {
     require_positive(join_key(prefix, fmt::format("atol_per_component[{}]", i)), atol_per_component[i]);
   const std::string dt_key = join_key(prefix, "dt_s");  // the schema's (TOML, Python) keys
   if (is_adaptive(method)) {
-    require_non_negative(dt_key, dt);  // unused by adaptive methods, but a negative step is a mistake
+    require_non_negative(dt_key, dt_s);  // unused by adaptive methods, but a negative step is a mistake
   } else {
-    require_finite(dt_key, dt);
-    if (!(dt > 0.0))
-      throw InvalidInput(fmt::format("{} = {}: must be > 0 ({} is a fixed-step method)", dt_key, format_value(dt),
+    require_finite(dt_key, dt_s);
+    if (!(dt_s > 0.0))
+      throw InvalidInput(fmt::format("{} = {}: must be > 0 ({} is a fixed-step method)", dt_key, format_value(dt_s),
                                      to_string(method)));
   }
-  require_non_negative(join_key(prefix, "max_dt_s"), max_dt);
-  require_non_negative(join_key(prefix, "initial_dt_s"), initial_dt);
+  require_non_negative(join_key(prefix, "max_dt_s"), max_dt_s);
+  require_non_negative(join_key(prefix, "initial_dt_s"), initial_dt_s);
   if (max_steps <= 0)
     throw InvalidInput(fmt::format("{} = {}: must be > 0", join_key(prefix, "max_steps"), max_steps));
 }

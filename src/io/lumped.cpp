@@ -788,7 +788,7 @@ std::string LumpedStudy::summary() const {
                    integrate::is_adaptive(sc.integrator.method)
                        ? fmt::format(" (rtol = {}, atol = {})", format_value(sc.integrator.rtol),
                                      format_value(sc.integrator.atol))
-                       : fmt::format(" (dt_s = {})", format_value(sc.integrator.dt)));
+                       : fmt::format(" (dt_s = {})", format_value(sc.integrator.dt_s)));
   s += detail::sweep_summary(sc.sweep, cases_.size());
   s += fmt::format("plot       {} against {}\n", fmt::join(sc.output.plot_y, ", "), sc.output.plot_x);
   return s;

@@ -320,7 +320,7 @@ void PatchTransient::source_step_sdirk2(double t, double dt) {
   options.method = integrate::Method::sdirk2;
   options.rtol = 1e-10;
   options.atol = 1e-14;
-  options.dt = 1.0;  // unused by the stepper; each step gets its own h
+  options.dt_s = 1.0;  // unused by the stepper; each step gets its own h
   integrate::Stats stats;
   integrate::FixedStepper stepper(cell, options, stats);
   VecX u(m_);

@@ -136,7 +136,7 @@ LineContact::LineContact(const contact::ContactModel& model, LineContactParams p
   options.method = integrate::Method::sdirk2;
   options.rtol = 1e-10;
   options.atol = 1e-14;
-  options.dt = 1.0;  // unused by the stepper; each step gets its own h
+  options.dt_s = 1.0;  // unused by the stepper; each step gets its own h
   stepper_ = std::make_unique<integrate::FixedStepper>(cell_system_, options, stepper_stats_);
   switch (params_.source_scheme) {
     case SourceScheme::automatic:

@@ -163,7 +163,7 @@ TEST(Drive, ProgressAtOutputTimesLeavesTheRunUnchangedAndCanStopIt) {
   // a fixed-step method: its grid restarts at every output, so no outputs are added (samples only)
   bristle::integrate::Options fixed;
   fixed.method = bristle::integrate::Method::sdirk2;
-  fixed.dt = 1e-5;
+  fixed.dt_s = 1e-5;
   Fractions fixed_progress;
   (void)measure_sliding_force(m, eps, +1, sliding, fixed, fixed_progress.callback());
   fixed_progress.expect_complete(17);

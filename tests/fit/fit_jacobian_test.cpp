@@ -229,7 +229,7 @@ TEST(FitJacobian, TheSchemeConvergesAtSecondOrder) {
     Experiment e;
     e.scenario = io::parse_lumped_string(scenario_text(kLuGre, kElastic)).front();
     e.scenario.integrator.method = method;
-    e.scenario.integrator.dt = dt;
+    e.scenario.integrator.dt_s = dt;
     e.scenario.integrator.rtol = method == integrate::Method::rodas4 ? 1e-11 : 1e-10;
     e.scenario.integrator.atol = 1e-14;
     e.times = times;

@@ -124,7 +124,7 @@ Options cvode() {
 Options fixed(Method method, double dt) {
   Options o;
   o.method = method;
-  o.dt = dt;
+  o.dt_s = dt;
   return o;
 }
 
@@ -534,11 +534,11 @@ TEST(IntegratorOptions, InvalidValuesAreRejectedWithKeyValueAndRule) {
   o.max_steps = 0;
   EXPECT_EQ(option_error(o), "integrator.max_steps = 0: must be > 0");
   o = Options{};
-  o.max_dt = -1.0;
+  o.max_dt_s = -1.0;
   EXPECT_THROW(o.validate("solver"), InvalidInput);
   EXPECT_EQ(message_of([&] { o.validate("solver"); }), "solver.max_dt_s = -1: must be >= 0");
   o = Options{};
-  o.initial_dt = kNaN;
+  o.initial_dt_s = kNaN;
   EXPECT_EQ(message_of([&] { o.validate("solver"); }), "solver.initial_dt_s = nan: must be finite");
   EXPECT_NO_THROW(Options{}.validate("integrator"));
 }
@@ -604,7 +604,7 @@ TEST(IntegratorOptions, AutoIsTheDefaultAndResolvesByTheRule) {
   EXPECT_NEAR(x[11], std::exp(-12.0), 1e-8);
   Options fixed;
   fixed.method = Method::sdirk2;
-  fixed.dt = 0.1;
+  fixed.dt_s = 0.1;
   x = nonlinear_exact(0.0);
   EXPECT_EQ(integrate(s, x, 0.0, {1.0}, fixed, nullptr).method_used, Method::sdirk2);
   Stats stepper_stats;

@@ -91,11 +91,11 @@ Options rosenbrock(Method method, double rtol, double atol) {
 
 Options rodas4(double rtol, double atol) { return rosenbrock(Method::rodas4, rtol, atol); }
 
-/// Constant steps h: the error test always passes (loose tolerances) and max_dt = initial_dt = h.
+/// Constant steps h: the error test always passes (loose tolerances) and max_dt_s = initial_dt_s = h.
 Options constant_step(Method method, double h) {
   Options o = rosenbrock(method, 0.5, 1.0);
-  o.max_dt = h;
-  o.initial_dt = h;
+  o.max_dt_s = h;
+  o.initial_dt_s = h;
   return o;
 }
 
@@ -234,7 +234,7 @@ TEST(Rodas4, LStableOnAVeryStiffLinearProblem) {
   // Interpolated outputs: RODAS's continuous extension has a much larger error constant than the step
   // (about 0.5 h^4 on cos t here), and the step-size control, which only sees the step's error, takes
   // steps of 0.1-0.3 s: the dense output is then only about 4e-3 accurate, far worse than the steps
-  // (documented in docs/integrators.md); max_dt bounds it where it matters.
+  // (documented in docs/integrators.md); max_dt_s bounds it where it matters.
   const Trajectory r = run(s, VecX::Zero(1), 0.0, grid(0.0, 2.0, 20), rodas4(1e-6, 1e-9));
   double error = 0.0;
   for (std::size_t i = 1; i < r.times.size(); ++i) error = std::max(error, std::abs(r.states[i][0] - slow(r.times[i])));
@@ -242,12 +242,12 @@ TEST(Rodas4, LStableOnAVeryStiffLinearProblem) {
             << std::abs(end.x[0] - slow(2.0)) << ", max error of the dense output " << error << "\n";
   EXPECT_LT(error, 1e-2);
   Options bounded = rodas4(1e-6, 1e-9);
-  bounded.max_dt = 0.01;
+  bounded.max_dt_s = 0.01;
   const Trajectory fine = run(s, VecX::Zero(1), 0.0, grid(0.0, 2.0, 20), bounded);
   double fine_error = 0.0;
   for (std::size_t i = 1; i < fine.times.size(); ++i)
     fine_error = std::max(fine_error, std::abs(fine.states[i][0] - slow(fine.times[i])));
-  std::cout << "[ rodas4   ]   with max_dt = 0.01: max error of the dense output " << fine_error << "\n";
+  std::cout << "[ rodas4   ]   with max_dt_s = 0.01: max error of the dense output " << fine_error << "\n";
   EXPECT_LT(fine_error, 1e-4);
 }
 

@@ -297,7 +297,7 @@ TEST(Scenario, IntegratorAndInitialAndOutput) {
       "[output]\nplot_x = \"vr_mps\"\nplot_y = \"f_x\"\ntitle = \"T\"\n";
   const LumpedScenario s = parse_one(p.text());
   EXPECT_EQ(s.integrator.method, integrate::Method::rk4);
-  EXPECT_DOUBLE_EQ(s.integrator.dt, 1e-6);
+  EXPECT_DOUBLE_EQ(s.integrator.dt_s, 1e-6);
   EXPECT_EQ(s.integrator.max_steps, 1000000);
   EXPECT_EQ(s.initial.f, Vec2(0.5, -0.25));
   EXPECT_EQ(s.output.plot_x, "vr_mps");
@@ -307,8 +307,8 @@ TEST(Scenario, IntegratorAndInitialAndOutput) {
   const LumpedScenario a = parse_one(p.text());
   EXPECT_DOUBLE_EQ(a.integrator.rtol, 1e-6);
   EXPECT_DOUBLE_EQ(a.integrator.atol, 1e-10);
-  EXPECT_DOUBLE_EQ(a.integrator.max_dt, 0.01);
-  EXPECT_DOUBLE_EQ(a.integrator.initial_dt, 1e-9);
+  EXPECT_DOUBLE_EQ(a.integrator.max_dt_s, 0.01);
+  EXPECT_DOUBLE_EQ(a.integrator.initial_dt_s, 1e-9);
 }
 
 TEST(Scenario, SteadyInitialStateMatchesTheModel) {

@@ -40,7 +40,7 @@ TEST(SchemaReader, ReadsPresentFieldsAndKeepsTheDefaults) {
   EXPECT_EQ(o.atol, integrate::Options{}.atol);  // absent: the default
   integrate::Options fixed;
   read_table("[integrator]\nmethod = \"rk4\"\ndt_s = 0.25\n", "integrator", fixed);
-  EXPECT_EQ(fixed.dt, 0.25);
+  EXPECT_EQ(fixed.dt_s, 0.25);
   TimeGrid g;
   read_table("[time]\nt_start_s = -1\nt_end_s = 3\n", "time", g);
   EXPECT_EQ(g.t_start_s, -1.0);

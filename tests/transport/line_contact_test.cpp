@@ -124,7 +124,7 @@ TEST(LineSteady, LumpedLimitAsSTendsToZero) {
 integrate::Options sdirk2(double dt) {
   integrate::Options o;
   o.method = integrate::Method::sdirk2;
-  o.dt = dt;
+  o.dt_s = dt;
   o.rtol = 1e-10;
   o.atol = 1e-14;
   return o;

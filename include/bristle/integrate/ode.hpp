@@ -69,9 +69,9 @@ struct Options {
   double rtol = 1e-8;           // relative tolerance (adaptive)
   double atol = 1e-12;          // absolute tolerance (adaptive), same units as the state
   std::vector<double> atol_per_component;  // optional, overrides atol when non-empty
-  double dt = 0.0;              // fixed step (s) for fixed-step methods; > 0 required there
-  double max_dt = 0.0;          // adaptive: largest step (0 = unlimited)
-  double initial_dt = 0.0;      // adaptive: first step (0 = solver's estimate)
+  double dt_s = 0.0;            // fixed step (s) for fixed-step methods; > 0 required there
+  double max_dt_s = 0.0;        // adaptive: largest step (s; 0 = unlimited)
+  double initial_dt_s = 0.0;    // adaptive: first step (s; 0 = solver's estimate)
   long max_steps = 50'000'000;  // total step budget over the whole run
   /// What max_steps is, as the step-budget message names it: the user's key, or the rule of a budget the
   /// library set (an eps-system's, directional/epsilon_system.hpp). Not a scenario key.
@@ -81,8 +81,8 @@ struct Options {
   void validate(std::string_view prefix) const;
 };
 
-/// The schema of Options, the [integrator] table (core/schema.hpp). The TOML keys carry the units
-/// (max_dt_s for max_dt); atol_per_component is not a scenario key.
+/// The schema of Options, the [integrator] table (core/schema.hpp). The TOML keys are the field names
+/// (with the unit: dt_s, max_dt_s, initial_dt_s); atol_per_component is not a scenario key.
 template <class Archive, schema::Of<Options> Self>
 void serialize(Archive& a, Self& o) {
   using schema::Type;
@@ -96,14 +96,16 @@ void serialize(Archive& a, Self& o) {
   a.number(o.atol, {.key = "atol", .unit = "state units", .default_value = "1e-12", .range = schema::positive(),
                     .doc = "absolute tolerance", .used_by = "auto, cvode_bdf, rodas4, rodas5p", .log_scale = true},
            adaptive);
-  a.number(o.max_dt, {.key = "max_dt_s", .unit = "s", .default_value = "0 (unlimited)",
-                      .range = schema::non_negative(), .doc = "largest step", .used_by = "auto, cvode_bdf, rodas4, rodas5p"},
+  a.number(o.max_dt_s, {.key = "max_dt_s", .unit = "s", .default_value = "0 (unlimited)",
+                        .range = schema::non_negative(), .doc = "largest step",
+                        .used_by = "auto, cvode_bdf, rodas4, rodas5p"},
            adaptive);
-  a.number(o.initial_dt, {.key = "initial_dt_s", .unit = "s", .default_value = "0 (the solver's estimate)",
-                          .range = schema::non_negative(), .doc = "first step", .used_by = "auto, cvode_bdf, rodas4, rodas5p"},
+  a.number(o.initial_dt_s, {.key = "initial_dt_s", .unit = "s", .default_value = "0 (the solver's estimate)",
+                            .range = schema::non_negative(), .doc = "first step",
+                            .used_by = "auto, cvode_bdf, rodas4, rodas5p"},
            adaptive);
-  a.number(o.dt, {.key = "dt_s", .unit = "s", .default_value = "required", .range = schema::positive(),
-                  .doc = "the fixed step", .used_by = "sdirk2, implicit_euler, rk4", .log_scale = true},
+  a.number(o.dt_s, {.key = "dt_s", .unit = "s", .default_value = "required", .range = schema::positive(),
+                    .doc = "the fixed step", .used_by = "sdirk2, implicit_euler, rk4", .log_scale = true},
            !adaptive);
   a.integer(o.max_steps, {.key = "max_steps", .type = Type::integer, .default_value = "50000000",
                           .range = schema::at_least(1),

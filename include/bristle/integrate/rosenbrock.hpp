@@ -359,7 +359,7 @@ class Rosenbrock {
       err_prev = std::max(err, 1e-2);
       double h_new = h / q;
       if (rejected) h_new = std::min(h_new, h);
-      if (options_.max_dt > 0.0) h_new = std::min(h_new, options_.max_dt);
+      if (options_.max_dt_s > 0.0) h_new = std::min(h_new, options_.max_dt_s);
       rejected = false;
       t = t1;
       y_.swap(y1_);
@@ -387,14 +387,14 @@ class Rosenbrock {
 
 
   double initial_step(double t, double t_end) {
-    double h = options_.initial_dt;
+    double h = options_.initial_dt_s;
     if (!(h > 0.0)) {
       // Hairer & Wanner I, §II.4: h = 0.01 ||y|| / ||f|| in the weighted norm, or 1e-6 when either is tiny.
       const double d0 = weighted_norm(y_, y_), d1 = weighted_norm(f0_, y_);
       h = (d0 < 1e-5 || d1 < 1e-5) ? 1e-6 : 0.01 * d0 / d1;
       h = std::min(h, 0.01 * (t_end - t));
     }
-    if (options_.max_dt > 0.0) h = std::min(h, options_.max_dt);
+    if (options_.max_dt_s > 0.0) h = std::min(h, options_.max_dt_s);
     return h;
   }
 

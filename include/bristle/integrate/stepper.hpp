@@ -15,7 +15,7 @@ inline constexpr double kSdirk2Gamma = 1.0 - 0.5 * std::numbers::sqrt2;
 
 class FixedStepper {
  public:
-  /// Validates `options` under the prefix "integrator" (method must be a fixed-step one; options.dt and
+  /// Validates `options` under the prefix "integrator" (method must be a fixed-step one; options.dt_s and
   /// max_steps are not used: each step is given its own h) and the system. `system` and `stats` must
   /// outlive the stepper; every step adds to `stats` (steps, evaluations, smallest and largest step).
   FixedStepper(const OdeSystem& system, const Options& options, Stats& stats);

@@ -18,6 +18,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <functional>
 #include <limits>
 #include <numbers>
 #include <optional>
@@ -134,6 +135,13 @@ std::vector<SweepDim> read_line_sweep(const toml::table& root) {
     dims.push_back(std::move(dim));
   }
   return dims;
+}
+
+/// The number of cases of a study within the limit (a double: for_each_line_case counts in floating point).
+void check_case_count(double count) {
+  if (count > static_cast<double>(kMaxCases))
+    throw InvalidInput(
+        fmt::format("the [[case]] tables and [sweep] give {:.0f} cases; at most {} are allowed", count, kMaxCases));
 }
 
 /// Copies `value` under `key` into `table` (replacing what was there).
@@ -273,6 +281,11 @@ void walk(const toml::table& table, Case& sc, ReaderHooks& h, const Keys& only) 
   SchemaReader(Section(&table, ""), h).read(sc);
 }
 
+/// line.cells within the work limit (after the schema's >= 2: the reader's hook, a key path's range).
+void check_cells_limit(std::int64_t cells) {
+  if (cells > kMaxCells) throw InvalidInput(fmt::format("line.cells = {}: at most {} cells", cells, kMaxCells));
+}
+
 /// The hooks both kinds share: kind, output.plot_y, [line] (the kind's keys, the pressure table, the messages of
 /// cells and cfl) and kinematics (the kind's modes, whether allow_reversal is written).
 void add_base_hooks(ReaderHooks& h, LineCaseBase& sc, Kind kind) {
@@ -307,7 +320,7 @@ void add_base_hooks(ReaderHooks& h, LineCaseBase& sc, Kind kind) {
   h.check["line.cells"] = [](const Section& l) {
     const std::int64_t cells = *l.integer("cells");
     if (cells < 2) throw InvalidInput(fmt::format("line.cells = {}: must be >= 2", cells));
-    if (cells > kMaxCells) throw InvalidInput(fmt::format("line.cells = {}: at most {} cells", cells, kMaxCells));
+    check_cells_limit(cells);
   };
   h.check["line.cfl"] = [](const Section& l) {
     if (const double cfl = *l.number("cfl"); !(cfl > 0.0 && cfl <= 1.0))
@@ -340,8 +353,38 @@ std::string reversal_rule(const LineCaseBase& sc, bool given) {
       given ? "" : fmt::format(" (the default for kinematics.mode = {})", q(to_string(sc.mode))));
 }
 
-/// Reads the model ([law], [body1], [body2], [pair]) and checks it is a line contact with s in (0, 1).
-void parse_model(const Section& root, LineCaseBase& sc) {
+/// s, n1 and n2 of a case's pair, s = k01/(k01 + k02) in (0, 1); `first` runs the checks that come before s's (the
+/// reader's of the bodies' types: a key path changes no type).
+struct PairValues {
+  double s = 0.0;
+  int n1 = 0, n2 = 0;
+};
+PairValues check_pair(const LineCaseBase& sc, const std::function<void()>& first = {}) {
+  const contact::ContactModel model(sc.law, sc.body1, sc.body2);
+  transport::characteristic_speeds(model, 0.0, 0.0);  // diagonal stiffness matrices (names body1.k0)
+  if (first) first();
+  const double s = model.pair().S2()(0, 0);
+  if (!(s > 0.0 && s < 1.0))
+    throw InvalidInput(
+        fmt::format("body2.k0: the pair gives s = k01/(k01 + k02) = {}; it must lie in (0, 1)", format_value(s)));
+  return {s, model.n1(), model.n2()};
+}
+
+/// The case columns s, n1, n2 (s as written: pair.s or the sweep value, else from the stiffnesses) and the case's
+/// s, n1, n2 (the reader's, or after a key path changed them).
+void set_pair_columns(LineCaseBase& sc, const PairValues& v) {
+  sc.s = v.s;
+  sc.n1 = v.n1;
+  sc.n2 = v.n2;
+  for (auto& [name, value] : sc.columns) {
+    if (name == "s") value = sc.pair_s.value_or(sc.s);
+    if (name == "n1") value = sc.n1;
+    if (name == "n2") value = sc.n2;
+  }
+}
+
+/// Reads the model ([law], [body1], [body2], [pair]) and checks it is a line contact with s in (0, 1): its pair.
+PairValues parse_model(const Section& root, LineCaseBase& sc) {
   sc.law = detail::read_law(root);
   Body body1 = detail::read_body(root, "body1", true);
   Body body2 = detail::read_body(root, "body2", false);
@@ -350,22 +393,16 @@ void parse_model(const Section& root, LineCaseBase& sc) {
   sc.body2 = body2.params;
   sc.input_form.body_tau[0] = body1.tau;
   sc.input_form.body_tau[1] = body2.tau;
-  const contact::ContactModel model(sc.law, sc.body1, sc.body2);
-  transport::characteristic_speeds(model, 0.0, 0.0);  // diagonal stiffness matrices (names body1.k0)
-  sc.s = model.pair().S2()(0, 0);
-  if (sc.body2.kind == RheologyKind::rigid)
-    root.table("pair").missing("s",
-                               "stiffness ratio s = k01/(k01 + k02) in (0, 1) of the line contact; or give "
-                               "[body2] with its k0");
-  if (sc.body1.kind == RheologyKind::rigid)
-    throw InvalidInput(
-        "body1.type = \"rigid\": the line contact needs two deformable bodies (s = k01/(k01 + k02) in "
-        "(0, 1)); give body1.type = \"elastic\" or \"gkv\" with its k0");
-  if (!(sc.s > 0.0 && sc.s < 1.0))
-    throw InvalidInput(
-        fmt::format("body2.k0: the pair gives s = k01/(k01 + k02) = {}; it must lie in (0, 1)", format_value(sc.s)));
-  sc.n1 = model.n1();
-  sc.n2 = model.n2();
+  return check_pair(sc, [&] {
+    if (sc.body2.kind == RheologyKind::rigid)
+      root.table("pair").missing("s",
+                                 "stiffness ratio s = k01/(k01 + k02) in (0, 1) of the line contact; or give "
+                                 "[body2] with its k0");
+    if (sc.body1.kind == RheologyKind::rigid)
+      throw InvalidInput(
+          "body1.type = \"rigid\": the line contact needs two deformable bodies (s = k01/(k01 + k02) in "
+          "(0, 1)); give body1.type = \"elastic\" or \"gkv\" with its k0");
+  });
 }
 
 /// The root's keys, the model and the tables before [kinematics] ([line], [time]) of one case (every key but [[case]]
@@ -380,11 +417,10 @@ void read_base(const toml::table& table, const Keys& case_columns, std::string_v
   const Section root(&table, "");
   if (!root.has("name")) sc.name = std::string(default_name);
   detail::validate_name(root.has("name") ? "name" : "name (the file stem)", sc.name);
-  parse_model(root, sc);
+  const PairValues pair = parse_model(root, sc);
+  sc.columns = {{"s", 0.0}, {"n1", 0.0}, {"n2", 0.0}};
+  set_pair_columns(sc, pair);
   walk(table, sc, h, {"line", "time"});
-  // s as written (pair.s or the sweep value), else from the stiffnesses.
-  sc.columns = {
-      {"s", sc.pair_s.value_or(sc.s)}, {"n1", static_cast<double>(sc.n1)}, {"n2", static_cast<double>(sc.n2)}};
   for (const auto& name : case_columns) {
     if (name != "s" && name != "n1" && name != "n2") sc.columns.emplace_back(name, 0.0);
     if (name != "case") sc.swept.push_back(name);
@@ -399,33 +435,6 @@ void read_output(const toml::table& table, Case& sc, ReaderHooks& h, std::string
   walk(table, sc, h, {"output"});
   if (!Section(&table, "").table("output").has("title")) sc.output.title = sc.name;
   detail::check_plot_columns(sc.output, sc.column_names());
-}
-
-/// s, n1 and n2 of a parsed case's pair, with parse_model's checks (a key path may have changed the bodies).
-struct PairValues {
-  double s = 0.0;
-  int n1 = 0, n2 = 0;
-};
-PairValues check_pair(const LineCaseBase& sc) {
-  const contact::ContactModel model(sc.law, sc.body1, sc.body2);
-  transport::characteristic_speeds(model, 0.0, 0.0);
-  const double s = model.pair().S2()(0, 0);
-  if (!(s > 0.0 && s < 1.0))
-    throw InvalidInput(
-        fmt::format("body2.k0: the pair gives s = k01/(k01 + k02) = {}; it must lie in (0, 1)", format_value(s)));
-  return {s, model.n1(), model.n2()};
-}
-
-/// The case columns s, n1, n2 (s as written: pair.s, else from the stiffnesses) after a key path changed them.
-void set_pair_columns(LineCaseBase& sc, const PairValues& v) {
-  sc.s = v.s;
-  sc.n1 = v.n1;
-  sc.n2 = v.n2;
-  for (auto& [name, value] : sc.columns) {
-    if (name == "s") value = sc.pair_s.value_or(sc.s);
-    if (name == "n1") value = sc.n1;
-    if (name == "n2") value = sc.n2;
-  }
 }
 
 /// Pressure and line parameters through the library's checks, with the TOML keys.
@@ -455,6 +464,13 @@ std::string key_of(const LineSteadyScenario& sc, std::size_t i, bool by_key_path
   return fmt::format("{}[{}]", key, i);
 }
 
+/// The material velocities (V1, V2) of the map's velocity `v` (errata §5.2): sliding (0, V_x = v), rolling
+/// (V_r, V_r + v_x).
+std::pair<double, double> material_velocities(const LineSteadyScenario& sc, double v) {
+  if (sc.mode == LineMode::sliding) return {0.0, v};
+  return {sc.Vr_mps, sc.Vr_mps + v};
+}
+
 /// allow_reversal = false: every velocity of the map >= 0.
 void check_steady_reversal(const LineSteadyScenario& sc, bool by_key_path) {
   if (sc.allow_reversal) return;
@@ -478,22 +494,18 @@ void check_steady_reversal(const LineSteadyScenario& sc, bool by_key_path) {
 }
 
 /// A negative characteristic speed needs the exact (matrix-exponential) steady solver: try the first such
-/// velocity now, so that a refusal names the key.
+/// velocity now, so that a refusal names the key. The library's messages name it: the characteristic speeds as
+/// "kinematics.V_mps[i] = v", the other keys after it ("kinematics.V_mps[i] = v: kinematics.Vx = ...").
 void check_steady_speeds(const LineSteadyScenario& sc, bool by_key_path) {
-  const bool sliding = sc.mode == LineMode::sliding;
   const contact::ContactModel model(sc.law, sc.body1, sc.body2);
-  const transport::LineContactParams line = keyed_line(sc);
   for (std::size_t i = 0; i < sc.velocities.size(); ++i) {
-    const double V1 = sliding ? 0.0 : sc.Vr_mps;
-    const double V2 = sliding ? sc.velocities[i] : sc.Vr_mps + sc.velocities[i];
+    const auto [V1, V2] = material_velocities(sc, sc.velocities[i]);
     if (transport::characteristic_speeds(model, V1, V2).minCoeff() >= 0.0) continue;
-    try {
-      transport::steady_state(model, line, V1, V2);
-    } catch (const InvalidInput& e) {
-      std::string m = e.what();
-      if (m.rfind("kinematics: ", 0) == 0) m.erase(0, 12);  // the velocity's key instead
-      throw InvalidInput(fmt::format("{} = {}: {}", key_of(sc, i, by_key_path), format_value(sc.velocities[i]), m));
-    }
+    transport::LineContactParams line = keyed_line(sc);
+    transport::LineContactParams::MessageKeys& keys = line.message_keys;
+    keys.speeds = fmt::format("{} = {}", key_of(sc, i, by_key_path), format_value(sc.velocities[i]));
+    for (std::string* key : {&keys.V1, &keys.V2, &keys.pressure}) *key = keys.speeds + ": " + *key;
+    transport::steady_state(model, line, V1, V2);
     break;
   }
 }
@@ -650,6 +662,36 @@ std::vector<std::pair<const contact::Signal*, std::string>> mode_signals(const L
   return {{&sc.line.V1, "kinematics.V1"}, {&sc.line.V2, "kinematics.V2"}};
 }
 
+/// time.field_times_s within [t_start_s, t_end_s] and, with `increasing` (the reader: a key path sets the ends of
+/// [time], not the field times), strictly increasing.
+void check_field_times(const LineTransientScenario& sc, bool increasing) {
+  const std::vector<double>& f = sc.field_times;
+  for (std::size_t i = 0; i < f.size(); ++i) {
+    const double t = f[i];
+    const std::string key = fmt::format("time.field_times_s[{}]", i);
+    if (t < sc.time.t_start_s || t > sc.time.t_end_s)
+      throw InvalidInput(fmt::format("{} = {}: must lie in [time.t_start_s, time.t_end_s] = [{}, {}]", key,
+                                     format_value(t), format_value(sc.time.t_start_s), format_value(sc.time.t_end_s)));
+    if (increasing && i > 0 && !(t > f[i - 1]))
+      throw InvalidInput(fmt::format("{} = {}: field times must be strictly increasing (previous {})", key,
+                                     format_value(t), format_value(f[i - 1])));
+  }
+}
+
+/// The checks of a transient case after its [kinematics], the reader's and a key path's (rederive_and_validate): the
+/// mode's signals (no reversal where it is forbidden), the line, the run. `written_as_number(key, signal)`: whether a
+/// negative constant is named `key` (else `key`.value): the reader asks the file, a key path the signal's kind.
+using WrittenAsNumber = std::function<bool(const std::string& key, const contact::Signal& s)>;
+void check_transient_case(const LineTransientScenario& sc, const WrittenAsNumber& written_as_number) {
+  for (const auto& [s, key] : mode_signals(sc)) {
+    s->validate(key);
+    if (!sc.allow_reversal)
+      check_no_reversal(sc, *s, key, written_as_number(key, *s), sc.time, sc.allow_reversal_given);
+  }
+  validate_line(sc);
+  check_transient_run(sc);
+}
+
 LineTransientScenario parse_transient_case(const toml::table& table, const Keys& case_columns, std::string_view name,
                                            const ScenarioSource& source) {
   LineTransientScenario sc;
@@ -664,17 +706,7 @@ LineTransientScenario parse_transient_case(const toml::table& table, const Keys&
     const auto f = ts.numbers("field_times_s", true);
     if (!f) return;
     sc.field_times = *f;
-    for (std::size_t i = 0; i < f->size(); ++i) {
-      const double t = (*f)[i];
-      const std::string key = fmt::format("time.field_times_s[{}]", i);
-      if (t < sc.time.t_start_s || t > sc.time.t_end_s)
-        throw InvalidInput(fmt::format("{} = {}: must lie in [time.t_start_s, time.t_end_s] = [{}, {}]", key,
-                                       format_value(t), format_value(sc.time.t_start_s),
-                                       format_value(sc.time.t_end_s)));
-      if (i > 0 && !(t > (*f)[i - 1]))
-        throw InvalidInput(fmt::format("{} = {}: field times must be strictly increasing (previous {})", key,
-                                       format_value(t), format_value((*f)[i - 1])));
-    }
+    check_field_times(sc, true);
   };
   // [kinematics]: the signals of the mode.
   const std::map<std::string, contact::Signal*, std::less<>> signals = {{"kinematics.Vr", &sc.line.V1},
@@ -695,14 +727,9 @@ LineTransientScenario parse_transient_case(const toml::table& table, const Keys&
   walk(table, sc, h, {"kinematics"});
   if (sc.mode == LineMode::sliding) sc.line.V1 = contact::Signal::constant_value(0.0);
   const Section k = Section(&table, "").table("kinematics");
-  for (const auto& [s, key] : mode_signals(sc)) {
-    s->validate(key);
-    if (!sc.allow_reversal)
-      check_no_reversal(sc, *s, key, k.node(key.substr(key.find('.') + 1))->is_number(), sc.time,
-                        sc.allow_reversal_given);
-  }
-  validate_line(sc);
-  check_transient_run(sc);
+  check_transient_case(sc, [&k](const std::string& key, const contact::Signal&) {
+    return k.node(key.substr(key.find('.') + 1))->is_number();
+  });
   read_output(table, sc, h, "t_s", {"Fx_abs_N"});
   return sc;
 }
@@ -813,9 +840,11 @@ Json parameters_json(const Case& sc) {
   return detail::JsonWriter::write(sc, h, "");
 }
 
-Json case_columns_json(const LineCaseBase& sc) {
+/// A case's entry in the report: its columns' values, then its label.
+Json case_entry(const LineCaseBase& sc) {
   Json j = Json::object();
   for (const auto& [k, v] : sc.columns) j[k] = v;
+  j["label"] = sc.label;
   return j;
 }
 
@@ -845,6 +874,15 @@ void finish_report(Json& r, Json parameters, std::size_t cases, Json columns) {
   r["parameters"] = std::move(parameters);
   r["note"] = cases > 1 ? "parameters are those of the first case; each case lists its own values and bodies" : "";
   r["columns"] = std::move(columns);
+}
+
+/// The summary's last lines: the cases' labels (where there are several) and the plot.
+template <class Case>
+std::string summary_end(const std::vector<Case>& cases) {
+  std::string s;
+  if (cases.size() > 1) s += fmt::format("case list  {}\n", fmt::join(line_study_cases(cases).labels, "; "));
+  const OutputOptions& output = cases.front().output;
+  return s + fmt::format("plot       {} against {}\n", fmt::join(output.plot_y, ", "), output.plot_x);
 }
 
 std::string body_summary(const rheology::RheologyParams& b) {
@@ -895,8 +933,7 @@ TimeSeries LineSteadyScenario::solve(const contact::ContactModel& model) const {
   std::vector<double> row;
   const transport::LineContactParams keyed = keyed_line(*this);
   for (const double v : velocities) {
-    const double V1 = mode == LineMode::sliding ? 0.0 : Vr_mps;
-    const double V2 = mode == LineMode::sliding ? v : Vr_mps + v;
+    const auto [V1, V2] = material_velocities(*this, v);
     const transport::SteadyLine st = transport::steady_state(model, keyed, V1, V2);
     const Vec2 v_r(V2 - V1, 0.0);
     const double mu = has_mu ? law.M.M(v_r)(0, 0) : std::nan("");  // eq. 53 at |v_r|
@@ -932,13 +969,7 @@ std::string LineSteadyStudy::summary() const {
   else
     s += fmt::format("kinematics rolling, V_r = {} m/s, {} values v_x = {} .. {} m/s\n", format_value(sc.Vr_mps),
                      v.size(), format_value(*lo), format_value(*hi));
-  if (cases_.size() > 1) {
-    std::vector<std::string> labels;
-    for (const auto& c : cases_) labels.push_back(c.label);
-    s += fmt::format("case list  {}\n", fmt::join(labels, "; "));
-  }
-  s += fmt::format("plot       {} against {}\n", fmt::join(sc.output.plot_y, ", "), sc.output.plot_x);
-  return s;
+  return s + summary_end(cases_);
 }
 
 RunResult LineSteadyStudy::run(const ProgressCallback& progress) const {
@@ -948,8 +979,7 @@ RunResult LineSteadyStudy::run(const ProgressCallback& progress) const {
     return sc.solve(contact::ContactModel(sc.law, sc.body1, sc.body2));
   };
   const auto describe = [&](std::size_t i, TimeSeries& series, Json& entry) {
-    entry = case_columns_json(cases_[i]);
-    entry["label"] = cases_[i].label;
+    entry = case_entry(cases_[i]);
     entry["points"] = series.rows();
     return std::move(series);
   };
@@ -1001,13 +1031,7 @@ std::string LineTransientStudy::summary() const {
   s += fmt::format("time       {} .. {} s, {} output times{}\n", format_value(sc.time.t_start_s),
                    format_value(sc.time.t_end_s), sc.output_times().size(),
                    sc.field_times.empty() ? "" : fmt::format(", fields at {} times", sc.field_times.size()));
-  if (cases_.size() > 1) {
-    std::vector<std::string> labels;
-    for (const auto& c : cases_) labels.push_back(c.label);
-    s += fmt::format("case list  {}\n", fmt::join(labels, "; "));
-  }
-  s += fmt::format("plot       {} against {}\n", fmt::join(sc.output.plot_y, ", "), sc.output.plot_x);
-  return s;
+  return s + summary_end(cases_);
 }
 
 RunResult LineTransientStudy::run(const ProgressCallback& progress) const {
@@ -1053,8 +1077,7 @@ RunResult LineTransientStudy::run(const ProgressCallback& progress) const {
       for (const auto& c : sc.columns) values.push_back(c.second);
       blocks.push_back({values, run.field_times[f], std::move(run.fields[f])});
     }
-    entry = case_columns_json(sc);
-    entry["label"] = sc.label;
+    entry = case_entry(sc);
     return series;
   };
   const auto append = [&](std::size_t i, transport::LineRun& run, Json& entry) {
@@ -1136,23 +1159,13 @@ void rederive_and_validate(LineSteadyScenario& sc) {
 
 void rederive_and_validate(LineTransientScenario& sc) {
   const PairValues pair = check_pair(sc);
-  if (sc.line.cells > kMaxCells)
-    throw InvalidInput(fmt::format("line.cells = {}: at most {} cells", sc.line.cells, kMaxCells));
-  for (std::size_t i = 0; i < sc.field_times.size(); ++i) {
-    const double t = sc.field_times[i];
-    if (t < sc.time.t_start_s || t > sc.time.t_end_s)
-      throw InvalidInput(fmt::format("time.field_times_s[{}] = {}: must lie in [time.t_start_s, time.t_end_s] = "
-                                     "[{}, {}]",
-                                     i, format_value(t), format_value(sc.time.t_start_s),
-                                     format_value(sc.time.t_end_s)));
-  }
-  for (const auto& [s, key] : mode_signals(sc)) {
-    s->validate(key);
-    if (!sc.allow_reversal)
-      check_no_reversal(sc, *s, key, s->kind == contact::SignalKind::constant, sc.time, sc.allow_reversal_given);
-  }
-  validate_line(sc);
-  check_transient_run(sc);
+  check_cells_limit(sc.line.cells);
+  check_field_times(sc, false);
+  // A constant signal is named as its key path sets it: kinematics.Vx (the reader names a signal table's
+  // kinematics.Vx.value, as the file writes it).
+  check_transient_case(sc, [](const std::string&, const contact::Signal& s) {
+    return s.kind == contact::SignalKind::constant;
+  });
   set_pair_columns(sc, pair);
 }
 
@@ -1320,9 +1333,7 @@ std::vector<Case> for_each_line_case(const toml::table& root, std::string_view n
   const std::vector<SweepDim> dims = key_path_sweep(root) ? std::vector<SweepDim>{} : read_line_sweep(root);
   double count = static_cast<double>(specs.size());  // counted in floating point: four lists of 2^16 overflow
   for (const auto& d : dims) count *= static_cast<double>(d.values.size());
-  if (count > static_cast<double>(kMaxCases))
-    throw InvalidInput(
-        fmt::format("the [[case]] tables and [sweep] give {:.0f} cases; at most {} are allowed", count, kMaxCases));
+  check_case_count(count);
   std::size_t product = 1;
   for (const auto& d : dims) product *= d.values.size();
   const std::size_t total = product * specs.size();
@@ -1356,6 +1367,7 @@ std::vector<Case> for_each_line_case(const toml::table& root, std::string_view n
           for (const auto& [path, value] : leaves) set_number(*sc, path, value);
         }
       } catch (const InvalidInput&) {  // one at a time refused, or the file not valid without the case: merged below
+        if (spec.keys.empty()) throw;  // ... which would be the file again, refused again
         sc.reset();
       }
     }
@@ -1377,11 +1389,9 @@ std::vector<Case> for_each_line_case(const toml::table& root, std::string_view n
     return std::move(*sc);
   };
   // The sweep on a prepared case.
-  const auto sweep = [&](const Case& prepared, const CaseSpec& spec, const std::vector<std::size_t>& at) {
+  // `tables`: whether the case has a [body1] / [body2] table (the file's or its own), for the messages.
+  const auto sweep = [&](const Case& prepared, const std::array<bool, 2>& tables, const std::vector<std::size_t>& at) {
     Case sc = prepared;
-    // Whether the case has a [body1] / [body2] table (the file's or its own), for the messages.
-    const std::array<bool, 2> tables = {sub_table(file, "body1") || spec.keys.contains("body1"),
-                                        sub_table(file, "body2") || spec.keys.contains("body2")};
     bool zero[2] = {false, false}, cut = false;
     std::optional<double> s;
     for (std::size_t d = 0; d < dims.size(); ++d) {
@@ -1412,6 +1422,8 @@ std::vector<Case> for_each_line_case(const toml::table& root, std::string_view n
   std::vector<std::size_t> at(dims.size());
   for (std::size_t b = 0; b < specs.size(); ++b) {
     const CaseSpec& spec = specs[b];
+    const std::array<bool, 2> tables = {sub_table(file, "body1") || spec.keys.contains("body1"),
+                                        sub_table(file, "body2") || spec.keys.contains("body2")};
     std::optional<Case> prepared;
     for (std::size_t p = 0; p < product; ++p) {
       const std::size_t index = b * product + p;
@@ -1427,7 +1439,7 @@ std::vector<Case> for_each_line_case(const toml::table& root, std::string_view n
       const std::string label = fmt::format("{}", fmt::join(parts, ", "));
       try {
         if (!prepared) prepared = prepare(spec);
-        Case sc = dims.empty() ? *prepared : sweep(*prepared, spec, at);
+        Case sc = dims.empty() ? *prepared : sweep(*prepared, tables, at);
         std::size_t column = 3;
         for (std::size_t d = 0; d < dims.size(); ++d)
           if (dims[d].key != "s" && dims[d].key != "n1" && dims[d].key != "n2")
@@ -1456,9 +1468,7 @@ std::vector<Case> parse_all(const toml::table& root, std::string_view name, cons
   // each set by key path on the parsed case (set_number: the reader's checks), the value the first case column.
   const Sweep& sw = spec->sweep;
   const std::size_t total = cases.size() * sw.values.size();
-  if (total > kMaxCases)
-    throw InvalidInput(
-        fmt::format("the [[case]] tables and [sweep] give {} cases; at most {} are allowed", total, kMaxCases));
+  check_case_count(static_cast<double>(total));
   const std::vector<std::string> columns = cases.front().column_names();
   if (std::find(columns.begin(), columns.end(), sw.column) != columns.end())
     throw InvalidInput(fmt::format("sweep.column = {}: clashes with a column of the same name; give sweep.column "
@@ -1485,33 +1495,34 @@ std::vector<Case> parse_all(const toml::table& root, std::string_view name, cons
   return swept;
 }
 
+/// The cases of a scenario's TOML text.
+template <typename Case>
+std::vector<Case> parse_text(std::string_view toml, std::string_view name, const ScenarioSource& source) {
+  const toml::table root = detail::parse_toml(toml, source.display_name());
+  if constexpr (std::is_same_v<Case, LineSteadyScenario>) return parse_all<Case>(root, name, source, parse_steady_case);
+  else return parse_all<Case>(root, name, source, parse_transient_case);
+}
+
 }  // namespace
 
 std::vector<LineSteadyScenario> parse_line_steady_string(std::string_view toml, std::string_view name,
                                                          const std::filesystem::path& directory) {
-  const ScenarioSource source = ScenarioSource::of_text(directory);
-  return parse_all<LineSteadyScenario>(detail::parse_toml(toml, source.display_name()), name, source,
-                                       parse_steady_case);
+  return parse_text<LineSteadyScenario>(toml, name, ScenarioSource::of_text(directory));
 }
 
 std::vector<LineTransientScenario> parse_line_transient_string(std::string_view toml, std::string_view name,
                                                                const std::filesystem::path& directory) {
-  const ScenarioSource source = ScenarioSource::of_text(directory);
-  return parse_all<LineTransientScenario>(detail::parse_toml(toml, source.display_name()), name, source,
-                                          parse_transient_case);
+  return parse_text<LineTransientScenario>(toml, name, ScenarioSource::of_text(directory));
 }
 
 std::unique_ptr<Scenario> parse_line_steady_scenario(std::string_view toml, std::string_view name,
                                                      const ScenarioSource& source) {
-  const toml::table root = detail::parse_toml(toml, source.display_name());
-  return std::make_unique<LineSteadyStudy>(parse_all<LineSteadyScenario>(root, name, source, parse_steady_case));
+  return std::make_unique<LineSteadyStudy>(parse_text<LineSteadyScenario>(toml, name, source));
 }
 
 std::unique_ptr<Scenario> parse_line_transient_scenario(std::string_view toml, std::string_view name,
                                                         const ScenarioSource& source) {
-  const toml::table root = detail::parse_toml(toml, source.display_name());
-  return std::make_unique<LineTransientStudy>(
-      parse_all<LineTransientScenario>(root, name, source, parse_transient_case));
+  return std::make_unique<LineTransientStudy>(parse_text<LineTransientScenario>(toml, name, source));
 }
 
 }  // namespace bristle::io

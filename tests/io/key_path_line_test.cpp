@@ -13,6 +13,7 @@
 #include "bristle/io/key_path.hpp"
 #include "bristle/io/line_scenario.hpp"
 #include "bristle/io/output.hpp"
+#include "support/test_support.hpp"
 
 namespace bristle::io {
 namespace {
@@ -75,6 +76,10 @@ void check_cases(const std::string& text, const std::vector<Case>& cases) {
     EXPECT_EQ(a.report.find("parameters")->dump(), b.report.find("parameters")->dump()) << c.key;
     EXPECT_TRUE(csv_text(a) != base_csv) << c.key << ": the value had no effect";
   }
+}
+
+std::string error_of(const std::string& text) {
+  return test::message_of([&] { parse_scenario_string(text, "k"); });
 }
 
 std::string set_error(auto sc, const std::string& key, double value) {
@@ -156,6 +161,49 @@ TEST(KeyPathLine, BadPathsAndValuesNameTheKeyAndLeaveTheCaseUnchanged) {
       << set_error(t, "line.dt_s", 1.0);
   EXPECT_NE(set_error(t, "kinematics.Vx", -0.1).find("kinematics.Vx = -0.1: negative velocity"), std::string::npos)
       << set_error(t, "kinematics.Vx", -0.1);
+}
+
+// The transient kind's checks, shared by the reader and a key path (rederive_and_validate): the same messages, but for
+// a constant signal given as a table, which the reader names as written (kinematics.Vx.value) and a key path as it
+// sets it (kinematics.Vx).
+TEST(KeyPathLine, TheTransientChecksOfTheReaderAndOfAKeyPath) {
+  const auto case_of = [](const std::string& text) {
+    return dynamic_cast<const LineTransientStudy&>(*parse_scenario_string(text, "k")).cases().front();
+  };
+  const LineTransientScenario t = case_of(kTransient);
+  EXPECT_EQ(error_of(edited(kTransient, "cells = 20", "cells = 2000000")), "line.cells = 2000000: at most 1000000 cells");
+  EXPECT_EQ(set_error(t, "line.cells", 2e6), "line.cells = 2000000: at most 1000000 cells");
+  const std::string fields = edited(kTransient, "outputs = 11", "outputs = 11\nfield_times_s = [0.05, 0.15]");
+  EXPECT_EQ(error_of(edited(fields, "t_end_s = 0.2", "t_end_s = 0.1")),
+            "time.field_times_s[1] = 0.15: must lie in [time.t_start_s, time.t_end_s] = [0, 0.1]");
+  EXPECT_EQ(set_error(case_of(fields), "time.t_end_s", 0.1),
+            "time.field_times_s[1] = 0.15: must lie in [time.t_start_s, time.t_end_s] = [0, 0.1]");
+  const std::string rule =
+      ": negative velocity; reversals are forbidden by kinematics.allow_reversal = false (the default for "
+      "kinematics.mode = \"sliding\"); set kinematics.allow_reversal = true to allow them";
+  EXPECT_EQ(error_of(edited(kTransient, "Vx = 0.1", "Vx = -0.1")), "kinematics.Vx = -0.1" + rule);
+  EXPECT_EQ(set_error(t, "kinematics.Vx", -0.1), "kinematics.Vx = -0.1" + rule);
+  const std::string table = edited(kTransient, "Vx = 0.1", "Vx = { type = \"constant\", value = 0.1 }");
+  EXPECT_EQ(error_of(edited(table, "Vx = ", "Vx = { type = \"constant\", value = -0.1 }")),
+            "kinematics.Vx.value = -0.1" + rule);
+  EXPECT_EQ(set_error(case_of(table), "kinematics.Vx.value", -0.1), "kinematics.Vx = -0.1" + rule);
+}
+
+// A map whose characteristic speeds turn negative needs the exact steady solver; the nonlinear one (a pressure table)
+// refuses it naming the velocity, in the reader and after a key path.
+TEST(KeyPathLine, ANegativeCharacteristicSpeedNamesTheVelocity) {
+  const std::string rolling = edited(edited(kSteady, "mode = ", "mode = \"rolling\"\nallow_reversal = true\nVr_mps = 1"),
+                                     "V_mps = ", "vx_mps = [1.0, 2.0]");
+  const std::string table = edited(rolling, "normal_load_N = ",
+                                   "normal_load_N = 10.0\npressure = \"table\"\n"
+                                   "pressure_table = { xi_m = [0.0, 0.2], values = [1.0, 1.0] }");
+  const std::string solver = "the nonlinear steady solver integrates from xi = 0 and needs every speed >= 0";
+  EXPECT_EQ(error_of(edited(table, "vx_mps = ", "vx_mps = [-30.0, 2.0]")),
+            "kinematics.vx_mps[0] = -30: component 0 moves towards the leading edge (speed -11.000000000000002 m/s); " +
+                solver);
+  const LineSteadyScenario sc = dynamic_cast<const LineSteadyStudy&>(*parse_scenario_string(table, "k")).cases().front();
+  EXPECT_EQ(set_error(sc, "kinematics.Vr_mps", -40.0),
+            "kinematics.vx_mps[0] = 1: component 0 moves towards the leading edge (speed -39.6 m/s); " + solver);
 }
 
 TEST(KeyPathLine, AStudyIsSetInEveryCaseAndRefusesWhatItsSweepVaries) {

@@ -87,7 +87,7 @@ struct Grid {
       for (double k = 1.0; t < t_out; k += 1.0) {
         const double t_next = k >= steps_to_output ? t_out : std::min(start + k * dt, t_out);
         if (!(t_next > t))
-          throw SolverError(fmt::format("sdirk2: integrator.dt = {} is below the resolution of t = {}",
+          throw SolverError(fmt::format("sdirk2: integrator.dt_s = {} is below the resolution of t = {}",
                                         format_value(dt), format_value(t)));
         const double step = t_next - t;
         t_start.push_back(t);

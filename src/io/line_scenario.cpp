@@ -495,7 +495,8 @@ void check_steady_reversal(const LineSteadyScenario& sc, bool by_key_path) {
 
 /// A negative characteristic speed needs the exact (matrix-exponential) steady solver: try the first such
 /// velocity now, so that a refusal names the key. The library's messages name it: the characteristic speeds as
-/// "kinematics.V_mps[i] = v", the other keys after it ("kinematics.V_mps[i] = v: kinematics.Vx = ...").
+/// "kinematics.V_mps[i] = v", the velocities' and the pressure table's keys after it ("kinematics.V_mps[i] = v:
+/// kinematics.Vx = ..."); a message of the library without a MessageKeys key would not name the velocity.
 void check_steady_speeds(const LineSteadyScenario& sc, bool by_key_path) {
   const contact::ContactModel model(sc.law, sc.body1, sc.body2);
   for (std::size_t i = 0; i < sc.velocities.size(); ++i) {
@@ -668,13 +669,12 @@ void check_field_times(const LineTransientScenario& sc, bool increasing) {
   const std::vector<double>& f = sc.field_times;
   for (std::size_t i = 0; i < f.size(); ++i) {
     const double t = f[i];
-    const std::string key = fmt::format("time.field_times_s[{}]", i);
     if (t < sc.time.t_start_s || t > sc.time.t_end_s)
-      throw InvalidInput(fmt::format("{} = {}: must lie in [time.t_start_s, time.t_end_s] = [{}, {}]", key,
-                                     format_value(t), format_value(sc.time.t_start_s), format_value(sc.time.t_end_s)));
+      throw InvalidInput(fmt::format("time.field_times_s[{}] = {}: must lie in [time.t_start_s, time.t_end_s] = [{}, {}]",
+                                     i, format_value(t), format_value(sc.time.t_start_s), format_value(sc.time.t_end_s)));
     if (increasing && i > 0 && !(t > f[i - 1]))
-      throw InvalidInput(fmt::format("{} = {}: field times must be strictly increasing (previous {})", key,
-                                     format_value(t), format_value(f[i - 1])));
+      throw InvalidInput(fmt::format("time.field_times_s[{}] = {}: field times must be strictly increasing (previous {})",
+                                     i, format_value(t), format_value(f[i - 1])));
   }
 }
 

@@ -1489,31 +1489,38 @@ std::vector<Case> parse_all(const toml::table& root, std::string_view name, cons
 
 }  // namespace
 
+std::vector<LineSteadyScenario> detail::parse_line_steady(const toml::table& root, std::string_view name,
+                                                          const ScenarioSource& source) {
+  return parse_all<LineSteadyScenario>(root, name, source, parse_steady_case);
+}
+
+std::vector<LineTransientScenario> detail::parse_line_transient(const toml::table& root, std::string_view name,
+                                                                const ScenarioSource& source) {
+  return parse_all<LineTransientScenario>(root, name, source, parse_transient_case);
+}
+
 std::vector<LineSteadyScenario> parse_line_steady_string(std::string_view toml, std::string_view name,
                                                          const std::filesystem::path& directory) {
   const ScenarioSource source = ScenarioSource::of_text(directory);
-  return parse_all<LineSteadyScenario>(detail::parse_toml(toml, source.display_name()), name, source,
-                                       parse_steady_case);
+  return detail::parse_line_steady(detail::parse_toml(toml, source.display_name()), name, source);
 }
 
 std::vector<LineTransientScenario> parse_line_transient_string(std::string_view toml, std::string_view name,
                                                                const std::filesystem::path& directory) {
   const ScenarioSource source = ScenarioSource::of_text(directory);
-  return parse_all<LineTransientScenario>(detail::parse_toml(toml, source.display_name()), name, source,
-                                          parse_transient_case);
+  return detail::parse_line_transient(detail::parse_toml(toml, source.display_name()), name, source);
 }
 
 std::unique_ptr<Scenario> parse_line_steady_scenario(std::string_view toml, std::string_view name,
                                                      const ScenarioSource& source) {
-  const toml::table root = detail::parse_toml(toml, source.display_name());
-  return std::make_unique<LineSteadyStudy>(parse_all<LineSteadyScenario>(root, name, source, parse_steady_case));
+  return std::make_unique<LineSteadyStudy>(
+      detail::parse_line_steady(detail::parse_toml(toml, source.display_name()), name, source));
 }
 
 std::unique_ptr<Scenario> parse_line_transient_scenario(std::string_view toml, std::string_view name,
                                                         const ScenarioSource& source) {
-  const toml::table root = detail::parse_toml(toml, source.display_name());
   return std::make_unique<LineTransientStudy>(
-      parse_all<LineTransientScenario>(root, name, source, parse_transient_case));
+      detail::parse_line_transient(detail::parse_toml(toml, source.display_name()), name, source));
 }
 
 }  // namespace bristle::io

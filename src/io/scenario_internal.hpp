@@ -15,6 +15,14 @@
 #include "bristle/io/scenario.hpp"
 #include "toml_reader.hpp"
 
+namespace bristle::io {
+struct PatchMapScenario;  // io/patch_scenario.hpp
+struct PatchTransientScenario;
+struct LineSteadyScenario;  // io/line_scenario.hpp
+struct LineTransientScenario;
+struct StructureStickSlipScenario;  // io/structures_scenario.hpp
+}  // namespace bristle::io
+
 namespace bristle::io::detail {
 
 struct ReaderHooks;  // schema_reader.hpp
@@ -138,5 +146,18 @@ std::string signal_summary(const contact::Signal& s);
 /// The lumped kind's parser on an already parsed TOML table.
 std::vector<LumpedScenario> parse_lumped(const toml::table& root, std::string_view name,
                                          const ScenarioSource& source);
+
+// ---- The readers of the other kinds that bristle fit reads, on an already parsed TOML table (an experiment's
+// table, fit_map_scenario.cpp); the kinds' text readers are these on the text's table ----------------------
+
+PatchMapScenario parse_patch_steady_map(const toml::table& root, std::string_view name, const ScenarioSource& source);
+PatchTransientScenario parse_patch_transient(const toml::table& root, std::string_view name,
+                                             const ScenarioSource& source);
+std::vector<LineSteadyScenario> parse_line_steady(const toml::table& root, std::string_view name,
+                                                  const ScenarioSource& source);
+std::vector<LineTransientScenario> parse_line_transient(const toml::table& root, std::string_view name,
+                                                        const ScenarioSource& source);
+StructureStickSlipScenario parse_structure_stick_slip(const toml::table& root, std::string_view name,
+                                                      const ScenarioSource& source);
 
 }  // namespace bristle::io::detail

@@ -12,16 +12,9 @@
 #include "bristle/contact/signal.hpp"
 #include "bristle/core/schema.hpp"
 #include "bristle/io/json.hpp"
+#include "bristle/io/key_path.hpp"  // declares the scenario types of the kinds
 #include "bristle/io/scenario.hpp"
 #include "toml_reader.hpp"
-
-namespace bristle::io {
-struct PatchMapScenario;  // io/patch_scenario.hpp
-struct PatchTransientScenario;
-struct LineSteadyScenario;  // io/line_scenario.hpp
-struct LineTransientScenario;
-struct StructureStickSlipScenario;  // io/structures_scenario.hpp
-}  // namespace bristle::io
 
 namespace bristle::io::detail {
 

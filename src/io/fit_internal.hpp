@@ -34,6 +34,9 @@ inline std::string q(std::string_view s) { return json_quote(s); }
 
 /// The text of a scenario file, with the limits of every scenario file (a regular file of at most 4 MiB).
 std::string read_fit_text(const std::filesystem::path& path);
+/// The scenario file parsed, or nullopt when it cannot be read or parsed (for the questions asked before a reader
+/// runs, which then reports why: is it a fit scenario, of which kind).
+std::optional<toml::table> read_fit_root(const std::filesystem::path& path);
 
 /// load_<kind>_fit_scenario and parse_<kind>_fit_string of a reader `parse(root, name, source)`.
 template <class F>
@@ -68,7 +71,7 @@ struct FitTarget {
 
 /// [fit] as every kind reads it: options, targets, parameters, the experiments' tables.
 struct FitTable {
-  Section top, f;
+  Section f;
   std::string name;
   fit::Options options;
   std::vector<FitTarget> targets;
@@ -105,16 +108,19 @@ struct FitData {
 FitData read_fit_data(const FitTable& t, const FitExperiment& e, const std::optional<std::string>& x,
                       const std::string& x_key);
 
-/// The samples of a time-series experiment: the time column and each target's column over the window.
+/// The samples of a time-series experiment: the time column and each target's column.
 struct FitSamples {
   std::vector<double> times;
   std::vector<std::vector<double>> values;  // per target
 };
-/// `validation`: the window is not fitted (no residual count check); `show_window`: a message names the window's
-/// values after its key (lumped).
-FitSamples read_fit_samples(const FitTable& t, const FitExperiment& e,
-                            const std::optional<std::pair<double, double>>& window, const std::string& window_key,
-                            bool validation, bool show_window);
+/// The whole data of a time-series experiment (times strictly increasing, at least 2 rows): read once, then cut to
+/// the fitted window and the validation window by window_samples.
+FitSamples read_fit_samples(const FitTable& t, const FitExperiment& e);
+/// The samples of `data` (read_fit_samples) within `window` (the whole data without one). `validation`: the window is
+/// not fitted (no residual count check); `show_window`: a message names the window's values after its key (lumped).
+FitSamples window_samples(const FitTable& t, const FitExperiment& e, const FitSamples& data,
+                          const std::optional<std::pair<double, double>>& window, const std::string& window_key,
+                          bool validation, bool show_window);
 std::vector<fit::Target> fit_targets(const FitTable& t, const std::vector<std::vector<double>>& values);
 
 /// The scenario TOML of an experiment: the file without [fit], `set` written in (every value, or only those that
@@ -133,6 +139,36 @@ void set_toml_value(toml::table& root, const std::string& key, double value);
 std::string toml_text(const toml::table& table);
 /// `text` (an experiment's TOML) with the fitted values and name = <name>_fitted.
 toml::table fitted_table(const std::string& text, const std::string& name, const fit::Result& result);
+/// The head of <name>_fitted.toml of experiment `index` of `out`: "# <name>_fitted: the scenario <file> with the
+/// parameters fitted by `bristle fit` to <data> (<what>)\n# rms_N = <rms_N>, converged = <converged>.<more>\n".
+template <class Out>
+std::string fitted_head(const Out& out, std::size_t index, const fit::Result& result, const std::string& what,
+                        std::string_view more = "") {
+  return fmt::format("# {}_fitted: the scenario {} with the parameters fitted by `bristle fit` to {} ({})\n"
+                     "# rms_N = {}, converged = {}.{}\n",
+                     out.name, out.source.display_name(), out.data_files.at(index), what,
+                     result.rms_N ? format_value(*result.rms_N) : "-", result.converged, more);
+}
+/// A time-series experiment's window in that head: "window <start> .. <end> s, <n> samples".
+std::string fitted_window(const std::vector<double>& times);
+/// <name>_fitted.toml of experiment `index` of `out` as fitted: its head (fitted_head), then its TOML with the fitted
+/// values (fitted_table).
+template <class Out>
+std::string fitted_text(const Out& out, std::size_t index, const fit::Result& result, const std::string& what) {
+  return fitted_head(out, index, result, what) + toml_text(fitted_table(out.scenario_toml.at(index), out.name, result));
+}
+
+/// Whether `node` nests deeper than `levels` keys and array elements below it.
+bool nested_deeper(const toml::node& node, std::size_t levels);
+/// `read(table)` of an experiment's TOML (fit_toml) by a kind's reader. The table is the file's (parse_toml: at most
+/// kMaxTomlDepth deep) with `set` key paths written in, which may nest it deeper: one nested deeper than half the
+/// limit (its text may exceed the limit) is written out and parsed as the kind's reader parses a file's text
+/// (`source_name` in its messages), so that the limit and its message hold for it as for a file.
+template <class F>
+auto read_experiment_table(const toml::table& table, const std::string& source_name, F read) {
+  if (!nested_deeper(table, kMaxTomlDepth / 2)) return read(table);
+  return read(parse_toml(toml_text(table), source_name));
+}
 
 /// Sets every (key path, value) by set_number, in an order the checks pass: one refused now is tried again after
 /// the others (mu_s below the old mu_d, a window past the old one); one still refused throws its message.
@@ -157,13 +193,14 @@ void set_numbers(Sc& sc, std::vector<std::pair<std::string, double>> values) {
 bool owned_by_fit(std::string_view key, std::string_view owned);
 
 /// The scenario of experiment `e` (the two routes of the head of this file). By key path: the file's, parsed from
-/// fit_toml(t, e, edit, false) (without `reuse`, or when its `set` has a value that is not a number, or the first
-/// time), else a copy of `cached` with `window` set; then its numeric `set` by key path (but for what `owned` names:
-/// the window or grid axis replaces it, owned_by_fit) and `check` (the kind's whole-scenario checks that set_number
-/// does not run). If that throws InvalidInput: parsed from fit_toml(t, e, edit), whose result or message it gives.
-/// A parse error of an own experiment names it ("fit.experiment[1] (with fit.experiment[1].set): ...").
+/// fit_toml(t, e, edit, false) (without a `cache`, or when its `set` has a value that is not a number, or the first
+/// time: that parse is kept in *cache), else a copy of *cache with `window` set; then its numeric `set` by key path
+/// (but for what `owned` names: the window or grid axis replaces it, owned_by_fit) and `check` (the kind's
+/// whole-scenario checks that set_number does not run). If that throws InvalidInput: parsed from
+/// fit_toml(t, e, edit), whose result or message it gives. A parse error of an own experiment names it
+/// ("fit.experiment[1] (with fit.experiment[1].set): ...").
 template <class Sc>
-Sc fit_scenario(const FitTable& t, const FitExperiment& e, std::optional<Sc>& cached, bool reuse,
+Sc fit_scenario(const FitTable& t, const FitExperiment& e, std::optional<Sc>* cache,
                 const std::function<void(toml::table&)>& edit,
                 const std::vector<std::pair<std::string, double>>& window, std::string_view owned,
                 const std::function<Sc(const toml::table&)>& parse, const std::function<void(const Sc&)>& check = {}) {
@@ -178,12 +215,12 @@ Sc fit_scenario(const FitTable& t, const FitExperiment& e, std::optional<Sc>& ca
       set_not_number = true;
   try {
     std::optional<Sc> sc;
-    if (reuse && !set_not_number && cached) {
-      sc = *cached;
+    if (cache && !set_not_number && *cache) {
+      sc = **cache;
       numbers.insert(numbers.begin(), window.begin(), window.end());
     } else {
       sc = parse(fit_toml(t, e, edit, false));
-      if (reuse && !set_not_number) cached = *sc;
+      if (cache && !set_not_number) *cache = *sc;
     }
     set_numbers(*sc, numbers);
     if (check) check(*sc);
@@ -200,9 +237,11 @@ Sc fit_scenario(const FitTable& t, const FitExperiment& e, std::optional<Sc>& ca
   }
 }
 
-/// Each parameter's start: as given, else the first experiment's value; then the kind's checks.
-template <class E>
-void finish_fit(FitTable& t, const std::vector<E>& experiments) {
+/// Each parameter's start: as given, else the first experiment's value; then the kind's checks; then the parameters and
+/// options of `out` (whose experiments are read).
+template <class Out>
+void finish_fit(FitTable& t, Out& out) {
+  const auto& experiments = out.experiments;
   for (std::size_t j = 0; j < t.parameters.size(); ++j) {
     fit::ParameterSpec& p = t.parameters[j];
     if (t.initial[j]) {
@@ -216,6 +255,8 @@ void finish_fit(FitTable& t, const std::vector<E>& experiments) {
     }
   }
   fit::validate(experiments, t.parameters);
+  out.parameters = t.parameters;
+  out.options = t.options;
 }
 
 /// What a time-series kind (lumped, patch_transient, structure_stick_slip, line_transient) gives the reader below.
@@ -229,7 +270,8 @@ struct SeriesKind {
   std::function<Sc(const toml::table&, const std::string&, const ScenarioSource&)> parse;
   /// The reader's whole-scenario checks that set_number does not run (lumped: LumpedScenario::validate()).
   std::function<void(const Sc&)> check;
-  /// Rewrites the scenario's file references in its TOML as absolute paths (the base of <name>_fitted.toml).
+  /// Rewrites the scenario's file references in its TOML as absolute paths (the base of <name>_fitted.toml); when
+  /// not given, those of its signal tables (Sc::table_files, absolute_table_files).
   std::function<void(toml::table&, const Sc&)> absolute_files;
 };
 
@@ -259,25 +301,34 @@ Out parse_series_fit(const toml::table& root, std::string_view name, const Scena
     return kind.parse(table, t.name, source);
   };
   std::optional<Sc> cached;
-  // Experiment i over its fit window, or (validation) over fit.validation_window_s.
+  // Per experiment, its tables and its whole data: read for its fit window, kept for fit.validation_window_s.
+  std::vector<FitExperiment> read_experiments;
+  std::vector<FitSamples> read_data;
+  // Experiment i over its fit window, or (validation, after every fit window) over fit.validation_window_s.
   const auto build = [&](std::size_t i, bool validation) {
-    const FitExperiment x = read_fit_experiment(t, i, kind.rules, source);
+    if (!validation) read_experiments.push_back(read_fit_experiment(t, i, kind.rules, source));
+    const FitExperiment& x = read_experiments[i];
     const bool own_window = !validation && x.own && x.ex.has("window_s");
-    const FitSamples samples = read_fit_samples(
-        t, x, validation ? validation_window : own_window ? read_window(x.ex) : window_default,
+    const auto span = validation ? validation_window : own_window ? read_window(x.ex) : window_default;
+    if (!validation) read_data.push_back(read_fit_samples(t, x));
+    const FitSamples samples = window_samples(
+        t, x, read_data[i], span,
         validation ? "fit.validation_window_s" : own_window ? x.ex.key("window_s") : "fit.window_s", validation,
         kind.show_window);
     const auto window = kind.window(samples.times);
     const std::string owned = window.front().first.rfind("time.", 0) == 0 ? "time." : window.front().first;
     const auto edit = [&](toml::table& table) { set_window_toml(table, window); };
     typename decltype(out.experiments)::value_type e;
-    e.scenario = fit_scenario<Sc>(t, x, cached, true, edit, window, owned, parse, kind.check);
+    e.scenario = fit_scenario<Sc>(t, x, &cached, edit, window, owned, parse, kind.check);
     e.label = x.label;
     e.times = samples.times;
     e.targets = fit_targets(t, samples.values);
     if (!validation) {
       toml::table table = fit_toml(t, x, edit);
-      kind.absolute_files(table, e.scenario);
+      if (kind.absolute_files)
+        kind.absolute_files(table, e.scenario);
+      else if constexpr (requires { e.scenario.table_files; })
+        absolute_table_files(table, e.scenario.table_files);
       out.scenario_toml.push_back(toml_text(table));
       out.data_files.push_back(x.data);
     }
@@ -287,9 +338,7 @@ Out parse_series_fit(const toml::table& root, std::string_view name, const Scena
   if constexpr (requires { out.validation; })
     if (validation_window)
       for (std::size_t i = 0; i < t.experiments.size(); ++i) out.validation.push_back(build(i, true));
-  finish_fit(t, out.experiments);
-  out.parameters = t.parameters;
-  out.options = t.options;
+  finish_fit(t, out);
   return out;
 }
 

@@ -30,8 +30,8 @@ namespace {
 
 /// The one case of a line study read for a fit ([sweep] is refused before; [[case]] here).
 template <class Study>
-auto one_line_case(std::unique_ptr<Scenario> parsed) {
-  const auto& cases = dynamic_cast<const Study&>(*parsed).cases();
+auto one_line_case(const Study& study) {
+  const auto& cases = study.cases();
   if (cases.size() != 1)
     throw InvalidInput(fmt::format("[[case]]: a fit scenario has one case ({} here); fit one case", cases.size()));
   return cases.front();
@@ -59,8 +59,8 @@ struct PatchMapHooks {
                                        grid_key, q(grid), other, q(other), grid));
     }
   }
-  static PatchMapScenario parse(const std::string& text, const std::string& name, const ScenarioSource& source) {
-    return parse_patch_steady_map_string(text, name, source);
+  static PatchMapScenario parse(const toml::table& root, const std::string& name, const ScenarioSource& source) {
+    return detail::parse_patch_steady_map(root, name, source);
   }
   static void finish(Experiment&) {}
 };
@@ -77,8 +77,8 @@ struct LineSteadyHooks {
     return {mode && *mode == "rolling" ? "vx_mps" : "V_mps"};
   }
   static void check_grid(const toml::table&, const std::string&, const std::string&) {}
-  static LineSteadyScenario parse(const std::string& text, const std::string& name, const ScenarioSource& source) {
-    return one_line_case<LineSteadyStudy>(parse_line_steady_scenario(text, name, source));
+  static LineSteadyScenario parse(const toml::table& root, const std::string& name, const ScenarioSource& source) {
+    return one_line_case(LineSteadyStudy(detail::parse_line_steady(root, name, source)));
   }
   static void finish(Experiment& e) { e.scenario.velocities = e.grid_values; }
 };
@@ -111,7 +111,8 @@ GridFitScenario<typename H::Experiment> parse_grid_fit(const toml::table& root, 
   out.source = source;
   using Sc = decltype(out.experiments.front().scenario);
   const std::function<Sc(const toml::table&)> parse = [&](const toml::table& table) {
-    return H::parse(detail::toml_text(table), t.name, source);
+    return detail::read_experiment_table(table, source.display_name(),
+                                         [&](const toml::table& r) { return H::parse(r, t.name, source); });
   };
   for (std::size_t i = 0; i < t.experiments.size(); ++i) {
     const detail::FitExperiment x = detail::read_fit_experiment(t, i, rules, source);
@@ -148,9 +149,8 @@ GridFitScenario<typename H::Experiment> parse_grid_fit(const toml::table& root, 
         detail::set_toml_path(table, "kinematics." + grid, a, grid_key);
       };
     };
-    std::optional<Sc> none;
     try {
-      e.scenario = detail::fit_scenario<Sc>(t, x, none, false, set_axis(axis), {}, "kinematics." + grid, parse);
+      e.scenario = detail::fit_scenario<Sc>(t, x, nullptr, set_axis(axis), {}, "kinematics." + grid, parse);
     } catch (const InvalidInput&) {
       toml::table probe = detail::fit_toml(t, x, {});
       for (std::size_t r = 0; r < csv.rows.size(); ++r) {
@@ -173,21 +173,16 @@ GridFitScenario<typename H::Experiment> parse_grid_fit(const toml::table& root, 
     out.scenario_toml.push_back(detail::toml_text(detail::fit_toml(t, x, set_axis(axis))));
     out.data_files.push_back(x.data);
   }
-  detail::finish_fit(t, out.experiments);
-  out.parameters = t.parameters;
-  out.options = t.options;
+  detail::finish_fit(t, out);
   return out;
 }
 
 template <class E>
 std::string grid_fitted_toml(const GridFitScenario<E>& scenario, const fit::Result& result, std::size_t index) {
-  const std::string head = fmt::format(
-      "# {}: the scenario {} with the parameters fitted by `bristle fit` to {} ({} rows; its map is solved at the "
-      "data's {} values)\n# rms_N = {}, converged = {}.\n",
-      scenario.name + "_fitted", scenario.source.display_name(), scenario.data_files.at(index),
-      scenario.experiments.at(index).grid_values.size(), scenario.experiments.at(index).grid,
-      result.rms_N ? format_value(*result.rms_N) : "-", result.converged);
-  return head + detail::toml_text(detail::fitted_table(scenario.scenario_toml.at(index), scenario.name, result));
+  const E& e = scenario.experiments.at(index);
+  return detail::fitted_text(scenario, index, result,
+                             fmt::format("{} rows; its map is solved at the data's {} values", e.grid_values.size(),
+                                         e.grid));
 }
 
 template <class E>
@@ -250,10 +245,9 @@ TransientFitScenario parse_transient_fit(const toml::table& root, std::string_vi
   kind.initial_state = rest_only("patch_transient", "starts from the unloaded contact");
   kind.window = time_window;
   kind.parse = [](const toml::table& table, const std::string& n, const ScenarioSource& src) {
-    return parse_patch_transient_string(detail::toml_text(table), n, src);
-  };
-  kind.absolute_files = [](toml::table& table, const PatchTransientScenario& sc) {
-    detail::absolute_table_files(table, sc.table_files);
+    return detail::read_experiment_table(table, src.display_name(), [&](const toml::table& r) {
+      return detail::parse_patch_transient(r, n, src);
+    });
   };
   return detail::parse_series_fit<TransientFitScenario>(root, name, source, kind);
 }
@@ -266,7 +260,10 @@ StructureFitScenario parse_structure_fit(const toml::table& root, std::string_vi
     return std::vector<std::pair<std::string, double>>{{"run.t_end_s", t.back()}};
   };
   kind.parse = [](const toml::table& table, const std::string& n, const ScenarioSource& src) {
-    StructureStickSlipScenario sc = parse_structure_stick_slip_string(detail::toml_text(table), n, src.directory);
+    // Read as a scenario string of the file's directory (its messages say "<string>"), then given the file's source.
+    const ScenarioSource text = ScenarioSource::of_text(src.directory);
+    const auto read = [&](const toml::table& r) { return detail::parse_structure_stick_slip(r, n, text); };
+    StructureStickSlipScenario sc = detail::read_experiment_table(table, text.display_name(), read);
     sc.source = src;
     return sc;
   };
@@ -286,10 +283,9 @@ LineTransientFitScenario parse_line_transient_fit(const toml::table& root, std::
   kind.initial_state = rest_only("line_transient", "starts from the unloaded contact");
   kind.window = time_window;
   kind.parse = [](const toml::table& table, const std::string& n, const ScenarioSource& src) {
-    return one_line_case<LineTransientStudy>(parse_line_transient_scenario(detail::toml_text(table), n, src));
-  };
-  kind.absolute_files = [](toml::table& table, const LineTransientScenario& sc) {
-    detail::absolute_table_files(table, sc.table_files);
+    return detail::read_experiment_table(table, src.display_name(), [&](const toml::table& r) {
+      return one_line_case(LineTransientStudy(detail::parse_line_transient(r, n, src)));
+    });
   };
   return detail::parse_series_fit<LineTransientFitScenario>(root, name, source, kind);
 }
@@ -309,17 +305,11 @@ template <class Sc>
 RunResult series_fit_run_result(std::string_view kind, const Sc& scenario, const fit::Result& result,
                                 std::string_view outputs_note) {
   const auto& e0 = scenario.experiments.front();
-  const std::string head = fmt::format(
-      "# {}: the scenario {} with the parameters fitted by `bristle fit` to {} (window {} .. {} s, {} samples; {})\n"
-      "# rms_N = {}, converged = {}.\n",
-      scenario.name + "_fitted", scenario.source.display_name(), scenario.data_files.front(),
-      format_value(e0.times.front()), format_value(e0.times.back()), e0.times.size(), outputs_note,
-      result.rms_N ? format_value(*result.rms_N) : "-", result.converged);
   RunResult run = detail::fit_run(
       scenario.name,
       detail::fit_series(scenario.experiments, result, "t_s", [](const auto& e) -> auto& { return e.times; }), result,
       series_fit_report(kind, scenario, result),
-      head + detail::toml_text(detail::fitted_table(scenario.scenario_toml.front(), scenario.name, result)));
+      detail::fitted_text(scenario, 0, result, fmt::format("{}; {}", detail::fitted_window(e0.times), outputs_note)));
   const std::string target = e0.targets.front().output;
   run.plot_y = {target + "_measured", target + "_fitted", target + "_residual"};
   return run;
@@ -329,24 +319,29 @@ RunResult series_fit_run_result(std::string_view kind, const Sc& scenario, const
 
 // ---- the public functions of each kind ------------------------------------------------------------------------
 
+namespace {
+
+/// The `kind` of a parsed scenario ("lumped" when absent; empty when it is not a string).
+std::string kind_of(const toml::table& root) {
+  const toml::node* k = root.get("kind");
+  if (!k) return "lumped";
+  const auto s = k->value<std::string>();
+  return s ? *s : std::string();
+}
+
+}  // namespace
+
 std::string scenario_kind_of_text(std::string_view toml) {
   try {
-    const toml::table root = detail::parse_toml(toml, "scenario");
-    const toml::node* k = root.get("kind");
-    if (!k) return "lumped";
-    const auto s = k->value<std::string>();
-    return s ? *s : std::string();
+    return kind_of(detail::parse_toml(toml, "scenario"));
   } catch (const std::exception&) {
     return {};
   }
 }
 
 std::string scenario_kind(const fs::path& path) {
-  try {
-    return scenario_kind_of_text(detail::read_fit_text(path));
-  } catch (const std::exception&) {
-    return {};
-  }
+  const std::optional<toml::table> root = detail::read_fit_root(path);
+  return root ? kind_of(*root) : std::string();
 }
 
 bool is_map_fit_kind(std::string_view kind) { return kind == "patch_steady_map"; }

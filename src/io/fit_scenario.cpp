@@ -65,19 +65,42 @@ void read_parameters(const toml::table& table, const std::string& path_prefix, s
   }
 }
 
+/// `path` in a gnuplot single-quoted string ('' stands for a quote), without the quotes.
+std::string gnuplot_quoted(const fs::path& path) {
+  std::string quoted;
+  for (char c : path.string()) quoted += c == '\'' ? std::string("''") : std::string(1, c);
+  return quoted;
+}
+
+/// The fitted values of `result`, in the order of its parameters.
+VecX fitted_values(const fit::Result& result) {
+  VecX p(static_cast<Eigen::Index>(result.parameters.size()));
+  for (std::size_t j = 0; j < result.parameters.size(); ++j)
+    p[static_cast<Eigen::Index>(j)] = result.parameters[j].value;
+  return p;
+}
+
 }  // namespace
 
 std::string detail::read_fit_text(const fs::path& path) {
   return read_input_file(path, kMaxScenarioBytes, "", "scenario ");
 }
 
+std::optional<toml::table> detail::read_fit_root(const fs::path& path) {
+  try {
+    return parse_toml(read_fit_text(path), path.string());
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+}
+
 // ---- the [fit] reader of every kind (fit_internal.hpp) -----------------------------------------------------------
 
 detail::FitTable detail::read_fit_table(const toml::table& root, std::string_view name, const FitRules& rules) {
   FitTable t;
-  t.top = Section(&root, "");
-  if (t.top.has("sweep")) throw InvalidInput("[sweep]: a fit scenario cannot have a sweep (fit one case)");
-  t.f = t.top.table("fit");
+  const Section top(&root, "");
+  if (top.has("sweep")) throw InvalidInput("[sweep]: a fit scenario cannot have a sweep (fit one case)");
+  t.f = top.table("fit");
   const Section& f = t.f;
   if (!f.present())
     throw InvalidInput(fmt::format("missing table [fit] (what to fit: {}; docs/fitting.md)", rules.fit_doc));
@@ -87,7 +110,7 @@ detail::FitTable detail::read_fit_table(const toml::table& root, std::string_vie
   if (rules.kind != "lumped" && f.has("model"))
     throw InvalidInput(fmt::format("fit.model: model comparison reads kind = \"lumped\" only, not {}", q(rules.kind)));
   f.check_keys(rules.keys);
-  t.name = t.top.string("name").value_or(std::string(name));
+  t.name = top.string("name").value_or(std::string(name));
   if (const auto n = f.integer("multi_start")) {
     if (*n < 1 || *n > 1000) throw InvalidInput(fmt::format("fit.multi_start = {}: must be in 1..1000", *n));
     t.options.multi_start = static_cast<int>(*n);
@@ -203,28 +226,35 @@ detail::FitData detail::read_fit_data(const FitTable& t, const FitExperiment& e,
   return d;
 }
 
-detail::FitSamples detail::read_fit_samples(const FitTable& t, const FitExperiment& e,
-                                            const std::optional<std::pair<double, double>>& window,
-                                            const std::string& window_key, bool validation, bool show_window) {
+detail::FitSamples detail::read_fit_samples(const FitTable& t, const FitExperiment& e) {
   const Section& time_from = e.from(t, "time_column");
   const FitData d = read_fit_data(t, e, time_from.string("time_column"), time_from.key("time_column"));
   const CsvNumbers& csv = d.csv;
-  const std::string& where = d.where;
   const std::string shown = e.path.string();
   const std::size_t it = d.x;
-  const std::vector<std::size_t>& index = d.targets;
-  std::vector<double> times;
+  FitSamples out;
+  std::vector<double>& times = out.times;
+  out.values.assign(d.targets.size(), {});
   for (std::size_t r = 0; r < csv.rows.size(); ++r) {
     const double time = csv.rows[r][it];
     if (!times.empty() && !(time > times.back()))
       throw InvalidInput(fmt::format("{}: {}:{}:{}: time {} is not greater than the previous time {} (column \"{}\"): "
                                      "times must be strictly increasing",
-                                     where, shown, csv.row_lines[r], it + 1, format_value(time),
+                                     d.where, shown, csv.row_lines[r], it + 1, format_value(time),
                                      format_value(times.back()), csv.header[it]));
     times.push_back(time);
+    for (std::size_t k = 0; k < d.targets.size(); ++k) out.values[k].push_back(csv.rows[r][d.targets[k]]);
   }
   if (times.size() < 2)
-    throw InvalidInput(fmt::format("{}: {} has {} data row(s); at least 2 are needed", where, shown, times.size()));
+    throw InvalidInput(fmt::format("{}: {} has {} data row(s); at least 2 are needed", d.where, shown, times.size()));
+  return out;
+}
+
+detail::FitSamples detail::window_samples(const FitTable& t, const FitExperiment& e, const FitSamples& data,
+                                          const std::optional<std::pair<double, double>>& window,
+                                          const std::string& window_key, bool validation, bool show_window) {
+  const std::vector<double>& times = data.times;
+  const std::string shown = e.path.string();
   std::size_t first = 0, last = times.size();  // [first, last)
   if (window) {
     if (window->first < times.front() || window->second > times.back())
@@ -244,11 +274,12 @@ detail::FitSamples detail::read_fit_samples(const FitTable& t, const FitExperime
                                                                 format_value(window->first),
                                                                 format_value(window->second)),
                                    samples, shown, t.parameters.size()));
+  const auto slice = [&](const std::vector<double>& v) {
+    return std::vector<double>(v.begin() + static_cast<long>(first), v.begin() + static_cast<long>(last));
+  };
   FitSamples out;
-  out.times.assign(times.begin() + static_cast<long>(first), times.begin() + static_cast<long>(last));
-  out.values.assign(index.size(), {});
-  for (std::size_t k = 0; k < index.size(); ++k)
-    for (std::size_t r = first; r < last; ++r) out.values[k].push_back(csv.rows[r][index[k]]);
+  out.times = slice(times);
+  for (const std::vector<double>& v : data.values) out.values.push_back(slice(v));
   return out;
 }
 
@@ -329,6 +360,14 @@ void detail::set_toml_value(toml::table& root, const std::string& key, double va
   }
 }
 
+bool detail::nested_deeper(const toml::node& node, std::size_t levels) {
+  const auto deeper = [&](const toml::node& child) { return levels == 0 || nested_deeper(child, levels - 1); };
+  if (const toml::table* table = node.as_table())
+    return std::any_of(table->begin(), table->end(), [&](const auto& kv) { return deeper(kv.second); });
+  if (const toml::array* array = node.as_array()) return std::any_of(array->begin(), array->end(), deeper);
+  return false;
+}
+
 std::string detail::toml_text(const toml::table& table) {
   std::ostringstream out;
   out << toml::toml_formatter(table);
@@ -341,6 +380,11 @@ toml::table detail::fitted_table(const std::string& text, const std::string& nam
   for (const fit::ParameterResult& p : result.parameters) set_toml_value(root, p.key, p.value);
   root.insert_or_assign("name", name + "_fitted");
   return root;
+}
+
+std::string detail::fitted_window(const std::vector<double>& times) {
+  return fmt::format("window {} .. {} s, {} samples", format_value(times.front()), format_value(times.back()),
+                     times.size());
 }
 
 // ---- the report of every kind ------------------------------------------------------------------------------------
@@ -458,12 +502,10 @@ std::function<std::string(const fs::path&)> detail::fit_plot(const std::string& 
                            target, x, res, style);
   }
   return [=](const fs::path& png) {
-    std::string quoted;
-    for (char c : png.string()) quoted += c == '\'' ? std::string("''") : std::string(1, c);
     return fmt::format("set terminal pngcairo size {} noenhanced font 'sans,10'\nset output '{}'\n$data << EOD\n{}EOD\n"
                        "set grid\nset key outside right top noenhanced\nset multiplot layout {},1 title '{}: {} "
                        "measured and fitted' noenhanced\n{}unset multiplot\nset output\n",
-                       size, quoted, rows, xs.size() + 1, name, target, plots);
+                       size, gnuplot_quoted(png), rows, xs.size() + 1, name, target, plots);
   };
 }
 
@@ -510,9 +552,6 @@ FitScenario parse_fit(const toml::table& root, std::string_view name, const Scen
   // parse_lumped's validate() (sine periods over the run, integrator options, output columns): set_number runs
   // it only for a steady initial state (key_path.cpp), and a window or `set` may break it.
   kind.check = [](const LumpedScenario& sc) { sc.validate(); };
-  kind.absolute_files = [](toml::table& table, const LumpedScenario& sc) {
-    detail::absolute_table_files(table, sc.table_files);
-  };
   FitScenario out = detail::parse_series_fit<FitScenario>(root, name, source, kind);
   if (out.options.initial_state != fit::InitialState::rest)
     for (const fit::Experiment& e : out.experiments) (void)fit::initial_state(e, out.options.initial_state);
@@ -551,14 +590,10 @@ std::string fitted_toml(const FitScenario& scenario, const fit::Result& result, 
   }
   root.erase("initial");
   if (!initial.empty()) root.insert("initial", std::move(initial));
-  std::string head = fmt::format(
-      "# {}: the scenario {} with the parameters fitted by `bristle fit` to {} (window {} .. {} s, {} samples)\n"
-      "# rms_N = {}, converged = {}. Its outputs are on a uniform grid over the window (the data's times may be "
-      "slightly uneven).\n",
-      scenario.name + "_fitted", scenario.source.display_name(), scenario.data_files.at(index),
-      format_value(e.times.front()), format_value(e.times.back()), e.times.size(),
-      result.rms_N ? format_value(*result.rms_N) : "-", result.converged);
-  return head + detail::toml_text(root);
+  return detail::fitted_head(scenario, index, result, detail::fitted_window(e.times),
+                             " Its outputs are on a uniform grid over the window (the data's times may be slightly "
+                             "uneven).") +
+         detail::toml_text(root);
 }
 
 Json fit_report(const FitScenario& scenario, const fit::Result& result) {
@@ -587,30 +622,21 @@ RunResult fit_run_result(const FitScenario& scenario, const fit::Result& result,
 // ---- validation window and model comparison -------------------------------------------------------------------
 
 bool is_fit_scenario(const fs::path& path) {
-  try {
-    const toml::table root = detail::parse_toml(detail::read_fit_text(path), path.string());
-    return root.contains("fit");
-  } catch (const std::exception&) {
-    return false;
-  }
+  const std::optional<toml::table> root = detail::read_fit_root(path);
+  return root && root->contains("fit");
 }
 
 bool has_fit_models(const fs::path& path) {
-  try {
-    const toml::table root = detail::parse_toml(detail::read_fit_text(path), path.string());
-    const toml::table* f = root["fit"].as_table();
-    return f && f->contains("model");
-  } catch (const std::exception&) {
-    return false;
-  }
+  const std::optional<toml::table> root = detail::read_fit_root(path);
+  const toml::table* f = root ? (*root)["fit"].as_table() : nullptr;
+  return f && f->contains("model");
 }
 
 std::vector<fit::TargetResult> validation_rms(const FitScenario& scenario, const fit::Result& result) {
   std::vector<fit::TargetResult> out;
   if (scenario.validation.empty()) return out;
-  VecX p(static_cast<Eigen::Index>(result.parameters.size()));
-  for (std::size_t j = 0; j < result.parameters.size(); ++j) p[static_cast<Eigen::Index>(j)] = result.parameters[j].value;
-  const VecX r = fit::residuals(scenario.validation, scenario.parameters, p, scenario.options.initial_state);
+  const VecX r =
+      fit::residuals(scenario.validation, scenario.parameters, fitted_values(result), scenario.options.initial_state);
   const std::vector<fit::Target>& targets = scenario.validation.front().targets;
   std::vector<double> sum(targets.size(), 0.0);
   std::vector<std::size_t> count(targets.size(), 0);
@@ -942,12 +968,9 @@ RunResult compare_run_result(const FitComparison& comparison, const std::vector<
     v.measured = ve.targets.front().values;
     for (std::size_t m = 0; m < fits.size(); ++m) {
       const FitScenario& sc = comparison.models[m].scenario;
-      VecX p(static_cast<Eigen::Index>(fits[m].result.parameters.size()));
-      for (std::size_t j = 0; j < fits[m].result.parameters.size(); ++j)
-        p[static_cast<Eigen::Index>(j)] = fits[m].result.parameters[j].value;
       std::vector<fit::Experiment> one = {sc.validation.front()};
       one.front().targets.resize(1);
-      const VecX r = fit::residuals(one, sc.parameters, p, sc.options.initial_state);
+      const VecX r = fit::residuals(one, sc.parameters, fitted_values(fits[m].result), sc.options.initial_state);
       std::vector<double> y(v.t.size());
       for (std::size_t i = 0; i < y.size(); ++i)
         y[i] = v.measured[i] + r[static_cast<Eigen::Index>(i)] / one.front().targets.front().weight;
@@ -960,9 +983,7 @@ RunResult compare_run_result(const FitComparison& comparison, const std::vector<
   run.plot_script = [name = comparison.name, target, labels, panels](const fs::path& png) {
     std::string s;
     s += fmt::format("set terminal pngcairo size 1000,{} noenhanced font 'sans,10'\n", 360 * panels.size() + 60);
-    std::string p = png.string(), quoted;
-    for (char c : p) quoted += c == '\'' ? std::string("''") : std::string(1, c);
-    s += fmt::format("set output '{}'\n", quoted);
+    s += fmt::format("set output '{}'\n", gnuplot_quoted(png));
     for (std::size_t k = 0; k < panels.size(); ++k) {
       s += fmt::format("$panel{} << EOD\n", k);
       for (std::size_t i = 0; i < panels[k].t.size(); ++i) {

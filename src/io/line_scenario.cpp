@@ -1505,6 +1505,16 @@ std::vector<Case> parse_text(std::string_view toml, std::string_view name, const
 
 }  // namespace
 
+std::vector<LineSteadyScenario> detail::parse_line_steady(const toml::table& root, std::string_view name,
+                                                          const ScenarioSource& source) {
+  return parse_all<LineSteadyScenario>(root, name, source, parse_steady_case);
+}
+
+std::vector<LineTransientScenario> detail::parse_line_transient(const toml::table& root, std::string_view name,
+                                                                const ScenarioSource& source) {
+  return parse_all<LineTransientScenario>(root, name, source, parse_transient_case);
+}
+
 std::vector<LineSteadyScenario> parse_line_steady_string(std::string_view toml, std::string_view name,
                                                          const std::filesystem::path& directory) {
   return parse_text<LineSteadyScenario>(toml, name, ScenarioSource::of_text(directory));

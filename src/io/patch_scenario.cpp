@@ -244,9 +244,8 @@ Json parameters_json(const Sc& sc, const contact::ContactModel& model, JsonWrite
 
 }  // namespace
 
-PatchMapScenario parse_patch_steady_map_string(std::string_view toml, std::string_view name,
-                                               const ScenarioSource& source) {
-  const toml::table table = detail::parse_toml(toml, source.display_name());
+PatchMapScenario detail::parse_patch_steady_map(const toml::table& table, std::string_view name,
+                                                const ScenarioSource& source) {
   PatchMapScenario sc;
   sc.source = source;
   sc.output.plot_y = {"Fx_N", "Fy_N", "Mz_Nm"};
@@ -301,6 +300,11 @@ PatchMapScenario parse_patch_steady_map_string(std::string_view toml, std::strin
     sc.sweep = std::move(sweep);
   }
   return sc;
+}
+
+PatchMapScenario parse_patch_steady_map_string(std::string_view toml, std::string_view name,
+                                               const ScenarioSource& source) {
+  return detail::parse_patch_steady_map(detail::parse_toml(toml, source.display_name()), name, source);
 }
 
 std::vector<PatchMapScenario> patch_steady_map_cases(const PatchMapScenario& sc) { return detail::sweep_cases(sc); }
@@ -489,9 +493,8 @@ std::vector<std::string> PatchTransientScenario::column_names() {
           "E_outflow_J",  "E_compression_J", "E_load_J",       "E_residual_J",  "scale_y"};
 }
 
-PatchTransientScenario parse_patch_transient_string(std::string_view toml, std::string_view name,
-                                                    const ScenarioSource& source) {
-  const toml::table table = detail::parse_toml(toml, source.display_name());
+PatchTransientScenario detail::parse_patch_transient(const toml::table& table, std::string_view name,
+                                                     const ScenarioSource& source) {
   PatchTransientScenario sc;
   sc.source = source;
   sc.output.plot_y = {"Fz_N", "Fx_N", "Fy_N", "Mz_Nm"};
@@ -528,6 +531,11 @@ PatchTransientScenario parse_patch_transient_string(std::string_view toml, std::
   detail::check_plot_columns(sc.output, PatchTransientScenario::column_names());
   sc.sweep = detail::read_key_path_sweep(Section(&table, ""), PatchTransientScenario::column_names());
   return sc;
+}
+
+PatchTransientScenario parse_patch_transient_string(std::string_view toml, std::string_view name,
+                                                    const ScenarioSource& source) {
+  return detail::parse_patch_transient(detail::parse_toml(toml, source.display_name()), name, source);
 }
 
 PatchTransientStudy::PatchTransientStudy(PatchTransientScenario sc)

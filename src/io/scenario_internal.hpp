@@ -12,6 +12,7 @@
 #include "bristle/contact/signal.hpp"
 #include "bristle/core/schema.hpp"
 #include "bristle/io/json.hpp"
+#include "bristle/io/key_path.hpp"  // declares the scenario types of the kinds
 #include "bristle/io/scenario.hpp"
 #include "toml_reader.hpp"
 
@@ -143,5 +144,18 @@ std::string signal_summary(const contact::Signal& s);
 /// The lumped kind's parser on an already parsed TOML table.
 std::vector<LumpedScenario> parse_lumped(const toml::table& root, std::string_view name,
                                          const ScenarioSource& source);
+
+// ---- The readers of the other kinds that bristle fit reads, on an already parsed TOML table (an experiment's
+// table, fit_map_scenario.cpp); the kinds' text readers are these on the text's table ----------------------
+
+PatchMapScenario parse_patch_steady_map(const toml::table& root, std::string_view name, const ScenarioSource& source);
+PatchTransientScenario parse_patch_transient(const toml::table& root, std::string_view name,
+                                             const ScenarioSource& source);
+std::vector<LineSteadyScenario> parse_line_steady(const toml::table& root, std::string_view name,
+                                                  const ScenarioSource& source);
+std::vector<LineTransientScenario> parse_line_transient(const toml::table& root, std::string_view name,
+                                                        const ScenarioSource& source);
+StructureStickSlipScenario parse_structure_stick_slip(const toml::table& root, std::string_view name,
+                                                      const ScenarioSource& source);
 
 }  // namespace bristle::io::detail

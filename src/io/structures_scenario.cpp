@@ -539,6 +539,11 @@ StructureStickSlipScenario parse_structure_stick_slip_string(std::string_view to
   return detail::parse_text(toml, name, ScenarioSource::of_text(directory), parse_stick_slip);
 }
 
+StructureStickSlipScenario detail::parse_structure_stick_slip(const toml::table& root, std::string_view name,
+                                                              const ScenarioSource& source) {
+  return parse_stick_slip(Section(&root, ""), name, source);
+}
+
 std::string StructureKernelStudy::summary() const {
   const st::Structure s = sc_.structure.build();
   std::string out = fmt::format("scenario   {} (kind = \"structure_kernel\", {})\n", sc_.name, sc_.source.display_name());

@@ -369,8 +369,10 @@ bool detail::nested_deeper(const toml::node& node, std::size_t levels) {
 }
 
 std::string detail::toml_text(const toml::table& table) {
+  // A string with a newline as an escaped one-line string: toml++ writes it as a multi-line literal otherwise, which
+  // does not read back when the string holds three quotes (and loses a leading newline).
   std::ostringstream out;
-  out << toml::toml_formatter(table);
+  out << toml::toml_formatter(table, toml::toml_formatter::default_flags & ~toml::format_flags::allow_multi_line_strings);
   out << '\n';
   return out.str();
 }

@@ -1121,6 +1121,8 @@ void set_number(Scenario& s, std::string_view key, double value) {
   // appended (a copy made from the origin replays the sets); on an error nothing changes. A set of the key set
   // last replaces its value: from the state before, the value is set and checked as from the state after (a
   // loop over one key keeps one entry).
+  std::string key_copy(key);  // the append's memory before the set: the append after it cannot fail
+  if (s.sets_.size() == s.sets_.capacity()) s.sets_.reserve(2 * s.sets_.size() + 1);
   std::shared_ptr<const Scenario::Origin> origin = s.origin_;
   std::vector<std::pair<std::string, double>> sets = std::move(s.sets_);
   try {
@@ -1133,11 +1135,10 @@ void set_number(Scenario& s, std::string_view key, double value) {
   s.origin_ = std::move(origin);
   if (s.origin_) {
     if (!sets.empty() && sets.back().first == key) sets.back().second = value;
-    else sets.emplace_back(std::string(key), value);
+    else sets.emplace_back(std::move(key_copy), value);
   }
   s.sets_ = std::move(sets);
 }
-
 
 std::vector<std::string> numeric_keys(const Scenario& s) {
   return with_case(s, [](const auto& sc) { return numeric_keys(sc); });

@@ -124,7 +124,7 @@ void read_pair(const Section& root, Body& body1, Body& body2, std::optional<doub
 contact::Signal read_signal(const Section& parent, const std::string& name, const ScenarioSource& source,
                             std::vector<TableFile>& files);
 /// The reader hooks of signal tables (a table signal's times and values, inline or from a CSV file);
-/// `signals` maps each signal's key path to its storage (both must outlive the walk).
+/// `signals` maps each signal's key path to its storage (the signals must outlive the walk; the map need not).
 void add_signal_hooks(ReaderHooks& h, const std::map<std::string, contact::Signal*, std::less<>>& signals,
                       const ScenarioSource& source, std::vector<TableFile>& files);
 /// [time] of `root`, and in `form` how its output grid was written.

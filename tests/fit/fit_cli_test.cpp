@@ -33,6 +33,17 @@ const char* const kFit = bristle::test::fit::kSineFit;
 
 class FitCli : public bristle::test::CliTest {};
 
+TEST_F(FitCli, AStringWithNewlinesAndTripleQuotesSurvivesIntoTheFittedScenario) {
+  // The experiment's TOML is kept as text for <name>_fitted.toml; a string holding a newline and ''' was written as
+  // a '''-string that did not read back, and the fit failed after its iterations ("fitted scenario:2:5: invalid TOML").
+  write("d.csv", data_csv());
+  write("sine.toml", std::string("description = \"a\\nb'''c\"\n") + kModel + kFit);  // a, newline, b'''c
+  const CliResult r = run("fit sine.toml --out out --quiet --no-plot");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto fitted = bristle::io::load_scenario(dir_ / "out" / "sine_fitted.toml");
+  EXPECT_NE(fitted->summary().find("description a\nb'''c"), std::string::npos) << fitted->summary();
+}
+
 TEST_F(FitCli, FitsWritesTheFourFilesAndTheFittedScenarioReproducesTheFit) {
   write("d.csv", data_csv());
   write("sine.toml", std::string(kModel) + kFit);

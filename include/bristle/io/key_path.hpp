@@ -123,8 +123,8 @@ KeyInfo key_info(const Sc& sc, std::string_view key_path);  // log_scale: spans 
 // study's cases must agree: the parameter of a [sweep] differs between them); set applies it to every case
 // with the same checks and rebuilds the study in place (a patch map's sweep cases again, each validated;
 // the sweep's own parameter is refused); on any error the scenario is unchanged. A parsed Scenario keeps its origin
-// (Scenario::origin(): the TOML text) and records each key path set, in order, so that a copy made from the origin
-// (pickling) sets them again; the record grows with every set (each set copies it once).
+// (Scenario::origin(): the TOML text, shared by its copies) and the key paths set since (Scenario::origin_sets(), in
+// order; a set of the key set last replaces its value), so that a copy made from the origin (pickling) sets them again.
 double get_number(const Scenario& sc, std::string_view key_path);
 void set_number(Scenario& sc, std::string_view key_path, double value);
 std::vector<std::string> numeric_keys(const Scenario& sc);

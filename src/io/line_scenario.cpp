@@ -496,7 +496,7 @@ void check_steady_reversal(const LineSteadyScenario& sc, bool by_key_path) {
 /// A negative characteristic speed needs the exact (matrix-exponential) steady solver: try the first such
 /// velocity now, so that a refusal names the key. The library's messages name it: the characteristic speeds as
 /// "kinematics.V_mps[i] = v", the velocities' and the pressure table's keys after it ("kinematics.V_mps[i] = v:
-/// kinematics.Vx = ..."); a message of the library without a MessageKeys key would not name the velocity.
+/// kinematics.Vx = ..."); any other message of the library gets the velocity's key in front the same way.
 void check_steady_speeds(const LineSteadyScenario& sc, bool by_key_path) {
   const contact::ContactModel model(sc.law, sc.body1, sc.body2);
   for (std::size_t i = 0; i < sc.velocities.size(); ++i) {
@@ -506,7 +506,12 @@ void check_steady_speeds(const LineSteadyScenario& sc, bool by_key_path) {
     transport::LineContactParams::MessageKeys& keys = line.message_keys;
     keys.speeds = fmt::format("{} = {}", key_of(sc, i, by_key_path), format_value(sc.velocities[i]));
     for (std::string* key : {&keys.V1, &keys.V2, &keys.pressure}) *key = keys.speeds + ": " + *key;
-    transport::steady_state(model, line, V1, V2);
+    try {
+      transport::steady_state(model, line, V1, V2);
+    } catch (const InvalidInput& e) {
+      if (std::string_view(e.what()).starts_with(keys.speeds)) throw;
+      throw InvalidInput(keys.speeds + ": " + e.what());
+    }
     break;
   }
 }

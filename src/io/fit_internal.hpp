@@ -158,18 +158,6 @@ std::string fitted_text(const Out& out, std::size_t index, const fit::Result& re
   return fitted_head(out, index, result, what) + toml_text(fitted_table(out.scenario_toml.at(index), out.name, result));
 }
 
-/// Whether `node` nests deeper than `levels` keys and array elements below it.
-bool nested_deeper(const toml::node& node, std::size_t levels);
-/// `read(table)` of an experiment's TOML (fit_toml) by a kind's reader. The table is the file's (parse_toml: at most
-/// kMaxTomlDepth deep) with `set` key paths written in, which may nest it deeper: one nested deeper than half the
-/// limit (its text may exceed the limit) is written out and parsed as the kind's reader parses a file's text
-/// (`source_name` in its messages), so that the limit and its message hold for it as for a file.
-template <class F>
-auto read_experiment_table(const toml::table& table, const std::string& source_name, F read) {
-  if (!nested_deeper(table, kMaxTomlDepth / 2)) return read(table);
-  return read(parse_toml(toml_text(table), source_name));
-}
-
 /// Sets every (key path, value) by set_number, in an order the checks pass: one refused now is tried again after
 /// the others (mu_s below the old mu_d, a window past the old one); one still refused throws its message.
 template <class Sc>

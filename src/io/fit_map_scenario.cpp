@@ -111,8 +111,7 @@ GridFitScenario<typename H::Experiment> parse_grid_fit(const toml::table& root, 
   out.source = source;
   using Sc = decltype(out.experiments.front().scenario);
   const std::function<Sc(const toml::table&)> parse = [&](const toml::table& table) {
-    return detail::read_experiment_table(table, source.display_name(),
-                                         [&](const toml::table& r) { return H::parse(r, t.name, source); });
+    return H::parse(table, t.name, source);
   };
   for (std::size_t i = 0; i < t.experiments.size(); ++i) {
     const detail::FitExperiment x = detail::read_fit_experiment(t, i, rules, source);
@@ -245,9 +244,7 @@ TransientFitScenario parse_transient_fit(const toml::table& root, std::string_vi
   kind.initial_state = rest_only("patch_transient", "starts from the unloaded contact");
   kind.window = time_window;
   kind.parse = [](const toml::table& table, const std::string& n, const ScenarioSource& src) {
-    return detail::read_experiment_table(table, src.display_name(), [&](const toml::table& r) {
-      return detail::parse_patch_transient(r, n, src);
-    });
+    return detail::parse_patch_transient(table, n, src);
   };
   return detail::parse_series_fit<TransientFitScenario>(root, name, source, kind);
 }
@@ -261,9 +258,7 @@ StructureFitScenario parse_structure_fit(const toml::table& root, std::string_vi
   };
   kind.parse = [](const toml::table& table, const std::string& n, const ScenarioSource& src) {
     // Read as a scenario string of the file's directory (its messages say "<string>"), then given the file's source.
-    const ScenarioSource text = ScenarioSource::of_text(src.directory);
-    const auto read = [&](const toml::table& r) { return detail::parse_structure_stick_slip(r, n, text); };
-    StructureStickSlipScenario sc = detail::read_experiment_table(table, text.display_name(), read);
+    StructureStickSlipScenario sc = detail::parse_structure_stick_slip(table, n, ScenarioSource::of_text(src.directory));
     sc.source = src;
     return sc;
   };
@@ -283,9 +278,7 @@ LineTransientFitScenario parse_line_transient_fit(const toml::table& root, std::
   kind.initial_state = rest_only("line_transient", "starts from the unloaded contact");
   kind.window = time_window;
   kind.parse = [](const toml::table& table, const std::string& n, const ScenarioSource& src) {
-    return detail::read_experiment_table(table, src.display_name(), [&](const toml::table& r) {
-      return one_line_case(LineTransientStudy(detail::parse_line_transient(r, n, src)));
-    });
+    return one_line_case(LineTransientStudy(detail::parse_line_transient(table, n, src)));
   };
   return detail::parse_series_fit<LineTransientFitScenario>(root, name, source, kind);
 }

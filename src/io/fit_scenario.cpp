@@ -190,7 +190,20 @@ detail::FitExperiment detail::read_fit_experiment(const FitTable& t, std::size_t
   e.label = e.own ? Section(t.experiments[i], "").string("label").value_or(e.data) : e.data;
   if (e.own && e.ex.has("set")) {
     (void)e.ex.table("set");  // a table, or the reader's message
-    for (auto&& [k, v] : *t.experiments[i]->get("set")->as_table()) e.set.emplace_back(std::string(k.str()), &v);
+    for (auto&& [k, v] : *t.experiments[i]->get("set")->as_table()) {
+      // A key path nests a table per part (fit_toml): bounded as a file's nesting is (toml_reader.hpp), where the
+      // key enters, so that no walk of the table recurses without bound.
+      const std::size_t parts = static_cast<std::size_t>(std::count(k.str().begin(), k.str().end(), '.')) + 1;
+      if (parts > kMaxTomlDepth) {
+        std::size_t third = 0;  // the key shown by its first three parts
+        for (int d = 0; d < 3; ++d) third = k.str().find('.', third) + 1;
+        throw InvalidInput(fmt::format("{}.set: key path {} has {} parts; at most {} (the nesting limit of a scenario "
+                                       "file)",
+                                       e.ex.path(), q(std::string(k.str().substr(0, third)) + ".."), parts,
+                                       kMaxTomlDepth));
+      }
+      e.set.emplace_back(std::string(k.str()), &v);
+    }
   }
   return e;
 }
@@ -358,14 +371,6 @@ void detail::set_toml_value(toml::table& root, const std::string& key, double va
   } else {
     throw InvalidInput(fmt::format("{}: cannot write the fitted value into the scenario", key));
   }
-}
-
-bool detail::nested_deeper(const toml::node& node, std::size_t levels) {
-  const auto deeper = [&](const toml::node& child) { return levels == 0 || nested_deeper(child, levels - 1); };
-  if (const toml::table* table = node.as_table())
-    return std::any_of(table->begin(), table->end(), [&](const auto& kv) { return deeper(kv.second); });
-  if (const toml::array* array = node.as_array()) return std::any_of(array->begin(), array->end(), deeper);
-  return false;
 }
 
 std::string detail::toml_text(const toml::table& table) {

@@ -1504,8 +1504,8 @@ std::vector<Case> parse_all(const toml::table& root, std::string_view name, cons
 template <typename Case>
 std::vector<Case> parse_text(std::string_view toml, std::string_view name, const ScenarioSource& source) {
   const toml::table root = detail::parse_toml(toml, source.display_name());
-  if constexpr (std::is_same_v<Case, LineSteadyScenario>) return parse_all<Case>(root, name, source, parse_steady_case);
-  else return parse_all<Case>(root, name, source, parse_transient_case);
+  if constexpr (std::is_same_v<Case, LineSteadyScenario>) return detail::parse_line_steady(root, name, source);
+  else return detail::parse_line_transient(root, name, source);
 }
 
 }  // namespace

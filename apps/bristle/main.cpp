@@ -307,84 +307,49 @@ int main(int argc, char** argv) {
       }
       return kExitOk;
     }
-    if (*check && bristle::io::is_fit_scenario(check_file) &&
-        bristle::io::is_line_fit_kind(bristle::io::scenario_kind(check_file))) {
-      const auto summary = [&](const auto& scenario, std::size_t rows, const std::string& of) {
+    if (*check && bristle::io::is_fit_scenario(check_file)) {
+      namespace io = bristle::io;
+      // The fit as `bristle fit` reads it, in one line: its parameters, targets, experiments and data.
+      const auto summary = [&](const auto& scenario, std::size_t count, const std::string& of,
+                               std::string_view more = "") {
         std::vector<std::string> keys, targets;
         for (const auto& p : scenario.parameters) keys.push_back(p.key);
         for (const auto& t : scenario.experiments.front().targets) targets.push_back(t.output);
-        fmt::print("fit of {}: {} parameter(s) ({}) to {} over {} experiment(s), {} {}\n", scenario.name, keys.size(),
-                   fmt::join(keys, ", "), fmt::join(targets, ", "), scenario.experiments.size(), rows, of);
-        fmt::print("{}: valid (fit scenario; run it with bristle fit)\n", check_file);
+        fmt::print("fit of {}: {} parameter(s) ({}) to {} over {} experiment(s), {} {}{}\n", scenario.name,
+                   keys.size(), fmt::join(keys, ", "), fmt::join(targets, ", "), scenario.experiments.size(), count,
+                   of, more);
       };
-      if (bristle::io::scenario_kind(check_file) == "line_steady") {
-        const auto scenario = bristle::io::load_line_steady_fit_scenario(check_file);
-        std::size_t rows = 0;
-        for (const auto& e : scenario.experiments) rows += e.grid_values.size();
-        summary(scenario, rows, "rows of " + scenario.experiments.front().grid);
+      const auto samples = [&](const auto& scenario) {  // a time series kind: its data samples
+        std::size_t n = 0;
+        for (const auto& e : scenario.experiments) n += e.times.size();
+        summary(scenario, n, "samples");
+      };
+      const auto rows = [&](const auto& scenario) {  // a map kind: its data rows and their grid column
+        std::size_t n = 0;
+        for (const auto& e : scenario.experiments) n += e.grid_values.size();
+        summary(scenario, n, "rows of " + scenario.experiments.front().grid);
+      };
+      const std::string kind = io::scenario_kind(check_file);
+      if (kind == "line_steady") {
+        rows(io::load_line_steady_fit_scenario(check_file));
+      } else if (kind == "line_transient") {
+        samples(io::load_line_transient_fit_scenario(check_file));
+      } else if (kind == "patch_transient") {
+        samples(io::load_transient_fit_scenario(check_file));
+      } else if (io::is_structure_fit_kind(kind)) {
+        samples(io::load_structure_fit_scenario(check_file));
+      } else if (io::is_map_fit_kind(kind)) {
+        rows(io::load_map_fit_scenario(check_file));
       } else {
-        const auto scenario = bristle::io::load_line_transient_fit_scenario(check_file);
-        std::size_t samples = 0;
-        for (const auto& e : scenario.experiments) samples += e.times.size();
-        summary(scenario, samples, "samples");
-      }
-      return kExitOk;
-    }
-    if (*check && bristle::io::is_fit_scenario(check_file) &&
-        bristle::io::scenario_kind(check_file) == "patch_transient") {
-      const bristle::io::TransientFitScenario scenario = bristle::io::load_transient_fit_scenario(check_file);
-      std::size_t samples = 0;
-      std::vector<std::string> keys, targets;
-      for (const auto& e : scenario.experiments) samples += e.times.size();
-      for (const auto& p : scenario.parameters) keys.push_back(p.key);
-      for (const auto& t : scenario.experiments.front().targets) targets.push_back(t.output);
-      fmt::print("fit of {}: {} parameter(s) ({}) to {} over {} experiment(s), {} samples\n", scenario.name,
-                 keys.size(), fmt::join(keys, ", "), fmt::join(targets, ", "), scenario.experiments.size(), samples);
-      fmt::print("{}: valid (fit scenario; run it with bristle fit)\n", check_file);
-      return kExitOk;
-    }
-    if (*check && bristle::io::is_fit_scenario(check_file) &&
-        bristle::io::is_structure_fit_kind(bristle::io::scenario_kind(check_file))) {
-      const bristle::io::StructureFitScenario scenario = bristle::io::load_structure_fit_scenario(check_file);
-      std::size_t samples = 0;
-      std::vector<std::string> keys, targets;
-      for (const auto& e : scenario.experiments) samples += e.times.size();
-      for (const auto& p : scenario.parameters) keys.push_back(p.key);
-      for (const auto& t : scenario.experiments.front().targets) targets.push_back(t.output);
-      fmt::print("fit of {}: {} parameter(s) ({}) to {} over {} experiment(s), {} samples\n", scenario.name,
-                 keys.size(), fmt::join(keys, ", "), fmt::join(targets, ", "), scenario.experiments.size(), samples);
-      fmt::print("{}: valid (fit scenario; run it with bristle fit)\n", check_file);
-      return kExitOk;
-    }
-    if (*check && bristle::io::is_fit_scenario(check_file) &&
-        bristle::io::is_map_fit_kind(bristle::io::scenario_kind(check_file))) {
-      const bristle::io::MapFitScenario scenario = bristle::io::load_map_fit_scenario(check_file);
-      std::size_t rows = 0;
-      std::vector<std::string> keys, targets;
-      for (const auto& e : scenario.experiments) rows += e.grid_values.size();
-      for (const auto& p : scenario.parameters) keys.push_back(p.key);
-      for (const auto& t : scenario.experiments.front().targets) targets.push_back(t.output);
-      fmt::print("fit of {}: {} parameter(s) ({}) to {} over {} experiment(s), {} rows of {}\n", scenario.name,
-                 keys.size(), fmt::join(keys, ", "), fmt::join(targets, ", "), scenario.experiments.size(), rows,
-                 scenario.experiments.front().grid);
-      fmt::print("{}: valid (fit scenario; run it with bristle fit)\n", check_file);
-      return kExitOk;
-    }
-    if (*check && bristle::io::is_fit_scenario(check_file)) {
-      const bristle::io::FitScenario scenario = bristle::io::load_fit_scenario(check_file);
-      std::size_t samples = 0;
-      for (const auto& e : scenario.experiments) samples += e.times.size();
-      std::vector<std::string> keys, targets;
-      for (const auto& p : scenario.parameters) keys.push_back(p.key);
-      for (const auto& t : scenario.experiments.front().targets) targets.push_back(t.output);
-      fmt::print("fit of {}: {} parameter(s) ({}) to {} over {} experiment(s), {} samples{}\n", scenario.name,
-                 keys.size(), fmt::join(keys, ", "), fmt::join(targets, ", "), scenario.experiments.size(), samples,
-                 scenario.validation.empty() ? "" : ", with a validation window");
-      if (bristle::io::has_fit_models(check_file)) {
-        const bristle::io::FitComparison comparison = bristle::io::load_fit_comparison(check_file);
-        std::vector<std::string> labels;
-        for (const auto& m : comparison.models) labels.push_back(m.label);
-        fmt::print("models to compare: {}\n", fmt::join(labels, ", "));
+        const io::FitScenario scenario = io::load_fit_scenario(check_file);
+        std::size_t n = 0;
+        for (const auto& e : scenario.experiments) n += e.times.size();
+        summary(scenario, n, "samples", scenario.validation.empty() ? "" : ", with a validation window");
+        if (io::has_fit_models(check_file)) {
+          std::vector<std::string> labels;
+          for (const auto& m : io::load_fit_comparison(check_file).models) labels.push_back(m.label);
+          fmt::print("models to compare: {}\n", fmt::join(labels, ", "));
+        }
       }
       fmt::print("{}: valid (fit scenario; run it with bristle fit)\n", check_file);
       return kExitOk;

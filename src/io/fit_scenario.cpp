@@ -34,6 +34,7 @@ void read_parameters(const toml::table& table, const std::string& path_prefix, s
                      std::vector<std::optional<double>>& initial, std::map<std::string, std::string>& seen) {
   for (auto&& [k, node] : table) {
     const std::string key_path = path_prefix + std::string(k.str());
+    detail::require_key_path_size("fit.parameters", key_path);
     const std::string key = fmt::format("fit.parameters.{}", q(key_path));
     const toml::table* spec = node.as_table();
     if (!spec)
@@ -202,6 +203,7 @@ detail::FitExperiment detail::read_fit_experiment(const FitTable& t, std::size_t
                                        e.ex.path(), q(std::string(k.str().substr(0, third)) + ".."), parts,
                                        kMaxTomlDepth));
       }
+      detail::require_key_path_size(e.ex.path() + ".set", k.str());
       e.set.emplace_back(std::string(k.str()), &v);
     }
   }

@@ -451,6 +451,7 @@ void resolve(Sc& sc, std::string_view key, Target<std::is_const_v<Sc>>& t) {
   constexpr bool C = std::is_const_v<Sc>;
   using K = Kind<std::remove_const_t<Sc>>;
   using St = typename schema::Finder<C>::Storage;
+  detail::require_key_path_size({}, key);
   const Path p = split(key);
   if (!p.ok) return;
   t.path = p.name;
@@ -1100,6 +1101,12 @@ void set_study_of_any_kind(Scenario& s, std::string_view key, double value) {
 }
 
 }  // namespace
+
+void detail::require_key_path_size(std::string_view where, std::string_view key) {
+  if (key.size() <= kMaxKeyPathBytes) return;
+  throw InvalidInput(fmt::format("{}{}key path {} is {} bytes long; at most {} (Limits in docs/scenarios.md)", where,
+                                 where.empty() ? "" : ": ", json_quote(shown_key(key)), key.size(), kMaxKeyPathBytes));
+}
 
 double get_number(const Scenario& s, std::string_view key) {
   if (const auto* l = dynamic_cast<const LumpedStudy*>(&s)) {

@@ -1323,6 +1323,7 @@ std::vector<Case> for_each_line_case(const toml::table& root, std::string_view n
           put(spec.keys, k.str(), v);
           continue;
         }
+        detail::require_key_path_size(cs.path(), k.str());
         const std::string written = fmt::format("case[{}].{}", i, q(k.str()));
         const std::optional<double> value = number_of(&v);
         if (!value)

@@ -95,6 +95,7 @@ std::optional<SweepSpec> read_sweep(const Section& top) {
   spec.value_nodes = *sw.node("values")->as_array();
 
   const std::string& p = spec.sweep.parameter;
+  require_key_path_size("sweep.parameter", p);
   const std::string where = fmt::format("sweep.parameter = {}", json_quote(p));
   if (p == "sweep" || p.rfind("sweep.", 0) == 0 || p.rfind("sweep[", 0) == 0)
     throw InvalidInput(where + ": a sweep cannot vary its own keys");

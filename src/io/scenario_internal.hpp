@@ -30,6 +30,10 @@ inline constexpr std::size_t kMaxOutputTimes = 2'000'001;
 /// Longest scenario name, bytes: it is the stem of DIR/<name>_fields.csv, within the 255 bytes of a file name.
 inline constexpr std::size_t kMaxNameBytes = 200;
 
+/// InvalidInput "<where>: key path \"<its first 40 bytes>...\" is N bytes long; at most 200 (...)" (shown_key) for a
+/// longer `key`; `where` empty: the message starts at "key path".
+void require_key_path_size(std::string_view where, std::string_view key);
+
 /// A scenario name must be usable as a file stem: not empty, no '/' or control characters, not "." or "..",
 /// at most kMaxNameBytes.
 void validate_name(const std::string& key, const std::string& name);

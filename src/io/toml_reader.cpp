@@ -140,6 +140,13 @@ toml::table parse_toml(std::string_view text, const std::string& source_name) {
   }
 }
 
+std::string shown_key(std::string_view key) {
+  if (key.size() <= kMaxKeyPathBytes) return std::string(key);
+  std::size_t cut = 40;
+  while (cut > 0 && (static_cast<unsigned char>(key[cut]) & 0xC0) == 0x80) --cut;
+  return std::string(key.substr(0, cut)) + "...";
+}
+
 std::string format_node(const toml::node& node) {
   if (const auto* s = node.as_string()) return json_quote(s->get());
   if (const auto* i = node.as_integer()) return fmt::format("{}", i->get());
@@ -208,8 +215,8 @@ void Section::check_keys(const std::vector<std::string>& valid, const std::vecto
     std::string near = nearest_word(name, valid);
     if (near.empty()) near = nearest_word(name, known);
     if (!near.empty())
-      throw InvalidInput(fmt::format("unknown key \"{}\"; did you mean \"{}\"?", key(name), key(near)));
-    throw InvalidInput(fmt::format("unknown key \"{}\" (valid keys{}: {})", key(name),
+      throw InvalidInput(fmt::format("unknown key \"{}\"; did you mean \"{}\"?", shown_key(key(name)), key(near)));
+    throw InvalidInput(fmt::format("unknown key \"{}\" (valid keys{}: {})", shown_key(key(name)),
                                    path_.empty() ? "" : fmt::format(" in [{}]", path_), fmt::join(valid, ", ")));
   }
 }

@@ -35,6 +35,15 @@ void require_scenario_number(const std::string& key, double value, bool allow_in
 /// and so does nesting deeper than kMaxTomlDepth (checked before toml++ sees the text).
 toml::table parse_toml(std::string_view text, const std::string& source_name);
 
+/// Longest key path, bytes. The longest of any kind is under 50 (structure.mass_per_length_kg_per_m with an index);
+/// a key path comes from the user (sweep.parameter, a [[case]]'s quoted key, fit.parameters, fit.experiment[i].set,
+/// get and set: require_key_path_size, scenario_internal.hpp) and is repeated in messages, which a 100 kB one filled.
+inline constexpr std::size_t kMaxKeyPathBytes = 200;
+
+/// A key of the user's as a message shows it: whole up to kMaxKeyPathBytes, else its first 40 bytes (whole UTF-8
+/// characters) and "...", so that a 100 kB key does not fill the message.
+std::string shown_key(std::string_view key);
+
 /// A TOML value as it would be quoted in an error message (strings quoted, arrays in brackets).
 std::string format_node(const toml::node& node);
 

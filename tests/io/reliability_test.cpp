@@ -12,6 +12,8 @@
 
 #include "bristle/core/error.hpp"
 #include "bristle/directional/epsilon_system.hpp"
+#include "bristle/io/fit_scenario.hpp"
+#include "bristle/io/key_path.hpp"
 #include "bristle/io/scenario.hpp"
 #include "support/test_support.hpp"
 
@@ -315,6 +317,48 @@ TEST(Reliability, ListLengthsAreBounded) {
   EXPECT_EQ(error_of(sweep), "sweep.values has 100000 entries: at most 10000 cases (Limits in docs/scenarios.md)");
   EXPECT_EQ(error_of(with_key(example("lugre_stick_slip.toml"), "output", "plot_y", list_of(100'001, "\"F_N\""))),
             "output.plot_y has 100001 entries: at most 100000 strings (Limits in docs/scenarios.md)");
+}
+
+TEST(Reliability, KeyPathsAreBoundedAndLongKeysShortenedInMessages) {
+  // A key path of 40,003 bytes was echoed whole, twice, in a message of 80 kB (sweep.parameter, a [[case]]'s quoted
+  // key, fit.parameters; the set API); a key path is refused beyond 200 bytes where it enters, shown by 40 bytes.
+  std::string deep = "law";
+  for (int i = 0; i < 20'000; ++i) deep += ".x";
+  const std::string shown = "\"law.x.x.x.x.x.x.x.x.x.x.x.x.x.x.x.x.x.x....\" is 40003 bytes long; at most 200 (Limits in "
+                            "docs/scenarios.md)";
+  const std::string lumped = example("lugre_presliding.toml");
+  EXPECT_EQ(error_of(lumped + "\n[sweep]\nparameter = \"" + deep + "\"\nvalues = [1.0]\n"),
+            "sweep.parameter: key path " + shown);
+  EXPECT_EQ(error_of(example("fig7_sliding_transient.toml") + "\n[[case]]\n\"" + deep + "\" = 1.0\n"),
+            "case[2]: key path " + shown);
+  const std::string fit = example("fit_tribometer_lugre.toml");
+  const std::string with_parameter =
+      std::string(fit).replace(fit.find("[fit.parameters]\n"), 17, "[fit.parameters]\n\"" + deep +
+                                                                       "\" = { initial = 1.0, min = 0.1, max = 2.0 }\n");
+  EXPECT_EQ(message_of([&] {
+              (void)parse_fit_string(with_parameter, "t", fs::path(BRISTLE_SOURCE_DIR) / "examples");
+            }),
+            "fit.parameters: key path " + shown);
+  std::unique_ptr<Scenario> scenario = parse_scenario_string(lumped, "t");
+  EXPECT_EQ(message_of([&] { set_number(*scenario, deep, 1.0); }), "key path " + shown);
+  EXPECT_EQ(message_of([&] { (void)get_number(*scenario, deep); }), "key path " + shown);
+  // 200 bytes is a key path (here an unknown one), 201 is not
+  const std::string key200 = "law." + std::string(196, 'y');
+  EXPECT_EQ(message_of([&] { (void)get_number(*scenario, key200 + "y"); }),
+            "key path \"law.yyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy...\" is 201 bytes long; at most 200 (Limits in "
+            "docs/scenarios.md)");
+  const auto starts = [](const std::string& message, const std::string& head) {
+    return message.substr(0, head.size()) == head ? ::testing::AssertionSuccess()
+                                                  : ::testing::AssertionFailure() << "message: " << message;
+  };
+  EXPECT_TRUE(starts(message_of([&] { (void)get_number(*scenario, key200); }), "unknown key \"" + key200 + "\""));
+  // An unknown key of a table is shown by its first 40 bytes (whole UTF-8 characters: "é" is 2 bytes).
+  EXPECT_TRUE(starts(error_of(with_key(lumped, "law", std::string(100'000, 'z'), "1")),
+                     "unknown key \"law.zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz...\" (valid keys in [law]: "));
+  std::string accents;
+  for (int i = 0; i < 150; ++i) accents += "\u00e9";
+  EXPECT_TRUE(starts(error_of(with_key(lumped, "law", "\"" + accents + "\"", "1")),
+                     "unknown key \"law." + accents.substr(0, 36) + "...\" (valid keys in [law]: "));
 }
 
 // ---- 3. messages name the key the user wrote ---------------------------------------------------------

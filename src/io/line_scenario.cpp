@@ -1015,6 +1015,14 @@ std::vector<std::string> LineTransientScenario::column_names() const {
 
 LineTransientStudy::LineTransientStudy(std::vector<LineTransientScenario> cases) : cases_(std::move(cases)) {
   if (cases_.empty()) throw InvalidInput("a scenario needs at least one case");
+  // The fields of every case are held until <name>_fields.csv is written: the limit of one case is the study's.
+  double rows = 0.0;
+  for (const LineTransientScenario& sc : cases_) rows += static_cast<double>(sc.field_times.size()) * sc.line.cells;
+  if (rows > kMaxFieldRows)
+    throw InvalidInput(fmt::format("time.field_times_s has {} entries: over the {} cases they give {} rows of fields; "
+                                   "at most {} for all cases together, as for one (Limits in docs/scenarios.md)",
+                                   cases_.front().field_times.size(), cases_.size(), format_value(rows),
+                                   format_value(kMaxFieldRows)));
 }
 
 std::string LineTransientStudy::summary() const {

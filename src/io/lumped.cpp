@@ -705,7 +705,13 @@ std::vector<LumpedScenario> parse_lumped(const toml::table& root, std::string_vi
   check_swept_key(root, spec->sweep.parameter);
   LumpedScenario base = parse_case(root, name, source);
   base.sweep = spec->sweep;
-  return sweep_cases(base, [](const LumpedScenario& c) { c.validate(); });
+  std::vector<LumpedScenario> cases = sweep_cases(base, [](const LumpedScenario& c) { c.validate(); });
+  double rows = 0.0;  // the study's limit, counted before the run (the run checks it again as it solves)
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    rows += static_cast<double>(output_times_bound(cases[i].time));
+    require_study_rows(fmt::format("sweep.values has {} entries: ", cases.size()), rows, i, cases.size());
+  }
+  return cases;
 }
 
 }  // namespace detail

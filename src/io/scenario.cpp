@@ -44,12 +44,17 @@ ScenarioSource ScenarioSource::of_text(const std::filesystem::path& directory) {
   return source;
 }
 
+std::size_t detail::output_times_bound(const TimeGrid& g) {
+  const double span = g.t_end_s - g.t_start_s;
+  if (!(g.output_dt_s > 0.0) || !(span > 0.0) || !std::isfinite(span / g.output_dt_s)) return 2;
+  const double ratio = span / g.output_dt_s;
+  return std::max<std::size_t>(1, static_cast<std::size_t>(std::ceil(ratio - 1e-9 * std::max(1.0, ratio)))) + 1;
+}
+
 std::vector<double> TimeGrid::times() const {
   const double span = t_end_s - t_start_s;
   if (!(output_dt_s > 0.0) || !(span > 0.0) || !std::isfinite(span / output_dt_s)) return {t_start_s, t_end_s};
-  const double ratio = span / output_dt_s;
-  auto intervals = static_cast<std::size_t>(std::ceil(ratio - 1e-9 * std::max(1.0, ratio)));
-  if (intervals < 1) intervals = 1;
+  const std::size_t intervals = detail::output_times_bound(*this) - 1;
   std::vector<double> t;
   t.reserve(intervals + 1);
   for (std::size_t i = 0; i < intervals; ++i) {
@@ -74,6 +79,14 @@ void validate_name(const std::string& key, const std::string& name) {
   if (name.size() > kMaxNameBytes)
     throw InvalidInput(fmt::format("{} = {}: {} bytes long; at most {} (it names the output files)", key,
                                    json_quote(name.substr(0, 20) + "..."), name.size(), kMaxNameBytes));
+}
+
+void require_study_rows(std::string_view where, double rows, std::size_t index, std::size_t cases) {
+  if (rows <= static_cast<double>(kMaxStudyRows)) return;
+  throw InvalidInput(fmt::format("{}the study's output{} {} rows after case {} of {}; at most {} rows for all cases "
+                                 "together, as for one (Limits in docs/scenarios.md): give fewer cases or output times",
+                                 where, where.empty() ? ":" : " is", format_value(rows), index + 1, cases,
+                                 kMaxStudyRows));
 }
 
 std::optional<SweepSpec> read_sweep(const toml::table& root) { return read_sweep(Section(&root, "")); }

@@ -27,6 +27,17 @@ inline constexpr std::size_t kMaxCases = 10'000;
 /// bytes per output row (21 columns held in memory, then the CSV text written from them: 4.3e6 rows took
 /// 2.0 GB in the mutation run of 2026-12-04), so 2e6 rows stay under 1 GB.
 inline constexpr std::size_t kMaxOutputTimes = 2'000'001;
+/// Most output rows of a study, every case together (the rows of <name>.csv): a run holds every case's rows until
+/// it writes them, so the limit of one case (kMaxOutputTimes, ~1 GB) is the study's too. A sweep of 7 cases of
+/// 506,215 output times each took 2.1 GB (mutation run of 2026-12-06), and one of 10,000 cases was unbounded.
+inline constexpr std::size_t kMaxStudyRows = kMaxOutputTimes;
+/// The number of output times of `g` (times().size()) or one more, without forming them.
+std::size_t output_times_bound(const TimeGrid& g);
+/// InvalidInput "<where>: the study's output is <rows> rows after case <index + 1> of <cases>; at most ..." when
+/// `rows` (of the cases up to `index`, 0-based) pass kMaxStudyRows (`where` empty: "the study's output: ...").
+/// run_study's check as it solves (study.hpp), for every kind; the lumped kind also counts before it runs.
+void require_study_rows(std::string_view where, double rows, std::size_t index, std::size_t cases);
+
 /// Longest scenario name, bytes: it is the stem of DIR/<name>_fields.csv, within the 255 bytes of a file name.
 inline constexpr std::size_t kMaxNameBytes = 200;
 

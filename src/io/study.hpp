@@ -8,7 +8,8 @@
 //                                                  case i's JSON entry (solve_seconds is appended after it) and
 //                                                  its output series (not timed);
 //   append(i, R& solved, Json& entry)              optional: the entry's fields after solve_seconds;
-// then appends its own fields (parameters, columns, the entries under "cases", ...) to result.report.
+// then appends its own fields (parameters, columns, the entries under "cases", ...) to result.report. The cases'
+// rows together are bounded (require_study_rows): the run stops with an InvalidInput at the case that passes it.
 #include <chrono>
 #include <functional>
 #include <optional>
@@ -113,6 +114,7 @@ StudyRun run_study(std::string_view kind, const Sc& sc, const StudyCases& cases,
   result.plot_y = sc.output.plot_y;
   result.sweep_column = cases.column;
   const std::size_t n = cases.values.size();
+  double rows = 0.0;  // of every case so far
   for (std::size_t i = 0; i < n; ++i) {
     const std::string& label = cases.labels[i];
     if (progress) progress(Progress{i, n, 0.0, label});
@@ -124,6 +126,8 @@ StudyRun run_study(std::string_view kind, const Sc& sc, const StudyCases& cases,
     if (progress) progress(Progress{i, n, 1.0, label});
     Json entry = Json::object();
     TimeSeries series = describe(i, solved, entry);
+    rows += static_cast<double>(series.rows());
+    require_study_rows({}, rows, i, n);
     entry["solve_seconds"] = seconds;
     append(i, solved, entry);
     out.entries.push_back(std::move(entry));

@@ -361,6 +361,32 @@ TEST(Reliability, KeyPathsAreBoundedAndLongKeysShortenedInMessages) {
                      "unknown key \"law." + accents.substr(0, 36) + "...\" (valid keys in [law]: "));
 }
 
+TEST(Reliability, AStudyHoldsAtMostTheRowsOfOneCase) {
+  // A run holds every case's rows until it writes them, and each case was bounded but not the study: 7 swept cases
+  // of 506,215 output times each took 2.1 GB and ended in std::bad_alloc under the mutation run's 2 GiB limit
+  // (2026-12-06). The lumped kind counts before it runs ...
+  std::string lumped = with_key(example("lugre_presliding.toml"), "time", "output_dt_s", "1e-5");
+  lumped += "\n[sweep]\nparameter = \"bench.mass_kg\"\nvalues = [1.0, 2.0, 3.0, 4.0]\n";
+  EXPECT_EQ(error_of(lumped), "sweep.values has 4 entries: the study's output is 2100003 rows after case 3 of 4; at "
+                              "most 2000001 rows for all cases together, as for one (Limits in docs/scenarios.md): "
+                              "give fewer cases or output times");
+  // ... every kind's run stops at the case that passes the limit (here 1,000,000 points of a directional map twice,
+  // then 3 more), before the output is formed ...
+  std::string map = with_key(example("fig4_slanted_spring.toml"), "range", "points", "1000000");
+  map += "\n[sweep]\nparameter = \"range.points\"\nvalues = [1000000, 1000000, 3]\n";
+  std::unique_ptr<Scenario> scenario = parse_scenario_string(map, "t");
+  EXPECT_EQ(message_of([&] { (void)scenario->run(); }),
+            "the study's output: 2000003 rows after case 3 of 3; at most 2000001 rows for all cases together, as for "
+            "one (Limits in docs/scenarios.md): give fewer cases or output times");
+  // ... and the fields of the line kind's cases are bounded together (8 cases of 200 cells: 6,300 snapshots each
+  // give 1.008e7 rows, 1.26e6 per case)
+  std::string times = "[";
+  for (int i = 1; i <= 6'300; ++i) times += fmt::format("{}{}", i > 1 ? ", " : "", 3.0 * i / 6'300);
+  EXPECT_TRUE(is_message(error_of(with_key(example("fig7_sliding_transient.toml"), "time", "field_times_s", times + "]")),
+                         "time.field_times_s has 6300 entries: over the 8 cases they give 10080000 rows of fields; at "
+                         "most 10000000 for all cases together, as for one (Limits in docs/scenarios.md)"));
+}
+
 // ---- 3. messages name the key the user wrote ---------------------------------------------------------
 
 TEST(Reliability, MessagesNameTheKeyPath) {

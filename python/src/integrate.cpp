@@ -89,11 +89,10 @@ void export_integrate(py::module_& root) {
       .value("rk4", Method::rk4);
 
   py::class_<Options> options(m, "IntegratorOptions", R"doc(
-Integrator options: method ("auto", the default, "cvode_bdf", "rodas4", "rodas5p", "sdirk2", "implicit_euler",
-"rk4"); rtol (-), atol (state
-units), atol_per_component; dt (s, fixed-step methods, > 0); max_dt, initial_dt (s, adaptive; 0 =
-automatic); max_steps (total step budget). The TOML keys dt_s, max_dt_s, initial_dt_s are the keywords and
-attributes; dt, max_dt, initial_dt are the older attribute names.
+Integrator options, named as the TOML keys of [integrator]: method ("auto", the default, "cvode_bdf", "rodas4",
+"rodas5p", "sdirk2", "implicit_euler", "rk4"); rtol (-), atol (state units), atol_per_component; dt_s (s,
+fixed-step methods, > 0); max_dt_s, initial_dt_s (s, adaptive; 0 = automatic); max_steps (total step budget).
+dt, max_dt and initial_dt are older names of the same attributes.
 
 Example:
     >>> o = bristle.IntegratorOptions(method="sdirk2", dt_s=1e-3)     # fixed step of 1 ms

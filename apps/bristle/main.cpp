@@ -342,14 +342,13 @@ int main(int argc, char** argv) {
         rows(io::load_map_fit_scenario(check_file));
       } else {
         const io::FitScenario scenario = io::load_fit_scenario(check_file);
+        std::vector<std::string> labels;  // read before anything is printed: an error prints only itself
+        if (io::has_fit_models(check_file))
+          for (const auto& m : io::load_fit_comparison(check_file).models) labels.push_back(m.label);
         std::size_t n = 0;
         for (const auto& e : scenario.experiments) n += e.times.size();
         summary(scenario, n, "samples", scenario.validation.empty() ? "" : ", with a validation window");
-        if (io::has_fit_models(check_file)) {
-          std::vector<std::string> labels;
-          for (const auto& m : io::load_fit_comparison(check_file).models) labels.push_back(m.label);
-          fmt::print("models to compare: {}\n", fmt::join(labels, ", "));
-        }
+        if (!labels.empty()) fmt::print("models to compare: {}\n", fmt::join(labels, ", "));
       }
       fmt::print("{}: valid (fit scenario; run it with bristle fit)\n", check_file);
       return kExitOk;

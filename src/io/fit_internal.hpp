@@ -32,6 +32,13 @@ namespace bristle::io::detail {
 
 inline std::string q(std::string_view s) { return json_quote(s); }
 
+/// The name of a fit's fitted scenario is its own plus this (<name>_fitted.toml holds name = "<name>_fitted"), so a
+/// fit scenario's name, and a compared model's <name>_compare_<label>, must leave room for it within kMaxNameBytes.
+inline constexpr std::string_view kFittedSuffix = "_fitted";
+/// InvalidInput "<where><key> = "<name>": N bytes long; at most M in a fit (...)" when `name` + kFittedSuffix passes
+/// kMaxNameBytes.
+void require_fitted_name(std::string_view where, std::string_view key, const std::string& name);
+
 /// The text of a scenario file, with the limits of every scenario file (a regular file of at most 4 MiB).
 std::string read_fit_text(const std::filesystem::path& path);
 /// The scenario file parsed, or nullopt when it cannot be read or parsed (for the questions asked before a reader

@@ -97,6 +97,14 @@ std::optional<toml::table> detail::read_fit_root(const fs::path& path) {
 
 // ---- the [fit] reader of every kind (fit_internal.hpp) -----------------------------------------------------------
 
+void detail::require_fitted_name(std::string_view where, std::string_view key, const std::string& name) {
+  if (name.size() + kFittedSuffix.size() <= kMaxNameBytes) return;
+  throw InvalidInput(fmt::format("{}{} = {}: {} bytes long; at most {} in a fit (the fitted scenario is named "
+                                 "<name>{}, at most {} bytes)",
+                                 where, key, q(shown_key(name)), name.size(), kMaxNameBytes - kFittedSuffix.size(),
+                                 kFittedSuffix, kMaxNameBytes));
+}
+
 detail::FitTable detail::read_fit_table(const toml::table& root, std::string_view name, const FitRules& rules) {
   FitTable t;
   const Section top(&root, "");
@@ -112,6 +120,8 @@ detail::FitTable detail::read_fit_table(const toml::table& root, std::string_vie
     throw InvalidInput(fmt::format("fit.model: model comparison reads kind = \"lumped\" only, not {}", q(rules.kind)));
   f.check_keys(rules.keys);
   t.name = top.string("name").value_or(std::string(name));
+  validate_name(top.has("name") ? "name" : "name (the file stem)", t.name);
+  require_fitted_name("", top.has("name") ? "name" : "name (the file stem)", t.name);
   if (const auto n = f.integer("multi_start")) {
     if (*n < 1 || *n > 1000) throw InvalidInput(fmt::format("fit.multi_start = {}: must be in 1..1000", *n));
     t.options.multi_start = static_cast<int>(*n);
@@ -147,7 +157,7 @@ detail::FitTable detail::read_fit_table(const toml::table& root, std::string_vie
     const std::vector<std::string>& outs = rules.outputs;
     if (!outs.empty() && std::find(outs.begin(), outs.end(), output) == outs.end())
       throw InvalidInput(fmt::format("{}: the model does not output a column {} (outputs of {}: {}){}",
-                                     targets.key(output), q(output), rules.kind, fmt::join(outs, ", "),
+                                     targets.key(output), q(detail::shown_key(output)), rules.kind, fmt::join(outs, ", "),
                                      detail::suggestion(output, outs)));
     t.targets.push_back(target);
   }
@@ -387,7 +397,7 @@ std::string detail::toml_text(const toml::table& table) {
 toml::table detail::fitted_table(const std::string& text, const std::string& name, const fit::Result& result) {
   toml::table root = parse_toml(text, "fitted scenario");
   for (const fit::ParameterResult& p : result.parameters) set_toml_value(root, p.key, p.value);
-  root.insert_or_assign("name", name + "_fitted");
+  root.insert_or_assign("name", name + std::string(kFittedSuffix));
   return root;
 }
 
@@ -784,7 +794,8 @@ FitComparison parse_comparison(const toml::table& root, const std::vector<std::s
                                      q(w), detail::suggestion(w, valid), fmt::join(valid, ", ")));
     }
     const std::string where =
-        entry ? fmt::format("fit.model[{}] ({})", at - labels.begin(), q(w)) : fmt::format("--compare {}", q(w));
+        entry ? fmt::format("fit.model[{}] ({})", at - labels.begin(), q(detail::shown_key(w)))
+              : fmt::format("--compare {}", q(detail::shown_key(w)));
     toml::table model_root = root;
     toml::table& fit_table = *model_root["fit"].as_table();
     fit_table.erase("model");
@@ -824,6 +835,8 @@ FitComparison parse_comparison(const toml::table& root, const std::vector<std::s
     try {
       out.models.push_back(FitModel{w, parse_fit(model_root, out.name, source)});
       out.models.back().scenario.name = fmt::format("{}_compare_{}", out.name, w);  // its <...>_fitted.toml
+      detail::require_fitted_name("the compared model's name <name>_compare_<label>: ", "name",
+                                  out.models.back().scenario.name);
     } catch (const InvalidInput& error) {
       throw InvalidInput(fmt::format("{}: {}", where, error.what()));
     }

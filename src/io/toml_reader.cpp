@@ -186,7 +186,7 @@ std::string format_node(const toml::node& node) {
 }
 
 std::string Section::key(std::string_view k) const {
-  return path_.empty() ? std::string(k) : path_ + "." + std::string(k);
+  return shown_key(path_.empty() ? std::string(k) : path_ + "." + std::string(k));
 }
 
 bool Section::has(std::string_view k) const { return node(k) != nullptr; }
@@ -215,8 +215,8 @@ void Section::check_keys(const std::vector<std::string>& valid, const std::vecto
     std::string near = nearest_word(name, valid);
     if (near.empty()) near = nearest_word(name, known);
     if (!near.empty())
-      throw InvalidInput(fmt::format("unknown key \"{}\"; did you mean \"{}\"?", shown_key(key(name)), key(near)));
-    throw InvalidInput(fmt::format("unknown key \"{}\" (valid keys{}: {})", shown_key(key(name)),
+      throw InvalidInput(fmt::format("unknown key \"{}\"; did you mean \"{}\"?", key(name), key(near)));
+    throw InvalidInput(fmt::format("unknown key \"{}\" (valid keys{}: {})", key(name),
                                    path_.empty() ? "" : fmt::format(" in [{}]", path_), fmt::join(valid, ", ")));
   }
 }

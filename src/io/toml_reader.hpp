@@ -40,8 +40,8 @@ toml::table parse_toml(std::string_view text, const std::string& source_name);
 /// get and set: require_key_path_size, scenario_internal.hpp) and is repeated in messages, which a 100 kB one filled.
 inline constexpr std::size_t kMaxKeyPathBytes = 200;
 
-/// A key of the user's as a message shows it: whole up to kMaxKeyPathBytes, else its first 40 bytes (whole UTF-8
-/// characters) and "...", so that a 100 kB key does not fill the message.
+/// A key of the user's as a message shows it (Section::key gives every key so): whole up to kMaxKeyPathBytes, else
+/// its first 40 bytes (whole UTF-8 characters) and "...", so that a 100 kB key does not fill the message.
 std::string shown_key(std::string_view key);
 
 /// A TOML value as it would be quoted in an error message (strings quoted, arrays in brackets).
@@ -64,7 +64,8 @@ class Section {
 
   bool present() const { return table_ != nullptr; }
   const std::string& path() const { return path_; }
-  /// The full dotted key for `key` in this section.
+  /// The full dotted key for `key` in this section, as messages show it (shown_key: a key of more than
+  /// kMaxKeyPathBytes, never a valid one, by its first 40 bytes).
   std::string key(std::string_view key) const;
   bool has(std::string_view key) const;
   const toml::node* node(std::string_view key) const;

@@ -175,6 +175,32 @@ TEST_P(FitCompareBadInput, ExitsWith2NamingTheModelAndWritesNothing) {
   bristle::test::fit::expect_bad_input(run("fit bad.toml --out out" + bad.args), bad.in_message, dir_ / "out");
 }
 
+TEST_F(FitCompare, TheFittedScenariosNamesAreWithinTheNameLimitWhenChecked) {
+  // <name>_fitted.toml holds name = "<name>_fitted" (and a compared model's <name>_compare_<label>_fitted): a
+  // name of 200 bytes passed check and the fitted scenario it wrote was refused by `bristle run`.
+  write("d.csv", data_csv(bristle::test::fit::kSineModel, 2.0, 201));
+  const auto named = [&](std::size_t bytes, const std::string& extra) {
+    std::string model = bristle::test::fit::kSineModel;
+    model.replace(model.find("name = \"sine\""), 13, "name = \"" + std::string(bytes, 'n') + "\"");
+    write("n.toml", model + kCompareFit + extra);
+    return run("check n.toml");
+  };
+  EXPECT_EQ(named(193, "").code, 0) << named(193, "").err;
+  bristle::test::fit::expect_bad_input(named(194, ""),
+                                       "name = \"nnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnn", dir_ / "out");
+  EXPECT_NE(named(194, "").err.find("\": 194 bytes long; at most 193 in a fit (the fitted scenario is named "
+                                    "<name>_fitted, at most 200 bytes)\n"),
+            std::string::npos);
+  // 160 + "_compare_" + 25 = 194 bytes
+  const CliResult label = named(160, "[[fit.model]]\nlabel = \"" + std::string(25, 'L') + "\"\n");
+  bristle::test::fit::expect_bad_input(label, "fit.model[0] (\"LLLLLLLLLLLLLLLLLLLLLLLLL\"): the compared model's name "
+                                              "<name>_compare_<label>: name = \"nnnn", dir_ / "out");
+  EXPECT_NE(label.err.find("n_compare_LLLLLLLLLLLLLLLLLLLLLLLLL\": 194 bytes long; at most 193 in a fit"),
+            std::string::npos)
+      << label.err;
+  EXPECT_EQ(named(160, "[[fit.model]]\nlabel = \"" + std::string(24, 'L') + "\"\n").code, 0);
+}
+
 INSTANTIATE_TEST_SUITE_P(AllCases, FitCompareBadInput, ::testing::ValuesIn(bad_compares()),
                          [](const ::testing::TestParamInfo<BadCompare>& info) { return std::string(info.param.label); });
 

@@ -352,13 +352,17 @@ TEST(Reliability, KeyPathsAreBoundedAndLongKeysShortenedInMessages) {
                                                   : ::testing::AssertionFailure() << "message: " << message;
   };
   EXPECT_TRUE(starts(message_of([&] { (void)get_number(*scenario, key200); }), "unknown key \"" + key200 + "\""));
-  // An unknown key of a table is shown by its first 40 bytes (whole UTF-8 characters: "é" is 2 bytes).
+  // A key of a table is shown by its first 40 bytes in any message (whole UTF-8 characters: "é" is 2 bytes).
+  const std::string textbook = "[law]\n" + std::string(100'000, 'z') + " = 1\n[law.textbook]\n";
+  EXPECT_EQ(error_of(std::string(lumped).replace(lumped.find("[law]\n"), 6, textbook)),
+            "key \"law.zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz...\" cannot be combined with [law.textbook]; give the law "
+            "either in textbook units or normalised");
   EXPECT_TRUE(starts(error_of(with_key(lumped, "law", std::string(100'000, 'z'), "1")),
                      "unknown key \"law.zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz...\" (valid keys in [law]: "));
   std::string accents;
   for (int i = 0; i < 150; ++i) accents += "\u00e9";
-  EXPECT_TRUE(starts(error_of(with_key(lumped, "law", "\"" + accents + "\"", "1")),
-                     "unknown key \"law." + accents.substr(0, 36) + "...\" (valid keys in [law]: "));
+  EXPECT_TRUE(starts(error_of(with_key(lumped, "law", "\"a" + accents + "\"", "1")),
+                     "unknown key \"law.a" + accents.substr(0, 34) + "...\" (valid keys in [law]: "));
 }
 
 TEST(Reliability, AStudyHoldsAtMostTheRowsOfOneCase) {

@@ -349,7 +349,14 @@ void detail::set_toml_path(toml::table& root, const std::string& path, const tom
     table = next->as_table();
   }
   if (parts.back().empty()) throw InvalidInput(fmt::format("{}: {} is not a key path", key, q(path)));
-  table->insert_or_assign(parts.back(), value);
+  // A table over a table merges into it, as if its keys were written into the file: `set = { integrator.max_steps =
+  // 1e7 }` (a table integrator = { max_steps = 1e7 } once parsed) replaced the whole [integrator], so an
+  // experiment silently lost the file's method and step.
+  toml::node* existing = table->get(parts.back());
+  if (value.is_table() && existing && existing->is_table())
+    deep_merge(*existing->as_table(), *value.as_table());
+  else
+    put(*table, parts.back(), value);
 }
 
 void detail::set_window_toml(toml::table& table, const std::vector<std::pair<std::string, double>>& window) {

@@ -144,22 +144,8 @@ void check_case_count(double count) {
         fmt::format("the [[case]] tables and [sweep] give {:.0f} cases; at most {} are allowed", count, kMaxCases));
 }
 
-/// Copies `value` under `key` into `table` (replacing what was there).
-void put(toml::table& table, std::string_view key, const toml::node& value) {
-  value.visit([&](const auto& v) { table.insert_or_assign(key, v); });
-}
-
-/// Merges `from` into `into`: tables merge key by key, everything else replaces (a [[case]] that cannot be applied
-/// by key path: for_each_line_case).
-void deep_merge(toml::table& into, const toml::table& from) {
-  for (auto&& [k, v] : from) {
-    toml::node* existing = into.get(k.str());
-    if (v.is_table() && existing && existing->is_table())
-      deep_merge(*existing->as_table(), *v.as_table());
-    else
-      put(into, k.str(), v);
-  }
-}
+using detail::deep_merge;
+using detail::put;
 
 const toml::table* sub_table(const toml::table& t, std::string_view key) {
   const toml::node* n = t.get(key);

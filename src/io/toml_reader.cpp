@@ -147,6 +147,20 @@ std::string shown_key(std::string_view key) {
   return std::string(key.substr(0, cut)) + "...";
 }
 
+void put(toml::table& table, std::string_view key, const toml::node& value) {
+  value.visit([&](const auto& v) { table.insert_or_assign(key, v); });
+}
+
+void deep_merge(toml::table& into, const toml::table& from) {
+  for (auto&& [k, v] : from) {
+    toml::node* existing = into.get(k.str());
+    if (v.is_table() && existing && existing->is_table())
+      deep_merge(*existing->as_table(), *v.as_table());
+    else
+      put(into, k.str(), v);
+  }
+}
+
 std::string format_node(const toml::node& node) {
   if (const auto* s = node.as_string()) return json_quote(s->get());
   if (const auto* i = node.as_integer()) return fmt::format("{}", i->get());

@@ -157,6 +157,21 @@ TEST_F(FitExperimentSet, APatchTransientNormalLoadSetWithoutALoadIsTheConstantLo
 // 5. An experiment's table read by a kind other than lumped (read_experiment_table): a `set` key path nested past the
 // depth limit of a scenario's text is refused with that limit's message, as when the table was read from its text;
 // one within the limit with the reader's message.
+TEST_F(FitExperimentSet, ASetTableMergesIntoTheScenariosTableAsIfWrittenIntoTheFile) {
+  // `set = { integrator.max_steps = 1e7 }` is the table integrator = { max_steps = 1e7 } once parsed: it replaced the
+  // file's [integrator] whole, so the experiment silently ran the default method instead of the file's sdirk2.
+  const std::string toml = kLumped + kSine + "[integrator]\nmethod = \"sdirk2\"\ndt_s = 1e-6\n" + kLumpedFit +
+                           "[[fit.experiment]]\ndata = \"d.csv\"\nset = { integrator.max_steps = 10000000, "
+                           "bench = { input = { amplitude = 2e-3 } } }\n";
+  const bristle::io::FitScenario fit = lumped(toml);
+  const bristle::io::LumpedScenario& sc = fit.experiments.at(0).scenario;
+  EXPECT_EQ(sc.integrator.method, bristle::integrate::Method::sdirk2);
+  EXPECT_EQ(sc.integrator.dt_s, 1e-6);
+  EXPECT_EQ(sc.integrator.max_steps, 10'000'000);
+  EXPECT_EQ(bristle::io::get_number(sc, "bench.input.amplitude"), 2e-3);  // the sine's other keys kept
+  EXPECT_EQ(bristle::io::get_number(sc, "bench.input.omega"), 2e5);
+}
+
 TEST_F(FitExperimentSet, ASetKeyPathOfMorePartsThanTheNestingLimitIsRefusedWhereItIsRead) {
   // Each part of a key path nests a table; 200,000 parts overflowed the stack (a segmentation fault) before the
   // count was bounded where the key is read.

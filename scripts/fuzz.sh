@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets of fuzz/ (clang-14, ASan + UBSan, build/fuzz) and runs each for a bounded
 # time on a scratch copy of its committed corpus (fuzz/corpus/<corpus>/): the scenario reader once per
-# kind through the `check` path, and each CSV reader. Fails on any crash, leak, sanitizer report,
+# kind through the `check` path, each CSV reader, and the fit scenario reader. Fails on any crash, leak, sanitizer report,
 # timeout (> 30 s for one input) or out-of-memory (one allocation > 1 GiB, or RSS > 2 GiB); the
 # reproducer is left in build/fuzz/artifacts/.
 #
-#   bash scripts/fuzz.sh [SECONDS_PER_RUN]      default 25: 12 runs, 5 minutes of fuzzing (2.5 on 2 cores)
+#   bash scripts/fuzz.sh [SECONDS_PER_RUN]      default 25: 13 runs, 5.4 minutes of fuzzing (2.7 on 2 cores)
 #
 # Environment: FUZZ_NICE (default 0) runs the fuzzers under nice -n FUZZ_NICE; FUZZ_JOBS the build jobs;
 # FUZZ_PARALLEL (default: the number of cores) the runs at a time. The library is compiled at -O1
@@ -22,7 +22,8 @@ launcher=$(command -v ccache || true)
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=clang++-14 \
   -DBRISTLE_FUZZ=ON -DBRISTLE_BUILD_TESTS=OFF -DBRISTLE_BUILD_BENCH=OFF -DBRISTLE_BUILD_PYTHON=OFF \
   -DBRISTLE_WERROR=OFF -DBRISTLE_UNITY_BUILD=ON ${launcher:+-DCMAKE_CXX_COMPILER_LAUNCHER="$launcher"} >/dev/null
-cmake --build "$build" -j"$jobs" --target bristle_fuzz_scenario bristle_fuzz_signal_table bristle_fuzz_modes_table
+cmake --build "$build" -j"$jobs" --target bristle_fuzz_scenario bristle_fuzz_signal_table bristle_fuzz_modes_table \
+  bristle_fuzz_fit
 mkdir -p "$build/artifacts" "$build/logs"
 
 run() {  # run TARGET CORPUS
@@ -42,13 +43,13 @@ run() {  # run TARGET CORPUS
   rm -rf "$work"
 }
 
-# The 12 runs, FUZZ_PARALLEL (default: the number of cores) at a time: each fuzzer is one process.
+# The 13 runs, FUZZ_PARALLEL (default: the number of cores) at a time: each fuzzer is one process.
 runs=()
 for kind in lumped line_steady line_transient patch_steady_map patch_transient directional_coefficients \
             directional_loop directional_crawler structure_kernel structure_stick_slip; do
   runs+=("scenario scenario_$kind")
 done
-runs+=("signal_table signal_table" "modes_table modes_table")
+runs+=("signal_table signal_table" "modes_table modes_table" "fit fit")
 parallel=${FUZZ_PARALLEL:-$(nproc)}
 status=0
 active=0

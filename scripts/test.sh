@@ -38,8 +38,9 @@ ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:ha
   BRISTLE_SANITIZED=1 ctest --test-dir build/sanitize --output-on-failure -j"$jobs"
 
 # libFuzzer targets (scripts/fuzz.sh, issue 17): the clang-14 ASan + UBSan + libFuzzer build of the fuzz
-# targets' library (-O1 -gline-tables-only, without fit and the C API) and the 12 runs (the scenario reader
-# of each kind, both CSV readers) of 60 s each (the issue's "about a minute"), two at a time: 6 min of fuzzing
+# targets' libraries (-O1 -gline-tables-only; without the C API, and fit only in the fit target's) and the 13
+# runs (the scenario reader of each kind, both CSV readers, the fit scenario readers) of 60 s each (the issue's
+# "about a minute"), two at a time: 6.5 min of fuzzing
 # plus the cold build (docs/validation.md, "Fuzzing in CI").
 # Fails on any crash, leak, sanitizer report, timeout or out-of-memory.
 echo "== libFuzzer targets, 60 s per corpus" >&2

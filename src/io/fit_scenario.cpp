@@ -349,12 +349,12 @@ void detail::set_toml_path(toml::table& root, const std::string& path, const tom
     table = next->as_table();
   }
   if (parts.back().empty()) throw InvalidInput(fmt::format("{}: {} is not a key path", key, q(path)));
-  // A table over a table merges into it, as if its keys were written into the file: `set = { integrator.max_steps =
-  // 1e7 }` (a table integrator = { max_steps = 1e7 } once parsed) replaced the whole [integrator], so an
-  // experiment silently lost the file's method and step.
+  // A table of dotted keys merges into the scenario's table, as if its keys were written into the file: `set = {
+  // integrator.max_steps = 1e7 }` replaced the whole [integrator], so an experiment silently lost the file's method
+  // and step. A table written inline, `"bench.input" = { type = "table", ... }`, replaces the table, as before.
   toml::node* existing = table->get(parts.back());
-  if (value.is_table() && existing && existing->is_table())
-    deep_merge(*existing->as_table(), *value.as_table());
+  if (value.is_table() && !value.as_table()->is_inline() && existing && existing->is_table())
+    deep_merge(*existing->as_table(), *value.as_table(), true);
   else
     put(*table, parts.back(), value);
 }

@@ -705,13 +705,7 @@ std::vector<LumpedScenario> parse_lumped(const toml::table& root, std::string_vi
   check_swept_key(root, spec->sweep.parameter);
   LumpedScenario base = parse_case(root, name, source);
   base.sweep = spec->sweep;
-  std::vector<LumpedScenario> cases = sweep_cases(base, [](const LumpedScenario& c) { c.validate(); });
-  double rows = 0.0;  // the study's limit, counted before the run (the run checks it again as it solves)
-  for (std::size_t i = 0; i < cases.size(); ++i) {
-    rows += static_cast<double>(output_times_bound(cases[i].time));
-    require_study_rows(fmt::format("sweep.values has {} entries: ", cases.size()), rows, i, cases.size());
-  }
-  return cases;
+  return sweep_cases(base, [](const LumpedScenario& c) { c.validate(); });
 }
 
 }  // namespace detail
@@ -770,6 +764,11 @@ VecX LumpedScenario::initial_contact_state(const contact::ContactModel& model) c
 
 LumpedStudy::LumpedStudy(std::vector<LumpedScenario> cases) : cases_(std::move(cases)) {
   if (cases_.empty()) throw InvalidInput("a scenario needs at least one case");
+  double rows = 0.0;  // the study's limit, counted before the run (the run checks it again as it solves)
+  for (std::size_t i = 0; i < cases_.size(); ++i) {
+    rows += static_cast<double>(detail::output_times_bound(cases_[i].time));
+    detail::require_study_rows(fmt::format("sweep.values has {} entries: ", cases_.size()), rows, i, cases_.size());
+  }
 }
 
 std::string LumpedStudy::summary() const {

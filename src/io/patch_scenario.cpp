@@ -309,8 +309,21 @@ PatchMapScenario parse_patch_steady_map_string(std::string_view toml, std::strin
 
 std::vector<PatchMapScenario> patch_steady_map_cases(const PatchMapScenario& sc) { return detail::sweep_cases(sc); }
 
+namespace {
+/// `sc`, once the study's rows (the operating points of every case: a sweep sets a number, not an axis) are within
+/// the limit: counted before the cases are built, each of which checks every point (check_points, ~60 us each).
+/// The study's run is its own, not detail::run_study.
+const PatchMapScenario& counted(const PatchMapScenario& sc) {
+  const std::size_t cases = sc.sweep ? sc.sweep->values.size() : 1;
+  const double points = static_cast<double>(sc.vx.values.size() * sc.lateral.values.size() * sc.spin.values.size());
+  detail::require_study_rows(fmt::format("sweep.values has {} entries: ", cases), points * static_cast<double>(cases),
+                             cases - 1, cases);
+  return sc;
+}
+}  // namespace
+
 PatchSteadyMapStudy::PatchSteadyMapStudy(PatchMapScenario sc)
-    : cases_(patch_steady_map_cases(sc)), sc_(std::move(sc)) {}
+    : cases_(patch_steady_map_cases(counted(sc))), sc_(std::move(sc)) {}
 
 std::size_t PatchSteadyMapStudy::case_count() const {
   if (sc_.sweep) return cases_.size();

@@ -84,7 +84,7 @@ void validate_name(const std::string& key, const std::string& name) {
 void require_study_rows(std::string_view where, double rows, std::size_t index, std::size_t cases) {
   if (rows <= static_cast<double>(kMaxStudyRows)) return;
   throw InvalidInput(fmt::format("{}the study's output{} {} rows after case {} of {}; at most {} rows for all cases "
-                                 "together, as for one (Limits in docs/scenarios.md): give fewer cases or output times",
+                                 "together, as for one (Limits in docs/scenarios.md): give fewer cases, output times or points",
                                  where, where.empty() ? ":" : " is", format_value(rows), index + 1, cases,
                                  kMaxStudyRows));
 }

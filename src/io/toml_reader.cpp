@@ -151,11 +151,11 @@ void put(toml::table& table, std::string_view key, const toml::node& value) {
   value.visit([&](const auto& v) { table.insert_or_assign(key, v); });
 }
 
-void deep_merge(toml::table& into, const toml::table& from) {
+void deep_merge(toml::table& into, const toml::table& from, bool inline_replaces) {
   for (auto&& [k, v] : from) {
     toml::node* existing = into.get(k.str());
-    if (v.is_table() && existing && existing->is_table())
-      deep_merge(*existing->as_table(), *v.as_table());
+    if (v.is_table() && existing && existing->is_table() && !(inline_replaces && v.as_table()->is_inline()))
+      deep_merge(*existing->as_table(), *v.as_table(), inline_replaces);
     else
       put(into, k.str(), v);
   }

@@ -47,8 +47,9 @@ std::string shown_key(std::string_view key);
 /// Copies `value` under `key` into `table` (replacing what was there).
 void put(toml::table& table, std::string_view key, const toml::node& value);
 /// Merges `from` into `into`: tables merge key by key, everything else replaces, as if `from`'s keys were written
-/// into `into` (a line kind's [[case]] over the file, a fit experiment's `set`).
-void deep_merge(toml::table& into, const toml::table& from);
+/// into `into` (a line kind's [[case]] over the file, a fit experiment's `set`). With `inline_replaces`, a table
+/// written inline ({ ... }) replaces too, and only tables of dotted keys (a.b = 1) merge.
+void deep_merge(toml::table& into, const toml::table& from, bool inline_replaces = false);
 
 /// A TOML value as it would be quoted in an error message (strings quoted, arrays in brackets).
 std::string format_node(const toml::node& node);

@@ -157,19 +157,22 @@ TEST_F(FitExperimentSet, APatchTransientNormalLoadSetWithoutALoadIsTheConstantLo
 // 5. An experiment's table read by a kind other than lumped (read_experiment_table): a `set` key path nested past the
 // depth limit of a scenario's text is refused with that limit's message, as when the table was read from its text;
 // one within the limit with the reader's message.
-TEST_F(FitExperimentSet, ASetTableMergesIntoTheScenariosTableAsIfWrittenIntoTheFile) {
-  // `set = { integrator.max_steps = 1e7 }` is the table integrator = { max_steps = 1e7 } once parsed: it replaced the
-  // file's [integrator] whole, so the experiment silently ran the default method instead of the file's sdirk2.
-  const std::string toml = kLumped + kSine + "[integrator]\nmethod = \"sdirk2\"\ndt_s = 1e-6\n" + kLumpedFit +
-                           "[[fit.experiment]]\ndata = \"d.csv\"\nset = { integrator.max_steps = 10000000, "
-                           "bench = { input = { amplitude = 2e-3 } } }\n";
-  const bristle::io::FitScenario fit = lumped(toml);
-  const bristle::io::LumpedScenario& sc = fit.experiments.at(0).scenario;
+TEST_F(FitExperimentSet, ASetOfDottedKeysMergesIntoTheScenariosTableAndAnInlineTableReplacesIt) {
+  // `set = { integrator.max_steps = 1e7 }` is a table of dotted keys once parsed: it replaced the file's [integrator]
+  // whole, so the experiment silently ran the default method instead of the file's sdirk2. It merges now, as if its
+  // keys were written into the file; a table written inline ({ ... }) still replaces the table.
+  const std::string head = kLumped + kSine + "[integrator]\nmethod = \"sdirk2\"\ndt_s = 1e-6\n" + kLumpedFit +
+                           "[[fit.experiment]]\ndata = \"d.csv\"\n";
+  const bristle::io::FitScenario merged =
+      lumped(head + "set = { integrator.max_steps = 10000000, bench.input.amplitude = 2e-3 }\n");
+  const bristle::io::LumpedScenario& sc = merged.experiments.at(0).scenario;
   EXPECT_EQ(sc.integrator.method, bristle::integrate::Method::sdirk2);
   EXPECT_EQ(sc.integrator.dt_s, 1e-6);
   EXPECT_EQ(sc.integrator.max_steps, 10'000'000);
   EXPECT_EQ(bristle::io::get_number(sc, "bench.input.amplitude"), 2e-3);  // the sine's other keys kept
   EXPECT_EQ(bristle::io::get_number(sc, "bench.input.omega"), 2e5);
+  const bristle::io::FitScenario replaced = lumped(head + "set = { integrator = { method = \"rodas5p\" } }\n");
+  EXPECT_EQ(replaced.experiments.at(0).scenario.integrator.method, bristle::integrate::Method::rodas5p);
 }
 
 TEST_F(FitExperimentSet, ASetKeyPathOfMorePartsThanTheNestingLimitIsRefusedWhereItIsRead) {

@@ -373,7 +373,7 @@ TEST(Reliability, AStudyHoldsAtMostTheRowsOfOneCase) {
   lumped += "\n[sweep]\nparameter = \"bench.mass_kg\"\nvalues = [1.0, 2.0, 3.0, 4.0]\n";
   EXPECT_EQ(error_of(lumped), "sweep.values has 4 entries: the study's output is 2100003 rows after case 3 of 4; at "
                               "most 2000001 rows for all cases together, as for one (Limits in docs/scenarios.md): "
-                              "give fewer cases or output times");
+                              "give fewer cases, output times or points");
   // ... every kind's run stops at the case that passes the limit (here 1,000,000 points of a directional map twice,
   // then 3 more), before the output is formed ...
   std::string map = with_key(example("fig4_slanted_spring.toml"), "range", "points", "1000000");
@@ -381,7 +381,14 @@ TEST(Reliability, AStudyHoldsAtMostTheRowsOfOneCase) {
   std::unique_ptr<Scenario> scenario = parse_scenario_string(map, "t");
   EXPECT_EQ(message_of([&] { (void)scenario->run(); }),
             "the study's output: 2000003 rows after case 3 of 3; at most 2000001 rows for all cases together, as for "
-            "one (Limits in docs/scenarios.md): give fewer cases or output times");
+            "one (Limits in docs/scenarios.md): give fewer cases, output times or points");
+  // ... the patch_steady_map study, whose run is its own, counts its operating points before it runs ...
+  std::string patch = with_key(example("patch_slip_spin_map.toml"), "kinematics", "spin_radps", "0.0");
+  patch = with_key(patch, "kinematics", "slip_angle_deg", "{ from = -10.0, to = 10.0, points = 201 }");
+  patch += "\n[sweep]\nparameter = \"kinematics.Vr_mps\"\nvalues = " + list_of(10'000, "10.0") + "\n";
+  EXPECT_EQ(error_of(patch), "sweep.values has 10000 entries: the study's output is 2010000 rows after case 10000 of "
+                             "10000; at most 2000001 rows for all cases together, as for one (Limits in "
+                             "docs/scenarios.md): give fewer cases, output times or points");
   // ... and the fields of the line kind's cases are bounded together (8 cases of 200 cells: 6,300 snapshots each
   // give 1.008e7 rows, 1.26e6 per case)
   std::string times = "[";

@@ -120,8 +120,7 @@ detail::FitTable detail::read_fit_table(const toml::table& root, std::string_vie
     throw InvalidInput(fmt::format("fit.model: model comparison reads kind = \"lumped\" only, not {}", q(rules.kind)));
   f.check_keys(rules.keys);
   t.name = top.string("name").value_or(std::string(name));
-  validate_name(top.has("name") ? "name" : "name (the file stem)", t.name);
-  require_fitted_name("", top.has("name") ? "name" : "name (the file stem)", t.name);
+  require_fitted_name("", top.has("name") ? "name" : "name (the file stem)", t.name);  // the rest: the kind's reader
   if (const auto n = f.integer("multi_start")) {
     if (*n < 1 || *n > 1000) throw InvalidInput(fmt::format("fit.multi_start = {}: must be in 1..1000", *n));
     t.options.multi_start = static_cast<int>(*n);

@@ -200,7 +200,8 @@ std::string format_node(const toml::node& node) {
 }
 
 std::string Section::key(std::string_view k) const {
-  return shown_key(path_.empty() ? std::string(k) : path_ + "." + std::string(k));
+  std::string full = path_.empty() ? std::string(k) : path_ + "." + std::string(k);
+  return full.size() <= kMaxKeyPathBytes ? full : shown_key(full);
 }
 
 bool Section::has(std::string_view k) const { return node(k) != nullptr; }

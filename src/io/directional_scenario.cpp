@@ -333,7 +333,9 @@ TimeSeries DirectionalCoefficientsScenario::solve() const {
 }
 
 DirectionalCoefficientsStudy::DirectionalCoefficientsStudy(DirectionalCoefficientsScenario scenario)
-    : cases_(detail::sweep_cases(scenario)), sc_(std::move(scenario)) {}
+    : cases_(detail::sweep_cases(scenario)), sc_(std::move(scenario)) {
+  detail::count_swept_rows(cases_, [](const DirectionalCoefficientsScenario& c) { return c.points; });
+}
 
 std::string DirectionalCoefficientsStudy::summary() const {
   const dir::Profile w(sc_.profile);
@@ -447,7 +449,11 @@ void validate(const DirectionalLoopScenario& sc) {
 }
 
 DirectionalLoopStudy::DirectionalLoopStudy(DirectionalLoopScenario scenario)
-    : cases_(detail::sweep_cases(scenario)), sc_(std::move(scenario)) {}
+    : cases_(detail::sweep_cases(scenario)), sc_(std::move(scenario)) {
+  detail::count_swept_rows(cases_, [](const DirectionalLoopScenario& c) {  // each eps case's loop at every output time
+    return epsilon_cases(c.epsilon).values.size() * static_cast<std::size_t>(c.outputs);
+  });
+}
 
 dir::Loading DirectionalLoopScenario::driver() const {
   return dir::Loading::triangle(start_m, amplitude_m, period_s, cycles, "drive");
@@ -601,7 +607,16 @@ void validate(const DirectionalCrawlerScenario& sc) {
 }
 
 DirectionalCrawlerStudy::DirectionalCrawlerStudy(DirectionalCrawlerScenario scenario)
-    : cases_(detail::sweep_cases(scenario)), sc_(std::move(scenario)) {}
+    : cases_(detail::sweep_cases(scenario)), sc_(std::move(scenario)) {
+  // t = 0 and samples_per_cycle a cycle; the limit case every step if the samples do not divide them (run())
+  detail::count_swept_rows(cases_, [](const DirectionalCrawlerScenario& c) {
+    const double samples = static_cast<double>(c.cycles) * c.samples_per_cycle + 1.0;
+    const double limit = c.limit_steps_per_cycle % c.samples_per_cycle == 0
+                             ? samples
+                             : static_cast<double>(c.cycles) * c.limit_steps_per_cycle + 1.0;
+    return static_cast<double>(c.epsilon.values_m.size()) * samples + (c.epsilon.limit ? limit : 0.0);
+  });
+}
 
 std::string DirectionalCrawlerStudy::summary() const {
   const dir::Profile w(sc_.profile);

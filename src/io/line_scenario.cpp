@@ -144,6 +144,14 @@ void check_case_count(double count) {
         fmt::format("the [[case]] tables and [sweep] give {:.0f} cases; at most {} are allowed", count, kMaxCases));
 }
 
+/// detail::count_study_rows of the cases, the message starting "the [[case]] tables and [sweep] give N cases: ".
+template <class Case, class Rows>
+void count_rows(const std::vector<Case>& cases, Rows&& rows_of) {
+  const std::string where =
+      cases.size() > 1 ? fmt::format("the [[case]] tables and [sweep] give {} cases: ", cases.size()) : "";
+  detail::count_study_rows(where, cases, std::forward<Rows>(rows_of));
+}
+
 using detail::deep_merge;
 using detail::put;
 
@@ -947,6 +955,7 @@ TimeSeries LineSteadyScenario::solve(const contact::ContactModel& model) const {
 
 LineSteadyStudy::LineSteadyStudy(std::vector<LineSteadyScenario> cases) : cases_(std::move(cases)) {
   if (cases_.empty()) throw InvalidInput("a scenario needs at least one case");
+  count_rows(cases_, [](const LineSteadyScenario& c) { return c.velocities.size(); });
 }
 
 std::string LineSteadyStudy::summary() const {
@@ -1009,6 +1018,8 @@ LineTransientStudy::LineTransientStudy(std::vector<LineTransientScenario> cases)
                                    "at most {} for all cases together, as for one (Limits in docs/scenarios.md)",
                                    cases_.front().field_times.size(), cases_.size(), format_value(rows),
                                    format_value(kMaxFieldRows)));
+  // The rows of <name>.csv: the time grid's (a field time between two output times adds one).
+  count_rows(cases_, [](const LineTransientScenario& c) { return detail::output_times_bound(c.time); });
 }
 
 std::string LineTransientStudy::summary() const {

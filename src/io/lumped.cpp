@@ -764,12 +764,7 @@ VecX LumpedScenario::initial_contact_state(const contact::ContactModel& model) c
 
 LumpedStudy::LumpedStudy(std::vector<LumpedScenario> cases) : cases_(std::move(cases)) {
   if (cases_.empty()) throw InvalidInput("a scenario needs at least one case");
-  double rows = 0.0;  // the study's limit, counted before the run (the run checks it again as it solves)
-  const std::string where = fmt::format("sweep.values has {} entries: ", cases_.size());
-  for (std::size_t i = 0; i < cases_.size(); ++i) {
-    rows += static_cast<double>(detail::output_times_bound(cases_[i].time));
-    detail::require_study_rows(where, rows, i, cases_.size());
-  }
+  detail::count_swept_rows(cases_, [](const LumpedScenario& c) { return detail::output_times_bound(c.time); });
 }
 
 std::string LumpedStudy::summary() const {

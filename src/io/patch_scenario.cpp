@@ -5,11 +5,14 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cmath>
 #include <functional>
 #include <limits>
 #include <numbers>
+#include <optional>
+#include <utility>
 
 #include "bristle/core/error.hpp"
 #include "bristle/io/key_path.hpp"
@@ -91,11 +94,25 @@ void check_points(const PatchMapScenario& sc, const contact::ContactModel& model
 /// for every moving family (eqs. 48-50), and the solver's own checks, so that a bad file writes nothing.
 void check_times(const PatchTransientScenario& sc, const contact::ContactModel& model,
                  const patch::PatchGeometry& geometry) {
+  // The run steps to every output time (PatchTransient::advance_to), so the output times alone bound its work from
+  // below: checked first, as each time below costs about what a step does (a stencil build for stable_dt).
+  const double cells = static_cast<double>(sc.transient.patch.nx) * sc.transient.patch.ny;
+  const double outputs = static_cast<double>(detail::output_times_bound(sc.time));
+  if (!((outputs - 1.0) * cells <= kMaxCellSteps))
+    throw InvalidInput(fmt::format("time.output_dt_s = {}: the run steps to each of its {} output times over patch.nx x "
+                                   "patch.ny = {} cells, at least {} cell updates; at most {} (Limits in "
+                                   "docs/scenarios.md)",
+                                   format_value(sc.time.output_dt_s), format_value(outputs), format_value(cells),
+                                   format_value((outputs - 1.0) * cells), format_value(kMaxCellSteps)));
   std::vector<double> times = sc.time.times();
   for (const contact::Signal* s : {&sc.Vr_mps, &sc.vx_mps, &sc.vy_mps, &sc.spin_radps, &sc.Fz_N})
     for (double b : s->breakpoints())
       if (b >= sc.time.t_start_s && b <= sc.time.t_end_s) times.push_back(b);
   const patch::Riemann r = patch::riemann(model.pair());
+  std::optional<patch::PatchKinematics> checked;  // the last kinematics checked (constant ones are checked once)
+  const auto same = [](const patch::BodyMotion& a, const patch::BodyMotion& b) {
+    return a.V0_mps == b.V0_mps && a.omega_radps == b.omega_radps;
+  };
   for (double t : times) {
     const double Fz = sc.Fz_N(t);
     if (!(std::isfinite(Fz) && Fz > 0.0))
@@ -105,6 +122,10 @@ void check_times(const PatchTransientScenario& sc, const contact::ContactModel& 
       throw InvalidInput(fmt::format("load.Fz_N at t = {} s is {}: at most {} N (Limits in docs/scenarios.md)",
                                      format_value(t), format_value(Fz), format_value(kMaxLoad_N)));
     const patch::PatchKinematics kin = sc.kinematics(t);
+    if (checked && same(kin.body1, checked->body1) && same(kin.body2, checked->body2) &&
+        kin.s_corrections == checked->s_corrections)
+      continue;
+    checked = kin;
     const std::string where = fmt::format("kinematics at t = {} s", format_value(t));
     kin.validate(where);
     if (!(kin.body1.V0_mps[0] <= 0.0))
@@ -117,13 +138,25 @@ void check_times(const PatchTransientScenario& sc, const contact::ContactModel& 
   // The work: steps between consecutive sampled times at the smaller of their CFL steps (the step the
   // solver takes: cfl h / max |W|, capped by transient.max_dt_s), times the cells.
   std::sort(times.begin(), times.end());
-  const double cells = static_cast<double>(solver.nx()) * solver.ny();
   double steps = 0.0, dt_min = std::numeric_limits<double>::infinity(), t_min = sc.time.t_start_s;
+  // The stable step follows the kinematics and the load (stable_dt): computed again only when they change.
+  const auto inputs = [&](double t) {
+    const double h = patch::PatchTransient::rate_step(t);
+    return std::pair(sc.kinematics(t), std::array<double, 3>{sc.Fz_N(t - h), sc.Fz_N(t), sc.Fz_N(t + h)});
+  };
+  const auto same_inputs = [&](const auto& a, const auto& b) {
+    return same(a.first.body1, b.first.body1) && same(a.first.body2, b.first.body2) && a.second == b.second;
+  };
+  auto last = inputs(times.front());
   double dt_prev = solver.stable_dt(times.front());
   for (std::size_t i = 0; i < times.size(); ++i) {
-    const double dt = i == 0 ? dt_prev : solver.stable_dt(times[i]);
+    double dt = dt_prev;
+    if (i > 0) {
+      auto now = inputs(times[i]);
+      if (!same_inputs(now, last)) dt = solver.stable_dt(times[i]), last = std::move(now);
+    }
     if (dt < dt_min) dt_min = dt, t_min = times[i];
-    if (i > 0) steps += (times[i] - times[i - 1]) / std::min(dt, dt_prev);
+    if (i > 0 && times[i] > times[i - 1]) steps += std::max(1.0, (times[i] - times[i - 1]) / std::min(dt, dt_prev));
     dt_prev = dt;
   }
   if (!(steps * cells <= kMaxCellSteps))
@@ -552,7 +585,9 @@ PatchTransientScenario parse_patch_transient_string(std::string_view toml, std::
 }
 
 PatchTransientStudy::PatchTransientStudy(PatchTransientScenario sc)
-    : cases_(detail::sweep_cases(sc)), sc_(std::move(sc)) {}
+    : cases_(detail::sweep_cases(sc)), sc_(std::move(sc)) {
+  detail::count_swept_rows(cases_, [](const PatchTransientScenario& c) { return detail::output_times_bound(c.time); });
+}
 
 std::string PatchTransientStudy::summary() const {
   const patch::PatchParams& p = sc_.transient.patch;

@@ -367,6 +367,12 @@ StructureStickSlipScenario parse_stick_slip(const Section& root, std::string_vie
   return sc;
 }
 
+/// The output rows of a stick-slip run: every run.output_every-th step and t = 0 (one fewer than the run's when the
+/// last step is not such a step).
+double output_rows(const StructureStickSlipScenario& sc) {
+  return std::floor(sc.run.t_end_s / sc.dt_s / static_cast<double>(sc.run.output_every)) + 1.0;
+}
+
 }  // namespace
 
 // ---------------------------------------------------------------------------------------------
@@ -389,7 +395,7 @@ void validate(const StructureStickSlipScenario& sc) {
                                    format_value(sc.dt_s)));
   // Output rows, held in memory and written as CSV (the lumped kind's limit: ~470 bytes a row at the peak):
   // t_end_s = 1e5 at dt = 0.1 ms with output_every = 10 asked for 1e8 rows, std::bad_alloc (mutation run).
-  const double rows = std::floor(sc.run.t_end_s / sc.dt_s / static_cast<double>(sc.run.output_every)) + 1.0;
+  const double rows = output_rows(sc);
   if (rows > static_cast<double>(detail::kMaxOutputTimes))
     throw InvalidInput(fmt::format("run.output_every = {}: run.t_end_s / run.dt_s / run.output_every gives {:.4g} "
                                    "output rows; at most {} (Limits in docs/scenarios.md)",
@@ -562,7 +568,9 @@ std::string StructureKernelStudy::summary() const {
 }
 
 StructureKernelStudy::StructureKernelStudy(StructureKernelScenario scenario)
-    : cases_(detail::sweep_cases(scenario)), sc_(std::move(scenario)) {}
+    : cases_(detail::sweep_cases(scenario)), sc_(std::move(scenario)) {
+  detail::count_swept_rows(cases_, [](const StructureKernelScenario& c) { return c.points; });
+}
 
 RunResult StructureKernelStudy::run(const ProgressCallback& progress) const {
   using Q = StructureKernelScenario::Quantity;
@@ -666,7 +674,9 @@ std::string StructureStickSlipStudy::summary() const {
 }
 
 StructureStickSlipStudy::StructureStickSlipStudy(StructureStickSlipScenario scenario)
-    : cases_(detail::sweep_cases(scenario)), sc_(std::move(scenario)) {}
+    : cases_(detail::sweep_cases(scenario)), sc_(std::move(scenario)) {
+  detail::count_swept_rows(cases_, output_rows);
+}
 
 namespace {
 

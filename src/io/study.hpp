@@ -87,6 +87,26 @@ StudyCases study_cases(const Sc& sc, const std::vector<Sc>& cases) {
   return out;
 }
 
+/// The study's rows counted before it runs, so that `bristle check` refuses what the run would (run_study counts
+/// them again as it solves): `rows_of(c)`, the rows case c writes to <name>.csv, summed over `cases` and refused past
+/// kMaxStudyRows (require_study_rows, whose message starts with `where`).
+template <class Sc, class Rows>
+void count_study_rows(std::string_view where, const std::vector<Sc>& cases, Rows&& rows_of) {
+  double rows = 0.0;
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    rows += static_cast<double>(rows_of(cases[i]));
+    require_study_rows(where, rows, i, cases.size());
+  }
+}
+
+/// count_study_rows of the cases of a key-path [sweep] (sweep_cases), the message starting "sweep.values has N
+/// entries: " (for more than one).
+template <class Sc, class Rows>
+void count_swept_rows(const std::vector<Sc>& cases, Rows&& rows_of) {
+  const std::string where = cases.size() > 1 ? fmt::format("sweep.values has {} entries: ", cases.size()) : "";
+  count_study_rows(where, cases, std::forward<Rows>(rows_of));
+}
+
 /// The summary's line of a [sweep] (`bristle check`; "" without one): parameter, values, case count, column.
 std::string sweep_summary(const std::optional<Sweep>& sweep, std::size_t cases);
 

@@ -207,7 +207,7 @@ double PatchTransient::load_rate(double t) const {
 
 double PatchTransient::sigma_rate(double t, int direction) const {
   if ((direction == 0 ? params_.size_exponent : params_.width_gamma()) == 0.0) return 0.0;
-  const double h = 1e-7 * std::max(1.0, std::abs(t));
+  const double h = rate_step(t);
   return (std::log(sigma(t + h, direction)) - std::log(sigma(t - h, direction))) / (2.0 * h);  // sigma'/sigma
 }
 

@@ -374,14 +374,49 @@ TEST(Reliability, AStudyHoldsAtMostTheRowsOfOneCase) {
   EXPECT_EQ(error_of(lumped), "sweep.values has 4 entries: the study's output is 2100003 rows after case 3 of 4; at "
                               "most 2000001 rows for all cases together, as for one (Limits in docs/scenarios.md): "
                               "give fewer cases, output times or points");
-  // ... every kind's run stops at the case that passes the limit (here 1,000,000 points of a directional map twice,
-  // then 3 more), before the output is formed ...
+  // ... and so does every kind (here 1,000,000 points of a directional map twice, then 3 more): `check` refuses what
+  // the run would refuse after solving the first cases ...
+  const std::string too_many = "the study's output is {} rows after case {} of {}; at most 2000001 rows for all cases "
+                               "together, as for one (Limits in docs/scenarios.md): give fewer cases, output times or "
+                               "points";
+  const auto sweep = [](const std::string& key, std::size_t n, const std::string& value) {
+    return "\n[sweep]\nparameter = \"" + key + "\"\nvalues = " + list_of(n, value) + "\n";
+  };
   std::string map = with_key(example("fig4_slanted_spring.toml"), "range", "points", "1000000");
   map += "\n[sweep]\nparameter = \"range.points\"\nvalues = [1000000, 1000000, 3]\n";
-  std::unique_ptr<Scenario> scenario = parse_scenario_string(map, "t");
-  EXPECT_EQ(message_of([&] { (void)scenario->run(); }),
-            "the study's output: 2000003 rows after case 3 of 3; at most 2000001 rows for all cases together, as for "
-            "one (Limits in docs/scenarios.md): give fewer cases, output times or points");
+  EXPECT_EQ(error_of(map), "sweep.values has 3 entries: " + fmt::format(fmt::runtime(too_many), 2000003, 3, 3));
+  // (a loop or crawler: each of the 4 eps cases of a sweep case; a crawler samples t = 0 and every cycle, its limit
+  // case here every one of its 3 x 2,000 steps)
+  const std::string loop = with_key(example("directional_loop_angular.toml"), "time", "outputs", "300001");
+  EXPECT_EQ(error_of(loop + sweep("drive.k_h_N_per_m", 2, "1.0")),
+            "sweep.values has 2 entries: " + fmt::format(fmt::runtime(too_many), 2400008, 2, 2));
+  const std::string crawler = with_key(example("directional_crawler_2_feet.toml"), "run", "samples_per_cycle", "100000");
+  EXPECT_EQ(error_of(crawler + sweep("crawler.k_a_N_per_m", 3, "1.0")),
+            "sweep.values has 3 entries: " + fmt::format(fmt::runtime(too_many), 2718012, 3, 3));
+  const std::string stick = with_key(example("cantilever_stick_slip.toml"), "run", "output_every", "1");
+  EXPECT_EQ(error_of(stick + sweep("contact.belt_speed_m_per_s", 7, "0.1")),
+            "sweep.values has 7 entries: " + fmt::format(fmt::runtime(too_many), 2100007, 7, 7));
+  // (a patch transient on a 4 x 4 grid: 1,200,001 output times a case)
+  const std::string patch_run = with_key(with_key(with_key(example("patch_load_step.toml"), "patch", "nx", "4"), "patch",
+                                                  "ny", "4"), "time", "output_dt_s", "5e-8");
+  EXPECT_EQ(error_of(patch_run + sweep("kinematics.vx_mps", 2, "0.5")),
+            "sweep.values has 2 entries: " + fmt::format(fmt::runtime(too_many), 2400002, 2, 2));
+  // (the run steps to every output time: on the file's 80 x 20 grid these are 1.9e9 cell updates, where check took
+  // minutes at a stencil build per output time and passed)
+  EXPECT_EQ(error_of(with_key(example("patch_load_step.toml"), "time", "output_dt_s", "5e-8")),
+            "time.output_dt_s = 5e-08: the run steps to each of its 1200001 output times over patch.nx x patch.ny = "
+            "1600 cells, at least 1920000000 cell updates; at most 40000000 (Limits in docs/scenarios.md)");
+  // (the line kinds' cases come from [[case]] tables and a [sweep]: 12 and 8 here)
+  EXPECT_EQ(error_of(with_key(example("fig5_sliding_steady.toml"), "kinematics", "V_mps",
+                              "{ from = 0.01, to = 30.0, points = 200000, spacing = \"log\" }")),
+            "the [[case]] tables and [sweep] give 12 cases: " + fmt::format(fmt::runtime(too_many), 2200000, 11, 12));
+  EXPECT_EQ(error_of(with_key(example("fig7_sliding_transient.toml"), "time", "output_dt_s", "3e-6")),
+            "the [[case]] tables and [sweep] give 8 cases: " + fmt::format(fmt::runtime(too_many), 2000002, 2, 8));
+  // (a crawler's limit case thinned to the samples, or every step when they do not divide it)
+  const std::string limit = with_key(with_key(example("directional_crawler_2_feet.toml"), "run", "samples_per_cycle",
+                                              "7"), "run", "limit_steps_per_cycle", "400000");
+  EXPECT_EQ(error_of(limit + sweep("crawler.k_a_N_per_m", 2, "1.0")),
+            "sweep.values has 2 entries: " + fmt::format(fmt::runtime(too_many), 2400134, 2, 2));
   // ... the patch_steady_map study, whose run is its own, counts its operating points before it runs ...
   std::string patch = with_key(example("patch_slip_spin_map.toml"), "kinematics", "spin_radps", "0.0");
   patch = with_key(patch, "kinematics", "slip_angle_deg", "{ from = -10.0, to = 10.0, points = 201 }");

@@ -34,7 +34,9 @@
 // | width_exponent | gamma_y of sigma_y = (F_z/F_z0)^gamma_y      | -    | [0, 1]; = size_exponent |
 // | cfl            | Courant number of the automatic step         | -    | (0, 0.5]              |
 // | max_dt_s       | cap on the step (0: none; needed at rest)     | s    | >= 0                  |
+#include <algorithm>
 #include <array>
+#include <cmath>
 #include <functional>
 #include <limits>
 #include <memory>
@@ -139,7 +141,11 @@ class PatchTransient {
   void advance_to(double t_end, const std::function<void(double)>& on_step = nullptr);
   /// One Strang step: half source, transport, half source.
   void step(double dt);
+  /// The CFL step at t (cfl h / max |W|, capped by max_dt_s): a function of the kinematics at t and of the load at
+  /// t and t +- rate_step(t) (the patch's size and its rate).
   double stable_dt(double t) const;
+  /// The half-width of the central difference of the patch's size rate (sigma_rate) at t.
+  static double rate_step(double t) { return 1e-7 * std::max(1.0, std::abs(t)); }
   PatchSnapshot snapshot() const;
   double time() const { return t_; }
   long steps_taken() const { return steps_; }

@@ -95,7 +95,12 @@ std::string nearest_word(std::string_view word, const std::vector<std::string>& 
   std::string best;
   std::size_t best_distance = std::max<std::size_t>(3, word.size() / 2) + 1;
   bool best_completes = false;  // best starts with word
+  if (word.size() > 256) return best;  // no suggestion for a long word (the distance is quadratic in the lengths)
   for (const auto& candidate : candidates) {
+    // The length difference bounds the distance from below: a candidate it rules out is not computed (a header of
+    // 10^6 columns is searched in linear time).
+    const std::size_t gap = word.size() > candidate.size() ? word.size() - candidate.size() : candidate.size() - word.size();
+    if (gap > best_distance) continue;
     const std::size_t d = distance(word, candidate);
     // At equal distance a completion of the word wins ("rodas5": "rodas5p" rather than "rodas4"), else the
     // first candidate.

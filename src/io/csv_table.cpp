@@ -6,10 +6,12 @@
 #include <cmath>
 #include <string_view>
 #include <system_error>
+#include <unordered_map>
 
 #include "bristle/core/error.hpp"
 #include "bristle/io/json.hpp"
 #include "input_file.hpp"
+#include "toml_reader.hpp"
 
 namespace bristle::io::detail {
 
@@ -35,6 +37,14 @@ std::vector<std::string> split(std::string_view line) {
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
 }  // namespace
+
+std::string shown_header(const std::vector<std::string>& header) {
+  constexpr std::size_t kShown = 20;
+  std::string out;
+  for (std::size_t i = 0; i < header.size() && i < kShown; ++i) out += (i ? ", " : "") + shown_key(header[i]);
+  if (header.size() > kShown) out += fmt::format(", ... ({} columns)", header.size());
+  return out;
+}
 
 std::vector<std::string_view> split_at(std::string_view text, char separator) {
   std::vector<std::string_view> pieces;
@@ -99,6 +109,8 @@ CsvNumbers read_csv_numbers(const std::string& where, const std::filesystem::pat
     if (out.header.empty()) {
       out.header = cells;
       out.header_line = line_number;
+      out.rows.columns = cells.size();
+      std::unordered_map<std::string_view, std::size_t> seen;  // each name's first column
       for (std::size_t c = 0; c < cells.size(); ++c) {
         bool ok = !cells[c].empty();
         for (const char ch : cells[c])
@@ -106,30 +118,42 @@ CsvNumbers read_csv_numbers(const std::string& where, const std::filesystem::pat
         if (!ok)
           throw InvalidInput(fmt::format("{}: {}:{}:{}: {} is not a column name (not empty, no quotes or control "
                                          "characters)",
-                                         where, shown, line_number, c + 1, json_quote(cells[c])));
-        for (std::size_t d = 0; d < c; ++d)
-          if (cells[d] == cells[c])
-            throw InvalidInput(fmt::format("{}: {}:{}:{}: duplicate column name \"{}\" (also column {})", where,
-                                           shown, line_number, c + 1, cells[c], d + 1));
+                                         where, shown, line_number, c + 1, json_quote(shown_key(cells[c]))));
+        bool out_of_range = false;
+        if (parse_csv_number(cells[c], out_of_range) || out_of_range)
+          throw InvalidInput(fmt::format("{}: {}:{}:{}: {} is a number, not a column name: the first row that is not "
+                                         "blank or a '#' comment is the header, which names the columns",
+                                         where, shown, line_number, c + 1, shown_key(cells[c])));
+        const auto [first, added] = seen.emplace(cells[c], c);
+        if (!added)
+          throw InvalidInput(fmt::format("{}: {}:{}:{}: duplicate column name \"{}\" (also column {})", where,
+                                         shown, line_number, c + 1, shown_key(cells[c]), first->second + 1));
       }
       continue;
     }
     if (cells.size() != out.header.size())
       throw InvalidInput(fmt::format("{}: {}:{}: {} cell(s), but the header (line {}) has {} column(s)", where, shown,
                                      line_number, cells.size(), out.header_line, out.header.size()));
-    std::vector<double> row(cells.size());
+    if (out.row_lines.size() == kMaxTableRows)
+      throw InvalidInput(fmt::format("{}: {}:{}: more than {} data rows (Limits in docs/scenarios.md)", where, shown,
+                                     line_number, kMaxTableRows));
     for (std::size_t c = 0; c < cells.size(); ++c) {
       bool out_of_range = false;
       const auto v = parse_csv_number(cells[c], out_of_range);
       if (out_of_range)
         throw InvalidInput(fmt::format("{}: {}:{}:{}: {} is out of the range of normal doubles (column \"{}\")",
-                                       where, shown, line_number, c + 1, cells[c], out.header[c]));
+                                       where, shown, line_number, c + 1, shown_key(cells[c]),
+                                       shown_key(out.header[c])));
       if (!v)
         throw InvalidInput(fmt::format("{}: {}:{}:{}: {} is not a number (column \"{}\")", where, shown, line_number,
-                                       c + 1, json_quote(cells[c]), out.header[c]));
-      row[c] = *v;
+                                       c + 1, json_quote(shown_key(cells[c])), shown_key(out.header[c])));
+      if (std::abs(*v) > kMaxMagnitude)
+        throw InvalidInput(fmt::format("{}: {}:{}:{}: {} has a magnitude above {} (column \"{}\"), as no scenario "
+                                       "number may (Limits in docs/scenarios.md)",
+                                       where, shown, line_number, c + 1, shown_key(cells[c]),
+                                       format_value(kMaxMagnitude), shown_key(out.header[c])));
+      out.rows.cells.push_back(*v);
     }
-    out.rows.push_back(std::move(row));
     out.row_lines.push_back(line_number);
   }
   if (out.header.empty())
@@ -155,8 +179,8 @@ CsvTable read_csv_table(const std::string& key, const std::string& file, const s
     }
     for (std::size_t i = 0; i < header.size(); ++i)
       if (header[i] == *wanted) return i;
-    throw InvalidInput(fmt::format("{}.{} = {}: {}:{}: no such column (header: {})", key, option, json_quote(*wanted),
-                                   shown, csv.header_line, fmt::join(header, ", ")));
+    throw InvalidInput(fmt::format("{}.{} = {}: {}:{}: no such column (header: {})", key, option,
+                                   json_quote(shown_key(*wanted)), shown, csv.header_line, shown_header(header)));
   };
   const std::size_t it = find_column(time_column, 0, "time_column");
   const std::size_t iv = find_column(value_column, 1, "value_column");

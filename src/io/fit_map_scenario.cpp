@@ -134,7 +134,8 @@ GridFitScenario<typename H::Experiment> parse_grid_fit(const toml::table& root, 
                                      where, x.path.string(), csv.rows.size(), t.parameters.size()));
     typename H::Experiment e;
     std::vector<std::vector<double>> values(t.targets.size());
-    for (const auto& row : csv.rows) {
+    for (std::size_t r = 0; r < csv.rows.size(); ++r) {
+      const std::span<const double> row = csv.rows[r];
       e.grid_values.push_back(row[d.x]);
       for (std::size_t k = 0; k < d.targets.size(); ++k) values[k].push_back(row[d.targets[k]]);
     }

@@ -242,8 +242,9 @@ detail::FitData detail::read_fit_data(const FitTable& t, const FitExperiment& e,
   const auto column = [&](const std::string& name, const std::string& key) {
     for (std::size_t i = 0; i < d.csv.header.size(); ++i)
       if (d.csv.header[i] == name) return i;
-    throw InvalidInput(fmt::format("{} = {}: {}:{}: no such column{} (header: {})", key, q(name), e.path.string(),
-                                   d.csv.header_line, suggestion(name, d.csv.header), fmt::join(d.csv.header, ", ")));
+    throw InvalidInput(fmt::format("{} = {}: {}:{}: no such column{} (header: {})", key, q(shown_key(name)),
+                                   e.path.string(), d.csv.header_line, suggestion(name, d.csv.header),
+                                   shown_header(d.csv.header)));
   };
   d.x = x ? column(*x, x_key) : 0;
   for (const FitTarget& target : t.targets) d.targets.push_back(column(target.column, target.key));

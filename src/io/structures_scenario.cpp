@@ -89,7 +89,7 @@ void read_modes_csv(const std::string& file, const std::filesystem::path& path, 
   if (csv.rows.empty())
     throw InvalidInput(fmt::format("{}: {} has no data rows; one row per mode is expected", where, shown));
   for (std::size_t r = 0; r < csv.rows.size(); ++r) {
-    const std::vector<double>& row = csv.rows[r];
+    const std::span<const double> row = csv.rows[r];
     const auto at = [&](std::size_t c) {
       return fmt::format("{}: {}:{}:{}: {} = {}", where, shown, csv.row_lines[r], c + 1, header[c],
                          format_value(row[c]));

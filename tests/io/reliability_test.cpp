@@ -509,6 +509,38 @@ TEST(Reliability, CsvReadersShareOneStrictNumberParser) {
   EXPECT_EQ(modes_error(dir, "\xEF\xBB\xBF" + modes_header + "10,0.01,1\n20,0.01,-1\n"), "(no error)");
 }
 
+TEST(Reliability, CsvTablesAreBoundedAndKeepTheirFirstRow) {
+  const TempDir dir;
+  const std::string s = "bench.input.file = \"s.csv\": " + (dir.path() / "s.csv").string();
+  // A file without a header row (or numpy's savetxt header, a '#' comment) lost its first data row to the header:
+  // the table began at t = 1 and v(0) was its value there, exit 0.
+  EXPECT_EQ(signal_error(dir, "0,0.5\n1,1\n2,1\n"),
+            s + ":1:1: 0 is a number, not a column name: the first row that is not blank or a '#' comment is the "
+                "header, which names the columns");
+  EXPECT_EQ(signal_error(dir, "# t_s,v_mps\n0,0.5\n1,1\n2,1\n"),
+            s + ":2:1: 0 is a number, not a column name: the first row that is not blank or a '#' comment is the "
+                "header, which names the columns");
+  // A number of the file is bounded as one of the scenario (a time of -1.7e308 overflowed the table's span: v = 0).
+  EXPECT_EQ(signal_error(dir, "t,v\n-1.7e308,0\n1,1\n"),
+            s + ":2:1: -1.7e308 has a magnitude above 1e+150 (column \"t\"), as no scenario number may (Limits in "
+                "docs/scenarios.md)");
+  // Rows: at most 4,000,000 (33 million one-character rows of a 64 MiB file took 2.2 GB, one vector a row).
+  std::string rows = "t\n";
+  for (int i = 0; i < 4'000'001; ++i) rows += "0\n";
+  EXPECT_EQ(signal_error(dir, rows), s + ":4000002: more than 4000000 data rows (Limits in docs/scenarios.md)");
+  // A long cell or column name is shown by its first 40 bytes (a 10 MB cell filled the message).
+  const std::string cell(300, '7');
+  EXPECT_EQ(signal_error(dir, "t,v\n0,0\n1,x" + cell + "\n"),
+            s + ":3:2: \"x" + cell.substr(0, 39) + "...\" is not a number (column \"v\")");
+  // Many columns: the duplicate-name check is linear (200,000 columns took 32 s; 10^6 hit the 120 s timeout).
+  std::string header = "t,v";
+  for (int i = 0; i < 200'000; ++i) header += fmt::format(",c{}", i);
+  std::string zeros;
+  for (int i = 0; i < 200'001; ++i) zeros += ",0";
+  EXPECT_EQ(signal_error(dir, header + ",c7\n"), s + ":1:200003: duplicate column name \"c7\" (also column 10)");
+  EXPECT_EQ(signal_error(dir, header + "\n0" + zeros + "\n1" + zeros + "\n"), "(no error)");
+}
+
 // A degenerate eps-system that check cannot see in advance ends at its step budget, exit 3, instead of
 // running for hours: epsilon.gamma = 13 (a viscosity eps^gamma of 1e-40 at eps = 1 mm) with a drive spring
 // of rest length 2^62 m, and a spring stretched 1e12 times its rest length, ran or projected hours in the

@@ -1,5 +1,7 @@
 // Python bindings of bristle/core: errors, TimeSeries, regularised norms, rotation; and the shared
 // conversion helpers of common.hpp.
+#include <fmt/format.h>
+
 #include <cmath>
 #include <sstream>
 
@@ -190,6 +192,17 @@ std::string repr_list(const std::vector<double>& v) {
   std::string s = "[";
   for (std::size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + repr_double(v[i]);
   return s + "]";
+}
+
+void check_unpickled(const char* name, const TimeSeries& t) {
+  if (t.columns.size() != t.names.size())
+    throw InvalidInput(fmt::format("{}: pickled state of {} names and {} columns; expected one column per name", name,
+                                   t.names.size(), t.columns.size()));
+  for (std::size_t c = 0; c < t.columns.size(); ++c)
+    if (t.columns[c].size() != t.rows())
+      throw InvalidInput(fmt::format("{}: pickled column \"{}\" has {} rows, column \"{}\" {}; all columns have the "
+                                     "same length",
+                                     name, t.names[c], t.columns[c].size(), t.names.front(), t.rows()));
 }
 
 namespace {

@@ -15,6 +15,9 @@
 #include "common.hpp"
 #include "pickle_fields.hpp"
 
+#include <type_traits>
+#include <unordered_map>
+
 BRISTLE_PY_TYPED_OBJECT(ScenarioArg, "bristle._bristle.io.LumpedScenario | bristle._bristle.io.Scenario")
 
 // The setup shared by the examples of the key-path functions.
@@ -56,6 +59,27 @@ io::Json python_to_json(py::handle o) {
   throw py::type_error("report: " + std::string(py::str(py::type::handle_of(o).attr("__name__"))) +
                        " is not a JSON value");
 }
+
+/// The scenarios whose run() is in progress, counted while the GIL is held: set() on one of them is refused, as it
+/// rebuilds the cases the run goes through with the GIL released (a line_transient study set from its own progress
+/// callback crashed, SIGSEGV or std::bad_alloc; a lumped one ran its later cases with the new value).
+class Running {
+ public:
+  explicit Running(const Scenario& s) : s_(&s) { ++count()[s_]; }
+  ~Running() {  // with the GIL held again (declared before the gil_scoped_release)
+    if (--count()[s_] == 0) count().erase(s_);
+  }
+  Running(const Running&) = delete;
+  Running& operator=(const Running&) = delete;
+  static bool running(const Scenario& s) { return count().contains(&s); }
+
+ private:
+  static std::unordered_map<const Scenario*, int>& count() {
+    static std::unordered_map<const Scenario*, int> c;
+    return c;
+  }
+  const Scenario* s_;
+};
 
 /// Relays io::Progress to an optional Python callable(progress) with the GIL taken: when a case starts
 /// or ends, and at most every 0.1 s in between; also checks for Ctrl-C.
@@ -559,6 +583,7 @@ Example:
       .def(
           "run",
           [](const Scenario& s, ProgressCallback progress) {
+            const Running running(s);
             ScenarioProgressRelay relay(progress);
             const auto callback = relay.function();
             py::gil_scoped_release release;
@@ -715,7 +740,13 @@ Example:
   m.def(
       "set",
       [dispatch](ScenarioArg scenario, const std::string& key, double value) {
-        dispatch(scenario, [&](auto& sc) { io::set_number(sc, key, value); });
+        dispatch(scenario, [&](auto& sc) {
+          if constexpr (std::is_same_v<std::decay_t<decltype(sc)>, Scenario>)
+            if (Running::running(sc))
+              throw std::runtime_error("bristle.set: the scenario is running (set from its progress callback or from "
+                                       "another thread); set its keys before run() or after it returns");
+          io::set_number(sc, key, value);
+        });
       },
       py::arg("scenario"), py::arg("key"), py::arg("value"), set_doc);
   m.def(

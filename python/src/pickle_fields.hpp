@@ -7,7 +7,24 @@
 
 #include "common.hpp"
 
+namespace bristle {
+struct TimeSeries;
+namespace structures {
+struct KernelSamples;
+struct ModeTable;
+}  // namespace structures
+}  // namespace bristle
+
 namespace bristle::python {
+
+/// The invariants of a rebuilt struct that its methods rely on, checked before it is returned (InvalidInput naming the
+/// class): a tampered TimeSeries state with fewer columns than names, or columns of unequal lengths, was read past
+/// its end (SIGSEGV in ts["F_N"] and to_array()). Nothing to check for the other structs.
+void check_unpickled(const char* name, const TimeSeries& t);
+void check_unpickled(const char* name, const structures::KernelSamples& k);
+void check_unpickled(const char* name, const structures::ModeTable& m);
+template <class T>
+void check_unpickled(const char*, const T&) {}
 
 template <class Class, class T, class... Fields>
 void pickle_fields(Class& cls, const char* name, Fields T::*... fields) {
@@ -19,6 +36,7 @@ void pickle_fields(Class& cls, const char* name, Fields T::*... fields) {
                        T t;
                        std::size_t i = 0;
                        ((t.*fields = state[i++].template cast<Fields>()), ...);
+                       check_unpickled(name, t);
                        return t;
                      }));
 }

@@ -5,6 +5,8 @@
 //
 // Kernel evaluation and stick-slip runs release the GIL. Results are numpy arrays; the TimeSeries of a
 // stick-slip run gives read-only views of its columns.
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 
@@ -99,6 +101,20 @@ void def_kernel(py::module_& m, const char* name, KernelFn fn, const char* doc) 
 }
 
 }  // namespace
+
+void check_unpickled(const char* name, const KernelSamples& k) {
+  const std::size_t n = k.tau_s.size();
+  if (k.value.size() != n || k.error_bound.size() != n || k.modes.size() != n)
+    throw InvalidInput(fmt::format("{}: pickled state of {} tau_s, {} value, {} error_bound and {} modes entries; all "
+                                   "have one per delay",
+                                   name, n, k.value.size(), k.error_bound.size(), k.modes.size()));
+}
+
+void check_unpickled(const char* name, const ModeTable& m) {
+  if (m.damping.size() != m.omega.size() || m.values.rows() != m.omega.size())
+    throw InvalidInput(fmt::format("{}: pickled state of {} omega, {} damping and {} rows of values; one each per mode",
+                                   name, m.omega.size(), m.damping.size(), m.values.rows()));
+}
 
 void export_structures(py::module_& root) {
   py::module_ m = root.def_submodule("structures", R"doc(

@@ -243,3 +243,21 @@ def test_line_steady_sweeps_any_numeric_key_from_toml(parameter, column, values)
 def test_anything_else_is_a_type_error():
     with pytest.raises(TypeError, match=r"^scenario: expected a LumpedScenario or a Scenario \(load_scenario\), got str$"):
         bristle.get("law.mu_s", "law.mu_s")
+
+
+def test_set_is_refused_while_the_scenario_runs(examples):
+    # set() rebuilds the cases that run() goes through with the GIL released: a line_transient study set from its
+    # own progress callback crashed (SIGSEGV or std::bad_alloc), a lumped one ran its later cases with the new value.
+    sc = bristle.load_scenario(str(examples / "lugre_breakaway.toml"))
+    seen = []
+
+    def progress(p):
+        with pytest.raises(RuntimeError, match=r"^bristle\.set: the scenario is running "):
+            bristle.set(sc, "law.mu_s", 2.0)
+        seen.append(bristle.get(sc, "law.mu_s"))  # get reads, and is allowed
+
+    before = bristle.get(sc, "law.mu_s")
+    sc.run(progress=progress)
+    assert seen and set(seen) == {before}
+    bristle.set(sc, "law.mu_s", 2.0)  # after the run: as before
+    assert bristle.get(sc, "law.mu_s") == 2.0

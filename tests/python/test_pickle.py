@@ -307,3 +307,27 @@ def test_a_scenario_of_the_other_kinds_pickles_after_set_with_the_values_set():
     bristle.set(d, "range.points", 80)
     bristle.set(d, "range.points", 70)  # the sets replay in order: the last one wins
     assert bristle.get(_copy(d), "range.points") == 70
+
+
+def test_a_tampered_state_is_refused_before_it_is_read():
+    # A TimeSeries state with fewer columns than names, or ragged columns, was read past its end (SIGSEGV in
+    # ts["F_N"] and to_array()); kernel samples and mode tables of mismatched lengths were taken as well.
+    import bristle
+    from bristle import structures as st
+    ts = bristle.TimeSeries.__new__(bristle.TimeSeries)
+    with pytest.raises(bristle.InvalidInput, match=r"^TimeSeries: pickled state of 2 names and 1 columns; "):
+        ts.__setstate__((["t_s", "F_N"], [[0.0, 1.0]]))
+    with pytest.raises(bristle.InvalidInput, match=r'^TimeSeries: pickled column "b" has 0 rows, column "a" 3; '):
+        ts.__setstate__((["a", "b"], [[1.0, 2.0, 3.0], []]))
+    k = st.displacement_kernel(st.Structure.taut_string(st.TautStringParams(damping_ratio=0.1)), [0.1, 0.2])
+    state = list(k.__getstate__())
+    state[1] = state[1][:1]
+    with pytest.raises(bristle.InvalidInput, match=r"^KernelSamples: pickled state of 2 tau_s, 1 value, "):
+        type(k).__new__(type(k)).__setstate__(tuple(state))
+    modes = st.Structure.taut_string(st.TautStringParams()).modes(3)
+    state = list(modes.__getstate__())
+    state[1] = state[1][:2]
+    with pytest.raises(bristle.InvalidInput, match=r"^ModeTable: pickled state of 3 omega, 2 damping "):
+        type(modes).__new__(type(modes)).__setstate__(tuple(state))
+    good = pickle.loads(pickle.dumps(bristle.TimeSeries.from_columns({"t_s": [0.0, 1.0], "F_N": [0.5, 1.5]})))
+    assert list(good["F_N"]) == [0.5, 1.5]

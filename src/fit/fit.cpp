@@ -396,6 +396,16 @@ void validate(const std::vector<Experiment>& experiments, const std::vector<Para
                                        e.times.size()));
     }
     if (e.times.size() < 2) throw InvalidInput(fmt::format("fit: experiment {}: fewer than 2 samples", e.label));
+    // A fixed step over the data's span, within the run's step budget: the exact Jacobian's step grid is formed
+    // before the first step (data times 0 .. 1e8 s at dt_s = 1 took 3.1 GB and ended in std::bad_alloc).
+    const integrate::Options& o = e.scenario.integrator;
+    const double span = e.times.back() - e.times.front();
+    if (!integrate::is_adaptive(o.method) && o.dt_s > 0.0 && span / o.dt_s > static_cast<double>(o.max_steps))
+      throw InvalidInput(fmt::format("fit: experiment {}: integrator.dt_s = {} over the data's {} s ({} .. {} s) "
+                                     "takes {} steps; integrator.max_steps = {}",
+                                     e.label, format_value(o.dt_s), format_value(span), format_value(e.times.front()),
+                                     format_value(e.times.back()), format_value(std::ceil(span / o.dt_s)),
+                                     o.max_steps));
     io::LumpedScenario sc = e.scenario;
     for (const ParameterSpec& p : parameters) {
       try {

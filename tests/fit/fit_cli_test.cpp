@@ -162,6 +162,24 @@ TEST_P(FitCliBadInput, ExitsWith2NamingTheKeyAndWritesNothing) {
   bristle::test::fit::expect_bad_input(run("fit bad.toml --out out"), bad.in_message, dir_ / "out");
 }
 
+// A fixed step over the data's span is within the step budget at check: data times 0 .. 1e8 s at sdirk2's dt_s = 1
+// passed check, and the fit's step grid (formed before the first step) took 3.1 GB and ended in std::bad_alloc.
+class FitCliStepBudget : public bristle::test::CliTest {};
+
+TEST_F(FitCliStepBudget, AFixedStepOverTheDataSpanIsWithinTheStepBudget) {
+  write("long.csv", "t_s,v_mps,F_N\n0,0,0\n0.1,0,0\n0.2,0,0\n100000000,0,0\n");
+  const std::string model = bristle::test::fit::kLugreVelocityBench +
+                            "[bench.input]\ntype = \"constant\"\nvalue = 1e-3\n[integrator]\nmethod = \"sdirk2\"\n"
+                            "dt_s = 1.0\n";
+  std::string fit = fit_with("data = \"d.csv\"", "data = \"long.csv\"");
+  fit.replace(fit.find("window_s = [0.0, 1.0]"), 21, "window_s = [0.0, 1e8]");
+  write("bad.toml", model + fit);
+  bristle::test::fit::expect_bad_input(run("fit bad.toml --out out"),
+                                       "fit: experiment long.csv: integrator.dt_s = 1 over the data's 100000000 s (0 .. "
+                                       "100000000 s) takes 100000000 steps; integrator.max_steps = 50000000",
+                                       dir_ / "out");
+}
+
 INSTANTIATE_TEST_SUITE_P(AllCases, FitCliBadInput, ::testing::ValuesIn(bad_fits()),
                          [](const ::testing::TestParamInfo<BadFit>& info) { return std::string(info.param.label); });
 

@@ -7,6 +7,9 @@
 
 #include <cerrno>
 #include <cstring>
+#include <mutex>
+#include <set>
+#include <utility>
 
 #include "bristle/core/error.hpp"
 
@@ -20,6 +23,28 @@ std::string format_bytes(std::uintmax_t bytes) {
 }
 
 namespace {
+/// The files read_input_file has read (device, inode), for was_read_as_input.
+class InputsRead {
+ public:
+  void add(const struct stat& st) {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    files_.emplace(st.st_dev, st.st_ino);
+  }
+  bool contains(const struct stat& st) {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    return files_.contains({st.st_dev, st.st_ino});
+  }
+
+ private:
+  std::mutex mutex_;
+  std::set<std::pair<dev_t, ino_t>> files_;
+};
+
+InputsRead& inputs_read() {
+  static InputsRead inputs;
+  return inputs;
+}
+
 /// Closes a file descriptor on every path out.
 struct Fd {
   int fd = -1;
@@ -63,7 +88,13 @@ std::string read_input_file(const std::filesystem::path& path, std::uintmax_t ma
   }
   if (done > max_bytes) return fail(fmt::format("larger than the limit of {} for this file", format_bytes(max_bytes)));
   text.resize(done);
+  inputs_read().add(st);
   return text;
+}
+
+bool was_read_as_input(const std::filesystem::path& path) {
+  struct stat st{};
+  return ::stat(path.c_str(), &st) == 0 && inputs_read().contains(st);
 }
 
 }  // namespace bristle::io::detail

@@ -20,6 +20,11 @@ inline constexpr std::uintmax_t kMaxTableBytes = std::uintmax_t{64} << 20;
 std::string read_input_file(const std::filesystem::path& path, std::uintmax_t max_bytes, std::string_view prefix,
                             std::string_view noun = {});
 
+/// Whether `path` is a file that read_input_file has read in this process (the same file: device and inode, whatever
+/// the path): write_outputs refuses to replace it (drive.toml with its table drive.csv wrote its output over the
+/// table, and the next run read its own output as the drive, exit 0).
+bool was_read_as_input(const std::filesystem::path& path);
+
 /// "16 MiB", "64 MiB", "1.5 KiB": a byte count for messages.
 std::string format_bytes(std::uintmax_t bytes);
 

@@ -16,6 +16,7 @@
 #include <system_error>
 
 #include "csv_table.hpp"
+#include "input_file.hpp"
 
 extern char** environ;
 
@@ -300,6 +301,11 @@ std::vector<fs::path> write_outputs(const RunResult& result, const fs::path& dir
   for (std::size_t i = 0; i < result.extra_files.size(); ++i)
     items.push_back({temporary(fmt::format("extra{}", i)), dir / (result.name + result.extra_files[i].suffix)});
   const fs::path script_path = temporary("gp");
+  for (const Item& item : items)
+    if (detail::was_read_as_input(item.final_path))
+      throw InvalidInput(fmt::format("{} was read as an input of this run (a data or scenario file): the output would "
+                                     "replace it; give another output directory (--out) or another name",
+                                     item.final_path.string()));
 
   // Create DIR lazily, remembering which directories this call made.
   std::vector<fs::path> created;

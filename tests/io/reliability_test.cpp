@@ -14,6 +14,7 @@
 #include "bristle/directional/epsilon_system.hpp"
 #include "bristle/io/fit_scenario.hpp"
 #include "bristle/io/key_path.hpp"
+#include "bristle/io/output.hpp"
 #include "bristle/io/scenario.hpp"
 #include "support/test_support.hpp"
 
@@ -507,6 +508,26 @@ TEST(Reliability, CsvReadersShareOneStrictNumberParser) {
             m + ":2:2: damping_ratio = 1.5: must lie in [0, 1) (every mode underdamped)");
   EXPECT_EQ(modes_error(dir, "# no modes\n" + modes_header), m + " has no data rows; one row per mode is expected");
   EXPECT_EQ(modes_error(dir, "\xEF\xBB\xBF" + modes_header + "10,0.01,1\n20,0.01,-1\n"), "(no error)");
+}
+
+TEST(Reliability, AnOutputNeverReplacesAnInputOfTheRun) {
+  // drive.toml (named by its stem) with its drive table drive.csv wrote its output over the table, and the next run
+  // read its own output as the drive (x_m as v_mps), exit 0. The files read are known by device and inode.
+  const TempDir dir;
+  const std::string table = "t_s,v_mps\n0,0.1\n1,0.1\n";
+  dir.write("drive.csv", table);
+  const std::string toml =
+      "[law]\ntype = \"lugre\"\n[body1]\ntype = \"elastic\"\nk0 = 1e5\n[bench]\ndrive = \"velocity\"\n"
+      "input = { type = \"table\", file = \"drive.csv\" }\n[time]\nt_end_s = 0.1\n";
+  const RunResult result = parse_scenario_string(toml, "drive", dir.path())->run();
+  const std::string csv = (dir.path() / "drive.csv").string();
+  EXPECT_EQ(message_of([&] { (void)write_outputs(result, dir.path(), {.plot = false, .gnuplot = {}}); }),
+            csv + " was read as an input of this run (a data or scenario file): the output would replace it; give "
+                  "another output directory (--out) or another name");
+  EXPECT_EQ(test::read_text(dir.path() / "drive.csv"), table);
+  EXPECT_FALSE(fs::exists(dir.path() / "drive.json"));  // nothing written
+  fs::create_directory(dir.path() / "out");  // elsewhere, as before
+  EXPECT_EQ(write_outputs(result, dir.path() / "out", {.plot = false, .gnuplot = {}}).size(), 2u);
 }
 
 TEST(Reliability, CsvTablesAreBoundedAndKeepTheirFirstRow) {

@@ -133,6 +133,7 @@ const char* kKinds =
 }  // namespace
 
 int main(int argc, char** argv) {
+  bristle::io::remove_temporaries_on_signal();  // Ctrl-C or SIGTERM while writing leaves no partial file
   CLI::App app{"bristle " BRISTLE_VERSION
                " - dynamic friction modelling: runs scenario files (TOML) of the friction laws (Dahl, LuGre,\n"
                "FrBD, Bouc-Wen) on viscoelastic contact pairs: lumped benches, sliding and rolling line contacts,\n"
@@ -180,7 +181,7 @@ int main(int argc, char** argv) {
       "Other kinds write the same three files (line_transient also DIR/<name>_fields.csv) with their own\n"
       "columns, listed in docs/scenarios.md and the kind's page (docs/line_contact.md, patch.md,\n"
       "directional.md, structures.md); every CSV starts with a header row naming each column with its unit.\n"
-      "The files appear together or not at all: on any error no output file is left behind.\n"
+      "The files appear together or not at all: on any error, Ctrl-C or SIGTERM no output file is left behind.\n"
       "With --repeat N the scenario is solved N times, one after the other in the same process, and the files\n"
       "are those of the last solve; the JSON's top-level solve_seconds and solve_cpu_seconds are the smallest\n"
       "of the N solves, and \"repeat\": {{\"count\": N, \"solve_seconds\": [...], \"solve_cpu_seconds\": [...]}}\n"

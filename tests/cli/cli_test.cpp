@@ -2,15 +2,19 @@
 // failed run leaves no output files behind.
 #include <fmt/format.h>
 #include <gtest/gtest.h>
+#include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "support/test_support.hpp"
@@ -231,6 +235,54 @@ TEST_F(Cli, MissingGnuplotExitsWith1AndWritesNothing) {
   const CliResult f = run("run tiny.toml --out p", "BRISTLE_GNUPLOT=false");
   EXPECT_EQ(f.code, 1) << f.err;
   EXPECT_FALSE(fs::exists(dir_ / "p"));
+}
+
+// A directory where an output goes is refused before anything is written: its rename failed after the CSV had replaced
+// the previous run's, and the clean-up then removed it (the previous o/t.csv was lost).
+TEST_F(Cli, ADirectoryInTheWayCostsNoEarlierOutput) {
+  write("tiny.toml", kValid);
+  ASSERT_EQ(run("run tiny.toml --out o -q --no-plot").code, 0);
+  const std::string csv = bristle::test::read_text(dir_ / "o" / "tiny.csv");
+  fs::remove(dir_ / "o" / "tiny.json");
+  fs::create_directories(dir_ / "o" / "tiny.json" / "x");
+  const CliResult r = run("run tiny.toml --out o -q --no-plot");
+  EXPECT_EQ(r.code, 1) << r.err;
+  EXPECT_NE(r.err.find("tiny.json: a directory of that name exists"), std::string::npos) << r.err;
+  EXPECT_EQ(bristle::test::read_text(dir_ / "o" / "tiny.csv"), csv);
+}
+
+// SIGTERM (or Ctrl-C) while the outputs are written left their temporaries for good (a 128 MB partial CSV; with a
+// slow gnuplot the CSV, JSON and script temporaries, and the orphaned gnuplot wrote its PNG temporary later). The
+// handler removes them and the directory the run created, stops gnuplot, and ends the process by the signal.
+TEST_F(Cli, ASignalWhileWritingLeavesNothingBehind) {
+  write("tiny.toml", kValid);
+  write("slow_gnuplot.sh", "#!/bin/sh\necho $$ > gnuplot.pid\nexec sleep 60\n");
+  fs::permissions(dir_ / "slow_gnuplot.sh", fs::perms::owner_all);
+  const std::string command = fmt::format(
+      "cd '{}' && BRISTLE_GNUPLOT=./slow_gnuplot.sh '{}' run tiny.toml --out o -q > /dev/null 2>&1 & echo $! > '{}'",
+      dir_.string(), BRISTLE_CLI_PATH, (dir_ / "bristle.pid").string());
+  ASSERT_EQ(std::system(command.c_str()), 0);
+  const auto wait_for = [](const std::function<bool()>& done) {
+    for (int i = 0; i < 400 && !done(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    return done();
+  };
+  // gnuplot has started: the CSV, JSON and script temporaries are written
+  ASSERT_TRUE(wait_for([&] { return fs::exists(dir_ / "gnuplot.pid") && fs::file_size(dir_ / "gnuplot.pid") > 0; }));
+  const pid_t bristle = std::stoi(bristle::test::read_text(dir_ / "bristle.pid"));
+  const pid_t gnuplot = std::stoi(bristle::test::read_text(dir_ / "gnuplot.pid"));
+  EXPECT_FALSE(fs::is_empty(dir_ / "o"));
+  ASSERT_EQ(::kill(bristle, SIGTERM), 0);
+  // gone: the directory (created by the run) with every temporary in it, and gnuplot (not running: gone or a zombie)
+  EXPECT_TRUE(wait_for([&] { return !fs::exists(dir_ / "o"); }));
+  const auto running = [](pid_t pid) {
+    const fs::path stat = fs::path("/proc") / std::to_string(pid) / "stat";
+    if (!fs::exists(stat)) return false;
+    const std::string s = bristle::test::read_text(stat);
+    const std::size_t close = s.rfind(')');
+    return close != std::string::npos && close + 2 < s.size() && s[close + 2] != 'Z';
+  };
+  EXPECT_TRUE(wait_for([&] { return !running(gnuplot); }));
+  if (running(gnuplot)) ::kill(gnuplot, SIGKILL);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -59,4 +59,9 @@ std::string gnuplot_script(const RunResult& result, const std::filesystem::path&
 std::vector<std::filesystem::path> write_outputs(const RunResult& result, const std::filesystem::path& dir,
                                                  const WriteOptions& options = {});
 
+/// Installs handlers of SIGINT, SIGTERM and SIGHUP that remove what a write_outputs in progress has made (its
+/// temporary files, and the directories it created if they are empty), stop its gnuplot, and end the process by the
+/// same signal. For programs (the bristle CLI); a library keeps its host's handlers.
+void remove_temporaries_on_signal();
+
 }  // namespace bristle::io

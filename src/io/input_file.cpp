@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "bristle/core/error.hpp"
+#include "bristle/io/json.hpp"
 
 namespace bristle::io::detail {
 
@@ -60,6 +61,10 @@ std::string read_input_file(const std::filesystem::path& path, std::uintmax_t ma
   const auto fail = [&](const std::string& reason) -> std::string {
     throw InvalidInput(fmt::format("{}cannot read {}{}: {}", prefix, noun, shown, reason));
   };
+  // A NUL ends the path the system sees: "d.csv\u0000x" read d.csv (and cut every message at the NUL).
+  if (path.native().find('\0') != std::string::npos)
+    throw InvalidInput(fmt::format("{}cannot read {}{}: a path may not contain a NUL character", prefix, noun,
+                                   json_quote(shown)));
   // O_NONBLOCK: opening a FIFO with no writer must not block (it is then refused as not regular).
   Fd f{::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC)};
   if (f.fd < 0) return fail(std::strerror(errno));

@@ -560,6 +560,13 @@ TEST(Reliability, CsvTablesAreBoundedAndKeepTheirFirstRow) {
   for (int i = 0; i < 200'001; ++i) zeros += ",0";
   EXPECT_EQ(signal_error(dir, header + ",c7\n"), s + ":1:200003: duplicate column name \"c7\" (also column 10)");
   EXPECT_EQ(signal_error(dir, header + "\n0" + zeros + "\n1" + zeros + "\n"), "(no error)");
+  // A NUL ends the path the system sees: "s.csv\u0000x" read s.csv.
+  const std::string toml = "[law]\ntype = \"lugre\"\n[body1]\ntype = \"elastic\"\nk0 = 1e5\n[bench]\ndrive = "
+                           "\"velocity\"\ninput = { type = \"table\", file = \"s.csv\\u0000x\" }\n[time]\nt_end_s = 0.1\n";
+  dir.write("s.csv", "t,v\n0,0\n1,1\n");
+  EXPECT_EQ(message_of([&] { (void)parse_scenario_string(toml, "t", dir.path()); }),
+            "bench.input.file = \"s.csv\\u0000x\": cannot read \"" + (dir.path() / "s.csv").string() +
+                "\\u0000x\": a path may not contain a NUL character");
 }
 
 // A degenerate eps-system that check cannot see in advance ends at its step budget, exit 3, instead of

@@ -175,6 +175,7 @@ LineContact::LineContact(const contact::ContactModel& model, LineContactParams p
 LineContact::~LineContact() = default;
 
 void LineContact::reset(double t0, const VecX& initial) {
+  if (!std::isfinite(t0)) throw InvalidInput(fmt::format("reset: t0 = {} s: must be finite", format_value(t0)));
   const int m = components();
   u_ = VecX::Zero(static_cast<Eigen::Index>(params_.cells) * m);
   if (initial.size() == m) {
@@ -926,7 +927,27 @@ double LineContact::next_dt(double t_end) const {
   return dt;
 }
 
+double LineContact::cell_centre(int i) const {
+  if (i < 0 || i >= params_.cells)
+    throw InvalidInput(fmt::format("cell_centre: i = {}: must lie in [0, {}] (cells = {})", i, params_.cells - 1,
+                                   params_.cells));
+  return (i + 0.5) * dx_;
+}
+
 void LineContact::step(double dt) {
+  // step(-0.4) ran the time backwards (F = +1.5e8 N), step(1e300) left F = 0 (the field advected out).
+  if (!(std::isfinite(dt) && dt > 0.0))
+    throw InvalidInput(fmt::format("step: dt = {} s: must be finite and > 0", format_value(dt)));
+  const double courant = dt / (stable_dt(t_) / params_.cfl);  // advance_to's steps: <= 1 + 1e-3 (a last sliver)
+  if (courant > 1.01)
+    throw InvalidInput(fmt::format("step: dt = {} s is {} times the Courant limit dx / max |speed| = {} s at t = {} s; "
+                                   "a step beyond it is unstable (advance_to chooses stable steps)",
+                                   format_value(dt), format_value(courant), format_value(stable_dt(t_) / params_.cfl),
+                                   format_value(t_)));
+  step_unchecked(dt);
+}
+
+void LineContact::step_unchecked(double dt) {
   if (!exponential_) {
     legacy_step(dt);
     return;
@@ -938,26 +959,38 @@ void LineContact::step(double dt) {
 namespace {
 constexpr double kSlack = 1e-12;
 bool before(double t, double t_end) { return t < t_end - kSlack * std::max(1.0, std::abs(t_end)); }
+
+/// Output times from `t`: at least one, finite, non-decreasing and not before t (InvalidInput naming the first that
+/// is not).
+void require_output_times(const std::vector<double>& times, double t) {
+  if (times.empty()) throw InvalidInput("output times: empty; at least one output time is needed");
+  for (std::size_t j = 0; j < times.size(); ++j) {
+    const double previous = j == 0 ? t : times[j - 1];
+    if (!std::isfinite(times[j]) || before(times[j], previous))
+      throw InvalidInput(fmt::format("output times: times[{}] = {} s {}; they must be finite, non-decreasing and not "
+                                     "before the current time {} s",
+                                     j, format_value(times[j]),
+                                     !std::isfinite(times[j]) ? "is not finite"
+                                     : j == 0                 ? "is before the current time"
+                                                              : "goes back",
+                                     format_value(t)));
+  }
+}
 }  // namespace
 
 void LineContact::advance_to(double t_end) {
+  if (!std::isfinite(t_end) || before(t_end, t_))  // advance_to(0.1) at t = 0.5 set the time back without a step
+    throw InvalidInput(fmt::format("advance_to: t_end = {} s: must be finite and not before the current time {} s",
+                                   format_value(t_end), format_value(t_)));
   if (exponential_ && !work_live_ && before(t_, t_end)) load_work();
-  while (before(t_, t_end)) step(next_dt(t_end));
+  while (before(t_, t_end)) step_unchecked(next_dt(t_end));
   t_ = t_end;
   if (exponential_ && work_live_) slot_t_[head_] = t_end;
 }
 
 void LineContact::sample(const std::vector<double>& times,
                          const std::function<void(std::size_t, const LineContact&)>& visit) {
-  if (times.empty()) throw InvalidInput("output times: empty; at least one output time is needed");
-  for (std::size_t j = 0; j < times.size(); ++j) {
-    const double previous = j == 0 ? t_ : times[j - 1];
-    if (!std::isfinite(times[j]) || before(times[j], previous))
-      throw InvalidInput(fmt::format("output times: times[{}] = {} s {}; they must be finite, non-decreasing and not "
-                                     "before the current time {} s",
-                                     j, format_value(times[j]), j == 0 ? "is before the current time" : "goes back",
-                                     format_value(t_)));
-  }
+  require_output_times(times, t_);
   const double t_end = times.back();
   // Step points, newest first: the affine path keeps them in its ring; the SDIRK2 path copies u_.
   std::vector<VecX> copies;
@@ -1117,7 +1150,7 @@ TimeSeries LineContact::field() const {
 
 LineRun run(LineContact& contact, const std::vector<double>& output_times, const std::vector<double>& field_times,
             const std::function<void(double)>& progress, std::vector<LineSensitivity>* sensitivities) {
-  if (output_times.empty()) throw InvalidInput("output times: empty; at least one output time is needed");
+  require_output_times(output_times, contact.time());
   LineRun result{TimeSeries({"t_s", "V1_mps", "V2_mps", "vr_mps", "vr_y_mps", "Fx_N", "Fy_N", "W_J",
                              "P_supplied_W", "E_supplied_J", "P_dissipated_W"}),
                  {}, {}, 0};

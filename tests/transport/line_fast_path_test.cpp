@@ -1,9 +1,11 @@
 // The affine-source path of the transient line-contact solver (component-major work arrays, skipped
 // zero components, forces from weighted sums) against a plain full-state implementation of the same
 // scheme; dense output (LineContact::sample) against exact solutions and the landing steps.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <functional>
 #include <iostream>
 #include <random>
 #include <unsupported/Eigen/MatrixFunctions>
@@ -331,6 +333,43 @@ TEST(LineDenseOutput, RejectsTimesGoingBack) {
                  "output times: times[1] = 0.15 s goes back; they must be finite, non-decreasing and not before the "
                  "current time 0.1 s");
   EXPECT_EQ(lc.time(), 0.1);  // nothing was advanced
+}
+
+// The public stepping calls check their arguments (a read-only review, 2026-12-06): step(-0.4) ran the time
+// backwards (F = +1.5e8 N), step(1e300) left F = 0 (the field advected out), advance_to an earlier time set the time
+// back without a step, reset(nan) was taken, cell_centre(-1) and run() with times going back or NaN answered.
+TEST(LineContactArguments, AreCheckedWhereTheyEnter) {
+  const contact::ContactModel model = fig7_model();
+  LineContact lc(model, fig7_line(10));
+  lc.advance_to(0.1);
+  const auto message = [](const std::function<void()>& f) {
+    try {
+      f();
+    } catch (const InvalidInput& e) {
+      return std::string(e.what());
+    }
+    return std::string("(no error)");
+  };
+  EXPECT_EQ(message([&] { lc.step(-0.4); }), "step: dt = -0.4 s: must be finite and > 0");
+  EXPECT_EQ(message([&] { lc.step(std::nan("")); }), "step: dt = nan s: must be finite and > 0");
+  const double limit = lc.stable_dt(0.1) / lc.params().cfl;
+  EXPECT_EQ(message([&] { lc.step(1e300); }).substr(0, 23), "step: dt = 1e+300 s is ");
+  EXPECT_EQ(message([&] { lc.step(limit); }), "(no error)");  // up to the Courant limit
+  EXPECT_EQ(message([&] { lc.advance_to(0.05); }),
+            fmt::format("advance_to: t_end = 0.05 s: must be finite and not before the current time {} s",
+                        format_value(lc.time())));
+  EXPECT_EQ(message([&] { lc.advance_to(INFINITY); }).substr(0, 35), "advance_to: t_end = inf s: must be ");
+  EXPECT_EQ(message([&] { lc.reset(std::nan("")); }), "reset: t0 = nan s: must be finite");
+  EXPECT_EQ(message([&] { (void)lc.cell_centre(10); }), "cell_centre: i = 10: must lie in [0, 9] (cells = 10)");
+  EXPECT_EQ(message([&] { (void)lc.cell_centre(-1); }), "cell_centre: i = -1: must lie in [0, 9] (cells = 10)");
+  LineContact fresh(model, fig7_line(10));
+  EXPECT_EQ(message([&] { (void)run(fresh, {0.0, 0.5, 0.1}, {}); }),
+            "output times: times[2] = 0.1 s goes back; they must be finite, non-decreasing and not before the current "
+            "time 0 s");
+  EXPECT_EQ(message([&] { (void)run(fresh, {0.0, std::nan("")}, {}); }),
+            "output times: times[1] = nan s is not finite; they must be finite, non-decreasing and not before the "
+            "current time 0 s");
+  EXPECT_EQ(fresh.time(), 0.0);  // nothing was advanced
 }
 
 }  // namespace

@@ -206,7 +206,8 @@ class LineContact {
   int cells() const { return params_.cells; }
   int components() const { return model_.state_size(); }
   double dx() const { return dx_; }
-  double cell_centre(int i) const { return (i + 0.5) * dx_; }
+  /// x of cell i's centre (m); InvalidInput unless 0 <= i < cells().
+  double cell_centre(int i) const;
   /// The state field, cell-major: u(i, k) = state[i * components() + k]. The affine-source path keeps
   /// its own work arrays and refreshes this vector when it is read (const methods may therefore write
   /// internal caches: do not share one LineContact between threads); after the non-const state() the
@@ -217,12 +218,14 @@ class LineContact {
     return u_;
   }
   double time() const { return t_; }
+  /// Back to time t0 (finite) with the state `initial` (one point's, or every cell's; empty: zero).
   void reset(double t0, const VecX& initial = {});
 
-  /// Advances to t_end with steps of at most the CFL limit (or the fixed dt_s); throws SolverError if
-  /// a fixed dt_s breaks the CFL condition at some time, or if the state becomes non-finite.
+  /// Advances to t_end (finite, not before time()) with steps of at most the CFL limit (or the fixed dt_s); throws
+  /// SolverError if a fixed dt_s breaks the CFL condition at some time, or if the state becomes non-finite.
   void advance_to(double t_end);
-  /// One Strang-split step: half source, transport, half source (second order).
+  /// One Strang-split step: half source, transport, half source (second order). dt finite, > 0 and within the
+  /// Courant limit dx / max |speed| at time() (InvalidInput otherwise: a step beyond it is unstable).
   void step(double dt);
   /// Dense output: advances to times.back() with the solver's own steps (as advance_to(times.back()),
   /// not landing on the other times) and calls visit(j, *this) once per times[j], in order, while the
@@ -282,6 +285,7 @@ class LineContact {
   void source_step(double t, double dt);  // SDIRK2 path, on u_
   void transport_step(double t, double dt);  // SDIRK2 path, on u_
   void legacy_step(double dt);
+  void step_unchecked(double dt);  // step() without its argument checks: advance_to's steps are within them
   // Affine-source path: component-major work arrays, only the non-zero or forced components.
   const Propagator& propagator(const Vec2& v, double h, const Propagator* keep);
   void load_work();    // u_ -> work (component-major); marks the components that are non-zero

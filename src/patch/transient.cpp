@@ -455,6 +455,24 @@ void PatchTransient::source_step(double t, double dt) {
 void PatchTransient::step(double dt) {
   if (!(dt > 0.0) || !std::isfinite(dt))
     throw InvalidInput(fmt::format("patch transient step dt = {}: must be finite and > 0", format_value(dt)));
+  const double limit = courant_dt(t_);
+  if (dt > 1.01 * limit)
+    throw InvalidInput(fmt::format("patch transient step dt = {} s is {} times the Courant limit {} s at t = {} s "
+                                   "(cell size / the largest transport speed); a step beyond it is unstable "
+                                   "(advance_to chooses stable steps)",
+                                   format_value(dt), format_value(dt / limit), format_value(limit), format_value(t_)));
+  step_unchecked(dt);
+}
+
+double PatchTransient::courant_dt(double t) const {
+  const_cast<PatchTransient*>(this)->build_stencils(t);
+  double rate = 0.0;
+  for (const auto& s : stencils_)
+    for (int k = 0; k < 4; ++k) rate = std::max(rate, s[k].diag);
+  return rate > 0.0 ? 1.5 / rate : std::numeric_limits<double>::infinity();  // diag = 3|W|/(2h): h / |W|
+}
+
+void PatchTransient::step_unchecked(double dt) {
   source_step(t_, 0.5 * dt);
   transport_step(t_, dt);
   source_step(t_ + 0.5 * dt, 0.5 * dt);
@@ -469,6 +487,10 @@ void PatchTransient::step(double dt) {
 }
 
 void PatchTransient::advance_to(double t_end, const std::function<void(double)>& on_step) {
+  if (!std::isfinite(t_end) || t_end < t_ - 1e-12 * std::max(1.0, std::abs(t_)))  // an earlier time did nothing
+    throw InvalidInput(fmt::format("patch transient advance_to: t_end = {} s: must be finite and not before the "
+                                   "current time {} s",
+                                   format_value(t_end), format_value(t_)));
   while (t_ < t_end) {
     const double remaining = t_end - t_;
     if (remaining <= 1e-12 * std::max(1.0, std::abs(t_end))) {
@@ -478,7 +500,7 @@ void PatchTransient::advance_to(double t_end, const std::function<void(double)>&
     const double dt = std::min(stable_dt(t_), remaining);
     if (!std::isfinite(dt))
       throw InvalidInput("patch transient: nothing is advected and transient.max_dt_s = 0; set a step cap");
-    step(dt);
+    step_unchecked(dt);
     if (on_step) on_step(t_);
   }
 }

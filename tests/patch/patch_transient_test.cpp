@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <functional>
 #include <cmath>
 #include <iostream>
 #include <random>
@@ -260,6 +261,29 @@ TEST(PatchTransient, ClosedFormExpPhi1MatchesTheMatrixExponential) {
       EXPECT_LT(errF, 1e-12) << "scale " << scale << ", case " << k;
     }
   RecordProperty("worst_relative_error", fmt::format("{:.3g}", worst));
+}
+
+// The public stepping calls check their arguments (a read-only review, 2026-12-06): step(1e300) left F = 0 at
+// t = 1e300, advance_to an earlier time did nothing, silently.
+TEST(PatchTransient, StepsAreWithinTheCourantLimitAndTimeGoesForward) {
+  const auto model = test::elastic_pair(test::table2_law(), 0.4);
+  const PatchKinematics kin = rolling(16.0, 0.6, 0.0, 0.0);
+  PatchTransient tr(model, params(10, 6), [&](double) { return kin; }, constant_load(3000.0));
+  tr.advance_to(0.01);
+  const auto message = [](const std::function<void()>& f) {
+    try {
+      f();
+    } catch (const InvalidInput& e) {
+      return std::string(e.what());
+    }
+    return std::string("(no error)");
+  };
+  EXPECT_EQ(message([&] { tr.step(1e300); }).substr(0, 41), "patch transient step dt = 1e+300 s is 2.2");
+  EXPECT_EQ(message([&] { tr.advance_to(0.001); }),
+            "patch transient advance_to: t_end = 0.001 s: must be finite and not before the current time 0.01 s");
+  EXPECT_EQ(message([&] { tr.advance_to(std::nan("")); }).substr(0, 44), "patch transient advance_to: t_end = nan s: m");
+  EXPECT_EQ(tr.time(), 0.01);
+  EXPECT_EQ(message([&] { tr.step(tr.stable_dt(0.01)); }), "(no error)");  // the step advance_to would take
 }
 
 }  // namespace

@@ -139,7 +139,8 @@ class PatchTransient {
   void reset(double t0);
   /// Steps to t_end; on_step(t), if given, after each step (progress inside a long interval).
   void advance_to(double t_end, const std::function<void(double)>& on_step = nullptr);
-  /// One Strang step: half source, transport, half source.
+  /// One Strang step: half source, transport, half source. dt finite, > 0 and within the Courant limit at time() (cell
+  /// size / the largest transport speed; InvalidInput otherwise: step(1e300) gave F = 0).
   void step(double dt);
   /// The CFL step at t (cfl h / max |W|, capped by max_dt_s): a function of the kinematics at t and of the load at
   /// t and t +- rate_step(t) (the patch's size and its rate).
@@ -182,6 +183,8 @@ class PatchTransient {
   const LoadHistory& load() const { return load_; }
 
  private:
+  void step_unchecked(double dt);  // step() without the Courant check: advance_to's steps are within it
+  double courant_dt(double t) const;  // the step of Courant number 1 at t (stable_dt without cfl and max_dt_s)
   /// sigma_x (direction 0) or sigma_y (direction 1).
   double sigma(double t, int direction = 0) const;
   double sigma_rate(double t, int direction = 0) const;  // sigma'/sigma of that direction

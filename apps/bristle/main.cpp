@@ -134,6 +134,7 @@ const char* kKinds =
 
 int main(int argc, char** argv) {
   bristle::io::remove_temporaries_on_signal();  // Ctrl-C or SIGTERM while writing leaves no partial file
+  bristle::io::refuse_to_replace_inputs();      // an output never replaces the scenario's data
   CLI::App app{"bristle " BRISTLE_VERSION
                " - dynamic friction modelling: runs scenario files (TOML) of the friction laws (Dahl, LuGre,\n"
                "FrBD, Bouc-Wen) on viscoelastic contact pairs: lumped benches, sliding and rolling line contacts,\n"

@@ -7,9 +7,11 @@
 
 #include <cerrno>
 #include <cstring>
+#include <atomic>
+#include <cstdint>
 #include <mutex>
 #include <set>
-#include <utility>
+#include <tuple>
 
 #include "bristle/core/error.hpp"
 #include "bristle/io/json.hpp"
@@ -29,16 +31,19 @@ class InputsRead {
  public:
   void add(const struct stat& st) {
     const std::lock_guard<std::mutex> lock(mutex_);
-    files_.emplace(st.st_dev, st.st_ino);
+    files_.insert(key(st));
   }
   bool contains(const struct stat& st) {
     const std::lock_guard<std::mutex> lock(mutex_);
-    return files_.contains({st.st_dev, st.st_ino});
+    return files_.contains(key(st));
   }
+  std::atomic<bool> refusing{false};
 
  private:
+  using Key = std::tuple<dev_t, ino_t, off_t, std::int64_t, std::int64_t>;
+  static Key key(const struct stat& st) { return {st.st_dev, st.st_ino, st.st_size, st.st_mtim.tv_sec, st.st_mtim.tv_nsec}; }
   std::mutex mutex_;
-  std::set<std::pair<dev_t, ino_t>> files_;
+  std::set<Key> files_;
 };
 
 InputsRead& inputs_read() {
@@ -99,7 +104,10 @@ std::string read_input_file(const std::filesystem::path& path, std::uintmax_t ma
 
 bool was_read_as_input(const std::filesystem::path& path) {
   struct stat st{};
-  return ::stat(path.c_str(), &st) == 0 && inputs_read().contains(st);
+  return ::lstat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && inputs_read().contains(st);
 }
+
+void refuse_inputs() { inputs_read().refusing.store(true); }
+bool refusing_inputs() { return inputs_read().refusing.load(); }
 
 }  // namespace bristle::io::detail

@@ -20,10 +20,13 @@ inline constexpr std::uintmax_t kMaxTableBytes = std::uintmax_t{64} << 20;
 std::string read_input_file(const std::filesystem::path& path, std::uintmax_t max_bytes, std::string_view prefix,
                             std::string_view noun = {});
 
-/// Whether `path` is a file that read_input_file has read in this process (the same file: device and inode, whatever
-/// the path): write_outputs refuses to replace it (drive.toml with its table drive.csv wrote its output over the
-/// table, and the next run read its own output as the drive, exit 0).
+/// Whether `path` (not followed if a symbolic link: a rename replaces the link) is a file that read_input_file has
+/// read in this process and that is unchanged since (device, inode, size, modification time). With refuse_inputs()
+/// (io::refuse_to_replace_inputs), write_outputs refuses to replace it (drive.toml with its table drive.csv wrote its
+/// output over the table, and the next run read its own output as the drive, exit 0).
 bool was_read_as_input(const std::filesystem::path& path);
+void refuse_inputs();
+bool refusing_inputs();
 
 /// "16 MiB", "64 MiB", "1.5 KiB": a byte count for messages.
 std::string format_bytes(std::uintmax_t bytes);

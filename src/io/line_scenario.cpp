@@ -16,6 +16,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <iterator>
+#include <set>
 #include <array>
 #include <cmath>
 #include <functional>
@@ -640,14 +642,23 @@ std::pair<double, double> fastest_speed(const contact::ContactModel& model, cons
 }
 
 std::vector<double> merged_times(const TimeGrid& grid, const std::vector<double>& fields) {
-  std::vector<double> t = grid.times();
+  // Each field time not within 1e-9 (relative) of a grid time or of a field time taken before it, merged in order
+  // (inserting into the grid one by one was quadratic: 1e6 output times and 1e5 field times took 14 s in check).
+  const std::vector<double> t = grid.times();
+  std::set<double> extra;
+  const auto near = [](auto begin, auto end, auto at, double f, double tol) {
+    return (at != end && std::abs(*at - f) <= tol) || (at != begin && std::abs(*std::prev(at) - f) <= tol);
+  };
   for (const double f : fields) {
-    const auto it = std::lower_bound(t.begin(), t.end(), f);
     const double tol = 1e-9 * std::max(1.0, std::abs(f));
-    if ((it != t.end() && std::abs(*it - f) <= tol) || (it != t.begin() && std::abs(*(it - 1) - f) <= tol)) continue;
-    t.insert(it, f);
+    if (near(t.begin(), t.end(), std::lower_bound(t.begin(), t.end(), f), f, tol) ||
+        near(extra.begin(), extra.end(), extra.lower_bound(f), f, tol))
+      continue;
+    extra.insert(f);
   }
-  return t;
+  std::vector<double> out(t.size() + extra.size());
+  std::merge(t.begin(), t.end(), extra.begin(), extra.end(), out.begin());
+  return out;
 }
 
 void check_transient_run(const LineTransientScenario& sc);
@@ -1018,8 +1029,8 @@ LineTransientStudy::LineTransientStudy(std::vector<LineTransientScenario> cases)
                                    "at most {} for all cases together, as for one (Limits in docs/scenarios.md)",
                                    cases_.front().field_times.size(), cases_.size(), format_value(rows),
                                    format_value(kMaxFieldRows)));
-  // The rows of <name>.csv: the time grid's (a field time between two output times adds one).
-  count_rows(cases_, [](const LineTransientScenario& c) { return detail::output_times_bound(c.time); });
+  // The rows of <name>.csv: the output times merged with the field times.
+  count_rows(cases_, [](const LineTransientScenario& c) { return c.output_times().size(); });
 }
 
 std::string LineTransientStudy::summary() const {

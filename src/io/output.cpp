@@ -122,8 +122,7 @@ extern "C" void remove_temporaries_and_reraise(int signal) {
   for (int pass = 0; pass < 8; ++pass)  // created directories, if empty: nested ones empty the outer ones
     for (const Slot& slot : g_slots)
       if (slot.ready.load(std::memory_order_acquire) && slot.directory) ::rmdir(slot.path.data());
-  std::signal(signal, SIG_DFL);
-  std::raise(signal);
+  std::raise(signal);  // SA_RESETHAND: the default action now
 }
 
 /// Runs argv, returning its exit status (or -1 if it could not be started, with `error` set) and its
@@ -367,7 +366,7 @@ std::vector<fs::path> write_outputs(const RunResult& result, const fs::path& dir
     items.push_back({temporary(fmt::format("extra{}", i)), dir / (result.name + result.extra_files[i].suffix)});
   const fs::path script_path = temporary("gp");
   for (const Item& item : items) {
-    if (detail::was_read_as_input(item.final_path))
+    if (detail::refusing_inputs() && detail::was_read_as_input(item.final_path))
       throw InvalidInput(fmt::format("{} was read as an input of this run (a data or scenario file): the output would "
                                      "replace it; give another output directory (--out) or another name",
                                      item.final_path.string()));
@@ -454,8 +453,18 @@ std::vector<fs::path> write_outputs(const RunResult& result, const fs::path& dir
   return written;
 }
 
+void refuse_to_replace_inputs() { detail::refuse_inputs(); }
+
 void remove_temporaries_on_signal() {
-  for (const int s : {SIGINT, SIGTERM, SIGHUP}) std::signal(s, remove_temporaries_and_reraise);
+  for (const int s : {SIGINT, SIGTERM, SIGHUP}) {
+    struct sigaction old{};
+    if (::sigaction(s, nullptr, &old) != 0 || old.sa_handler == SIG_IGN) continue;  // nohup, a background job: kept
+    struct sigaction action{};
+    action.sa_handler = remove_temporaries_and_reraise;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = SA_RESETHAND;  // the handler runs once, then the default action ends the process
+    ::sigaction(s, &action, nullptr);
+  }
 }
 
 }  // namespace bristle::io

@@ -99,10 +99,11 @@ void check_times(const PatchTransientScenario& sc, const contact::ContactModel& 
   const double cells = static_cast<double>(sc.transient.patch.nx) * sc.transient.patch.ny;
   const double outputs = static_cast<double>(detail::output_times_bound(sc.time));
   if (!((outputs - 1.0) * cells <= kMaxCellSteps))
-    throw InvalidInput(fmt::format("time.output_dt_s = {}: the run steps to each of its {} output times over patch.nx x "
+    throw InvalidInput(fmt::format("time: the run steps to each of its {} output times ({} .. {} s) over patch.nx x "
                                    "patch.ny = {} cells, at least {} cell updates; at most {} (Limits in "
                                    "docs/scenarios.md)",
-                                   format_value(sc.time.output_dt_s), format_value(outputs), format_value(cells),
+                                   format_value(outputs), format_value(sc.time.t_start_s),
+                                   format_value(sc.time.t_end_s), format_value(cells),
                                    format_value((outputs - 1.0) * cells), format_value(kMaxCellSteps)));
   std::vector<double> times = sc.time.times();
   for (const contact::Signal* s : {&sc.Vr_mps, &sc.vx_mps, &sc.vy_mps, &sc.spin_radps, &sc.Fz_N})
@@ -156,9 +157,10 @@ void check_times(const PatchTransientScenario& sc, const contact::ContactModel& 
       if (!same_inputs(now, last)) dt = solver.stable_dt(times[i]), last = std::move(now);
     }
     if (dt < dt_min) dt_min = dt, t_min = times[i];
-    if (i > 0 && times[i] > times[i - 1]) steps += std::max(1.0, (times[i] - times[i - 1]) / std::min(dt, dt_prev));
+    if (i > 0) steps += (times[i] - times[i - 1]) / std::min(dt, dt_prev);
     dt_prev = dt;
   }
+  steps = std::max(steps, outputs - 1.0);  // a step at least to each output time (not to each signal breakpoint)
   if (!(steps * cells <= kMaxCellSteps))
     throw InvalidInput(fmt::format(
         "kinematics: the run takes {} CFL steps (the smallest {} s, at t = {} s: transient.cfl x cell size / the "

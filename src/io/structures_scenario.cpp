@@ -367,10 +367,11 @@ StructureStickSlipScenario parse_stick_slip(const Section& root, std::string_vie
   return sc;
 }
 
-/// The output rows of a stick-slip run: every run.output_every-th step and t = 0 (one fewer than the run's when the
-/// last step is not such a step).
+/// The output rows of a stick-slip run, as structures::run_stick_slip writes them: t = 0, every run.output_every-th
+/// of its max(1, round(t_end / dt)) steps, and the last.
 double output_rows(const StructureStickSlipScenario& sc) {
-  return std::floor(sc.run.t_end_s / sc.dt_s / static_cast<double>(sc.run.output_every)) + 1.0;
+  const double steps = std::max(1.0, std::round(sc.run.t_end_s / sc.dt_s));
+  return std::ceil(steps / static_cast<double>(sc.run.output_every)) + 1.0;
 }
 
 }  // namespace

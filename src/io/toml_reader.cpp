@@ -9,6 +9,7 @@
 
 #include "bristle/core/error.hpp"
 #include "bristle/io/json.hpp"
+#include "bristle/rheology/rheology.hpp"
 
 namespace bristle::io::detail {
 
@@ -423,7 +424,7 @@ std::optional<std::vector<MatrixValue>> Section::matrices(std::string_view k, Ma
   if (as_number(*n)) return std::vector<MatrixValue>{read_matrix(*n, key(k), rule)};
   const auto* a = n->as_array();
   if (!a) wrong_type(k, "an array with one entry per branch (each k, [a, b] or [[a, b], [c, d]])");
-  require_list_length(key(k), a->size(), kMaxBranches, "branches");
+  require_list_length(key(k), a->size(), rheology::kMaxBranches, "branches");  // RheologyParams::validate's limit
   std::vector<MatrixValue> out;
   for (std::size_t i = 0; i < a->size(); ++i)
     out.push_back(read_matrix(*a->get(i), fmt::format("{}[{}]", key(k), i), rule));

@@ -20,8 +20,6 @@ inline constexpr std::size_t kMaxTomlDepth = 64;
 /// Longest list a scenario key may hold (numbers or strings): 100,000 entries. Lists that imply more
 /// work per entry (branches, snapshots, sweep values) have smaller limits where they are read.
 inline constexpr std::size_t kMaxListEntries = 100'000;
-/// Most rheology branches per body (matrices(): c, tau, k): the bench Jacobian is dense in them.
-inline constexpr std::size_t kMaxBranches = 100;
 
 /// Largest magnitude of a scenario number: 1e150 (a stiffness of 1e300 made the pair's S1 NaN, a wave
 /// speed of 1e300 exhausted memory, a load of 1e300 hung the patch solver).

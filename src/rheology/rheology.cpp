@@ -41,6 +41,9 @@ void RheologyParams::validate(std::string_view prefix) const {
     throw InvalidInput(fmt::format("{}.branches = {}: an elastic body has no dissipative branches (use gkv "
                                    "or gm)",
                                    p, branches.size()));
+  if (branches.size() > kMaxBranches)
+    throw InvalidInput(fmt::format("{}.branches has {} entries: at most {} branches (Limits in docs/scenarios.md)", p,
+                                   branches.size(), kMaxBranches));
   for (std::size_t i = 0; i < branches.size(); ++i) {
     const std::string b = fmt::format("{}.branches[{}]", p, i);
     require_spd(b + ".k", branches[i].k);

@@ -285,6 +285,29 @@ TEST_F(Cli, ASignalWhileWritingLeavesNothingBehind) {
   if (running(gnuplot)) ::kill(gnuplot, SIGKILL);
 }
 
+// A signal ignored when bristle starts (nohup, a background job of a script) stays ignored: the handlers above made
+// SIGHUP end a nohup run.
+TEST_F(Cli, AnIgnoredSignalStaysIgnored) {
+  write("tiny.toml", kValid);
+  // gnuplot: tells bristle's pid, waits for the signal to have been sent, exits without an image (exit 1)
+  write("gnuplot.sh", "#!/bin/sh\necho $PPID > bristle.pid\nwhile [ ! -e sent ]; do sleep 0.05; done\nexit 0\n");
+  fs::permissions(dir_ / "gnuplot.sh", fs::perms::owner_all);
+  const std::string command =
+      fmt::format("cd '{}' && (trap '' TERM; BRISTLE_GNUPLOT=./gnuplot.sh '{}' run tiny.toml --out o -q > /dev/null "
+                  "2>&1; echo $? > rc) &",
+                  dir_.string(), BRISTLE_CLI_PATH);
+  ASSERT_EQ(std::system(command.c_str()), 0);
+  const auto wait_for = [](const std::function<bool()>& done) {
+    for (int i = 0; i < 400 && !done(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    return done();
+  };
+  ASSERT_TRUE(wait_for([&] { return fs::exists(dir_ / "bristle.pid") && fs::file_size(dir_ / "bristle.pid") > 0; }));
+  ASSERT_EQ(::kill(std::stoi(bristle::test::read_text(dir_ / "bristle.pid")), SIGTERM), 0);
+  write("sent", "");
+  ASSERT_TRUE(wait_for([&] { return fs::exists(dir_ / "rc") && fs::file_size(dir_ / "rc") > 0; }));
+  EXPECT_EQ(bristle::test::read_text(dir_ / "rc"), "1\n");  // gnuplot wrote no image; not 143 (killed by SIGTERM)
+}
+
 // ---------------------------------------------------------------------------------------------
 // Every class of bad input: exit code 2, one error line naming the key, no output files.
 

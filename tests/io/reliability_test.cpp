@@ -397,6 +397,12 @@ TEST(Reliability, AStudyHoldsAtMostTheRowsOfOneCase) {
   const std::string stick = with_key(example("cantilever_stick_slip.toml"), "run", "output_every", "1");
   EXPECT_EQ(error_of(stick + sweep("contact.belt_speed_m_per_s", 7, "0.1")),
             "sweep.values has 7 entries: " + fmt::format(fmt::runtime(too_many), 2100007, 7, 7));
+  // (a stick-slip run writes t = 0, every output_every-th step and the last: 1 + ceil(2,999,999 / 3) rows here,
+  // one more than floor(t_end / dt / output_every) + 1, which let this sweep pass check and fail at the run)
+  std::string last = with_key(with_key(example("cantilever_stick_slip.toml"), "run", "dt_s", "1e-3"), "run",
+                              "t_end_s", "2999.999");
+  EXPECT_EQ(error_of(with_key(last, "run", "output_every", "3") + sweep("contact.belt_speed_m_per_s", 2, "0.1")),
+            "sweep.values has 2 entries: " + fmt::format(fmt::runtime(too_many), 2000002, 2, 2));
   // (a patch transient on a 4 x 4 grid: 1,200,001 output times a case)
   const std::string patch_run = with_key(with_key(with_key(example("patch_load_step.toml"), "patch", "nx", "4"), "patch",
                                                   "ny", "4"), "time", "output_dt_s", "5e-8");
@@ -405,14 +411,25 @@ TEST(Reliability, AStudyHoldsAtMostTheRowsOfOneCase) {
   // (the run steps to every output time: on the file's 80 x 20 grid these are 1.9e9 cell updates, where check took
   // minutes at a stencil build per output time and passed)
   EXPECT_EQ(error_of(with_key(example("patch_load_step.toml"), "time", "output_dt_s", "5e-8")),
-            "time.output_dt_s = 5e-08: the run steps to each of its 1200001 output times over patch.nx x patch.ny = "
-            "1600 cells, at least 1920000000 cell updates; at most 40000000 (Limits in docs/scenarios.md)");
+            "time: the run steps to each of its 1200001 output times (0 .. 0.06 s) over patch.nx x patch.ny = 1600 "
+            "cells, at least 1920000000 cell updates; at most 40000000 (Limits in docs/scenarios.md)");
   // (the line kinds' cases come from [[case]] tables and a [sweep]: 12 and 8 here)
+  // (line_transient: 1,000,001 output times and the field times 0.1 and 0.5, off that grid, a case)
   EXPECT_EQ(error_of(with_key(example("fig5_sliding_steady.toml"), "kinematics", "V_mps",
                               "{ from = 0.01, to = 30.0, points = 200000, spacing = \"log\" }")),
             "the [[case]] tables and [sweep] give 12 cases: " + fmt::format(fmt::runtime(too_many), 2200000, 11, 12));
   EXPECT_EQ(error_of(with_key(example("fig7_sliding_transient.toml"), "time", "output_dt_s", "3e-6")),
-            "the [[case]] tables and [sweep] give 8 cases: " + fmt::format(fmt::runtime(too_many), 2000002, 2, 8));
+            "the [[case]] tables and [sweep] give 8 cases: " + fmt::format(fmt::runtime(too_many), 2000006, 2, 8));
+  // (a field time off the output grid adds a row: 4 output times and 99,999 field times between them, 100,003 rows a
+  // case; 11 [[case]] tables x the 4 sweep cases)
+  std::string fields = "[";
+  for (int i = 1; i < 100'000; ++i) fields += fmt::format("{}{}", i > 1 ? ", " : "", 3.0 * i / 100'000 + 1e-6);
+  std::string line = with_key(with_key(with_key(example("fig7_sliding_transient.toml"), "time", "output_dt_s", "1.0"),
+                                       "time", "field_times_s", fields + "]"),
+                              "line", "cells", "2");
+  for (int i = 0; i < 9; ++i) line += fmt::format("\n[[case]]\nlabel = \"c{}\"\nkinematics.Vx = 0.2\n", i);
+  EXPECT_EQ(error_of(line), "the [[case]] tables and [sweep] give 44 cases: " +
+                                fmt::format(fmt::runtime(too_many), 2000060, 20, 44));
   // (a crawler's limit case thinned to the samples, or every step when they do not divide it)
   const std::string limit = with_key(with_key(example("directional_crawler_2_feet.toml"), "run", "samples_per_cycle",
                                               "7"), "run", "limit_steps_per_cycle", "400000");
@@ -521,6 +538,7 @@ TEST(Reliability, AnOutputNeverReplacesAnInputOfTheRun) {
       "input = { type = \"table\", file = \"drive.csv\" }\n[time]\nt_end_s = 0.1\n";
   const RunResult result = parse_scenario_string(toml, "drive", dir.path())->run();
   const std::string csv = (dir.path() / "drive.csv").string();
+  refuse_to_replace_inputs();  // as the CLI does (a library may write a file it read earlier)
   EXPECT_EQ(message_of([&] { (void)write_outputs(result, dir.path(), {.plot = false, .gnuplot = {}}); }),
             csv + " was read as an input of this run (a data or scenario file): the output would replace it; give "
                   "another output directory (--out) or another name");

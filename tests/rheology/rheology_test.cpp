@@ -13,6 +13,19 @@
 namespace bristle::rheology {
 namespace {
 
+// The branch limit is the rheology's own (validate), so that the library and Python have it as the reader does:
+// a 3,000-branch GKV body from Python took 2 GB and 12 s to build a contact model.
+TEST(Rheology, AtMost100BranchesPerBody) {
+  EXPECT_NO_THROW(gkv(1e5, std::vector<double>(kMaxBranches, 1.0), std::vector<double>(kMaxBranches, 0.1))
+                      .validate("body1"));
+  try {
+    gkv(1e5, std::vector<double>(101, 1.0), std::vector<double>(101, 0.1)).validate("body1");
+    FAIL() << "101 branches accepted";
+  } catch (const InvalidInput& e) {
+    EXPECT_STREQ(e.what(), "body1.branches has 101 entries: at most 100 branches (Limits in docs/scenarios.md)");
+  }
+}
+
 TEST(Rheology, Eq58DampingsFollowK0) {
   // paper 1, eq. 58: c_i,2 = tau_i,2 k01 (1 - s)/s = tau_i,2 k02; Table 1: k01 = 240, s = 0.6, tau = 0.1, 0.3
   const double k02 = substrate_stiffness_from_s("pair.s", 0.6, 240.0);

@@ -61,7 +61,14 @@ std::vector<std::filesystem::path> write_outputs(const RunResult& result, const 
 
 /// Installs handlers of SIGINT, SIGTERM and SIGHUP that remove what a write_outputs in progress has made (its
 /// temporary files, and the directories it created if they are empty), stop its gnuplot, and end the process by the
-/// same signal. For programs (the bristle CLI); a library keeps its host's handlers.
+/// same signal; a signal ignored when it is called (nohup, a background job) stays ignored. For programs (the
+/// bristle CLI); a library keeps its host's handlers.
 void remove_temporaries_on_signal();
+
+/// From now on write_outputs refuses to replace a file this process has read as an input (a scenario or table file,
+/// unchanged since: device, inode, size and modification time): drive.toml with its table drive.csv, run in its own
+/// directory, wrote its output over the table. For programs that run one scenario (the bristle CLI); off in the
+/// library, whose user may read a file written earlier and write it again.
+void refuse_to_replace_inputs();
 
 }  // namespace bristle::io

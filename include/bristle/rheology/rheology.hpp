@@ -19,6 +19,7 @@
 // | C_i      | c       | branch damping                             | s/m    | SPD   |
 // | tau_i    | tau     | relaxation time K_i^-1 C_i                 | s      | > 0   |
 // Stiffnesses are normalised by the reference normal load (force per load per metre), as in the paper.
+#include <cstddef>
 #include <complex>
 #include <string>
 #include <string_view>
@@ -38,6 +39,10 @@ struct Branch {
   Mat2 k = Mat2::Identity();
   Mat2 c = Mat2::Identity();
 };
+
+/// Most dissipative branches per body: the bench Jacobian is dense in the state (2 + 2 per branch and body); 10^5
+/// branches exhausted memory, 3,000 took 2 GB and 12 s to build a contact model.
+inline constexpr std::size_t kMaxBranches = 100;
 
 struct RheologyParams {
   RheologyKind kind = RheologyKind::elastic;

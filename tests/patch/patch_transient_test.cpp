@@ -16,6 +16,7 @@
 #include "bristle/core/error.hpp"
 #include "bristle/transport/line_contact.hpp"
 #include "patch/patch_test_support.hpp"
+#include "support/test_support.hpp"
 
 namespace bristle::patch {
 namespace {
@@ -270,14 +271,7 @@ TEST(PatchTransient, StepsAreWithinTheCourantLimitAndTimeGoesForward) {
   const PatchKinematics kin = rolling(16.0, 0.6, 0.0, 0.0);
   PatchTransient tr(model, params(10, 6), [&](double) { return kin; }, constant_load(3000.0));
   tr.advance_to(0.01);
-  const auto message = [](const std::function<void()>& f) {
-    try {
-      f();
-    } catch (const InvalidInput& e) {
-      return std::string(e.what());
-    }
-    return std::string("(no error)");
-  };
+  const auto message = [](auto&& f) { return ::bristle::test::message_of<InvalidInput>(f); };
   EXPECT_EQ(message([&] { tr.step(1e300); }).substr(0, 41), "patch transient step dt = 1e+300 s is 2.2");
   EXPECT_EQ(message([&] { tr.advance_to(0.001); }),
             "patch transient advance_to: t_end = 0.001 s: must be finite and not before the current time 0.01 s");

@@ -13,6 +13,7 @@
 #include "bristle/core/error.hpp"
 #include "bristle/integrate/ode.hpp"
 #include "bristle/transport/line_contact.hpp"
+#include "support/test_support.hpp"
 
 namespace bristle::transport {
 namespace {
@@ -342,14 +343,7 @@ TEST(LineContactArguments, AreCheckedWhereTheyEnter) {
   const contact::ContactModel model = fig7_model();
   LineContact lc(model, fig7_line(10));
   lc.advance_to(0.1);
-  const auto message = [](const std::function<void()>& f) {
-    try {
-      f();
-    } catch (const InvalidInput& e) {
-      return std::string(e.what());
-    }
-    return std::string("(no error)");
-  };
+  const auto message = [](auto&& f) { return ::bristle::test::message_of<InvalidInput>(f); };
   EXPECT_EQ(message([&] { lc.step(-0.4); }), "step: dt = -0.4 s: must be finite and > 0");
   EXPECT_EQ(message([&] { lc.step(std::nan("")); }), "step: dt = nan s: must be finite and > 0");
   const double limit = lc.stable_dt(0.1) / lc.params().cfl;

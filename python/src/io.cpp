@@ -15,7 +15,6 @@
 #include "common.hpp"
 #include "pickle_fields.hpp"
 
-#include <type_traits>
 #include <unordered_map>
 
 BRISTLE_PY_TYPED_OBJECT(ScenarioArg, "bristle._bristle.io.LumpedScenario | bristle._bristle.io.Scenario")
@@ -72,6 +71,15 @@ class Running {
   Running(const Running&) = delete;
   Running& operator=(const Running&) = delete;
   static bool running(const Scenario& s) { return count().contains(&s); }
+  /// Whether `c` is one of the cases of a running lumped study (study.cases[i] is a view into the study).
+  static bool running(const LumpedScenario& c) {
+    for (const auto& [s, n] : count())
+      if (const auto* study = dynamic_cast<const io::LumpedStudy*>(s)) {
+        const auto& cases = study->cases();
+        if (!cases.empty() && &c >= cases.data() && &c < cases.data() + cases.size()) return true;
+      }
+    return false;
+  }
 
  private:
   static std::unordered_map<const Scenario*, int>& count() {
@@ -741,10 +749,9 @@ Example:
       "set",
       [dispatch](ScenarioArg scenario, const std::string& key, double value) {
         dispatch(scenario, [&](auto& sc) {
-          if constexpr (std::is_same_v<std::decay_t<decltype(sc)>, Scenario>)
-            if (Running::running(sc))
-              throw std::runtime_error("bristle.set: the scenario is running (set from its progress callback or from "
-                                       "another thread); set its keys before run() or after it returns");
+          if (Running::running(sc))
+            throw std::runtime_error("bristle.set: the scenario is running (set from its progress callback or from "
+                                     "another thread); set its keys before run() or after it returns");
           io::set_number(sc, key, value);
         });
       },

@@ -299,6 +299,10 @@ detail::FitSamples detail::window_samples(const FitTable& t, const FitExperiment
                                                                 format_value(window->first),
                                                                 format_value(window->second)),
                                    samples, shown, t.parameters.size()));
+  if (samples > kMaxOutputTimes)  // each is an output time of the model's run (it was refused as time.outputs)
+    throw InvalidInput(fmt::format("{}: the window holds {} samples of {}; at most {} are fitted, one output time of "
+                                   "the model's run each (Limits in docs/scenarios.md): give fit.window_s or fewer rows",
+                                   window ? window_key : e.data_key, samples, shown, kMaxOutputTimes));
   const auto slice = [&](const std::vector<double>& v) {
     return std::vector<double>(v.begin() + static_cast<long>(first), v.begin() + static_cast<long>(last));
   };

@@ -116,7 +116,10 @@ class Held {
 };
 
 extern "C" void remove_temporaries_and_reraise(int signal) {
-  if (const pid_t child = g_child.load(); child > 0) ::kill(child, SIGTERM);
+  if (const pid_t child = g_child.load(); child > 0) {  // gnuplot first, so that it writes nothing after the unlinks
+    ::kill(child, SIGKILL);
+    ::waitpid(child, nullptr, 0);
+  }
   for (const Slot& slot : g_slots)
     if (slot.ready.load(std::memory_order_acquire) && !slot.directory) ::unlink(slot.path.data());
   for (int pass = 0; pass < 8; ++pass)  // created directories, if empty: nested ones empty the outer ones

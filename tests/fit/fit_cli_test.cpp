@@ -180,6 +180,21 @@ TEST_F(FitCliStepBudget, AFixedStepOverTheDataSpanIsWithinTheStepBudget) {
                                        dir_ / "out");
 }
 
+// More samples than a run has output times are refused naming the data, not the key time.outputs (which the user did
+// not write: the window's samples are the run's output times).
+TEST_F(FitCliStepBudget, TheSamplesFittedAreBoundedByTheirDataFile) {
+  std::string rows = "t_s,v_mps,F_N\n";
+  for (int i = 0; i < 2'000'002; ++i) rows += fmt::format("{},0,0\n", i);
+  write("big.csv", rows);
+  std::string fit = fit_with("data = \"d.csv\"", "data = \"big.csv\"");
+  fit.replace(fit.find("window_s = [0.0, 1.0]\n"), 22, "");
+  write("bad.toml", bristle::test::fit::kLugreVelocityBench + "[bench.input]\ntype = \"constant\"\nvalue = 1e-3\n" + fit);
+  bristle::test::fit::expect_bad_input(run("fit bad.toml --out out"),
+                                       "big.csv; at most 2000001 are fitted, one output time of the model's run each "
+                                       "(Limits in docs/scenarios.md)",
+                                       dir_ / "out");
+}
+
 INSTANTIATE_TEST_SUITE_P(AllCases, FitCliBadInput, ::testing::ValuesIn(bad_fits()),
                          [](const ::testing::TestParamInfo<BadFit>& info) { return std::string(info.param.label); });
 

@@ -254,6 +254,8 @@ def test_set_is_refused_while_the_scenario_runs(examples):
     def progress(p):
         with pytest.raises(RuntimeError, match=r"^bristle\.set: the scenario is running "):
             bristle.set(sc, "law.mu_s", 2.0)
+        with pytest.raises(RuntimeError, match=r"^bristle\.set: the scenario is running "):
+            bristle.set(sc.cases[-1], "law.mu_s", 2.0)  # a case is a view into the study
         seen.append(bristle.get(sc, "law.mu_s"))  # get reads, and is allowed
 
     before = bristle.get(sc, "law.mu_s")

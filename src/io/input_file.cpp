@@ -26,7 +26,8 @@ std::string format_bytes(std::uintmax_t bytes) {
 }
 
 namespace {
-/// The files read_input_file has read (device, inode), for was_read_as_input.
+/// The files read_input_file has read (device, inode, size, modification time) since refuse_inputs(), for
+/// was_read_as_input; nothing is kept before (a library process that reads many files keeps no list).
 class InputsRead {
  public:
   void add(const struct stat& st) {
@@ -98,7 +99,7 @@ std::string read_input_file(const std::filesystem::path& path, std::uintmax_t ma
   }
   if (done > max_bytes) return fail(fmt::format("larger than the limit of {} for this file", format_bytes(max_bytes)));
   text.resize(done);
-  inputs_read().add(st);
+  if (refusing_inputs()) inputs_read().add(st);
   return text;
 }
 

@@ -21,8 +21,8 @@ std::string read_input_file(const std::filesystem::path& path, std::uintmax_t ma
                             std::string_view noun = {});
 
 /// Whether `path` (not followed if a symbolic link: a rename replaces the link) is a file that read_input_file has
-/// read in this process and that is unchanged since (device, inode, size, modification time). With refuse_inputs()
-/// (io::refuse_to_replace_inputs), write_outputs refuses to replace it (drive.toml with its table drive.csv wrote its
+/// read since refuse_inputs() (io::refuse_to_replace_inputs) and that is unchanged since (device, inode, size,
+/// modification time); write_outputs then refuses to replace it (drive.toml with its table drive.csv wrote its
 /// output over the table, and the next run read its own output as the drive, exit 0).
 bool was_read_as_input(const std::filesystem::path& path);
 void refuse_inputs();

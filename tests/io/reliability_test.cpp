@@ -536,9 +536,9 @@ TEST(Reliability, AnOutputNeverReplacesAnInputOfTheRun) {
   const std::string toml =
       "[law]\ntype = \"lugre\"\n[body1]\ntype = \"elastic\"\nk0 = 1e5\n[bench]\ndrive = \"velocity\"\n"
       "input = { type = \"table\", file = \"drive.csv\" }\n[time]\nt_end_s = 0.1\n";
+  refuse_to_replace_inputs();  // as the CLI does at its start (a library may write a file it read earlier)
   const RunResult result = parse_scenario_string(toml, "drive", dir.path())->run();
   const std::string csv = (dir.path() / "drive.csv").string();
-  refuse_to_replace_inputs();  // as the CLI does (a library may write a file it read earlier)
   EXPECT_EQ(message_of([&] { (void)write_outputs(result, dir.path(), {.plot = false, .gnuplot = {}}); }),
             csv + " was read as an input of this run (a data or scenario file): the output would replace it; give "
                   "another output directory (--out) or another name");

@@ -65,7 +65,7 @@ std::vector<std::filesystem::path> write_outputs(const RunResult& result, const 
 /// bristle CLI); a library keeps its host's handlers.
 void remove_temporaries_on_signal();
 
-/// From now on write_outputs refuses to replace a file this process has read as an input (a scenario or table file,
+/// From now on write_outputs refuses to replace a file read as an input after this call (a scenario or table file,
 /// unchanged since: device, inode, size and modification time): drive.toml with its table drive.csv, run in its own
 /// directory, wrote its output over the table. For programs that run one scenario (the bristle CLI); off in the
 /// library, whose user may read a file written earlier and write it again.

@@ -147,11 +147,10 @@ CsvNumbers read_csv_numbers(const std::string& where, const std::filesystem::pat
       if (!v)
         throw InvalidInput(fmt::format("{}: {}:{}:{}: {} is not a number (column \"{}\")", where, shown, line_number,
                                        c + 1, json_quote(shown_key(cells[c])), shown_key(out.header[c])));
-      if (std::abs(*v) > kMaxMagnitude)
-        throw InvalidInput(fmt::format("{}: {}:{}:{}: {} has a magnitude above {} (column \"{}\"), as no scenario "
-                                       "number may (Limits in docs/scenarios.md)",
-                                       where, shown, line_number, c + 1, shown_key(cells[c]),
-                                       format_value(kMaxMagnitude), shown_key(out.header[c])));
+      if (std::abs(*v) > kMaxMagnitude)  // the rule of every scenario number (its subnormal rule: out_of_range above)
+        require_scenario_number(fmt::format("{}: {}:{}:{} (column \"{}\")", where, shown, line_number, c + 1,
+                                            shown_key(out.header[c])),
+                                *v);
       out.rows.cells.push_back(*v);
     }
     out.row_lines.push_back(line_number);

@@ -261,7 +261,7 @@ detail::StudyCases swept_epsilon_cases(const Sc& sc, const std::vector<Sc>& case
 /// A loop's or crawler's [sweep]: its cases times the eps cases at most detail::kMaxCases.
 void check_swept_epsilon(const std::optional<Sweep>& sweep, const EpsilonList& e) {
   if (!sweep) return;
-  const std::size_t n_eps = e.values_m.size() + (e.limit ? 1 : 0);
+  const std::size_t n_eps = e.cases();
   if (sweep->values.size() * n_eps > detail::kMaxCases)
     throw InvalidInput(fmt::format("sweep.values has {} entries, each run at the {} eps cases of [epsilon]: {} cases, "
                                    "at most {} (Limits in docs/scenarios.md)",
@@ -451,7 +451,7 @@ void validate(const DirectionalLoopScenario& sc) {
 DirectionalLoopStudy::DirectionalLoopStudy(DirectionalLoopScenario scenario)
     : cases_(detail::sweep_cases(scenario)), sc_(std::move(scenario)) {
   detail::count_swept_rows(cases_, [](const DirectionalLoopScenario& c) {  // each eps case's loop at every output time
-    return epsilon_cases(c.epsilon).values.size() * static_cast<std::size_t>(c.outputs);
+    return c.epsilon.cases() * static_cast<std::size_t>(c.outputs);
   });
 }
 

@@ -111,8 +111,11 @@ void check_times(const PatchTransientScenario& sc, const contact::ContactModel& 
       if (b >= sc.time.t_start_s && b <= sc.time.t_end_s) times.push_back(b);
   const patch::Riemann r = patch::riemann(model.pair());
   std::optional<patch::PatchKinematics> checked;  // the last kinematics checked (constant ones are checked once)
-  const auto same = [](const patch::BodyMotion& a, const patch::BodyMotion& b) {
-    return a.V0_mps == b.V0_mps && a.omega_radps == b.omega_radps;
+  const auto same = [](const patch::PatchKinematics& a, const patch::PatchKinematics& b) {
+    const auto body = [](const patch::BodyMotion& x, const patch::BodyMotion& y) {
+      return x.V0_mps == y.V0_mps && x.omega_radps == y.omega_radps;
+    };
+    return body(a.body1, b.body1) && body(a.body2, b.body2) && a.s_corrections == b.s_corrections;
   };
   for (double t : times) {
     const double Fz = sc.Fz_N(t);
@@ -123,9 +126,7 @@ void check_times(const PatchTransientScenario& sc, const contact::ContactModel& 
       throw InvalidInput(fmt::format("load.Fz_N at t = {} s is {}: at most {} N (Limits in docs/scenarios.md)",
                                      format_value(t), format_value(Fz), format_value(kMaxLoad_N)));
     const patch::PatchKinematics kin = sc.kinematics(t);
-    if (checked && same(kin.body1, checked->body1) && same(kin.body2, checked->body2) &&
-        kin.s_corrections == checked->s_corrections)
-      continue;
+    if (checked && same(kin, *checked)) continue;
     checked = kin;
     const std::string where = fmt::format("kinematics at t = {} s", format_value(t));
     kin.validate(where);
@@ -145,9 +146,7 @@ void check_times(const PatchTransientScenario& sc, const contact::ContactModel& 
     const double h = patch::PatchTransient::rate_step(t);
     return std::pair(sc.kinematics(t), std::array<double, 3>{sc.Fz_N(t - h), sc.Fz_N(t), sc.Fz_N(t + h)});
   };
-  const auto same_inputs = [&](const auto& a, const auto& b) {
-    return same(a.first.body1, b.first.body1) && same(a.first.body2, b.first.body2) && a.second == b.second;
-  };
+  const auto same_inputs = [&](const auto& a, const auto& b) { return same(a.first, b.first) && a.second == b.second; };
   auto last = inputs(times.front());
   double dt_prev = solver.stable_dt(times.front());
   for (std::size_t i = 0; i < times.size(); ++i) {
@@ -351,8 +350,7 @@ namespace {
 const PatchMapScenario& counted(const PatchMapScenario& sc) {
   const std::size_t cases = sc.sweep ? sc.sweep->values.size() : 1;
   const double points = static_cast<double>(sc.vx.values.size() * sc.lateral.values.size() * sc.spin.values.size());
-  detail::require_study_rows(fmt::format("sweep.values has {} entries: ", cases), points * static_cast<double>(cases),
-                             cases - 1, cases);
+  detail::require_study_rows(detail::swept_where(cases), points * static_cast<double>(cases), cases - 1, cases);
   return sc;
 }
 }  // namespace

@@ -35,8 +35,8 @@ inline constexpr std::size_t kMaxStudyRows = kMaxOutputTimes;
 std::size_t output_times_bound(const TimeGrid& g);
 /// InvalidInput "<where>: the study's output is <rows> rows after case <index + 1> of <cases>; at most ..." when
 /// `rows` (of the cases up to `index`, 0-based) pass kMaxStudyRows (`where` empty: "the study's output: ...").
-/// run_study's check as it solves (study.hpp), for every kind that runs through it; the lumped and patch_steady_map
-/// studies count in their constructors, before they run (patch_steady_map does not run through run_study).
+/// Every Study's constructor counts its rows with it before the run (count_study_rows in study.hpp; patch_steady_map
+/// before its cases are built), so that `check` refuses them; run_study checks again as it solves.
 void require_study_rows(std::string_view where, double rows, std::size_t index, std::size_t cases);
 
 /// Longest scenario name, bytes: it is the stem of DIR/<name>_fields.csv, within the 255 bytes of a file name.

@@ -9,7 +9,8 @@
 //                                                  its output series (not timed);
 //   append(i, R& solved, Json& entry)              optional: the entry's fields after solve_seconds;
 // then appends its own fields (parameters, columns, the entries under "cases", ...) to result.report. The cases'
-// rows together are bounded (require_study_rows): the run stops with an InvalidInput at the case that passes it.
+// rows together are bounded (require_study_rows): each Study counts them before it runs (count_study_rows), and the
+// run checks again at each case as it solves.
 #include <chrono>
 #include <functional>
 #include <optional>
@@ -99,12 +100,15 @@ void count_study_rows(std::string_view where, const std::vector<Sc>& cases, Rows
   }
 }
 
-/// count_study_rows of the cases of a key-path [sweep] (sweep_cases), the message starting "sweep.values has N
-/// entries: " (for more than one).
+/// The prefix of a study-rows message of `cases` sweep cases: "sweep.values has N entries: " (none for one case).
+inline std::string swept_where(std::size_t cases) {
+  return cases > 1 ? fmt::format("sweep.values has {} entries: ", cases) : std::string();
+}
+
+/// count_study_rows of the cases of a key-path [sweep] (sweep_cases).
 template <class Sc, class Rows>
 void count_swept_rows(const std::vector<Sc>& cases, Rows&& rows_of) {
-  const std::string where = cases.size() > 1 ? fmt::format("sweep.values has {} entries: ", cases.size()) : "";
-  count_study_rows(where, cases, std::forward<Rows>(rows_of));
+  count_study_rows(swept_where(cases.size()), cases, std::forward<Rows>(rows_of));
 }
 
 /// The summary's line of a [sweep] (`bristle check`; "" without one): parameter, values, case count, column.

@@ -258,11 +258,16 @@ void PatchTransient::build_stencils(double t) {
     }
 }
 
-double PatchTransient::stable_dt(double t) const {
+double PatchTransient::max_rate(double t) const {
   const_cast<PatchTransient*>(this)->build_stencils(t);
   double rate = 0.0;  // the largest diagonal bounds the Courant sum of both directions
   for (const auto& s : stencils_)
     for (int k = 0; k < 4; ++k) rate = std::max(rate, s[k].diag);
+  return rate;
+}
+
+double PatchTransient::stable_dt(double t) const {
+  const double rate = max_rate(t);
   double dt = rate > 0.0 ? params_.cfl * 1.5 / rate : std::numeric_limits<double>::infinity();
   // diag = 3|W|/(2h) per direction for interior cells: cfl * 1.5 / diag = cfl * h / |W|.
   if (params_.max_dt_s > 0.0) dt = std::min(dt, params_.max_dt_s);
@@ -465,10 +470,7 @@ void PatchTransient::step(double dt) {
 }
 
 double PatchTransient::courant_dt(double t) const {
-  const_cast<PatchTransient*>(this)->build_stencils(t);
-  double rate = 0.0;
-  for (const auto& s : stencils_)
-    for (int k = 0; k < 4; ++k) rate = std::max(rate, s[k].diag);
+  const double rate = max_rate(t);
   return rate > 0.0 ? 1.5 / rate : std::numeric_limits<double>::infinity();  // diag = 3|W|/(2h): h / |W|
 }
 

@@ -65,6 +65,8 @@ struct EpsilonList {
   double gamma = 1.0;
   bool limit = true;  // add the limit as a case with epsilon_m = 0
   bool scalar = false;  // values_m was written as a number (messages name "epsilon.values_m", not "[i]")
+  /// The eps cases: each of values_m, and the limit.
+  std::size_t cases() const { return values_m.size() + (limit ? 1 : 0); }
 };
 
 /// kind = "directional_loop".
@@ -242,7 +244,7 @@ class DirectionalLoopStudy final : public Scenario {
   const std::string& name() const override { return sc_.name; }
   /// Every [sweep] case runs every eps (and the limit).
   std::size_t case_count() const override {
-    return cases_.size() * (sc_.epsilon.values_m.size() + (sc_.epsilon.limit ? 1 : 0));
+    return cases_.size() * sc_.epsilon.cases();
   }
   std::string summary() const override;
   RunResult run(const ProgressCallback& progress = {}) const override;
@@ -262,7 +264,7 @@ class DirectionalCrawlerStudy final : public Scenario {
   const std::string& name() const override { return sc_.name; }
   /// Every [sweep] case runs every eps (and the limit).
   std::size_t case_count() const override {
-    return cases_.size() * (sc_.epsilon.values_m.size() + (sc_.epsilon.limit ? 1 : 0));
+    return cases_.size() * sc_.epsilon.cases();
   }
   std::string summary() const override;
   RunResult run(const ProgressCallback& progress = {}) const override;

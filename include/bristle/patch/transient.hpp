@@ -185,6 +185,7 @@ class PatchTransient {
  private:
   void step_unchecked(double dt);  // step() without the Courant check: advance_to's steps are within it
   double courant_dt(double t) const;  // the step of Courant number 1 at t (stable_dt without cfl and max_dt_s)
+  double max_rate(double t) const;    // the largest stencil diagonal at t, 3|W|/(2h) (builds the stencils for t)
   /// sigma_x (direction 0) or sigma_y (direction 1).
   double sigma(double t, int direction = 0) const;
   double sigma_rate(double t, int direction = 0) const;  // sigma'/sigma of that direction

@@ -26,8 +26,6 @@ using Eigen::Index;
 
 namespace {
 
-constexpr double kInf = std::numeric_limits<double>::infinity();
-
 std::string q(std::string_view s) { return io::json_quote(s); }
 
 io::PatchAxis* grid_axis(io::PatchMapScenario& sc, const std::string& grid) {

@@ -695,9 +695,8 @@ Example:
   m.def(
       "classify_edges",
       [](const PatchGeometry& g, const Riemann& r, const PatchKinematics& k, int samples, double tol) {
-        if (samples < 4) throw InvalidInput("samples = " + std::to_string(samples) + ": must be >= 4");
-        if (!(tol >= 0.0 && tol < 1.0)) throw InvalidInput("tol = " + repr_double(tol) + ": must be in [0, 1)");
         k.validate("kinematics");
+        py::gil_scoped_release release;  // Ctrl-C: core/interrupt.hpp
         return classify_edges(g, r, k, samples, tol);
       },
       py::arg("geometry"), py::arg("riemann"), py::arg("kinematics"), py::arg("samples") = 720, py::arg("tol") = 1e-9,
@@ -718,8 +717,8 @@ Example:
   m.def(
       "check_eq84",
       [](const PatchGeometry& g, const PatchKinematics& k, int samples) {
-        if (samples < 2) throw InvalidInput("samples = " + std::to_string(samples) + ": must be >= 2");
         k.validate("kinematics");
+        py::gil_scoped_release release;  // Ctrl-C: core/interrupt.hpp
         return check_eq84(g, k, samples);
       },
       py::arg("geometry"), py::arg("kinematics"), py::arg("samples") = 101,

@@ -7,6 +7,7 @@
 
 #include "bristle/core/enum_names.hpp"
 #include "bristle/core/error.hpp"
+#include "bristle/core/interrupt.hpp"
 #include "bristle/patch/patch.hpp"
 
 namespace bristle::patch {
@@ -243,6 +244,10 @@ Vec2 family_velocity(const Riemann& r, const PatchKinematics& kin, Family family
 
 EdgeMap classify_edges(const PatchGeometry& geometry, const Riemann& r, const PatchKinematics& kin, int samples,
                        double tol) {
+  if (samples < 4) throw InvalidInput(fmt::format("samples = {}: must be >= 4", samples));
+  if (samples > kMaxEdgeSamples)
+    throw InvalidInput(fmt::format("samples = {}: at most {} boundary samples", samples, kMaxEdgeSamples));
+  if (!(tol >= 0.0 && tol < 1.0)) throw InvalidInput(fmt::format("tol = {}: must be in [0, 1)", format_value(tol)));
   EdgeMap out;
   out.points = geometry.boundary(samples);
   for (std::size_t k = 0; k < kFamilies.size(); ++k) {
@@ -251,6 +256,7 @@ EdgeMap classify_edges(const PatchGeometry& geometry, const Riemann& r, const Pa
     out.max_speed[k] = vmax;
     out.edges[k].reserve(out.points.size());
     for (const auto& p : out.points) {
+      poll_interrupt();
       const double vn = family_velocity(r, kin, kFamilies[k], p.x).dot(p.normal);  // V_dC = 0: fixed patch
       out.edges[k].push_back(vn < -tol * vmax ? Edge::leading : (vn > tol * vmax ? Edge::trailing : Edge::neutral));
     }
@@ -272,8 +278,12 @@ void require_leading_edges(const EdgeMap& edges, const contact::ContactModel& mo
 }
 
 Eq84Check check_eq84(const PatchGeometry& geometry, const PatchKinematics& kin, int samples) {
+  if (samples < 2) throw InvalidInput(fmt::format("samples = {}: must be >= 2", samples));
+  if (samples > kMaxEq84Samples)
+    throw InvalidInput(fmt::format("samples = {}: at most {} per axis (samples^2 points)", samples, kMaxEq84Samples));
   Eq84Check out{-std::numeric_limits<double>::infinity(), -std::numeric_limits<double>::infinity()};
   for (int i = 0; i < samples; ++i) {
+    poll_interrupt();  // per row of up to kMaxEq84Samples points (~0.1 ms)
     const double xi = -1.0 + 2.0 * (i + 0.5) / samples;
     const double x = geometry.a() * xi;
     const double w = geometry.half_width(x);

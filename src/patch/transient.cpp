@@ -13,6 +13,7 @@
 #include <string>
 
 #include "bristle/core/error.hpp"
+#include "bristle/core/interrupt.hpp"
 #include "bristle/integrate/stepper.hpp"
 #include "bristle/transport/line_contact.hpp"
 #include "budget.hpp"
@@ -502,6 +503,7 @@ void PatchTransient::advance_to(double t_end, const std::function<void(double)>&
     const double dt = std::min(stable_dt(t_), remaining);
     if (!std::isfinite(dt))
       throw InvalidInput("patch transient: nothing is advected and transient.max_dt_s = 0; set a step cap");
+    poll_interrupt();  // an interrupt (core/interrupt.hpp) leaves the patch at the step reached
     step_unchecked(dt);
     if (on_step) on_step(t_);
   }

@@ -9,6 +9,7 @@
 #include <numeric>
 
 #include "bristle/core/error.hpp"
+#include "bristle/core/interrupt.hpp"
 #include "bristle/structures/mode_response.hpp"
 #include "string_kernel.hpp"
 
@@ -140,14 +141,19 @@ class ModeSum {
       need[p] = modes_needed(tau[p]);
       most = std::max(most, need[p]);
     }
+    if (most > Structure::kMaxModes)  // the table of modes below would take ~(16 + 8 M) bytes a mode
+      throw InvalidInput(fmt::format("max_modes = {}: the tail bound asks for {} modes; at most {} at once",
+                                     options_.max_modes, most, Structure::kMaxModes));
     const ModeTable table = s_.modes(most);
     std::vector<ModeResponse> modes;
     modes.reserve(static_cast<std::size_t>(most));
     for (long k = 0; k < most; ++k) modes.emplace_back(table.omega[k], table.damping[k]);
     for (std::size_t p = 0; p < tau.size(); ++p) {
       Sum sum;
-      for (long k = 0; k < need[p]; ++k)
+      for (long k = 0; k < need[p]; ++k) {
+        poll_interrupt();
         sum.add(table.values(k, i_) * table.values(k, j_) * term_value(modes[static_cast<std::size_t>(k)], term_, tau[p]));
+      }
       out.value.push_back(sum.value());
       out.error_bound.push_back(tail_bound(need[p], tau[p]));
       out.modes.push_back(need[p]);
@@ -281,6 +287,7 @@ std::vector<double> truncated_kernel(const Structure& s, int i, int j, long n_mo
   for (std::size_t p = 0; p < tau.size(); ++p) {
     Sum sum;
     for (long k = 0; k < t.size(); ++k) {
+      poll_interrupt();
       const ModeResponse& m = modes[static_cast<std::size_t>(k)];
       const double w = t.values(k, i) * t.values(k, j);
       switch (quantity) {

@@ -8,6 +8,7 @@
 #include <numbers>
 
 #include "bristle/core/error.hpp"
+#include "bristle/core/interrupt.hpp"
 
 namespace bristle::structures {
 
@@ -225,6 +226,7 @@ Structure Structure::of_kind(StructureKind kind, TautStringParams string, BeamPa
 
 Structure Structure::truncated(const Structure& continuum, long n_modes) {
   if (n_modes < 1) throw InvalidInput(fmt::format("modes = {}: must be >= 1", n_modes));
+  if (n_modes > kMaxModes) throw InvalidInput(fmt::format("modes = {}: at most {} modes at once", n_modes, kMaxModes));
   if (continuum.finite() && n_modes > continuum.mode_count())
     throw InvalidInput(fmt::format("modes = {}: the structure has only {} modes", n_modes, continuum.mode_count()));
   Structure s;
@@ -289,6 +291,7 @@ void Structure::mode(long k, double& omega, double& damping, double* values) con
 
 ModeTable Structure::modes(long count) const {
   if (count < 0) throw InvalidInput(fmt::format("modes = {}: must be >= 0", count));
+  if (count > kMaxModes) throw InvalidInput(fmt::format("modes = {}: at most {} modes at once", count, kMaxModes));
   if (finite() && count > table_->size())
     throw InvalidInput(fmt::format("modes = {}: the structure has only {} modes", count, table_->size()));
   ModeTable t;
@@ -298,6 +301,7 @@ ModeTable Structure::modes(long count) const {
   t.values.resize(count, contact_count_);
   std::vector<double> v(static_cast<std::size_t>(contact_count_));
   for (long k = 1; k <= count; ++k) {
+    poll_interrupt();
     mode(k, t.omega[k - 1], t.damping[k - 1], v.data());
     for (int j = 0; j < contact_count_; ++j) t.values(k - 1, j) = v[static_cast<std::size_t>(j)];
   }

@@ -26,6 +26,7 @@
 #include <limits>
 
 #include "bristle/core/error.hpp"
+#include "bristle/core/interrupt.hpp"
 #include "bristle/core/progress.hpp"
 #include "bristle/integrate/stepper.hpp"
 #include "bristle/transport/line_contact.hpp"
@@ -983,7 +984,10 @@ void LineContact::advance_to(double t_end) {
     throw InvalidInput(fmt::format("advance_to: t_end = {} s: must be finite and not before the current time {} s",
                                    format_value(t_end), format_value(t_)));
   if (exponential_ && !work_live_ && before(t_, t_end)) load_work();
-  while (before(t_, t_end)) step_unchecked(next_dt(t_end));
+  while (before(t_, t_end)) {
+    poll_interrupt();  // an interrupt (core/interrupt.hpp) leaves the contact at the step reached
+    step_unchecked(next_dt(t_end));
+  }
   t_ = t_end;
   if (exponential_ && work_live_) slot_t_[head_] = t_end;
 }
@@ -1065,6 +1069,7 @@ void LineContact::sample(const std::vector<double>& times,
     }
   };
   while (before(t_, t_end)) {
+    poll_interrupt();
     const double dt = next_dt(t_end);
     if (exponential_) {
       fast_step(dt);

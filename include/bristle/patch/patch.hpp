@@ -197,7 +197,9 @@ struct EdgeMap {
   std::array<double, 4> max_speed{};            // max |V| of the family over the boundary and centre
 };
 /// Classifies boundary samples per family: (V - V_dC) . n < 0 leading, > 0 trailing, |.| <= tol *
-/// max speed neutral (V_dC = boundary_velocity, zero for a fixed patch). Eqs. 48-49.
+/// max speed neutral (V_dC = boundary_velocity, zero for a fixed patch). Eqs. 48-49. InvalidInput unless
+/// 4 <= samples <= kMaxEdgeSamples (the EdgeMap holds ~50 bytes a sample) and 0 <= tol < 1.
+inline constexpr int kMaxEdgeSamples = 1'000'000;
 EdgeMap classify_edges(const PatchGeometry& geometry, const Riemann& r, const PatchKinematics& kin, int samples = 720,
                        double tol = 1e-9);
 /// Throws InvalidInput if a family that moves (max speed > 0) has no leading edge: its boundary
@@ -210,6 +212,8 @@ struct Eq84Check {
   double max_div_pV1 = 0.0, max_div_pV2 = 0.0;
   bool satisfied(double tol = 0.0) const { return max_div_pV1 <= tol && max_div_pV2 <= tol; }
 };
+/// InvalidInput unless 2 <= samples <= kMaxEq84Samples (samples^2 points, ~50 ns each: 1e8 ~ 5 s).
+inline constexpr int kMaxEq84Samples = 10'000;
 Eq84Check check_eq84(const PatchGeometry& geometry, const PatchKinematics& kin, int samples = 101);
 
 /// Results of a steady solve.

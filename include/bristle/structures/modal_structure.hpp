@@ -127,8 +127,12 @@ class Structure {
   long mode_count() const;
   static constexpr long kUnbounded = INT64_MAX;
 
-  /// Modes 1..count (count <= mode_count()). Throws InvalidInput if count exceeds a finite structure.
+  /// Modes 1..count (count <= mode_count()). Throws InvalidInput if count exceeds a finite structure or
+  /// kMaxModes.
   ModeTable modes(long count) const;
+  /// The most modes generated at once (modes(), truncated(), the kernels' max_modes): ~(16 + 8 M) bytes a
+  /// mode for M contact points, 2^24 modes ~ 400 MB at M = 1 (2^27 asked for 6 GB from Python).
+  static constexpr long kMaxModes = 1L << 24;
   /// Mode k (1-based): omega_k, D_k and n_k(chi_j) written to `values` (M entries).
   void mode(long k, double& omega, double& damping, double* values) const;
 

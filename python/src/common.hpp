@@ -288,6 +288,9 @@ T cast_arg(py::handle value, std::string_view what, std::string_view expected) {
 template <class Fn>
 FloatOrArray map_array(py::handle x, Fn&& fn) {
   if (py::isinstance<py::float_>(x) || py::isinstance<py::int_>(x)) return FloatOrArray(py::float_(fn(x.cast<double>())));
+  if (x.is_none() || py::isinstance<py::str>(x) || py::isinstance<py::bytes>(x))  // numpy would parse "0.1"
+    throw py::type_error("expected a number or an array of numbers, got " +
+                         std::string(py::str(py::type::handle_of(x).attr("__name__"))));
   auto in = py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(x);
   if (!in) throw py::type_error("expected a number or an array of numbers");
   py::array_t<double> out(std::vector<py::ssize_t>(in.shape(), in.shape() + in.ndim()));

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "bristle/contact/contact.hpp"
 #include "common.hpp"
@@ -48,7 +49,15 @@ constexpr const char* kSign =
     "Sign convention: F is the force on the upper (moving) body, opposing v_mps: negative for v_mps > 0 at "
     "steady sliding (the textbook LuGre force F_tb of Canudas de Wit et al. 1995 is -F).";
 
-bool is_number(py::handle v) { return PyFloat_Check(v.ptr()) || PyLong_Check(v.ptr()); }
+/// A real number given as a Python float or int, a numpy scalar (np.float32, np.int64, ...) or a 0-d array of
+/// those: the scalar form of v_mps (along x). Anything else is for to_vec2 (2 values, or its error).
+std::optional<double> real_scalar(py::handle v) {
+  if (PyFloat_Check(v.ptr()) || PyLong_Check(v.ptr())) return v.cast<double>();
+  if (!py::isinstance<py::array>(v) && !py::isinstance(v, py::module_::import("numpy").attr("generic"))) return {};
+  const py::array a = py::array::ensure(v);
+  if (!a || a.ndim() != 0 || std::string_view("fiu").find(a.dtype().kind()) == std::string_view::npos) return {};
+  return a.attr("item")().cast<double>();
+}
 
 std::string shape_of(const py::array& a) {
   std::string s = "(";
@@ -133,7 +142,7 @@ Example:
       .def(
           "step",
           [](Contact& c, double dt_s, VelocityArg v) -> ForceResult {
-            if (is_number(v.value)) return {py::float_(c.step(dt_s, v.value.cast<double>()))};
+            if (const auto x = real_scalar(v.value)) return {py::float_(c.step(dt_s, *x))};
             const Vec2 F = c.step(dt_s, to_vec2(v.value, "v_mps"));
             return {py::cast(F)};
           },
@@ -157,7 +166,7 @@ Example:
           "advance_to",
           [](Contact& c, double t_s, VelocityArg v, double rtol, double atol) -> ForceResult {
             const contact::AdvanceOptions o{rtol, atol};
-            if (is_number(v.value)) return {py::float_(c.advance_to(t_s, v.value.cast<double>(), o))};
+            if (const auto x = real_scalar(v.value)) return {py::float_(c.advance_to(t_s, *x, o))};
             return {py::cast(c.advance_to(t_s, to_vec2(v.value, "v_mps"), o))};
           },
           py::arg("t_s"), py::arg("v_mps"), py::arg("rtol") = 1e-8, py::arg("atol") = 1e-12,

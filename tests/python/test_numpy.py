@@ -154,3 +154,26 @@ def test_steady_map_returns_columns_equal_to_the_list_form():
         bp.steady_map(model, params, Vr_mps=16.0, vx_mps=[0.1, math.nan])
     with pytest.raises(ValueError, match=r"^steady_map.slip_angle_deg = 89: must be in \(-89, 89\)$"):
         bp.steady_map(model, params, Vr_mps=16.0, slip_angle_deg=[0.0, 89.0])
+
+
+def test_numpy_scalars_are_numbers():
+    # A numpy scalar or 0-d array of any real dtype is a number, as a Python float is (Contact.step refused
+    # np.float32(0.1) and np.array(0.1) as "expected 2 values (x, y), got a number"); str is not a number
+    # (stribeck_mu(p, "0.1") parsed the string).
+    def contact():
+        return bristle.Contact(bristle.LawParams(type="lugre"), bristle.RheologyParams())
+
+    for v in (np.float32(0.25), np.float64(0.25), np.array(0.25), np.int64(1), np.uint8(1), np.array(1, dtype=np.int32)):
+        a, b = contact(), contact()
+        got, ref = a.step(1e-3, v), b.step(1e-3, float(v))
+        assert isinstance(got, float) and got == ref, (v, got, ref)
+        got, ref = a.advance_to(0.01, v), b.advance_to(0.01, float(v))
+        assert isinstance(got, float) and got == ref, (v, got, ref)
+    with pytest.raises(TypeError, match="got str"):
+        contact().step(1e-3, "0.1")
+    with pytest.raises(TypeError, match=r"^expected a number or an array of numbers, got str$"):
+        bristle.stribeck_mu(bristle.StribeckParams(), "0.1")
+    with pytest.raises(TypeError, match=r"^expected a number or an array of numbers, got NoneType$"):
+        bristle.stribeck_mu(bristle.StribeckParams(), None)
+    assert bristle.stribeck_mu(bristle.StribeckParams(), np.float32(0.5)) == \
+        bristle.stribeck_mu(bristle.StribeckParams(), float(np.float32(0.5)))

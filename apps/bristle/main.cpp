@@ -70,6 +70,11 @@ std::string one_line(std::string message) {
   return message;
 }
 
+/// --out: "" would write into the current directory without saying so.
+std::string non_empty_directory(const std::string& dir) {
+  return dir.empty() ? "empty; give a directory (default: the current directory)" : "";
+}
+
 int fail(const std::string& message, int code) {
   fmt::print(stderr, "bristle: error: {}\n", one_line(message));
   return code;
@@ -158,6 +163,7 @@ int main(int argc, char** argv) {
       ->required()
       ->type_name("FILE.toml");
   run->add_option("--out,-o", out_dir, "Output directory, created if missing (default: the current directory)")
+      ->check(non_empty_directory)
       ->type_name("DIR");
   run->add_flag("--no-plot", no_plot, "Do not render <name>.png (gnuplot is then not needed)");
   run->add_flag("--quiet,-q", quiet, "No progress messages and no list of written files");
@@ -209,6 +215,7 @@ int main(int argc, char** argv) {
       ->required()
       ->type_name("FILE.toml");
   fit->add_option("--out,-o", fit_out, "Output directory, created if missing (default: the current directory)")
+      ->check(non_empty_directory)
       ->type_name("DIR");
   fit->add_flag("--no-plot", fit_no_plot, "Do not render <name>_fit.png (gnuplot is then not needed)");
   fit->add_flag("--quiet,-q", fit_quiet, "No progress messages and no list of written files");
@@ -287,6 +294,21 @@ int main(int argc, char** argv) {
                "per key with key (dotted path), section, type, unit, default, range, min, max, doc, equation,\n"
                "choices, used_by, log_scale. An unknown kind exits with code 2.\n");
 
+  if (argc > 1 && argv[1][0] != '-') {  // CLI11 says only "A subcommand is required" of `bristle frobnicate`
+    std::vector<std::string> commands;
+    for (const CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) commands.push_back(sub->get_name());
+    if (std::find(commands.begin(), commands.end(), argv[1]) == commands.end()) {
+      const std::string word(argv[1]), shown = word.size() > 60 ? word.substr(0, 40) + "..." : word;
+      const std::string near = bristle::nearest_word(word, commands);
+      const bool scenario = word.size() > 5 && word.ends_with(".toml");  // `bristle scenario.toml`
+      return fail(fmt::format("unknown command '{}'{} (commands: {}; see 'bristle --help')", shown,
+                              scenario        ? fmt::format("; did you mean 'bristle run {}'?", shown)
+                              : near.empty() ? ""
+                                             : fmt::format("; did you mean '{}'?", near),
+                              fmt::join(commands, ", ")),
+                  kExitInvalidInput);
+    }
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -2,6 +2,7 @@
 // one error line, as for any bad input.
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <string>
 
 #include "support/test_support.hpp"
@@ -25,6 +26,35 @@ TEST_F(ReliabilityCli, CheckExitsTwoOnInputsThatCrashedIt) {
   EXPECT_EQ(zero.code, 2);
   EXPECT_EQ(zero.err, "bristle: error: cannot read scenario /dev/zero: not a regular file (a device, FIFO or socket)\n");
   EXPECT_EQ(zero.out, "");
+}
+
+// An unknown command named itself and a typo its nearest command (CLI11 said "A subcommand is required");
+// --out "" wrote into the current directory without saying so.
+TEST_F(ReliabilityCli, UnknownCommandsAndAnEmptyOutDirectoryAreNamed) {
+  const char* commands = "(commands: run, fit, check, keys; see 'bristle --help')\n";
+  CliResult r = run("frobnicate");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(r.err, std::string("bristle: error: unknown command 'frobnicate' ") + commands);
+  r = run("chek x.toml");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(r.err, std::string("bristle: error: unknown command 'chek'; did you mean 'check'? ") + commands);
+  r = run("scenario.toml");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(r.err,
+            std::string("bristle: error: unknown command 'scenario.toml'; did you mean 'bristle run scenario.toml'? ") +
+                commands);
+  write("s.toml", "[law]\ntype = \"dahl\"\nmu = 0.5\n[body1]\ntype = \"elastic\"\nk0 = 1e4\n"
+                  "[bench]\ndrive = \"velocity\"\ninput = 0.1\n[time]\nt_end_s = 0.01\noutput_dt_s = 0.001\n");
+  for (const char* args : {"run s.toml --out ''", "fit s.toml -o ''"}) {
+    r = run(args);
+    EXPECT_EQ(r.code, 2) << args;
+    EXPECT_EQ(r.err, "bristle: error: --out: empty; give a directory (default: the current directory) (see 'bristle "
+                     "--help')\n")
+        << args;
+  }
+  EXPECT_FALSE(std::filesystem::exists(dir_ / "s.csv"));
+  EXPECT_EQ(run("run s.toml --no-plot -q").code, 0);  // the scenario itself runs
+  EXPECT_TRUE(std::filesystem::exists(dir_ / "s.csv"));
 }
 
 }  // namespace

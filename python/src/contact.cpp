@@ -132,11 +132,12 @@ struct Traits<BenchParams> {
     for (const auto& [key, member] : signals)
       if (py::object v = pop(kw, key))
         p.*member = from_kwargs<Signal>(py::dict(table_dict(v, schema::Type::signal, std::string("bench.") + key)),
-                                        std::string("bench.") + key);
+                                        std::string("bench.") + key,
+                                        l.strict() && py::isinstance<py::dict>(v));  // else a state
   }
   static void after(BenchParams&, const py::dict&) {}
   static std::string table_repr(const std::string&, const py::dict& state) {
-    return schema_py::repr(from_kwargs<Signal>(py::dict(state)));
+    return schema_py::repr(schema_py::from_state<Signal>(py::dict(state)));
   }
 };
 
@@ -557,7 +558,7 @@ Example:
       .def("copy", [](const BenchParams& p) { return BenchParams(p); }, R"doc(A copy (signals included).
 
 Example:
-    >>> p = bristle.BenchParams(mass_kg=2.0); q = p.copy(); q.mass_kg = 3.0    # kg
+    >>> p = bristle.BenchParams(drive="force", mass_kg=2.0); q = p.copy(); q.mass_kg = 3.0    # kg
     >>> p.mass_kg, q.mass_kg
     (2.0, 3.0)
 )doc")

@@ -100,7 +100,7 @@ struct Traits<laws::LawParams> {
   }
   static void after(laws::LawParams&, const py::dict&) {}
   static std::string table_repr(const std::string&, const py::dict& state) {
-    return schema_py::repr(from_kwargs<laws::StribeckParams>(py::dict(state)));
+    return schema_py::repr(schema_py::from_state<laws::StribeckParams>(py::dict(state)));
   }
 };
 
@@ -326,8 +326,8 @@ Example:
           },
           [](py::dict d) {
             FrictionCoefficient c;
-            c.axis1 = schema_py::from_kwargs<StribeckParams>(py::dict(d["axis1"]));
-            c.axis2 = schema_py::from_kwargs<StribeckParams>(py::dict(d["axis2"]));
+            c.axis1 = schema_py::from_state<StribeckParams>(py::dict(d["axis1"]));
+            c.axis2 = schema_py::from_state<StribeckParams>(py::dict(d["axis2"]));
             c.anisotropic = d["anisotropic"].cast<bool>();
             c.angle_rad = d["angle_rad"].cast<double>();
             return c;

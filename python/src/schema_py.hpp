@@ -7,7 +7,7 @@
 //   Load   the inverse: applies a dict keyed by the TOML names (the constructor's keywords, __setstate__,
 //          attribute assignment), with the reader's key paths in the messages ("law.mu_s: expected a
 //          number, got str");
-//   repr   ClassName(key=value, ...) listing the keys that apply or differ from the default, which reads
+//   repr   ClassName(key=value, ...) listing the keys that apply and differ from the default, which reads
 //          back as Python with `from bristle import *` (eval(repr(x)) == x).
 // bind_schema<T>() puts them on a bound class: a keyword constructor (the TOML keys; its docstring the
 // schema's key table), __repr__, pickling (state = the Dump dict), __eq__ (equal states) and a property
@@ -167,13 +167,16 @@ inline const Entry* find(const std::vector<Entry>& entries, std::string_view key
 
 /// The state dict: every leaf and every signal; the other sub-tables where they apply (as dicts; LawParams'
 /// axis1 / axis2 tables say that the friction is anisotropic).
-inline py::dict state_of(const std::vector<Entry>& entries) {
+/// `applying`: only the keys that apply to the value at hand (what __eq__ compares: two Dahl laws that differ
+/// only in v_s, which a Dahl law does not read, are equal).
+inline py::dict state_of(const std::vector<Entry>& entries, bool applying = false) {
   py::dict d;
   for (const Entry& e : entries) {
+    if (applying && !e.applies) continue;
     if (e.value) {
       d[py::str(e.key)] = e.value;
     } else if (e.applies || e.type == sc::Type::signal) {
-      d[py::str(e.key)] = state_of(e.children);
+      d[py::str(e.key)] = state_of(e.children, applying);
     }
   }
   return d;
@@ -203,59 +206,119 @@ struct ChoiceParser;
 
 class Load {
  public:
-  Load(py::dict kw, std::string prefix) : kw_(std::move(kw)), prefix_(std::move(prefix)) {}
+  /// `strict`: a key given that does not apply to the value at hand (law.v_s of a Dahl law) is set but warned
+  /// of (a UserWarning with the reader's message, which refuses it: loops over law types with common keywords
+  /// are Python's idiom, as scikit-learn warns of a parameter its chosen variant does not use); false for a
+  /// state dict (pickling, an object's __getstate__), which holds every key. `fresh`: the struct is a default
+  /// one (a constructor), so a choice not given is "(the default)". `context`: that of the enclosing table (a
+  /// table without a choice of its own inherits it).
+  Load(py::dict kw, std::string prefix, bool strict = true, bool fresh = true, std::string context = {})
+      : kw_(std::move(kw)), prefix_(std::move(prefix)), strict_(strict), fresh_(fresh), context_(std::move(context)) {}
+
+  /// Two walks of serialize(), as the reader's passes: the choices and flags first (the fields' `applies`
+  /// are those of the value given: LawParams' serialize() reads its type before its walk), then the rest.
+  template <class Walk>
+  void run(Walk&& walk) {
+    choices_pass_ = true;
+    walk(*this);
+    choices_pass_ = false;
+    walk(*this);
+  }
 
   template <class T>
-  void number(T& v, const sc::Field& f, bool = true) {
-    if (py::object o = take(f.key)) v = cast_arg<double>(o, path(f.key), "a number");
+  void number(T& v, const sc::Field& f, bool applies = true) {
+    if (py::object o = take(f, applies)) v = cast_arg<double>(o, path(f.key), "a number");
   }
   template <class T>
-  void integer(T& v, const sc::Field& f, bool = true) {
-    if (py::object o = take(f.key)) {
+  void integer(T& v, const sc::Field& f, bool applies = true) {
+    if (py::object o = take(f, applies)) {
       if (py::isinstance<py::float_>(o) && o.cast<double>() != static_cast<double>(static_cast<long>(o.cast<double>())))
         throw InvalidInput(path(f.key) + " = " + std::string(py::repr(o)) + ": must be an integer");
       v = static_cast<T>(cast_arg<long>(o, path(f.key), "an integer"));
     }
   }
   template <class T>
-  void matrix(T& v, const sc::Field& f, bool = true) {
-    if (py::object o = take(f.key)) v = to_mat2(o, path(f.key));
+  void matrix(T& v, const sc::Field& f, bool applies = true) {
+    if (py::object o = take(f, applies)) v = to_mat2(o, path(f.key));
   }
   template <class T>
-  void vector(T& v, const sc::Field& f, bool = true) {
-    if (py::object o = take(f.key)) v = to_vec2(o, path(f.key));
+  void vector(T& v, const sc::Field& f, bool applies = true) {
+    if (py::object o = take(f, applies)) v = to_vec2(o, path(f.key));
   }
   template <class T>
-  void text(T& v, const sc::Field& f, bool = true) {
-    if (py::object o = take(f.key)) v = cast_arg<std::string>(o, path(f.key), "a str");
+  void text(T& v, const sc::Field& f, bool applies = true) {
+    if (py::object o = take(f, applies)) v = cast_arg<std::string>(o, path(f.key), "a str");
   }
   template <class T>
-  void flag(T& v, const sc::Field& f, bool = true) {
+  void flag(T& v, const sc::Field& f, bool applies = true) {
+    if (!choices_pass_) return record(f, applies);
     if (py::object o = take(f.key)) v = cast_arg<bool>(o, path(f.key), "a bool");
   }
   template <class E>
-  void choice(E& e, const sc::Field& f, bool = true) {
-    if (py::object o = take(f.key)) e = enum_from<E>(o, path(f.key), ChoiceParser<E>::parse);
+  void choice(E& e, const sc::Field& f, bool applies = true) {
+    if (choices_pass_) {
+      if (py::object o = take(f.key)) {
+        e = enum_from<E>(o, path(f.key), ChoiceParser<E>::parse);
+        given_choices_.emplace_back(f.key);
+      }
+      return;
+    }
+    record(f, applies);
+    if (own_context_ || !applies) return;
+    const bool given = std::find(given_choices_.begin(), given_choices_.end(), f.key) != given_choices_.end();
+    context_ = path(f.key) + " = \"" + std::string(to_string(e)) + "\"" + (given || !fresh_ ? "" : " (the default)");
+    own_context_ = true;
   }
-  void declared(const sc::Field&, bool = true) {}
+  void declared(const sc::Field& f, bool applies = true) {
+    if (!choices_pass_) record(f, applies);
+  }
   template <class Visit>
-  void table(const sc::Field& f, Visit&& visit, bool = true) {
-    py::object o = take(f.key);
+  void table(const sc::Field& f, Visit&& visit, bool applies = true) {
+    py::object o = take(f, applies);
     if (!o) return;
-    Load sub(py::dict(table_dict(o, f.type, path(f.key))), path(f.key));  // a copy: taking keys must not touch o
-    visit(sub);
+    // A dict is the user's (strict); a parameter object's state holds every key.
+    const bool strict = strict_ && py::isinstance<py::dict>(o);
+    Load sub(py::dict(table_dict(o, f.type, path(f.key))), path(f.key), strict, true, context_);  // a copy: o untouched
+    sub.run(visit);
     sub.finish();
   }
 
-  /// InvalidInput for keys no field took.
+  /// TypeError for keys no field took; a UserWarning for keys given that do not apply (strict only, in a table
+  /// with a choice: elsewhere the cross-checks are validate()'s).
   void finish() const {
     for (auto item : kw_)
       throw py::type_error(prefix_ + ": unknown key '" + std::string(py::str(item.first)) + "'");
+    if (refused_.empty()) return;
+    const bool one = refused_.size() == 1;
+    const std::string message = (one ? "key \"" : "keys \"") + join(refused_, "\", \"") +
+                                (one ? "\" does not apply to " : "\" do not apply to ") + context_ +
+                                (one ? ": it has no effect" : ": they have no effect") + " (valid keys here: " +
+                                join(valid_, ", ") + ")";
+    if (PyErr_WarnEx(PyExc_UserWarning, message.c_str(), 1) != 0) throw py::error_already_set();
   }
   py::dict& keywords() { return kw_; }
+  /// Whether keys that do not apply are warned of (false for a state dict): a Traits<T>::load that reads a
+  /// sub-table itself passes it on (strict() && the value is a dict).
+  bool strict() const { return strict_; }
 
  private:
+  static std::string join(const std::vector<std::string>& keys, const std::string& separator) {
+    std::string s;
+    for (std::size_t i = 0; i < keys.size(); ++i) s += (i ? separator : "") + keys[i];
+    return s;
+  }
   std::string path(std::string_view key) const { return prefix_.empty() ? std::string(key) : prefix_ + "." + std::string(key); }
+  void record(const sc::Field& f, bool applies) {
+    if (applies) valid_.emplace_back(f.key);
+  }
+  /// The second walk's take: records the key, and a key given that does not apply (for finish()'s warning).
+  py::object take(const sc::Field& f, bool applies) {
+    if (choices_pass_) return py::object();
+    record(f, applies);
+    py::object o = take(f.key);
+    if (o && !applies && strict_ && !context_.empty()) refused_.push_back(path(f.key));
+    return o;
+  }
   py::object take(std::string_view key) {
     py::str k{std::string(key)};
     if (!kw_.contains(k)) return py::object();
@@ -265,6 +328,14 @@ class Load {
   }
   py::dict kw_;
   std::string prefix_;
+  bool strict_ = true;
+  bool fresh_ = true;
+  std::string context_;                   // "<choice key path> = \"value\"", from the first choice (or inherited)
+  bool own_context_ = false;
+  bool choices_pass_ = false;
+  std::vector<std::string> given_choices_;
+  std::vector<std::string> valid_;        // the keys that apply, in walk order (for the message)
+  std::vector<std::string> refused_;      // the keys given that do not apply
 };
 
 // ---- per-class traits ------------------------------------------------------------------------------
@@ -289,25 +360,33 @@ py::dict state(const T& p) {
 }
 
 /// Applies the keywords (TOML names, deprecated aliases) to p.
+/// Applies the keywords (TOML names, deprecated aliases) to p. `strict`, `fresh`: Load's (strict false for a
+/// state dict; fresh true when p is a default-constructed struct).
 template <class T>
-void apply(T& p, py::dict kw, std::string prefix = Traits<T>::prefix) {
+void apply(T& p, py::dict kw, std::string prefix = Traits<T>::prefix, bool strict = true, bool fresh = false) {
   const py::dict given = py::dict(kw);  // the keys given (before the walk takes them)
-  Load l(py::dict(kw), std::move(prefix));
+  Load l(py::dict(kw), std::move(prefix), strict, fresh);
   Traits<T>::load(p, l);
-  Traits<T>::walk(l, p);
+  l.run([&p](Load& a) { Traits<T>::walk(a, p); });
   l.finish();
   Traits<T>::after(p, given);
 }
 
 template <class T>
-T from_kwargs(py::dict kw, std::string prefix = Traits<T>::prefix) {
+T from_kwargs(py::dict kw, std::string prefix = Traits<T>::prefix, bool strict = true) {
   T p{};
-  apply(p, std::move(kw), std::move(prefix));
+  apply(p, std::move(kw), std::move(prefix), strict, true);
   return p;
 }
 
-/// name(key=value, ...) of the entries that apply or differ from `defaults` (the type/drive/method choice
-/// always). A sub-table is shown by `table_repr(key, state)` (a signal that is a constant as its number).
+/// From a state dict (__getstate__, pickling): every key, whether or not it applies.
+template <class T>
+T from_state(py::dict state, std::string prefix = Traits<T>::prefix) {
+  return from_kwargs<T>(std::move(state), std::move(prefix), false);
+}
+
+/// name(key=value, ...) of the entries that apply and differ from `defaults` (the type/drive/method choice
+/// always; a key that does not apply is left out: eval(repr) equals the value, as __eq__ compares). A sub-table is shown by `table_repr(key, state)` (a signal that is a constant as its number).
 inline std::string repr_entries(const std::string& name, const std::vector<Entry>& entries,
                                 const std::vector<Entry>& defaults,
                                 std::string (*table_repr)(const std::string& key, const py::dict& state)) {
@@ -319,7 +398,7 @@ inline std::string repr_entries(const std::string& name, const std::vector<Entry
     if (e.value) {
       const bool same = d && d->value && e.value.equal(d->value);
       const bool choice = e.type == sc::Type::choice;
-      if (same && !(choice && e.applies)) continue;
+      if (!e.applies || (same && !choice)) continue;  // a key that does not apply would warn in eval(repr)
       text = source_of(e.value);
     } else {
       if (!e.applies) continue;
@@ -379,14 +458,14 @@ template <class T, class Class>
 void bind_schema(Class& cls, std::string_view intro, bool constructor = true) {
   if (constructor) cls.def(py::init([](py::kwargs kw) { return from_kwargs<T>(py::dict(kw)); }), key_doc<T>(intro).c_str());
   cls.def("__repr__", [](const T& p) { return repr(p); })
-      .def(py::pickle([](const T& p) { return state(p); }, [](py::dict d) { return from_kwargs<T>(std::move(d)); }))
+      .def(py::pickle([](const T& p) { return state(p); }, [](py::dict d) { return from_state<T>(std::move(d)); }))
       .def(
           "__eq__",
           [](const T& a, py::object b) -> py::object {
             if (!py::isinstance<T>(b)) return py::reinterpret_borrow<py::object>(Py_NotImplemented);
-            return py::bool_(state(a).equal(state(b.cast<const T&>())));
+            return py::bool_(state_of(entries_of(a), true).equal(state_of(entries_of(b.cast<const T&>()), true)));
           },
-          py::arg("other"), "Equal when every key has the same value (the pickled states are equal).")
+          py::arg("other"), "Equal when every key that applies has the same value (the keys of the type at hand).")
       .def_static(
           "keys", [] { return py::list(state(T{}).attr("keys")()); },
           keys_doc(python_path(cls), py::list(state(T{}).attr("keys")())).c_str());

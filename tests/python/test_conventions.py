@@ -554,3 +554,41 @@ def test_models_pickle_by_their_parameters_and_compute_the_same():
     assert np.array_equal(bristle.contact.run(back, times).series["F_N"], bristle.contact.run(b, times).series["F_N"])
     p = SAMPLES["ContactPair"]()
     assert np.array_equal(pickle.loads(pickle.dumps(p)).S0, p.S0)
+
+
+def test_keys_that_do_not_apply_are_set_with_the_readers_warning():
+    # The reader refuses law.v_s in a Dahl [law]; Python set it silently, and its repr printed it as if it
+    # mattered. Now: set, with a UserWarning carrying the reader's message (constructor, attribute, a dict for
+    # a sub-table); pickling and copy() restore every key silently; == and repr see only the keys that apply.
+    msg = ('key "law.v_s" does not apply to law.type = "dahl": it has no effect (valid keys here: type, eps, mu, '
+           'mu_s, mu_d, sigma0)')
+    with pytest.warns(UserWarning) as w:
+        law = bristle.LawParams(type="dahl", v_s=0.3)
+    assert [str(x.message) for x in w] == [msg]
+    assert law.v_s == 0.3
+    with pytest.warns(UserWarning) as w:
+        law.v_s = 0.4  # the type is the object's, not "(the default)"
+    assert [str(x.message) for x in w] == [msg]
+    with pytest.warns(UserWarning) as w:
+        bristle.LawParams(type="bouc_wen", mu_s=1.0, mu_d=0.7)
+    assert [str(x.message) for x in w] == [
+        'keys "law.mu_s", "law.mu_d" do not apply to law.type = "bouc_wen": they have no effect (valid keys here: '
+        'type, eps, A, beta1, beta2, gamma)']
+    with pytest.warns(UserWarning) as w:
+        bristle.BenchParams(input={"type": "constant", "value": 0.1, "omega": 5.0})
+    assert [str(x.message) for x in w] == [
+        'key "bench.input.omega" does not apply to bench.input.type = "constant": it has no effect (valid keys '
+        'here: type, value)']
+    with pytest.warns(UserWarning, match=r'^key "integrator.dt_s" does not apply to integrator.method = "auto" '
+                                         r'\(the default\): it has no effect'):
+        bristle.IntegratorOptions(dt_s=1e-3)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        back = pickle.loads(pickle.dumps(law))
+        bench = bristle.BenchParams(drive="velocity", input=bristle.Signal.sine(amplitude=0.1, omega=2.0))
+        bench.copy(), pickle.loads(pickle.dumps(bench))
+        assert back.v_s == 0.4  # the whole state
+        assert repr(law) == "LawParams(type='dahl')"
+        assert law == bristle.LawParams(type="dahl")  # v_s is not read by a Dahl law
+        assert eval(repr(law), dict(NAMESPACE)) == law  # noqa: S307
+    assert bristle.LawParams(type="lugre", v_s=0.3) != bristle.LawParams(type="lugre")

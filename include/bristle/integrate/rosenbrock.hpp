@@ -34,6 +34,7 @@
 #include <vector>
 
 #include "bristle/core/error.hpp"
+#include "bristle/core/interrupt.hpp"
 #include "bristle/integrate/ode.hpp"
 
 namespace bristle::integrate {
@@ -258,6 +259,7 @@ class Rosenbrock {
     bool jacobian_current = false;
     double smallest = std::numeric_limits<double>::infinity();
     while (next < output_times.size()) {
+      poll_interrupt();  // core/interrupt.hpp
       if (stats_.steps >= options_.max_steps)
         throw SolverError(fmt::format("{}: step budget exhausted at t = {}: {} = {} steps taken before reaching t = {}",
                                       Tableau::kName, format_value(t), options_.max_steps_key, options_.max_steps,

@@ -9,6 +9,8 @@
 // 2 (L G1 - G2), exact for uniform and parabolic pressure.
 // Otherwise (or with a tabulated pressure): an adaptive BDF integration in xi at rtol 1e-12, the
 // zero-speed components solved by Newton at each evaluation, the force as a quadrature state.
+// Slow speeds are stiff (stiffness_ratio): the affine case goes to the adaptive path past a ratio of 2e6 and is
+// refused past 1e10 (steady_state).
 #include <fmt/format.h>
 
 #include <unsupported/Eigen/MatrixFunctions>
@@ -225,6 +227,24 @@ void affine_source(const contact::ContactModel& model, const Vec2& v_r, MatX& J,
   }
 }
 
+/// The stiffness of the steady ODE over the contact: max over the moving components of |J_kk| L / |c_k|, how many
+/// times faster component k relaxes than it crosses the contact. The augmented exponential loses ~5e-15 R of the
+/// force (measured against the adaptive path: a GKV pair sliding at V2 = 1e-8 m/s, R = 6e8, was 1.8e-6 off; at
+/// 1e-14 m/s it gave -1.5 N for -9.58 N, and NaN below): up to kMaxExponentialStiffness the exponential keeps 1e-8.
+/// Beyond, the adaptive path (every speed >= 0) keeps its rtol, at a cost that grows with R (2 s at R = 6e9, 10 s at
+/// 6e10): up to kMaxAdaptiveStiffness; beyond both, the speeds are refused.
+constexpr double kMaxExponentialStiffness = 2e6;
+constexpr double kMaxAdaptiveStiffness = 1e10;
+double stiffness_ratio(const contact::ContactModel& model, const Vec2& v_r, const VecX& c, double L) {
+  MatX J;
+  VecX b;
+  affine_source(model, v_r, J, b);
+  double R = 0.0;
+  for (Eigen::Index k = 0; k < c.size(); ++k)
+    if (c[k] != 0.0) R = std::max(R, std::abs(J(k, k)) * L / std::abs(c[k]));
+  return R;
+}
+
 /// The state is [f_x, f_y, zeta_1x, zeta_1y, ...]: x components at even indices. When the axes do not couple
 /// (isotropic or axis-aligned matrices), each axis is its own smaller problem.
 std::vector<std::vector<int>> affine_blocks(const MatX& J) {
@@ -361,8 +381,19 @@ SteadyLine steady_state(const contact::ContactModel& model, const LineContactPar
     out.force_N = params.normal_load_N * model.friction(model.steady_state(v_r).data(), v_r);
     return out;
   }
-  if (steady_is_affine(model) && params.pressure.kind != PressureKind::table)
-    return steady_affine(model, params, pressure, c, v_r, field_points);
+  if (steady_is_affine(model) && params.pressure.kind != PressureKind::table) {
+    const double R = stiffness_ratio(model, v_r, c, params.L_m);
+    if (R <= kMaxExponentialStiffness) return steady_affine(model, params, pressure, c, v_r, field_points);
+    if (R > kMaxAdaptiveStiffness || c.minCoeff() < 0.0)
+      throw InvalidInput(fmt::format(
+          "{} = {} m/s, {} = {} m/s: too slow for the steady solver: a component relaxes {:.3g} times faster than "
+          "it crosses the contact (at most {:g}{}); the slowest speeds it solves here are {:.3g} times these",
+          LineContactParams::key_of("line", params.message_keys.V1, "V1"), format_value(V1),
+          LineContactParams::key_of("line", params.message_keys.V2, "V2"), format_value(V2), R,
+          c.minCoeff() < 0.0 ? kMaxExponentialStiffness : kMaxAdaptiveStiffness,
+          c.minCoeff() < 0.0 ? " with a component moving towards the leading edge" : "",
+          R / (c.minCoeff() < 0.0 ? kMaxExponentialStiffness : kMaxAdaptiveStiffness)));
+  }
   return steady_general(model, params, pressure, c, v_r, field_points);
 }
 
@@ -382,6 +413,7 @@ std::optional<SteadyLineDerivatives> steady_state_derivatives(const contact::Con
                           params.pressure_key());
   const Vec2 v_r(V2 - V1, 0.0);
   const double L = params.L_m;
+  if (stiffness_ratio(model, v_r, c, L) > kMaxExponentialStiffness) return std::nullopt;  // steady_state integrates
   MatX J;
   VecX b;
   affine_source(model, v_r, J, b);

@@ -108,6 +108,45 @@ TEST(LineSteady, GeneralSolverAgreesWithExactOne) {
   }
 }
 
+// Slow sliding over GKV bodies: the branches relax |J_kk| L / V2 times faster than they cross the contact. The
+// matrix exponential lost ~5e-15 of that ratio (V2 = 1e-8 m/s: 1.8e-6 off; 1e-14 m/s: -1.5 N for -9.58 N; NaN
+// below); past a ratio of 2e6 the adaptive path solves it, past 1e10 the speeds are refused.
+TEST(LineSteady, SlowSlidingIsAccurateOrRefused) {
+  const double s = 0.4;
+  const contact::ContactModel model(table1_law(), rh::gkv(kK01, {100.0, 50.0}, {0.1, 0.1}),
+                                    rh::gkv(rh::substrate_stiffness_from_s("s", s, kK01), {36.0, 36.0}, {0.1, 0.1}));
+  LineContactParams uniform = line(0.2, 10.0);
+  LineContactParams tabulated = uniform;  // the same uniform pressure, forced through the adaptive path
+  tabulated.pressure.kind = PressureKind::table;
+  tabulated.pressure.xi_m = {0.0, 0.2};
+  tabulated.pressure.values = {1.0, 1.0};
+  for (double V : {1e-2, 1e-4, 1e-5, 1e-6, 1e-7, 1e-8}) {  // the adaptive path takes ~0.5 s at 1e-8
+    const SteadyLine a = steady_state(model, uniform, 0.0, V);
+    const SteadyLine b = steady_state(model, tabulated, 0.0, V);
+    EXPECT_EQ(a.exact, V >= 1e-5) << "V=" << V;  // the ratio passes 2e6 between 1e-5 and 1e-6 m/s
+    EXPECT_NEAR(a.force_N[0], b.force_N[0], 1e-8 * std::abs(b.force_N[0])) << "V=" << V;
+    EXPECT_NEAR(a.force_N[0], -9.58333333, 1e-4) << "V=" << V;  // the slow-sliding limit
+  }
+  for (double V : {1e-10, 1e-14, 1e-100}) {
+    try {
+      (void)steady_state(model, uniform, 0.0, V);
+      ADD_FAILURE() << "V=" << V << " was not refused";
+    } catch (const InvalidInput& e) {
+      EXPECT_NE(std::string(e.what()).find("line.V2 = " + format_value(V) + " m/s: too slow for the steady solver"),
+                std::string::npos)
+          << e.what();
+    }
+  }
+  try {
+    (void)steady_state(model, uniform, 0.0, 1e-10);
+  } catch (const InvalidInput& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "line.V1 = 0 m/s, line.V2 = 1e-10 m/s: too slow for the steady solver: a component relaxes 6.16e+10 "
+              "times faster than it crosses the contact (at most 1e+10); the slowest speeds it solves here are 6.16 "
+              "times these");
+  }
+}
+
 TEST(LineSteady, LumpedLimitAsSTendsToZero) {
   double previous = 1.0;
   for (double s : {1e-1, 1e-2, 1e-3, 1e-4}) {

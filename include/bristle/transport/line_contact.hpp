@@ -367,7 +367,11 @@ struct SteadyLine {
 /// The steady state of the line contact at constant V1, V2, v_y: the ODE in xi
 ///   Lambda du/dxi = h(u, v_r)  (zero-speed components algebraic: h_k = 0)
 /// solved exactly by a matrix exponential when the source is affine in u at fixed v_r (Dahl, LuGre,
-/// FrBD, frictionless with any linear rheology), else by an adaptive integrator at rtol 1e-12.
+/// FrBD, frictionless with any linear rheology), else by an adaptive integrator at rtol 1e-12. Slow speeds
+/// make the ODE stiff: past R = max_k |J_kk| L / |c_k| = 2e6 (a component relaxing 2e6 times faster than it
+/// crosses the contact; the exponential keeps ~5e-15 R) the adaptive integrator solves the affine case too
+/// (exact = false; its cost grows with R), and past R = 1e10, or 2e6 with a component moving towards the
+/// leading edge, InvalidInput names V1, V2 and the factor by which they are too slow.
 /// `field_points` > 0 also returns the fields at that many equally spaced xi.
 SteadyLine steady_state(const contact::ContactModel& model, const LineContactParams& params, double V1, double V2,
                         double v_y = 0.0, int field_points = 0);

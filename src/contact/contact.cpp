@@ -436,6 +436,7 @@ ContactArray::ContactArray(std::vector<Contact> contacts) : contacts_(std::move(
 
 ContactArray::ContactArray(const Contact& prototype, int n) {
   if (n < 0) throw InvalidInput(fmt::format("n = {}: must be >= 0", n));
+  if (n > kMaxSize) throw InvalidInput(fmt::format("n = {}: at most {} contacts in one array", n, kMaxSize));
   contacts_.assign(static_cast<std::size_t>(n), prototype);
   for (Contact& c : contacts_) c.reset();
 }

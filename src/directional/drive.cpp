@@ -46,6 +46,15 @@ SlidingForce measure_sliding_force(const Mechanism& mechanism, const EpsilonPara
     throw InvalidInput(fmt::format("sliding: transient_wiggles = {}, averaged_wiggles = {} (must be >= 1), "
                                    "samples_per_wiggle = {} (must be >= 2)",
                                    options.transient_wiggles, options.averaged_wiggles, options.samples_per_wiggle));
+  // Each wiggle is resolved by the integrator (~0.6 ms) and each sample is held: 10^9 samples per wiggle
+  // failed in vector::reserve with a message naming no key.
+  constexpr double kMaxWiggles = 1e5, kMaxSamples = 1e7;
+  if (double(options.transient_wiggles) + options.averaged_wiggles > kMaxWiggles ||
+      double(options.averaged_wiggles) * options.samples_per_wiggle > kMaxSamples)
+    throw InvalidInput(fmt::format("sliding: transient_wiggles = {}, averaged_wiggles = {}, samples_per_wiggle = {}: "
+                                   "at most {:g} wiggles and {:g} samples (averaged_wiggles x samples_per_wiggle)",
+                                   options.transient_wiggles, options.averaged_wiggles, options.samples_per_wiggle,
+                                   kMaxWiggles, kMaxSamples));
   const auto& limit = mechanism.limit();
   const double rho = direction > 0 ? limit.rho_plus : limit.rho_minus;
   const double k = options.k_h_N_per_m, v = options.speed_mps * direction;

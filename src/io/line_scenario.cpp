@@ -78,7 +78,7 @@ enum class Kind { steady, transient };
 
 constexpr std::size_t kMaxCases = 10'000;
 constexpr std::int64_t kMaxPoints = 1'000'000;
-constexpr std::int64_t kMaxCells = 1'000'000;
+constexpr std::int64_t kMaxCells = transport::LineContactParams::kMaxCells;
 // Work of a transient case: cell updates = line.cells x time steps (~50 ns each here: 2e9 ~ 2 min).
 constexpr double kMaxCellSteps = 2e9;
 // Field snapshots x cells: rows of DIR/<name>_fields.csv (~15 columns of ~20 bytes: 1e7 rows ~ 3 GB).

@@ -93,6 +93,9 @@ double window_dot(const double* a, const double* b, long len) {
 void ReducedModelOptions::validate(std::string_view prefix) const {
   if (window_steps < 0)
     throw InvalidInput(fmt::format("{}.window_steps = {}: must be >= 0 (0 = automatic)", prefix, window_steps));
+  constexpr long kMaxWindowSteps = 10'000'000;  // weights and histories of M^2 and M doubles per step
+  if (window_steps > kMaxWindowSteps)
+    throw InvalidInput(fmt::format("{}.window_steps = {}: at most {}", prefix, window_steps, kMaxWindowSteps));
   require_positive(fmt::format("{}.far_tolerance", prefix), far_tolerance);
   kernel.validate(fmt::format("{}.kernel", prefix));
 }

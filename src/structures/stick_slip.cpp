@@ -82,6 +82,14 @@ struct Driver {
     if (dynamic) names.emplace_back("f_state");
     out.series = TimeSeries(names);
     out.admittance_m_per_N_s = a;
+    // Rows are held in memory: at most kMaxRows (10 x a scenario's limit; t_end_s = 1e9 at output_every = 1
+    // asked for 10^13 rows).
+    constexpr double kMaxRows = 20'000'001;
+    if (const double rows = std::round(options.t_end_s / dt) / options.output_every + 1; !(rows <= kMaxRows))
+      throw InvalidInput(fmt::format("run.t_end_s = {} at a step of {} s and run.output_every = {} give {:.6g} output "
+                                     "rows: at most {:g} (a larger output_every thins them)",
+                                     format_value(options.t_end_s), format_value(dt), options.output_every, rows,
+                                     kMaxRows));
     const long steps = std::max(1L, std::lround(options.t_end_s / dt));
     // Stick-slip from sticking itself, the detector the lumped benches use (contact/analysis.hpp), with its
     // rule against chatter (stick phases of a few steps about a long one).

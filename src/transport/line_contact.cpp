@@ -88,6 +88,7 @@ void LineContactParams::validate(std::string_view prefix) const {
   const std::string p(prefix);
   require_positive(p + ".L_m", L_m);
   if (cells < 2) throw InvalidInput(fmt::format("{}.cells = {}: must be >= 2", p, cells));
+  if (cells > kMaxCells) throw InvalidInput(fmt::format("{}.cells = {}: at most {} cells", p, cells, kMaxCells));
   require_positive(p + ".normal_load_N", normal_load_N);
   pressure.validate(key_of(p, message_keys.pressure, "pressure"));
   V1.validate(key_of(p, message_keys.V1, "V1"));

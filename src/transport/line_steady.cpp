@@ -234,6 +234,7 @@ void affine_source(const contact::ContactModel& model, const Vec2& v_r, MatX& J,
 /// Beyond, the adaptive path (every speed >= 0) keeps its rtol, at a cost that grows with R (2 s at R = 6e9, 10 s at
 /// 6e10): up to kMaxAdaptiveStiffness; beyond both, the speeds are refused.
 constexpr double kMaxExponentialStiffness = 2e6;
+constexpr int kMaxFieldPoints = 1'000'000;
 constexpr double kMaxAdaptiveStiffness = 1e10;
 double stiffness_ratio(const contact::ContactModel& model, const Vec2& v_r, const VecX& c, double L) {
   MatX J;
@@ -367,6 +368,8 @@ SteadyLine steady_general(const contact::ContactModel& model, const LineContactP
 SteadyLine steady_state(const contact::ContactModel& model, const LineContactParams& params, double V1, double V2,
                         double v_y, int field_points) {
   params.validate("line");
+  if (field_points > kMaxFieldPoints)  // a row of the state per point
+    throw InvalidInput(fmt::format("field_points = {}: at most {}", field_points, kMaxFieldPoints));
   require_finite(LineContactParams::key_of("line", params.message_keys.V1, "V1"), V1);
   require_finite(LineContactParams::key_of("line", params.message_keys.V2, "V2"), V2);
   require_finite("line.v_y", v_y);

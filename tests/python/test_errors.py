@@ -278,3 +278,38 @@ def test_sweep_input_is_checked():
         bristle.sweep_steady_lumped(m, v=[1.0], normal_load_N=-1.0, progress=None)
     with pytest.raises(TypeError, match="progress"):
         bristle.sweep_steady_line(m, V2=[1.0], progress=42)
+
+
+def test_sizes_are_bounded_before_any_work():
+    # helper-37 (2026-12-06): each of these reached the allocator (MemoryError, or vector::reserve's ValueError
+    # naming no key) or looped until memory ran out; each is now an InvalidInput naming the argument and its limit.
+    import numpy as np
+    from bristle import directional as d
+    from bristle import papers
+    from bristle import structures as st
+    from bristle import transport as tp
+
+    contact = bristle.Contact(bristle.LawParams(type="lugre"), bristle.RheologyParams())
+    with pytest.raises(bristle.InvalidInput, match=r"^n = 1000000000: at most 10000000 contacts in one array$"):
+        bristle.ContactArray(contact, 10**9)
+    line = bristle.LineContactParams(L_m=0.2, normal_load_N=10.0, cells=10**9, V2=0.3)
+    with pytest.raises(bristle.InvalidInput, match=r"^line.cells = 1000000000: at most 1000000 cells$"):
+        bristle.LineContact(papers.sliding_model(0.4, 1), line)
+    with pytest.raises(bristle.InvalidInput, match=r"^field_points = 1000000000: at most 1000000$"):
+        tp.steady_state(papers.sliding_model(0.4, 1), bristle.LineContactParams(L_m=0.2, normal_load_N=10.0),
+                        V1=0.0, V2=0.3, field_points=10**9)
+    with pytest.raises(bristle.InvalidInput, match=r"^loading.cycles = 1e\+300: at most 1e\+06$"):
+        d.Loading.triangle(0, 0.8, period=1e-300, cycles=1e300)
+    mechanism = d.Mechanism(d.MechanismParams(kind="slanted", k=1.0, height_m=1.0, rest_length_m=1.5, theta_rad=0.5),
+                            d.Profile(d.ProfileParams(kind="sine", amplitude=0.5 / (2 * np.pi))))
+    with pytest.raises(bristle.InvalidInput, match=r"^sliding: transient_wiggles = 8, averaged_wiggles = 16, "
+                                                   r"samples_per_wiggle = 1000000000: at most 100000 wiggles"):
+        d.measure_sliding_force(mechanism, d.EpsilonParams(epsilon=1e-2), 1, d.SlidingOptions(samples_per_wiggle=10**9))
+    beam = st.Structure.cantilever(damping_ratio=0.05, contact_positions_m=[1.0])
+    with pytest.raises(bristle.InvalidInput, match=r"^model.window_steps = 1000000000: at most 10000000$"):
+        st.ReducedModel(beam, 1e-3, st.ReducedModelOptions(window_steps=10**9))
+    with pytest.raises(bristle.InvalidInput, match=r"^run.t_end_s = 1000000000 at a step of 0.0001 s and "
+                                                   r"run.output_every = 1 give 1e\+13 output rows: at most 2e\+07"):
+        st.run_stick_slip(st.make_reduced_model(beam, 1e-4),
+                          st.BeltParams(normal_load_N=1.0, belt_speed_m_per_s=0.1),
+                          bristle.StribeckParams(mu_s=0.5, mu_d=0.3, v_s=0.1), st.StickSlipOptions(t_end_s=1e9, output_every=1))

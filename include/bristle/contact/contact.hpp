@@ -211,8 +211,10 @@ class ContactArray {
  public:
   ContactArray() = default;
   explicit ContactArray(std::vector<Contact> contacts);
-  /// N copies of `prototype` (sharing its model; each with its own state).
+  /// N copies of `prototype` (sharing its model; each with its own state); 0 <= n <= kMaxSize.
   ContactArray(const Contact& prototype, int n);
+  /// The most contacts of one array (~100 bytes each beside their states): 10^9 asked for ~100 GB.
+  static constexpr int kMaxSize = 10'000'000;
 
   int size() const { return static_cast<int>(contacts_.size()); }
   /// Steps every contact i by dt_s at v_mps[i] and writes F_N[i]. Throws InvalidInput ("dt_s", "v_mps[3] =

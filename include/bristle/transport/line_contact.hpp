@@ -88,6 +88,8 @@ SourceScheme source_scheme_from_string(std::string_view key, std::string_view na
 /// True when the contact model's source is affine in the state at fixed v_r.
 bool source_is_affine(const contact::ContactModel& model);
 struct LineContactParams {
+  /// At most this many cells (~200 bytes of state and work each; a scenario's line.cells has the same limit).
+  static constexpr int kMaxCells = 1'000'000;
   double L_m = 0.2;
   int cells = 200;
   double normal_load_N = 1.0;

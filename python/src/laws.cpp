@@ -169,6 +169,7 @@ Example:
       .def(
           "mu",
           [](const StribeckParams& p, FloatOrArray speed) {
+            p.validate("law");  // a subnormal v_s gave NaN at speed 0
             return map_array(speed, [&p](double s) { return laws::stribeck_mu(p, s); });
           },
           py::arg("speed"), R"doc(mu(speed) (-) of eq. 53 for speeds >= 0 (m/s); elementwise on arrays.
@@ -267,6 +268,7 @@ Example:
   m.def(
       "stribeck_mu",
       [](const StribeckParams& p, FloatOrArray speed) {
+        p.validate("params");
         return map_array(speed, [&p](double s) { return laws::stribeck_mu(p, s); });
       },
       py::arg("params"), py::arg("speed"), R"doc(mu(speed) (-) of eq. 53 (speed in m/s, >= 0); elementwise on arrays.

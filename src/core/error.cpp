@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace bristle {
 
@@ -23,34 +24,56 @@ namespace {
 [[noreturn]] void fail(std::string_view key, const std::string& value, std::string_view rule) {
   throw InvalidInput(fmt::format("{} = {}: {}", key, value, rule));
 }
+void require_magnitude(std::string_view key, double value) {
+  if (std::abs(value) > kMaxMagnitude)
+    fail(key, format_value(value),
+         fmt::format("magnitude above {}; no scenario quantity is that large (products of two such would overflow to "
+                     "inf or NaN)",
+                     format_value(kMaxMagnitude)));
+}
 }  // namespace
+
+void require_normal_magnitude(std::string_view key, double value) {
+  require_magnitude(key, value);
+  if (std::fpclassify(value) == FP_SUBNORMAL)
+    fail(key, format_value(value),
+         fmt::format("a subnormal number; give 0 or a magnitude of at least {} (the smallest normal double)",
+                     format_value(std::numeric_limits<double>::min())));
+}
 
 void require_finite(std::string_view key, double value) {
   if (!std::isfinite(value)) fail(key, format_value(value), "must be finite");
+  require_magnitude(key, value);  // an input (a velocity) may be subnormal: a controller's difference can be
 }
 void require_positive(std::string_view key, double value) {
-  require_finite(key, value);
+  if (!std::isfinite(value)) fail(key, format_value(value), "must be finite");
   if (!(value > 0.0)) fail(key, format_value(value), "must be > 0");
+  require_normal_magnitude(key, value);
 }
 void require_non_negative(std::string_view key, double value) {
-  require_finite(key, value);
+  if (!std::isfinite(value)) fail(key, format_value(value), "must be finite");
   if (!(value >= 0.0)) fail(key, format_value(value), "must be >= 0");
+  require_normal_magnitude(key, value);
 }
 void require_open_interval(std::string_view key, double value, double lo, double hi) {
-  require_finite(key, value);
+  if (!std::isfinite(value)) fail(key, format_value(value), "must be finite");
   if (!(value > lo && value < hi))
     fail(key, format_value(value), fmt::format("must lie in ({}, {})", format_value(lo), format_value(hi)));
+  require_normal_magnitude(key, value);
 }
 void require_closed_interval(std::string_view key, double value, double lo, double hi) {
-  require_finite(key, value);
+  if (!std::isfinite(value)) fail(key, format_value(value), "must be finite");
   if (!(value >= lo && value <= hi))
     fail(key, format_value(value), fmt::format("must lie in [{}, {}]", format_value(lo), format_value(hi)));
+  require_normal_magnitude(key, value);
 }
 void require_finite(std::string_view key, const Mat2& m) {
   if (!m.allFinite()) fail(key, format_matrix(m), "must be finite");
+  for (const double x : m.reshaped()) require_magnitude(key, x);
 }
 void require_finite(std::string_view key, const Vec2& v) {
   if (!v.allFinite()) fail(key, fmt::format("[{}, {}]", format_value(v[0]), format_value(v[1])), "must be finite");
+  for (const double x : v) require_magnitude(key, x);
 }
 void require_spd(std::string_view key, const Mat2& m) {
   require_finite(key, m);

@@ -223,7 +223,7 @@ Loading Loading::triangle(double start, double amplitude, double period, double 
   require_positive(fmt::format("{}.cycles", key), cycles);
   constexpr double kMaxCycles = 1e6;  // two vertices each: cycles = 1e300 looped until memory ran out
   if (cycles > kMaxCycles)
-    throw InvalidInput(fmt::format("{}.cycles = {}: at most {:g}", key, format_value(cycles), kMaxCycles));
+    throw InvalidInput(fmt::format("{}.cycles = {}: at most {}", key, format_value(cycles), format_value(kMaxCycles)));
   // Vertices at t = T/4 + j T/2 alternate between start + A and start - A.
   std::vector<double> t{0.0}, v{start};
   const double t_end = cycles * period;

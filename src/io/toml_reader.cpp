@@ -247,15 +247,9 @@ void Section::wrong_type(std::string_view k, std::string_view expected) const {
 }
 
 void require_scenario_number(const std::string& key, double value, bool allow_infinite) {
-  if (!(allow_infinite && std::isinf(value))) require_finite(key, value);
-  if (std::isfinite(value) && std::abs(value) > kMaxMagnitude)
-    throw InvalidInput(fmt::format("{} = {}: magnitude above {}; no scenario quantity is that large (products of "
-                                   "two such would overflow to inf or NaN)",
-                                   key, format_value(value), format_value(kMaxMagnitude)));
-  if (std::fpclassify(value) == FP_SUBNORMAL)
-    throw InvalidInput(fmt::format("{} = {}: a subnormal number; give 0 or a magnitude of at least {} "
-                                   "(the smallest normal double)",
-                                   key, format_value(value), format_value(std::numeric_limits<double>::min())));
+  if (allow_infinite && std::isinf(value)) return;
+  require_finite(key, value);
+  require_normal_magnitude(key, value);  // core/error.hpp: the rule of every parameter
 }
 
 namespace {

@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "bristle/core/error.hpp"
 #include "bristle/core/types.hpp"
 
 namespace bristle::io::detail {
@@ -23,7 +24,7 @@ inline constexpr std::size_t kMaxListEntries = 100'000;
 
 /// Largest magnitude of a scenario number: 1e150 (a stiffness of 1e300 made the pair's S1 NaN, a wave
 /// speed of 1e300 exhausted memory, a load of 1e300 hung the patch solver).
-inline constexpr double kMaxMagnitude = 1e150;
+using bristle::kMaxMagnitude;  // core/error.hpp: the rule of every number
 
 /// A number read from a scenario: finite (unless allow_infinite; NaN never), |x| <= kMaxMagnitude and
 /// not subnormal (0 < |x| < 2.2e-308 makes every problem that divides by it degenerate). Throws naming `key`.

@@ -67,3 +67,28 @@ TEST(TimeSeries, ColumnsByName) {
 
 }  // namespace
 }  // namespace bristle
+
+namespace bristle {
+namespace {
+
+// The number rule of a scenario, now every validator's (core/error.hpp): a parameter is 0 or of magnitude
+// 2.2e-308 .. 1e150 after its own rule; require_finite (also inputs: a velocity) applies only the 1e150 bound.
+TEST(NumberRule, ParametersAreNormalAndAtMost1e150InputsAtMost1e150) {
+  const std::string huge = ": magnitude above 1e+150; no scenario quantity is that large (products of two such would "
+                           "overflow to inf or NaN)";
+  EXPECT_EQ(message_of([] { require_positive("law.mu_s", 1e160); }), "law.mu_s = 1e+160" + huge);
+  EXPECT_EQ(message_of([] { require_positive("law.mu_s", -1e300); }), "law.mu_s = -1e+300: must be > 0");
+  EXPECT_EQ(message_of([] { require_non_negative("law.mu_v", 1e200); }), "law.mu_v = 1e+200" + huge);
+  EXPECT_EQ(message_of([] { require_positive("law.v_s", 5e-324); }),
+            "law.v_s = 5e-324: a subnormal number; give 0 or a magnitude of at least 2.2250738585072014e-308 (the "
+            "smallest normal double)");
+  EXPECT_EQ(message_of([] { require_non_negative("law.mu_v", 0.0); }), "(no error)");
+  EXPECT_EQ(message_of([] { require_positive("k", 1e150); }), "(no error)");
+  EXPECT_EQ(message_of([] { require_finite("v_mps", -4e-310); }), "(no error)");  // an input may be subnormal
+  EXPECT_EQ(message_of([] { require_finite("v_mps", 1e160); }), "v_mps = 1e+160" + huge);
+  EXPECT_EQ(message_of([] { require_finite("x0_m", Vec2(0.0, -1e300)); }), "x0_m = -1e+300" + huge);
+  EXPECT_EQ(message_of([] { require_spd("body1.k0", Mat2::Identity() * 1e300); }), "body1.k0 = 1e+300" + huge);
+}
+
+}  // namespace
+}  // namespace bristle

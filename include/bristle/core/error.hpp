@@ -28,6 +28,14 @@ std::string format_matrix(const Mat2& m);
 
 // Each require_* throws InvalidInput("<key> = <value>: <rule>") when the rule is broken.
 // All of them reject NaN and infinity first ("must be finite").
+/// The largest magnitude of any number a parameter or input may have (as a scenario's): products of two such
+/// stay finite.
+inline constexpr double kMaxMagnitude = 1e150;
+/// |value| <= kMaxMagnitude and not subnormal (0 is fine), with the scenario reader's messages: the rule of a
+/// parameter. require_positive, require_non_negative and the intervals apply it after their own rule (-1e300 is
+/// "must be > 0"); require_finite (of a number, a vector, a matrix: also inputs such as a velocity, which may be
+/// subnormal) applies only the magnitude.
+void require_normal_magnitude(std::string_view key, double value);
 void require_finite(std::string_view key, double value);
 void require_positive(std::string_view key, double value);         // value > 0
 void require_non_negative(std::string_view key, double value);     // value >= 0

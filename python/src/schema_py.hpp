@@ -290,10 +290,12 @@ class Load {
       throw py::type_error(prefix_ + ": unknown key '" + std::string(py::str(item.first)) + "'");
     if (refused_.empty()) return;
     const bool one = refused_.size() == 1;
+    // Not "no effect": two keys may share storage (k0 and k_inf of RheologyParams), and an anisotropic law's
+    // mu_s is its axes'.
     const std::string message = (one ? "key \"" : "keys \"") + join(refused_, "\", \"") +
                                 (one ? "\" does not apply to " : "\" do not apply to ") + context_ +
-                                (one ? ": it has no effect" : ": they have no effect") + " (valid keys here: " +
-                                join(valid_, ", ") + ")";
+                                " (valid keys here: " + join(valid_, ", ") + "; the scenario reader refuses " +
+                                (one ? "it)" : "them)");
     if (PyErr_WarnEx(PyExc_UserWarning, message.c_str(), 1) != 0) throw py::error_already_set();
   }
   py::dict& keywords() { return kw_; }

@@ -273,7 +273,7 @@ Stats integrate_cvode(const OdeSystem& system, VecX& x, double t0, const std::ve
   int chattering = 0;            // roots in a row at most kChatterSteps steps apart
   double chattering_since = t0;  // time of the first of them
   while (next < output_times.size()) {
-    poll_interrupt();  // core/interrupt.hpp: between CVode's steps, never inside its callbacks
+    poll_interrupt(static_cast<unsigned long>(n));  // core/interrupt.hpp: between CVode's steps, never inside its callbacks
     const long segment_before = segment_steps(mem);
     if (stats.steps + segment_before >= options.max_steps)
       throw SolverError(fmt::format("cvode_bdf: step budget exhausted at t = {}: {} = {} steps taken before "

@@ -46,6 +46,11 @@ void LawParams::validate(std::string_view prefix) const {
         throw InvalidInput(fmt::format("{}.mu_s = {}: the Dahl law has a constant friction coefficient, "
                                        "mu_s must equal mu_d = {} (use \"lugre\" for a Stribeck curve)",
                                        p, format_value(M.axis1.mu_s), format_value(M.axis1.mu_d)));
+      // mu_v does not apply to a Dahl [law] (the reader refuses it), but stribeck_mu would add mu_v |v|
+      if (M.axis1.mu_v != 0.0 || (M.anisotropic && M.axis2.mu_v != 0.0))
+        throw InvalidInput(fmt::format("{}.mu_v = {}: the Dahl law has a constant friction coefficient, mu_v must be "
+                                       "0 (use \"lugre\" or \"frbd\" for a viscous term)",
+                                       p, format_value(M.axis1.mu_v != 0.0 ? M.axis1.mu_v : M.axis2.mu_v)));
       break;
     case LawKind::lugre:
       M.validate(p);

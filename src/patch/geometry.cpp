@@ -283,7 +283,7 @@ Eq84Check check_eq84(const PatchGeometry& geometry, const PatchKinematics& kin, 
     throw InvalidInput(fmt::format("samples = {}: at most {} per axis (samples^2 points)", samples, kMaxEq84Samples));
   Eq84Check out{-std::numeric_limits<double>::infinity(), -std::numeric_limits<double>::infinity()};
   for (int i = 0; i < samples; ++i) {
-    poll_interrupt();  // per row of up to kMaxEq84Samples points (~0.1 ms)
+    poll_interrupt(static_cast<unsigned long>(samples));  // a row of samples points
     const double xi = -1.0 + 2.0 * (i + 0.5) / samples;
     const double x = geometry.a() * xi;
     const double w = geometry.half_width(x);

@@ -503,7 +503,7 @@ void PatchTransient::advance_to(double t_end, const std::function<void(double)>&
     const double dt = std::min(stable_dt(t_), remaining);
     if (!std::isfinite(dt))
       throw InvalidInput("patch transient: nothing is advected and transient.max_dt_s = 0; set a step cap");
-    poll_interrupt();  // an interrupt (core/interrupt.hpp) leaves the patch at the step reached
+    poll_interrupt(static_cast<unsigned long>(nx_) * static_cast<unsigned long>(ny_));  // core/interrupt.hpp
     step_unchecked(dt);
     if (on_step) on_step(t_);
   }

@@ -986,7 +986,7 @@ void LineContact::advance_to(double t_end) {
                                    format_value(t_end), format_value(t_)));
   if (exponential_ && !work_live_ && before(t_, t_end)) load_work();
   while (before(t_, t_end)) {
-    poll_interrupt();  // an interrupt (core/interrupt.hpp) leaves the contact at the step reached
+    poll_interrupt(static_cast<unsigned long>(params_.cells));  // core/interrupt.hpp: at the step reached
     step_unchecked(next_dt(t_end));
   }
   t_ = t_end;
@@ -1070,7 +1070,7 @@ void LineContact::sample(const std::vector<double>& times,
     }
   };
   while (before(t_, t_end)) {
-    poll_interrupt();
+    poll_interrupt(static_cast<unsigned long>(params_.cells));
     const double dt = next_dt(t_end);
     if (exponential_) {
       fast_step(dt);

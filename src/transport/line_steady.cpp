@@ -375,7 +375,11 @@ SteadyLine steady_state(const contact::ContactModel& model, const LineContactPar
   require_finite("line.v_y", v_y);
   const Pressure pressure(params.pressure, params.L_m, params.normal_load_N,
                           params.pressure_key());
-  const VecX c = characteristic_speeds(model, V1, V2);
+  VecX c = characteristic_speeds(model, V1, V2);
+  // A speed at the rounding level of its terms (S1 V1 + S2 V2 of V1 = 0.3, V2 = -0.7 at s = 0.3 is 2.8e-17) is 0:
+  // the component rests (its stiffness ratio would be 1e16).
+  for (Eigen::Index k = 0; k < c.size(); ++k)
+    if (std::abs(c[k]) <= 1e-14 * (std::abs(V1) + std::abs(V2))) c[k] = 0.0;
   const Vec2 v_r(V2 - V1, v_y);
   if (c.cwiseAbs().maxCoeff() == 0.0) {
     // No advection: every point sits at the lumped steady state.
@@ -389,13 +393,12 @@ SteadyLine steady_state(const contact::ContactModel& model, const LineContactPar
     if (R <= kMaxExponentialStiffness) return steady_affine(model, params, pressure, c, v_r, field_points);
     if (R > kMaxAdaptiveStiffness || c.minCoeff() < 0.0)
       throw InvalidInput(fmt::format(
-          "{} = {} m/s, {} = {} m/s: too slow for the steady solver: a component relaxes {:.3g} times faster than "
-          "it crosses the contact (at most {:g}{}); the slowest speeds it solves here are {:.3g} times these",
+          "{} = {} m/s, {} = {} m/s: too stiff for the steady solver: a component relaxes {:.3g} times faster than "
+          "it crosses the contact (at most {:g}{}; slower speeds and stiffer pairs raise the ratio)",
           LineContactParams::key_of("line", params.message_keys.V1, "V1"), format_value(V1),
           LineContactParams::key_of("line", params.message_keys.V2, "V2"), format_value(V2), R,
           c.minCoeff() < 0.0 ? kMaxExponentialStiffness : kMaxAdaptiveStiffness,
-          c.minCoeff() < 0.0 ? " with a component moving towards the leading edge" : "",
-          R / (c.minCoeff() < 0.0 ? kMaxExponentialStiffness : kMaxAdaptiveStiffness)));
+          c.minCoeff() < 0.0 ? " with a component moving towards the leading edge" : ""));
   }
   return steady_general(model, params, pressure, c, v_r, field_points);
 }

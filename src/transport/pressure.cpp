@@ -60,7 +60,10 @@ void PressureParams::validate(std::string_view prefix) const {
   double area = 0.0;
   for (std::size_t i = 0; i < xi_m.size(); ++i) {
     require_finite(fmt::format("{}.xi_m[{}]", p, i), xi_m[i]);
-    require_non_negative(fmt::format("{}.values[{}]", p, i), values[i]);
+    // Data, not a parameter: a subnormal tail (a Gaussian's) is a value, so only finite, >= 0 and <= 1e150.
+    const std::string key = fmt::format("{}.values[{}]", p, i);
+    require_finite(key, values[i]);
+    if (!(values[i] >= 0.0)) throw InvalidInput(fmt::format("{} = {}: must be >= 0", key, format_value(values[i])));
     if (i > 0) {
       if (!(xi_m[i] > xi_m[i - 1]))
         throw InvalidInput(fmt::format("{}.xi_m[{}] = {}: positions must be strictly increasing (previous {})", p, i,

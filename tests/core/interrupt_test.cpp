@@ -78,15 +78,25 @@ TEST(Interrupt, CheckedOncePerKPollsOfAThread) {
   EXPECT_EQ(checks.load(), 8);
 }
 
+TEST(Interrupt, APollOfMuchWorkChecksAtOnce) {
+  WithCheck with(-1);
+  for (int k = 0; k < 3; ++k) poll_interrupt(1'000'000);  // a line-contact step of 10^6 cells
+  EXPECT_EQ(checks.load(), 3);
+  poll_interrupt(kPollsPerCheck - 1);
+  EXPECT_EQ(checks.load(), 3);
+  poll_interrupt();
+  EXPECT_EQ(checks.load(), 4);
+}
+
 TEST(Interrupt, StopsLineContactAdvanceToAtAStep) {
   transport::LineContact lc(model(), line());
   {
-    WithCheck with(3);  // after ~2,000-3,000 of the ~1e13 steps to t = 1e12 s
+    WithCheck with(3);  // a step polls its 20 cells: the third check after ~100-155 of ~1e13 steps
     EXPECT_THROW(lc.advance_to(1e12), Stop);
   }
   const double t = lc.time();
-  EXPECT_GT(lc.steps_taken(), 1000);
-  EXPECT_LT(lc.steps_taken(), 4 * static_cast<long>(kPollsPerCheck));
+  EXPECT_GE(lc.steps_taken(), 2 * static_cast<long>(kPollsPerCheck) / 20);
+  EXPECT_LE(lc.steps_taken(), 3 * static_cast<long>(kPollsPerCheck) / 20 + 2);
   EXPECT_GT(t, 0.0);
   lc.advance_to(t + 0.01);  // usable: goes on from the step reached
   EXPECT_EQ(lc.time(), t + 0.01);

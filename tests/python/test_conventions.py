@@ -560,8 +560,8 @@ def test_keys_that_do_not_apply_are_set_with_the_readers_warning():
     # The reader refuses law.v_s in a Dahl [law]; Python set it silently, and its repr printed it as if it
     # mattered. Now: set, with a UserWarning carrying the reader's message (constructor, attribute, a dict for
     # a sub-table); pickling and copy() restore every key silently; == and repr see only the keys that apply.
-    msg = ('key "law.v_s" does not apply to law.type = "dahl": it has no effect (valid keys here: type, eps, mu, '
-           'mu_s, mu_d, sigma0)')
+    msg = ('key "law.v_s" does not apply to law.type = "dahl" (valid keys here: type, eps, mu, mu_s, mu_d, sigma0; '
+           'the scenario reader refuses it)')
     with pytest.warns(UserWarning) as w:
         law = bristle.LawParams(type="dahl", v_s=0.3)
     assert [str(x.message) for x in w] == [msg]
@@ -572,15 +572,15 @@ def test_keys_that_do_not_apply_are_set_with_the_readers_warning():
     with pytest.warns(UserWarning) as w:
         bristle.LawParams(type="bouc_wen", mu_s=1.0, mu_d=0.7)
     assert [str(x.message) for x in w] == [
-        'keys "law.mu_s", "law.mu_d" do not apply to law.type = "bouc_wen": they have no effect (valid keys here: '
-        'type, eps, A, beta1, beta2, gamma)']
+        'keys "law.mu_s", "law.mu_d" do not apply to law.type = "bouc_wen" (valid keys here: type, eps, A, beta1, '
+        'beta2, gamma; the scenario reader refuses them)']
     with pytest.warns(UserWarning) as w:
         bristle.BenchParams(input={"type": "constant", "value": 0.1, "omega": 5.0})
     assert [str(x.message) for x in w] == [
-        'key "bench.input.omega" does not apply to bench.input.type = "constant": it has no effect (valid keys '
-        'here: type, value)']
+        'key "bench.input.omega" does not apply to bench.input.type = "constant" (valid keys here: type, value; the '
+        'scenario reader refuses it)']
     with pytest.warns(UserWarning, match=r'^key "integrator.dt_s" does not apply to integrator.method = "auto" '
-                                         r'\(the default\): it has no effect'):
+                                         r'\(the default\) \(valid keys here'):
         bristle.IntegratorOptions(dt_s=1e-3)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
@@ -592,3 +592,13 @@ def test_keys_that_do_not_apply_are_set_with_the_readers_warning():
         assert law == bristle.LawParams(type="dahl")  # v_s is not read by a Dahl law
         assert eval(repr(law), dict(NAMESPACE)) == law  # noqa: S307
     assert bristle.LawParams(type="lugre", v_s=0.3) != bristle.LawParams(type="lugre")
+
+
+def test_a_dahl_law_with_mu_v_is_refused_as_the_reader_refuses_it():
+    # helper-38: mu_v does not apply to Dahl (schema, reader), but stribeck_mu added mu_v |v|: a Dahl law with
+    # mu_v = 0.5 gave -1.5 N for -1 N, while == and repr (which see the applying keys) ignored it.
+    with pytest.warns(UserWarning, match=r'^key "law.mu_v" does not apply to law.type = "dahl"'):
+        law = bristle.LawParams(type="dahl", mu_v=0.5)
+    with pytest.raises(bristle.InvalidInput, match=r'^law.mu_v = 0.5: the Dahl law has a constant friction coefficient, '
+                                                   r'mu_v must be 0 \(use "lugre" or "frbd" for a viscous term\)$'):
+        bristle.ContactModel(law, bristle.elastic(1000.0))

@@ -333,3 +333,16 @@ def test_parameters_follow_the_readers_number_rule():
     # an input may be subnormal (a controller's difference of two close velocities)
     F = bristle.Contact(bristle.LawParams(type="lugre"), bristle.RheologyParams()).step(1e-3, -4e-310)
     assert np.isfinite(F)
+
+
+def test_a_subnormal_pressure_table_value_is_data():
+    # helper-38: the number rule of a parameter refused the subnormal tail of a Gaussian pressure table.
+    import numpy as np
+    from bristle import transport as tp
+
+    x = np.linspace(0.0, 0.2, 201)
+    table = tp.PressureParams(kind="table", xi_m=list(x), values=list(np.exp(-((x - 0.1) / 0.0035) ** 2)))
+    assert min(v for v in table.values if v > 0) < 2.2e-308  # subnormal entries
+    F = tp.steady_state(papers.sliding_model(0.4, 0), bristle.LineContactParams(L_m=0.2, normal_load_N=10.0,
+                                                                                 pressure=table), V1=0.0, V2=0.3)
+    assert np.isfinite(F.force_N).all() and F.force_N[0] < 0

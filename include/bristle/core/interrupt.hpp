@@ -20,19 +20,23 @@ using InterruptCheck = void (*)();
 /// Installs `check` for every thread of the process (nullptr: none); returns the check it replaces.
 InterruptCheck set_interrupt_check(InterruptCheck check) noexcept;
 
-/// The check runs once per this many polls of a thread: ~1 ms of the cheapest loop (a check of eq. 84 at one
-/// point, ~50 ns), well under 1 ms of a line-contact step of a few cells.
+/// The check runs once per this many units of work polled on a thread (a poll is one unit, or the work it
+/// stands for: a line-contact step polls its cells, so that a step of 10^6 cells checks at once; one unit per
+/// step took a minute to react there).
 inline constexpr unsigned kPollsPerCheck = 1024;
 
 namespace detail {
 extern std::atomic<InterruptCheck> interrupt_check;
 }
 
-/// Called by a long loop once per step or sample: every kPollsPerCheck-th call on a thread runs the
-/// installed check (which may throw).
-inline void poll_interrupt() {
-  thread_local unsigned polls = 0;
-  if (++polls % kPollsPerCheck != 0) return;
+/// Called by a long loop once per step or sample with the work it stands for (cells of a step, rows of a
+/// grid; 1 by default): once kPollsPerCheck units have accumulated on a thread, runs the installed check
+/// (which may throw).
+inline void poll_interrupt(unsigned long work = 1) {
+  thread_local unsigned long polls = 0;
+  polls += work;
+  if (polls < kPollsPerCheck) return;
+  polls = 0;
   if (const InterruptCheck check = detail::interrupt_check.load(std::memory_order_relaxed)) check();
 }
 

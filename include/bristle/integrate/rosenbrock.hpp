@@ -259,7 +259,7 @@ class Rosenbrock {
     bool jacobian_current = false;
     double smallest = std::numeric_limits<double>::infinity();
     while (next < output_times.size()) {
-      poll_interrupt();  // core/interrupt.hpp
+      poll_interrupt(static_cast<unsigned long>(n_));  // core/interrupt.hpp: a step is ~n^2 work at least
       if (stats_.steps >= options_.max_steps)
         throw SolverError(fmt::format("{}: step budget exhausted at t = {}: {} = {} steps taken before reaching t = {}",
                                       Tableau::kName, format_value(t), options_.max_steps_key, options_.max_steps,

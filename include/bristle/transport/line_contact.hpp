@@ -373,7 +373,7 @@ struct SteadyLine {
 /// make the ODE stiff: past R = max_k |J_kk| L / |c_k| = 2e6 (a component relaxing 2e6 times faster than it
 /// crosses the contact; the exponential keeps ~5e-15 R) the adaptive integrator solves the affine case too
 /// (exact = false; its cost grows with R), and past R = 1e10, or 2e6 with a component moving towards the
-/// leading edge, InvalidInput names V1, V2 and the factor by which they are too slow.
+/// leading edge, InvalidInput names V1, V2 and the ratio. A speed at the rounding level of its terms is 0.
 /// `field_points` > 0 also returns the fields at that many equally spaced xi.
 SteadyLine steady_state(const contact::ContactModel& model, const LineContactParams& params, double V1, double V2,
                         double v_y = 0.0, int field_points = 0);

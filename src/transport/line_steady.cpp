@@ -14,6 +14,7 @@
 #include <fmt/format.h>
 
 #include <unsupported/Eigen/MatrixFunctions>
+#include <algorithm>
 #include <cmath>
 #include <optional>
 #include <vector>
@@ -388,6 +389,21 @@ SteadyLine steady_state(const contact::ContactModel& model, const LineContactPar
     out.force_N = params.normal_load_N * model.friction(model.steady_state(v_r).data(), v_r);
     return out;
   }
+  if (steady_is_affine(model) && params.pressure.kind != PressureKind::table && c.maxCoeff() <= 0.0) {
+    // Every moving component enters at xi = L. The affine source is odd, h(-u, -v_r) = -h(u, v_r) (J depends on
+    // |v_r|, b is odd in it), and uniform and parabolic pressures are symmetric, so u(xi; V) = -u(L - xi; -V):
+    // solve the mirrored problem, whose components enter at xi = 0. The exponential with every component
+    // entering at L gave -4.6e20 N for +9.578 N (Table 1 pair, V2 = -0.3 m/s; the transient solver agrees with
+    // the mirror), 0 N at -1 m/s and NaN at -1e-5 m/s, all with exact = true.
+    SteadyLine out = steady_state(model, params, -V1, -V2, -v_y, field_points);
+    out.force_N = Vec2::Zero() - out.force_N;  // 0 - x: no -0 in the outputs
+    for (std::size_t k = 1; k < out.field.columns.size(); ++k) {  // column 0 is xi on the same symmetric grid
+      std::vector<double>& column = out.field.columns[k];
+      std::reverse(column.begin(), column.end());
+      for (double& x : column) x = 0.0 - x;
+    }
+    return out;
+  }
   if (steady_is_affine(model) && params.pressure.kind != PressureKind::table) {
     const double R = stiffness_ratio(model, v_r, c, params.L_m);
     if (R <= kMaxExponentialStiffness) return steady_affine(model, params, pressure, c, v_r, field_points);
@@ -419,7 +435,8 @@ std::optional<SteadyLineDerivatives> steady_state_derivatives(const contact::Con
                           params.pressure_key());
   const Vec2 v_r(V2 - V1, 0.0);
   const double L = params.L_m;
-  if (stiffness_ratio(model, v_r, c, L) > kMaxExponentialStiffness) return std::nullopt;  // steady_state integrates
+  if (stiffness_ratio(model, v_r, c, L) > kMaxExponentialStiffness || c.maxCoeff() <= 0.0)
+    return std::nullopt;  // steady_state integrates, or mirrors every component entering at xi = L
   MatX J;
   VecX b;
   affine_source(model, v_r, J, b);

@@ -389,32 +389,34 @@ SteadyLine steady_state(const contact::ContactModel& model, const LineContactPar
     out.force_N = params.normal_load_N * model.friction(model.steady_state(v_r).data(), v_r);
     return out;
   }
-  if (steady_is_affine(model) && params.pressure.kind != PressureKind::table && c.maxCoeff() <= 0.0) {
-    // Every moving component enters at xi = L. The affine source is odd, h(-u, -v_r) = -h(u, v_r) (J depends on
-    // |v_r|, b is odd in it), and uniform and parabolic pressures are symmetric, so u(xi; V) = -u(L - xi; -V):
-    // solve the mirrored problem, whose components enter at xi = 0. The exponential with every component
-    // entering at L gave -4.6e20 N for +9.578 N (Table 1 pair, V2 = -0.3 m/s; the transient solver agrees with
-    // the mirror), 0 N at -1 m/s and NaN at -1e-5 m/s, all with exact = true.
-    SteadyLine out = steady_state(model, params, -V1, -V2, -v_y, field_points);
-    out.force_N = Vec2::Zero() - out.force_N;  // 0 - x: no -0 in the outputs
-    for (std::size_t k = 1; k < out.field.columns.size(); ++k) {  // column 0 is xi on the same symmetric grid
-      std::vector<double>& column = out.field.columns[k];
-      std::reverse(column.begin(), column.end());
-      for (double& x : column) x = 0.0 - x;
-    }
-    return out;
-  }
   if (steady_is_affine(model) && params.pressure.kind != PressureKind::table) {
     const double R = stiffness_ratio(model, v_r, c, params.L_m);
-    if (R <= kMaxExponentialStiffness) return steady_affine(model, params, pressure, c, v_r, field_points);
-    if (R > kMaxAdaptiveStiffness || c.minCoeff() < 0.0)
+    const bool mirror = c.maxCoeff() <= 0.0;                 // every moving component enters at xi = L
+    const bool backward = !mirror && c.minCoeff() < 0.0;     // mixed directions: the exponential alone
+    const double most = backward ? kMaxExponentialStiffness : kMaxAdaptiveStiffness;
+    if (R > most)  // checked here, so that the message gives the speeds as written (the mirror negates them)
       throw InvalidInput(fmt::format(
           "{} = {} m/s, {} = {} m/s: too stiff for the steady solver: a component relaxes {:.3g} times faster than "
           "it crosses the contact (at most {:g}{}; slower speeds and stiffer pairs raise the ratio)",
           LineContactParams::key_of("line", params.message_keys.V1, "V1"), format_value(V1),
-          LineContactParams::key_of("line", params.message_keys.V2, "V2"), format_value(V2), R,
-          c.minCoeff() < 0.0 ? kMaxExponentialStiffness : kMaxAdaptiveStiffness,
-          c.minCoeff() < 0.0 ? " with a component moving towards the leading edge" : ""));
+          LineContactParams::key_of("line", params.message_keys.V2, "V2"), format_value(V2), R, most,
+          backward ? " with a component moving towards the leading edge" : ""));
+    if (mirror) {
+      // The affine source is odd, h(-u, -v_r) = -h(u, v_r) (J depends on |v_r|, b is odd in it), and uniform and
+      // parabolic pressures are symmetric, so u(xi; V) = -u(L - xi; -V): solve the mirrored problem, whose
+      // components enter at xi = 0. The exponential with every component entering at L gave -4.6e20 N for
+      // +9.578 N (Table 1 pair, V2 = -0.3 m/s; the transient solver agrees with the mirror), 0 N at -1 m/s and
+      // NaN at -1e-5 m/s, all with exact = true.
+      SteadyLine out = steady_state(model, params, -V1, -V2, -v_y, field_points);
+      out.force_N = Vec2::Zero() - out.force_N;  // 0 - x: no -0 in the outputs
+      for (std::size_t k = 1; k < out.field.columns.size(); ++k) {  // column 0 is xi on the same symmetric grid
+        std::vector<double>& column = out.field.columns[k];
+        std::reverse(column.begin(), column.end());
+        for (double& x : column) x = 0.0 - x;
+      }
+      return out;
+    }
+    if (R <= kMaxExponentialStiffness) return steady_affine(model, params, pressure, c, v_r, field_points);
   }
   return steady_general(model, params, pressure, c, v_r, field_points);
 }

@@ -179,6 +179,12 @@ TEST(LineSteady, EveryComponentEnteringAtTheTrailingEdgeIsTheMirroredProblem) {
   const SteadyLine steady = steady_state(model, line(0.2, 10.0), 0.0, -0.3);
   EXPECT_NEAR(steady.force_N[0], 9.5777, 1e-3);
   EXPECT_NEAR(lc.total_force()[0], steady.force_N[0], 1e-5 * std::abs(steady.force_N[0]));
+  try {  // a refusal names the speeds as written, not the mirror's
+    (void)steady_state(model, line(0.2, 10.0), 0.0, -1e-10);
+    ADD_FAILURE() << "V2 = -1e-10 was not refused";
+  } catch (const InvalidInput& e) {
+    EXPECT_NE(std::string(e.what()).find("line.V2 = -1e-10 m/s: too stiff"), std::string::npos) << e.what();
+  }
 }
 
 TEST(LineSteady, LumpedLimitAsSTendsToZero) {

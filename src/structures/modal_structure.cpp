@@ -226,7 +226,6 @@ Structure Structure::of_kind(StructureKind kind, TautStringParams string, BeamPa
 
 Structure Structure::truncated(const Structure& continuum, long n_modes) {
   if (n_modes < 1) throw InvalidInput(fmt::format("modes = {}: must be >= 1", n_modes));
-  if (n_modes > kMaxModes) throw InvalidInput(fmt::format("modes = {}: at most {} modes at once", n_modes, kMaxModes));
   if (continuum.finite() && n_modes > continuum.mode_count())
     throw InvalidInput(fmt::format("modes = {}: the structure has only {} modes", n_modes, continuum.mode_count()));
   Structure s;

@@ -237,10 +237,7 @@ void affine_source(const contact::ContactModel& model, const Vec2& v_r, MatX& J,
 constexpr double kMaxExponentialStiffness = 2e6;
 constexpr int kMaxFieldPoints = 1'000'000;
 constexpr double kMaxAdaptiveStiffness = 1e10;
-double stiffness_ratio(const contact::ContactModel& model, const Vec2& v_r, const VecX& c, double L) {
-  MatX J;
-  VecX b;
-  affine_source(model, v_r, J, b);
+double stiffness_ratio(const MatX& J, const VecX& c, double L) {  // J: affine_source's
   double R = 0.0;
   for (Eigen::Index k = 0; k < c.size(); ++k)
     if (c[k] != 0.0) R = std::max(R, std::abs(J(k, k)) * L / std::abs(c[k]));
@@ -266,11 +263,8 @@ std::vector<std::vector<int>> affine_blocks(const MatX& J) {
 }
 
 SteadyLine steady_affine(const contact::ContactModel& model, const LineContactParams& params, const Pressure& pressure,
-                         const VecX& c, const Vec2& v_r, int field_points) {
+                         const VecX& c, const MatX& J, const VecX& b, int field_points) {  // J, b: affine_source's
   const int m = model.state_size();
-  MatX J;
-  VecX b;
-  affine_source(model, v_r, J, b);
   // An axis without forcing (b = 0 there, e.g. no lateral slip) stays identically zero.
   const std::vector<std::vector<int>> blocks = affine_blocks(J);
   SteadyLine out;
@@ -390,7 +384,10 @@ SteadyLine steady_state(const contact::ContactModel& model, const LineContactPar
     return out;
   }
   if (steady_is_affine(model) && params.pressure.kind != PressureKind::table) {
-    const double R = stiffness_ratio(model, v_r, c, params.L_m);
+    MatX J;
+    VecX b;
+    affine_source(model, v_r, J, b);
+    const double R = stiffness_ratio(J, c, params.L_m);
     const bool mirror = c.maxCoeff() <= 0.0;                 // every moving component enters at xi = L
     const bool backward = !mirror && c.minCoeff() < 0.0;     // mixed directions: the exponential alone
     const double most = backward ? kMaxExponentialStiffness : kMaxAdaptiveStiffness;
@@ -416,7 +413,7 @@ SteadyLine steady_state(const contact::ContactModel& model, const LineContactPar
       }
       return out;
     }
-    if (R <= kMaxExponentialStiffness) return steady_affine(model, params, pressure, c, v_r, field_points);
+    if (R <= kMaxExponentialStiffness) return steady_affine(model, params, pressure, c, J, b, field_points);
   }
   return steady_general(model, params, pressure, c, v_r, field_points);
 }
@@ -437,11 +434,11 @@ std::optional<SteadyLineDerivatives> steady_state_derivatives(const contact::Con
                           params.pressure_key());
   const Vec2 v_r(V2 - V1, 0.0);
   const double L = params.L_m;
-  if (stiffness_ratio(model, v_r, c, L) > kMaxExponentialStiffness || c.maxCoeff() <= 0.0)
-    return std::nullopt;  // steady_state integrates, or mirrors every component entering at xi = L
   MatX J;
   VecX b;
   affine_source(model, v_r, J, b);
+  if (stiffness_ratio(J, c, L) > kMaxExponentialStiffness || c.maxCoeff() <= 0.0)
+    return std::nullopt;  // steady_state integrates, or mirrors every component entering at xi = L
   const std::vector<std::vector<int>> blocks = affine_blocks(J);
   // The perturbed models' pointwise matrices, with the same structure.
   struct Perturbed {

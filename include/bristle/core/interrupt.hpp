@@ -1,12 +1,12 @@
 #pragma once
 // A user's interrupt of a long computation that takes no Progress (core/progress.hpp): the step loops of
-// LineContact::advance_to and sample, PatchTransient::advance_to, the grid of patch::check_eq84, the
-// boundary of patch::classify_edges and the mode sums of structures::truncated_kernel.
+// LineContact::advance_to and sample, PatchTransient::advance_to and the Rosenbrock and CVODE integrators, the
+// grid of patch::check_eq84, the boundary of patch::classify_edges, Structure::modes and the kernels' mode sums.
 //
 // The program that embeds the library installs one check for the whole process (the Python module
 // installs one that raises KeyboardInterrupt on Ctrl-C, as its progress relays do); the loops call
-// poll_interrupt() once per step or sample, which calls the check once every kPollsPerCheck polls of the
-// calling thread (a counter, no clock: a poll is a thread-local increment and a relaxed atomic load). The
+// poll_interrupt(work) once per step or sample, which calls the check once kPollsPerCheck units of work have
+// accumulated on the calling thread (a counter, no clock: a poll is a thread-local addition). The
 // check stops the computation by throwing; the exception propagates out of the library call, which leaves
 // its object at the step reached (as an exception from a Progress callback does). No check is installed
 // by default, and the CLI installs none (its SIGINT handler ends the process, io/output.hpp).

@@ -70,20 +70,11 @@ class LawKind:
 
 class LawParams:
     def __init__(self: LawParams, **kwargs: Any) -> None: ...
-    def __getstate__(self: LawParams) -> dict: ...
-    def __setstate__(self: LawParams, arg0: dict) -> None: ...
-    def __eq__(self: LawParams, other: object) -> bool: ...
-    @staticmethod
-    def keys() -> list: ...
-    type: str
+    mu: Any
+    kind: LawKind
+    M: FrictionCoefficient
     eps: float
     sigma0: Any
-    mu_s: float
-    mu_d: float
-    v_s: float
-    delta_s: float
-    mu_v: float
-    angle_rad: float
     sigma1: numpy.ndarray
     sigma2: numpy.ndarray
     A: float
@@ -92,10 +83,20 @@ class LawParams:
     gamma: float
     G_inverse: Any
     G: Any
-    kind: LawKind
-    M: FrictionCoefficient
     def validate(self: LawParams, prefix: str = ...) -> None: ...
     def copy(self: LawParams) -> LawParams: ...
+    def __getstate__(self: LawParams) -> dict: ...
+    def __setstate__(self: LawParams, arg0: dict) -> None: ...
+    def __eq__(self: LawParams, other: object) -> bool: ...
+    @staticmethod
+    def keys() -> list: ...
+    type: str
+    mu_s: float
+    mu_d: float
+    v_s: float
+    delta_s: float
+    mu_v: float
+    angle_rad: float
 
 class StribeckParams:
     def __init__(self: StribeckParams, *, mu_s: float = ..., mu_d: float = ..., v_s: float = ..., delta_s: float = ..., mu_v: float = ...) -> None: ...

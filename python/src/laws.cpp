@@ -75,9 +75,31 @@ struct Traits<laws::LawParams> {
     es.push_back(Entry{"G_inverse", f && !f->invert ? f->fn.object() : py::none(), frbd, schema::Type::number, "", {}});
     es.push_back(Entry{"G", f && f->invert ? f->fn.object() : py::none(), frbd, schema::Type::number, "", {}});
   }
+  /// Dahl's constant coefficient in [law] or an axis table: mu sets mu_s = mu_d (the reader's read_dahl_mu).
+  static void dahl_mu(py::dict& d, const std::string& table) {
+    if (!d.contains("mu")) return;
+    for (const char* k : {"mu_s", "mu_d"})
+      if (d.contains(k))
+        throw InvalidInput("key \"" + table + "." + k + "\" cannot be combined with " + table +
+                           ".mu; give either mu or mu_s and mu_d");
+    py::object mu = pop(d, "mu");
+    d["mu_s"] = mu;
+    d["mu_d"] = mu;
+  }
   static void load(laws::LawParams& p, Load& l) {
     py::dict& kw = l.keywords();
     alias(kw, "kind", "type", "LawParams");
+    const laws::LawKind kind =
+        kw.contains("type") ? enum_from<laws::LawKind>(kw["type"], "law.type", laws::law_kind_from_string) : p.kind;
+    if (kind == laws::LawKind::dahl) {  // elsewhere mu does not apply: the walk warns of it
+      dahl_mu(kw, "law");
+      for (const char* axis : {"axis1", "axis2"})
+        if (kw.contains(axis) && py::isinstance<py::dict>(kw[axis])) {
+          py::dict table = kw[axis].attr("copy")();  // the caller's dict untouched
+          dahl_mu(table, std::string("law.") + axis);
+          kw[axis] = table;
+        }
+    }
     if (py::object M = pop(kw, "M"); M && !M.is_none()) {
       for (const char* k : {"mu_s", "mu_d", "v_s", "delta_s", "mu_v", "axis1", "axis2"})
         if (kw.contains(k))
@@ -366,8 +388,20 @@ Example:
     (<LawKind.lugre: 1>, 1.5, array([[0.4, 0. ],
            [0. , 0.4]]))
 )doc");
-  schema_py::bind_schema<LawParams>(law, "Parameters of a friction law h0 (paper 1, eqs. 2-7); keywords are the TOML keys of [law].");
-  law      .def_property(
+  law.def_property(
+         "mu",
+         [](const LawParams& p) -> py::object {
+           if (p.kind != LawKind::dahl || p.M.anisotropic) return py::none();
+           return py::float_(p.M.axis1.mu_s);
+         },
+         [](LawParams& p, py::object v) {
+           py::dict d;
+           d["mu"] = v;
+           schema_py::apply(p, d);
+         },
+         "Dahl's constant friction coefficient (-), > 0: sets mu_s = mu_d (TOML key law.mu); None for other laws "
+         "and for an anisotropic law (whose axes hold it)")
+      .def_property(
           "kind", [](const LawParams& p) { return p.kind; },
           [](LawParams& p, NameOrEnum k) { p.kind = enum_from<LawKind>(k, "law.type", laws::law_kind_from_string); },
           "LawKind (assign a name or a LawKind)")
@@ -428,6 +462,8 @@ finite and SPD (checked at every call); the law uses its inverse. Setting G repl
            validate_doc("bristle.LawParams(type=\"lugre\", sigma1=-1.0).validate()",
                         "law.sigma1...").c_str());
   add_copy<LawParams>(law);
+  // After the hand-written properties, whose setters it makes warn as the generated ones do.
+  schema_py::bind_schema<LawParams>(law, "Parameters of a friction law h0 (paper 1, eqs. 2-7); keywords are the TOML keys of [law].");
 
   py::class_<FrictionLaw>(m, "FrictionLaw", R"doc(
 A friction law h0 bound to its contact pair through the pair's static stiffness K_static (1/m):

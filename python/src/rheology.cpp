@@ -105,9 +105,22 @@ struct Traits<RheologyParams> {
       return;
     }
     if (!c && !k && !tau) return;
-    const std::vector<Mat2> cs = c ? matrices(c, "body.c") : std::vector<Mat2>{};
-    const std::vector<Mat2> ks = k ? matrices(k, "body.k") : std::vector<Mat2>{};
+    std::vector<Mat2> cs = c ? matrices(c, "body.c") : std::vector<Mat2>{};
+    std::vector<Mat2> ks = k ? matrices(k, "body.k") : std::vector<Mat2>{};
     const std::vector<Mat2> taus = tau ? matrices(tau, "body.tau") : std::vector<Mat2>{};
+    if (!l.fresh() && !tau && !p.branches.empty() && (c ? 1 : 0) + (k ? 1 : 0) == 1) {
+      // An attribute set (body.c = [...]) keeps the other list: the branch stiffnesses, or the dampings.
+      std::vector<Mat2>& kept = c ? ks : cs;
+      for (const Branch& b : p.branches) kept.push_back(c ? b.k : b.c);
+      const std::size_t given = c ? cs.size() : ks.size();
+      if (given != kept.size())
+        throw InvalidInput(std::string("body.") + (c ? "c" : "k") + ": " + std::to_string(given) +
+                           " entries, but the body has " + std::to_string(kept.size()) +
+                           (kept.size() == 1 ? " branch" : " branches") + "; a new branch count needs both lists (RheologyParams(type=..., k0=..., c=[...], "
+                           "k=[...]))");
+      if (c) k = py::cast(true);
+      else c = py::cast(true);
+    }
     if ((c ? 1 : 0) + (k ? 1 : 0) + (tau ? 1 : 0) != 2)
       throw InvalidInput("body: give two of c, k, tau for the branches (c = k tau)");
     const std::size_t n = c ? cs.size() : ks.size();

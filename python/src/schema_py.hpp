@@ -213,7 +213,9 @@ class Load {
   /// one (a constructor), so a choice not given is "(the default)". `context`: that of the enclosing table (a
   /// table without a choice of its own inherits it).
   Load(py::dict kw, std::string prefix, bool strict = true, bool fresh = true, std::string context = {})
-      : kw_(std::move(kw)), prefix_(std::move(prefix)), strict_(strict), fresh_(fresh), context_(std::move(context)) {}
+      : kw_(std::move(kw)), prefix_(std::move(prefix)), strict_(strict), fresh_(fresh), context_(std::move(context)) {
+    for (auto item : kw_) given_.emplace_back(py::str(item.first));
+  }
 
   /// Two walks of serialize(), as the reader's passes: the choices and flags first (the fields' `applies`
   /// are those of the value given: LawParams' serialize() reads its type before its walk), then the rest.
@@ -269,8 +271,14 @@ class Load {
     context_ = path(f.key) + " = \"" + std::string(to_string(e)) + "\"" + (given || !fresh_ ? "" : " (the default)");
     own_context_ = true;
   }
+  /// A declared field is converted by Traits<T>::load (which pops its key before the walk); given where it does
+  /// not apply, it is warned of as the reader refuses it, and dropped (it has no storage to set).
   void declared(const sc::Field& f, bool applies = true) {
-    if (!choices_pass_) record(f, applies);
+    if (choices_pass_) return;
+    record(f, applies);
+    if (applies || !strict_ || context_.empty() || !given(f.key)) return;
+    refused_.push_back(path(f.key));
+    if (kw_.contains(py::str(std::string(f.key)))) PyDict_DelItemString(kw_.ptr(), std::string(f.key).c_str());
   }
   template <class Visit>
   void table(const sc::Field& f, Visit&& visit, bool applies = true) {
@@ -299,6 +307,8 @@ class Load {
     if (PyErr_WarnEx(PyExc_UserWarning, message.c_str(), 1) != 0) throw py::error_already_set();
   }
   py::dict& keywords() { return kw_; }
+  /// Whether the struct is a default one (a constructor), not an object being changed (an attribute set).
+  bool fresh() const { return fresh_; }
   /// Whether keys that do not apply are warned of (false for a state dict): a Traits<T>::load that reads a
   /// sub-table itself passes it on (strict() && the value is a dict).
   bool strict() const { return strict_; }
@@ -318,9 +328,11 @@ class Load {
     if (choices_pass_) return py::object();
     record(f, applies);
     py::object o = take(f.key);
-    if (o && !applies && strict_ && !context_.empty()) refused_.push_back(path(f.key));
+    // Also a key Traits<T>::load consumed before the walk (a signal's times, a law's sigma0): given, it is checked.
+    if ((o || given(f.key)) && !applies && strict_ && !context_.empty()) refused_.push_back(path(f.key));
     return o;
   }
+  bool given(std::string_view key) const { return std::find(given_.begin(), given_.end(), key) != given_.end(); }
   py::object take(std::string_view key) {
     py::str k{std::string(key)};
     if (!kw_.contains(k)) return py::object();
@@ -338,6 +350,7 @@ class Load {
   std::vector<std::string> given_choices_;
   std::vector<std::string> valid_;        // the keys that apply, in walk order (for the message)
   std::vector<std::string> refused_;      // the keys given that do not apply
+  std::vector<std::string> given_;        // the keys given, before Traits<T>::load consumed any
 };
 
 // ---- per-class traits ------------------------------------------------------------------------------
@@ -454,6 +467,19 @@ inline std::string keys_doc(const std::string& path, const py::list& keys) {
          "Example:\n    >>> " + path + ".keys()[:3]\n    [" + first + "]\n";
 }
 
+/// After an attribute set: the UserWarning of a constructor given that key, when it does not apply to p (checked on
+/// a copy, which the value read back is applied to).
+template <class T>
+void warn_if_not_applies(const T& p, const std::string& key) {
+  const std::vector<Entry> es = entries_of(p);
+  const Entry* e = find(es, key);
+  if (!e || e->applies || !e->value) return;
+  T copy = p;
+  py::dict d;
+  d[py::str(key)] = e->value;
+  apply(copy, d);
+}
+
 /// Puts the schema's constructor, repr, pickling, equality and the missing TOML-key properties on `cls`.
 /// `constructor`: false where the class keeps its own (already named as TOML) constructor.
 template <class T, class Class>
@@ -472,11 +498,26 @@ void bind_schema(Class& cls, std::string_view intro, bool constructor = true) {
           "keys", [] { return py::list(state(T{}).attr("keys")()); },
           keys_doc(python_path(cls), py::list(state(T{}).attr("keys")())).c_str());
   cls.attr("__hash__") = py::none();
-  // A property per top-level key that the class does not have yet.
+  // A property per top-level key that the class does not have yet; a hand-written one of a key keeps its getter
+  // and setter, and its setter warns as the generated one does when the key does not apply to the value at hand.
   const std::vector<Entry> entries = entries_of(T{});
+  const py::object property = py::module_::import("builtins").attr("property");
   for (const Entry& e : entries) {
-    if (py::hasattr(cls, e.key.c_str()) || !e.value) continue;
+    if (!e.value) continue;
     const std::string key = e.key;
+    if (py::hasattr(cls, key.c_str())) {
+      const py::object prop = cls.attr("__dict__").attr("get")(key);
+      if (prop.is_none() || !py::isinstance(prop, property) || prop.attr("fset").is_none()) continue;
+      const py::object fset = prop.attr("fset");
+      const py::cpp_function setter(
+          [fset, key](py::object self, py::object v) {
+            fset(self, v);
+            warn_if_not_applies(self.cast<const T&>(), key);
+          },
+          py::is_method(cls));
+      cls.attr(key.c_str()) = property(prop.attr("fget"), setter, py::none(), prop.attr("__doc__"));
+      continue;
+    }
     cls.def_property(
         key.c_str(),
         [key](const T& p) -> py::object {

@@ -235,6 +235,16 @@ Stats integrate_cvode(const OdeSystem& system, VecX& x, double t0, const std::ve
     if (observe) observe(t0, x.data());
   Stats stats;
   if (next == output_times.size()) return stats;
+  // CVODE refuses a span of a couple of ulps ("tout too close to t0", CV_TOO_CLOSE) and one below ~1e-154 s (its
+  // direction test multiplies two spans, which underflow to 0: "tstop is behind current t"). Such a sliver is one
+  // rodas4 step with the same tolerances, as the Rosenbrock methods take it (a controller's advance_to(t + dt) with
+  // accumulated round-off).
+  if (t_end - t0 <= 4.0 * std::numeric_limits<double>::epsilon() * std::max(std::abs(t0), std::abs(t_end)) ||
+      t_end - t0 < 1e-150) {
+    Options sliver = options;
+    sliver.method = Method::rodas4;
+    return integrate_rosenbrock(system, x, t0, output_times, sliver, observe);
+  }
 
   CallbackData data;
   data.system = &system;

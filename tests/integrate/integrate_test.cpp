@@ -246,6 +246,26 @@ TEST(CvodeBdf, ErrorDecreasesWithTheTolerance) {
   }
 }
 
+// CVODE refuses a span of a couple of ulps (CV_TOO_CLOSE) and one below ~1e-154 s (a product of two spans
+// underflows: "tstop = 1e-300 is behind current t = 0"); such a sliver is one rodas4 step.
+TEST(CvodeBdf, TakesASpanOfAFewUlpsOrBelow1e150) {
+  for (const double t0 : {1e-3, 1.0, 1e6}) {
+    for (const double relative : {2.3e-16, 4e-16, 1e-15, 1e-13}) {
+      const double t1 = t0 * (1.0 + relative);
+      ASSERT_GT(t1, t0);
+      const Trajectory r = run(nonlinear_system(false), nonlinear_exact(t0), t0, {t1}, cvode());
+      ASSERT_EQ(r.times.size(), 1u);
+      EXPECT_LT((r.x - nonlinear_exact(t1)).lpNorm<Eigen::Infinity>(), std::max(1e-15, 1e-3 * (t1 - t0)))
+          << t0 << " " << relative;
+    }
+  }
+  for (const double t1 : {1e-300, 1e-200, 1e-155}) {
+    const Trajectory r = run(nonlinear_system(false), nonlinear_exact(0.0), 0.0, {t1}, cvode());
+    EXPECT_NEAR(r.x[2], t1, 1e-12 * t1);  // y' = (0, 0, 1) at t = 0: y2 = sin t1 = t1
+    EXPECT_EQ(r.x.head(2), nonlinear_exact(0.0).head(2)) << t1;
+  }
+}
+
 TEST(CvodeBdf, RobertsonStiffProblem) {
   std::vector<double> outputs;
   for (double t = 0.4; t < 5e10; t *= 10.0) outputs.push_back(t);  // 0.4 ... 4e10

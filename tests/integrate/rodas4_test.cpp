@@ -320,6 +320,32 @@ void starts_a_fraction_of_an_ulp_before_a_switch(Method method) {
 TEST(Rodas4, StartsAFractionOfAnUlpBeforeASwitch) { starts_a_fraction_of_an_ulp_before_a_switch(Method::rodas4); }
 TEST(Rodas5P, StartsAFractionOfAnUlpBeforeASwitch) { starts_a_fraction_of_an_ulp_before_a_switch(Method::rodas5p); }
 
+// A span of a few ulps (a caller's advance_to(t + dt) with accumulated round-off): the first step was 1 % of the
+// span, below the smallest step t can take (10 ulp), so it was an immediate "step-size collapse" for every span
+// below 100 such steps (t = 1e-3 to 1e-3 (1 + 3e-16) failed in Contact::advance_to). A span below the smallest
+// step is one step; one whose stages overflow (a subnormal span from t = 0) is refused as such.
+void takes_a_span_of_a_few_ulps(Method method) {
+  const std::string name = method == Method::rodas4 ? "rodas4" : "rodas5p";
+  for (const double t0 : {1e-3, 1.0, 2.0 * std::numbers::pi, 1e6}) {
+    for (const double relative : {3e-16, 1e-15, 1e-14, 1e-13, 1e-12}) {
+      const double t1 = t0 * (1.0 + relative);
+      ASSERT_GT(t1, t0);
+      const Trajectory r = run(nonlinear_system(true), nonlinear_exact(t0), t0, {t1}, rosenbrock(method, 1e-8, 1e-10));
+      ASSERT_EQ(r.times.size(), 1u);
+      EXPECT_EQ(r.times[0], t1);
+      // |y'| <= 1: a step not taken would miss by up to the span
+      EXPECT_LT((r.x - nonlinear_exact(t1)).lpNorm<Eigen::Infinity>(), std::max(1e-15, 1e-3 * (t1 - t0)))
+          << t0 << " " << relative;
+    }
+  }
+  const std::string message =
+      message_of([&] { run(nonlinear_system(true), nonlinear_exact(0.0), 0.0, {1e-310}, rosenbrock(method, 1e-8, 1e-10)); });
+  EXPECT_EQ(message, name + " cannot step from t = 0 to t = 1e-310: the stages are not finite at a step of 1e-310 s; "
+                            "advance over a longer span");
+}
+TEST(Rodas4, TakesASpanOfAFewUlps) { takes_a_span_of_a_few_ulps(Method::rodas4); }
+TEST(Rodas5P, TakesASpanOfAFewUlps) { takes_a_span_of_a_few_ulps(Method::rodas5p); }
+
 TEST(Rodas4, ChatteringSwitchEndsTheRunEarly) {
   OdeSystem s;
   s.size = 1;

@@ -230,3 +230,18 @@ def test_textbook_units_in_toml_give_the_forces_of_contact_lugre():
     result = study.run()
     F_run = result.cases[0].series["F_N"]
     assert F_run[-1] == pytest.approx(-10.04, abs=1e-8)
+
+
+def test_advance_to_a_few_ulps_ahead():
+    # A controller's loop advancing to accumulated times: t = 1e-3 (1 + 3e-16) is 2 ulps past 1e-3. The
+    # integrator's first step was 1 % of the span, below the smallest step at t: a "step-size collapse".
+    c = lugre_1995()
+    c.step(1e-3, 1e-3)
+    F = c.friction_force_N[0]
+    for t in (1e-3 * (1 + 3e-16), 1e-3 * (1 + 1e-14), 1e-3 * (1 + 1e-12)):
+        assert c.advance_to(t, 1e-3) == pytest.approx(F, rel=1e-6)
+        assert c.time_s == t
+    c.reset()
+    with pytest.raises(bristle.SolverError, match=r"^rodas4 cannot step from t = 0 to t = 1e-310: the stages are not "
+                                                  r"finite at a step of 1e-310 s; advance over a longer span$"):
+        c.advance_to(1e-310, 1e-3)

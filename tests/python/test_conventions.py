@@ -602,3 +602,68 @@ def test_a_dahl_law_with_mu_v_is_refused_as_the_reader_refuses_it():
     with pytest.raises(bristle.InvalidInput, match=r'^law.mu_v = 0.5: the Dahl law has a constant friction coefficient, '
                                                    r'mu_v must be 0 \(use "lugre" or "frbd" for a viscous term\)$'):
         bristle.ContactModel(law, bristle.elastic(1000.0))
+
+
+def test_keys_a_class_converts_itself_are_warned_of_too():
+    # helper-40: keys that a class converts before its schema walk (a law's sigma0, a body's branch lists, a
+    # bench's belt, a signal's table) passed silently where they do not apply, while the reader refuses them;
+    # and the hand-written attributes (law.sigma1, bench.mass_kg, options.rtol) set them without the warning.
+    cases = [
+        (lambda: bristle.LawParams(type="frbd", sigma0=3.0), ['key "law.sigma0" does not apply to law.type = "frbd"']),
+        (lambda: bristle.RheologyParams(type="elastic", k0=5.0, c=[1.0], k=[2.0]),
+         ['keys "body.c", "body.k" do not apply to body.type = "elastic"']),
+        (lambda: bristle.BenchParams(drive="velocity", input=1.0, belt=0.5),
+         ['key "bench.belt" does not apply to bench.drive = "velocity"']),
+        (lambda: bristle.Signal(type="constant", value=1.0, times=[0.0, 1.0], values=[1.0, 2.0]),
+         ['keys "signal.times", "signal.values" do not apply to signal.type = "constant"']),
+        (lambda: setattr(bristle.LawParams(type="frbd"), "sigma1", 2.0),
+         ['key "law.sigma1" does not apply to law.type = "frbd"']),
+        (lambda: setattr(bristle.BenchParams(drive="velocity", input=1.0), "mass_kg", 2.0),
+         ['key "bench.mass_kg" does not apply to bench.drive = "velocity"']),
+        (lambda: setattr(bristle.IntegratorOptions(method="rk4", dt_s=1e-3), "rtol", 1e-6),
+         ['key "integrator.rtol" does not apply to integrator.method = "rk4"']),
+        (lambda: bristle.LawParams(type="lugre", mu=0.5), ['key "law.mu" does not apply to law.type = "lugre"']),
+    ]
+    for make, expected in cases:
+        with pytest.warns(UserWarning) as w:
+            make()
+        assert [str(x.message).split(" (valid keys")[0] for x in w] == expected
+    with warnings.catch_warnings():  # where they apply: silent
+        warnings.simplefilter("error")
+        law = bristle.LawParams(type="lugre", sigma0=3.0)
+        law.sigma1 = 2.0
+        bristle.BenchParams(drive="spring", spring_N_per_m=2.0, input=0.1).mass_kg = 2.0
+
+
+def test_dahl_mu_is_a_keyword_and_an_attribute_as_in_toml():
+    # helper-40: TOML's [law] type = "dahl" takes mu (mu_s = mu_d = mu), also in [law.axis1] / [law.axis2], and the
+    # strict warning listed it as valid; LawParams(type="dahl", mu=0.5) raised "unknown key 'mu'".
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        law = bristle.LawParams(type="dahl", mu=0.5)
+        assert (law.mu_s, law.mu_d, law.mu) == (0.5, 0.5, 0.5)
+        assert law == bristle.LawParams(type="dahl", mu_s=0.5, mu_d=0.5)
+        law.mu = 0.25
+        assert (law.mu_s, law.mu_d) == (0.25, 0.25)
+        axes = {"axis1": {"mu": 1.0}, "axis2": {"mu": 0.5}}
+        aniso = bristle.LawParams(type="dahl", **axes)
+        assert axes == {"axis1": {"mu": 1.0}, "axis2": {"mu": 0.5}}  # the caller's dicts untouched
+        assert (aniso.M.axis2.mu_s, aniso.M.axis2.mu_d, aniso.mu) == (0.5, 0.5, None)
+    assert bristle.LawParams(type="lugre").mu is None
+    with pytest.raises(bristle.InvalidInput, match=r'^key "law.mu_s" cannot be combined with law.mu; give either mu '
+                                                   r'or mu_s and mu_d$'):
+        bristle.LawParams(type="dahl", mu=0.5, mu_s=0.5)
+
+
+def test_a_branch_list_attribute_keeps_the_other_list():
+    # helper-40: body.c = [...] on a gkv body always failed ("give two of c, k, tau"): the attribute passed one key.
+    body = bristle.RheologyParams(type="gkv", k0=240.0, c=[100.0], k=[1000.0])
+    body.c = [3.0]
+    assert body == bristle.RheologyParams(type="gkv", k0=240.0, c=[3.0], k=[1000.0])
+    body.k = [[[2000.0, 0.0], [0.0, 1000.0]]]
+    assert body.k == [[[2000.0, 0.0], [0.0, 1000.0]]] and body.c == [3.0]  # an isotropic matrix reads as its number
+    with pytest.raises(bristle.InvalidInput, match=r"^body.k: 2 entries, but the body has 1 branch; a new branch count "
+                                                   r"needs both lists"):
+        body.k = [3.0, 4.0]
+    with pytest.raises(bristle.InvalidInput, match=r"^body: give two of c, k, tau"):
+        bristle.RheologyParams(type="gkv", k0=240.0, c=[100.0])  # a constructor still needs two

@@ -265,17 +265,18 @@ class Rosenbrock {
                                       Tableau::kName, format_value(t), options_.max_steps_key, options_.max_steps,
                                       format_value(t_end)));
       const double remaining = t_end - t;
+      const double min_step = std::max(kMinStepRelative * std::abs(t), std::numeric_limits<double>::min());
+      // The first step is at least min_step (it was 1 % of the span: a span below 100 min_step, an
+      // advance_to(t + 1e-15), collapsed at once); a span or remainder below min_step is one step to the end.
+      if (stats_.steps == 0 && !rejected) h = std::max(h, min_step);
+      const bool sliver = remaining <= min_step;
       bool to_end = false;
-      if (h >= remaining * (1.0 - kEndSlack)) {
+      if (h >= remaining * (1.0 - kEndSlack) || remaining - h < min_step) {
         h = remaining;
         to_end = true;
       }
-      const double min_step = std::max(kMinStepRelative * std::abs(t), std::numeric_limits<double>::min());
       if (!(h >= min_step) && !to_end)
-        throw SolverError(fmt::format(
-            "{} failed at t = {}: step-size collapse (h = {} below {}): the error test failed repeatedly; the "
-            "right-hand side may be discontinuous here or the solution singular",
-            Tableau::kName, format_value(t), format_value(h), format_value(min_step)));
+        throw SolverError(collapse(t, h, min_step));
       if (!jacobian_current) {
         evaluate_jacobian(t, t_end);
         jacobian_current = true;
@@ -283,6 +284,10 @@ class Rosenbrock {
       double err = 0.0;
       if (!attempt(t, h, err)) {  // a non-finite stage: shrink and retry
         ++stats_.error_test_failures;
+        if (sliver)  // the span itself is the shortest step; 1/h overflows the stages below ~1e-290 s
+          throw SolverError(fmt::format("{} cannot step from t = {} to t = {}: the stages are not finite at a step of "
+                                        "{} s; advance over a longer span",
+                                        Tableau::kName, format_value(t), format_value(t_end), format_value(h)));
         h *= kNonFiniteShrink;
         rejected = true;
         if (!(h >= min_step))
@@ -317,6 +322,7 @@ class Rosenbrock {
       }
       if (err > 1.0) {
         ++stats_.error_test_failures;
+        if (sliver) throw SolverError(collapse(t, h, min_step));  // no shorter step exists
         h *= std::max(kMinShrink, kSafety * std::pow(err, -1.0 / Tableau::kErrorOrder));
         rejected = true;
         landing_ = false;
@@ -325,6 +331,7 @@ class Rosenbrock {
       evaluate(t1, y1_, f1_);
       if (!finite(f1_)) {  // the end state is out of the right-hand side's domain: shrink and retry
         ++stats_.error_test_failures;
+        if (sliver) throw SolverError(collapse(t, h, min_step));
         h *= kNonFiniteShrink;
         rejected = true;
         landing_ = false;
@@ -380,6 +387,13 @@ class Rosenbrock {
   }
 
  private:
+  static std::string collapse(double t, double h, double min_step) {
+    return fmt::format(
+        "{} failed at t = {}: step-size collapse (h = {} below {}): the error test failed repeatedly; the "
+        "right-hand side may be discontinuous here or the solution singular",
+        Tableau::kName, format_value(t), format_value(h), format_value(min_step));
+  }
+
   void evaluate(double t, const Vec& y, Vec& f) {
     ++stats_.rhs_evaluations;
     system_.rhs(t, y.data(), f.data());

@@ -27,6 +27,12 @@ TEST(Validation, MessagesNameKeyValueAndRule) {
   EXPECT_EQ(message_of([] { require_spd("k", Mat2{{1.0, 0.5}, {0.4, 1.0}}); }),
             "k = [[1, 0.5], [0.4, 1]]: must be symmetric");
   EXPECT_EQ(message_of([] { require_spd("k", Mat2{{2.0, 1.0}, {1.0, 2.0}}); }), "(no error)");
+  // helper-39: the determinant of a matrix of entries below ~1.5e-162 underflowed: k0 = 1e-200 was "not positive
+  // definite"
+  EXPECT_EQ(message_of([] { require_spd("k", Mat2::Identity() * 1e-200); }), "(no error)");
+  EXPECT_EQ(message_of([] { require_spsd("k", Mat2{{2e-200, 1e-200}, {1e-200, 2e-200}}); }), "(no error)");
+  EXPECT_EQ(message_of([] { require_spd("k", Mat2{{1e-200, 2e-200}, {2e-200, 1e-200}}); }),
+            "k = [[1e-200, 2e-200], [2e-200, 1e-200]]: must be positive definite");
 }
 
 TEST(Validation, NearestWordSuggestsCloseKeysOnly) {

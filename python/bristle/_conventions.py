@@ -21,7 +21,7 @@ from . import _bristle
 BY_ATTRIBUTES = (
     ("transport", "LineContactParams"), ("transport", "PressureParams"),
     ("directional", "ConvexParams"), ("directional", "CrawlerParams"), ("directional", "DriveParams"),
-    ("directional", "EpsilonParams"), ("directional", "MechanismParams"), ("directional", "ProfileParams"),
+    ("directional", "EpsilonParams"),
     ("directional", "SlidingOptions"),
     ("structures", "BeamParams"), ("structures", "BeltParams"), ("structures", "JumpDetectionOptions"),
     ("structures", "KernelOptions"), ("structures", "ReducedModelOptions"), ("structures", "StickSlipOptions"),

@@ -15,6 +15,7 @@
 #include "bristle/directional/profile.hpp"
 #include "common.hpp"
 #include "pickle_fields.hpp"
+#include "schema_py.hpp"
 
 BRISTLE_PY_TYPED_OBJECT(ConvexParamsOrNone, "bristle._bristle.directional.ConvexParams | None")
 
@@ -39,6 +40,73 @@ namespace bristle::python {
 
 using namespace bristle::directional;
 
+namespace schema_py {
+
+template <>
+struct ChoiceParser<ProfileKind> {
+  static ProfileKind parse(std::string_view key, std::string_view name) { return profile_kind_from_string(key, name); }
+};
+template <>
+struct ChoiceParser<MechanismKind> {
+  static MechanismKind parse(std::string_view key, std::string_view name) {
+    return mechanism_kind_from_string(key, name);
+  }
+};
+
+/// ProfileParams: the [profile] table. Declared in the schema, stored as lists: cos, sin (fourier), x, w (table);
+/// a table file (file, x_column, w_column) is the scenario reader's (Python: give x and w).
+template <>
+struct Traits<ProfileParams> {
+  static constexpr const char* name = "ProfileParams";
+  static constexpr const char* prefix = "profile";
+  static constexpr const char* extra_doc =
+      "A table file (file, x_column, w_column) is read by the scenario reader; in Python give x and w.\n"
+      "Example: ``ProfileParams(kind=\"ratchet\", amplitude=0.08, asymmetry=0.2)``\n";
+  template <class A, class S>
+  static void walk(A& a, S& p) { serialize(a, p); }
+  static void dump(const ProfileParams& p, std::vector<Entry>& es) {
+    const bool fourier = p.kind == ProfileKind::fourier, table = p.kind == ProfileKind::table;
+    es.push_back(Entry{"cos", to_py(p.cos_coefficients), fourier, schema::Type::number_list, "a_k, k = 1..n", {}});
+    es.push_back(Entry{"sin", to_py(p.sin_coefficients), fourier, schema::Type::number_list, "b_k, k = 1..n", {}});
+    es.push_back(Entry{"x", to_py(p.x), table, schema::Type::number_list,
+                       "the abscissae of one period, 0 = x_0 < ... < x_n = 1", {}});
+    es.push_back(Entry{"w", to_py(p.w), table, schema::Type::number_list, "the heights at x, w_n = w_0", {}});
+  }
+  static void load(ProfileParams& p, Load& l) {
+    py::dict& kw = l.keywords();
+    const ProfileKind kind =
+        kw.contains("kind") ? enum_from<ProfileKind>(kw["kind"], "profile.kind", profile_kind_from_string) : p.kind;
+    for (const char* k : {"file", "x_column", "w_column"})
+      if (kind == ProfileKind::table && kw.contains(k))
+        throw py::type_error(std::string("profile.") + k +
+                             ": a table file is read by the scenario reader; in Python give x= and w= (e.g. from "
+                             "numpy.loadtxt)");
+    if (py::object v = pop(kw, "cos")) p.cos_coefficients = to_vector(v, "profile.cos");
+    if (py::object v = pop(kw, "sin")) p.sin_coefficients = to_vector(v, "profile.sin");
+    if (py::object v = pop(kw, "x")) p.x = to_vector(v, "profile.x");
+    if (py::object v = pop(kw, "w")) p.w = to_vector(v, "profile.w");
+  }
+  static void after(ProfileParams&, const py::dict&) {}
+  static std::string table_repr(const std::string&, const py::dict&) { return "ProfileParams()"; }
+};
+
+/// MechanismParams: the [mechanism] table.
+template <>
+struct Traits<MechanismParams> {
+  static constexpr const char* name = "MechanismParams";
+  static constexpr const char* prefix = "mechanism";
+  static constexpr const char* extra_doc =
+      "Example: ``MechanismParams(kind=\"slanted\", k=1.0, height_m=1.0, rest_length_m=1.5, theta_rad=0.5)``\n";
+  template <class A, class S>
+  static void walk(A& a, S& p) { serialize(a, p); }
+  static void dump(const MechanismParams&, std::vector<Entry>&) {}
+  static void load(MechanismParams&, Load&) {}
+  static void after(MechanismParams&, const py::dict&) {}
+  static std::string table_repr(const std::string&, const py::dict&) { return "MechanismParams()"; }
+};
+
+}  // namespace schema_py
+
 namespace {
 
 /// The Python callable a user function of Profile.custom / Loading.custom wraps (pickled by reference); a
@@ -46,32 +114,6 @@ namespace {
 py::object python_function(const std::function<double(double)>& f, const char* what) {
   if (const auto* c = f.target<ScalarCallable>()) return c->fn.object();
   throw py::type_error(std::string(what) + ": a function made in C++ does not pickle");
-}
-
-std::string repr(const ProfileParams& p) {
-  std::string s = "ProfileParams(kind='" + std::string(to_string(p.kind)) + "'";
-  switch (p.kind) {
-    case ProfileKind::sine:
-      s += ", amplitude=" + repr_double(p.amplitude);
-      break;
-    case ProfileKind::ratchet:
-      s += ", amplitude=" + repr_double(p.amplitude) + ", asymmetry=" + repr_double(p.asymmetry);
-      break;
-    case ProfileKind::fourier:
-      s += ", cos=" + repr_list(p.cos_coefficients) + ", sin=" + repr_list(p.sin_coefficients);
-      break;
-    case ProfileKind::table:
-      s += ", x=" + repr_list(p.x) + ", w=" + repr_list(p.w);
-      break;
-  }
-  return s + ")";
-}
-
-std::string repr(const MechanismParams& p) {
-  return "MechanismParams(kind='" + std::string(to_string(p.kind)) + "', k=" + repr_double(p.k) +
-         ", height_m=" + repr_double(p.height_m) + ", rest_length_m=" + repr_double(p.rest_length_m) +
-         ", theta_rad=" + repr_double(p.theta_rad) + ", length_m=" + repr_double(p.length_m) +
-         ", theta_rest_rad=" + repr_double(p.theta_rest_rad) + ")";
 }
 
 std::string repr(const LimitCoefficients& c) {
@@ -121,47 +163,18 @@ Example:
     ProfileParams(kind='sine', amplitude=0.08)
 )doc");
   profile_params
-      .def(py::init([](NameOrEnum kind, double amplitude, double asymmetry, ArrayLike cos, ArrayLike sin, ArrayLike x,
-                       ArrayLike w) {
-             ProfileParams p;
-             p.kind = enum_from<ProfileKind>(kind, "profile.kind", profile_kind_from_string);
-             p.amplitude = amplitude;
-             p.asymmetry = asymmetry;
-             p.cos_coefficients = to_vector(cos, "profile.cos");
-             p.sin_coefficients = to_vector(sin, "profile.sin");
-             p.x = to_vector(x, "profile.x");
-             p.w = to_vector(w, "profile.w");
-             return p;
-           }),
-           py::kw_only(), py::arg("kind") = "sine", py::arg("amplitude") = ProfileParams{}.amplitude,
-           py::arg("asymmetry") = 0.25, py::arg("cos") = py::list(), py::arg("sin") = py::list(),
-           py::arg("x") = py::list(), py::arg("w") = py::list())
       .def_property(
           "kind", [](const ProfileParams& p) { return p.kind; },
           [](ProfileParams& p, NameOrEnum k) {
             p.kind = enum_from<ProfileKind>(k, "profile.kind", profile_kind_from_string);
-          })
-      .def_readwrite("amplitude", &ProfileParams::amplitude, "A (sine, ratchet), > 0 (-)")
-      .def_readwrite("asymmetry", &ProfileParams::asymmetry, "r (ratchet), in [-1/4, 1/4] (-)")
-      .def_property(
-          "cos", [](const ProfileParams& p) { return copy_array(p.cos_coefficients); },
-          [](ProfileParams& p, ArrayLike v) { p.cos_coefficients = to_vector(v, "profile.cos"); },
-          "fourier a_k, k = 1..n")
-      .def_property(
-          "sin", [](const ProfileParams& p) { return copy_array(p.sin_coefficients); },
-          [](ProfileParams& p, ArrayLike v) { p.sin_coefficients = to_vector(v, "profile.sin"); },
-          "fourier b_k, k = 1..n")
-      .def_property(
-          "x", [](const ProfileParams& p) { return copy_array(p.x); },
-          [](ProfileParams& p, ArrayLike v) { p.x = to_vector(v, "profile.x"); }, "table abscissae (one period)")
-      .def_property(
-          "w", [](const ProfileParams& p) { return copy_array(p.w); },
-          [](ProfileParams& p, ArrayLike v) { p.w = to_vector(v, "profile.w"); }, "table heights")
+          },
+          "ProfileKind (assign a name or a ProfileKind)")
       .def("validate", &ProfileParams::validate, py::arg("prefix") = "profile",
            validate_doc("p = bristle.directional.ProfileParams(); p.amplitude = -0.1; p.validate()",
-                        "profile.amplitude...").c_str())
-      .def("__repr__", [](const ProfileParams& p) { return repr(p); });
+                        "profile.amplitude...").c_str());
   add_copy<ProfileParams>(profile_params);
+  schema_py::bind_schema<ProfileParams>(profile_params,
+                                        "A surface profile (paper 2, eqs. 3.4-3.5); keywords are the TOML keys of [profile].");
 
   py::class_<Profile>(m, "Profile", R"doc(
 An immutable 1-periodic C^2 surface profile w with its slope extrema omega_+- = max/min w' (eq. 3.5).
@@ -234,37 +247,18 @@ Example:
     (<MechanismKind.slanted: 1>, 1.0)
 )doc");
   mech_params
-      .def(py::init([](NameOrEnum kind, double k, double height_m, double rest_length_m, double theta_rad,
-                       double length_m, double theta_rest_rad) {
-             MechanismParams p;
-             p.kind = enum_from<MechanismKind>(kind, "mechanism.kind", mechanism_kind_from_string);
-             p.k = k;
-             p.height_m = height_m;
-             p.rest_length_m = rest_length_m;
-             p.theta_rad = theta_rad;
-             p.length_m = length_m;
-             p.theta_rest_rad = theta_rest_rad;
-             return p;
-           }),
-           py::kw_only(), py::arg("kind") = "slanted", py::arg("k") = 1.0, py::arg("height_m") = 1.0,
-           py::arg("rest_length_m") = 1.5, py::arg("theta_rad") = 0.5, py::arg("length_m") = 1.25,
-           py::arg("theta_rest_rad") = 0.0)
       .def_property(
           "kind", [](const MechanismParams& p) { return p.kind; },
           [](MechanismParams& p, NameOrEnum k) {
             p.kind = enum_from<MechanismKind>(k, "mechanism.kind", mechanism_kind_from_string);
-          })
-      .def_readwrite("k", &MechanismParams::k, "spring constant (N/m; angular N m/rad)")
-      .def_readwrite("height_m", &MechanismParams::height_m, "h (m)")
-      .def_readwrite("rest_length_m", &MechanismParams::rest_length_m, "L_rest (m)")
-      .def_readwrite("theta_rad", &MechanismParams::theta_rad, "slant theta (rad)")
-      .def_readwrite("length_m", &MechanismParams::length_m, "rod length L (m)")
-      .def_readwrite("theta_rest_rad", &MechanismParams::theta_rest_rad, "rest angle (rad)")
+          },
+          "MechanismKind (assign a name or a MechanismKind)")
       .def("validate", &MechanismParams::validate, py::arg("prefix") = "mechanism",
            validate_doc("p = bristle.directional.MechanismParams(); p.k = -1.0; p.validate()",
-                        "mechanism.k...").c_str())
-      .def("__repr__", [](const MechanismParams& p) { return repr(p); });
+                        "mechanism.k...").c_str());
   add_copy<MechanismParams>(mech_params);
+  schema_py::bind_schema<MechanismParams>(mech_params,
+                                          "A bristle (paper 2, §3); keywords are the TOML keys of [mechanism].");
 
   py::class_<LimitCoefficients>(m, "LimitCoefficients", R"doc(
 The eps -> 0 dry friction (Lemmas 2, 3): alpha = F'(0) (N, eq. 2.13), a = c'(0) (-), mu_plus, mu_minus

@@ -667,3 +667,30 @@ def test_a_branch_list_attribute_keeps_the_other_list():
         body.k = [3.0, 4.0]
     with pytest.raises(bristle.InvalidInput, match=r"^body: give two of c, k, tau"):
         bristle.RheologyParams(type="gkv", k0=240.0, c=[100.0])  # a constructor still needs two
+
+
+def test_directional_profile_and_mechanism_are_schema_classes():
+    # helper-40: MechanismParams(kind="vertical", theta_rad=0.3) and ProfileParams(kind="sine", asymmetry=0.3) were
+    # accepted silently (hand-bound classes), while the reader refuses both keys.
+    d = bristle.directional
+    assert d.MechanismParams.keys() == ["kind", "k", "height_m", "rest_length_m", "theta_rad", "length_m",
+                                        "theta_rest_rad"]
+    assert d.ProfileParams.keys() == ["kind", "amplitude", "asymmetry", "cos", "sin", "x", "w"]
+    with pytest.warns(UserWarning, match=r'^key "mechanism.theta_rad" does not apply to mechanism.kind = "vertical" '
+                                         r'\(valid keys here: kind, k, height_m, rest_length_m; the scenario reader '
+                                         r'refuses it\)$'):
+        d.MechanismParams(kind="vertical", theta_rad=0.3)
+    with pytest.warns(UserWarning, match=r'^key "profile.asymmetry" does not apply to profile.kind = "sine"'):
+        d.ProfileParams(kind="sine", asymmetry=0.3)
+    with pytest.raises(TypeError, match=r"^profile.file: a table file is read by the scenario reader; in Python give "
+                                        r"x= and w="):
+        d.ProfileParams(kind="table", file="w.csv")
+    with pytest.raises(TypeError, match=r"^mechanism: unknown key 'theta'"):
+        d.MechanismParams(theta=0.3)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        p = d.ProfileParams(kind="table", x=[0.0, 0.5, 1.0], w=[0.0, 0.1, 0.0])
+        assert pickle.loads(pickle.dumps(p)) == p and p.copy() == p
+        assert repr(p) == "ProfileParams(kind='table', x=[0.0, 0.5, 1.0], w=[0.0, 0.1, 0.0])"
+        m = d.MechanismParams(kind="angular", length_m=1.3)
+        assert m.kind == d.MechanismKind.angular and eval(repr(m), dict(NAMESPACE)) == m  # noqa: S307

@@ -494,6 +494,20 @@ void PatchTransient::advance_to(double t_end, const std::function<void(double)>&
     throw InvalidInput(fmt::format("patch transient advance_to: t_end = {} s: must be finite and not before the "
                                    "current time {} s",
                                    format_value(t_end), format_value(t_)));
+  const double cells = static_cast<double>(nx_) * ny_;
+  if (const double remaining = t_end - t_; remaining > 1e-12 * std::max(1.0, std::abs(t_end))) {
+    const double dt = std::min(stable_dt(t_), remaining);
+    const double steps = std::ceil(remaining / dt), updates = steps * cells;
+    if (std::isfinite(dt) && updates > kMaxCellUpdates)
+      throw InvalidInput(fmt::format(
+          "patch transient: advance to t = {} s from t = {} s: {} steps of {} s ({}) over {} x {} cells, {} cell "
+          "updates; at most {:g} per call",
+          format_value(t_end), format_value(t_), format_value(steps), format_value(dt),
+          params_.max_dt_s > 0.0 && dt == params_.max_dt_s
+              ? fmt::format("transient.max_dt_s = {}", format_value(params_.max_dt_s))
+              : fmt::format("the CFL step transient.cfl h / max|W| with transient.cfl = {}", format_value(params_.cfl)),
+          nx_, ny_, format_value(updates), kMaxCellUpdates));
+  }
   while (t_ < t_end) {
     const double remaining = t_end - t_;
     if (remaining <= 1e-12 * std::max(1.0, std::abs(t_end))) {
@@ -503,6 +517,10 @@ void PatchTransient::advance_to(double t_end, const std::function<void(double)>&
     const double dt = std::min(stable_dt(t_), remaining);
     if (!std::isfinite(dt))
       throw InvalidInput("patch transient: nothing is advected and transient.max_dt_s = 0; set a step cap");
+    if (!(t_ + dt > t_))
+      throw SolverError(fmt::format("patch transient at t = {} s: the step {} s no longer moves the time (below its "
+                                    "resolution); the CFL step has collapsed",
+                                    format_value(t_), format_value(dt)));
     poll_interrupt(static_cast<unsigned long>(nx_) * static_cast<unsigned long>(ny_));  // core/interrupt.hpp
     step_unchecked(dt);
     if (on_step) on_step(t_);

@@ -980,14 +980,41 @@ void require_output_times(const std::vector<double>& times, double t) {
 }
 }  // namespace
 
+void LineContact::check_work(double t_end) const {
+  if (!before(t_, t_end)) return;
+  const double dt = next_dt(t_end);
+  const double steps = std::ceil((t_end - t_) / dt), updates = steps * params_.cells;
+  if (!(updates > kMaxCellUpdates)) return;
+  const std::string step = params_.dt_s > 0.0 ? fmt::format("line.dt_s = {}", format_value(params_.dt_s))
+                           : params_.max_dt_s > 0.0 && dt == params_.max_dt_s
+                               ? fmt::format("line.max_dt_s = {}", format_value(params_.max_dt_s))
+                               : fmt::format("the CFL step line.cfl dx / max|c| with line.cfl = {}, dx = line.L_m / "
+                                             "line.cells = {} m",
+                                             format_value(params_.cfl), format_value(dx_));
+  throw InvalidInput(fmt::format("advance to t = {} s from t = {} s: {} steps of {} s ({}) over {} cells, {} cell "
+                                 "updates; at most {:g} per call",
+                                 format_value(t_end), format_value(t_), format_value(steps), format_value(dt), step,
+                                 params_.cells, format_value(updates), kMaxCellUpdates));
+}
+
+void LineContact::check_progress(double dt) const {
+  if (!(t_ + dt > t_))
+    throw SolverError(fmt::format("line contact at t = {} s: the step {} s no longer moves the time (below its "
+                                  "resolution); the CFL step has collapsed (speeds of {} m/s?)",
+                                  format_value(t_), format_value(dt), format_value(params_.cfl * dx_ / dt)));
+}
+
 void LineContact::advance_to(double t_end) {
   if (!std::isfinite(t_end) || before(t_end, t_))  // advance_to(0.1) at t = 0.5 set the time back without a step
     throw InvalidInput(fmt::format("advance_to: t_end = {} s: must be finite and not before the current time {} s",
                                    format_value(t_end), format_value(t_)));
+  check_work(t_end);
   if (exponential_ && !work_live_ && before(t_, t_end)) load_work();
   while (before(t_, t_end)) {
     poll_interrupt(static_cast<unsigned long>(params_.cells));  // core/interrupt.hpp: at the step reached
-    step_unchecked(next_dt(t_end));
+    const double dt = next_dt(t_end);
+    check_progress(dt);
+    step_unchecked(dt);
   }
   t_ = t_end;
   if (exponential_ && work_live_) slot_t_[head_] = t_end;
@@ -997,6 +1024,7 @@ void LineContact::sample(const std::vector<double>& times,
                          const std::function<void(std::size_t, const LineContact&)>& visit) {
   require_output_times(times, t_);
   const double t_end = times.back();
+  check_work(t_end);
   // Step points, newest first: the affine path keeps them in its ring; the SDIRK2 path copies u_.
   std::vector<VecX> copies;
   double copy_t[kDenseNodes] = {t_}, copy_e[kDenseNodes] = {supplied_energy_};
@@ -1072,6 +1100,7 @@ void LineContact::sample(const std::vector<double>& times,
   while (before(t_, t_end)) {
     poll_interrupt(static_cast<unsigned long>(params_.cells));
     const double dt = next_dt(t_end);
+    check_progress(dt);
     if (exponential_) {
       fast_step(dt);
     } else {

@@ -91,8 +91,10 @@ TEST(Interrupt, APollOfMuchWorkChecksAtOnce) {
 TEST(Interrupt, StopsLineContactAdvanceToAtAStep) {
   transport::LineContact lc(model(), line());
   {
-    WithCheck with(3);  // a step polls its 20 cells: the third check after ~100-155 of ~1e13 steps
-    EXPECT_THROW(lc.advance_to(1e12), Stop);
+    // A step polls its 20 cells: the third check after ~100-155 of ~6e9 steps (1.3e11 cell updates, within
+    // LineContact::kMaxCellUpdates).
+    WithCheck with(3);
+    EXPECT_THROW(lc.advance_to(1e9), Stop);
   }
   const double t = lc.time();
   EXPECT_GE(lc.steps_taken(), 2 * static_cast<long>(kPollsPerCheck) / 20);

@@ -346,3 +346,24 @@ def test_a_subnormal_pressure_table_value_is_data():
     F = tp.steady_state(papers.sliding_model(0.4, 0), bristle.LineContactParams(L_m=0.2, normal_load_N=10.0,
                                                                                  pressure=table), V1=0.0, V2=0.3)
     assert np.isfinite(F.force_N).all() and F.force_N[0] < 0
+
+
+def test_a_step_too_small_for_the_span_is_refused_before_the_first_step():
+    # helper-39: LineContactParams(dt_s=1e-200) or PatchTransientParams(cfl=1e-200) ran for ever in advance_to (the
+    # CLI's check refuses them; the library did not).
+    from bristle import papers
+    law = bristle.LawParams(type="lugre", mu_s=1.5, mu_d=1.0, v_s=1e-3)
+    m = bristle.ContactModel(law, bristle.elastic(1e5))
+    lc = bristle.LineContact(m, bristle.LineContactParams(L_m=0.2, normal_load_N=10.0, V2=0.3, dt_s=1e-200))
+    with pytest.raises(bristle.InvalidInput, match=r"^advance to t = 1 s from t = 0 s: 1e\+200 steps of 1e-200 s "
+                                                   r"\(line.dt_s = 1e-200\) over 200 cells, 2e\+202 cell updates; at "
+                                                   r"most 1e\+12 per call$"):
+        lc.advance_to(1.0)
+    assert lc.time == 0.0
+    bp = bristle.patch
+    pt = bp.PatchTransient(papers.rolling_model(0.4, 0), bp.PatchTransientParams(
+        patch=bp.PatchParams(nx=12, ny=6), size_exponent=0.5, max_dt_s=1e-200), bp.rolling(V_r=16.0, v_x=0.1), 3000.0)
+    with pytest.raises(bristle.InvalidInput, match=r"^patch transient: advance to t = 0.01 s from t = 0 s: 1e\+198 "
+                                                   r"steps of 1e-200 s \(transient.max_dt_s = 1e-200\) over 12 x 6 "
+                                                   r"cells, 7.2e\+199 cell updates; at most 1e\+12 per call$"):
+        pt.advance_to(0.01)

@@ -37,9 +37,10 @@ def line_contact():
 
 def test_line_contact_advance_to_is_interrupted_at_a_step():
     lc = line_contact()
-    assert interrupted(lambda: lc.advance_to(1e12)) < 3.0  # ~1e13 steps uninterrupted
+    # ~3e10 steps uninterrupted (within LineContact's 1e12 cell updates per call)
+    assert interrupted(lambda: lc.advance_to(1e9)) < 3.0
     t = lc.time
-    assert 0.0 < t < 1e12 and lc.steps_taken > 0
+    assert 0.0 < t < 1e9 and lc.steps_taken > 0
     lc.advance_to(t + 0.01)  # usable: goes on from the step reached
     assert lc.time == t + 0.01
     assert np.all(np.isfinite(lc.state))
@@ -47,14 +48,14 @@ def test_line_contact_advance_to_is_interrupted_at_a_step():
 
 def test_line_contact_sample_is_interrupted():
     lc = line_contact()
-    assert interrupted(lambda: bristle.run_line(lc, [0.0, 1e12])) < 3.0  # progress only at output times
+    assert interrupted(lambda: bristle.run_line(lc, [0.0, 1e9])) < 3.0  # progress only at output times
 
 
 def test_patch_transient_advance_to_is_interrupted():
     params = bp.PatchTransientParams(patch=bp.PatchParams(nx=12, ny=4))
     tr = bp.PatchTransient(papers.rolling_model(0.4, 1), params,
                            bp.rolling(V_r=16.0, v_x=0.6, v_y=0.4, spin_radps=6.0), 3000.0)
-    assert interrupted(lambda: tr.advance_to(1e9)) < 3.0
+    assert interrupted(lambda: tr.advance_to(1e5)) < 3.0  # ~1e9 steps (within 1e12 cell updates per call)
     assert np.all(np.isfinite(tr.state))
 
 
@@ -106,7 +107,7 @@ def test_patch_transient_run_is_interrupted_between_output_times():
     params = bp.PatchTransientParams(patch=bp.PatchParams(nx=12, ny=4))
     tr = bp.PatchTransient(papers.rolling_model(0.4, 1), params,
                            bp.rolling(V_r=16.0, v_x=0.6, v_y=0.4, spin_radps=6.0), 3000.0)
-    assert interrupted(lambda: tr.run([0.0, 1e9])) < 3.0  # one output interval of ~1e13 steps
+    assert interrupted(lambda: tr.run([0.0, 1e5])) < 3.0  # one output interval of ~1e9 steps
 
 
 def test_a_beam_kernel_mode_sum_is_interrupted():

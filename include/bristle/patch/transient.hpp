@@ -137,8 +137,12 @@ class PatchTransient {
 
   /// Unloaded contact (u = 0) at t0.
   void reset(double t0);
-  /// Steps to t_end; on_step(t), if given, after each step (progress inside a long interval).
+  /// Steps to t_end; on_step(t), if given, after each step (progress inside a long interval). InvalidInput, before
+  /// any step, when the span at the first step's size asks for more than kMaxCellUpdates cell updates
+  /// (transient.cfl = 1e-200 ran for ever); SolverError when a step no longer moves the time.
   void advance_to(double t_end, const std::function<void(double)>& on_step = nullptr);
+  /// Cell updates one advance_to may take (~0.1-1 us each): beyond it the step is not meant.
+  static constexpr double kMaxCellUpdates = 1e12;
   /// One Strang step: half source, transport, half source. dt finite, > 0 and within the Courant limit at time() (cell
   /// size / the largest transport speed; InvalidInput otherwise: step(1e300) gave F = 0).
   void step(double dt);

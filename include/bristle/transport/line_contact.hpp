@@ -225,7 +225,11 @@ class LineContact {
 
   /// Advances to t_end (finite, not before time()) with steps of at most the CFL limit (or the fixed dt_s); throws
   /// SolverError if a fixed dt_s breaks the CFL condition at some time, or if the state becomes non-finite.
+  /// InvalidInput, before any step, when the span at the first step's size asks for more than kMaxCellUpdates cell
+  /// updates (line.dt_s = 1e-200 ran for ever); SolverError when a step no longer moves the time.
   void advance_to(double t_end);
+  /// Cell updates one advance_to or sample may take (~50 ns each: ~14 h): beyond it the step is not meant.
+  static constexpr double kMaxCellUpdates = 1e12;
   /// One Strang-split step: half source, transport, half source (second order). dt finite, > 0 and within the
   /// Courant limit dx / max |speed| at time() (InvalidInput otherwise: a step beyond it is unstable).
   void step(double dt);
@@ -283,6 +287,8 @@ class LineContact {
   Vec2 affine_force(const VecX& weighted_sum, const Vec2& v_r) const;  // int p friction for an affine source
   VecX visible_weighted_sum() const;
   double next_dt(double t_end) const;   // the step advance_to takes towards t_end (CFL / fixed dt_s)
+  void check_work(double t_end) const;  // kMaxCellUpdates at the first step's size
+  void check_progress(double dt) const;  // a step below the resolution of the time
   double max_speed(double t) const;     // max |characteristic speed| (no allocation)
   void source_step(double t, double dt);  // SDIRK2 path, on u_
   void transport_step(double t, double dt);  // SDIRK2 path, on u_

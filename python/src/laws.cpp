@@ -91,6 +91,24 @@ struct Traits<laws::LawParams> {
     alias(kw, "kind", "type", "LawParams");
     const laws::LawKind kind =
         kw.contains("type") ? enum_from<laws::LawKind>(kw["type"], "law.type", laws::law_kind_from_string) : p.kind;
+    const bool stribeck = kind == laws::LawKind::dahl || kind == laws::LawKind::lugre || kind == laws::LawKind::frbd;
+    if (stribeck && l.fresh() && l.strict()) {  // the reader's form rules (a state dict holds every key)
+      const bool axis1 = kw.contains("axis1"), axis2 = kw.contains("axis2");
+      if (axis1 != axis2)
+        throw InvalidInput(axis1 ? "missing key \"law.axis2\" (required: the Stribeck law along the second principal "
+                                   "axis, with law.axis1)"
+                                 : "missing key \"law.axis1\" (required: the Stribeck law along the first principal "
+                                   "axis, with law.axis2)");
+      if (axis1) {
+        for (const char* k : {"mu", "mu_s", "mu_d", "v_s", "delta_s", "mu_v"})
+          if (kw.contains(k))
+            throw InvalidInput(std::string("key \"law.") + k +
+                               "\" cannot be combined with [law.axis1] and [law.axis2]; give it in each axis table");
+      } else if (kw.contains("angle_rad")) {
+        throw InvalidInput("key \"law.angle_rad\" applies only with [law.axis1] and [law.axis2] (anisotropic "
+                           "friction)");
+      }
+    }
     if (kind == laws::LawKind::dahl) {  // elsewhere mu does not apply: the walk warns of it
       dahl_mu(kw, "law");
       for (const char* axis : {"axis1", "axis2"})

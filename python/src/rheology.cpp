@@ -104,6 +104,23 @@ struct Traits<RheologyParams> {
       p.branches = to_branches(branches);
       return;
     }
+    if (c && py::isinstance<py::str>(c)) {  // c = "eq58" (paper 1, eq. 58: c_i = tau_i k0), as in TOML
+      if (c.cast<std::string>() != "eq58")
+        throw InvalidInput("body.c = " + std::string(py::repr(c)) + ": a list of branch dampings or \"eq58\"");
+      if (k) throw InvalidInput("key \"body.k\" cannot be combined with body.c = \"eq58\"; eq. 58 gives the dampings "
+                                "from body.tau");
+      if (!tau) throw InvalidInput("missing key \"body.tau\" (required: branch relaxation times tau_i (s), one per "
+                                   "branch; body.c = \"eq58\" gives c from them)");
+      p.eq58_tau.clear();
+      for (const Mat2& t : matrices(tau, "body.tau")) {
+        if (!(t(0, 1) == 0.0 && t(1, 0) == 0.0 && t(0, 0) == t(1, 1)))
+          throw InvalidInput("body.tau[" + std::to_string(p.eq58_tau.size()) + "] = " + format_matrix(t) +
+                             ": body.c = \"eq58\" needs scalar relaxation times");
+        p.eq58_tau.push_back(t(0, 0));
+      }
+      p.branches.assign(p.eq58_tau.size(), Branch{});  // set by after(), once k0 is read
+      return;
+    }
     if (!c && !k && !tau) return;
     std::vector<Mat2> cs = c ? matrices(c, "body.c") : std::vector<Mat2>{};
     std::vector<Mat2> ks = k ? matrices(k, "body.k") : std::vector<Mat2>{};
@@ -140,14 +157,23 @@ struct Traits<RheologyParams> {
         b.k = ks[i];
       } else if (c) {  // tau = K^-1 C (eq. 9): K = C tau^-1
         b.c = cs[i];
-        b.k = cs[i] * taus[i].inverse();
+        // tau^-1 of tau / |tau|: the determinant of tau = 1e-200 underflowed, and k was NaN
+        const double scale = taus[i].cwiseAbs().maxCoeff();
+        b.k = scale > 0.0 ? Mat2(cs[i] * (taus[i] / scale).inverse() / scale) : Mat2(cs[i] * taus[i].inverse());
       } else {  // C = K tau
         b.k = ks[i];
         b.c = ks[i] * taus[i];
       }
+      // Blamed on tau, which the user wrote (as the reader does), not on the derived branch matrix.
+      if (const Mat2& derived = c ? b.k : b.c; tau && !(derived.cwiseAbs().maxCoeff() <= kMaxMagnitude))
+        throw InvalidInput("body.tau[" + std::to_string(i) + "] = " + format_matrix(taus[i]) + ": gives the branch " +
+                           (c ? "stiffness k = c / tau = " : "damping c = k tau = ") + format_matrix(derived) +
+                           ", above " + format_value(kMaxMagnitude));
     }
   }
-  static void after(RheologyParams&, const py::dict&) {}
+  static void after(RheologyParams& p, const py::dict& given) {
+    if (given.contains("c") && py::isinstance<py::str>(given["c"])) rheology::apply_eq58(p, "body");
+  }
   static std::string table_repr(const std::string&, const py::dict&) { return "RheologyParams()"; }
 };
 

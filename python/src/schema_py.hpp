@@ -200,6 +200,10 @@ inline py::dict table_dict(py::handle v, sc::Type type, const std::string& path)
                        " or a dict, got " + std::string(py::str(py::type::handle_of(v).attr("__name__"))));
 }
 
+/// A shallow copy of a dict: py::dict(d) of a dict is d itself, and the walk pops the keys it takes (a dict given
+/// for a sub-table, BenchParams(input=d), was emptied).
+inline py::dict copy_of(const py::dict& d) { return py::reinterpret_steal<py::dict>(PyDict_Copy(d.ptr())); }
+
 // Enum parsers by type (the library's, which name the key and suggest the nearest name).
 template <class E>
 struct ChoiceParser;
@@ -286,7 +290,7 @@ class Load {
     if (!o) return;
     // A dict is the user's (strict); a parameter object's state holds every key.
     const bool strict = strict_ && py::isinstance<py::dict>(o);
-    Load sub(py::dict(table_dict(o, f.type, path(f.key))), path(f.key), strict, true, context_);  // a copy: o untouched
+    Load sub(copy_of(table_dict(o, f.type, path(f.key))), path(f.key), strict, true, context_);  // o untouched
     sub.run(visit);
     sub.finish();
   }
@@ -379,8 +383,8 @@ py::dict state(const T& p) {
 /// state dict; fresh true when p is a default-constructed struct).
 template <class T>
 void apply(T& p, py::dict kw, std::string prefix = Traits<T>::prefix, bool strict = true, bool fresh = false) {
-  const py::dict given = py::dict(kw);  // the keys given (before the walk takes them)
-  Load l(py::dict(kw), std::move(prefix), strict, fresh);
+  const py::dict given = copy_of(kw);  // the keys given (before the walk takes them)
+  Load l(copy_of(kw), std::move(prefix), strict, fresh);
   Traits<T>::load(p, l);
   l.run([&p](Load& a) { Traits<T>::walk(a, p); });
   l.finish();
@@ -418,7 +422,11 @@ inline std::string repr_entries(const std::string& name, const std::vector<Entry
     } else {
       if (!e.applies) continue;
       const py::dict st = state_of(e.children);
-      if (d && st.equal(state_of(d->children))) continue;
+      // A sub-table (not a signal) that applies here but not to the default is a form, shown even when its values are
+      // the defaults: an anisotropic law's axis1 (eval of "LawParams(type='lugre', axis2=...)" alone was a form the
+      // reader refuses, `missing key "law.axis1"`).
+      const bool form = e.type != sc::Type::signal && d && !d->applies;
+      if (d && !form && st.equal(state_of(d->children))) continue;
       if (e.type == sc::Type::signal && st["type"].cast<std::string>() == "constant")
         text = source_of(st["value"]);
       else

@@ -119,7 +119,8 @@ Mat2 checked_product(const Mat2& product, const std::string& tau_key, const Matr
                      const std::string& other_key) {
   const double scale = std::max(1e-300, product.cwiseAbs().maxCoeff());
   const bool symmetric = std::abs(product(0, 1) - product(1, 0)) <= 1e-12 * scale;
-  const double det = product(0, 0) * product(1, 1) - product(0, 1) * product(1, 0);
+  const Mat2 n = product / scale;  // the determinant of entries <= 1: of tiny ones it underflowed
+  const double det = n(0, 0) * n(1, 1) - n(0, 1) * n(1, 0);
   if (!symmetric || !(product(0, 0) > 0.0 && det > 0.0))
     throw InvalidInput(fmt::format("{} = {}: the branch matrix it gives with {} is not symmetric positive definite "
                                    "(tau must share principal axes with {})",
@@ -128,6 +129,11 @@ Mat2 checked_product(const Mat2& product, const std::string& tau_key, const Matr
 }
 
 using detail::Body;  // shared with the line kinds (scenario_internal.hpp)
+
+/// A matrix value as the file wrote it: a number (k I) or a 2x2 matrix.
+std::string written(const MatrixValue& v) {
+  return v.form == MatrixForm::scalar ? format_value(v.m(0, 0)) : format_matrix(v.m);
+}
 
 /// The branches of a gkv (c + tau | k) or gm (k + tau | c) body: paper 1, eqs. 8-10 with tau = K^-1 C.
 void read_branches(const Section& b, Body& body) {
@@ -191,6 +197,14 @@ void read_branches(const Section& b, Body& body) {
                                                          : checked_product(m1.m * m2.m, k2, m2, k1))
                         : m2.m;
     }
+    // Blamed on tau, which the user wrote: tau = 1e-200 was "body1.branches[0].k = 1e+202: magnitude above 1e+150".
+    if (const Mat2& derived = gkv ? branch.k : branch.c; by_tau && !(derived.cwiseAbs().maxCoeff() <= kMaxMagnitude))
+      throw InvalidInput(fmt::format("{} = {}: gives with {} = {} the branch {} {} = {}, above {}", k2, written(m2), k1,
+                                     written(m1), gkv ? "stiffness" : "damping", gkv ? "k = c / tau" : "c = k tau",
+                                     m1.form == MatrixForm::scalar && m2.form == MatrixForm::scalar
+                                         ? format_value(derived(0, 0))
+                                         : format_matrix(derived),
+                                     format_value(kMaxMagnitude)));
     body.params.branches.push_back(branch);
     if (by_tau) body.tau.push_back(m2.form == MatrixForm::scalar ? m2.m(0, 0) : std::nan(""));
   }

@@ -62,7 +62,14 @@ double ContactPair::stored_energy(const Vec2& f, const double* zeta) const {
 
 double substrate_stiffness_from_s(std::string_view key_s, double s, double k01) {
   require_open_interval(key_s, s, 0.0, 1.0);
-  return k01 * (1.0 - s) / s;  // s = k01/(k01 + k02), errata §5
+  const double k02 = k01 * (1.0 - s) / s;  // s = k01/(k01 + k02), errata §5
+  // Blamed on s, which the user wrote: pair.s = 1e-200 was "body2.k0 = 2.4e+202: magnitude above 1e+150".
+  if (!(k02 <= kMaxMagnitude))
+    throw InvalidInput(fmt::format("{} = {}: gives the substrate stiffness k02 = k01 (1 - s) / s = {} (k01 = {}), "
+                                   "above {}",
+                                   key_s, format_value(s), format_value(k02), format_value(k01),
+                                   format_value(kMaxMagnitude)));
+  return k02;
 }
 
 }  // namespace bristle::rheology

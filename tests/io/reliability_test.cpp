@@ -203,6 +203,13 @@ TEST(Reliability, ImpliedSizesAndDegenerateMagnitudesAreRefusedByCheck) {
       {"fig7_sliding_transient.toml", "line", "cfl", "5e-324", "line.cfl = 5e-324: " + kSubnormal},
       {"string_kernel.toml", "structure", "density_kg_per_m", "5e-324", "structure.density_kg_per_m = 5e-324: " + kSubnormal},
       {"fig7_sliding_transient.toml", "line", "normal_load_N", "5e-324", "line.normal_load_N = 5e-324: " + kSubnormal},
+      // tiny normal values whose derived matrices overflow: blamed on the key written (helper-39: they named
+      // body1.branches[0].k and body2.k0, keys the file does not have)
+      {"patch_slip_spin_map.toml", "body1", "tau", "[1e-200]",
+       "body1.tau[0] = 1e-200: gives with body1.c[0] = 72 the branch stiffness k = c / tau = 7.200000000000001e+201, above "
+       "1e+150"},
+      {"fig7_sliding_transient.toml", "pair", "s", "1e-200",
+       "pair.s = 1e-200: gives the substrate stiffness k02 = k01 (1 - s) / s = 2.4e+202 (k01 = 240), above 1e+150"},
       // absurd but normal magnitudes: from the work they imply
       {"fig7_sliding_transient.toml", "line", "dt_s", "1e-200", "line.dt_s = 1e-200: the run takes 3e+200 steps of 1e-200 s over line.cells = 200, 5.999999999999999e+202 "
        "cell updates; at most 2000000000 (Limits in docs/scenarios.md)"},

@@ -694,3 +694,39 @@ def test_directional_profile_and_mechanism_are_schema_classes():
         assert repr(p) == "ProfileParams(kind='table', x=[0.0, 0.5, 1.0], w=[0.0, 0.1, 0.0])"
         m = d.MechanismParams(kind="angular", length_m=1.3)
         assert m.kind == d.MechanismKind.angular and eval(repr(m), dict(NAMESPACE)) == m  # noqa: S307
+
+
+def test_a_dict_given_for_a_sub_table_is_not_emptied():
+    # The walk popped the keys it took from the caller's own dict: BenchParams(input=d) left d == {}.
+    d = {"type": "sine", "amplitude": 0.1, "omega": 2.0}
+    axis = {"mu_s": 1.2}
+    bristle.BenchParams(input=d)
+    bristle.LawParams(type="lugre", axis1=axis, axis2={"mu_s": 1.0})
+    assert d == {"type": "sine", "amplitude": 0.1, "omega": 2.0} and axis == {"mu_s": 1.2}
+
+
+def test_forms_of_the_reader_in_python():
+    # helper-40: TOML's c = "eq58", a table file, the anisotropic law's form rules, and tau blamed for the branch
+    # matrix it gives.
+    body = bristle.RheologyParams(type="gkv", k0=240.0, c="eq58", tau=[0.1, 0.3])
+    assert body == bristle.rheology.gkv_eq58(240.0, [0.1, 0.3]) and body.eq58_tau == [0.1, 0.3]
+    with pytest.raises(bristle.InvalidInput, match=r'^missing key "body.tau" \(required: branch relaxation times'):
+        bristle.RheologyParams(type="gkv", k0=240.0, c="eq58")
+    with pytest.raises(bristle.InvalidInput, match=r"^body.tau\[0\] = \[\[1e-200, 0\], \[0, 1e-200\]\]: gives the branch "
+                                                   r"stiffness k = c / tau = .*, above 1e\+150$"):
+        bristle.RheologyParams(type="gkv", k0=240.0, c=[100.0], tau=[1e-200])
+    assert bristle.RheologyParams(type="gkv", k0=240.0, c=[100.0], tau=[0.1]).k == [1000.0]  # as the reader: c / tau
+    with pytest.raises(TypeError, match=r"^signal.file: a table file is read by the scenario reader"):
+        bristle.Signal(type="table", file="u.csv")
+    with pytest.raises(bristle.InvalidInput, match=r'^missing key "law.axis1" \(required: the Stribeck law along the '
+                                                   r'first principal axis, with law.axis2\)$'):
+        bristle.LawParams(type="lugre", axis2={"mu_s": 0.5})
+    with pytest.raises(bristle.InvalidInput, match=r'^key "law.mu_s" cannot be combined with \[law.axis1\] and '
+                                                   r'\[law.axis2\]; give it in each axis table$'):
+        bristle.LawParams(type="lugre", axis1={"mu_s": 1.0}, axis2={"mu_s": 0.5}, mu_s=2.0)
+    with pytest.raises(bristle.InvalidInput, match=r'^key "law.angle_rad" applies only with \[law.axis1\] and '
+                                                   r'\[law.axis2\] \(anisotropic friction\)$'):
+        bristle.LawParams(type="lugre", angle_rad=0.3)
+    law = bristle.LawParams(type="lugre", axis1={}, axis2={"mu_s": 0.5})  # axis1 at its defaults is still written
+    assert repr(law) == "LawParams(type='lugre', axis1=StribeckParams(), axis2=StribeckParams(mu_s=0.5))"
+    assert eval(repr(law), dict(NAMESPACE)) == law  # noqa: S307

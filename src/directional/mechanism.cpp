@@ -173,9 +173,22 @@ Mechanism::Mechanism(MechanismParams params, Profile profile, std::string_view p
 
   // The largest eps for which the finite-eps geometry holds (monotone in eps): double, then bisect.
   double good = 0.0, bad = 1e-3;
-  while (geometry_valid(bad) && bad < 1e12) {
-    good = bad;
-    bad *= 2.0;
+  if (geometry_valid(bad)) {
+    while (geometry_valid(bad) && bad < 1e12) {
+      good = bad;
+      bad *= 2.0;
+    }
+  } else {
+    // Below 1e-3 by factors of 1e3 (the bisection from 0 resolves only 1e-3 2^-200 ~ 6e-64: a height of 1e-200 m
+    // was reported as "must be < 0").
+    double lo = 1e-6;
+    while (lo > 1e-300 && !geometry_valid(lo)) lo *= 1e-3;
+    if (geometry_valid(lo)) {
+      good = lo;
+      bad = 1e3 * lo;
+    } else {
+      bad = lo;
+    }
   }
   if (geometry_valid(bad)) {
     epsilon_max_ = kInf;

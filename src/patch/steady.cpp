@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <limits>
 #include <atomic>
 #include <memory>
 #include <cmath>
@@ -296,11 +297,21 @@ SteadyPatch PatchSolver::solve(const PatchKinematics& kin, bool warm) {
     for (double v : ut_) scale = std::max(scale, std::abs(v));
     if (triangular && nodes_converged) break;
     if (change <= params_.tolerance * std::max(scale, 1e-8)) break;
-    if (sweeps >= params_.max_sweeps)
+    if (sweeps >= params_.max_sweeps) {
+      // A change at the state's round-off: the tolerance asks for what double precision cannot give (1e-200 was
+      // blamed on closed streamlines, helper-39).
+      const double roundoff = 64.0 * std::numeric_limits<double>::epsilon() * std::max(scale, 1e-8);
+      if (change <= roundoff)
+        throw SolverError(fmt::format("patch.tolerance = {}: below the round-off of a sweep (the last change {} of "
+                                      "scale {} is at the precision of the state after patch.max_sweeps = {} "
+                                      "sweeps); give at least 1e-13",
+                                      format_value(params_.tolerance), format_value(change), format_value(scale),
+                                      params_.max_sweeps));
       throw SolverError(fmt::format("patch steady solve: not converged after patch.max_sweeps = {} sweeps (last "
                                     "change {} of scale {}); the fields may have closed streamlines without "
                                     "damping",
                                     params_.max_sweeps, format_value(change), format_value(scale)));
+    }
   }
   SteadyPatch out = integrate(kin);
   out.sweeps = sweeps;

@@ -249,6 +249,13 @@ ReducedModel::ReducedModel(const Structure& structure, double dt, const ReducedM
     }
   } else {
     const long kf = continuum_far_modes(s, tau_w, tol, far_bound_);
+    if (kf > Structure::kMaxModes)  // named by what sets it (a string of wave speed 1e-200 m/s said only "modes = ...")
+      throw InvalidInput(fmt::format(
+          "reduced model: the far field keeps every mode not yet decayed after the window tau_w = {} s ({} steps of "
+          "dt = {} s), {} modes of a structure whose slowest mode is omega_1 = {} rad/s; at most {} at once: a "
+          "stiffer, lighter or more damped structure (its omega_1 and damping ratio), or a longer window "
+          "(window_steps)",
+          format_value(tau_w), nw, format_value(dt), kf, format_value(omega1), Structure::kMaxModes));
     far = s.modes(kf);
   }
   far_n_ = far.values;

@@ -315,6 +315,16 @@ TEST(MechanismErrors, VerticalZeroAlphaEpsilonAndKind) {
                       0),
             0u)
       << msg;
+  // helper-39: a bound below 6e-64 (a root height of 1e-200 m) was bisected from 0 and reported as "must be < 0".
+  for (const double h : {1e-5, 1e-100, 1e-200}) {
+    MechanismParams low;
+    low.height_m = h;
+    low.rest_length_m = 1.5 * h;
+    const Mechanism tiny(low, sine(0.1));
+    EXPECT_GT(tiny.epsilon_max(), 0.0) << h;
+    EXPECT_TRUE(tiny.geometry_valid(0.999 * tiny.epsilon_max())) << h;
+    EXPECT_FALSE(tiny.geometry_valid(1.001 * tiny.epsilon_max())) << h;
+  }
   EXPECT_EQ(message_of([] { mechanism_kind_from_string("mechanism.kind", "angulr"); }),
             "mechanism.kind = \"angulr\": unknown mechanism (valid: vertical, slanted, angular); did you mean "
             "\"angular\"?");

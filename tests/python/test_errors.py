@@ -367,3 +367,15 @@ def test_a_step_too_small_for_the_span_is_refused_before_the_first_step():
                                                    r"steps of 1e-200 s \(transient.max_dt_s = 1e-200\) over 12 x 6 "
                                                    r"cells, 7.2e\+199 cell updates; at most 1e\+12 per call$"):
         pt.advance_to(0.01)
+
+
+def test_a_patch_tolerance_below_round_off_is_named():
+    # helper-39: patch.tolerance = 1e-200 ran patch.max_sweeps sweeps and blamed closed streamlines, while the last
+    # change was at the state's round-off.
+    from pathlib import Path
+    sc = bristle.load_scenario(str(Path(__file__).resolve().parents[2] / "examples" / "patch_slip_spin_map.toml"))
+    bristle.set(sc, "patch.tolerance", 1e-200)
+    with pytest.raises(bristle.SolverError, match=r"^patch.tolerance = 1e-200: below the round-off of a sweep \(the "
+                                                  r"last change .* is at the precision of the state after "
+                                                  r"patch.max_sweeps = 400 sweeps\); give at least 1e-13"):
+        sc.run()

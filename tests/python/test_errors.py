@@ -379,3 +379,14 @@ def test_a_patch_tolerance_below_round_off_is_named():
                                                   r"last change .* is at the precision of the state after "
                                                   r"patch.max_sweeps = 400 sweeps\); give at least 1e-13"):
         sc.run()
+
+
+def test_a_reduced_model_beyond_the_mode_limit_names_its_cause():
+    # helper-39: a string of wave speed 1e-200 m/s said only "modes = 2199023255552: at most 16777216 modes at once".
+    st = bristle.structures
+    s = st.Structure.taut_string(contact_positions_m=[0.5], wave_speed_m_per_s=1e-200, damping_ratio=0.05)
+    with pytest.raises(bristle.InvalidInput, match=r"^reduced model: the far field keeps every mode not yet decayed "
+                                                   r"after the window tau_w = .* s \(.* steps of dt = 0.001 s\), "
+                                                   r"\d+ modes of a structure whose slowest mode is omega_1 = "
+                                                   r"3.14\d*e-200 rad/s; at most 16777216 at once"):
+        st.make_reduced_model(s, 1e-3)

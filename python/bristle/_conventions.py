@@ -12,6 +12,7 @@ round trips of every class the module exports).
 """
 
 import reprlib
+import warnings
 
 import numpy as np
 
@@ -20,7 +21,7 @@ from . import _bristle
 # (submodule, class): parameter classes pickled by their attributes until they have a serialize().
 BY_ATTRIBUTES = (
     ("transport", "LineContactParams"), ("transport", "PressureParams"),
-    ("directional", "ConvexParams"), ("directional", "CrawlerParams"), ("directional", "DriveParams"),
+    ("directional", "ConvexParams"),
     ("directional", "EpsilonParams"),
     ("directional", "SlidingOptions"),
     ("structures", "BeamParams"), ("structures", "BeltParams"), ("structures", "JumpDetectionOptions"),
@@ -66,9 +67,13 @@ def attribute_state(obj) -> dict:
 
 
 def _rebuild(cls, state):
+    # Every attribute, whether or not it applies to the object's type (a pickle made before its class was bound
+    # from its schema, e.g. ProfileParams): restored without the does-not-apply warnings, as unpickling is.
     obj = cls()
-    for name, value in state.items():
-        setattr(obj, name, value)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        for name, value in state.items():
+            setattr(obj, name, value)
     return obj
 
 

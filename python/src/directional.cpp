@@ -105,6 +105,35 @@ struct Traits<MechanismParams> {
   static std::string table_repr(const std::string&, const py::dict&) { return "MechanismParams()"; }
 };
 
+/// DriveParams and CrawlerParams: the horizontal spring of [drive] and the [crawler] table (no choice: every key applies).
+template <>
+struct Traits<DriveParams> {
+  static constexpr const char* name = "DriveParams";
+  static constexpr const char* prefix = "drive";
+  static constexpr const char* extra_doc =
+      "The loading of [drive] (start_m, amplitude_m, period_s, cycles) is the scenario's: in Python a Loading.\n"
+      "Example: ``DriveParams(k_h_N_per_m=3.0)``\n";
+  template <class A, class S>
+  static void walk(A& a, S& p) { serialize(a, p); }
+  static void dump(const DriveParams&, std::vector<Entry>&) {}
+  static void load(DriveParams&, Load&) {}
+  static void after(DriveParams&, const py::dict&) {}
+  static std::string table_repr(const std::string&, const py::dict&) { return "DriveParams()"; }
+};
+
+template <>
+struct Traits<CrawlerParams> {
+  static constexpr const char* name = "CrawlerParams";
+  static constexpr const char* prefix = "crawler";
+  static constexpr const char* extra_doc = "Example: ``CrawlerParams(feet=3, stroke_m=0.1)``\n";
+  template <class A, class S>
+  static void walk(A& a, S& p) { serialize(a, p); }
+  static void dump(const CrawlerParams&, std::vector<Entry>&) {}
+  static void load(CrawlerParams&, Load&) {}
+  static void after(CrawlerParams&, const py::dict&) {}
+  static std::string table_repr(const std::string&, const py::dict&) { return "CrawlerParams()"; }
+};
+
 }  // namespace schema_py
 
 namespace {
@@ -169,6 +198,22 @@ Example:
             p.kind = enum_from<ProfileKind>(k, "profile.kind", profile_kind_from_string);
           },
           "ProfileKind (assign a name or a ProfileKind)")
+      // numpy arrays, as before the schema binding (whose generated properties would read lists)
+      .def_property(
+          "cos", [](const ProfileParams& p) { return copy_array(p.cos_coefficients); },
+          [](ProfileParams& p, ArrayLike v) { p.cos_coefficients = to_vector(v, "profile.cos"); },
+          "fourier a_k, k = 1..n (TOML key profile.cos)")
+      .def_property(
+          "sin", [](const ProfileParams& p) { return copy_array(p.sin_coefficients); },
+          [](ProfileParams& p, ArrayLike v) { p.sin_coefficients = to_vector(v, "profile.sin"); },
+          "fourier b_k, k = 1..n (TOML key profile.sin)")
+      .def_property(
+          "x", [](const ProfileParams& p) { return copy_array(p.x); },
+          [](ProfileParams& p, ArrayLike v) { p.x = to_vector(v, "profile.x"); },
+          "table abscissae of one period (TOML key profile.x)")
+      .def_property(
+          "w", [](const ProfileParams& p) { return copy_array(p.w); },
+          [](ProfileParams& p, ArrayLike v) { p.w = to_vector(v, "profile.w"); }, "table heights (TOML key profile.w)")
       .def("validate", &ProfileParams::validate, py::arg("prefix") = "profile",
            validate_doc("p = bristle.directional.ProfileParams(); p.amplitude = -0.1; p.validate()",
                         "profile.amplitude...").c_str());
@@ -636,20 +681,13 @@ Example:
 
   // ---- The horizontal-spring drive ----------------------------------------------------------------------
   py::class_<DriveParams> drive_params(m, "DriveParams",
-                                       "Horizontal spring: k_h_N_per_m (N/m, > 0), rest_length_m L_h (m, finite)." "\n\nExample:\n"  "    >>> bristle.directional.DriveParams(k_h_N_per_m=3.0)\n" "    DriveParams(k_h_N_per_m=3.0, rest_length_m=0.0)\n");
-  drive_params
-      .def(py::init([](double k_h, double L_h) { return DriveParams{k_h, L_h}; }), py::kw_only(),
-           py::arg("k_h_N_per_m") = 1.0, py::arg("rest_length_m") = 0.0)
-      .def_readwrite("k_h_N_per_m", &DriveParams::k_h_N_per_m)
-      .def_readwrite("rest_length_m", &DriveParams::rest_length_m)
-      .def("validate", &DriveParams::validate, py::arg("prefix") = "drive",
-           validate_doc("p = bristle.directional.DriveParams(); p.k_h_N_per_m = -1.0; p.validate()",
-                        "drive.k_h_N_per_m...").c_str())
-      .def("__repr__", [](const DriveParams& p) {
-        return "DriveParams(k_h_N_per_m=" + repr_double(p.k_h_N_per_m) +
-               ", rest_length_m=" + repr_double(p.rest_length_m) + ")";
-      });
+                                       "Horizontal spring: k_h_N_per_m (N/m, > 0), rest_length_m L_h (m, finite)." "\n\nExample:\n"  "    >>> bristle.directional.DriveParams(k_h_N_per_m=3.0)\n" "    DriveParams(k_h_N_per_m=3.0)\n");
+  drive_params.def("validate", &DriveParams::validate, py::arg("prefix") = "drive",
+                   validate_doc("p = bristle.directional.DriveParams(); p.k_h_N_per_m = -1.0; p.validate()",
+                                "drive.k_h_N_per_m...").c_str());
   add_copy<DriveParams>(drive_params);
+  schema_py::bind_schema<DriveParams>(drive_params,
+                                      "The horizontal spring of [drive] (paper 2, eq. 3.3); keywords are its TOML keys.");
   m.def("drive_loading", &drive_loading, py::arg("mechanism"), py::arg("drive"), py::arg("q"),
         "l(t) = k_h (q(t) - L_h + gap) (N), eq. 3.3 with the gap kept (a Loading; q in m)." "\n\nExample:\n" MECH_EX LOAD_EX "    >>> l = bristle.directional.drive_loading(m, bristle.directional.DriveParams(), q)\n" "    >>> round(l.value(0.5) - l.value(0.0), 12)            # N: k_h = 1 N/m times 0.8 m\n" "    0.8\n");
 
@@ -780,22 +818,11 @@ Example:
     >>> bristle.directional.CrawlerParams(feet=3).feet
     3
 )doc");
-  crawler_params
-      .def(py::init([](int feet, double k_a, double L0, double stroke, double period, double lag) {
-             return CrawlerParams{feet, k_a, L0, stroke, period, lag};
-           }),
-           py::kw_only(), py::arg("feet") = 2, py::arg("k_a_N_per_m") = 10.0, py::arg("rest_length_m") = 1.0,
-           py::arg("stroke_m") = 0.2, py::arg("period_s") = 1.0, py::arg("phase_lag") = 0.25)
-      .def_readwrite("feet", &CrawlerParams::feet)
-      .def_readwrite("k_a_N_per_m", &CrawlerParams::k_a_N_per_m)
-      .def_readwrite("rest_length_m", &CrawlerParams::rest_length_m)
-      .def_readwrite("stroke_m", &CrawlerParams::stroke_m)
-      .def_readwrite("period_s", &CrawlerParams::period_s)
-      .def_readwrite("phase_lag", &CrawlerParams::phase_lag)
-      .def("validate", &CrawlerParams::validate, py::arg("prefix") = "crawler",
-           validate_doc("p = bristle.directional.CrawlerParams(); p.feet = 0; p.validate()",
-                        "crawler.feet...").c_str());
+  crawler_params.def("validate", &CrawlerParams::validate, py::arg("prefix") = "crawler",
+                     validate_doc("p = bristle.directional.CrawlerParams(); p.feet = 0; p.validate()",
+                                  "crawler.feet...").c_str());
   add_copy<CrawlerParams>(crawler_params);
+  schema_py::bind_schema<CrawlerParams>(crawler_params, "A crawler (paper 2, §3.4); keywords are the TOML keys of [crawler].");
 
   py::class_<CrawlerRun>(m, "CrawlerRun", R"doc(
 A crawler run: series (t_s, x1_m, ..., xn_m, center_m, D_J), advance_per_cycle_m (m, averaged over cycles

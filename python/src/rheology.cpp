@@ -104,6 +104,10 @@ struct Traits<RheologyParams> {
       p.branches = to_branches(branches);
       return;
     }
+    const RheologyKind kind = kw.contains("type") ? enum_from<RheologyKind>(kw["type"], "body.type",
+                                                                            rheology::rheology_kind_from_string)
+                                                  : p.kind;
+    if (kind != RheologyKind::gkv && kind != RheologyKind::gm) return;  // they do not apply: warned of, and dropped
     if (c && py::isinstance<py::str>(c)) {  // c = "eq58" (paper 1, eq. 58: c_i = tau_i k0), as in TOML
       if (c.cast<std::string>() != "eq58")
         throw InvalidInput("body.c = " + std::string(py::repr(c)) + ": a list of branch dampings or \"eq58\"");
@@ -149,6 +153,7 @@ struct Traits<RheologyParams> {
     check(cs, "c", bool(c));
     check(ks, "k", bool(k));
     check(taus, "tau", bool(tau));
+    p.eq58_tau.clear();  // branches given as lists: eq. 58 no longer sets them (b.c = [...] on an eq58 body was undone)
     p.branches.assign(n, Branch{});
     for (std::size_t i = 0; i < n; ++i) {
       Branch& b = p.branches[i];

@@ -475,16 +475,44 @@ inline std::string keys_doc(const std::string& path, const py::list& keys) {
          "Example:\n    >>> " + path + ".keys()[:3]\n    [" + first + "]\n";
 }
 
+/// Whether the top-level `key` applies to the value walked (nullopt: the walk does not declare it, e.g. a key of
+/// Traits<T>::dump). No Python object is built.
+class AppliesOf {
+ public:
+  explicit AppliesOf(std::string_view key) : key_(key) {}
+  std::optional<bool> result;
+  template <class V> void number(V&, const sc::Field& f, bool applies = true) { see(f, applies); }
+  template <class V> void integer(V&, const sc::Field& f, bool applies = true) { see(f, applies); }
+  template <class V> void matrix(V&, const sc::Field& f, bool applies = true) { see(f, applies); }
+  template <class V> void vector(V&, const sc::Field& f, bool applies = true) { see(f, applies); }
+  template <class V> void text(V&, const sc::Field& f, bool applies = true) { see(f, applies); }
+  template <class V> void flag(V&, const sc::Field& f, bool applies = true) { see(f, applies); }
+  template <class V> void choice(V&, const sc::Field& f, bool applies = true) { see(f, applies); }
+  void declared(const sc::Field& f, bool applies = true) { see(f, applies); }
+  template <class Visit> void table(const sc::Field& f, Visit&&, bool applies = true) { see(f, applies); }
+
+ private:
+  void see(const sc::Field& f, bool applies) {
+    if (!result && f.key == key_) result = applies;
+  }
+  std::string_view key_;
+};
+
 /// After an attribute set: the UserWarning of a constructor given that key, when it does not apply to p (checked on
 /// a copy, which the value read back is applied to).
 template <class T>
-void warn_if_not_applies(const T& p, const std::string& key) {
+void warn_if_not_applies(py::handle self, const std::string& key) {
+  const T& p = self.cast<const T&>();
+  AppliesOf finder(key);  // the common case, a key that applies, without building the entries (~1 us, not ~25)
+  Traits<T>::walk(finder, p);
+  if (finder.result && *finder.result) return;
   const std::vector<Entry> es = entries_of(p);
   const Entry* e = find(es, key);
-  if (!e || e->applies || !e->value) return;
+  if (!e || e->applies) return;
   T copy = p;
   py::dict d;
-  d[py::str(key)] = e->value;
+  // A sub-table as the attribute reads (a Signal object: its state is not checked key by key, as a dict would be)
+  d[py::str(key)] = e->value ? e->value : py::object(self.attr(key.c_str()));
   apply(copy, d);
 }
 
@@ -511,21 +539,21 @@ void bind_schema(Class& cls, std::string_view intro, bool constructor = true) {
   const std::vector<Entry> entries = entries_of(T{});
   const py::object property = py::module_::import("builtins").attr("property");
   for (const Entry& e : entries) {
-    if (!e.value) continue;
     const std::string key = e.key;
-    if (py::hasattr(cls, key.c_str())) {
+    if (py::hasattr(cls, key.c_str())) {  // also a signal table's (BenchParams.belt)
       const py::object prop = cls.attr("__dict__").attr("get")(key);
       if (prop.is_none() || !py::isinstance(prop, property) || prop.attr("fset").is_none()) continue;
       const py::object fset = prop.attr("fset");
       const py::cpp_function setter(
           [fset, key](py::object self, py::object v) {
             fset(self, v);
-            warn_if_not_applies(self.cast<const T&>(), key);
+            warn_if_not_applies<T>(self, key);
           },
           py::is_method(cls));
       cls.attr(key.c_str()) = property(prop.attr("fget"), setter, py::none(), prop.attr("__doc__"));
       continue;
     }
+    if (!e.value) continue;  // a sub-table without an attribute of its own: none is generated
     cls.def_property(
         key.c_str(),
         [key](const T& p) -> py::object {

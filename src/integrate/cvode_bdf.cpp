@@ -243,7 +243,11 @@ Stats integrate_cvode(const OdeSystem& system, VecX& x, double t0, const std::ve
       t_end - t0 < 1e-150) {
     Options sliver = options;
     sliver.method = Method::rodas4;
-    return integrate_rosenbrock(system, x, t0, output_times, sliver, observe);
+    // The output times not yet served (those at t0 were, above).
+    const std::vector<double> rest(output_times.begin() + static_cast<std::ptrdiff_t>(next), output_times.end());
+    Stats s = integrate_rosenbrock(system, x, t0, rest, sliver, observe);
+    s.method_used = Method::rodas4;
+    return s;
   }
 
   CallbackData data;

@@ -144,7 +144,8 @@ Stats integrate(const OdeSystem& system, VecX& x, double t0, const std::vector<d
     stats = detail::integrate_rosenbrock(system, x, t0, output_times, resolved, observe);
   else
     stats = detail::integrate_fixed_step(system, x, t0, output_times, resolved, observe);
-  stats.method_used = resolved.method;
+  // A driver may say which method ran (cvode_bdf takes a sliver of a span as one rodas4 step).
+  if (stats.method_used == Method::auto_) stats.method_used = resolved.method;
   return stats;
 }
 

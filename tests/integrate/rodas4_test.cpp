@@ -10,6 +10,7 @@
 #include <limits>
 #include <numbers>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -343,7 +344,26 @@ void takes_a_span_of_a_few_ulps(Method method) {
   EXPECT_EQ(message, name + " cannot step from t = 0 to t = 1e-310: the stages are not finite at a step of 1e-310 s; "
                             "advance over a longer span");
 }
+// helper-41: a first version stretched any step leaving less than min_step to the end; a rejected step of a span
+// of 1-4 min_step then shrank and was stretched back for ever (rejections do not count towards max_steps). A
+// jump in f within such a span must end, with a result or a step-size collapse.
+void a_rejected_short_span_ends(Method method) {
+  OdeSystem s;
+  s.size = 1;
+  long calls = 0;
+  const double t0 = 1.0, jump = t0 + 1.5e-15;
+  s.rhs = [&](double t, const double*, double* f) {
+    if (++calls > 100000) throw std::runtime_error("endless");
+    f[0] = t >= jump ? 1e-14 : 0.0;
+  };
+  Options o = rosenbrock(method, 1e-12, 1e-30);
+  const std::string message = message_of([&] { run(s, VecX::Zero(1), t0, {t0 + 3e-15}, o); });
+  EXPECT_TRUE(message == "(no exception)" || message.find("step-size collapse") != std::string::npos) << message;
+  EXPECT_LT(calls, 1000);
+}
 TEST(Rodas4, TakesASpanOfAFewUlps) { takes_a_span_of_a_few_ulps(Method::rodas4); }
+TEST(Rodas4, ARejectedShortSpanEnds) { a_rejected_short_span_ends(Method::rodas4); }
+TEST(Rodas5P, ARejectedShortSpanEnds) { a_rejected_short_span_ends(Method::rodas5p); }
 TEST(Rodas5P, TakesASpanOfAFewUlps) { takes_a_span_of_a_few_ulps(Method::rodas5p); }
 
 TEST(Rodas4, ChatteringSwitchEndsTheRunEarly) {

@@ -730,3 +730,30 @@ def test_forms_of_the_reader_in_python():
     law = bristle.LawParams(type="lugre", axis1={}, axis2={"mu_s": 0.5})  # axis1 at its defaults is still written
     assert repr(law) == "LawParams(type='lugre', axis1=StribeckParams(), axis2=StribeckParams(mu_s=0.5))"
     assert eval(repr(law), dict(NAMESPACE)) == law  # noqa: S307
+
+
+def test_review_of_the_schema_bindings():
+    # helper-41's review of the Python changes above.
+    # An eq58 body given lists keeps them (eq58_tau was kept, and ContactPair re-applied eq. 58 over them).
+    body = bristle.RheologyParams(type="gkv", k0=240.0, c="eq58", tau=[0.1, 0.3])
+    body.c = [1.0, 2.0]
+    assert body.eq58_tau == [] and body.c == [1.0, 2.0]
+    # A signal attribute warns once, as its constructor keyword does (it did not warn at all).
+    bench = bristle.BenchParams(drive="velocity", input=0.1)
+    with pytest.warns(UserWarning) as w:
+        bench.belt = 0.5
+    assert [str(x.message).split(" (valid")[0] for x in w] == [
+        'key "bench.belt" does not apply to bench.drive = "velocity"']
+    # A branch list of an elastic body does not apply: warned of (it raised "give two of c, k, tau").
+    with pytest.warns(UserWarning, match=r'^key "body.c" does not apply to body.type = "elastic"'):
+        bristle.RheologyParams(type="elastic", k0=240.0).c = [1.0]
+    # ProfileParams' lists read as numpy arrays, as before its schema binding.
+    p = bristle.directional.ProfileParams(kind="fourier", cos=[0.1])
+    assert isinstance(p.cos, np.ndarray) and list(p.cos * 2) == [0.2]
+    # A pickle made before the schema binding rebuilds by attributes, every one: silently.
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        old = bristle._conventions._rebuild(bristle.directional.MechanismParams, {
+            "kind": "vertical", "k": 2.0, "height_m": 1.0, "rest_length_m": 1.5, "theta_rad": 0.5, "length_m": 1.25,
+            "theta_rest_rad": 0.0})
+    assert old == bristle.directional.MechanismParams(kind="vertical", k=2.0)

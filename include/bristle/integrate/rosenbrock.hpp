@@ -267,11 +267,12 @@ class Rosenbrock {
       const double remaining = t_end - t;
       const double min_step = std::max(kMinStepRelative * std::abs(t), std::numeric_limits<double>::min());
       // The first step is at least min_step (it was 1 % of the span: a span below 100 min_step, an
-      // advance_to(t + 1e-15), collapsed at once); a span or remainder below min_step is one step to the end.
+      // advance_to(t + 1e-15), collapsed at once); so a span below min_step is one step to the end. (A remainder
+      // below min_step after a step is taken as before: the next step reaches past it and is cut to it.)
       if (stats_.steps == 0 && !rejected) h = std::max(h, min_step);
       const bool sliver = remaining <= min_step;
       bool to_end = false;
-      if (h >= remaining * (1.0 - kEndSlack) || remaining - h < min_step) {
+      if (h >= remaining * (1.0 - kEndSlack)) {
         h = remaining;
         to_end = true;
       }

@@ -27,7 +27,7 @@ BY_ATTRIBUTES = (
     ("structures", "BeamParams"), ("structures", "BeltParams"), ("structures", "JumpDetectionOptions"),
     ("structures", "KernelOptions"), ("structures", "ReducedModelOptions"), ("structures", "StickSlipOptions"),
     ("structures", "TautStringParams"),
-    ("patch", "BodyMotion"), ("patch", "PatchKinematics"), ("patch", "PatchParams"),
+    ("patch", "BodyMotion"), ("patch", "PatchKinematics"),
     ("patch", "PatchTransientParams"),
     ("io", "TimeGrid"),
 )

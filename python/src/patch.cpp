@@ -15,6 +15,7 @@
 #include "bristle/patch/transient.hpp"
 #include "bristle/core/parallel.hpp"
 #include "common.hpp"
+#include "schema_py.hpp"
 
 BRISTLE_PY_TYPED_OBJECT(KinematicsHistoryArg, "bristle._bristle.patch.PatchKinematics | Callable[[float], bristle._bristle.patch.PatchKinematics]")
 BRISTLE_PY_TYPED_OBJECT(LoadHistoryArg, "float | Callable[[float], float]")
@@ -33,6 +34,49 @@ BRISTLE_PY_TYPED_OBJECT(LoadHistoryArg, "float | Callable[[float], float]")
 namespace bristle::python {
 
 using namespace bristle::patch;
+
+namespace schema_py {
+
+template <>
+struct ChoiceParser<PatchShape> {
+  static PatchShape parse(std::string_view key, std::string_view name) { return patch_shape_from_string(key, name); }
+};
+template <>
+struct ChoiceParser<PatchPressure> {
+  static PatchPressure parse(std::string_view key, std::string_view name) {
+    return patch_pressure_from_string(key, name);
+  }
+};
+
+/// PatchParams: the [patch] table (the steady solver's keys included). peak_pressure_Pa (declared: optional) is a
+/// number or None. The constructor is the class's own (it validates, as before).
+template <>
+struct Traits<PatchParams> {
+  static constexpr const char* name = "PatchParams";
+  static constexpr const char* prefix = "patch";
+  static constexpr const char* extra_doc = "";
+  template <class A, class S>
+  static void walk(A& a, S& p) { serialize(a, p, true); }
+  static void dump(const PatchParams& p, std::vector<Entry>& es) {
+    std::size_t at = 0;
+    while (at < es.size() && es[at].key != "normal_load_N") ++at;
+    es.insert(es.begin() + static_cast<std::ptrdiff_t>(std::min(at + 1, es.size())),
+              Entry{"peak_pressure_Pa", p.peak_pressure_Pa ? py::object(py::float_(*p.peak_pressure_Pa)) : py::none(),
+                    true, schema::Type::number, "p_0 if stated: must integrate to normal_load_N (Pa), > 0", {}});
+  }
+  static void load(PatchParams& p, Load& l) {
+    if (py::object v = pop(l.keywords(), "peak_pressure_Pa")) {
+      if (v.is_none())
+        p.peak_pressure_Pa.reset();
+      else
+        p.peak_pressure_Pa = cast_arg<double>(v, "patch.peak_pressure_Pa", "a number or None");
+    }
+  }
+  static void after(PatchParams&, const py::dict&) {}
+  static std::string table_repr(const std::string&, const py::dict&) { return "PatchParams()"; }
+};
+
+}  // namespace schema_py
 
 void export_patch(py::module_& root);  // declared for module.cpp
 
@@ -351,6 +395,7 @@ Example:
            validate_doc("p = bristle.patch.PatchParams(); p.nx = 1; p.validate()",
                         "patch.nx...").c_str());
   add_copy<PatchParams>(params);
+  schema_py::bind_schema<PatchParams>(params, "", false);
 
   py::class_<PatchTransientParams> tparams(m, "PatchTransientParams", R"doc(
 The transient patch: patch (PatchParams: the reference patch at F_z0 = patch.normal_load_N, and the

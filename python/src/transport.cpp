@@ -145,7 +145,7 @@ Example:
   params
       .def(py::init([](double L_m, int cells, double normal_load_N, const PressureParams& pressure, SignalOrFloat V1,
                        SignalOrFloat V2, SignalOrFloat v_y, double cfl, double dt_s, double max_dt_s, NameOrEnum limiter,
-                       NameOrEnum source_scheme) {
+                       NameOrEnum source_scheme, bool interpolate_outputs) {
              LineContactParams p;
              p.L_m = L_m;
              p.cells = cells;
@@ -160,13 +160,17 @@ Example:
              p.limiter = enum_from<Limiter>(limiter, "line.limiter", transport::limiter_from_string);
              p.source_scheme =
                  enum_from<SourceScheme>(source_scheme, "line.source_scheme", transport::source_scheme_from_string);
+             p.interpolate_outputs = interpolate_outputs;
              return p;
            }),
            py::kw_only(), py::arg("L_m") = 0.2, py::arg("cells") = 200, py::arg("normal_load_N") = 1.0,
            py::arg("pressure") = PressureParams{}, py::arg("V1") = 0.0, py::arg("V2") = 0.0, py::arg("v_y") = 0.0,
            py::arg("cfl") = 0.9, py::arg("dt_s") = 0.0, py::arg("max_dt_s") = 0.0, py::arg("limiter") = "van_leer",
-           py::arg("source_scheme") = "automatic")
+           py::arg("source_scheme") = "automatic", py::arg("interpolate_outputs") = false)
       .def_readwrite("L_m", &LineContactParams::L_m, "contact length (m), > 0")
+      .def_readwrite("interpolate_outputs", &LineContactParams::interpolate_outputs,
+                     "transport.run: the solver's own steps with the outputs interpolated (bool; TOML key "
+                     "line.interpolate_outputs), instead of a step ending at every output time")
       .def_readwrite("cells", &LineContactParams::cells, "finite volumes, >= 2")
       .def_readwrite("normal_load_N", &LineContactParams::normal_load_N, "F_z (N), > 0")
       .def_readwrite("pressure", &LineContactParams::pressure)

@@ -65,7 +65,8 @@ struct Traits<RheologyParams> {
   static constexpr const char* name = "RheologyParams";
   static constexpr const char* prefix = "body";
   static constexpr const char* extra_doc =
-      "A branch list is two of c, k, tau (equal lengths; c = k tau).\n"
+      "A branch list is two of c, k, tau (equal lengths; c = k tau), or c = \"eq58\" with tau (paper 1, eq. 58).\n"
+      "  eq58_tau: the eq. 58 relaxation times (s) whose dampings follow k0 (Python only: kept by pickling and repr)\n"
       "Deprecated aliases: kind= (use type=), k_elastic= (k0= or k_inf=), branches= (k= and c=).\n"
       "Example: ``RheologyParams(type=\"gkv\", k0=240.0, c=[100.0], k=[1000.0])``\n";
   template <class A, class S>
@@ -79,6 +80,12 @@ struct Traits<RheologyParams> {
     }
     es.push_back(Entry{"c", c, branches, schema::Type::matrix_list, "branch dampings C_i (s/m), SPD", {}});
     es.push_back(Entry{"k", k, branches, schema::Type::matrix_list, "branch stiffnesses K_i (1/m), SPD", {}});
+    // Python only (as TOML's c = "eq58" + tau): kept through pickling and eval(repr), or ContactPair would not
+    // re-apply eq. 58 when k0 changes (helper-42: a pickled eq58 body gave other dampings).
+    py::list taus;
+    for (const double t : p.eq58_tau) taus.append(t);
+    es.push_back(Entry{"eq58_tau", taus, branches && !p.eq58_tau.empty(), schema::Type::number_list,
+                       "eq. 58: relaxation times whose dampings follow k0 (s)", {}});
   }
   static std::vector<Mat2> matrices(py::handle v, const std::string& what) {
     if (!py::isinstance<py::sequence>(v) || py::isinstance<py::str>(v))
@@ -96,6 +103,7 @@ struct Traits<RheologyParams> {
       deprecated("RheologyParams(k_elastic=...): deprecated, use k0= (elastic, gkv) or k_inf= (gm)");
       p.k_elastic = to_mat2(ke, "body.k0");
     }
+    pop(kw, "eq58_tau");  // set by after(), once the branch lists (which clear it) are read
     py::object branches = pop(kw, "branches");
     py::object c = pop(kw, "c"), k = pop(kw, "k"), tau = pop(kw, "tau");
     if (branches) {
@@ -107,7 +115,8 @@ struct Traits<RheologyParams> {
     const RheologyKind kind = kw.contains("type") ? enum_from<RheologyKind>(kw["type"], "body.type",
                                                                             rheology::rheology_kind_from_string)
                                                   : p.kind;
-    if (kind != RheologyKind::gkv && kind != RheologyKind::gm) return;  // they do not apply: warned of, and dropped
+    // A constructor's lists that do not apply are warned of and dropped; a state (unpickling) restores them.
+    if (l.strict() && kind != RheologyKind::gkv && kind != RheologyKind::gm) return;
     if (c && py::isinstance<py::str>(c)) {  // c = "eq58" (paper 1, eq. 58: c_i = tau_i k0), as in TOML
       if (c.cast<std::string>() != "eq58")
         throw InvalidInput("body.c = " + std::string(py::repr(c)) + ": a list of branch dampings or \"eq58\"");
@@ -177,6 +186,8 @@ struct Traits<RheologyParams> {
     }
   }
   static void after(RheologyParams& p, const py::dict& given) {
+    if (given.contains("eq58_tau") && !given["eq58_tau"].is_none())
+      p.eq58_tau = cast_arg<std::vector<double>>(given["eq58_tau"], "body.eq58_tau", "a list of numbers");
     if (given.contains("c") && py::isinstance<py::str>(given["c"])) rheology::apply_eq58(p, "body");
   }
   static std::string table_repr(const std::string&, const py::dict&) { return "RheologyParams()"; }
@@ -262,7 +273,11 @@ Example:
           "K0 (elastic, GKV) or K_inf (GM), 1/m")
       .def_property(
           "branches", [](const RheologyParams& p) { return p.branches; },
-          [](RheologyParams& p, FloatOrArray v) { p.branches = to_branches(v); }, "list of Branch (a copy)")
+          [](RheologyParams& p, FloatOrArray v) {
+            p.branches = to_branches(v);
+            p.eq58_tau.clear();  // given branches: eq. 58 no longer sets them (helper-42)
+          },
+          "list of Branch (a copy)")
       .def_property_readonly("branch_count", &RheologyParams::branch_count)
       .def("validate", &RheologyParams::validate, py::arg("prefix") = "body1",
            validate_doc("b = bristle.elastic(1.0); b.k0 = -5.0; b.validate()",

@@ -757,3 +757,23 @@ def test_review_of_the_schema_bindings():
             "kind": "vertical", "k": 2.0, "height_m": 1.0, "rest_length_m": 1.5, "theta_rad": 0.5, "length_m": 1.25,
             "theta_rest_rad": 0.0})
     assert old == bristle.directional.MechanismParams(kind="vertical", k=2.0)
+
+
+def test_second_review_of_the_schema_bindings():
+    # helper-42: a pickled eq. 58 body lost eq58_tau (ContactPair then gave other dampings, == said equal); an elastic
+    # body's branches were dropped by unpickling; body.branches = [...] kept eq58_tau.
+    import copy
+    rh = bristle.rheology
+    b = rh.gkv_eq58(160.0, [0.1, 0.3])
+    b.k0 = 200.0
+    for other in (pickle.loads(pickle.dumps(b)), copy.deepcopy(b), eval(repr(b), dict(NAMESPACE))):  # noqa: S307
+        assert other == b and other.eq58_tau == [0.1, 0.3]
+        pair = rh.ContactPair(bristle.elastic(240.0), other)
+        assert [float(np.asarray(x.c).flat[0]) for x in pair.body2.branches] == pytest.approx([20.0, 60.0])
+    g = bristle.rheology.gkv(240.0, c=[100.0], tau=[0.1])
+    g.type = "elastic"  # its branches stay in the state (a LawParams keeps its keys that do not apply likewise)
+    back = pickle.loads(pickle.dumps(g))
+    assert back.branch_count == 1 == g.branch_count
+    e = rh.gkv_eq58(160.0, [0.1, 0.3])
+    e.branches = [bristle.Branch(k=1000.0, c=100.0), bristle.Branch(k=500.0, c=50.0)]
+    assert e.eq58_tau == []

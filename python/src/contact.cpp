@@ -48,15 +48,9 @@ auto with_columns(Fn&& fn) {
 namespace schema_py {
 
 template <>
-struct ChoiceParser<SignalKind> {
-  static SignalKind parse(std::string_view key, std::string_view name) {
-    return contact::signal_kind_from_string(key, name);
-  }
-};
+struct ChoiceParser<SignalKind> : ParseWith<SignalKind, contact::signal_kind_from_string> {};
 template <>
-struct ChoiceParser<DriveKind> {
-  static DriveKind parse(std::string_view key, std::string_view name) { return contact::drive_kind_from_string(key, name); }
-};
+struct ChoiceParser<DriveKind> : ParseWith<DriveKind, contact::drive_kind_from_string> {};
 
 /// Signal: a signal table (a bare number in TOML is a constant). Declared, stored as lists: times, values.
 template <>

@@ -43,15 +43,9 @@ using namespace bristle::directional;
 namespace schema_py {
 
 template <>
-struct ChoiceParser<ProfileKind> {
-  static ProfileKind parse(std::string_view key, std::string_view name) { return profile_kind_from_string(key, name); }
-};
+struct ChoiceParser<ProfileKind> : ParseWith<ProfileKind, profile_kind_from_string> {};
 template <>
-struct ChoiceParser<MechanismKind> {
-  static MechanismKind parse(std::string_view key, std::string_view name) {
-    return mechanism_kind_from_string(key, name);
-  }
-};
+struct ChoiceParser<MechanismKind> : ParseWith<MechanismKind, mechanism_kind_from_string> {};
 
 /// ProfileParams: the [profile] table. Declared in the schema, stored as lists: cos, sin (fourier), x, w (table);
 /// a table file (file, x_column, w_column) is the scenario reader's (Python: give x and w).
@@ -92,46 +86,28 @@ struct Traits<ProfileParams> {
 
 /// MechanismParams: the [mechanism] table.
 template <>
-struct Traits<MechanismParams> {
+struct Traits<MechanismParams> : PlainTraits<MechanismParams> {
   static constexpr const char* name = "MechanismParams";
   static constexpr const char* prefix = "mechanism";
   static constexpr const char* extra_doc =
       "Example: ``MechanismParams(kind=\"slanted\", k=1.0, height_m=1.0, rest_length_m=1.5, theta_rad=0.5)``\n";
-  template <class A, class S>
-  static void walk(A& a, S& p) { serialize(a, p); }
-  static void dump(const MechanismParams&, std::vector<Entry>&) {}
-  static void load(MechanismParams&, Load&) {}
-  static void after(MechanismParams&, const py::dict&) {}
-  static std::string table_repr(const std::string&, const py::dict&) { return "MechanismParams()"; }
 };
 
 /// DriveParams and CrawlerParams: the horizontal spring of [drive] and the [crawler] table (no choice: every key applies).
 template <>
-struct Traits<DriveParams> {
+struct Traits<DriveParams> : PlainTraits<DriveParams> {
   static constexpr const char* name = "DriveParams";
   static constexpr const char* prefix = "drive";
   static constexpr const char* extra_doc =
       "The loading of [drive] (start_m, amplitude_m, period_s, cycles) is the scenario's: in Python a Loading.\n"
       "Example: ``DriveParams(k_h_N_per_m=3.0)``\n";
-  template <class A, class S>
-  static void walk(A& a, S& p) { serialize(a, p); }
-  static void dump(const DriveParams&, std::vector<Entry>&) {}
-  static void load(DriveParams&, Load&) {}
-  static void after(DriveParams&, const py::dict&) {}
-  static std::string table_repr(const std::string&, const py::dict&) { return "DriveParams()"; }
 };
 
 template <>
-struct Traits<CrawlerParams> {
+struct Traits<CrawlerParams> : PlainTraits<CrawlerParams> {
   static constexpr const char* name = "CrawlerParams";
   static constexpr const char* prefix = "crawler";
   static constexpr const char* extra_doc = "Example: ``CrawlerParams(feet=3, stroke_m=0.1)``\n";
-  template <class A, class S>
-  static void walk(A& a, S& p) { serialize(a, p); }
-  static void dump(const CrawlerParams&, std::vector<Entry>&) {}
-  static void load(CrawlerParams&, Load&) {}
-  static void after(CrawlerParams&, const py::dict&) {}
-  static std::string table_repr(const std::string&, const py::dict&) { return "CrawlerParams()"; }
 };
 
 }  // namespace schema_py

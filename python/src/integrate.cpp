@@ -38,9 +38,7 @@ void write_result(py::handle result, double* out, int rows, int cols, bool matri
 namespace schema_py {
 
 template <>
-struct ChoiceParser<Method> {
-  static Method parse(std::string_view key, std::string_view name) { return integrate::method_from_string(key, name); }
-};
+struct ChoiceParser<Method> : ParseWith<Method, integrate::method_from_string> {};
 
 /// Options: the [integrator] table; atol_per_component is Python (and C++) only.
 template <>

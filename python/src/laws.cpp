@@ -11,9 +11,7 @@ namespace bristle::python {
 namespace schema_py {
 
 template <>
-struct ChoiceParser<laws::LawKind> {
-  static laws::LawKind parse(std::string_view key, std::string_view name) { return laws::law_kind_from_string(key, name); }
-};
+struct ChoiceParser<laws::LawKind> : ParseWith<laws::LawKind, laws::law_kind_from_string> {};
 
 template <>
 struct Traits<laws::StribeckParams> {

@@ -38,15 +38,9 @@ using namespace bristle::patch;
 namespace schema_py {
 
 template <>
-struct ChoiceParser<PatchShape> {
-  static PatchShape parse(std::string_view key, std::string_view name) { return patch_shape_from_string(key, name); }
-};
+struct ChoiceParser<PatchShape> : ParseWith<PatchShape, patch_shape_from_string> {};
 template <>
-struct ChoiceParser<PatchPressure> {
-  static PatchPressure parse(std::string_view key, std::string_view name) {
-    return patch_pressure_from_string(key, name);
-  }
-};
+struct ChoiceParser<PatchPressure> : ParseWith<PatchPressure, patch_pressure_from_string> {};
 
 /// PatchParams: the [patch] table (the steady solver's keys included). peak_pressure_Pa (declared: optional) is a
 /// number or None. The constructor is the class's own (it validates, as before).

@@ -52,11 +52,7 @@ rheology::RheologyParams params_of(const Realisation& r) {
 namespace schema_py {
 
 template <>
-struct ChoiceParser<RheologyKind> {
-  static RheologyKind parse(std::string_view key, std::string_view name) {
-    return rheology::rheology_kind_from_string(key, name);
-  }
-};
+struct ChoiceParser<RheologyKind> : ParseWith<RheologyKind, rheology::rheology_kind_from_string> {};
 
 /// RheologyParams: a [body1] / [body2] table. The branches are stored as (K_i, C_i) and written k and c (lists
 /// of matrices); tau (relaxation times) completes k or c as in TOML.

@@ -208,6 +208,12 @@ inline py::dict copy_of(const py::dict& d) { return py::reinterpret_steal<py::di
 template <class E>
 struct ChoiceParser;
 
+/// The library's parser of a choice as its ChoiceParser: template <> struct ChoiceParser<E> : ParseWith<E, f> {};
+template <class E, E (*Parse)(std::string_view key, std::string_view name)>
+struct ParseWith {
+  static E parse(std::string_view key, std::string_view name) { return Parse(key, name); }
+};
+
 class Load {
  public:
   /// `strict`: a key given that does not apply to the value at hand (law.v_s of a Dahl law) is set but warned
@@ -363,6 +369,18 @@ class Load {
 // the walk does not know, before it), after(T&, const py::dict& given) (fix-ups after the walk).
 template <class T>
 struct Traits;
+
+/// The Traits of a class whose serialize() says everything (no declared field, alias or fix-up): a
+/// specialisation derives from it and adds name, prefix and extra_doc.
+template <class T>
+struct PlainTraits {
+  template <class A, class S>
+  static void walk(A& a, S& p) { serialize(a, p); }
+  static void dump(const T&, std::vector<Entry>&) {}
+  static void load(T&, Load&) {}
+  static void after(T&, const py::dict&) {}
+  static std::string table_repr(const std::string&, const py::dict&) { return std::string(Traits<T>::name) + "()"; }
+};
 
 /// The Dump entries of p (the walk plus Traits<T>::dump).
 template <class T>

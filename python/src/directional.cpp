@@ -658,12 +658,14 @@ Example:
   // ---- The horizontal-spring drive ----------------------------------------------------------------------
   py::class_<DriveParams> drive_params(m, "DriveParams",
                                        "Horizontal spring: k_h_N_per_m (N/m, > 0), rest_length_m L_h (m, finite)." "\n\nExample:\n"  "    >>> bristle.directional.DriveParams(k_h_N_per_m=3.0)\n" "    DriveParams(k_h_N_per_m=3.0)\n");
-  drive_params.def("validate", &DriveParams::validate, py::arg("prefix") = "drive",
+  drive_params
+      .def(py::init([](double k_h, double L_h) { return DriveParams{k_h, L_h}; }), py::kw_only(),
+           py::arg("k_h_N_per_m") = 1.0, py::arg("rest_length_m") = 0.0)  // typed: every key applies
+      .def("validate", &DriveParams::validate, py::arg("prefix") = "drive",
                    validate_doc("p = bristle.directional.DriveParams(); p.k_h_N_per_m = -1.0; p.validate()",
                                 "drive.k_h_N_per_m...").c_str());
   add_copy<DriveParams>(drive_params);
-  schema_py::bind_schema<DriveParams>(drive_params,
-                                      "The horizontal spring of [drive] (paper 2, eq. 3.3); keywords are its TOML keys.");
+  schema_py::bind_schema<DriveParams>(drive_params, "", false);
   m.def("drive_loading", &drive_loading, py::arg("mechanism"), py::arg("drive"), py::arg("q"),
         "l(t) = k_h (q(t) - L_h + gap) (N), eq. 3.3 with the gap kept (a Loading; q in m)." "\n\nExample:\n" MECH_EX LOAD_EX "    >>> l = bristle.directional.drive_loading(m, bristle.directional.DriveParams(), q)\n" "    >>> round(l.value(0.5) - l.value(0.0), 12)            # N: k_h = 1 N/m times 0.8 m\n" "    0.8\n");
 
@@ -794,11 +796,17 @@ Example:
     >>> bristle.directional.CrawlerParams(feet=3).feet
     3
 )doc");
-  crawler_params.def("validate", &CrawlerParams::validate, py::arg("prefix") = "crawler",
+  crawler_params
+      .def(py::init([](int feet, double k_a, double L0, double stroke, double period, double lag) {
+             return CrawlerParams{feet, k_a, L0, stroke, period, lag};
+           }),
+           py::kw_only(), py::arg("feet") = 2, py::arg("k_a_N_per_m") = 10.0, py::arg("rest_length_m") = 1.0,
+           py::arg("stroke_m") = 0.2, py::arg("period_s") = 1.0, py::arg("phase_lag") = 0.25)
+      .def("validate", &CrawlerParams::validate, py::arg("prefix") = "crawler",
                      validate_doc("p = bristle.directional.CrawlerParams(); p.feet = 0; p.validate()",
                                   "crawler.feet...").c_str());
   add_copy<CrawlerParams>(crawler_params);
-  schema_py::bind_schema<CrawlerParams>(crawler_params, "A crawler (paper 2, §3.4); keywords are the TOML keys of [crawler].");
+  schema_py::bind_schema<CrawlerParams>(crawler_params, "", false);  // its typed constructor: every key applies
 
   py::class_<CrawlerRun>(m, "CrawlerRun", R"doc(
 A crawler run: series (t_s, x1_m, ..., xn_m, center_m, D_J), advance_per_cycle_m (m, averaged over cycles

@@ -526,7 +526,7 @@ void warn_if_not_applies(py::handle self, const std::string& key) {
   if (finder.result && *finder.result) return;
   const std::vector<Entry> es = entries_of(p);
   const Entry* e = find(es, key);
-  if (!e || e->applies) return;
+  if (!e || e->applies || (e->value && e->value.is_none())) return;  // None unsets (law.sigma0 = None on FrBD)
   T copy = p;
   py::dict d;
   // A sub-table as the attribute reads (a Signal object: its state is not checked key by key, as a dict would be)

@@ -196,6 +196,14 @@ Vec2 PatchTransient::scales(double t) const {
     throw InvalidInput(fmt::format("load history: F_z({}) = {}: must be finite and > 0", format_value(t),
                                    format_value(Fz)));
   const double ratio = Fz / params_.patch.normal_load_N;
+  // A reference load far below the load (patch.normal_load_N = 1e-170 scaled the patch by 5.5e101 and wrote
+  // Mz ~ -5.6e103 N m with exit 0, helper-39): the scaling law is not meant over twelve decades.
+  if (ratio > kMaxLoadRatio)
+    throw InvalidInput(fmt::format("patch.normal_load_N = {}: the reference load F_z0 of the scaling (F_z/F_z0)^gamma is "
+                                   "{} times below the load F_z({}) = {} N; at most {:g} (a reference load meant for "
+                                   "another contact?)",
+                                   format_value(params_.patch.normal_load_N), format_value(ratio), format_value(t),
+                                   format_value(Fz), kMaxLoadRatio));
   return Vec2(std::pow(ratio, params_.size_exponent), std::pow(ratio, params_.width_gamma()));
 }
 

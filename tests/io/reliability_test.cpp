@@ -205,6 +205,11 @@ TEST(Reliability, ImpliedSizesAndDegenerateMagnitudesAreRefusedByCheck) {
       {"fig7_sliding_transient.toml", "line", "normal_load_N", "5e-324", "line.normal_load_N = 5e-324: " + kSubnormal},
       // tiny normal values whose derived matrices overflow: blamed on the key written (helper-39: they named
       // body1.branches[0].k and body2.k0, keys the file does not have)
+      // a reference load far below the load scaled the patch by 5.5e101 and wrote Mz ~ -5.6e103 N m, exit 0
+      {"patch_load_step.toml", "patch", "normal_load_N", "1e-170",
+       "patch.normal_load_N = 1e-170: the reference load F_z0 of the scaling (F_z/F_z0)^gamma is "
+       "3.0000000000000003e+173 times below the load F_z(0) = 3000 N; at most 1e+06 (a reference load meant for "
+       "another contact?)"},
       {"patch_slip_spin_map.toml", "body1", "tau", "[1e-200]",
        "body1.tau[0] = 1e-200: gives with body1.c[0] = 72 the branch stiffness k = c / tau = 7.200000000000001e+201, above "
        "1e+150"},
@@ -634,9 +639,15 @@ TEST(Reliability, AVeryStiffBristleOnAPatchCostsWhatAnyOtherDoes) {
   EXPECT_GT(std::hypot(Fx, Fy), 0.7 * Fz);
   EXPECT_LT(std::hypot(Fx, Fy), 1.2 * Fz);
   // The same run's other slow input (293 s of CPU): a reference load of 1e-12 N scales the patch to 5.5e6 m,
-  // and the spin's slip there (4 rad/s x 5e6 m) makes every cell's source as stiff.
+  // and the spin's slip there (4 rad/s x 5e6 m) makes every cell's source as stiff. It ran in milliseconds
+  // since; a load ratio F_z / F_z0 above 1e6 is now refused before the run (helper-39: 1e-170 N wrote
+  // Mz ~ -5.6e103 N m with exit 0), and the stiff source is still fast just below it.
   std::string huge = with_key(with_key(toml, "body1", "k0", "12342.32"), "patch", "normal_load_N", "1e-12");
-  const RunResult h = parse_scenario_string(huge, "t")->run({});
+  EXPECT_EQ(message_of([&] { parse_scenario_string(huge, "t")->run({}); }),
+            "patch.normal_load_N = 1e-12: the reference load F_z0 of the scaling (F_z/F_z0)^gamma is 3000000000000000 "
+            "times below the load F_z(0) = 3000 N; at most 1e+06 (a reference load meant for another contact?)");
+  const std::string large = with_key(huge, "patch", "normal_load_N", "0.003");  // ratio 1e6, the largest taken
+  const RunResult h = parse_scenario_string(large, "t")->run({});
   for (const char* column : {"Fx_N", "Fy_N", "Mz_Nm"})
     for (double v : h.cases.at(0).series.column(column)) EXPECT_TRUE(std::isfinite(v)) << column;
 }

@@ -143,6 +143,8 @@ class PatchTransient {
   void advance_to(double t_end, const std::function<void(double)>& on_step = nullptr);
   /// Cell updates one advance_to may take (~0.1-1 us each): beyond it the step is not meant.
   static constexpr double kMaxCellUpdates = 1e12;
+  /// The largest load ratio F_z(t) / patch.normal_load_N the size scaling takes (InvalidInput beyond it).
+  static constexpr double kMaxLoadRatio = 1e6;
   /// One Strang step: half source, transport, half source. dt finite, > 0 and within the Courant limit at time() (cell
   /// size / the largest transport speed; InvalidInput otherwise: step(1e300) gave F = 0).
   void step(double dt);

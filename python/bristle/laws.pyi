@@ -71,6 +71,8 @@ class LawKind:
 class LawParams:
     def __init__(self: LawParams, **kwargs: Any) -> None: ...
     mu: Any
+    axis1: Any
+    axis2: Any
     kind: LawKind
     M: FrictionCoefficient
     eps: float

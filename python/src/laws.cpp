@@ -418,6 +418,40 @@ Example:
          "Dahl's constant friction coefficient (-), > 0: sets mu_s = mu_d (TOML key law.mu); None for other laws "
          "and for an anisotropic law (whose axes hold it)")
       .def_property(
+          "axis1",
+          [](const LawParams& p) -> py::object {
+            if (!p.M.anisotropic) return py::none();
+            return py::cast(p.M.axis1);
+          },
+          [](LawParams& p, py::object v) {  // as in TOML: an axis table makes the law anisotropic
+            const StribeckParams axis =
+                py::isinstance<py::dict>(v)
+                    ? schema_py::from_kwargs<StribeckParams>(schema_py::copy_of(v.cast<py::dict>()), "law.axis1")
+                    : cast_arg<StribeckParams>(v, "law.axis1", "a StribeckParams or a dict");
+            if (!p.M.anisotropic) p.M.axis2 = p.M.axis1;  // the other axis: the isotropic law's
+            p.M.axis1 = axis;
+            p.M.anisotropic = true;
+          },
+          "the Stribeck law along the first principal axis (a StribeckParams or a dict; TOML table law.axis1); "
+          "setting one makes the law anisotropic; None for an isotropic law")
+      .def_property(
+          "axis2",
+          [](const LawParams& p) -> py::object {
+            if (!p.M.anisotropic) return py::none();
+            return py::cast(p.M.axis2);
+          },
+          [](LawParams& p, py::object v) {  // as in TOML: an axis table makes the law anisotropic
+            const StribeckParams axis =
+                py::isinstance<py::dict>(v)
+                    ? schema_py::from_kwargs<StribeckParams>(schema_py::copy_of(v.cast<py::dict>()), "law.axis2")
+                    : cast_arg<StribeckParams>(v, "law.axis2", "a StribeckParams or a dict");
+            if (!p.M.anisotropic) p.M.axis1 = p.M.axis1;  // the other axis: the isotropic law's
+            p.M.axis2 = axis;
+            p.M.anisotropic = true;
+          },
+          "the Stribeck law along the second principal axis (a StribeckParams or a dict; TOML table law.axis2); "
+          "setting one makes the law anisotropic; None for an isotropic law")
+      .def_property(
           "kind", [](const LawParams& p) { return p.kind; },
           [](LawParams& p, NameOrEnum k) { p.kind = enum_from<LawKind>(k, "law.type", laws::law_kind_from_string); },
           "LawKind (assign a name or a LawKind)")

@@ -777,3 +777,21 @@ def test_second_review_of_the_schema_bindings():
     e = rh.gkv_eq58(160.0, [0.1, 0.3])
     e.branches = [bristle.Branch(k=1000.0, c=100.0), bristle.Branch(k=500.0, c=50.0)]
     assert e.eq58_tau == []
+
+
+def test_law_axes_are_attributes_as_in_toml():
+    # helper-40: law.axis1 / law.axis2 (TOML tables) were no attributes. Setting one makes the law anisotropic, the
+    # other axis keeping the isotropic law's values; an isotropic law reads None.
+    law = bristle.LawParams(type="lugre", mu_s=1.5, mu_d=1.0, v_s=1e-3)
+    assert law.axis1 is None and law.axis2 is None
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        law.axis2 = {"mu_s": 0.5, "mu_d": 0.4, "v_s": 1e-3}
+    assert law.M.anisotropic and law.axis1 == bristle.StribeckParams(mu_s=1.5, mu_d=1.0, v_s=1e-3)
+    assert law == bristle.LawParams(type="lugre", axis1={"mu_s": 1.5, "mu_d": 1.0, "v_s": 1e-3},
+                                    axis2={"mu_s": 0.5, "mu_d": 0.4, "v_s": 1e-3})
+    with pytest.warns(UserWarning, match=r'^key "law.axis1" does not apply to law.type = "bouc_wen"') as w:
+        bristle.LawParams(type="bouc_wen").axis1 = {"mu_s": 2.0}
+    assert len(w) == 1
+    with pytest.raises(TypeError, match=r"^law.axis1: expected a StribeckParams or a dict, got int$"):
+        law.axis1 = 3

@@ -40,7 +40,7 @@ class LineContact:
     params: LineContactParams
 
 class LineContactParams:
-    def __init__(self: LineContactParams, *, L_m: float = ..., cells: int = ..., normal_load_N: float = ..., pressure: PressureParams = ..., V1: float | contact.Signal = ..., V2: float | contact.Signal = ..., v_y: float | contact.Signal = ..., cfl: float = ..., dt_s: float = ..., max_dt_s: float = ..., limiter: str = ..., source_scheme: str = ..., interpolate_outputs: bool = ...) -> None: ...
+    def __init__(self: LineContactParams, *, L_m: float = ..., cells: int = ..., normal_load_N: float = ..., pressure: str | PressureParams = ..., pressure_table: dict | None = ..., V1: float | contact.Signal = ..., V2: float | contact.Signal = ..., v_y: float | contact.Signal = ..., cfl: float = ..., dt_s: float = ..., max_dt_s: float = ..., limiter: str = ..., source_scheme: str = ..., interpolate_outputs: bool = ...) -> None: ...
     L_m: float
     interpolate_outputs: bool
     cells: int

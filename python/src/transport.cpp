@@ -3,6 +3,10 @@
 #include "bristle/transport/line_contact.hpp"
 #include "common.hpp"
 #include "pickle_fields.hpp"
+#include "schema_py.hpp"
+
+BRISTLE_PY_TYPED_OBJECT(PressureArg, "str | bristle._bristle.transport.PressureParams")
+BRISTLE_PY_TYPED_OBJECT(PressureTableArg, "dict | None")
 
 // The setup shared by the examples of LineContact.
 #define LC_EXAMPLE                                                                                   \
@@ -143,14 +147,32 @@ Example:
     (200, 1.0)
 )doc");
   params
-      .def(py::init([](double L_m, int cells, double normal_load_N, const PressureParams& pressure, SignalOrFloat V1,
-                       SignalOrFloat V2, SignalOrFloat v_y, double cfl, double dt_s, double max_dt_s, NameOrEnum limiter,
-                       NameOrEnum source_scheme, bool interpolate_outputs) {
+      .def(py::init([](double L_m, int cells, double normal_load_N, PressureArg pressure, PressureTableArg pressure_table,
+                       SignalOrFloat V1, SignalOrFloat V2, SignalOrFloat v_y, double cfl, double dt_s, double max_dt_s,
+                       NameOrEnum limiter, NameOrEnum source_scheme, bool interpolate_outputs) {
              LineContactParams p;
              p.L_m = L_m;
              p.cells = cells;
              p.normal_load_N = normal_load_N;
-             p.pressure = pressure;
+             // The TOML form (pressure = "table" with [line.pressure_table] xi_m, values) or a PressureParams.
+             if (py::isinstance<py::str>(pressure))
+               p.pressure.kind = transport::pressure_kind_from_string("line.pressure", pressure.cast<std::string>());
+             else
+               p.pressure = cast_arg<PressureParams>(pressure, "line.pressure", "a pressure name or a PressureParams");
+             if (!pressure_table.is_none()) {
+               if (!py::isinstance<py::str>(pressure) || p.pressure.kind != transport::PressureKind::table)
+                 throw InvalidInput("line.pressure_table: applies with line.pressure = \"table\" (the TOML form)");
+               py::dict t = schema_py::copy_of(cast_arg<py::dict>(pressure_table, "line.pressure_table", "a dict"));
+               for (const char* k : {"xi_m", "values"})
+                 if (!t.contains(k))
+                   throw InvalidInput(std::string("missing key \"line.pressure_table.") + k + "\"");
+               p.pressure.xi_m = to_vector(t["xi_m"], "line.pressure_table.xi_m");
+               p.pressure.values = to_vector(t["values"], "line.pressure_table.values");
+               PyDict_DelItemString(t.ptr(), "xi_m");
+               PyDict_DelItemString(t.ptr(), "values");
+               for (auto item : t)
+                 throw py::type_error("line.pressure_table: unknown key '" + std::string(py::str(item.first)) + "'");
+             }
              p.V1 = to_signal(V1, "line.V1");
              p.V2 = to_signal(V2, "line.V2");
              p.v_y = to_signal(v_y, "line.v_y");
@@ -164,7 +186,7 @@ Example:
              return p;
            }),
            py::kw_only(), py::arg("L_m") = 0.2, py::arg("cells") = 200, py::arg("normal_load_N") = 1.0,
-           py::arg("pressure") = PressureParams{}, py::arg("V1") = 0.0, py::arg("V2") = 0.0, py::arg("v_y") = 0.0,
+           py::arg("pressure") = PressureParams{}, py::arg("pressure_table") = py::none(), py::arg("V1") = 0.0, py::arg("V2") = 0.0, py::arg("v_y") = 0.0,
            py::arg("cfl") = 0.9, py::arg("dt_s") = 0.0, py::arg("max_dt_s") = 0.0, py::arg("limiter") = "van_leer",
            py::arg("source_scheme") = "automatic", py::arg("interpolate_outputs") = false)
       .def_readwrite("L_m", &LineContactParams::L_m, "contact length (m), > 0")

@@ -795,3 +795,17 @@ def test_law_axes_are_attributes_as_in_toml():
     assert len(w) == 1
     with pytest.raises(TypeError, match=r"^law.axis1: expected a StribeckParams or a dict, got int$"):
         law.axis1 = 3
+
+
+def test_line_contact_params_take_the_toml_pressure_form():
+    # helper-40: LineContactParams took only pressure=PressureParams(kind=...), where TOML writes
+    # pressure = "table" with [line.pressure_table] xi_m, values.
+    p = bristle.LineContactParams(L_m=0.2, pressure="table", pressure_table={"xi_m": [0.0, 0.2], "values": [1.0, 3.0]})
+    assert p.pressure == bristle.PressureParams(kind="table", xi_m=[0.0, 0.2], values=[1.0, 3.0])
+    assert bristle.LineContactParams(pressure="parabolic").pressure.kind == bristle.PressureKind.parabolic
+    with pytest.raises(bristle.InvalidInput, match=r'^line.pressure = "circle": unknown pressure distribution'):
+        bristle.LineContactParams(pressure="circle")
+    with pytest.raises(bristle.InvalidInput, match=r'^missing key "line.pressure_table.values"$'):
+        bristle.LineContactParams(pressure="table", pressure_table={"xi_m": [0.0, 0.2]})
+    with pytest.raises(bristle.InvalidInput, match=r'^line.pressure_table: applies with line.pressure = "table"'):
+        bristle.LineContactParams(pressure="uniform", pressure_table={"xi_m": [0.0, 0.2], "values": [1.0, 1.0]})

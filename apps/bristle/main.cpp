@@ -15,6 +15,7 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <exception>
 #include <iostream>
@@ -29,6 +30,7 @@
 #include "bristle/fit/steady_map.hpp"
 #include "bristle/io/fit_map_scenario.hpp"
 #include "bristle/io/fit_scenario.hpp"
+#include "bristle/io/key_path.hpp"
 #include "bristle/io/keys.hpp"
 #include "bristle/io/output.hpp"
 #include "bristle/io/scenario.hpp"
@@ -73,6 +75,32 @@ std::string one_line(std::string message) {
 /// --out: "" would write into the current directory without saying so.
 std::string non_empty_directory(const std::string& dir) {
   return dir.empty() ? "empty; give a directory (default: the current directory)" : "";
+}
+
+/// After a solver failure: the scenario's numbers of extreme magnitude (|x| < 1e-100 or > 1e100, at most three),
+/// which the rules of their keys accept but whose products the solver cannot hold (body1.k0 = 1e-200 failed at
+/// t = 0 with a non-finite right-hand side that named no key). "" when there are none.
+std::string extreme_values(const bristle::io::Scenario& scenario) {
+  std::vector<std::string> found;
+  std::vector<std::string> keys;
+  try {
+    keys = bristle::io::numeric_keys(scenario);
+  } catch (const std::exception&) {  // a diagnostic: never in the way of the solver's own message
+    return {};
+  }
+  for (const std::string& key : keys) {
+    try {
+      const double v = bristle::io::get_number(scenario, key);
+      if (v != 0.0 && std::isfinite(v) && (std::abs(v) < 1e-100 || std::abs(v) > 1e100))
+        found.push_back(fmt::format("{} = {}", key, bristle::format_value(v)));
+    } catch (const std::exception&) {  // a key without a value here (law.sigma0 unset)
+    }
+  }
+  if (found.empty()) return {};
+  if (found.size() > 3) found.resize(3);
+  std::string list;
+  for (const std::string& f : found) list += (list.empty() ? "" : ", ") + f;
+  return fmt::format(" (the scenario has numbers of extreme magnitude: {})", list);
 }
 
 int fail(const std::string& message, int code) {
@@ -488,7 +516,12 @@ int main(int argc, char** argv) {
     ProgressPrinter printer;
     bristle::io::ProgressCallback progress;
     if (!quiet) progress = [&printer](const bristle::io::Progress& p) { printer(p); };
-    bristle::io::RunResult result = scenario->run(progress);
+    bristle::io::RunResult result;
+    try {
+      result = scenario->run(progress);
+    } catch (const bristle::SolverError& e) {
+      throw bristle::SolverError(e.what() + extreme_values(*scenario));
+    }
     if (repeat > 1) {
       // Solve N times; keep the last result, report the best and every time. Freed memory stays mapped
       // (glibc returns the top of the heap to the system beyond M_TRIM_THRESHOLD, 128 KiB by default, and

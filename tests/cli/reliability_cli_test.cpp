@@ -57,4 +57,18 @@ TEST_F(ReliabilityCli, UnknownCommandsAndAnEmptyOutDirectoryAreNamed) {
   EXPECT_TRUE(std::filesystem::exists(dir_ / "s.csv"));
 }
 
+// helper-39: body1.k0 = 1e-200 (accepted by its rule, > 0) failed at t = 0 with a non-finite right-hand side that
+// named no key; the CLI now lists the scenario's numbers of extreme magnitude after a solver failure.
+TEST_F(ReliabilityCli, ASolverFailureNamesTheNumbersOfExtremeMagnitude) {
+  write("k.toml", "[law]\ntype = \"lugre\"\nmu_s = 1.5\nmu_d = 1.0\nv_s = 0.001\n[body1]\ntype = \"elastic\"\n"
+                  "k0 = 1e-200\n[bench]\ndrive = \"velocity\"\ninput = 0.1\n[time]\nt_end_s = 0.01\n"
+                  "output_dt_s = 0.001\n");
+  const CliResult r = run("run k.toml --no-plot -q");
+  EXPECT_EQ(r.code, 3) << r.err;
+  EXPECT_NE(r.err.find("solver failed: "), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find(" (the scenario has numbers of extreme magnitude: body1.k0 = 1e-200)\n"), std::string::npos)
+      << r.err;
+  EXPECT_FALSE(std::filesystem::exists(dir_ / "k.csv"));
+}
+
 }  // namespace

@@ -377,6 +377,12 @@ Vec2 Contact::advance_to(double t_s, const Vec2& v_mps, const AdvanceOptions& op
   require_finite("v_mps", v_mps);
   require_positive("options.rtol", options.rtol);
   require_positive("options.atol", options.atol);
+  // rtol = 1e-200 shrank the steps until the stages overflowed ("non-finite values at every step size down to
+  // 5.8e-309", helper-39); as Hairer & Wanner's codes, below 10 eps is refused.
+  if (constexpr double kFloor = 10.0 * std::numeric_limits<double>::epsilon(); options.rtol < kFloor)
+    throw InvalidInput(fmt::format("options.rtol = {}: below 10 eps = {}, a relative accuracy double precision "
+                                   "cannot hold",
+                                   format_value(options.rtol), format_value(kFloor)));
   if (t_s < t_s_)
     throw InvalidInput(fmt::format("t_s = {}: must be >= the contact's time {} s", format_value(t_s),
                                    format_value(t_s_)));

@@ -245,3 +245,14 @@ def test_advance_to_a_few_ulps_ahead():
     with pytest.raises(bristle.SolverError, match=r"^rodas4 cannot step from t = 0 to t = 1e-310: the stages are not "
                                                   r"finite at a step of 1e-310 s; advance over a longer span$"):
         c.advance_to(1e-310, 1e-3)
+
+
+def test_advance_to_refuses_an_rtol_below_ten_eps():
+    # helper-39: rtol = 1e-200 shrank the steps until the stages overflowed and said "non-finite values at every
+    # step size down to 5.8e-309".
+    c = lugre_1995()
+    with pytest.raises(bristle.InvalidInput, match=r"^options.rtol = 1e-200: below 10 eps = 2.220446049250313e-15, a "
+                                                   r"relative accuracy double precision cannot hold$"):
+        c.advance_to(0.01, 0.1, rtol=1e-200)
+    assert c.time_s == 0.0
+    assert math.isfinite(c.advance_to(0.01, 0.1, rtol=3e-15))

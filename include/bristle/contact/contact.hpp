@@ -92,8 +92,8 @@ TextbookModel textbook_model(laws::LawKind kind, const TextbookParams& p, double
 /// The adaptive method of Contact::advance_to: rodas4 with these tolerances (state units: f is normalised,
 /// the energy integrals are in J).
 struct AdvanceOptions {
-  double rtol = 1e-8;
-  double atol = 1e-12;
+  double rtol = 1e-8;   // >= 10 eps (InvalidInput below: double precision holds no more)
+  double atol = 1e-12;  // > 0
 };
 
 class Contact {

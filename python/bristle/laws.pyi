@@ -71,8 +71,6 @@ class LawKind:
 class LawParams:
     def __init__(self: LawParams, **kwargs: Any) -> None: ...
     mu: Any
-    axis1: Any
-    axis2: Any
     kind: LawKind
     M: FrictionCoefficient
     eps: float
@@ -86,6 +84,8 @@ class LawParams:
     G_inverse: Any
     G: Any
     def validate(self: LawParams, prefix: str = ...) -> None: ...
+    axis1: Any
+    axis2: Any
     def copy(self: LawParams) -> LawParams: ...
     def __getstate__(self: LawParams) -> dict: ...
     def __setstate__(self: LawParams, arg0: dict) -> None: ...

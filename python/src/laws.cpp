@@ -418,40 +418,6 @@ Example:
          "Dahl's constant friction coefficient (-), > 0: sets mu_s = mu_d (TOML key law.mu); None for other laws "
          "and for an anisotropic law (whose axes hold it)")
       .def_property(
-          "axis1",
-          [](const LawParams& p) -> py::object {
-            if (!p.M.anisotropic) return py::none();
-            return py::cast(p.M.axis1);
-          },
-          [](LawParams& p, py::object v) {  // as in TOML: an axis table makes the law anisotropic
-            const StribeckParams axis =
-                py::isinstance<py::dict>(v)
-                    ? schema_py::from_kwargs<StribeckParams>(schema_py::copy_of(v.cast<py::dict>()), "law.axis1")
-                    : cast_arg<StribeckParams>(v, "law.axis1", "a StribeckParams or a dict");
-            if (!p.M.anisotropic) p.M.axis2 = p.M.axis1;  // the other axis: the isotropic law's
-            p.M.axis1 = axis;
-            p.M.anisotropic = true;
-          },
-          "the Stribeck law along the first principal axis (a StribeckParams or a dict; TOML table law.axis1); "
-          "setting one makes the law anisotropic; None for an isotropic law")
-      .def_property(
-          "axis2",
-          [](const LawParams& p) -> py::object {
-            if (!p.M.anisotropic) return py::none();
-            return py::cast(p.M.axis2);
-          },
-          [](LawParams& p, py::object v) {  // as in TOML: an axis table makes the law anisotropic
-            const StribeckParams axis =
-                py::isinstance<py::dict>(v)
-                    ? schema_py::from_kwargs<StribeckParams>(schema_py::copy_of(v.cast<py::dict>()), "law.axis2")
-                    : cast_arg<StribeckParams>(v, "law.axis2", "a StribeckParams or a dict");
-            if (!p.M.anisotropic) p.M.axis1 = p.M.axis1;  // the other axis: the isotropic law's
-            p.M.axis2 = axis;
-            p.M.anisotropic = true;
-          },
-          "the Stribeck law along the second principal axis (a StribeckParams or a dict; TOML table law.axis2); "
-          "setting one makes the law anisotropic; None for an isotropic law")
-      .def_property(
           "kind", [](const LawParams& p) { return p.kind; },
           [](LawParams& p, NameOrEnum k) { p.kind = enum_from<LawKind>(k, "law.type", laws::law_kind_from_string); },
           "LawKind (assign a name or a LawKind)")
@@ -511,6 +477,29 @@ finite and SPD (checked at every call); the law uses its inverse. Setting G repl
       .def("validate", &LawParams::validate, py::arg("prefix") = "law",
            validate_doc("bristle.LawParams(type=\"lugre\", sigma1=-1.0).validate()",
                         "law.sigma1...").c_str());
+  // law.axis1 / law.axis2, as the TOML tables: None for an isotropic law; setting one (a StribeckParams or a dict)
+  // makes the law anisotropic, the other axis keeping the isotropic law's values (the reader's presence rule).
+  for (const auto& [name, which] : {std::pair{"axis1", "first"}, std::pair{"axis2", "second"}}) {
+    const bool first = std::string_view(name) == "axis1";
+    const std::string key = std::string("law.") + name;
+    law.def_property(
+        name,
+        [first](const LawParams& p) -> py::object {
+          if (!p.M.anisotropic) return py::none();
+          return py::cast(first ? p.M.axis1 : p.M.axis2);
+        },
+        [first, key](LawParams& p, py::object v) {
+          const StribeckParams axis =
+              py::isinstance<py::dict>(v)
+                  ? schema_py::from_kwargs<StribeckParams>(schema_py::copy_of(v.cast<py::dict>()), key)
+                  : cast_arg<StribeckParams>(v, key, "a StribeckParams or a dict");
+          if (!p.M.anisotropic) p.M.axis2 = p.M.axis1;  // both axes: the isotropic law's
+          (first ? p.M.axis1 : p.M.axis2) = axis;
+          p.M.anisotropic = true;
+        },
+        ("the Stribeck law along the " + std::string(which) + " principal axis (a StribeckParams or a dict; TOML "
+         "table " + key + "); setting one makes the law anisotropic; None for an isotropic law").c_str());
+  }
   add_copy<LawParams>(law);
   // After the hand-written properties, whose setters it makes warn as the generated ones do.
   schema_py::bind_schema<LawParams>(law, "Parameters of a friction law h0 (paper 1, eqs. 2-7); keywords are the TOML keys of [law].");

@@ -70,13 +70,8 @@ struct Traits<Signal> {
   static void load(Signal& p, Load& l) {
     py::dict& kw = l.keywords();
     alias(kw, "kind", "type", "Signal");
-    const SignalKind kind =
-        kw.contains("type") ? enum_from<SignalKind>(kw["type"], "signal.type", contact::signal_kind_from_string) : p.kind;
-    for (const char* k : {"file", "time_column", "value_column"})
-      if (kind == SignalKind::table && kw.contains(k))
-        throw py::type_error(std::string("signal.") + k +
-                             ": a table file is read by the scenario reader; in Python give times= and values= (e.g. "
-                             "from numpy.loadtxt)");
+    if (l.choice_given("type", p.kind) == SignalKind::table)
+      refuse_table_file(kw, "signal", {"file", "time_column", "value_column"}, "times= and values=");
     if (py::object t = pop(kw, "times")) p.times = to_vector(t, "signal.times");
     if (py::object v = pop(kw, "values")) p.values = to_vector(v, "signal.values");
   }

@@ -68,13 +68,8 @@ struct Traits<ProfileParams> {
   }
   static void load(ProfileParams& p, Load& l) {
     py::dict& kw = l.keywords();
-    const ProfileKind kind =
-        kw.contains("kind") ? enum_from<ProfileKind>(kw["kind"], "profile.kind", profile_kind_from_string) : p.kind;
-    for (const char* k : {"file", "x_column", "w_column"})
-      if (kind == ProfileKind::table && kw.contains(k))
-        throw py::type_error(std::string("profile.") + k +
-                             ": a table file is read by the scenario reader; in Python give x= and w= (e.g. from "
-                             "numpy.loadtxt)");
+    if (l.choice_given("kind", p.kind) == ProfileKind::table)
+      refuse_table_file(kw, "profile", {"file", "x_column", "w_column"}, "x= and w=");
     if (py::object v = pop(kw, "cos")) p.cos_coefficients = to_vector(v, "profile.cos");
     if (py::object v = pop(kw, "sin")) p.sin_coefficients = to_vector(v, "profile.sin");
     if (py::object v = pop(kw, "x")) p.x = to_vector(v, "profile.x");

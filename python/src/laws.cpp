@@ -62,11 +62,9 @@ struct Traits<laws::LawParams> {
   static void walk(A& a, S& p) { serialize(a, p); }
   static void dump(const laws::LawParams& p, std::vector<Entry>& es) {
     const bool sigma0_applies = p.kind == laws::LawKind::dahl || p.kind == laws::LawKind::lugre;
-    std::size_t at = 0;
-    while (at < es.size() && es[at].key != "eps") ++at;
-    es.insert(es.begin() + static_cast<std::ptrdiff_t>(std::min(at + 1, es.size())),
-              Entry{"sigma0", p.sigma0 ? to_py(*p.sigma0) : py::none(), sigma0_applies, schema::Type::matrix,
-                    "Dahl/LuGre micro-stiffness Sigma0 (1/m), SPD; None: the pair's static stiffness K_static", {}});
+    insert_after(es, "eps",
+                 Entry{"sigma0", p.sigma0 ? to_py(*p.sigma0) : py::none(), sigma0_applies, schema::Type::matrix,
+                       "Dahl/LuGre micro-stiffness Sigma0 (1/m), SPD; None: the pair's static stiffness K_static", {}});
     const auto* f = p.G_inverse ? p.G_inverse.target<MatrixCallable>() : nullptr;
     if (p.G_inverse && !f) throw py::type_error("LawParams: a C++ G_inverse function has no Python state");
     const bool frbd = p.kind == laws::LawKind::frbd;
@@ -87,8 +85,7 @@ struct Traits<laws::LawParams> {
   static void load(laws::LawParams& p, Load& l) {
     py::dict& kw = l.keywords();
     alias(kw, "kind", "type", "LawParams");
-    const laws::LawKind kind =
-        kw.contains("type") ? enum_from<laws::LawKind>(kw["type"], "law.type", laws::law_kind_from_string) : p.kind;
+    const laws::LawKind kind = l.choice_given("type", p.kind);
     const bool stribeck = kind == laws::LawKind::dahl || kind == laws::LawKind::lugre || kind == laws::LawKind::frbd;
     if (stribeck && l.fresh() && l.strict()) {  // the reader's form rules (a state dict holds every key)
       const bool axis1 = kw.contains("axis1"), axis2 = kw.contains("axis2");
@@ -111,7 +108,7 @@ struct Traits<laws::LawParams> {
       dahl_mu(kw, "law");
       for (const char* axis : {"axis1", "axis2"})
         if (kw.contains(axis) && py::isinstance<py::dict>(kw[axis])) {
-          py::dict table = kw[axis].attr("copy")();  // the caller's dict untouched
+          py::dict table = copy_of(kw[axis].cast<py::dict>());  // the caller's dict untouched
           dahl_mu(table, std::string("law.") + axis);
           kw[axis] = table;
         }

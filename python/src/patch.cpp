@@ -52,11 +52,9 @@ struct Traits<PatchParams> {
   template <class A, class S>
   static void walk(A& a, S& p) { serialize(a, p, true); }
   static void dump(const PatchParams& p, std::vector<Entry>& es) {
-    std::size_t at = 0;
-    while (at < es.size() && es[at].key != "normal_load_N") ++at;
-    es.insert(es.begin() + static_cast<std::ptrdiff_t>(std::min(at + 1, es.size())),
-              Entry{"peak_pressure_Pa", p.peak_pressure_Pa ? py::object(py::float_(*p.peak_pressure_Pa)) : py::none(),
-                    true, schema::Type::number, "p_0 if stated: must integrate to normal_load_N (Pa), > 0", {}});
+    insert_after(es, "normal_load_N",
+                 Entry{"peak_pressure_Pa", p.peak_pressure_Pa ? py::object(py::float_(*p.peak_pressure_Pa)) : py::none(),
+                       true, schema::Type::number, "p_0 if stated: must integrate to normal_load_N (Pa), > 0", {}});
   }
   static void load(PatchParams& p, Load& l) {
     if (py::object v = pop(l.keywords(), "peak_pressure_Pa")) {

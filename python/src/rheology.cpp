@@ -108,9 +108,7 @@ struct Traits<RheologyParams> {
       p.branches = to_branches(branches);
       return;
     }
-    const RheologyKind kind = kw.contains("type") ? enum_from<RheologyKind>(kw["type"], "body.type",
-                                                                            rheology::rheology_kind_from_string)
-                                                  : p.kind;
+    const RheologyKind kind = l.choice_given("type", p.kind);
     // A constructor's lists that do not apply are warned of and dropped; a state (unpickling) restores them.
     if (l.strict() && kind != RheologyKind::gkv && kind != RheologyKind::gm) return;
     if (c && py::isinstance<py::str>(c)) {  // c = "eq58" (paper 1, eq. 58: c_i = tau_i k0), as in TOML

@@ -153,6 +153,23 @@ class Dump {
   }
 };
 
+/// A table file (`file` and its column keys) given to a Python class: the scenario reader's; Python gives the
+/// arrays (`arrays`, e.g. "times= and values="). TypeError naming the key.
+inline void refuse_table_file(const py::dict& kw, const std::string& table, std::initializer_list<const char*> keys,
+                              const char* arrays) {
+  for (const char* k : keys)
+    if (kw.contains(k))
+      throw py::type_error(table + "." + k + ": a table file is read by the scenario reader; in Python give " + arrays +
+                           " (e.g. from numpy.loadtxt)");
+}
+
+/// Inserts `e` after the entry of `key` (at the end if absent): a declared field in its schema place.
+inline void insert_after(std::vector<Entry>& entries, std::string_view key, Entry e) {
+  std::size_t at = 0;
+  while (at < entries.size() && entries[at].key != key) ++at;
+  entries.insert(entries.begin() + static_cast<std::ptrdiff_t>(std::min(at + 1, entries.size())), std::move(e));
+}
+
 /// The entry of `key` (nullptr if absent).
 inline Entry* find(std::vector<Entry>& entries, std::string_view key) {
   for (Entry& e : entries)
@@ -317,6 +334,13 @@ class Load {
     if (PyErr_WarnEx(PyExc_UserWarning, message.c_str(), 1) != 0) throw py::error_already_set();
   }
   py::dict& keywords() { return kw_; }
+  /// The choice `key` as given (parsed by its ChoiceParser, the key path in messages), else `current`: what a
+  /// Traits<T>::load that depends on the type reads before the walk sets it.
+  template <class E>
+  E choice_given(const char* key, E current) const {
+    if (!kw_.contains(key)) return current;
+    return enum_from<E>(kw_[key], path(key), ChoiceParser<E>::parse);
+  }
   /// Whether the struct is a default one (a constructor), not an object being changed (an attribute set).
   bool fresh() const { return fresh_; }
   /// Whether keys that do not apply are warned of (false for a state dict): a Traits<T>::load that reads a

@@ -75,23 +75,27 @@ void require_finite(std::string_view key, const Vec2& v) {
   if (!v.allFinite()) fail(key, fmt::format("[{}, {}]", format_value(v[0]), format_value(v[1])), "must be finite");
   for (const double x : v) require_magnitude(key, x);
 }
-// The determinant of m / scale (entries <= 1): of m itself it underflowed for entries below ~1.5e-162, and
-// k0 = 1e-200 was "not positive definite".
+namespace {
+double max_entry(const Mat2& m) { return std::max(1e-300, m.cwiseAbs().maxCoeff()); }
+bool symmetric(const Mat2& m) { return std::abs(m(0, 1) - m(1, 0)) <= 1e-12 * max_entry(m); }
+/// The determinant of m / max|m_ij| (entries <= 1): of m itself it underflowed for entries below ~1.5e-162, and
+/// k0 = 1e-200 was "not positive definite".
+double scaled_determinant(const Mat2& m) {
+  const Mat2 n = m / max_entry(m);
+  return n(0, 0) * n(1, 1) - n(0, 1) * n(1, 0);
+}
+}  // namespace
+
+bool is_spd(const Mat2& m) { return m.allFinite() && symmetric(m) && m(0, 0) > 0.0 && scaled_determinant(m) > 0.0; }
 void require_spd(std::string_view key, const Mat2& m) {
   require_finite(key, m);
-  const double scale = std::max(1e-300, m.cwiseAbs().maxCoeff());
-  if (std::abs(m(0, 1) - m(1, 0)) > 1e-12 * scale) fail(key, format_matrix(m), "must be symmetric");
-  const Mat2 n = m / scale;
-  const double det = n(0, 0) * n(1, 1) - n(0, 1) * n(1, 0);
-  if (!(m(0, 0) > 0.0 && det > 0.0)) fail(key, format_matrix(m), "must be positive definite");
+  if (!symmetric(m)) fail(key, format_matrix(m), "must be symmetric");
+  if (!(m(0, 0) > 0.0 && scaled_determinant(m) > 0.0)) fail(key, format_matrix(m), "must be positive definite");
 }
 void require_spsd(std::string_view key, const Mat2& m) {
   require_finite(key, m);
-  const double scale = std::max(1e-300, m.cwiseAbs().maxCoeff());
-  if (std::abs(m(0, 1) - m(1, 0)) > 1e-12 * scale) fail(key, format_matrix(m), "must be symmetric");
-  const Mat2 n = m / scale;
-  const double det = n(0, 0) * n(1, 1) - n(0, 1) * n(1, 0);
-  if (!(m(0, 0) >= 0.0 && m(1, 1) >= 0.0 && det >= -1e-12))
+  if (!symmetric(m)) fail(key, format_matrix(m), "must be symmetric");
+  if (!(m(0, 0) >= 0.0 && m(1, 1) >= 0.0 && scaled_determinant(m) >= -1e-12))
     fail(key, format_matrix(m), "must be positive semidefinite");
 }
 

@@ -117,11 +117,7 @@ laws::LawParams parse_law(const Section& root) {
 /// b = tau^-1); must be SPD.
 Mat2 checked_product(const Mat2& product, const std::string& tau_key, const MatrixValue& tau,
                      const std::string& other_key) {
-  const double scale = std::max(1e-300, product.cwiseAbs().maxCoeff());
-  const bool symmetric = std::abs(product(0, 1) - product(1, 0)) <= 1e-12 * scale;
-  const Mat2 n = product / scale;  // the determinant of entries <= 1: of tiny ones it underflowed
-  const double det = n(0, 0) * n(1, 1) - n(0, 1) * n(1, 0);
-  if (!symmetric || !(product(0, 0) > 0.0 && det > 0.0))
+  if (!is_spd(product))  // core/error.hpp: require_spd's rule
     throw InvalidInput(fmt::format("{} = {}: the branch matrix it gives with {} is not symmetric positive definite "
                                    "(tau must share principal axes with {})",
                                    tau_key, format_matrix(tau.m), other_key, other_key));
@@ -201,9 +197,7 @@ void read_branches(const Section& b, Body& body) {
     if (const Mat2& derived = gkv ? branch.k : branch.c; by_tau && !(derived.cwiseAbs().maxCoeff() <= kMaxMagnitude))
       throw InvalidInput(fmt::format("{} = {}: gives with {} = {} the branch {} {} = {}, above {}", k2, written(m2), k1,
                                      written(m1), gkv ? "stiffness" : "damping", gkv ? "k = c / tau" : "c = k tau",
-                                     m1.form == MatrixForm::scalar && m2.form == MatrixForm::scalar
-                                         ? format_value(derived(0, 0))
-                                         : format_matrix(derived),
+                                     written({derived, m1.form == MatrixForm::scalar ? m2.form : m1.form}),
                                      format_value(kMaxMagnitude)));
     body.params.branches.push_back(branch);
     if (by_tau) body.tau.push_back(m2.form == MatrixForm::scalar ? m2.m(0, 0) : std::nan(""));

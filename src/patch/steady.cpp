@@ -3,10 +3,10 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <limits>
 #include <atomic>
-#include <memory>
 #include <cmath>
+#include <limits>
+#include <memory>
 
 #include "bristle/core/error.hpp"
 #include "bristle/core/parallel.hpp"

@@ -45,6 +45,8 @@ void require_finite(std::string_view key, const Mat2& m);
 void require_finite(std::string_view key, const Vec2& v);
 /// Symmetric (to 1e-12 relative) and positive definite.
 void require_spd(std::string_view key, const Mat2& m);
+/// require_spd's rule without its messages (for a caller that words its own: a matrix derived from the user's).
+bool is_spd(const Mat2& m);
 /// Symmetric positive semidefinite.
 void require_spsd(std::string_view key, const Mat2& m);
 

@@ -79,6 +79,7 @@ struct Traits<laws::LawParams> {
         throw InvalidInput("key \"" + table + "." + k + "\" cannot be combined with " + table +
                            ".mu; give either mu or mu_s and mu_d");
     py::object mu = pop(d, "mu");
+    require_positive(table + ".mu", cast_arg<double>(mu, table + ".mu", "a number"));  // as the reader: named mu
     d["mu_s"] = mu;
     d["mu_d"] = mu;
   }

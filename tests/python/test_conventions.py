@@ -653,6 +653,12 @@ def test_dahl_mu_is_a_keyword_and_an_attribute_as_in_toml():
     with pytest.raises(bristle.InvalidInput, match=r'^key "law.mu_s" cannot be combined with law.mu; give either mu '
                                                    r'or mu_s and mu_d$'):
         bristle.LawParams(type="dahl", mu=0.5, mu_s=0.5)
+    with pytest.raises(bristle.InvalidInput, match=r"^law.mu = -1: must be > 0$"):  # the key written, as the reader
+        bristle.LawParams(type="dahl", mu=-1.0)
+    with pytest.raises(bristle.InvalidInput, match=r"^law.axis2.mu = 0: must be > 0$"):
+        bristle.LawParams(type="dahl", axis1={"mu": 1.0}, axis2={"mu": 0.0})
+    with pytest.raises(TypeError):
+        bristle.LineContactParams(interpolate_outputs="yes")
 
 
 def test_a_branch_list_attribute_keeps_the_other_list():

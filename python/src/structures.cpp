@@ -19,6 +19,7 @@
 #include "bristle/structures/stick_slip.hpp"
 #include "common.hpp"
 #include "pickle_fields.hpp"
+#include "schema_py.hpp"
 
 BRISTLE_PY_TYPED_OBJECT(FrictionArg, "bristle._bristle.laws.CoulombStribeckParams | bristle._bristle.laws.StribeckParams | bristle._bristle.contact.ContactModel")
 
@@ -34,6 +35,50 @@ BRISTLE_PY_TYPED_OBJECT(FrictionArg, "bristle._bristle.laws.CoulombStribeckParam
   "    ...         bristle.StribeckParams(mu_s=0.5, mu_d=0.3, v_s=0.1), bristle.structures.StickSlipOptions(t_end_s=10.0))\n"
 
 namespace bristle::python {
+
+namespace schema_py {
+
+/// The structures' option tables (no choice: every key applies), bound from their serialize() beside the structs.
+template <>
+struct Traits<structures::BeltParams> : PlainTraits<structures::BeltParams> {
+  static constexpr const char* name = "BeltParams";
+  static constexpr const char* prefix = "contact";
+  static constexpr const char* extra_doc = "Example: ``BeltParams(normal_load_N=2.0, belt_speed_m_per_s=0.3)``\n";
+};
+
+template <>
+struct Traits<structures::StickSlipOptions> : PlainTraits<structures::StickSlipOptions> {
+  static constexpr const char* name = "StickSlipOptions";
+  static constexpr const char* prefix = "run";
+  static constexpr const char* extra_doc = "The step dt_s of [run] is the model's dt (make_reduced_model(structure, dt), ModalModel(..., dt)).\n";
+};
+
+template <>
+struct Traits<structures::KernelOptions> : PlainTraits<structures::KernelOptions> {
+  static constexpr const char* name = "KernelOptions";
+  static constexpr const char* prefix = "kernel";
+  static constexpr const char* extra_doc = "Example: ``KernelOptions(max_modes=33)``\n";
+};
+
+/// ReducedModelOptions: window_steps and far_tolerance of [model], and `kernel` (the near-field weights'
+/// KernelOptions: not a TOML key, kept in the state and the repr).
+template <>
+struct Traits<structures::ReducedModelOptions> : PlainTraits<structures::ReducedModelOptions> {
+  static constexpr const char* name = "ReducedModelOptions";
+  static constexpr const char* prefix = "model";
+  static constexpr const char* extra_doc = "kernel: the KernelOptions of the near-field weights.\n";
+  static void dump(const structures::ReducedModelOptions& p, std::vector<Entry>& es) {
+    es.push_back(Entry{"kernel", py::cast(p.kernel), true, schema::Type::table,
+                       "the KernelOptions of the near-field weights", {}});
+  }
+  static void load(structures::ReducedModelOptions& p, Load& l) {
+    if (py::object v = pop(l.keywords(), "kernel"))
+      p.kernel = py::isinstance<py::dict>(v) ? from_kwargs<structures::KernelOptions>(py::dict(v), "model.kernel")
+                                             : cast_arg<structures::KernelOptions>(v, "kernel", "KernelOptions");
+  }
+};
+
+}  // namespace schema_py
 
 using namespace bristle::structures;
 
@@ -428,16 +473,15 @@ Example:
   py::class_<KernelOptions> kernel_options(m, "KernelOptions",
                                            "max_modes (cap for a continuum without closed form), relative_tolerance (-).\n\nExample:\n"
                                            "    >>> bristle.structures.KernelOptions(max_modes=33)\n"
-                                           "    KernelOptions(max_modes=33, relative_tolerance=1e-13)\n");
+                                           "    KernelOptions(max_modes=33)\n");
   kernel_options
       .def(py::init([](long max_modes, double tol) { return KernelOptions{max_modes, tol}; }), py::kw_only(),
            py::arg("max_modes") = 1L << 17, py::arg("relative_tolerance") = 1e-13)
-      .def_readwrite("max_modes", &KernelOptions::max_modes)
-      .def_readwrite("relative_tolerance", &KernelOptions::relative_tolerance)
       .def("validate", &KernelOptions::validate, py::arg("prefix") = "kernel",
            validate_doc("p = bristle.structures.KernelOptions(); p.max_modes = 0; p.validate()",
                         "kernel.max_modes...").c_str());
   add_copy<KernelOptions>(kernel_options);
+  schema_py::bind_schema<KernelOptions>(kernel_options, "", false);
 
   py::class_<KernelSamples>(m, "KernelSamples", R"doc(
 Samples of a kernel entry: tau_s (s), value, error_bound (bound on the truncation error, 0 for closed
@@ -680,13 +724,12 @@ Example:
   rmo.def(py::init([](long window, double tol, const KernelOptions& k) { return ReducedModelOptions{window, tol, k}; }),
           py::kw_only(), py::arg("window_steps") = 0, py::arg("far_tolerance") = 1e-10,
           py::arg("kernel") = ReducedModelOptions{}.kernel)
-      .def_readwrite("window_steps", &ReducedModelOptions::window_steps)
-      .def_readwrite("far_tolerance", &ReducedModelOptions::far_tolerance)
       .def_readwrite("kernel", &ReducedModelOptions::kernel)
       .def("validate", &ReducedModelOptions::validate, py::arg("prefix") = "model",
            validate_doc("p = bristle.structures.ReducedModelOptions(); p.far_tolerance = -1.0; p.validate()",
                         "model.far_tolerance = -1: must be > 0").c_str());
   add_copy<ReducedModelOptions>(rmo);
+  schema_py::bind_schema<ReducedModelOptions>(rmo, "", false);
 
   py::class_<ReducedModel, ContactStepper>(m, "ReducedModel", R"doc(
 The reduced model (eqs. III.11, III.20): the structure eliminated, a near-field window plus far-field
@@ -764,19 +807,12 @@ belt, [0, M)).
 
 Example:
     >>> bristle.structures.BeltParams(normal_load_N=2.0, belt_speed_m_per_s=0.3)      # N, m/s
-    BeltParams(normal_load_N=2.0, belt_speed_m_per_s=0.3, contact_index=0)
+    BeltParams(normal_load_N=2.0, belt_speed_m_per_s=0.3)
 )doc");
   belt.def(py::init([](double N, double vb, int idx) { return BeltParams{N, vb, idx}; }), py::kw_only(),
-           py::arg("normal_load_N") = 1.0, py::arg("belt_speed_m_per_s") = 0.1, py::arg("contact_index") = 0)
-      .def_readwrite("normal_load_N", &BeltParams::normal_load_N)
-      .def_readwrite("belt_speed_m_per_s", &BeltParams::belt_speed_m_per_s)
-      .def_readwrite("contact_index", &BeltParams::contact_index)
-      .def("__repr__", [](const BeltParams& b) {
-        return "BeltParams(normal_load_N=" + repr_double(b.normal_load_N) +
-               ", belt_speed_m_per_s=" + repr_double(b.belt_speed_m_per_s) +
-               ", contact_index=" + std::to_string(b.contact_index) + ")";
-      });
+           py::arg("normal_load_N") = 1.0, py::arg("belt_speed_m_per_s") = 0.1, py::arg("contact_index") = 0);
   add_copy<BeltParams>(belt);
+  schema_py::bind_schema<BeltParams>(belt, "", false);
 
   py::class_<StickSlipOptions> sso(m, "StickSlipOptions", R"doc(
 t_end_s (s, > 0), output_every (record every k-th step, >= 1), stick_tolerance_m_per_s (dynamic laws;
@@ -791,12 +827,9 @@ Example:
             return StickSlipOptions{t_end, every, tol, cycles};
           }),
           py::kw_only(), py::arg("t_end_s") = 10.0, py::arg("output_every") = 1, py::arg("stick_tolerance_m_per_s") = 0.0,
-          py::arg("cycles") = 4)
-      .def_readwrite("t_end_s", &StickSlipOptions::t_end_s)
-      .def_readwrite("output_every", &StickSlipOptions::output_every)
-      .def_readwrite("stick_tolerance_m_per_s", &StickSlipOptions::stick_tolerance_m_per_s)
-      .def_readwrite("cycles", &StickSlipOptions::cycles);
+          py::arg("cycles") = 4);
   add_copy<StickSlipOptions>(sso);
+  schema_py::bind_schema<StickSlipOptions>(sso, "", false);
 
   py::class_<StickSlipInterval>(m, "StickSlipInterval", "t_start_s, t_end_s (s), stick (bool).\n\nExample:\n"
       RUN_EXAMPLE "    >>> iv = r.intervals[0]; iv.t_end_s >= iv.t_start_s, type(iv.stick) is bool\n    (True, True)\n")

@@ -860,3 +860,30 @@ def test_random_parameter_objects_round_trip(seed):
                 assert x.copy() == x, (cls, kw)
                 assert eval(repr(x), dict(NAMESPACE)) == x, (cls, kw, repr(x))  # noqa: S307
         assert made >= 10, cls
+
+
+def test_structures_option_classes_have_the_toml_keys_of_their_tables(cli):
+    # Their schemas sit beside the structs (structures/*.hpp); the scenario tables walk them, so the class keys are
+    # the reader's keys of [contact], [run] (but dt_s, the model's dt), [model] (reduced) and [kernel].
+    import json
+    import subprocess
+
+    def table_keys(kind, table):
+        rows = json.loads(subprocess.run([str(cli), "keys", kind, "--format", "json"], check=True,
+                                         capture_output=True, text=True).stdout)
+        rows = rows["keys"] if isinstance(rows, dict) else rows
+        return [r["key"].split(".", 1)[1] for r in rows
+                if r["key"].startswith(table + ".") and r["key"].count(".") == 1]
+
+    s = bristle.structures
+    assert s.BeltParams.keys() == table_keys("structure_stick_slip", "contact")
+    assert s.StickSlipOptions.keys() == [k for k in table_keys("structure_stick_slip", "run") if k != "dt_s"]
+    assert s.ReducedModelOptions.keys() == [k for k in table_keys("structure_stick_slip", "model")
+                                            if k in ("window_steps", "far_tolerance")] + ["kernel"]
+    assert s.KernelOptions.keys() == table_keys("structure_kernel", "kernel")[-2:] == ["max_modes",
+                                                                                      "relative_tolerance"]
+    for obj in (s.BeltParams(normal_load_N=2.0, contact_index=1), s.StickSlipOptions(t_end_s=5.0, cycles=2),
+                s.KernelOptions(max_modes=33), s.ReducedModelOptions(window_steps=17,
+                                                                     kernel=s.KernelOptions(max_modes=7))):
+        back = pickle.loads(pickle.dumps(obj))
+        assert back == obj and repr(back) == repr(obj) and eval(repr(obj), {**vars(s)}) == obj

@@ -194,13 +194,7 @@ void serialize(Archive& a, Self& sc) {
                         .doc = "one CSV column per case (new names; not tau_s)"});
             b.declared({.key = "damping_ratios", .type = Type::number_list,
                         .default_value = "the structure's", .doc = "per column: the damping ratio of every mode, [0, 1)"});
-            b.integer(sc.kernel.max_modes, {.key = "max_modes", .type = Type::integer, .default_value = "131072",
-                                            .range = schema::at_least(1),
-                                            .doc = "cap on the modes summed (continua without a closed form)"});
-            b.number(sc.kernel.relative_tolerance, {.key = "relative_tolerance", .default_value = "1e-13",
-                                                    .range = schema::positive(),
-                                                    .doc = "target truncation bound, relative to the kernel's scale",
-                                                    .log_scale = true});
+            serialize(b, sc.kernel);
           });
   serialize_sweep_table(a, sc.sweep);
   serialize_output_table(a, sc, "tau_s", "the columns");
@@ -211,17 +205,7 @@ void serialize(Archive& a, Self& sc) {
   using schema::Type;
   serialize_structures_top(a, sc, "\"structure_stick_slip\"");
   a.table({.key = "contact", .type = Type::table, .default_value = "required", .doc = "the belt contact"},
-          [&](auto& b) {
-            b.number(sc.contact.normal_load_N, {.key = "normal_load_N", .unit = "N", .default_value = "required",
-                                                .range = schema::positive(), .doc = "normal load N on the belt",
-                                                .log_scale = true});
-            b.number(sc.contact.belt_speed_m_per_s, {.key = "belt_speed_m_per_s", .unit = "m/s",
-                                                     .default_value = "required", .range = schema::finite(),
-                                                     .doc = "belt speed v_b"});
-            b.integer(sc.contact.contact_index, {.key = "contact_index", .type = Type::integer, .default_value = "0",
-                                                 .range = schema::at_least(0),
-                                                 .doc = "the contact point on the belt, < the contact count"});
-          });
+          [&](auto& b) { serialize(b, sc.contact); });
   a.table({.key = "friction", .type = Type::table, .default_value = "required (or [law])",
            .doc = "set-valued Coulomb-Stribeck friction (laws/coulomb_stribeck.hpp)", .equation = "paper 3, §III"},
           [&](auto& b) { serialize(b, sc.friction); }, !sc.dynamic);
@@ -252,27 +236,12 @@ void serialize(Archive& a, Self& sc) {
     b.flag(sc.track_energy, {.key = "track_energy", .type = Type::flag, .default_value = "false",
                              .doc = "the energy account (belt work, dissipation, stored energy)", .used_by = "modal"},
            sc.modal);
-    b.integer(sc.reduced.window_steps, {.key = "window_steps", .type = Type::integer, .default_value = "0 (automatic)",
-                                        .range = schema::at_least(0), .doc = "history window n_w of the reduced model",
-                                        .used_by = "reduced"},
-              !sc.modal);
-    b.number(sc.reduced.far_tolerance, {.key = "far_tolerance", .default_value = "1e-10", .range = schema::positive(),
-                                        .doc = "bound of the dropped far-field modes, relative to B / omega_1",
-                                        .used_by = "reduced", .log_scale = true},
-             !sc.modal);
+    serialize(b, sc.reduced, !sc.modal);
   });
   a.table({.key = "run", .type = Type::table, .default_value = "required", .doc = "the time stepping"}, [&](auto& b) {
     b.number(sc.dt_s, {.key = "dt_s", .unit = "s", .default_value = "required", .range = schema::positive(),
                        .doc = "time step (omega_1 dt_s <= 1000)", .log_scale = true});
-    b.number(sc.run.t_end_s, {.key = "t_end_s", .unit = "s", .default_value = "required", .range = schema::positive(),
-                              .doc = "duration (at most 1e9 steps)"});
-    b.integer(sc.run.output_every, {.key = "output_every", .type = Type::integer, .default_value = "1",
-                                    .range = schema::at_least(1), .doc = "record every k-th step"});
-    b.number(sc.run.stick_tolerance_m_per_s, {.key = "stick_tolerance_m_per_s", .unit = "m/s", .default_value = "0",
-                                              .range = schema::non_negative(),
-                                              .doc = "dynamic laws: |v_r| counted as stick (0: 1e-3 |v_b|)"});
-    b.integer(sc.run.cycles, {.key = "cycles", .type = Type::integer, .default_value = "4",
-                              .range = schema::at_least(1), .doc = "cycles averaged for the limit cycle's period"});
+    serialize(b, sc.run);
   });
   serialize_sweep_table(a, sc.sweep);
   serialize_output_table(a, sc, "t_s", "[\"w_m\", \"v_mps\", \"F_N\"]");

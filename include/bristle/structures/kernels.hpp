@@ -35,6 +35,7 @@
 #include <string>
 #include <vector>
 
+#include "bristle/core/schema.hpp"
 #include "bristle/structures/modal_structure.hpp"
 
 namespace bristle::structures {
@@ -45,6 +46,16 @@ struct KernelOptions {
 
   void validate(std::string_view prefix) const;
 };
+
+/// The schema of KernelOptions (core/schema.hpp): the truncation keys of [kernel].
+template <class Archive, schema::Of<KernelOptions> Self>
+void serialize(Archive& a, Self& o) {
+  using schema::Type;
+  a.integer(o.max_modes, {.key = "max_modes", .type = Type::integer, .default_value = "131072",
+                          .range = schema::at_least(1), .doc = "cap on the modes summed (continua without a closed form)"});
+  a.number(o.relative_tolerance, {.key = "relative_tolerance", .default_value = "1e-13", .range = schema::positive(),
+                                  .doc = "target truncation bound, relative to the kernel's scale", .log_scale = true});
+}
 
 /// Samples of one kernel entry (i, j) with a truncation-error bound per sample.
 struct KernelSamples {

@@ -30,6 +30,7 @@
 #include <string>
 #include <string_view>
 
+#include "bristle/core/schema.hpp"
 #include "bristle/structures/contact_stepper.hpp"
 #include "bristle/structures/kernels.hpp"
 #include "bristle/structures/modal_structure.hpp"
@@ -44,6 +45,21 @@ struct ReducedModelOptions {
 
   void validate(std::string_view prefix) const;
 };
+
+/// The schema of ReducedModelOptions (core/schema.hpp): its keys of [model] (`applies`: the reduced model is the
+/// one chosen). `kernel` and `dt_key` are not keys: the near-field weights' options and the step's name.
+template <class Archive, schema::Of<ReducedModelOptions> Self>
+void serialize(Archive& a, Self& o, bool applies = true) {
+  using schema::Type;
+  a.integer(o.window_steps, {.key = "window_steps", .type = Type::integer, .default_value = "0 (automatic)",
+                             .range = schema::at_least(0), .doc = "history window n_w of the reduced model",
+                             .used_by = "reduced"},
+            applies);
+  a.number(o.far_tolerance, {.key = "far_tolerance", .default_value = "1e-10", .range = schema::positive(),
+                             .doc = "bound of the dropped far-field modes, relative to B / omega_1",
+                             .used_by = "reduced", .log_scale = true},
+           applies);
+}
 
 class ReducedModel final : public ContactStepper {
  public:

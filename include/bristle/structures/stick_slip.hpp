@@ -26,20 +26,14 @@
 // samples (ModalModel with track_energy), the energy account
 //   belt work  int F v_b dt  =  friction dissipation  int -F v_r dt  +  modal damping  +  change of stored energy.
 //
-// | key                      | meaning                               | unit | range       |
-// |--------------------------|---------------------------------------|------|-------------|
-// | normal_load_N            | normal load N                         | N    | > 0, finite |
-// | belt_speed_m_per_s       | belt speed v_b                        | m/s  | finite      |
-// | contact_index            | contact point touching the belt       | -    | [0, M)      |
-// | t_end_s                  | duration                              | s    | > 0         |
-// | output_every             | record every k-th step                | -    | >= 1        |
-// | stick_tolerance_m_per_s  | dynamic laws: |v_r| counted as stick  | m/s  | >= 0 (0: 1e-3 |v_b|) |
+// The keys of BeltParams ([contact]) and StickSlipOptions ([run]), with units and ranges: their serialize() below.
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "bristle/contact/contact_model.hpp"
 #include "bristle/core/progress.hpp"
+#include "bristle/core/schema.hpp"
 #include "bristle/core/time_series.hpp"
 #include "bristle/laws/coulomb_stribeck.hpp"
 #include "bristle/laws/stribeck.hpp"
@@ -64,6 +58,33 @@ struct StickSlipOptions {
 
   void validate(std::string_view prefix) const;
 };
+
+/// The schema of BeltParams (core/schema.hpp): the keys of [contact].
+template <class Archive, schema::Of<BeltParams> Self>
+void serialize(Archive& a, Self& p) {
+  using schema::Type;
+  a.number(p.normal_load_N, {.key = "normal_load_N", .unit = "N", .default_value = "required",
+                             .range = schema::positive(), .doc = "normal load N on the belt", .log_scale = true});
+  a.number(p.belt_speed_m_per_s, {.key = "belt_speed_m_per_s", .unit = "m/s", .default_value = "required",
+                                  .range = schema::finite(), .doc = "belt speed v_b"});
+  a.integer(p.contact_index, {.key = "contact_index", .type = Type::integer, .default_value = "0",
+                              .range = schema::at_least(0), .doc = "the contact point on the belt, < the contact count"});
+}
+
+/// The schema of StickSlipOptions (core/schema.hpp): its keys of [run] (the step dt_s is the caller's).
+template <class Archive, schema::Of<StickSlipOptions> Self>
+void serialize(Archive& a, Self& o) {
+  using schema::Type;
+  a.number(o.t_end_s, {.key = "t_end_s", .unit = "s", .default_value = "required", .range = schema::positive(),
+                       .doc = "duration (at most 1e9 steps)"});
+  a.integer(o.output_every, {.key = "output_every", .type = Type::integer, .default_value = "1",
+                             .range = schema::at_least(1), .doc = "record every k-th step"});
+  a.number(o.stick_tolerance_m_per_s, {.key = "stick_tolerance_m_per_s", .unit = "m/s", .default_value = "0",
+                                       .range = schema::non_negative(),
+                                       .doc = "dynamic laws: |v_r| counted as stick (0: 1e-3 |v_b|)"});
+  a.integer(o.cycles, {.key = "cycles", .type = Type::integer, .default_value = "4", .range = schema::at_least(1),
+                       .doc = "cycles averaged for the limit cycle's period"});
+}
 
 struct StickSlipInterval {
   double t_start_s = 0.0;

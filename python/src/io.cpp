@@ -18,6 +18,7 @@
 #include <unordered_map>
 
 BRISTLE_PY_TYPED_OBJECT(ScenarioArg, "bristle._bristle.io.LumpedScenario | bristle._bristle.io.Scenario")
+BRISTLE_PY_TYPED_OBJECT(NumberArg, "float")
 
 // The setup shared by the examples of the key-path functions.
 #define IO_CASE "    >>> c = bristle.io.parse_lumped_file(\"examples/lugre_stick_slip.toml\")[0]\n"
@@ -747,7 +748,18 @@ Example:
       py::arg("scenario"), py::arg("key"), get_doc);
   m.def(
       "set",
-      [dispatch](ScenarioArg scenario, const std::string& key, double value) {
+      [dispatch](ScenarioArg scenario, const std::string& key, NumberArg number) {
+        // A bool is no number here, as in TOML (True was stored as 1.0).
+        if (py::isinstance<py::bool_>(number))
+          throw py::type_error("bristle.set: " + key + " = " + std::string(py::str(number)) +
+                               ": expected a number, got bool");
+        double value = 0.0;
+        try {
+          value = number.cast<double>();
+        } catch (const py::cast_error&) {
+          throw py::type_error("bristle.set: " + key + ": expected a number, got " +
+                               std::string(py::str(py::type::handle_of(number).attr("__name__"))));
+        }
         dispatch(scenario, [&](auto& sc) {
           if (Running::running(sc))
             throw std::runtime_error("bristle.set: the scenario is running (set from its progress callback or from "

@@ -132,10 +132,9 @@ struct Kind<LumpedScenario> {
   }
   static double* declared(Sc&, std::string_view) { return nullptr; }
   static const double* declared(const Sc&, std::string_view) { return nullptr; }
-  /// LumpedScenario::validate(): the only whole-scenario check a number can break is a steady initial state.
-  static void check(const Sc& sc) {
-    if (sc.initial.steady) sc.validate();
-  }
+  /// LumpedScenario::validate(), as the reader runs it: a sine's periods over the run (its omega or the time span
+  /// set), the integrator options, a steady initial state.
+  static void check(const Sc& sc) { sc.validate(); }
 };
 
 template <class Sc>
@@ -1017,6 +1016,17 @@ void refuse_swept(const std::optional<Sweep>& sweep, std::string_view key) {
   if (sweep) refuse_swept(sweep->parameter, key);
 }
 
+/// The same for another spelling of the swept value (bench.input.value under a sweep of bench.input, law.mu_s under
+/// law.mu of a Dahl law): `was` is its value before the key was set on `after`; a set that moved it is refused.
+template <class Case>
+void refuse_moving_swept(double was, const Case& after, std::string_view parameter, std::string_view key) {
+  const double now = get_number(after, parameter);
+  if (was == now || (std::isnan(was) && std::isnan(now))) return;
+  throw InvalidInput(fmt::format("{}: sets the parameter of the sweep (sweep.parameter = \"{}\", {} -> {}); set it "
+                                 "in one case",
+                                 key, parameter, format_value(was), format_value(now)));
+}
+
 /// A line study: the value is set in every case (each validated; an error names the case); a key that a
 /// [sweep] varies (pair.s under sweep.s, body<i>.tau under sweep.tau<i>, sweep.parameter) is refused.
 template <class Study>
@@ -1035,7 +1045,11 @@ void set_line_study(Study& study, std::string_view key, double value) {
   }
   for (std::size_t i = 0; i < cases.size(); ++i) {
     try {
+      std::vector<std::pair<std::string_view, double>> was;  // a key-path sweep's parameter (the lists' have no dot)
+      for (const std::string& swept : cases[i].swept)
+        if (swept.find('.') != std::string::npos) was.emplace_back(swept, get_number(cases[i], swept));
       set_number(cases[i], key, value);
+      for (const auto& [swept, v] : was) refuse_moving_swept(v, cases[i], swept, key);
     } catch (const InvalidInput& error) {
       if (cases.size() == 1) throw;
       throw InvalidInput(fmt::format("case {} of {} ({}): {}", i + 1, cases.size(), cases[i].label, error.what()));
@@ -1050,7 +1064,9 @@ template <class Study>
 void set_study(Study& study, std::string_view key, double value) {
   auto sc = study.scenario();
   refuse_swept(sc.sweep, key);
+  const double was = sc.sweep ? get_number(sc, sc.sweep->parameter) : 0.0;
   set_number(sc, key, value);
+  if (sc.sweep) refuse_moving_swept(was, sc, sc.sweep->parameter, key);
   study = Study(std::move(sc));
 }
 
@@ -1075,7 +1091,11 @@ void set_study_of_any_kind(Scenario& s, std::string_view key, double value) {
   if (auto* l = dynamic_cast<LumpedStudy*>(&s)) {
     std::vector<LumpedScenario> cases = l->cases();
     refuse_swept(cases.front().sweep, key);
-    for (LumpedScenario& c : cases) set_number(c, key, value);
+    for (LumpedScenario& c : cases) {
+      const double was = c.sweep ? get_number(c, c.sweep->parameter) : 0.0;
+      set_number(c, key, value);
+      if (c.sweep) refuse_moving_swept(was, c, c.sweep->parameter, key);
+    }
     *l = LumpedStudy(std::move(cases));
   } else if (auto* m = dynamic_cast<PatchSteadyMapStudy*>(&s)) {
     set_study(*m, key, value);  // the sweep's cases again, each validated

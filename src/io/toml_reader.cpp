@@ -10,6 +10,7 @@
 #include "bristle/core/error.hpp"
 #include "bristle/io/json.hpp"
 #include "bristle/rheology/rheology.hpp"
+#include "input_file.hpp"
 
 namespace bristle::io::detail {
 
@@ -127,6 +128,11 @@ std::optional<DepthExcess> find_excess_depth(std::string_view text, std::size_t 
 }  // namespace
 
 toml::table parse_toml(std::string_view text, const std::string& source_name) {
+  // A text given directly (Python, the C API) has the file limit: 40 MB of a sweep list took 10 s and 1.5 GB.
+  if (text.size() > kMaxScenarioBytes)
+    throw InvalidInput(fmt::format("{}: the scenario text is {}, larger than the limit of {} (Limits in "
+                                   "docs/scenarios.md)",
+                                   source_name, format_bytes(text.size()), format_bytes(kMaxScenarioBytes)));
   if (const auto excess = find_excess_depth(text, kMaxTomlDepth))
     throw InvalidInput(fmt::format("{}:{}:{}: nested deeper than {} levels (tables, dotted keys, arrays and inline "
                                    "tables together); see Limits in docs/scenarios.md",

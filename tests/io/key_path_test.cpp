@@ -460,6 +460,55 @@ TEST(KeyPath, AParsedScenarioIsSetInEveryCaseAndRefusesItsSweepParameter) {
   EXPECT_EQ(get_number(*study, "law.mu_s"), 1.4);  // unchanged by the failed set
 }
 
+// helper-44: another spelling of the swept value (a constant signal's .value, Dahl's mu_s under law.mu) was set in
+// every case, then overwritten by... nothing: every case ran with the one value while the sweep column still showed
+// the swept ones (exit 0). Refused as the swept key itself is, naming the parameter.
+TEST(KeyPath, AnotherSpellingOfTheSweptValueIsRefused) {
+  const auto error = [&](auto&& f) -> std::string {
+    try {
+      f();
+    } catch (const InvalidInput& e) {
+      return e.what();
+    }
+    return "(no error)";
+  };
+  const std::string head = kBase.substr(0, kBase.find("[bench.input]"));  // law, bodies, pair, [bench] but its input
+  const std::string tail = "input = 0.01\n[time]\nt_end_s = 0.05\n";
+  const std::string constant = head + tail + "[sweep]\nparameter = \"bench.input\"\nvalues = [0.01, 0.02]\n";
+  std::unique_ptr<Scenario> study = parse_scenario_string(constant, "s");
+  EXPECT_EQ(error([&] { set_number(*study, "bench.input.value", 0.05); }),
+            "bench.input.value: sets the parameter of the sweep (sweep.parameter = \"bench.input\", 0.01 -> 0.05); set "
+            "it in one case");
+  EXPECT_EQ(get_number(dynamic_cast<const LumpedStudy&>(*study).cases()[1], "bench.input"), 0.02);  // unchanged
+  set_number(*study, "law.mu_s", 1.4);  // another key: set in every case, the sweep kept
+  EXPECT_EQ(get_number(dynamic_cast<const LumpedStudy&>(*study).cases()[1], "bench.input"), 0.02);
+
+  const std::string dahl = "[law]\ntype = \"dahl\"\nmu = 0.5\n" + head.substr(head.find("[body1]")) + tail +
+                           "[sweep]\nparameter = \"law.mu\"\nvalues = [0.3, 0.6]\n";
+  study = parse_scenario_string(dahl, "d");
+  for (const char* key : {"law.mu_s", "law.mu_d"})
+    EXPECT_EQ(error([&] { set_number(*study, key, 0.9); }),
+              std::string(key) + ": sets the parameter of the sweep (sweep.parameter = \"law.mu\", 0.3 -> 0.9); set it "
+                                 "in one case");
+}
+
+// helper-44: set() on a lumped case skipped the reader's whole-scenario checks but a steady initial state's, so a
+// sine of 1e8 rad/s over the run was accepted (bristle check refuses it) and the run failed 24 s later.
+TEST(KeyPath, ASetRunsTheWholeScenarioChecksOfTheReader) {
+  LumpedScenario sc = parse_one(kBase);
+  try {
+    set_number(sc, "bench.input.omega", 1e8);
+    ADD_FAILURE() << "accepted";
+  } catch (const InvalidInput& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "bench.input.omega = 100000000: the run (time.t_start_s .. time.t_end_s) spans 7957747.154594767 of its "
+              "periods; at most 1000000 (Limits in docs/scenarios.md)");
+  }
+  EXPECT_EQ(get_number(sc, "bench.input.omega"), 6.0);
+  EXPECT_THROW(set_number(sc, "time.t_end_s", 1e7), InvalidInput);  // 1e7 s of a 6 rad/s sine: ~9.5e6 periods
+  EXPECT_EQ(get_number(sc, "time.t_end_s"), 0.5);
+}
+
 // c = "eq58" (paper 1, eq. 58) is a rheology option usable from the lumped kind too: the same CSV as the
 // dampings written out, and setting pair.s by key path keeps the rule (c_i,2 = tau_i,2 k02 of the new k02).
 TEST(KeyPath, Eq58IsARheologyOptionOfEveryKind) {

@@ -263,3 +263,24 @@ def test_set_is_refused_while_the_scenario_runs(examples):
     assert seen and set(seen) == {before}
     bristle.set(sc, "law.mu_s", 2.0)  # after the run: as before
     assert bristle.get(sc, "law.mu_s") == 2.0
+
+
+def test_set_refuses_a_bool_as_the_reader_does():
+    # helper-44: set(c, "bench.mass_kg", True) stored 1.0; the reader refuses `mass_kg = true`.
+    c = io.parse_lumped_string(LUMPED)[0]
+    with pytest.raises(TypeError, match=r"^bristle.set: law.mu_s = True: expected a number, got bool$"):
+        bristle.set(c, "law.mu_s", True)
+    with pytest.raises(TypeError, match=r"^bristle.set: law.mu_s: expected a number, got str$"):
+        bristle.set(c, "law.mu_s", "1.0")
+    bristle.set(c, "law.mu_s", np.float64(1.3))
+    bristle.set(c, "law.mu_d", np.int64(1))
+    assert (bristle.get(c, "law.mu_s"), bristle.get(c, "law.mu_d")) == (1.3, 1.0)
+
+
+def test_a_scenario_text_has_the_file_limit():
+    # helper-44: a 40 MB text (a sweep of 1e7 values) took 10.6 s and 1.5 GB before its list limit refused it; the
+    # CLI refuses the same file at once (4 MiB).
+    text = LUMPED + "[sweep]\nparameter = \"law.mu_d\"\nvalues = [" + "0.5, " * 1_000_000 + "0.5]\n"
+    with pytest.raises(bristle.InvalidInput, match=r"^<string>: the scenario text is 4\.8 MiB, larger than the limit "
+                                                   r"of 4 MiB \(Limits in docs/scenarios.md\)$"):
+        bristle.parse_scenario_string(text)

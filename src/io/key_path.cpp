@@ -343,6 +343,7 @@ enum class Hook {
   tau,        // a branch's tau
   pair_s,     // body2.k0 = body1.k0 (1 - s)/s (errata §5)
   outputs,    // time.outputs
+  textbook,   // law.textbook.<key> (lumped): law, body1 and body2 mapped again (contact::textbook_model)
 };
 
 template <bool Const>
@@ -438,6 +439,19 @@ void resolve_branch(Sc& sc, Target<C>& t, const Path& p, std::string_view f) {
   }
 }
 
+/// The field of law.textbook named `name`, or null.
+template <class P>
+auto textbook_field(P& p, std::string_view name) -> decltype(&p.Fc_N) {
+  if (name == "Fc_N") return &p.Fc_N;
+  if (name == "Fs_N") return &p.Fs_N;
+  if (name == "vs_mps") return &p.vs_mps;
+  if (name == "sigma0_N_per_m") return &p.sigma0_N_per_m;
+  if (name == "sigma1_Ns_per_m") return &p.sigma1_Ns_per_m;
+  if (name == "sigma2_Ns_per_m") return &p.sigma2_Ns_per_m;
+  if (name == "delta") return &p.delta;
+  return nullptr;
+}
+
 /// The Stribeck parameters of the table ("law", "law.axis1", "law.axis2").
 template <class Sc>
 auto* stribeck_of(Sc& sc, std::string_view table) {
@@ -487,6 +501,16 @@ void resolve(Sc& sc, std::string_view key, Target<std::is_const_v<Sc>>& t) {
   }
   const std::string_view name = t.field.key;
   t.status = Status::ok;
+  if constexpr (requires { sc.textbook; }) {
+    // The textbook form maps law, body1 and body2 from law.textbook under the load: their keys are read, not set.
+    if (sc.textbook && !starts_with(t.path, "law.textbook.") &&
+        (starts_with(t.path, "law.") || starts_with(t.path, "body1.") || starts_with(t.path, "body2.") ||
+         starts_with(t.path, "pair."))) {
+      t.status = Status::derived;
+      t.hint = "mapped from [law.textbook] under bench.normal_load_N (contact::textbook_model); set a key of "
+               "law.textbook or the load instead";
+    }
+  }
   switch (f.storage()) {
     case St::number:
       if (p.index >= 0) return void(t.status = Status::unknown);
@@ -547,6 +571,12 @@ void resolve(Sc& sc, std::string_view key, Target<std::is_const_v<Sc>>& t) {
           t.hook = Hook::pair_s;
         } else if (t.table == "time" && name == "outputs") {
           t.hook = Hook::outputs;
+        } else if (t.table == "law.textbook") {
+          if constexpr (requires { sc.textbook; }) {
+            t.hook = Hook::textbook;
+            t.d = textbook_field(*sc.textbook, name);
+          }
+          if (!t.d) t.status = Status::not_number;
         } else if constexpr (requires { sc.bench; }) {
           if (t.table == "bench" && name == "normal_load_N") t.d = &sc.bench.normal_load.value;
           else t.status = Status::not_number;
@@ -820,6 +850,7 @@ void set_generic(Sc& sc, std::string_view key, double value) {
     saved.outputs = sc.input_form.time_outputs;
     saved.output_dt_given = sc.input_form.time_output_dt_given;
     const rheology::RheologyParams saved_body1 = sc.body1, saved_body2 = sc.body2;  // eq. 58 re-derives branches
+    const laws::LawParams saved_law = sc.law;  // the textbook form maps the whole law
     constexpr bool kDerives = requires { Kind<Sc>::derive(sc, t.path); };
     [[maybe_unused]] const auto saved_derived = [&] {
       if constexpr (kDerives) return Kind<Sc>::save(sc);
@@ -860,6 +891,7 @@ void set_generic(Sc& sc, std::string_view key, double value) {
           rheology::set_relaxation_time(body, t.branch, value);
           taus[t.branch] = value;
           break;
+        case Hook::textbook: *t.d = value; break;
         case Hook::outputs:
           if constexpr (requires { sc.time; }) {
             if (sc.input_form.time_output_dt_given)
@@ -874,6 +906,15 @@ void set_generic(Sc& sc, std::string_view key, double value) {
             sc.input_form.time_outputs = static_cast<std::int64_t>(value);
           }
           break;
+      }
+      if constexpr (requires { sc.textbook; }) {  // the reader's mapping of the textbook form, under the load now set
+        if (sc.textbook && (t.hook == Hook::textbook || t.path == "bench.normal_load_N")) {
+          const contact::TextbookModel mapped =
+              contact::textbook_model(sc.law.kind, *sc.textbook, sc.bench.normal_load.value, "law.textbook.");
+          sc.law = mapped.law;
+          sc.body1 = mapped.body1;
+          sc.body2 = mapped.body2;
+        }
       }
       rheology::apply_eq58(sc.body1, "body1");  // c = "eq58": the dampings follow the k0 and tau now set
       rheology::apply_eq58(sc.body2, "body2");
@@ -916,6 +957,7 @@ void set_generic(Sc& sc, std::string_view key, double value) {
       sc.input_form.time_output_dt_given = saved.output_dt_given;
       sc.body1 = saved_body1;
       sc.body2 = saved_body2;
+      sc.law = saved_law;
       throw;
     }
   }

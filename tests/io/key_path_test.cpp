@@ -509,6 +509,80 @@ TEST(KeyPath, ASetRunsTheWholeScenarioChecksOfTheReader) {
   EXPECT_EQ(get_number(sc, "time.t_end_s"), 0.5);
 }
 
+// helper-44: a sweep (or set) of bench.normal_load_N on a [law.textbook] scenario kept the law mapped under the file's
+// load (mu_d = Fc_N / F_z): the 20 N case gave F = -20 N where the file with 20 N gives -10 N, exit 0; the mapped keys
+// (law.mu_d, body1.k0) were settable although the reader refuses them beside the textbook form; and law.textbook.Fc_N
+// was "a number, not a number". The textbook keys are key paths now, and the load maps the law again.
+TEST(KeyPath, TheTextbookFormIsMappedAgainUnderTheLoadAndItsKeys) {
+  const std::string text = R"(
+[law]
+type = "lugre"
+[law.textbook]
+Fc_N = 10.0
+Fs_N = 15.0
+vs_mps = 1e-3
+sigma0_N_per_m = 1e5
+sigma1_Ns_per_m = 316.22776601683796
+sigma2_Ns_per_m = 0.4
+[bench]
+drive = "velocity"
+normal_load_N = 10
+[bench.input]
+type = "sine"
+amplitude = 0.01
+omega = 1.0
+[time]
+t_end_s = 0.2
+outputs = 21
+)";
+  const LumpedScenario base = parse_one(text);
+  for (const Case& c : {Case{"bench.normal_load_N", 20.0, "normal_load_N = 20", "normal_load_N"},
+                           Case{"law.textbook.Fc_N", 12.0, "Fc_N = 12", "Fc_N"},
+                           Case{"law.textbook.sigma0_N_per_m", 2e5, "sigma0_N_per_m = 2e5", "sigma0_N_per_m"},
+                           Case{"law.textbook.delta", 1.0, "delta = 1", "sigma2_Ns_per_m"}}) {
+    LumpedScenario set = base;
+    set_number(set, c.key, c.value);
+    std::string file_text = edited(text, c.replaces, c.file_line);
+    if (c.key == "law.textbook.delta") file_text = edited(text, "sigma2_Ns_per_m", "sigma2_Ns_per_m = 0.4\ndelta = 1");
+    const LumpedScenario file = parse_one(file_text);
+    EXPECT_EQ(get_number(set, c.key), c.value) << c.key;
+    EXPECT_EQ(get_number(set, "law.mu_d"), get_number(file, "law.mu_d")) << c.key;
+    EXPECT_EQ(get_number(set, "body1.k0"), get_number(file, "body1.k0")) << c.key;
+    EXPECT_EQ(csv_of(set), csv_of(file)) << c.key;
+  }
+  LumpedScenario sc = base;
+  const auto refused = [&](const std::string& key, double value) -> std::string {
+    try {
+      set_number(sc, key, value);
+    } catch (const InvalidInput& e) {
+      return e.what();
+    }
+    return "(accepted)";
+  };
+  EXPECT_EQ(get_number(sc, "law.mu_d"), 1.0);  // read: Fc_N / F_z
+  EXPECT_EQ(refused("law.mu_d", 0.5), "law.mu_d: mapped from [law.textbook] under bench.normal_load_N "
+                                      "(contact::textbook_model); set a key of law.textbook or the load instead");
+  EXPECT_EQ(refused("body1.k0", 2e4).substr(0, 48), "body1.k0: mapped from [law.textbook] under bench");
+  EXPECT_EQ(refused("law.textbook.Fc_N", -1.0), "law.textbook.Fc_N = -1: must be > 0");
+  EXPECT_EQ(csv_of(sc), csv_of(base));  // nothing changed
+  const std::vector<std::string> keys = numeric_keys(sc);
+  EXPECT_NE(std::find(keys.begin(), keys.end(), "law.textbook.Fc_N"), keys.end());
+  EXPECT_EQ(std::find(keys.begin(), keys.end(), "law.mu_d"), keys.end());
+  EXPECT_EQ(std::find(keys.begin(), keys.end(), "body1.k0"), keys.end());
+  // The sweep: the 20 N case is the file with 20 N.
+  std::unique_ptr<Scenario> study =
+      parse_scenario_string(text + "[sweep]\nparameter = \"bench.normal_load_N\"\nvalues = [10, 20]\n", "tb");
+  const auto& cases = dynamic_cast<const LumpedStudy&>(*study).cases();
+  std::string swept = csv_of(cases[1]), without;  // its first column is the sweep's
+  for (std::size_t at = 0; at < swept.size();) {
+    const std::size_t comma = swept.find(',', at), end = swept.find('\n', at);
+    without += swept.substr(comma + 1, end - comma);
+    at = end + 1;
+  }
+  EXPECT_EQ(swept.substr(0, 14), "normal_load_N,");
+  EXPECT_EQ(without, csv_of(parse_one(edited(text, "normal_load_N", "normal_load_N = 20"))));
+}
+
 // c = "eq58" (paper 1, eq. 58) is a rheology option usable from the lumped kind too: the same CSV as the
 // dampings written out, and setting pair.s by key path keeps the rule (c_i,2 = tau_i,2 k02 of the new k02).
 TEST(KeyPath, Eq58IsARheologyOptionOfEveryKind) {

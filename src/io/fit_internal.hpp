@@ -249,6 +249,33 @@ void finish_fit(FitTable& t, Out& out) {
       }
     }
   }
+  // A parameter is a continuous number within the key's range: an integer key failed in the solver (exit 3), and
+  // bounds outside the range (law.mu_s down to -2, pair.s up to 1.5) let the optimiser step where the reader refuses.
+  for (const fit::ParameterSpec& p : t.parameters) {
+    const std::string name = fmt::format("fit.parameters.{}", json_quote(p.key));
+    KeyInfo info;
+    try {
+      info = key_info(experiments.front().scenario, p.key);
+    } catch (const InvalidInput& error) {
+      throw InvalidInput(fmt::format("{}: {}", name, error.what()));
+    }
+    if (info.integer)
+      throw InvalidInput(fmt::format("{}: {} is an integer key ({}); a fit varies its parameters continuously: set "
+                                     "it in the scenario (or sweep it)",
+                                     name, p.key, info.range));
+    for (const auto& [bound, value] : {std::pair{".min", p.min}, std::pair{".max", p.max}}) {
+      if (!std::isfinite(value)) continue;  // fit::validate says so
+      info.rule.check(name + bound, value);
+      // and the law's or kind's own limits beyond the schema's rule (law.eps <= 1 m^2/s^2), as the reader says them
+      auto sc = experiments.front().scenario;
+      try {
+        set_number(sc, p.key, value);
+      } catch (const InvalidInput& error) {
+        throw InvalidInput(fmt::format("{}{} = {}: a value the scenario refuses: {}", name, bound, format_value(value),
+                                       error.what()));
+      }
+    }
+  }
   fit::validate(experiments, t.parameters);
   out.parameters = t.parameters;
   out.options = t.options;

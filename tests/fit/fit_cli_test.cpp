@@ -143,6 +143,15 @@ std::vector<BadFit> bad_fits() {
       {"target_not_an_output", fit_with("F_N = \"F_N\"", "G_N = \"F_N\""),
        "fit.targets.G_N: the model does not output a column \"G_N\""},
       {"unknown_fit_key", fit_with("window_s", "windows"), "unknown key \"fit.windows\"; did you mean"},
+      // helper-44: an integer key ended in the solver (exit 3, "Residual and Jacobian evaluation failed"); bounds
+      // outside the key's range or the law's limits (law.eps <= 1) let the optimiser step where the reader refuses.
+      {"integer_key", std::string(kFit) + "\"integrator.max_steps\" = { initial = 1000, min = 10, max = 2000 }\n",
+       "fit.parameters.\"integrator.max_steps\": integrator.max_steps is an integer key (>= 1 (integer)); a fit "
+       "varies its parameters continuously: set it in the scenario (or sweep it)"},
+      {"min_outside_range", fit_with("min = 0.05, max = 1.0", "min = -2.0, max = 1.0"),
+       "fit.parameters.\"law.mu_d\".min = -2: must be > 0"},
+      {"max_beyond_a_law_limit", std::string(kFit) + "\"law.eps\" = { initial = 0.5, min = 0.0, max = 5.0 }\n",
+       "fit.parameters.\"law.eps\".max = 5: a value the scenario refuses: law.eps = 5: must be <= 1 m^2/s^2"},
   };
 }
 

@@ -75,6 +75,8 @@ struct KeyInfo {
   double min = 0.0;           // bounds of the range (open or closed as `range` says); +-inf when unbounded
   double max = 0.0;
   bool log_scale = false;     // the parameter spans decades (stiffness, damping, times, tolerances)
+  bool integer = false;       // an integer key (a count, an index, a step budget): not a continuous parameter
+  schema::Range rule;         // the reader's rule (schema::Range::check gives its message)
 };
 template <WithKeyPaths Sc>
 KeyInfo key_info(const Sc& sc, std::string_view key_path);  // log_scale: spans decades

@@ -218,9 +218,10 @@ LumpedScenario lumped_from(const py::tuple& t) {
 py::tuple line_base_state(const io::LineCaseBase& c) {
   return py::make_tuple(c.name, c.description, source_state(c.source), c.case_index, c.case_count, c.label, c.columns,
                         c.law, c.body1, c.body2, c.pair_s, c.body2_c_eq58, c.s, c.n1, c.n2, c.mode, c.allow_reversal,
-                        c.line, c.output, c.log_x, c.allow_reversal_given, c.swept, input_form_state(c.input_form));
+                        c.line, c.output, c.log_x, c.allow_reversal_given, c.swept, input_form_state(c.input_form),
+                        c.case_keys);
 }
-constexpr std::size_t kLineBaseFields = 23;
+constexpr std::size_t kLineBaseFields = 24;
 void line_base_from(io::LineCaseBase& c, const py::tuple& t) {
   c.name = t[0].cast<std::string>();
   c.description = t[1].cast<std::string>();
@@ -245,6 +246,7 @@ void line_base_from(io::LineCaseBase& c, const py::tuple& t) {
   c.allow_reversal_given = t[20].cast<bool>();
   c.swept = t[21].cast<std::vector<std::string>>();
   c.input_form = input_form_from(t[22]);
+  c.case_keys = t[23].cast<std::vector<std::string>>();
 }
 #endif
 
@@ -728,7 +730,8 @@ Example:
   const char* set_doc =
       "Sets a numeric key in place, e.g. set(case, \"body1.k0\", 2e5), with the reader's checks and derivations "
       "(tau kept, pair.s, the output grid); running then gives what the file with that value gives. A Scenario "
-      "(load_scenario) is changed in every case and rebuilt; on InvalidInput nothing changes.\n\nExample:\n" IO_CASE
+      "(load_scenario) is changed in every case (a line study's case whose [[case]] gives the key keeps its own) and "
+      "rebuilt; on InvalidInput nothing changes.\n\nExample:\n" IO_CASE
       "    >>> bristle.set(c, \"body1.k0\", 2e5); c.body1.k0                         # 1/m\n    200000.0\n"
       "    >>> bristle.set(c, \"law.mu_s\", -1)\n    Traceback (most recent call last):\n    ...\n"
       "    bristle._bristle.InvalidInput: law.mu_s = -1: must be > 0\n";

@@ -1087,7 +1087,20 @@ void set_line_study(Study& study, std::string_view key, double value) {
     if (hit)
       throw InvalidInput(fmt::format("{}: is varied by the sweep (sweep.{}); set it in the sweep", key, swept));
   }
+  // A case whose [[case]] table gives the key keeps its own value, as the file with the value would run.
+  const auto names_it = [&](const std::string& given) {
+    const auto under = [](std::string_view a, std::string_view b) {  // a is b or one of its entries or keys
+      return a.size() > b.size() && a.compare(0, b.size(), b) == 0 && (a[b.size()] == '.' || a[b.size()] == '[');
+    };
+    return given == key || under(key, given) || under(given, key);
+  };
+  std::size_t kept = 0;
+  std::string kept_label;
   for (std::size_t i = 0; i < cases.size(); ++i) {
+    if (std::any_of(cases[i].case_keys.begin(), cases[i].case_keys.end(), names_it)) {
+      if (kept++ == 0) kept_label = cases[i].label;
+      continue;
+    }
     try {
       std::vector<std::pair<std::string_view, double>> was;  // a key-path sweep's parameter (the lists' have no dot)
       for (const std::string& swept : cases[i].swept)
@@ -1098,7 +1111,27 @@ void set_line_study(Study& study, std::string_view key, double value) {
       if (cases.size() == 1) throw;
       throw InvalidInput(fmt::format("case {} of {} ({}): {}", i + 1, cases.size(), cases[i].label, error.what()));
     }
+    // Another spelling of a key the case gives (Dahl's law.mu_s under its law.mu): the case keeps its own.
+    const auto& original = study.cases()[i];
+    for (const std::string& given : cases[i].case_keys) {
+      double before = 0.0, after = 0.0;
+      try {
+        before = get_number(original, given);
+        after = get_number(cases[i], given);
+      } catch (const InvalidInput&) {
+        continue;  // not a number (a string, a table's key): named by names_it if it is the key
+      }
+      if (before != after) {
+        cases[i] = original;
+        if (kept++ == 0) kept_label = cases[i].label;
+        break;
+      }
+    }
   }
+  if (kept == cases.size())
+    throw InvalidInput(fmt::format("{}: every [[case]] gives its own value ({} of {}, e.g. {}), which a set on the "
+                                   "study leaves to the case; set it in the [[case]] tables",
+                                   key, kept, cases.size(), kept_label.empty() ? "the file" : kept_label));
   study = Study(std::move(cases));
 }
 

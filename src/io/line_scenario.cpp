@@ -1408,6 +1408,16 @@ std::vector<Case> for_each_line_case(const toml::table& root, std::string_view n
         throw InvalidInput(fmt::format("{}: {}", p.written, m));
       }
     }
+    const std::function<void(const toml::table&, const std::string&)> leaves_of = [&](const toml::table& t,
+                                                                                       const std::string& prefix) {
+      for (auto&& [k, v] : t) {
+        const std::string path = prefix.empty() ? std::string(k.str()) : prefix + "." + std::string(k.str());
+        if (const toml::table* sub = v.as_table()) leaves_of(*sub, path);
+        else sc->case_keys.push_back(path);
+      }
+    };
+    leaves_of(spec.keys, "");
+    for (const auto& p : spec.paths) sc->case_keys.push_back(p.key);
     return std::move(*sc);
   };
   // The sweep on a prepared case.

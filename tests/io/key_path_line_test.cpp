@@ -228,5 +228,34 @@ TEST(KeyPathLine, AStudyIsSetInEveryCaseAndRefusesWhatItsSweepVaries) {
   EXPECT_EQ(get_number(*study, "law.mu_d"), 0.65);
 }
 
+// helper-44: a set on a study with [[case]] tables overwrote the cases' own values (the "slow" and "fast" cases ran
+// alike), and refused Vx = -1 although the file with it is valid (every case overrides it). A case keeps the keys
+// its [[case]] gives, as the file with the value does; a key every case gives is refused.
+TEST(KeyPathLine, ASetOnAStudyLeavesTheKeysACaseGivesToTheCase) {
+  const std::string text = kTransient + "[[case]]\nlabel = \"slow\"\nkinematics.Vx = 0.05\n[[case]]\nlabel = \"file\"\n";
+  std::unique_ptr<Scenario> study = parse_scenario_string(text, "k");
+  set_number(*study, "kinematics.Vx", 0.2);
+  const auto& cases = dynamic_cast<const LineTransientStudy&>(*study).cases();
+  ASSERT_EQ(cases.size(), 2u);
+  EXPECT_EQ(get_number(cases[0], "kinematics.Vx"), 0.05);  // its own
+  EXPECT_EQ(get_number(cases[1], "kinematics.Vx"), 0.2);   // the file's, set
+  const std::unique_ptr<Scenario> file = parse_scenario_string(edited(text, "Vx = 0.1", "Vx = 0.2"), "k");
+  EXPECT_EQ(csv_text(study->run()), csv_text(file->run()));
+  const std::string every = kTransient + "[[case]]\nlabel = \"slow\"\nkinematics.Vx = 0.05\n[[case]]\nlabel = \"fast\"\n"
+                                         "\"kinematics.Vx\" = 0.3\n";
+  study = parse_scenario_string(every, "k");
+  try {
+    set_number(*study, "kinematics.Vx.value", -1.0);
+    ADD_FAILURE() << "accepted";
+  } catch (const InvalidInput& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "kinematics.Vx.value: every [[case]] gives its own value (2 of 2, e.g. slow), which a set on the study "
+              "leaves to the case; set it in the [[case]] tables");
+  }
+  set_number(*study, "line.normal_load_N", 12.0);  // a key no case gives: set in both
+  for (const auto& c : dynamic_cast<const LineTransientStudy&>(*study).cases())
+    EXPECT_EQ(get_number(c, "line.normal_load_N"), 12.0);
+}
+
 }  // namespace
 }  // namespace bristle::io

@@ -66,6 +66,9 @@ struct LineCaseBase {
   bool log_x = false;  // logarithmic velocity axis in the plot
   bool allow_reversal_given = false;  // kinematics.allow_reversal written (messages name the default otherwise)
   std::vector<std::string> swept;     // what [sweep] varies in this study's cases ("s", "tau2", ..., "law.mu_d")
+  /// The keys its [[case]] table gives, as key paths ("kinematics.Vx", "body2.tau[1]"): a set on the study leaves
+  /// them to the case, as the file with that value would (io::set_number).
+  std::vector<std::string> case_keys;
   LumpedInputForm input_form;         // how the branches and the output grid were written (io/key_path.hpp)
 };
 

@@ -655,6 +655,8 @@ class Candidates {
     if constexpr (WithContact<Sc>)
       if (t.hook == Hook::sigma0 && sc_.law.sigma0 && !isotropic(*sc_.law.sigma0)) return;
     if (t.hook == Hook::dahl_mu && t.field.key != "mu") return;  // Dahl: listed as mu
+    if constexpr (WithContact<Sc>)  // c = "eq58": the dampings follow k0 and tau (set refuses them)
+      if (t.hook == Hook::branch && t.gkv && t.main && !body_of(sc_, t.body).eq58_tau.empty()) return;
     keys.push_back(std::move(path));
   }
   const Sc& sc_;

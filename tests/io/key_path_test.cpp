@@ -594,6 +594,10 @@ TEST(KeyPath, Eq58IsARheologyOptionOfEveryKind) {
                                                  fmt::format("{}", 0.05 * k02), fmt::format("{}", 0.5 * k02)));
   const LumpedScenario a = parse_one(with_rule), b = parse_one(written);
   ASSERT_EQ(a.body2.eq58_tau, (std::vector<double>{0.05, 0.5}));
+  // helper-44: numeric_keys listed body2.c[0], body2.c[1], which set always refuses under the rule.
+  const std::vector<std::string> keys = numeric_keys(a);
+  EXPECT_EQ(std::count_if(keys.begin(), keys.end(), [](const std::string& k) { return k.rfind("body2.c", 0) == 0; }), 0);
+  EXPECT_EQ(std::count(keys.begin(), keys.end(), "body2.tau[1]"), 1);
   EXPECT_EQ(a.body2.branches[1].c(0, 0), 0.5 * k02);
   EXPECT_EQ(csv_of(a), csv_of(b));
   LumpedScenario swept = a;

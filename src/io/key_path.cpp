@@ -497,6 +497,14 @@ void resolve(Sc& sc, std::string_view key, Target<std::is_const_v<Sc>>& t) {
   if (!f.applies()) {
     t.status = Status::not_applicable;
     t.table = blame(std::as_const(sc), t.path);
+    if constexpr (requires { sc.bench.normal_load; }) {  // the reader: "cannot be combined with [bench.normal_load]"
+      if (t.path == "bench.normal_load_N" && sc.bench.normal_load.kind != contact::SignalKind::constant) {
+        t.status = Status::derived;
+        t.hint = fmt::format("the load is the signal [bench.normal_load] (type = \"{}\"); read or set its keys, e.g. "
+                             "bench.normal_load.t0",
+                             contact::to_string(sc.bench.normal_load.kind));
+      }
+    }
     return;
   }
   const std::string_view name = t.field.key;

@@ -492,6 +492,31 @@ TEST(KeyPath, AnotherSpellingOfTheSweptValueIsRefused) {
                                  "in one case");
 }
 
+// helper-44: with a [bench.normal_load] signal, bench.normal_load_N "does not apply to bench.drive = \"velocity\""
+// blamed the drive; the reader says the key cannot be combined with the signal.
+TEST(KeyPath, TheConstantLoadKeyBesideALoadSignalNamesTheSignal) {
+  const std::string text = kBase.substr(0, kBase.find("normal_load_N")) +
+                           "[bench.normal_load]\ntype = \"ramp\"\nstart = 10.0\nrate = 1.0\nt_end = 0.5\n" +
+                           kBase.substr(kBase.find("[bench.input]"));
+  LumpedScenario sc = parse_one(text);
+  const std::string message = "bench.normal_load_N: the load is the signal [bench.normal_load] (type = \"ramp\"); read "
+                              "or set its keys, e.g. bench.normal_load.t0";
+  try {
+    (void)get_number(sc, "bench.normal_load_N");
+    ADD_FAILURE() << "read";
+  } catch (const InvalidInput& e) {
+    EXPECT_EQ(std::string(e.what()), message);
+  }
+  try {
+    set_number(sc, "bench.normal_load_N", 3.0);
+    ADD_FAILURE() << "set";
+  } catch (const InvalidInput& e) {
+    EXPECT_EQ(std::string(e.what()), message);
+  }
+  set_number(sc, "bench.normal_load.start", 12.0);
+  EXPECT_EQ(get_number(sc, "bench.normal_load.start"), 12.0);
+}
+
 // helper-44: set() on a lumped case skipped the reader's whole-scenario checks but a steady initial state's, so a
 // sine of 1e8 rad/s over the run was accepted (bristle check refuses it) and the run failed 24 s later.
 TEST(KeyPath, ASetRunsTheWholeScenarioChecksOfTheReader) {

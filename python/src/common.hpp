@@ -21,6 +21,7 @@
 #include <pybind11/stl.h>
 
 #include <chrono>
+#include <cmath>
 #include <functional>
 #include <memory>
 #include <string>
@@ -286,8 +287,14 @@ T cast_arg(py::handle value, std::string_view what, std::string_view expected) {
 /// Applies fn(double) -> double elementwise: a number gives a float, an array-like an array of the
 /// same shape.
 template <class Fn>
-FloatOrArray map_array(py::handle x, Fn&& fn) {
-  if (py::isinstance<py::float_>(x) || py::isinstance<py::int_>(x)) return FloatOrArray(py::float_(fn(x.cast<double>())));
+FloatOrArray map_array(py::handle x, const char* name, Fn&& fn) {
+  // Non-finite arguments are refused, naming the argument (helper-43: mu(nan), Profile.w(nan), Signal(nan), ...
+  // returned NaN): "speed = nan: must be finite", "speed[3] = inf: must be finite".
+  if (py::isinstance<py::float_>(x) || py::isinstance<py::int_>(x)) {
+    const double v = x.cast<double>();
+    require_finite(name, v);
+    return FloatOrArray(py::float_(fn(v)));
+  }
   if (x.is_none() || py::isinstance<py::str>(x) || py::isinstance<py::bytes>(x))  // numpy would parse "0.1"
     throw py::type_error("expected a number or an array of numbers, got " +
                          std::string(py::str(py::type::handle_of(x).attr("__name__"))));
@@ -296,6 +303,9 @@ FloatOrArray map_array(py::handle x, Fn&& fn) {
   py::array_t<double> out(std::vector<py::ssize_t>(in.shape(), in.shape() + in.ndim()));
   const double* src = in.data();
   double* dst = out.mutable_data();
+  for (py::ssize_t i = 0; i < in.size(); ++i)
+    if (!std::isfinite(src[i]))
+      require_finite(in.ndim() == 0 ? std::string(name) : std::string(name) + "[" + std::to_string(i) + "]", src[i]);
   for (py::ssize_t i = 0; i < in.size(); ++i) dst[i] = fn(src[i]);
   if (in.ndim() == 0) return FloatOrArray(py::float_(dst[0]));
   return FloatOrArray(std::move(out));

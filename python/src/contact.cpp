@@ -472,7 +472,7 @@ Example:
           "__call__",
           [](const Signal& s, FloatOrArray t) {
             s.validate("signal");
-            return map_array(t, [&s](double x) { return s(x); });
+            return map_array(t, "t", [&s](double x) { return s(x); });
           },
           py::arg("t"), "u(t); elementwise on arrays.")
       .def("breakpoints", &Signal::breakpoints, R"doc(Times of kinks and jumps (s), where an integrator should stop.

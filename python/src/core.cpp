@@ -358,7 +358,7 @@ Example:
 )doc");
   m.def(
       "regularised_abs",
-      [](FloatOrArray y, double eps) { return map_array(y, [eps](double v) { return regularised_abs(v, eps); }); },
+      [](FloatOrArray y, double eps) { return map_array(y, "y", [eps](double v) { return regularised_abs(v, eps); }); },
       py::arg("y"), py::arg("eps"), R"doc(|y|_eps = sqrt(y^2 + eps) (y in m/s, eps in m^2/s^2; paper 1, eqs. 60-62); elementwise on arrays.
 
 Example:
@@ -367,7 +367,7 @@ Example:
 )doc");
   m.def(
       "regularised_sign",
-      [](FloatOrArray y, double eps) { return map_array(y, [eps](double v) { return regularised_sign(v, eps); }); },
+      [](FloatOrArray y, double eps) { return map_array(y, "y", [eps](double v) { return regularised_sign(v, eps); }); },
       py::arg("y"), py::arg("eps"), R"doc(sgn_eps(y) = y / |y|_eps (-; y in m/s, eps in m^2/s^2; 0 at y = 0 when eps = 0); elementwise on arrays.
 
 Example:

@@ -222,13 +222,13 @@ Example:
     0.628319
 )doc")
       .def(
-          "w", [](const Profile& p, FloatOrArray x) { return map_array(x, [&](double v) { return p.w(v); }); },
+          "w", [](const Profile& p, FloatOrArray x) { return map_array(x, "x", [&](double v) { return p.w(v); }); },
           py::arg("x"), "w(x) (m), x in periods; elementwise on arrays." "\n\nExample:\n" PROFILE_EX "    >>> round(w.w(0.25), 12), round(w.w(0.75), 12)       # m: crest and trough\n""    (0.08, -0.08)\n")
       .def(
-          "dw", [](const Profile& p, FloatOrArray x) { return map_array(x, [&](double v) { return p.dw(v); }); },
+          "dw", [](const Profile& p, FloatOrArray x) { return map_array(x, "x", [&](double v) { return p.dw(v); }); },
           py::arg("x"), "w'(x) (m per period); elementwise on arrays." "\n\nExample:\n" PROFILE_EX "    >>> round(w.dw(0.0), 12) == round(w.omega_plus, 12)   # steepest at x = 0\n""    True\n")
       .def(
-          "d2w", [](const Profile& p, FloatOrArray x) { return map_array(x, [&](double v) { return p.d2w(v); }); },
+          "d2w", [](const Profile& p, FloatOrArray x) { return map_array(x, "x", [&](double v) { return p.d2w(v); }); },
           py::arg("x"), "w''(x); elementwise on arrays." "\n\nExample:\n" PROFILE_EX "    >>> w.d2w(np.array([0.0, 0.25])).round(6)          # 0 at the inflection, < 0 at the crest\n""    array([  0.      , -3.158273])\n")
       .def_property_readonly("omega_plus", &Profile::omega_plus, "max w' > 0 (eq. 3.5)")
       .def_property_readonly("omega_minus", &Profile::omega_minus, "min w' < 0 (eq. 3.5)")
@@ -319,25 +319,25 @@ Example:
       .def(py::init([](const MechanismParams& params, const Profile& profile) { return Mechanism(params, profile); }),
            py::arg("params"), py::arg("profile") = Profile{})
       .def(
-          "F", [](const Mechanism& s, FloatOrArray y) { return map_array(y, [&](double v) { return s.F(v); }); },
+          "F", [](const Mechanism& s, FloatOrArray y) { return map_array(y, "y", [&](double v) { return s.F(v); }); },
           py::arg("y"), "F(y) (J)" "\n\nExample:\n" MECH_EX "    >>> m.F(np.array([0.0, 0.05])).shape                   # J at tip heights 0, 5 cm\n""    (2,)\n")
       .def(
-          "dF", [](const Mechanism& s, FloatOrArray y) { return map_array(y, [&](double v) { return s.dF(v); }); },
+          "dF", [](const Mechanism& s, FloatOrArray y) { return map_array(y, "y", [&](double v) { return s.dF(v); }); },
           py::arg("y"), "F'(y) (N)" "\n\nExample:\n" MECH_EX "    >>> np.isfinite(m.dF(0.02))                             # N\n""    True\n")
       .def(
-          "d2F", [](const Mechanism& s, FloatOrArray y) { return map_array(y, [&](double v) { return s.d2F(v); }); },
+          "d2F", [](const Mechanism& s, FloatOrArray y) { return map_array(y, "y", [&](double v) { return s.d2F(v); }); },
           py::arg("y"), "F''(y) (N/m)" "\n\nExample:\n" MECH_EX "    >>> np.isfinite(m.d2F(0.02))                            # N/m\n""    True\n")
       .def(
-          "c", [](const Mechanism& s, FloatOrArray y) { return map_array(y, [&](double v) { return s.c(v); }); },
+          "c", [](const Mechanism& s, FloatOrArray y) { return map_array(y, "y", [&](double v) { return s.c(v); }); },
           py::arg("y"), "c(y) (m): z = p + c(y)" "\n\nExample:\n" MECH_EX "    >>> bool(np.isfinite(m.c(0.02)))\n""    True\n")
       .def(
-          "dc", [](const Mechanism& s, FloatOrArray y) { return map_array(y, [&](double v) { return s.dc(v); }); },
+          "dc", [](const Mechanism& s, FloatOrArray y) { return map_array(y, "y", [&](double v) { return s.dc(v); }); },
           py::arg("y"), "c'(y) (-): the slope of c at tip height y (m)" "\n\nExample:\n" MECH_EX "    >>> bool(np.isfinite(m.dc(0.02)))\n""    True\n")
       .def(
-          "d2c", [](const Mechanism& s, FloatOrArray y) { return map_array(y, [&](double v) { return s.d2c(v); }); },
+          "d2c", [](const Mechanism& s, FloatOrArray y) { return map_array(y, "y", [&](double v) { return s.d2c(v); }); },
           py::arg("y"), "c''(y) (1/m) at tip height y (m)" "\n\nExample:\n" MECH_EX "    >>> bool(np.isfinite(m.d2c(0.02)))\n""    True\n")
       .def(
-          "angle", [](const Mechanism& s, FloatOrArray y) { return map_array(y, [&](double v) { return s.angle(v); }); },
+          "angle", [](const Mechanism& s, FloatOrArray y) { return map_array(y, "y", [&](double v) { return s.angle(v); }); },
           py::arg("y"), "the bristle's angle from the vertical (rad) at tip height y (m)" "\n\nExample:\n" MECH_EX "    >>> round(float(m.angle(0.0)), 12)                       # rad: theta at rest\n""    0.5\n")
       .def_property_readonly("gap", &Mechanism::gap, "z = u + gap (m)")
       .def_property_readonly("theta_lim", &Mechanism::theta_lim, "theta_lim (rad), eq. 3.15")
@@ -365,13 +365,13 @@ Example:
       .def(py::init<Profile, double>(), py::arg("profile"), py::arg("a"))
       .def(
           "g_inverse",
-          [](const PerceivedProfile& p, FloatOrArray Z) { return map_array(Z, [&](double v) { return p.g_inverse(v); }); },
+          [](const PerceivedProfile& p, FloatOrArray Z) { return map_array(Z, "Z", [&](double v) { return p.g_inverse(v); }); },
           py::arg("Z"), "g^-1(Z): the profile position P with P + a w(P) = Z; elementwise on arrays." "\n\nExample:\n" PROFILE_EX "    >>> pp = bristle.directional.PerceivedProfile(w, 1.0)\n""    >>> P = pp.g_inverse(0.3); round(float(P + 1.0 * w.w(P)), 12)    # g(g^-1(Z)) = Z\n""    0.3\n")
       .def(
-          "W", [](const PerceivedProfile& p, FloatOrArray Z) { return map_array(Z, [&](double v) { return p.W(v); }); },
+          "W", [](const PerceivedProfile& p, FloatOrArray Z) { return map_array(Z, "Z", [&](double v) { return p.W(v); }); },
           py::arg("Z"), "Wcal(Z) = w(g^-1(Z)) (m); elementwise on arrays." "\n\nExample:\n" PROFILE_EX "    >>> pp = bristle.directional.PerceivedProfile(w, 1.0)\n""    >>> pp.W(np.array([0.0, 0.3])).shape\n""    (2,)\n")
       .def(
-          "dW", [](const PerceivedProfile& p, FloatOrArray Z) { return map_array(Z, [&](double v) { return p.dW(v); }); },
+          "dW", [](const PerceivedProfile& p, FloatOrArray Z) { return map_array(Z, "Z", [&](double v) { return p.dW(v); }); },
           py::arg("Z"), "Wcal'(Z), eq. 3.13; elementwise on arrays." "\n\nExample:\n" PROFILE_EX "    >>> pp = bristle.directional.PerceivedProfile(w, 1.0)\n""    >>> bool(np.isfinite(pp.dW(0.3)))\n""    True\n");
 
   py::class_<WigglyPotential::Point>(m, "PotentialPoint",
@@ -403,11 +403,11 @@ Example:
            "    >>> bool(np.isfinite(pt.V) and np.isfinite(pt.dV))\n    True\n")
       .def(
           "value",
-          [](const WigglyPotential& V, FloatOrArray z) { return map_array(z, [&](double v) { return V.value(v); }); },
+          [](const WigglyPotential& V, FloatOrArray z) { return map_array(z, "z", [&](double v) { return V.value(v); }); },
           py::arg("z"), "V_eps(z) (J) at z (m); elementwise on arrays." "\n\nExample:\n" MECH_EX
           "    >>> bristle.directional.WigglyPotential(m, 0.01).value(np.linspace(-0.1, 0.1, 5)).shape\n    (5,)\n")
       .def(
-          "d1", [](const WigglyPotential& V, FloatOrArray z) { return map_array(z, [&](double v) { return V.d1(v); }); },
+          "d1", [](const WigglyPotential& V, FloatOrArray z) { return map_array(z, "z", [&](double v) { return V.d1(v); }); },
           py::arg("z"), "V_eps'(z) (N) at z (m); elementwise on arrays." "\n\nExample:\n" MECH_EX
           "    >>> V = bristle.directional.WigglyPotential(m, 0.01)\n"
           "    >>> abs(float(V.d1(0.05)) - (V.value(0.05 + 1e-6) - V.value(0.05 - 1e-6)) / 2e-6) < 1e-4   # N\n    True\n")
@@ -448,21 +448,21 @@ Example:
            }),
            py::arg("params") = py::none(), py::kw_only(), py::arg("k") = py::none(), py::arg("c4") = py::none())
       .def(
-          "value", [](const ConvexEnergy& e, FloatOrArray z) { return map_array(z, [&](double v) { return e.value(v); }); },
+          "value", [](const ConvexEnergy& e, FloatOrArray z) { return map_array(z, "z", [&](double v) { return e.value(v); }); },
           py::arg("z"), "phi(z) (J) at z (m); elementwise on arrays." "\n\nExample:\n" PHI_EX "    >>> phi.value(0.5)                               # J: 2 * 0.25 / 2\n""    0.25\n")
       .def(
-          "d1", [](const ConvexEnergy& e, FloatOrArray z) { return map_array(z, [&](double v) { return e.d1(v); }); },
+          "d1", [](const ConvexEnergy& e, FloatOrArray z) { return map_array(z, "z", [&](double v) { return e.d1(v); }); },
           py::arg("z"), "phi'(z) (N); elementwise on arrays." "\n\nExample:\n" PHI_EX "    >>> phi.d1(0.5)                                  # N\n""    1.0\n")
       .def(
-          "d2", [](const ConvexEnergy& e, FloatOrArray z) { return map_array(z, [&](double v) { return e.d2(v); }); },
+          "d2", [](const ConvexEnergy& e, FloatOrArray z) { return map_array(z, "z", [&](double v) { return e.d2(v); }); },
           py::arg("z"), "phi''(z) (N/m); elementwise on arrays." "\n\nExample:\n" PHI_EX "    >>> phi.d2(0.5)                                  # N/m\n""    2.0\n")
       .def(
           "d1_inverse",
-          [](const ConvexEnergy& e, FloatOrArray y) { return map_array(y, [&](double v) { return e.d1_inverse(v); }); },
+          [](const ConvexEnergy& e, FloatOrArray y) { return map_array(y, "y", [&](double v) { return e.d1_inverse(v); }); },
           py::arg("y"), "(phi')^-1(y): the z (m) where phi'(z) = y (N); elementwise on arrays." "\n\nExample:\n" PHI_EX "    >>> phi.d1_inverse(1.0)                          # m\n""    0.5\n")
       .def(
           "conjugate",
-          [](const ConvexEnergy& e, FloatOrArray y) { return map_array(y, [&](double v) { return e.conjugate(v); }); },
+          [](const ConvexEnergy& e, FloatOrArray y) { return map_array(y, "y", [&](double v) { return e.conjugate(v); }); },
           py::arg("y"), "phi*(y) = sup_z (y z - phi(z)) (J) at y (N); elementwise on arrays." "\n\nExample:\n" PHI_EX "    >>> phi.conjugate(1.0)                           # J: y^2 / (2 k)\n""    0.25\n")
       .def_property_readonly("convexity", &ConvexEnergy::convexity)
       .def_property_readonly("params", &ConvexEnergy::params);
@@ -514,10 +514,10 @@ Example:
     (1.0, 1.0)
 )doc")
       .def(
-          "value", [](const Loading& l, FloatOrArray t) { return map_array(t, [&](double v) { return l.value(v); }); },
+          "value", [](const Loading& l, FloatOrArray t) { return map_array(t, "t", [&](double v) { return l.value(v); }); },
           py::arg("t"), "l(t) (N, or m for a driver) at t (s); elementwise on arrays." "\n\nExample:\n" LOAD_EX "    >>> q.value(0.25)                                       # N\n""    0.4\n")
       .def(
-          "rate", [](const Loading& l, FloatOrArray t) { return map_array(t, [&](double v) { return l.rate(v); }); },
+          "rate", [](const Loading& l, FloatOrArray t) { return map_array(t, "t", [&](double v) { return l.rate(v); }); },
           py::arg("t"), "dl/dt (N/s, or m/s) at t (s); elementwise on arrays." "\n\nExample:\n" LOAD_EX "    >>> q.rate(0.25)                                        # N/s: 0.8 N in 0.5 s\n""    1.6\n")
       .def(
           "turning_points", [](const Loading& l, double t0, double t1) { return copy_array(l.turning_points(t0, t1)); },

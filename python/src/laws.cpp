@@ -206,7 +206,7 @@ Example:
           "mu",
           [](const StribeckParams& p, FloatOrArray speed) {
             p.validate("law");  // a subnormal v_s gave NaN at speed 0
-            return map_array(speed, [&p](double s) { return laws::stribeck_mu(p, s); });
+            return map_array(speed, "speed", [&p](double s) { return laws::stribeck_mu(p, s); });
           },
           py::arg("speed"), R"doc(mu(speed) (-) of eq. 53 for speeds >= 0 (m/s); elementwise on arrays.
 
@@ -241,7 +241,7 @@ Example:
       .def(
           "mu",
           [](const laws::CoulombStribeckParams& p, FloatOrArray speed) {
-            return map_array(speed, [&p](double s) { return laws::stribeck_mu(p.mu, s); });
+            return map_array(speed, "speed", [&p](double s) { return laws::stribeck_mu(p.mu, s); });
           },
           py::arg("speed"), R"doc(mu(speed) (-) of eq. 53 for speeds >= 0 (m/s); elementwise on arrays.
 
@@ -305,7 +305,7 @@ Example:
       "stribeck_mu",
       [](const StribeckParams& p, FloatOrArray speed) {
         p.validate("params");
-        return map_array(speed, [&p](double s) { return laws::stribeck_mu(p, s); });
+        return map_array(speed, "speed", [&p](double s) { return laws::stribeck_mu(p, s); });
       },
       py::arg("params"), py::arg("speed"), R"doc(mu(speed) (-) of eq. 53 (speed in m/s, >= 0); elementwise on arrays.
 

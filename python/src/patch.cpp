@@ -566,7 +566,7 @@ Example:
       .def(
           "half_width",
           [](const PatchGeometry& g, FloatOrArray x) {
-            return map_array(x, [&g](double v) { return g.half_width(v); });
+            return map_array(x, "x", [&g](double v) { return g.half_width(v); });
           },
           py::arg("x"), "w(x) (m) at x (m); elementwise on arrays." "\n\nExample:\n" GEOM_EX "    >>> g.half_width(np.array([0.0, 0.05]))                # m: b at the centre, 0 at the tip\n" "    array([0.025, 0.   ])\n")
       .def(

@@ -342,7 +342,7 @@ Example:
       "cantilever_mode_shape",
       [](double beta, FloatOrArray s) {
         require_positive("beta", beta);
-        return map_array(s, [beta](double x) {
+        return map_array(s, "s", [beta](double x) {
           require_closed_interval("s", x, 0.0, 1.0);
           return cantilever_mode_shape(beta, x);
         });
@@ -639,23 +639,23 @@ Example:
       .def_readonly("damping", &ModeResponse::damping)
       .def_readonly("omega_d", &ModeResponse::omega_d)
       .def(
-          "h", [](const ModeResponse& r, FloatOrArray t) { return map_array(t, [&](double x) { return r.h(x); }); },
+          "h", [](const ModeResponse& r, FloatOrArray t) { return map_array(t, "t", [&](double x) { return r.h(x); }); },
           py::arg("tau"), "impulse response h(tau) (s) at tau (s); elementwise on arrays." "\n\nExample:\n" "    >>> r = bristle.structures.ModeResponse(3.0, 0.2)              # omega (rad/s), D (-)\n" "    >>> float(r.h(0.0))                                   # h(0) = 0\n" "    0.0\n")
       .def(
           "h_dot",
-          [](const ModeResponse& r, FloatOrArray t) { return map_array(t, [&](double x) { return r.h_dot(x); }); },
+          [](const ModeResponse& r, FloatOrArray t) { return map_array(t, "t", [&](double x) { return r.h_dot(x); }); },
           py::arg("tau"), "dh/dtau (-) at tau (s); elementwise on arrays." "\n\nExample:\n" "    >>> r = bristle.structures.ModeResponse(3.0, 0.2)              # omega (rad/s), D (-)\n" "    >>> float(r.h_dot(0.0))                               # dh/dtau(0) = 1\n" "    1.0\n")
       .def(
-          "S", [](const ModeResponse& r, FloatOrArray t) { return map_array(t, [&](double x) { return r.S(x); }); },
+          "S", [](const ModeResponse& r, FloatOrArray t) { return map_array(t, "t", [&](double x) { return r.S(x); }); },
           py::arg("tau"), "step response S(tau) (s^2) at tau (s); elementwise on arrays." "\n\nExample:\n" "    >>> r = bristle.structures.ModeResponse(3.0, 0.2)              # omega (rad/s), D (-)\n" "    >>> round(float(r.S(1e3)) * 9.0, 12)                 # -> 1/omega^2\n" "    1.0\n")
       .def(
-          "S0", [](const ModeResponse& r, FloatOrArray t) { return map_array(t, [&](double x) { return r.S0(x); }); },
+          "S0", [](const ModeResponse& r, FloatOrArray t) { return map_array(t, "t", [&](double x) { return r.S0(x); }); },
           py::arg("tau"), "S0(tau) = S(tau) - 1/omega^2 (s^2); elementwise on arrays." "\n\nExample:\n" "    >>> r = bristle.structures.ModeResponse(3.0, 0.2)              # omega (rad/s), D (-)\n" "    >>> round(float(r.S0(0.0)) * 9.0, 12)                # S(0) = 0\n" "    -1.0\n")
       .def(
-          "Q", [](const ModeResponse& r, FloatOrArray t) { return map_array(t, [&](double x) { return r.Q(x); }); },
+          "Q", [](const ModeResponse& r, FloatOrArray t) { return map_array(t, "t", [&](double x) { return r.Q(x); }); },
           py::arg("tau"), "ramp response Q(tau) (s^3) at tau (s); elementwise on arrays." "\n\nExample:\n" "    >>> r = bristle.structures.ModeResponse(3.0, 0.2)              # omega (rad/s), D (-)\n" "    >>> float(r.Q(0.0))\n" "    0.0\n")
       .def(
-          "Q0", [](const ModeResponse& r, FloatOrArray t) { return map_array(t, [&](double x) { return r.Q0(x); }); },
+          "Q0", [](const ModeResponse& r, FloatOrArray t) { return map_array(t, "t", [&](double x) { return r.Q0(x); }); },
           py::arg("tau"), "Q0(tau): the ramp response less its asymptote (s^3); elementwise on arrays." "\n\nExample:\n" "    >>> r = bristle.structures.ModeResponse(3.0, 0.2)              # omega (rad/s), D (-)\n" "    >>> r.Q0(np.array([0.0, 1.0])).shape\n" "    (2,)\n");
 
   // ---- Contact steppers -----------------------------------------------------------------------------------

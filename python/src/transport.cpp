@@ -111,7 +111,7 @@ Example:
       .def_property_readonly("params", &Pressure::params)
       .def_property_readonly("L", &Pressure::L, "contact length L (m)")
       .def(
-          "__call__", [](const Pressure& p, FloatOrArray xi) { return map_array(xi, [&p](double x) { return p(x); }); },
+          "__call__", [](const Pressure& p, FloatOrArray xi) { return map_array(xi, "xi", [&p](double x) { return p(x); }); },
           py::arg("xi"), R"doc(p(xi) (N/m) at xi (m); elementwise on arrays.
 
 Example:

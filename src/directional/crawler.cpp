@@ -116,6 +116,20 @@ double two_foot_advance(double rho_plus, double rho_minus, double k_a, double st
   return 0.0;                               // symmetric friction: no net advance
 }
 
+namespace {
+/// The scenario's limits (docs/scenarios.md, [run] of directional_crawler) and at most kMaxCrawlRows rows: cycles x
+/// steps overflowed an int (1e9 cycles gave 2 rows and an advance of 0, exit 0) or asked for 2e8 rows.
+constexpr int kMaxCrawlCycles = 1000;
+constexpr double kMaxCrawlRows = 1e7;
+void check_crawl_size(int cycles, int per_cycle, std::string_view per_cycle_key) {
+  if (cycles > kMaxCrawlCycles)
+    throw InvalidInput(fmt::format("cycles = {}: at most {}", cycles, kMaxCrawlCycles));
+  if (const double rows = static_cast<double>(cycles) * per_cycle; rows > kMaxCrawlRows)
+    throw InvalidInput(fmt::format("{} = {}: cycles x {} = {} rows; at most {}", per_cycle_key, per_cycle,
+                                   per_cycle_key, format_value(rows), format_value(kMaxCrawlRows)));
+}
+}  // namespace
+
 CrawlerRun crawl_epsilon(const Mechanism& bristle, const CrawlerParams& crawler, const EpsilonParams& eps, int cycles,
                          int samples_per_cycle, const Progress& progress) {
   crawler.validate();
@@ -123,6 +137,7 @@ CrawlerRun crawl_epsilon(const Mechanism& bristle, const CrawlerParams& crawler,
   if (cycles < 2) throw InvalidInput(fmt::format("cycles = {}: must be >= 2 (the first is a transient)", cycles));
   if (samples_per_cycle < 4)
     throw InvalidInput(fmt::format("samples_per_cycle = {}: must be >= 4", samples_per_cycle));
+  check_crawl_size(cycles, samples_per_cycle, "samples_per_cycle");
   const WigglyPotential V(bristle, eps.epsilon);
   const double nu = std::pow(eps.epsilon, eps.gamma);  // eps^gamma, eq. 2.7
   const double gap = bristle.gap();
@@ -198,6 +213,7 @@ CrawlerRun crawl_limit(const Mechanism& bristle, const CrawlerParams& crawler, i
   crawler.validate();
   if (cycles < 2) throw InvalidInput(fmt::format("cycles = {}: must be >= 2 (the first is a transient)", cycles));
   if (steps_per_cycle < 4) throw InvalidInput(fmt::format("steps_per_cycle = {}: must be >= 4", steps_per_cycle));
+  check_crawl_size(cycles, steps_per_cycle, "steps_per_cycle");
   const double rho_plus = bristle.limit().rho_plus, rho_minus = bristle.limit().rho_minus;
   const int n = crawler.feet;
   const MatX K = elastic_hessian(crawler);

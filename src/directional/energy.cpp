@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "bristle/core/error.hpp"
+#include "bristle/core/interrupt.hpp"
 
 namespace bristle::directional {
 
@@ -74,6 +75,9 @@ struct Loading::Impl {
 
 namespace {
 
+constexpr double kMaxTurningPoints = 1e7;  // a sine's extrema in one call (1e12 s of a 1 ms sine filled 6 GB)
+constexpr double kMaxRateSamples = 1e8;    // a custom loading's rate samples in one call
+
 struct PiecewiseLinear final : Loading::Impl {
   std::vector<double> t, v;
   bool extend_linear = true;  // else held constant beyond the ends
@@ -121,6 +125,10 @@ struct Sine final : Loading::Impl {
   std::vector<double> turning_points(double t0, double t1) const override {
     // Extrema where omega t + phase = pi/2 + j pi.
     std::vector<double> out;
+    if (const double count = (t1 - t0) / (0.5 * period); count > kMaxTurningPoints)
+      throw InvalidInput(fmt::format("turning_points: ({}, {}) s holds {} extrema of the sine (period {} s); at most {}",
+                                     format_value(t0), format_value(t1), format_value(std::ceil(count)),
+                                     format_value(period), format_value(kMaxTurningPoints)));
     const double omega = 2.0 * std::numbers::pi / period;
     const double j0 = std::ceil((omega * t0 + phase - 0.5 * std::numbers::pi) / std::numbers::pi);
     for (double j = j0;; j += 1.0) {
@@ -139,9 +147,16 @@ struct Custom final : Loading::Impl {
   double rate(double s) const override { return df(s); }
   std::vector<double> turning_points(double t0, double t1) const override {
     std::vector<double> out;
-    const auto n = static_cast<long>(std::ceil((t1 - t0) / resolution));
+    const double samples = std::ceil((t1 - t0) / resolution);
+    if (samples > kMaxRateSamples)  // 1e12 calls of a Python rate took days
+      throw InvalidInput(fmt::format("turning_points: ({}, {}) s at the resolution {} s takes {} samples of the rate; "
+                                     "at most {} (a coarser resolution or a shorter span)",
+                                     format_value(t0), format_value(t1), format_value(resolution),
+                                     format_value(samples), format_value(kMaxRateSamples)));
+    const auto n = static_cast<long>(samples);
     double a = t0, ra = df(t0);
     for (long i = 1; i <= n; ++i) {
+      poll_interrupt();
       const double b = i == n ? t1 : t0 + (t1 - t0) * static_cast<double>(i) / static_cast<double>(n);
       const double rb = df(b);
       if ((ra > 0.0 && rb <= 0.0) || (ra < 0.0 && rb >= 0.0)) {
@@ -257,10 +272,16 @@ Loading Loading::custom(std::function<double(double)> value, std::function<doubl
 
 double Loading::value(double t) const { return impl_->value(t); }
 double Loading::rate(double t) const { return impl_->rate(t); }
-std::vector<double> Loading::turning_points(double t0, double t1) const { return impl_->turning_points(t0, t1); }
+std::vector<double> Loading::turning_points(double t0, double t1) const {
+  require_finite("turning_points.t0", t0);  // a NaN end looped for ever, an infinite one until memory ran out
+  require_finite("turning_points.t1", t1);
+  return impl_->turning_points(t0, t1);
+}
 std::vector<double> Loading::kinks() const { return impl_->kinks(); }
 
 Loading Loading::affine(double scale, double offset) const {
+  require_finite("loading.scale", scale);
+  require_finite("loading.offset", offset);
   auto impl = std::make_shared<Affine>();
   impl->base = impl_;
   impl->scale = scale;

@@ -31,6 +31,7 @@
 #include <string_view>
 
 #include "bristle/core/error.hpp"
+#include "bristle/core/interrupt.hpp"
 #include "bristle/integrate/stepper.hpp"
 #include "drivers.hpp"
 
@@ -265,6 +266,7 @@ Stats integrate_fixed_step(const OdeSystem& system, VecX& x, double t0, const st
                                       to_string(options.method), format_value(dt), format_value(t)));
       stepper.step(t, t_next - t, x);
       t = t_next;
+      poll_interrupt(static_cast<unsigned long>(x.size()));  // core/interrupt.hpp: as the adaptive methods do
     }
     if (observe) observe(t_out, x.data());
   }

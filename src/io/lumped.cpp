@@ -719,6 +719,7 @@ std::vector<LumpedScenario> parse_lumped(const toml::table& root, std::string_vi
 }  // namespace detail
 
 void LumpedScenario::validate() const {
+  time.validate();
   // A sine signal's periods over the run: each needs steps of its own (a swept omega of 2^62 rad/s ran into
   // the step budget after minutes). At most kMaxSinePeriods (Limits in docs/scenarios.md).
   const std::pair<const contact::Signal*, const char*> signals[] = {{&bench.input_x, "bench.input"},

@@ -51,9 +51,23 @@ std::size_t detail::output_times_bound(const TimeGrid& g) {
   return std::max<std::size_t>(1, static_cast<std::size_t>(std::ceil(ratio - 1e-9 * std::max(1.0, ratio)))) + 1;
 }
 
+void TimeGrid::validate() const {
+  // helper-43: a grid made in Python with output_dt_s = nan (or -1, 1e-300) gave [t_start_s, t_end_s], and a lumped
+  // study ran it, 2 rows, exit 0; 1e15 output times ended in std::bad_alloc.
+  require_finite("time.t_start_s", t_start_s);
+  require_finite("time.t_end_s", t_end_s);
+  detail::require_time_span(*this);
+  require_positive("time.output_dt_s", output_dt_s);
+  const double count = std::floor((t_end_s - t_start_s) / output_dt_s) + 2.0;  // an upper bound (both ends)
+  if (count > static_cast<double>(detail::kMaxOutputTimes) &&
+      detail::output_times_bound(*this) > detail::kMaxOutputTimes)
+    throw InvalidInput(fmt::format("time.output_dt_s = {}: gives {} output times; at most {} are allowed (Limits in "
+                                   "docs/scenarios.md)",
+                                   format_value(output_dt_s), format_value(count), detail::kMaxOutputTimes));
+}
+
 std::vector<double> TimeGrid::times() const {
-  const double span = t_end_s - t_start_s;
-  if (!(output_dt_s > 0.0) || !(span > 0.0) || !std::isfinite(span / output_dt_s)) return {t_start_s, t_end_s};
+  validate();
   const std::size_t intervals = detail::output_times_bound(*this) - 1;
   std::vector<double> t;
   t.reserve(intervals + 1);

@@ -197,6 +197,9 @@ Vec2 FrictionLaw::steady_force(const Vec2& v) const {
   if (!v.allFinite())
     throw InvalidInput(fmt::format("steady force: v = ({}, {}) m/s: must be finite", format_value(v[0]),
                                    format_value(v[1])));
+  if (v.cwiseAbs().maxCoeff() > kMaxMagnitude)  // ||M v||^2 overflowed: NaN at 1e300 m/s (helper-43)
+    throw InvalidInput(fmt::format("steady force: v = ({}, {}) m/s: magnitude above {}", format_value(v[0]),
+                                   format_value(v[1]), format_value(kMaxMagnitude)));
   switch (params_.kind) {
     case LawKind::dahl:
     case LawKind::lugre:

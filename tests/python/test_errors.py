@@ -390,3 +390,41 @@ def test_a_reduced_model_beyond_the_mode_limit_names_its_cause():
                                                    r"\d+ modes of a structure whose slowest mode is omega_1 = "
                                                    r"3.14\d*e-200 rad/s; at most 16777216 at once"):
         st.make_reduced_model(s, 1e-3)
+
+
+def test_helper_43_inputs_that_gave_wrong_answers_are_refused():
+    from bristle import directional as d
+    from bristle import io
+    from bristle import papers
+    # A grid built by hand: output_dt_s = nan gave [t_start, t_end] and a 2-row run, exit 0.
+    for kw, message in ((dict(t_end_s=1.0, output_dt_s=float("nan")), r"^time\.output_dt_s = nan: must be finite$"),
+                        (dict(t_end_s=1.0, output_dt_s=-1.0), r"^time\.output_dt_s = -1: must be > 0$"),
+                        (dict(t_start_s=1.0, t_end_s=0.0, output_dt_s=0.1),
+                         r"^time\.t_end_s = 0: must be > time\.t_start_s = 1$"),
+                        (dict(t_end_s=1e12, output_dt_s=1e-3),
+                         r"^time\.output_dt_s = 0\.001: gives 1000000000000002 output times; at most 2000001")):
+        with pytest.raises(bristle.InvalidInput, match=message):
+            io.TimeGrid(**kw).times()
+    # The crawlers' cycles x steps overflowed an int: 1e9 cycles gave 2 rows and an advance of 0.
+    m = d.Mechanism(d.MechanismParams(kind="slanted", k=1.0, height_m=1.0, rest_length_m=1.5, theta_rad=0.5),
+                    d.Profile(d.ProfileParams(kind="sine", amplitude=0.08)))
+    with pytest.raises(bristle.InvalidInput, match=r"^cycles = 1000000000: at most 1000$"):
+        d.crawl_limit(m, d.CrawlerParams(), 10**9)
+    with pytest.raises(bristle.InvalidInput, match=r"^steps_per_cycle = 100000: cycles x steps_per_cycle = 100000000 "
+                                                   r"rows; at most 10000000$"):
+        d.crawl_limit(m, d.CrawlerParams(), 1000, 100000)
+    # Speeds of 1e300 m/s gave NaN forces; NaN speeds NaN coefficients.
+    model = bristle.ContactModel(bristle.LawParams(type="lugre"), bristle.elastic(1e5))
+    with pytest.raises(bristle.InvalidInput, match=r"magnitude above 1e\+150$"):
+        model.steady_force(1e300)
+    with pytest.raises(ValueError, match=r"^speed\[1\] = nan: must be finite$"):
+        bristle.StribeckParams().mu(np.array([0.1, float("nan")]))
+    with pytest.raises(ValueError, match=r"^x = inf: must be finite$"):
+        d.Profile(d.ProfileParams(kind="sine", amplitude=0.08)).w(float("inf"))
+    # At t = 1e12 s the round-off slack (1 s) swallowed the steps: time moved, force 0 N.
+    lc = bristle.LineContact(papers.sliding_model(0.4, 2), bristle.LineContactParams(L_m=0.2, normal_load_N=10.0,
+                                                                                     V2=0.3))
+    lc.reset(1e12)
+    with pytest.raises(bristle.InvalidInput, match=r"the step of 0\.003\d* s is below 1e-10 of the time"):
+        lc.advance_to(1e12 + 1.0)
+    assert lc.time == 1e12 and lc.steps_taken == 0

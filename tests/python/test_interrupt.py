@@ -123,3 +123,46 @@ def test_an_adaptive_integration_is_interrupted():
     model = bristle.ContactModel(law, bristle.gkv(240.0, c=[100.0], tau=[0.1]), bristle.elastic(600.0))
     line = bristle.LineContactParams(L_m=0.2, normal_load_N=10.0)
     assert interrupted(lambda: bristle.steady_line(model, line, V1=0.0, V2=1e-12)) < 3.0
+
+
+def test_a_fixed_step_integration_is_interrupted():
+    # helper-43: rk4, implicit_euler and sdirk2 ran their 5e7-step budget (18 s, 49 s; max_steps=1e12: days)
+    # without reacting to SIGINT.
+    m = bristle.ContactModel(bristle.LawParams(type="dahl"), bristle.elastic(1e3))
+    bench = bristle.Bench(m, bristle.BenchParams(input=bristle.Signal.sine(amplitude=0.1, omega=5.0)))
+    for method in ("rk4", "implicit_euler", "sdirk2"):
+        options = bristle.IntegratorOptions(method=method, dt_s=1e-9, max_steps=10**12)
+        assert interrupted(lambda: bristle.contact.run(bench, [0.0, 1e3], options)) < 3.0, method
+
+
+def test_turning_points_are_interrupted_and_bounded():
+    # helper-43: a NaN end looped for ever (SIGINT ignored), an infinite one filled memory, and a custom loading's
+    # rate was sampled 1e12 times (Python callbacks: days).
+    import math
+    from bristle import directional as d
+    sine = d.Loading.sine(0.0, 1.0, 1.0)
+    for t0, t1 in ((float("nan"), 1.0), (0.0, float("nan")), (0.0, float("inf"))):
+        with pytest.raises(bristle.InvalidInput, match=r"^turning_points\.t[01] = (nan|inf): must be finite$"):
+            sine.turning_points(t0, t1)
+    with pytest.raises(bristle.InvalidInput, match=r"^turning_points: \(0, 1000000000000\) s holds 2000000000000 extrema of "
+                                                   r"the sine \(period 1 s\); at most 10000000$"):
+        sine.turning_points(0.0, 1e12)
+    custom = d.Loading.custom(math.sin, math.cos, 1e-6)
+    with pytest.raises(bristle.InvalidInput, match=r"takes 1000000000000 samples of the rate; at most 100000000"):
+        custom.turning_points(0.0, 1e6)
+    # The call holds the GIL (its rate is a builtin: no bytecode runs), so a timer thread could not send the signal:
+    # the kernel does (SIGALRM, whose handler raises KeyboardInterrupt as SIGINT's does).
+    def alarm(signum, frame):
+        raise KeyboardInterrupt
+    previous = signal.signal(signal.SIGALRM, alarm)
+    try:
+        signal.setitimer(signal.ITIMER_REAL, 0.3)
+        start = time.monotonic()
+        with pytest.raises(KeyboardInterrupt):
+            custom.turning_points(0.0, 99.0)  # 9.9e7 calls of math.cos: ~12 s uninterrupted
+        assert time.monotonic() - start < 3.0
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0.0)
+        signal.signal(signal.SIGALRM, previous)
+    with pytest.raises(bristle.InvalidInput, match=r"^loading\.scale = nan: must be finite$"):
+        sine.affine(float("nan"), 0.0)

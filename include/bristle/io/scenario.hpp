@@ -60,7 +60,11 @@ struct TimeGrid {
   double t_start_s = 0.0;
   double t_end_s = 0.0;
   double output_dt_s = 0.0;  // filled in: (t_end_s - t_start_s) / 1000 when not given
+  /// The output times, t_start_s every output_dt_s to t_end_s (both ends); validate()s first.
   std::vector<double> times() const;
+  /// Throws InvalidInput naming time.<key>: finite ends, t_end_s > t_start_s, output_dt_s > 0 and at most 2,000,001
+  /// output times (Limits in docs/scenarios.md). The reader's grids pass; one built or changed by hand may not.
+  void validate() const;
 };
 
 /// [sweep]: one case per value of a numeric key (dotted path), each case re-parsed and validated.

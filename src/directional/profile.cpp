@@ -205,6 +205,12 @@ void ProfileParams::validate(std::string_view prefix) const {
       require_closed_interval(join(prefix, "asymmetry"), asymmetry, -0.25, 0.25);
       break;
     case ProfileKind::fourier: {
+      // The extrema are sampled at 64 points per harmonic, each an O(n) sum: 10^4 harmonics took 34 s (helper-43),
+      // the list limit of 10^5 about an hour.
+      for (const auto& [key, list] : {std::pair{"cos", &cos_coefficients}, std::pair{"sin", &sin_coefficients}})
+        if (list->size() > kMaxHarmonics)
+          throw InvalidInput(fmt::format("{} has {} coefficients; at most {} harmonics (Limits in docs/scenarios.md)",
+                                         join(prefix, key), list->size(), kMaxHarmonics));
       for (std::size_t i = 0; i < cos_coefficients.size(); ++i)
         require_finite(fmt::format("{}[{}]", join(prefix, "cos"), i), cos_coefficients[i]);
       for (std::size_t i = 0; i < sin_coefficients.size(); ++i)

@@ -428,3 +428,11 @@ def test_helper_43_inputs_that_gave_wrong_answers_are_refused():
     with pytest.raises(bristle.InvalidInput, match=r"the step of 0\.003\d* s is below 1e-10 of the time"):
         lc.advance_to(1e12 + 1.0)
     assert lc.time == 1e12 and lc.steps_taken == 0
+
+
+def test_a_fourier_profile_has_at_most_1000_harmonics():
+    # helper-43: 10^4 harmonics took 34 s (quadratic), deaf to Ctrl-C; the list limit of 10^5 about an hour.
+    from bristle import directional as d
+    d.Profile(d.ProfileParams(kind="fourier", cos=np.full(1000, 1e-6)))
+    with pytest.raises(bristle.InvalidInput, match=r"^profile\.sin has 1001 coefficients; at most 1000 harmonics"):
+        d.Profile(d.ProfileParams(kind="fourier", cos=[1e-3], sin=np.full(1001, 1e-6)))

@@ -49,6 +49,7 @@ std::string_view to_string(ProfileKind kind);
 ProfileKind profile_kind_from_string(std::string_view key, std::string_view name);
 
 struct ProfileParams {
+  static constexpr std::size_t kMaxHarmonics = 1000;  // fourier: entries of cos and of sin (Limits in docs/scenarios.md)
   ProfileKind kind = ProfileKind::sine;
   double amplitude = 0.1 / (2.0 * 3.14159265358979323846);  // omega_+ = -omega_- = 0.1 (paper 2, Figs. 4, 6)
   double asymmetry = 0.25;                     // ratchet r

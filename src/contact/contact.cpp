@@ -443,6 +443,16 @@ ContactArray::ContactArray(std::vector<Contact> contacts) : contacts_(std::move(
 ContactArray::ContactArray(const Contact& prototype, int n) {
   if (n < 0) throw InvalidInput(fmt::format("n = {}: must be >= 0", n));
   if (n > kMaxSize) throw InvalidInput(fmt::format("n = {}: at most {} contacts in one array", n, kMaxSize));
+  // The memory of the copies (helper-43: ~1 KB a LuGre contact, so 10^7 took 10 GB and one of 7e6 under a 6 GB cap
+  // aborted the process): the Jacobian, E and its LU (m x m each), a dozen vectors, the heap's overhead.
+  const double m = prototype.state_size();
+  const double bytes_each = static_cast<double>(sizeof(Contact)) + 256.0 + 8.0 * (3.0 * m * m + 16.0 * m);
+  if (static_cast<double>(n) * bytes_each > kMaxBytes)
+    throw InvalidInput(fmt::format("n = {}: {} contacts of state size {} take about {} GiB; at most {} GiB in one "
+                                   "array (n <= {})",
+                                   n, n, prototype.state_size(),
+                                   format_value(std::round(static_cast<double>(n) * bytes_each / (1 << 30) * 10) / 10),
+                                   format_value(kMaxBytes / (1 << 30)), static_cast<long>(kMaxBytes / bytes_each)));
   contacts_.assign(static_cast<std::size_t>(n), prototype);
   for (Contact& c : contacts_) c.reset();
 }

@@ -504,10 +504,10 @@ void PatchTransient::advance_to(double t_end, const std::function<void(double)>&
                                    format_value(t_end), format_value(t_)));
   const double cells = static_cast<double>(nx_) * ny_;
   if (const double step = params_.max_dt_s > 0.0 ? std::min(stable_dt(t_), params_.max_dt_s) : stable_dt(t_);
-      t_end > t_ && 1e-12 * std::max(1.0, std::abs(t_end)) > 0.01 * step)
+      t_end > t_ && std::abs(t_end) > 1.0 && step < 2e-12 * std::abs(t_end))
     // As LineContact::check_work: the slack of 1e-12 of the time swallowed whole steps at t = 1e11 .. 1e12 s.
     throw InvalidInput(fmt::format("patch transient: advance to t = {} s from t = {} s: the step of {} s is below "
-                                   "1e-10 of the time: at times this large a step loses its digits; start the time "
+                                   "2e-12 of the time: at times this large a step loses its digits; start the time "
                                    "nearer 0",
                                    format_value(t_end), format_value(t_), format_value(step)));
   if (const double remaining = t_end - t_; remaining > 1e-12 * std::max(1.0, std::abs(t_end))) {

@@ -960,9 +960,8 @@ void LineContact::step_unchecked(double dt) {
 
 namespace {
 constexpr double kSlack = 1e-12;
-/// The smallest step (or span) per second of the time's magnitude: 100 times the slack, so that the slack is at most
-/// 1% of a step.
-constexpr double kMinStepPerTime = 100.0 * kSlack;
+/// The smallest step per second of the time's magnitude: twice the slack, so that the slack is at most half a step.
+constexpr double kMinStepPerTime = 2.0 * kSlack;
 bool before(double t, double t_end) { return t < t_end - kSlack * std::max(1.0, std::abs(t_end)); }
 
 /// Output times from `t`: at least one, finite, non-decreasing and not before t (InvalidInput naming the first that
@@ -985,14 +984,14 @@ void require_output_times(const std::vector<double>& times, double t) {
 
 void LineContact::check_work(double t_end) const {
   // helper-43: at t = 1e12 s the slack that absorbs round-off (1e-12 of the time: 1 s there) swallowed whole steps:
-  // advance_to(1e12 + 1) moved the time without a step (force 0 N, steps_taken 0). The slack must stay below 1% of
+  // advance_to(1e12 + 1) moved the time without a step (force 0 N, steps_taken 0). The slack must stay below half
   // the step the scheme would take (not the span asked for, which may be short).
   if (t_end > t_) {
     double step = std::min(stable_dt(t_), stable_dt(t_end));
     if (params_.dt_s > 0.0) step = params_.dt_s;
     else if (params_.max_dt_s > 0.0) step = std::min(step, params_.max_dt_s);
-    const double magnitude = std::max(1.0, std::abs(t_end));
-    if (kSlack * magnitude > 0.01 * step)
+    const double magnitude = std::abs(t_end);  // above 1 s the slack grows with the time (a tiny step: the work limit)
+    if (magnitude > 1.0 && step < kMinStepPerTime * magnitude)
       throw InvalidInput(fmt::format("advance to t = {} s from t = {} s: the step of {} s is below {:g} of the time: "
                                      "at times this large a step loses its digits; start the time nearer 0 (reset)",
                                      format_value(t_end), format_value(t_), format_value(step), kMinStepPerTime));

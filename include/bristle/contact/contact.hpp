@@ -215,6 +215,7 @@ class ContactArray {
   ContactArray(const Contact& prototype, int n);
   /// The most contacts of one array (~100 bytes each beside their states): 10^9 asked for ~100 GB.
   static constexpr int kMaxSize = 10'000'000;
+  static constexpr double kMaxBytes = 4.0 * (1 << 30);  // the copies' estimated memory (~3.8e6 LuGre contacts)
 
   int size() const { return static_cast<int>(contacts_.size()); }
   /// Steps every contact i by dt_s at v_mps[i] and writes F_N[i]. Throws InvalidInput ("dt_s", "v_mps[3] =

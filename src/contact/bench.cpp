@@ -316,6 +316,11 @@ void Bench::outputs(double t, const double* s, double* row) const {
 BenchRun run(const Bench& bench, const std::vector<double>& output_times, const integrate::Options& requested,
              const VecX& u0, const std::function<void(double)>& progress, bool allow_x_only, bool allow_kernel) {
   if (output_times.empty()) throw InvalidInput("output times: empty; at least one output time is needed");
+  // The rows are held in memory (~20 columns of 8 bytes each): 1e8 output times took 11 s to fail with a bare
+  // std::bad_alloc (helper-43). The scenarios' limit (time.outputs, the fit's samples).
+  if (output_times.size() > kMaxRunOutputs)
+    throw InvalidInput(fmt::format("output times: {}; at most {} in one run (its rows are held in memory)",
+                                   output_times.size(), kMaxRunOutputs));
   // method = auto is decided on the full system's size, whichever path then integrates it.
   integrate::Options options = requested;
   options.method = integrate::resolve_method(requested, bench.state_size());

@@ -150,6 +150,9 @@ Vec2 PatchGeometry::pressure_gradient(const Vec2& x) const {
 }
 
 std::vector<PatchGeometry::BoundaryPoint> PatchGeometry::boundary(int n) const {
+  // As classify_edges' samples (which call this): 10^8 points took 1.5 GB (helper-43), a negative n reserved 2^64.
+  if (n < 1 || n > 1'000'000)
+    throw InvalidInput(fmt::format("n = {}: boundary points must be in [1, 1000000]", n));
   std::vector<BoundaryPoint> out;
   out.reserve(static_cast<std::size_t>(n));
   if (shape_ == PatchShape::ellipse) {

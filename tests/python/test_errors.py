@@ -440,3 +440,14 @@ def test_a_fourier_profile_has_at_most_1000_harmonics():
     d.Profile(d.ProfileParams(kind="fourier", cos=np.full(1000, 1e-6)))
     with pytest.raises(bristle.InvalidInput, match=r"^profile\.sin has 1001 coefficients; at most 1000 harmonics"):
         d.Profile(d.ProfileParams(kind="fourier", cos=[1e-3], sin=np.full(1001, 1e-6)))
+
+
+def test_sizes_that_ended_in_a_bare_bad_alloc_are_refused_by_name():
+    # helper-43: 1e8 output times of contact.run (11 s, then std::bad_alloc), PatchGeometry.boundary(1e8) (1.5 GB).
+    from bristle import patch as bp
+    m = bristle.ContactModel(bristle.LawParams(type="dahl"), bristle.elastic(1e3))
+    bench = bristle.Bench(m, bristle.BenchParams(input=0.1))
+    with pytest.raises(bristle.InvalidInput, match=r"^output times: 2000002; at most 2000001 in one run"):
+        bristle.contact.run(bench, np.linspace(0.0, 1.0, 2_000_002))
+    with pytest.raises(bristle.InvalidInput, match=r"^n = 100000000: boundary points must be in \[1, 1000000\]$"):
+        bp.PatchGeometry(bp.PatchParams()).boundary(10**8)

@@ -169,6 +169,9 @@ struct BenchRun {
 /// Stribeck M (delta_S = 0 or >= 1), the x subsystem runs as a compiled scalar kernel (the same equations
 /// and steps, an analytic Jacobian, the energy integrals as quadratures, rows written directly;
 /// docs/integrators.md); `allow_kernel` = false keeps it on the general x_system.
+/// The most output times of one run (its rows are held in memory; a scenario's time.outputs has the same limit).
+inline constexpr std::size_t kMaxRunOutputs = 2'000'001;
+
 BenchRun run(const Bench& bench, const std::vector<double>& output_times, const integrate::Options& options,
              const VecX& u0 = {}, const std::function<void(double)>& progress = {}, bool allow_x_only = true,
              bool allow_kernel = true);

@@ -603,6 +603,12 @@ void validate(const DirectionalCrawlerScenario& sc) {
   sc.crawler.validate("crawler");
   check_epsilon(sc.epsilon, mechanism, 2.0 * sc.crawler.feet * sc.crawler.stroke_m * sc.cycles,
                 "the feet's path 2 crawler.feet crawler.stroke_m run.cycles");
+  // The limit run's steps are held in memory (dir::crawl_limit: at most 1e7, which a run refused after the eps work
+  // without naming the key, helper-45).
+  if (const double steps = static_cast<double>(sc.cycles) * sc.limit_steps_per_cycle; sc.epsilon.limit && steps > 1e7)
+    throw InvalidInput(fmt::format("run.limit_steps_per_cycle = {}: run.cycles x run.limit_steps_per_cycle = {} steps "
+                                   "of the limit, held in memory; at most 1e+07",
+                                   sc.limit_steps_per_cycle, format_value(steps)));
   detail::check_plot_columns(sc.output, crawler_columns(sc.crawler.feet));
 }
 

@@ -251,6 +251,18 @@ void finish_fit(FitTable& t, Out& out) {
   }
   // A parameter is a continuous number within the key's range: an integer key failed in the solver (exit 3), and
   // bounds outside the range (law.mu_s down to -2, pair.s up to 1.5) let the optimiser step where the reader refuses.
+  // The scenario at the starting values: each bound is tried with the others at theirs (a bound may be valid only
+  // with another parameter's start, Bouc-Wen's beta1 + gamma > 0). If the start itself is refused, fit::validate
+  // says so, naming the parameter.
+  auto at_start = experiments.front().scenario;
+  bool start_ok = true;
+  try {
+    std::vector<std::pair<std::string, double>> start;
+    for (const fit::ParameterSpec& p : t.parameters) start.emplace_back(p.key, p.initial);
+    set_numbers(at_start, start);
+  } catch (const InvalidInput&) {
+    start_ok = false;
+  }
   for (const fit::ParameterSpec& p : t.parameters) {
     const std::string name = fmt::format("fit.parameters.{}", json_quote(p.key));
     KeyInfo info;
@@ -267,7 +279,8 @@ void finish_fit(FitTable& t, Out& out) {
       if (!std::isfinite(value)) continue;  // fit::validate says so
       info.rule.check(name + bound, value);
       // and the law's or kind's own limits beyond the schema's rule (law.eps <= 1 m^2/s^2), as the reader says them
-      auto sc = experiments.front().scenario;
+      if (!start_ok) continue;
+      auto sc = at_start;
       try {
         set_number(sc, p.key, value);
       } catch (const InvalidInput& error) {

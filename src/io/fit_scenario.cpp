@@ -406,7 +406,7 @@ std::string detail::toml_text(const toml::table& table) {
 }
 
 toml::table detail::fitted_table(const std::string& text, const std::string& name, const fit::Result& result) {
-  toml::table root = parse_toml(text, "fitted scenario");
+  toml::table root = parse_toml(text, "fitted scenario", true);  // the experiment's text, reformatted: may be larger
   for (const fit::ParameterResult& p : result.parameters) set_toml_value(root, p.key, p.value);
   root.insert_or_assign("name", name + std::string(kFittedSuffix));
   return root;

@@ -994,7 +994,7 @@ KeyInfo info_generic(const Sc& sc, std::string_view key) {
   info.min = f.range.min();
   info.max = f.range.max();
   info.log_scale = f.log_scale;
-  info.integer = t.l || t.i;
+  info.integer = t.l || t.i || t.hook == Hook::outputs;
   info.rule = t.hook == Hook::pair_s ? schema::open(0.0, 1.0) : f.range;
   return info;
 }
@@ -1151,10 +1151,14 @@ template <class Study>
 void set_study(Study& study, std::string_view key, double value) {
   auto sc = study.scenario();
   refuse_swept(sc.sweep, key);
-  const double was = sc.sweep ? get_number(sc, sc.sweep->parameter) : 0.0;
   set_number(sc, key, value);
-  if (sc.sweep) refuse_moving_swept(was, sc, sc.sweep->parameter, key);
-  study = Study(std::move(sc));
+  Study rebuilt(std::move(sc));
+  // Each case's swept value as before: compared after the sweep (on the file the parameter may be derived from the key
+  // set, e.g. law.sigma0 from body1.k0, time.output_dt_s from time.t_end_s, which the sweep then replaces).
+  if (const auto& swept = study.scenario().sweep)
+    for (std::size_t i = 0; i < study.cases().size() && i < rebuilt.cases().size(); ++i)
+      refuse_moving_swept(get_number(study.cases()[i], swept->parameter), rebuilt.cases()[i], swept->parameter, key);
+  study = std::move(rebuilt);
 }
 
 /// The one case of `s` a key is read from: a lumped study's cases must agree on the value.

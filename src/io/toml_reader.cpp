@@ -127,9 +127,9 @@ std::optional<DepthExcess> find_excess_depth(std::string_view text, std::size_t 
 
 }  // namespace
 
-toml::table parse_toml(std::string_view text, const std::string& source_name) {
+toml::table parse_toml(std::string_view text, const std::string& source_name, bool generated) {
   // A text given directly (Python, the C API) has the file limit: 40 MB of a sweep list took 10 s and 1.5 GB.
-  if (text.size() > kMaxScenarioBytes)
+  if (!generated && text.size() > kMaxScenarioBytes)
     throw InvalidInput(fmt::format("{}: the scenario text is {}, larger than the limit of {} (Limits in "
                                    "docs/scenarios.md)",
                                    source_name, format_bytes(text.size()), format_bytes(kMaxScenarioBytes)));

@@ -31,8 +31,10 @@ using bristle::kMaxMagnitude;  // core/error.hpp: the rule of every number
 void require_scenario_number(const std::string& key, double value, bool allow_infinite = false);
 
 /// Parses TOML text; a syntax error becomes InvalidInput "<source>:<line>:<column>: invalid TOML: ...",
-/// and so does nesting deeper than kMaxTomlDepth (checked before toml++ sees the text).
-toml::table parse_toml(std::string_view text, const std::string& source_name);
+/// and so does nesting deeper than kMaxTomlDepth (checked before toml++ sees the text). A user's text has the
+/// scenario file's size limit (kMaxScenarioBytes); `generated`: a text the library wrote from one that passed it
+/// (the fitted scenario: reformatted, it may be larger).
+toml::table parse_toml(std::string_view text, const std::string& source_name, bool generated = false);
 
 /// Longest key path, bytes. The longest of any kind is under 50 (structure.mass_per_length_kg_per_m with an index);
 /// a key path comes from the user (sweep.parameter, a [[case]]'s quoted key, fit.parameters, fit.experiment[i].set,

@@ -152,6 +152,8 @@ std::vector<BadFit> bad_fits() {
        "fit.parameters.\"law.mu_d\".min = -2: must be > 0"},
       {"max_beyond_a_law_limit", std::string(kFit) + "\"law.eps\" = { initial = 0.5, min = 0.0, max = 5.0 }\n",
        "fit.parameters.\"law.eps\".max = 5: a value the scenario refuses: law.eps = 5: must be <= 1 m^2/s^2"},
+      {"output_count_key", std::string(kFit) + "\"time.outputs\" = { initial = 100, min = 10, max = 200 }\n",
+       "fit.parameters.\"time.outputs\": time.outputs is an integer key"},
   };
 }
 
@@ -169,6 +171,28 @@ TEST_P(FitCliBadInput, ExitsWith2NamingTheKeyAndWritesNothing) {
   fs::create_directory(dir_ / "sub");
   write("bad.toml", std::string(kModel) + bad.toml);
   bristle::test::fit::expect_bad_input(run("fit bad.toml --out out"), bad.in_message, dir_ / "out");
+}
+
+// helper-45: each bound was tried with the other parameters at the file's values: a Bouc-Wen box valid everywhere
+// (beta1 >= 1e8 with gamma >= 0 from its start 0) was refused because the file's gamma = -1e9 breaks beta1 + gamma > 0
+// at beta1 = 1e8. The bounds are tried at the other parameters' starting values.
+TEST_F(FitCli, ABoundIsTriedAtTheOtherParametersStartingValues) {
+  write("d.csv", data_csv());
+  std::string model = kModel;
+  const std::string lugre = "type = \"lugre\"\nmu_s = 0.6\nmu_d = 0.4\nv_s = 1e-3";
+  model.replace(model.find(lugre), lugre.size(), "type = \"bouc_wen\"\nA = 1.0\nbeta1 = 1.6e9\ngamma = -1.0e9");
+  write("bw.toml", model + R"([fit]
+data = "d.csv"
+time_column = "t_s"
+window_s = [0.0, 1.0]
+[fit.targets]
+F_N = "F_N"
+[fit.parameters]
+"law.beta1" = { initial = 1.6e9, min = 1e8, max = 1e14, scale = "log" }
+"law.gamma" = { initial = 0.0, min = 0.0, max = 1e9 }
+)");
+  const CliResult r = run("check bw.toml");
+  EXPECT_EQ(r.code, 0) << r.err;
 }
 
 // A fixed step over the data's span is within the step budget at check: data times 0 .. 1e8 s at sdirk2's dt_s = 1

@@ -589,6 +589,10 @@ outputs = 21
                                       "(contact::textbook_model); set a key of law.textbook or the load instead");
   EXPECT_EQ(refused("body1.k0", 2e4).substr(0, 48), "body1.k0: mapped from [law.textbook] under bench");
   EXPECT_EQ(refused("law.textbook.Fc_N", -1.0), "law.textbook.Fc_N = -1: must be > 0");
+  // Refused by the mapping itself, after the load was set (k0 = sigma0 / F_z = 1e305): the load and the law back.
+  EXPECT_NE(refused("bench.normal_load_N", 1e-300), "(accepted)");
+  EXPECT_EQ(get_number(sc, "bench.normal_load_N"), 10.0);
+  EXPECT_EQ(get_number(sc, "body1.k0"), 1e4);
   EXPECT_EQ(csv_of(sc), csv_of(base));  // nothing changed
   const std::vector<std::string> keys = numeric_keys(sc);
   EXPECT_NE(std::find(keys.begin(), keys.end(), "law.textbook.Fc_N"), keys.end());

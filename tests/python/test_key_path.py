@@ -284,3 +284,47 @@ def test_a_scenario_text_has_the_file_limit():
     with pytest.raises(bristle.InvalidInput, match=r"^<string>: the scenario text is 4\.8 MiB, larger than the limit "
                                                    r"of 4 MiB \(Limits in docs/scenarios.md\)$"):
         bristle.parse_scenario_string(text)
+
+
+PATCH_TRANSIENT = """
+kind = "patch_transient"
+[law]
+type = "frbd"
+mu_s = 1.2
+mu_d = 0.7
+v_s = 3.49
+[body1]
+type = "elastic"
+k0 = 240.0
+[body2]
+type = "elastic"
+[pair]
+s = 0.4
+[patch]
+shape = "rectangle"
+length_m = 0.1
+width_m = 0.05
+normal_load_N = 3000.0
+nx = 8
+ny = 4
+[kinematics]
+mode = "rolling"
+Vr_mps = 16.0
+vx_mps = 0.5
+[time]
+t_end_s = 0.06
+[sweep]
+parameter = "time.output_dt_s"
+values = [0.001, 0.002]
+"""
+
+
+def test_a_set_that_moves_a_derived_swept_value_on_the_file_is_not_the_swept_key():
+    # helper-45: the swept parameter was compared on the file, where it may be derived from the key set (here
+    # time.output_dt_s from t_end_s), before the sweep replaces it: set(t_end_s) was refused, the file with it valid.
+    s = bristle.parse_scenario_string(PATCH_TRANSIENT)
+    bristle.set(s, "time.t_end_s", 0.05)
+    assert bristle.get(s, "time.t_end_s") == 0.05
+    assert s.case_count == 2
+    with pytest.raises(ValueError, match=r"^time\.output_dt_s: is the parameter of the sweep"):
+        bristle.set(s, "time.output_dt_s", 0.003)

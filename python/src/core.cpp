@@ -95,10 +95,14 @@ namespace {
 
 void require_finite_points(const std::vector<double>& data, py::ssize_t width, bool batch, std::string_view what) {
   for (std::size_t k = 0; k < data.size(); ++k) {
-    if (std::isfinite(data[k])) continue;
+    // Finite, and within the scenario reader's magnitude (helper-43: a velocity of 1e300 gave NaN forces, states and
+    // G^-1: squares overflow)
+    if (std::isfinite(data[k]) && std::abs(data[k]) <= kMaxMagnitude) continue;
     std::string where(what);
     if (batch) where += "[" + std::to_string(static_cast<py::ssize_t>(k) / width) + "]";  // the point
-    throw InvalidInput(where + " = " + format_value(data[k]) + ": must be finite");
+    throw InvalidInput(where + " = " + format_value(data[k]) +
+                       (std::isfinite(data[k]) ? ": magnitude above " + format_value(kMaxMagnitude)
+                                               : std::string(": must be finite")));
   }
 }
 

@@ -451,3 +451,14 @@ def test_sizes_that_ended_in_a_bare_bad_alloc_are_refused_by_name():
         bristle.contact.run(bench, np.linspace(0.0, 1.0, 2_000_002))
     with pytest.raises(bristle.InvalidInput, match=r"^n = 100000000: boundary points must be in \[1, 1000000\]$"):
         bp.PatchGeometry(bp.PatchParams()).boundary(10**8)
+
+
+def test_point_arguments_have_the_readers_magnitude_bound():
+    # helper-43: steady_state, G_inverse, stored_energy at 1e300 gave NaN or inf; docs/python.md promised the 1e150
+    # bound for velocities.
+    m = bristle.ContactModel(bristle.LawParams(type="lugre"), bristle.elastic(1e5))
+    with pytest.raises(ValueError, match=r"^v_r\[1\] = 1e\+200: magnitude above 1e\+150$"):
+        m.steady_force(np.array([0.1, 1e200, 3.0]))
+    with pytest.raises(ValueError, match=r"magnitude above 1e\+150$"):
+        m.law.G_inverse(1e300)
+    assert np.all(np.isfinite(m.steady_state(1e150)))

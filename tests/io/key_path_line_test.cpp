@@ -54,6 +54,17 @@ std::string edited(std::string text, const std::string& replace, const std::stri
   return text.replace(at + 1, end - at - 1, line);
 }
 
+/// The message of the InvalidInput `f()` throws, or "(no error)".
+template <class F>
+std::string error_of_call(F&& f) {
+  try {
+    f();
+  } catch (const InvalidInput& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
 struct Case {
   std::string key;
   double value;
@@ -212,19 +223,11 @@ TEST(KeyPathLine, AStudyIsSetInEveryCaseAndRefusesWhatItsSweepVaries) {
   set_number(*study, "law.mu_d", 0.65);
   for (const auto& c : dynamic_cast<const LineSteadyStudy&>(*study).cases()) EXPECT_EQ(get_number(c, "law.mu_d"), 0.65);
   EXPECT_EQ(get_number(*study, "law.mu_d"), 0.65);
-  const auto error = [&](auto&& f) -> std::string {
-    try {
-      f();
-    } catch (const InvalidInput& e) {
-      return e.what();
-    }
-    return "(no error)";
-  };
-  EXPECT_EQ(error([&] { set_number(*study, "pair.s", 0.5); }),
+  EXPECT_EQ(error_of_call([&] { set_number(*study, "pair.s", 0.5); }),
             "pair.s: is varied by the sweep (sweep.s); set it in the sweep");
-  EXPECT_EQ(error([&] { (void)get_number(*study, "pair.s"); }),
+  EXPECT_EQ(error_of_call([&] { (void)get_number(*study, "pair.s"); }),
             "pair.s: differs between the 2 cases of the study (0.4 in case 1, 0.6 in case 2); read it from one case");
-  EXPECT_EQ(error([&] { set_number(*study, "law.mu_d", -1.0); }), "case 1 of 2 (s = 0.4): law.mu_d = -1: must be > 0");
+  EXPECT_EQ(error_of_call([&] { set_number(*study, "law.mu_d", -1.0); }), "case 1 of 2 (s = 0.4): law.mu_d = -1: must be > 0");
   EXPECT_EQ(get_number(*study, "law.mu_d"), 0.65);
 }
 

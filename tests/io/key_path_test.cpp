@@ -52,6 +52,7 @@ atol = 1e-9
 )";
 
 using test::edited;
+using test::error_of_call;
 
 LumpedScenario parse_one(const std::string& toml) { return parse_lumped_string(toml, "k").front(); }
 
@@ -442,21 +443,13 @@ TEST(KeyPath, AParsedScenarioIsSetInEveryCaseAndRefusesItsSweepParameter) {
   ASSERT_EQ(cases.size(), 2u);
   for (const LumpedScenario& c : cases) EXPECT_EQ(get_number(c, "law.mu_s"), 1.4);
   EXPECT_EQ(get_number(*study, "law.mu_s"), 1.4);
-  const auto error = [&](auto&& f) -> std::string {
-    try {
-      f();
-    } catch (const InvalidInput& e) {
-      return e.what();
-    }
-    return "(no error)";
-  };
-  EXPECT_EQ(error([&] { (void)get_number(*study, "bench.input.omega"); }),
+  EXPECT_EQ(error_of_call([&] { (void)get_number(*study, "bench.input.omega"); }),
             "bench.input.omega: differs between the 2 cases of the sweep (4 in case 1, 8 in case 2); read it from one "
             "case");
-  EXPECT_EQ(error([&] { set_number(*study, "bench.input.omega", 5.0); }),
+  EXPECT_EQ(error_of_call([&] { set_number(*study, "bench.input.omega", 5.0); }),
             "bench.input.omega: is the parameter of the sweep (sweep.parameter = \"bench.input.omega\"); set it in "
             "one case");
-  EXPECT_EQ(error([&] { set_number(*study, "law.mu_s", -1.0); }), "law.mu_s = -1: must be > 0");
+  EXPECT_EQ(error_of_call([&] { set_number(*study, "law.mu_s", -1.0); }), "law.mu_s = -1: must be > 0");
   EXPECT_EQ(get_number(*study, "law.mu_s"), 1.4);  // unchanged by the failed set
 }
 
@@ -464,19 +457,11 @@ TEST(KeyPath, AParsedScenarioIsSetInEveryCaseAndRefusesItsSweepParameter) {
 // every case, then overwritten by... nothing: every case ran with the one value while the sweep column still showed
 // the swept ones (exit 0). Refused as the swept key itself is, naming the parameter.
 TEST(KeyPath, AnotherSpellingOfTheSweptValueIsRefused) {
-  const auto error = [&](auto&& f) -> std::string {
-    try {
-      f();
-    } catch (const InvalidInput& e) {
-      return e.what();
-    }
-    return "(no error)";
-  };
   const std::string head = kBase.substr(0, kBase.find("[bench.input]"));  // law, bodies, pair, [bench] but its input
   const std::string tail = "input = 0.01\n[time]\nt_end_s = 0.05\n";
   const std::string constant = head + tail + "[sweep]\nparameter = \"bench.input\"\nvalues = [0.01, 0.02]\n";
   std::unique_ptr<Scenario> study = parse_scenario_string(constant, "s");
-  EXPECT_EQ(error([&] { set_number(*study, "bench.input.value", 0.05); }),
+  EXPECT_EQ(error_of_call([&] { set_number(*study, "bench.input.value", 0.05); }),
             "bench.input.value: sets the parameter of the sweep (sweep.parameter = \"bench.input\", 0.01 -> 0.05); set "
             "it in one case");
   EXPECT_EQ(get_number(dynamic_cast<const LumpedStudy&>(*study).cases()[1], "bench.input"), 0.02);  // unchanged
@@ -487,7 +472,7 @@ TEST(KeyPath, AnotherSpellingOfTheSweptValueIsRefused) {
                            "[sweep]\nparameter = \"law.mu\"\nvalues = [0.3, 0.6]\n";
   study = parse_scenario_string(dahl, "d");
   for (const char* key : {"law.mu_s", "law.mu_d"})
-    EXPECT_EQ(error([&] { set_number(*study, key, 0.9); }),
+    EXPECT_EQ(error_of_call([&] { set_number(*study, key, 0.9); }),
               std::string(key) + ": sets the parameter of the sweep (sweep.parameter = \"law.mu\", 0.3 -> 0.9); set it "
                                  "in one case");
 }

@@ -95,6 +95,8 @@ void PatchParams::validate(std::string_view prefix) const {
   if (!(tolerance > 0.0 && tolerance <= 1e-3))
     throw InvalidInput(fmt::format("{} = {}: must be in (0, 1e-3]", key(prefix, "tolerance"), format_value(tolerance)));
   if (max_sweeps < 1) throw InvalidInput(fmt::format("{} = {}: must be >= 1", key(prefix, "max_sweeps"), max_sweeps));
+  if (max_sweeps > 100000)  // the schema's range (the reader's): Python took 1e9
+    throw InvalidInput(fmt::format("{} = {}: must be in [1, 100000]", key(prefix, "max_sweeps"), max_sweeps));
 }
 
 PatchGeometry::PatchGeometry(const PatchParams& params, std::string_view prefix)

@@ -462,3 +462,10 @@ def test_point_arguments_have_the_readers_magnitude_bound():
     with pytest.raises(ValueError, match=r"magnitude above 1e\+150$"):
         m.law.G_inverse(1e300)
     assert np.all(np.isfinite(m.steady_state(1e150)))
+
+
+def test_patch_max_sweeps_has_the_readers_range():
+    # helper-43: PatchParams(max_sweeps=10**9) was accepted; the reader allows [1, 100000].
+    from bristle import patch as bp
+    with pytest.raises(bristle.InvalidInput, match=r"^patch\.max_sweeps = 1000000000: must be in \[1, 100000\]$"):
+        bp.PatchGeometry(bp.PatchParams(max_sweeps=10**9))

@@ -303,10 +303,11 @@ FloatOrArray map_array(py::handle x, const char* name, Fn&& fn) {
   py::array_t<double> out(std::vector<py::ssize_t>(in.shape(), in.shape() + in.ndim()));
   const double* src = in.data();
   double* dst = out.mutable_data();
-  for (py::ssize_t i = 0; i < in.size(); ++i)
+  for (py::ssize_t i = 0; i < in.size(); ++i) {
     if (!std::isfinite(src[i]))
       require_finite(in.ndim() == 0 ? std::string(name) : std::string(name) + "[" + std::to_string(i) + "]", src[i]);
-  for (py::ssize_t i = 0; i < in.size(); ++i) dst[i] = fn(src[i]);
+    dst[i] = fn(src[i]);
+  }
   if (in.ndim() == 0) return FloatOrArray(py::float_(dst[0]));
   return FloatOrArray(std::move(out));
 }

@@ -117,10 +117,8 @@ double two_foot_advance(double rho_plus, double rho_minus, double k_a, double st
 }
 
 namespace {
-/// The scenario's limits (docs/scenarios.md, [run] of directional_crawler) and at most kMaxCrawlRows rows: cycles x
-/// steps overflowed an int (1e9 cycles gave 2 rows and an advance of 0, exit 0) or asked for 2e8 rows.
-constexpr int kMaxCrawlCycles = 1000;
-constexpr double kMaxCrawlRows = 1e7;
+/// kMaxCrawlCycles and kMaxCrawlRows (crawler.hpp): cycles x steps overflowed an int (1e9 cycles gave 2 rows and an
+/// advance of 0, exit 0) or asked for 2e8 rows.
 void check_crawl_size(int cycles, int per_cycle, std::string_view per_cycle_key) {
   if (cycles > kMaxCrawlCycles)
     throw InvalidInput(fmt::format("cycles = {}: at most {}", cycles, kMaxCrawlCycles));

@@ -603,12 +603,13 @@ void validate(const DirectionalCrawlerScenario& sc) {
   sc.crawler.validate("crawler");
   check_epsilon(sc.epsilon, mechanism, 2.0 * sc.crawler.feet * sc.crawler.stroke_m * sc.cycles,
                 "the feet's path 2 crawler.feet crawler.stroke_m run.cycles");
-  // The limit run's steps are held in memory (dir::crawl_limit: at most 1e7, which a run refused after the eps work
-  // without naming the key, helper-45).
-  if (const double steps = static_cast<double>(sc.cycles) * sc.limit_steps_per_cycle; sc.epsilon.limit && steps > 1e7)
+  // The limit run's steps are held in memory (dir::crawl_limit refused them only after the eps work, naming its own
+  // argument, helper-45).
+  if (const double steps = static_cast<double>(sc.cycles) * sc.limit_steps_per_cycle;
+      sc.epsilon.limit && steps > dir::kMaxCrawlRows)
     throw InvalidInput(fmt::format("run.limit_steps_per_cycle = {}: run.cycles x run.limit_steps_per_cycle = {} steps "
-                                   "of the limit, held in memory; at most 1e+07",
-                                   sc.limit_steps_per_cycle, format_value(steps)));
+                                   "of the limit, held in memory; at most {}",
+                                   sc.limit_steps_per_cycle, format_value(steps), format_value(dir::kMaxCrawlRows)));
   detail::check_plot_columns(sc.output, crawler_columns(sc.crawler.feet));
 }
 

@@ -579,8 +579,8 @@ FitScenario parse_fit(const toml::table& root, std::string_view name, const Scen
   kind.parse = [](const toml::table& table, const std::string& n, const ScenarioSource& src) {
     return std::move(detail::parse_lumped(table, n, src).front());
   };
-  // parse_lumped's validate() (sine periods over the run, integrator options, output columns), which set_number runs
-  // after each key (key_path.cpp), once more after the whole window and `set`.
+  // parse_lumped's validate() (the output columns, the sweep column, beside what set_number runs after each key:
+  // key_path.cpp), once more after the whole window and `set`.
   kind.check = [](const LumpedScenario& sc) { sc.validate(); };
   FitScenario out = detail::parse_series_fit<FitScenario>(root, name, source, kind);
   if (out.options.initial_state != fit::InitialState::rest)

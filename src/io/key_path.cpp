@@ -132,9 +132,29 @@ struct Kind<LumpedScenario> {
   }
   static double* declared(Sc&, std::string_view) { return nullptr; }
   static const double* declared(const Sc&, std::string_view) { return nullptr; }
-  /// LumpedScenario::validate(), as the reader runs it: a sine's periods over the run (its omega or the time span
-  /// set), the integrator options, a steady initial state.
-  static void check(const Sc& sc) { sc.validate(); }
+  /// What the reader derives from the value just set: the textbook form's law, body1 and body2, mapped again by
+  /// contact::textbook_model from law.textbook under the load (a key of either). save/restore: what derive changes.
+  static void derive(Sc& sc, std::string_view path) {
+    if (!sc.textbook || !(starts_with(path, "law.textbook.") || path == "bench.normal_load_N")) return;
+    const contact::TextbookModel mapped =
+        contact::textbook_model(sc.law.kind, *sc.textbook, sc.bench.normal_load.value, "law.textbook.");
+    sc.law = mapped.law;
+    sc.body1 = mapped.body1;
+    sc.body2 = mapped.body2;
+  }
+  static contact::TextbookModel save(const Sc& sc) { return {sc.law, sc.body1, sc.body2}; }
+  static void restore(Sc& sc, const contact::TextbookModel& saved) {
+    sc.law = saved.law;
+    sc.body1 = saved.body1;
+    sc.body2 = saved.body2;
+  }
+  /// The reader's whole-scenario checks a number can break: the run's span (a sine's periods over it, the grid, the
+  /// integrator options: detail::check_run_span, cheap), and with a steady initial state the whole validate(), which
+  /// builds the model (2.5 ms with a 1e6-row table signal: not at every set of a fit's evaluations).
+  static void check(const Sc& sc) {
+    if (sc.initial.steady) sc.validate();
+    else detail::check_run_span(sc);
+  }
 };
 
 template <class Sc>
@@ -343,7 +363,6 @@ enum class Hook {
   tau,        // a branch's tau
   pair_s,     // body2.k0 = body1.k0 (1 - s)/s (errata §5)
   outputs,    // time.outputs
-  textbook,   // law.textbook.<key> (lumped): law, body1 and body2 mapped again (contact::textbook_model)
 };
 
 template <bool Const>
@@ -580,10 +599,7 @@ void resolve(Sc& sc, std::string_view key, Target<std::is_const_v<Sc>>& t) {
         } else if (t.table == "time" && name == "outputs") {
           t.hook = Hook::outputs;
         } else if (t.table == "law.textbook") {
-          if constexpr (requires { sc.textbook; }) {
-            t.hook = Hook::textbook;
-            t.d = textbook_field(*sc.textbook, name);
-          }
+          if constexpr (requires { sc.textbook; }) t.d = textbook_field(*sc.textbook, name);  // Kind::derive maps
           if (!t.d) t.status = Status::not_number;
         } else if constexpr (requires { sc.bench; }) {
           if (t.table == "bench" && name == "normal_load_N") t.d = &sc.bench.normal_load.value;
@@ -860,7 +876,6 @@ void set_generic(Sc& sc, std::string_view key, double value) {
     saved.outputs = sc.input_form.time_outputs;
     saved.output_dt_given = sc.input_form.time_output_dt_given;
     const rheology::RheologyParams saved_body1 = sc.body1, saved_body2 = sc.body2;  // eq. 58 re-derives branches
-    const laws::LawParams saved_law = sc.law;  // the textbook form maps the whole law
     constexpr bool kDerives = requires { Kind<Sc>::derive(sc, t.path); };
     [[maybe_unused]] const auto saved_derived = [&] {
       if constexpr (kDerives) return Kind<Sc>::save(sc);
@@ -901,7 +916,6 @@ void set_generic(Sc& sc, std::string_view key, double value) {
           rheology::set_relaxation_time(body, t.branch, value);
           taus[t.branch] = value;
           break;
-        case Hook::textbook: *t.d = value; break;
         case Hook::outputs:
           if constexpr (requires { sc.time; }) {
             if (sc.input_form.time_output_dt_given)
@@ -916,15 +930,6 @@ void set_generic(Sc& sc, std::string_view key, double value) {
             sc.input_form.time_outputs = static_cast<std::int64_t>(value);
           }
           break;
-      }
-      if constexpr (requires { sc.textbook; }) {  // the reader's mapping of the textbook form, under the load now set
-        if (sc.textbook && (t.hook == Hook::textbook || t.path == "bench.normal_load_N")) {
-          const contact::TextbookModel mapped =
-              contact::textbook_model(sc.law.kind, *sc.textbook, sc.bench.normal_load.value, "law.textbook.");
-          sc.law = mapped.law;
-          sc.body1 = mapped.body1;
-          sc.body2 = mapped.body2;
-        }
       }
       rheology::apply_eq58(sc.body1, "body1");  // c = "eq58": the dampings follow the k0 and tau now set
       rheology::apply_eq58(sc.body2, "body2");
@@ -967,7 +972,6 @@ void set_generic(Sc& sc, std::string_view key, double value) {
       sc.input_form.time_output_dt_given = saved.output_dt_given;
       sc.body1 = saved_body1;
       sc.body2 = saved_body2;
-      sc.law = saved_law;
       throw;
     }
   }

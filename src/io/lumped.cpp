@@ -718,27 +718,31 @@ std::vector<LumpedScenario> parse_lumped(const toml::table& root, std::string_vi
 
 }  // namespace detail
 
-void LumpedScenario::validate() const {
-  time.validate();
+void detail::check_run_span(const LumpedScenario& sc) {
+  sc.time.validate();
   // A sine signal's periods over the run: each needs steps of its own (a swept omega of 2^62 rad/s ran into
   // the step budget after minutes). At most kMaxSinePeriods (Limits in docs/scenarios.md).
-  const std::pair<const contact::Signal*, const char*> signals[] = {{&bench.input_x, "bench.input"},
-                                                                     {&bench.input_y, "bench.input_y"},
-                                                                     {&bench.belt_x, "bench.belt"},
-                                                                     {&bench.belt_y, "bench.belt_y"},
-                                                                     {&bench.normal_load, "bench.normal_load"}};
+  const std::pair<const contact::Signal*, const char*> signals[] = {{&sc.bench.input_x, "bench.input"},
+                                                                     {&sc.bench.input_y, "bench.input_y"},
+                                                                     {&sc.bench.belt_x, "bench.belt"},
+                                                                     {&sc.bench.belt_y, "bench.belt_y"},
+                                                                     {&sc.bench.normal_load, "bench.normal_load"}};
   for (const auto& [signal, key] : signals) {
     if (signal->kind != contact::SignalKind::sine) continue;
-    const double periods = std::abs(signal->omega) * (time.t_end_s - time.t_start_s) / (2.0 * std::numbers::pi);
+    const double periods = std::abs(signal->omega) * (sc.time.t_end_s - sc.time.t_start_s) / (2.0 * std::numbers::pi);
     if (!(periods <= kMaxSinePeriods))
       throw InvalidInput(fmt::format("{}.omega = {}: the run (time.t_start_s .. time.t_end_s) spans {} of its "
                                      "periods; at most {} (Limits in docs/scenarios.md)",
                                      key, format_value(signal->omega), format_value(periods),
                                      format_value(kMaxSinePeriods)));
   }
+  sc.integrator.validate("integrator");
+}
+
+void LumpedScenario::validate() const {
+  detail::check_run_span(*this);
   const contact::ContactModel model(law, body1, body2);
   const contact::Bench bench_object(model, bench);
-  integrator.validate("integrator");
   const std::vector<std::string> columns = bench_object.column_names();
   detail::check_plot_columns(output, columns);
   if (sweep && std::find(columns.begin(), columns.end(), sweep->column) != columns.end())

@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "bristle/contact/bench.hpp"
 #include "bristle/contact/signal.hpp"
 #include "bristle/core/schema.hpp"
 #include "bristle/io/json.hpp"
@@ -26,7 +27,7 @@ inline constexpr std::size_t kMaxCases = 10'000;
 /// Most output times of a lumped run (time.outputs, or t_end_s / output_dt_s + 1): the run peaks at ~470
 /// bytes per output row (21 columns held in memory, then the CSV text written from them: 4.3e6 rows took
 /// 2.0 GB in the mutation run of 2026-12-04), so 2e6 rows stay under 1 GB.
-inline constexpr std::size_t kMaxOutputTimes = 2'000'001;
+inline constexpr std::size_t kMaxOutputTimes = contact::kMaxRunOutputs;  // what one bench run holds
 /// Most output rows of a study, every case together (the rows of <name>.csv): a run holds every case's rows until
 /// it writes them, so the limit of one case (kMaxOutputTimes, ~1 GB) is the study's too. A sweep of 7 cases of
 /// 506,215 output times each took 2.1 GB (mutation run of 2026-12-06), and one of 10,000 cases was unbounded.
@@ -147,6 +148,9 @@ void add_signal_hooks(ReaderHooks& h, const std::map<std::string, contact::Signa
 TimeGrid read_time(const Section& root, LumpedInputForm& form);
 /// time.t_end_s > time.t_start_s.
 void require_time_span(const TimeGrid& g);
+/// The part of LumpedScenario::validate() a number can break without building the model: the time grid, a sine's
+/// periods over the run (kMaxSinePeriods), the integrator options. What io::set_number runs after a lumped key.
+void check_run_span(const LumpedScenario& sc);
 /// The output spacing of a time grid from the form the file gave (time.outputs, time.output_dt_s or neither: 1000
 /// intervals), with its checks: the reader's (read_time) and a key path's (key_path.cpp).
 void derive_output_dt(const LumpedInputForm& form, TimeGrid& g);

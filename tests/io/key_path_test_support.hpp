@@ -12,17 +12,6 @@
 
 namespace bristle::io::test {
 
-/// The message of the InvalidInput `f()` throws, or "(no error)".
-template <class F>
-std::string error_of_call(F&& f) {
-  try {
-    f();
-  } catch (const InvalidInput& e) {
-    return e.what();
-  }
-  return "(no error)";
-}
-
 /// `text` with the line starting with `replace` replaced by `line`.
 inline std::string edited(std::string text, const std::string& replace, const std::string& line) {
   const std::size_t at = text.find("\n" + replace);

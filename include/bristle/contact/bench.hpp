@@ -158,6 +158,9 @@ struct BenchRun {
   bool kernel = false;  // ... as the compiled scalar kernel (elastic pair, Stribeck-family law; see run())
 };
 
+/// The most output times of one run (its rows are held in memory; a scenario's time.outputs has the same limit).
+inline constexpr std::size_t kMaxRunOutputs = 2'000'001;
+
 /// Integrates the bench through `output_times` (t0 = output_times.front()), recording a row at each.
 /// `progress` (optional) is called with the fraction done. With rodas4 (whose steps do not depend on the
 /// number of state components, see OdeSystem::error_norm_count), no per-component atol, and
@@ -169,9 +172,6 @@ struct BenchRun {
 /// Stribeck M (delta_S = 0 or >= 1), the x subsystem runs as a compiled scalar kernel (the same equations
 /// and steps, an analytic Jacobian, the energy integrals as quadratures, rows written directly;
 /// docs/integrators.md); `allow_kernel` = false keeps it on the general x_system.
-/// The most output times of one run (its rows are held in memory; a scenario's time.outputs has the same limit).
-inline constexpr std::size_t kMaxRunOutputs = 2'000'001;
-
 BenchRun run(const Bench& bench, const std::vector<double>& output_times, const integrate::Options& options,
              const VecX& u0 = {}, const std::function<void(double)>& progress = {}, bool allow_x_only = true,
              bool allow_kernel = true);

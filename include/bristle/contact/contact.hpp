@@ -213,9 +213,10 @@ class ContactArray {
   explicit ContactArray(std::vector<Contact> contacts);
   /// N copies of `prototype` (sharing its model; each with its own state); 0 <= n <= kMaxSize.
   ContactArray(const Contact& prototype, int n);
-  /// The most contacts of one array (~100 bytes each beside their states): 10^9 asked for ~100 GB.
+  /// The most contacts of one array (10^9 asked for ~100 GB), and the most memory of the copies, estimated from the
+  /// state size (~1 KB a LuGre contact: ~3.7e6 of them; 10^7 took 10 GB).
   static constexpr int kMaxSize = 10'000'000;
-  static constexpr double kMaxBytes = 4.0 * (1 << 30);  // the copies' estimated memory (~3.8e6 LuGre contacts)
+  static constexpr double kMaxBytes = 4.0 * (1 << 30);
 
   int size() const { return static_cast<int>(contacts_.size()); }
   /// Steps every contact i by dt_s at v_mps[i] and writes F_N[i]. Throws InvalidInput ("dt_s", "v_mps[3] =

@@ -80,6 +80,10 @@ struct CrawlerRun {
   double wall_seconds = 0.0;
 };
 
+/// The most cycles of a crawler run, and the most rows (cycles x samples or steps per cycle, held in memory).
+inline constexpr int kMaxCrawlCycles = 1000;
+inline constexpr double kMaxCrawlRows = 1e7;
+
 /// The eps-system over `cycles` periods (>= 2), sampled `samples_per_cycle` times per period. `progress`: the
 /// fraction of the run done at the samples, as core/progress.hpp says.
 CrawlerRun crawl_epsilon(const Mechanism& bristle, const CrawlerParams& crawler, const EpsilonParams& eps, int cycles,

@@ -284,6 +284,25 @@ T cast_arg(py::handle value, std::string_view what, std::string_view expected) {
   }
 }
 
+/// A Python number as a double, for the key or argument `what`: TypeError for a bool (numpy's too: True was taken
+/// as 1.0, where the reader refuses `key = true`), an array (a one-entry one was taken as its entry), or an int
+/// beyond the range of a double.
+inline double number_arg(py::handle value, const std::string& what) {
+  const std::string type = py::str(py::type::handle_of(value).attr("__name__"));
+  if (py::isinstance<py::bool_>(value) || type == "bool_")
+    throw py::type_error(what + " = " + std::string(py::str(value)) + ": expected a number, got bool");
+  if (py::hasattr(value, "ndim") && value.attr("ndim").cast<long>() != 0)
+    throw py::type_error(what + ": expected a number, got an array (" + type + ")");
+  try {
+    return value.cast<double>();
+  } catch (const py::cast_error&) {
+    if (py::isinstance<py::int_>(value))  // 10**400
+      throw py::type_error(what + " = " + std::string(py::str(value)).substr(0, 40) +
+                           "...: an int beyond the range of a double");
+    throw py::type_error(what + ": expected a number, got " + type);
+  }
+}
+
 /// Applies fn(double) -> double elementwise: a number gives a float, an array-like an array of the
 /// same shape.
 template <class Fn>

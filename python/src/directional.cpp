@@ -127,9 +127,6 @@ integrate::Options options_or(py::handle options, const integrate::Options& fall
   return cast_arg<integrate::Options>(options, "options", "IntegratorOptions");
 }
 
-/// A double argument as a finite number (TypeError for other types).
-double number_arg(py::handle value, std::string_view what) { return cast_arg<double>(value, what, "a number"); }
-
 }  // namespace
 
 void export_directional(py::module_& root) {

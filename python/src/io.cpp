@@ -752,23 +752,7 @@ Example:
   m.def(
       "set",
       [dispatch](ScenarioArg scenario, const std::string& key, NumberArg number) {
-        // A bool is no number here, as in TOML (True was stored as 1.0); nor is an array (a one-entry one converted).
-        const std::string type = py::str(py::type::handle_of(number).attr("__name__"));
-        if (py::isinstance<py::bool_>(number) || type == "bool_")
-          throw py::type_error("bristle.set: " + key + " = " + std::string(py::str(number)) +
-                               ": expected a number, got bool");
-        if (py::hasattr(number, "ndim") && number.attr("ndim").cast<long>() != 0)
-          throw py::type_error("bristle.set: " + key + ": expected a number, got an array (" + type + ")");
-        double value = 0.0;
-        try {
-          value = number.cast<double>();
-        } catch (const py::cast_error&) {
-          if (py::isinstance<py::int_>(number))  // 10**400: no double
-            throw py::type_error("bristle.set: " + key + " = " + std::string(py::str(number)).substr(0, 40) +
-                                 "...: an int beyond the range of a double");
-          throw py::type_error("bristle.set: " + key + ": expected a number, got " +
-                               std::string(py::str(py::type::handle_of(number).attr("__name__"))));
-        }
+        const double value = number_arg(number, "bristle.set: " + key);  // not a bool or an array, as in TOML
         dispatch(scenario, [&](auto& sc) {
           if (Running::running(sc))
             throw std::runtime_error("bristle.set: the scenario is running (set from its progress callback or from "

@@ -82,14 +82,6 @@ int to_int(py::handle value, const char* what) {
   return value.cast<int>();
 }
 
-/// A Python number (int or float) as double; TypeError otherwise.
-double to_double(py::handle value, const char* what) {
-  if (py::isinstance<py::bool_>(value) || !(py::isinstance<py::float_>(value) || py::isinstance<py::int_>(value)))
-    throw py::type_error(std::string(what) + ": expected a number, got " +
-                         std::string(py::str(py::type::handle_of(value).attr("__name__"))));
-  return value.cast<double>();
-}
-
 /// The (nx, ny, components) array of a solver's field (original variables u = [f; zeta1; zeta2]).
 template <class Solver>
 py::array_t<double> state_array(const Solver& s, int components) {
@@ -149,7 +141,7 @@ py::object kinematics_argument(const KinematicsHistory& h) {
 /// A load history: a number F_z (N, constant) or a callable t -> F_z (GIL taken, finite checked).
 LoadHistory to_load_history(py::handle value) {
   if (py::isinstance<py::float_>(value) || py::isinstance<py::int_>(value)) {
-    const double Fz = to_double(value, "load");
+    const double Fz = number_arg(value, "load");
     if (!std::isfinite(Fz) || Fz <= 0.0)
       throw InvalidInput("load = " + repr_double(Fz) + ": must be a finite normal load > 0 N");
     return ConstantLoad{Fz};
@@ -212,10 +204,10 @@ void add_field_pickle(py::class_<T>& cls, const char* name, Fields T::*... field
 /// v_y = (V_r + v_x) tan(alpha), |alpha| < 89 degrees, one of the two.
 double lateral_slip(double V_r, double v_x, const py::object& v_y, const py::object& slip_angle_deg,
                     const std::string& prefix) {
-  if (slip_angle_deg.is_none()) return v_y.is_none() ? 0.0 : to_double(v_y, "v_y");
+  if (slip_angle_deg.is_none()) return v_y.is_none() ? 0.0 : number_arg(v_y, "v_y");
   if (!v_y.is_none())
     throw InvalidInput(prefix + ".v_y and " + prefix + ".slip_angle_deg: give one of them, not both");
-  const double alpha = to_double(slip_angle_deg, "slip_angle_deg");
+  const double alpha = number_arg(slip_angle_deg, "slip_angle_deg");
   if (!(std::abs(alpha) < 89.0))
     throw InvalidInput(prefix + ".slip_angle_deg = " + format_value(alpha) + ": must be in (-89, 89)");
   return (V_r + v_x) * std::tan(alpha * std::numbers::pi / 180.0);
@@ -224,7 +216,7 @@ double lateral_slip(double V_r, double v_x, const py::object& v_y, const py::obj
 /// A number or a 1-D array of numbers (finite), for the axes of steady_map.
 std::vector<double> map_axis(py::handle value, const char* what) {
   if (py::isinstance<py::float_>(value) || py::isinstance<py::int_>(value)) {
-    const double v = to_double(value, what);
+    const double v = number_arg(value, what);
     if (!std::isfinite(v)) throw InvalidInput(std::string("steady_map.") + what + " = " + format_value(v) + ": must be finite");
     return {v};
   }
@@ -354,7 +346,7 @@ Example:
              p.pressure = enum_from<PatchPressure>(pressure, "patch.pressure", patch_pressure_from_string);
              p.normal_load_N = normal_load_N;
              if (!peak_pressure_Pa.is_none())
-               p.peak_pressure_Pa = to_double(peak_pressure_Pa, "patch.peak_pressure_Pa");
+               p.peak_pressure_Pa = number_arg(peak_pressure_Pa, "patch.peak_pressure_Pa");
              p.nx = to_int(nx, "patch.nx");
              p.ny = to_int(ny, "patch.ny");
              p.tolerance = tolerance;

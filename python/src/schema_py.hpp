@@ -256,7 +256,7 @@ class Load {
 
   template <class T>
   void number(T& v, const sc::Field& f, bool applies = true) {
-    if (py::object o = take(f, applies)) v = cast_arg<double>(o, path(f.key), "a number");
+    if (py::object o = take(f, applies)) v = number_arg(o, path(f.key));
   }
   template <class T>
   void integer(T& v, const sc::Field& f, bool applies = true) {

@@ -272,6 +272,11 @@ def test_set_refuses_a_bool_as_the_reader_does():
         bristle.set(c, "law.mu_s", True)
     with pytest.raises(TypeError, match=r"^bristle.set: law.mu_s: expected a number, got str$"):
         bristle.set(c, "law.mu_s", "1.0")
+    with pytest.raises(TypeError, match=r"^bristle.set: law.mu_s: expected a number, got an array \(ndarray\)$"):
+        bristle.set(c, "law.mu_s", np.array([2.0]))
+    # The schema classes' keywords and attributes: the same rule (number_arg, python/src/common.hpp).
+    with pytest.raises(TypeError, match=r"^law.mu_s = True: expected a number, got bool$"):
+        bristle.LawParams(type="lugre", mu_s=np.True_)
     bristle.set(c, "law.mu_s", np.float64(1.3))
     bristle.set(c, "law.mu_d", np.int64(1))
     assert (bristle.get(c, "law.mu_s"), bristle.get(c, "law.mu_d")) == (1.3, 1.0)

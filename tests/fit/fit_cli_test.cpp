@@ -181,16 +181,10 @@ TEST_F(FitCli, ABoundIsTriedAtTheOtherParametersStartingValues) {
   std::string model = kModel;
   const std::string lugre = "type = \"lugre\"\nmu_s = 0.6\nmu_d = 0.4\nv_s = 1e-3";
   model.replace(model.find(lugre), lugre.size(), "type = \"bouc_wen\"\nA = 1.0\nbeta1 = 1.6e9\ngamma = -1.0e9");
-  write("bw.toml", model + R"([fit]
-data = "d.csv"
-time_column = "t_s"
-window_s = [0.0, 1.0]
-[fit.targets]
-F_N = "F_N"
-[fit.parameters]
-"law.beta1" = { initial = 1.6e9, min = 1e8, max = 1e14, scale = "log" }
-"law.gamma" = { initial = 0.0, min = 0.0, max = 1e9 }
-)");
+  const std::string fit(kFit);  // its [fit] with these parameters
+  write("bw.toml", model + fit.substr(0, fit.find("\"law.mu_d\"")) +
+                       "\"law.beta1\" = { initial = 1.6e9, min = 1e8, max = 1e14, scale = \"log\" }\n"
+                       "\"law.gamma\" = { initial = 0.0, min = 0.0, max = 1e9 }\n");
   const CliResult r = run("check bw.toml");
   EXPECT_EQ(r.code, 0) << r.err;
 }

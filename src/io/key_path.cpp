@@ -458,19 +458,6 @@ void resolve_branch(Sc& sc, Target<C>& t, const Path& p, std::string_view f) {
   }
 }
 
-/// The field of law.textbook named `name`, or null.
-template <class P>
-auto textbook_field(P& p, std::string_view name) -> decltype(&p.Fc_N) {
-  if (name == "Fc_N") return &p.Fc_N;
-  if (name == "Fs_N") return &p.Fs_N;
-  if (name == "vs_mps") return &p.vs_mps;
-  if (name == "sigma0_N_per_m") return &p.sigma0_N_per_m;
-  if (name == "sigma1_Ns_per_m") return &p.sigma1_Ns_per_m;
-  if (name == "sigma2_Ns_per_m") return &p.sigma2_Ns_per_m;
-  if (name == "delta") return &p.delta;
-  return nullptr;
-}
-
 /// The Stribeck parameters of the table ("law", "law.axis1", "law.axis2").
 template <class Sc>
 auto* stribeck_of(Sc& sc, std::string_view table) {
@@ -598,9 +585,6 @@ void resolve(Sc& sc, std::string_view key, Target<std::is_const_v<Sc>>& t) {
           t.hook = Hook::pair_s;
         } else if (t.table == "time" && name == "outputs") {
           t.hook = Hook::outputs;
-        } else if (t.table == "law.textbook") {
-          if constexpr (requires { sc.textbook; }) t.d = textbook_field(*sc.textbook, name);  // Kind::derive maps
-          if (!t.d) t.status = Status::not_number;
         } else if constexpr (requires { sc.bench; }) {
           if (t.table == "bench" && name == "normal_load_N") t.d = &sc.bench.normal_load.value;
           else t.status = Status::not_number;

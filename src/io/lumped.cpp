@@ -443,21 +443,12 @@ void read_textbook(const Section& root, LumpedScenario& sc) {
   detail::choice_from_string(law.key("type"), type, kind);
   if (kind != LawKind::lugre && kind != LawKind::dahl)
     throw InvalidInput(fmt::format("law.type = {}: [law.textbook] is for lugre or dahl", q(type)));
-  const bool lugre = kind == LawKind::lugre;
-  const std::vector<std::string> all = {"Fc_N",           "Fs_N",           "vs_mps", "sigma0_N_per_m",
-                                        "sigma1_Ns_per_m", "sigma2_Ns_per_m", "delta"};
-  t.check_keys(lugre ? all : std::vector<std::string>{"Fc_N", "sigma0_N_per_m"}, all,
-               fmt::format("law.type = {}", q(type)));
+  // The keys of the law at hand, read by TextbookParams' serialize() (the context names the law's type).
   contact::TextbookParams p;
-  p.Fc_N = t.required_number("Fc_N", "Coulomb force F_c, N");
-  if (lugre) {
-    p.Fs_N = t.required_number("Fs_N", "static force F_s, N");
-    p.vs_mps = t.required_number("vs_mps", "Stribeck velocity v_s, m/s");
-  }
-  p.sigma0_N_per_m = t.required_number("sigma0_N_per_m", "bristle stiffness sigma0, N/m");
-  p.sigma1_Ns_per_m = t.number_or("sigma1_Ns_per_m", 0.0);
-  p.sigma2_Ns_per_m = t.number_or("sigma2_Ns_per_m", 0.0);
-  p.delta = t.number_or("delta", 2.0);
+  const ReaderHooks none;
+  SchemaReader(t, none, fmt::format("law.type = {}", q(type))).run([&](auto& a) {
+    serialize(a, p, kind == LawKind::lugre);
+  });
   if (sc.bench.normal_load.kind != contact::SignalKind::constant)
     throw InvalidInput("[law.textbook]: needs a constant load bench.normal_load_N (the textbook forces are per "
                        "newton of it), not a [bench.normal_load] signal");
@@ -558,19 +549,10 @@ Json signal_json(const contact::Signal& s, const std::string& key, const std::ve
 Json parameters_json(const LumpedScenario& sc, const contact::ContactModel& model) {
   Json j = Json::object();
   j["law"] = law_json(sc.law, model.law().sigma0());
-  if (sc.textbook) {  // the form given, beside the normalised parameters it was mapped to
-    const contact::TextbookParams& t = *sc.textbook;
-    Json& tb = j["law"]["textbook"];
-    tb["Fc_N"] = t.Fc_N;
-    tb["sigma0_N_per_m"] = t.sigma0_N_per_m;
-    if (sc.law.kind == LawKind::lugre) {
-      tb["Fs_N"] = t.Fs_N;
-      tb["vs_mps"] = t.vs_mps;
-      tb["sigma1_Ns_per_m"] = t.sigma1_Ns_per_m;
-      tb["sigma2_Ns_per_m"] = t.sigma2_Ns_per_m;
-      tb["delta"] = t.delta;
-    }
-  }
+  if (sc.textbook)  // the form given, beside the normalised parameters it was mapped to
+    j["law"]["textbook"] = JsonWriter::run({}, "law.textbook", [&](auto& a) {
+      serialize(a, *sc.textbook, sc.law.kind == LawKind::lugre);
+    });
   j["body1"] = body_json(sc.body1);
   j["body2"] = body_json(sc.body2);
   if (sc.pair_s) j["pair"]["s"] = *sc.pair_s;

@@ -40,6 +40,14 @@ class JsonWriter {
     return std::move(w.json_);
   }
 
+  /// The JSON object of the fields `visit(writer)` lists.
+  template <class Visit>
+  static Json run(const Hooks& hooks, std::string path, Visit&& visit) {
+    JsonWriter w(hooks, std::move(path));
+    visit(w);
+    return std::move(w.json_);
+  }
+
   template <class T>
   void number(const T& v, const schema::Field& f, bool applies = true) {
     if (!hooked(f) && applies) json_[std::string(f.key)] = static_cast<double>(v);

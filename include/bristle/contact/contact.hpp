@@ -58,6 +58,7 @@
 #include <vector>
 
 #include "bristle/contact/contact_model.hpp"
+#include "bristle/core/schema.hpp"
 #include "bristle/integrate/ode.hpp"
 
 namespace bristle::contact {
@@ -74,6 +75,36 @@ struct TextbookParams {
   double sigma2_Ns_per_m = 0.0;  // viscous coefficient sigma2 (Ns/m), >= 0 (LuGre)
   double delta = 2.0;            // Stribeck exponent delta (-), >= 0 (LuGre)
 };
+
+/// The schema of TextbookParams (core/schema.hpp): the keys of [law.textbook]. `lugre`: the law is LuGre (Dahl
+/// uses Fc_N and sigma0_N_per_m only).
+template <class Archive, schema::Of<TextbookParams> Self>
+void serialize(Archive& a, Self& p, bool lugre = true) {
+  a.number(p.Fc_N, {.key = "Fc_N", .unit = "N", .default_value = "required", .range = schema::positive(),
+                    .doc = "Coulomb force F_c", .equation = "mu_d = F_c / F_z; Canudas de Wit et al. 1995; paper 1, eq. 53",
+                    .used_by = "dahl, lugre"});
+  a.number(p.Fs_N, {.key = "Fs_N", .unit = "N", .default_value = "required", .range = schema::positive(),
+                    .doc = "static force F_s", .equation = "mu_s = F_s / F_z; paper 1, eq. 53", .used_by = "lugre"},
+           lugre);
+  a.number(p.vs_mps, {.key = "vs_mps", .unit = "m/s", .default_value = "required", .range = schema::positive(),
+                      .doc = "Stribeck velocity v_s", .equation = "v_S = v_s; paper 1, eq. 53", .used_by = "lugre"},
+           lugre);
+  a.number(p.sigma0_N_per_m, {.key = "sigma0_N_per_m", .unit = "N/m", .default_value = "required",
+                              .range = schema::positive(), .doc = "bristle stiffness sigma0",
+                              .equation = "body1.k0 = sigma0 / F_z; Canudas de Wit et al. 1995; paper 1, eq. 2",
+                              .used_by = "dahl, lugre", .log_scale = true});
+  a.number(p.sigma1_Ns_per_m, {.key = "sigma1_Ns_per_m", .unit = "Ns/m", .default_value = "0",
+                               .range = schema::non_negative(), .doc = "micro-damping sigma1",
+                               .equation = "law.sigma1 = sigma1 / F_z; Canudas de Wit et al. 1995", .used_by = "lugre"},
+           lugre);
+  a.number(p.sigma2_Ns_per_m, {.key = "sigma2_Ns_per_m", .unit = "Ns/m", .default_value = "0",
+                               .range = schema::non_negative(), .doc = "viscous coefficient sigma2",
+                               .equation = "law.sigma2 = sigma2 / F_z; Canudas de Wit et al. 1995", .used_by = "lugre"},
+           lugre);
+  a.number(p.delta, {.key = "delta", .default_value = "2", .range = schema::non_negative(),
+                     .doc = "Stribeck exponent", .equation = "law.delta_s = delta; paper 1, eq. 53", .used_by = "lugre"},
+           lugre);
+}
 
 /// The normalised model of textbook parameters under the normal load F_z = normal_load_N (the mapping of
 /// the class comment of Contact, with F_z instead of 1 N):

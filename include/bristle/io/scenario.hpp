@@ -240,34 +240,8 @@ void serialize(Archive& a, Self& sc) {
                             "rigid, forces per F_z = bench.normal_load_N)",
                      .used_by = "dahl, lugre"},
                     [&](auto& t) {
-                      const bool lugre = sc.law.kind == laws::LawKind::lugre;
-                      t.declared({.key = "Fc_N", .unit = "N", .default_value = "required",
-                                  .range = schema::positive(), .doc = "Coulomb force F_c (mu_d = F_c / F_z)",
-                                  .equation = "Canudas de Wit et al. 1995; paper 1, eq. 53", .used_by = "dahl, lugre"});
-                      t.declared({.key = "Fs_N", .unit = "N", .default_value = "required",
-                                  .range = schema::positive(), .doc = "static force F_s (mu_s = F_s / F_z)",
-                                  .equation = "paper 1, eq. 53", .used_by = "lugre"},
-                                 lugre);
-                      t.declared({.key = "vs_mps", .unit = "m/s", .default_value = "required",
-                                  .range = schema::positive(), .doc = "Stribeck velocity v_s",
-                                  .equation = "paper 1, eq. 53", .used_by = "lugre"},
-                                 lugre);
-                      t.declared({.key = "sigma0_N_per_m", .unit = "N/m", .default_value = "required",
-                                  .range = schema::positive(), .doc = "bristle stiffness sigma0 (body1.k0 = sigma0 / F_z)",
-                                  .equation = "Canudas de Wit et al. 1995; paper 1, eq. 2", .used_by = "dahl, lugre",
-                                  .log_scale = true});
-                      t.declared({.key = "sigma1_Ns_per_m", .unit = "Ns/m", .default_value = "0",
-                                  .range = schema::non_negative(), .doc = "micro-damping sigma1 (law.sigma1 = sigma1 / F_z)",
-                                  .equation = "Canudas de Wit et al. 1995", .used_by = "lugre"},
-                                 lugre);
-                      t.declared({.key = "sigma2_Ns_per_m", .unit = "Ns/m", .default_value = "0",
-                                  .range = schema::non_negative(), .doc = "viscous coefficient sigma2 (law.sigma2 = sigma2 / F_z)",
-                                  .equation = "Canudas de Wit et al. 1995", .used_by = "lugre"},
-                                 lugre);
-                      t.declared({.key = "delta", .default_value = "2", .range = schema::non_negative(),
-                                  .doc = "Stribeck exponent (law.delta_s)", .equation = "paper 1, eq. 53",
-                                  .used_by = "lugre"},
-                                 lugre);
+                      std::remove_reference_t<decltype(*sc.textbook)> none{};
+                      serialize(t, sc.textbook ? *sc.textbook : none, sc.law.kind == laws::LawKind::lugre);
                     },
                     sc.textbook.has_value());
           });

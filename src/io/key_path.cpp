@@ -299,9 +299,15 @@ struct Kind<DirectionalCoefficientsScenario> : DirectionalKind<DirectionalCoeffi
     sc.from_included = e.from_included;
     sc.to_included = e.to_included;
   }
+  /// An end not given that is set to its admissible bound (what get reads) stays the default: set(k, get(k)) is
+  /// a no-op; any other value makes it given.
   static void on_set(DirectionalCoefficientsScenario& sc, std::string_view path) {
-    if (path == "range.from_rad") sc.from_included = true;
-    if (path == "range.to_rad") sc.to_included = true;
+    if (path != "range.from_rad" && path != "range.to_rad") return;
+    const bool from = path == "range.from_rad";
+    bool& given = from ? sc.from_included : sc.to_included;
+    if (given) return;
+    const auto [lo, hi] = sc.admissible();
+    given = (from ? sc.from_rad : sc.to_rad) != (from ? lo : hi);
   }
 };
 template <>

@@ -161,7 +161,14 @@ TEST(DirectionalKeyPath, NumericKeysAreThoseOfTheKindAndItsChoices) {
                         "run.cycles"})
     EXPECT_TRUE(has(numeric_keys(w), k)) << k;
   EXPECT_FALSE(has(numeric_keys(w), "mechanism.theta_rad"));
-  // every listed key reads and sets its own value
+  // every listed key reads and sets its own value; a defaulted end of [range] set to the bound it reads stays
+  // defaulted (not sampled, so the set does not fail on the admissible range's open end)
+  for (const std::string& k : numeric_keys(c)) {
+    DirectionalCoefficientsScenario copy = c;
+    set_number(copy, k, get_number(c, k));
+    EXPECT_EQ(get_number(copy, k), get_number(c, k)) << k;
+    EXPECT_FALSE(copy.from_included || copy.to_included) << k;
+  }
   for (const std::string& k : numeric_keys(l)) {
     DirectionalLoopScenario copy = l;
     set_number(copy, k, get_number(l, k));

@@ -101,7 +101,8 @@ KeyInfo key_info(const Sc& sc, std::string_view key_path);  // log_scale: spans 
 // rtol, atol_z_per_epsilon, max_steps; [epsilon] gamma; [run]) are set in place with the schema's range, then
 // io::validate(sc) runs the reader's cross-checks (profile, mechanism, each eps against the mechanism and the wiggles
 // limit, drive, crawler, the admissible range of the angle). range.from_rad / to_rad set counts as given (sampled);
-// one not given follows the admissible bound of the profile and mechanism at hand, as the reader derives it. Lists
+// one not given follows the admissible bound of the profile and mechanism at hand, as the reader derives it (set to
+// that bound, it stays not given). Lists
 // (epsilon.values_m, a fourier or table profile's points) are not numbers.
 
 // ---- kind = "structure_kernel" (io/structures_scenario.hpp): the same four functions and rules. [structure] (as in

@@ -44,11 +44,13 @@ double ConvexEnergy::d2(double z) const { return params_.k + 3.0 * params_.c4 * 
 
 double ConvexEnergy::d1_inverse(double y) const {
   if (params_.c4 == 0.0) return y / params_.k;
-  // k z + c4 z^3 = y: odd, increasing, convex for z > 0. Newton from z0 = y/k (where the residual has
-  // the sign of y) decreases |z| monotonically to the root.
+  // k z + c4 z^3 = y: odd, increasing, convex for z > 0. Each term alone reaches |y| at or beyond the root,
+  // so the residual is >= 0 at z0 = min(|y|/k, cbrt(|y|/c4)), and Newton from there decreases |z|
+  // monotonically to the root; z0^3 stays finite (from |y|/k alone, z^3 overflowed for |y| ~ 1e150 and
+  // took hundreds of steps down to cbrt(|y|/c4) for |y| ~ 1e100).
   const double s = y < 0.0 ? -1.0 : 1.0;
   const double target = std::abs(y);
-  double z = target / params_.k;
+  double z = std::min(target / params_.k, std::cbrt(target / params_.c4));
   for (int i = 0; i < 200; ++i) {
     const double f = params_.k * z + params_.c4 * z * z * z - target;
     const double next = z - f / (params_.k + 3.0 * params_.c4 * z * z);

@@ -33,6 +33,21 @@ TEST(ConvexEnergy, InverseAndConjugate) {
   }
 }
 
+TEST(ConvexEnergy, InverseAndConjugateHoldOverTheWholeRange) {
+  // Up to the documented argument bound 1e150: (Phi')^-1 is a root of k z + c4 z^3 = y to round-off, and
+  // Phi*(y) = y z - Phi(z) = 3/4 y z - 1/4 k z^2 (from c4 z^3 = y - k z) is finite and positive.
+  for (const ConvexParams params : {ConvexParams{1.0, 1.0}, ConvexParams{1e-3, 10.0}, ConvexParams{1e3, 1e-200}}) {
+    const ConvexEnergy phi(params);
+    for (const double y : {1e20, 1e100, 1e150, -1e150}) {
+      const double z = phi.d1_inverse(y);
+      EXPECT_NEAR(phi.d1(z) / y, 1.0, 1e-14) << "c4 = " << params.c4 << ", y = " << y;
+      const double star = phi.conjugate(y);
+      EXPECT_TRUE(std::isfinite(star) && star > 0.0) << "c4 = " << params.c4 << ", y = " << y << ": " << star;
+      EXPECT_NEAR(star / (0.75 * y * z - 0.25 * params.k * z * z), 1.0, 1e-12) << "y = " << y;
+    }
+  }
+}
+
 TEST(ConvexEnergy, NonConvexPhiIsRejected) {
   EXPECT_EQ(message_of([] { ConvexEnergy phi({-1.0, 0.0}); }),
             "phi.k = -1: must be > 0 (Phi must be uniformly convex, Phi'' = k + 3 c4 z^2 >= k > 0; paper 2, eq. 2.1)");

@@ -353,7 +353,7 @@ Example:
       py::arg("contact"), py::arg("output_times"), py::arg("field_times") = py::none(),
       py::arg("progress") = py::none(),
       R"doc(Runs a LineContact from its current time through output_times (s), recording forces and energy
-at each and the fields at field_times. progress: optional callable(fraction). GIL released; Ctrl-C
+at each and the fields at field_times (each one of output_times, in order). progress: optional callable(fraction). GIL released; Ctrl-C
 interrupts it. Returns a LineRun (forces in N, energies in J, powers in W).
 
 Example:

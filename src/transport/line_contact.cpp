@@ -980,6 +980,25 @@ void require_output_times(const std::vector<double>& times, double t) {
                                      format_value(t)));
   }
 }
+/// Each field time is one of the output times (to the slack `record` matches with), in order: a field is taken
+/// where a row is, so a time between rows, past the last or out of order would be moved or dropped.
+void require_field_times(const std::vector<double>& field_times, const std::vector<double>& output_times) {
+  auto out = output_times.begin();
+  for (std::size_t i = 0; i < field_times.size(); ++i) {
+    const double t = field_times[i];
+    const auto close = [t](double o) { return std::abs(o - t) <= 1e-12 * std::max(1.0, std::abs(o)); };
+    while (out != output_times.end() && *out < t && !close(*out)) ++out;
+    if (std::isfinite(t) && out != output_times.end() && close(*out)) continue;
+    throw InvalidInput(fmt::format(
+        "field_times[{}] = {} s: {}; each field time must be one of the output times, in increasing order (a field "
+        "is taken at an output time: add it to them)",
+        i, format_value(t),
+        !std::isfinite(t)                                   ? "is not finite"
+        : i > 0 && t < field_times[i - 1]                   ? "goes back"
+        : t > output_times.back()                           ? "is after the last output time"
+                                                            : "is not an output time"));
+  }
+}
 }  // namespace
 
 void LineContact::check_work(double t_end) const {
@@ -1201,6 +1220,7 @@ TimeSeries LineContact::field() const {
 LineRun run(LineContact& contact, const std::vector<double>& output_times, const std::vector<double>& field_times,
             const std::function<void(double)>& progress, std::vector<LineSensitivity>* sensitivities) {
   require_output_times(output_times, contact.time());
+  require_field_times(field_times, output_times);
   LineRun result{TimeSeries({"t_s", "V1_mps", "V2_mps", "vr_mps", "vr_y_mps", "Fx_N", "Fy_N", "W_J",
                              "P_supplied_W", "E_supplied_J", "P_dissipated_W"}),
                  {}, {}, 0};

@@ -10,6 +10,7 @@
 
 #include "bristle/core/error.hpp"
 #include "bristle/integrate/ode.hpp"
+#include "support/test_support.hpp"
 
 namespace bristle::transport {
 namespace {
@@ -356,6 +357,22 @@ TEST(LineTransient, RejectsBadInput) {
               "line.dt_s = 0.01: breaks the CFL condition at t = 0 s (largest stable step dx / max|c| = 0.005 s); use a "
               "smaller dt_s or the automatic step");
   }
+  // A field time that is not an output time was moved to the next one or dropped (helper-46): refused.
+  const auto field_error = [&](const std::vector<double>& field_times) {
+    LineContact c(model, line(0.2, 10.0, 50));
+    return test::message_of([&] { (void)run(c, {0.0, 0.5, 1.0}, field_times); });
+  };
+  const std::string rule = "; each field time must be one of the output times, in increasing order (a field is "
+                           "taken at an output time: add it to them)";
+  EXPECT_EQ(field_error({0.7}), "field_times[0] = 0.7 s: is not an output time" + rule);
+  EXPECT_EQ(field_error({0.5, 5.0}), "field_times[1] = 5 s: is after the last output time" + rule);
+  EXPECT_EQ(field_error({1.0, 0.5}), "field_times[1] = 0.5 s: goes back" + rule);
+  EXPECT_EQ(field_error({-3.0}), "field_times[0] = -3 s: is not an output time" + rule);
+  EXPECT_EQ(field_error({std::nan("")}), "field_times[0] = nan s: is not finite" + rule);
+  LineContact c(model, line(0.2, 10.0, 50));
+  const LineRun r = run(c, {0.0, 0.5, 1.0}, {0.0, 0.5, 0.5, 1.0 + 1e-14});
+  EXPECT_EQ(r.field_times, (std::vector<double>{0.0, 0.5, 0.5, 1.0}));
+  EXPECT_EQ(r.fields.size(), 4u);
 }
 
 }  // namespace

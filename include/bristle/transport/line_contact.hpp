@@ -356,7 +356,7 @@ struct LineRun {
 };
 
 /// Runs from t0 through output_times, recording forces and energy at each, and the fields at the
-/// requested field_times (each must be one of output_times or between them). The steps land on every
+/// requested field_times (each one of output_times, in increasing order; InvalidInput otherwise). The steps land on every
 /// output time, or, with params.interpolate_outputs, keep the solver's own size and the outputs are
 /// interpolated between them (LineContact::sample).
 /// `sensitivities`: if given, the contact tracks them from its current state (LineContact::track) and each

@@ -60,13 +60,8 @@ std::string q(std::string_view s) { return json_quote(s); }
 
 /// Most modes of the truncated modal model (its state has 2 per mode, its output a column each).
 constexpr std::int64_t kMaxModes = 100'000;
-/// Smallest positive modal damping ratio (the kernels' decay time 1/(D omega) sets the reduced model's window).
-constexpr double kMinDampingRatio = 1e-6;
 /// Work of a modal run: modes x steps (~5 ns each here: 1e10 ~ 1 min).
 constexpr double kMaxModeSteps = 1e10;
-// Largest angle the slowest mode turns in one step (rad): beyond it the step resolves none of the
-// structure's motion (the string's fundamental completes ~160 periods per step at 1e3).
-constexpr double kMaxOmegaDt = 1e3;
 // Mode terms of a beam's kernel (points x columns x max_modes; ~90 ns each here, the cantilever's mode
 // shapes: 1e9 ~ 90 s; examples/cantilever_kernel.toml counts 2.1e8 and runs in 9 s).
 constexpr double kMaxKernelTerms = 1e9;
@@ -102,15 +97,16 @@ void read_modes_csv(const std::string& file, const std::filesystem::path& path, 
   }
 }
 
-/// The structure's checks beyond one key: its damping ratios (0 or >= kMinDampingRatio), then the structure itself
-/// (StructureSpec::build, under "structure"). The reader's and set_number's (validate of both kinds).
+/// The structure's checks beyond one key: its damping ratios (0 or >= st::kMinDampingRatio, the reduced model's
+/// limit), then the structure itself (StructureSpec::build, under "structure"). The reader's and set_number's
+/// (validate of both kinds).
 void validate_structure(const StructureSpec& spec) {
   // A tiny positive damping ratio makes the memory kernels decay over 1/(D omega), the window the reduced
   // model keeps: D = 1e-200 exhausted memory in `check`. 0 (undamped) is exact; otherwise D >= kMinDamping.
   const auto require_damping = [](const std::string& key, double d) {
-    if (d > 0.0 && d < kMinDampingRatio)
+    if (d > 0.0 && d < st::kMinDampingRatio)
       throw InvalidInput(fmt::format("{} = {}: must be 0 or >= {} (Limits in docs/scenarios.md)", key,
-                                     format_value(d), format_value(kMinDampingRatio)));
+                                     format_value(d), format_value(st::kMinDampingRatio)));
   };
   if (spec.kind == st::StructureKind::taut_string) require_damping("structure.damping_ratio", spec.string.damping_ratio);
   if (spec.kind == st::StructureKind::cantilever || spec.kind == st::StructureKind::simply_supported_beam)
@@ -391,9 +387,9 @@ void validate(const StructureStickSlipScenario& sc) {
   if (!sc.modal) sc.reduced.validate("model");
   sc.run.validate("run");
   require_positive("run.dt_s", sc.dt_s);
-  if (sc.run.t_end_s / sc.dt_s > 1e9)
-    throw InvalidInput(fmt::format("run.t_end_s = {}: more than 1e9 steps of run.dt_s = {}", format_value(sc.run.t_end_s),
-                                   format_value(sc.dt_s)));
+  if (sc.run.t_end_s / sc.dt_s > st::kMaxStickSlipSteps)
+    throw InvalidInput(fmt::format("run.t_end_s = {}: more than {} steps of run.dt_s = {}", format_value(sc.run.t_end_s),
+                                   format_value(st::kMaxStickSlipSteps), format_value(sc.dt_s)));
   // Output rows, held in memory and written as CSV (the lumped kind's limit: ~470 bytes a row at the peak):
   // t_end_s = 1e5 at dt = 0.1 ms with output_every = 10 asked for 1e8 rows, std::bad_alloc (mutation run).
   const double rows = output_rows(sc);
@@ -414,7 +410,7 @@ void validate(const StructureStickSlipScenario& sc) {
     double omega_1 = 0.0, damping_1 = 0.0;
     std::vector<double> values(static_cast<std::size_t>(s.contact_count()));
     s.mode(1, omega_1, damping_1, values.data());
-    if (!(omega_1 * sc.dt_s <= kMaxOmegaDt)) {
+    if (!(omega_1 * sc.dt_s <= st::kMaxOmegaDt)) {
       // The keys omega_1 comes from, as the user wrote them (a wave speed of 1e10 named only run.dt_s).
       const StructureSpec& spec = sc.structure;
       std::string source;
@@ -439,7 +435,7 @@ void validate(const StructureStickSlipScenario& sc) {
           "run.dt_s = {}: the structure's slowest mode (omega_1 = {} rad/s: {}) turns omega_1 x run.dt_s = {} rad "
           "per step; at most {} (Limits in docs/scenarios.md): a smaller step or a softer structure",
           format_value(sc.dt_s), format_value(omega_1), source, format_value(omega_1 * sc.dt_s),
-          format_value(kMaxOmegaDt)));
+          format_value(st::kMaxOmegaDt)));
     }
   }
   // validates the model against the structure (damping, step, modes), and friction must be able to act

@@ -6,6 +6,8 @@
 #include <cmath>
 #include <limits>
 #include <numbers>
+#include <string>
+#include <vector>
 
 #include "bristle/core/error.hpp"
 #include "bristle/structures/mode_response.hpp"
@@ -113,6 +115,21 @@ ReducedModel::ReducedModel(const Structure& structure, double dt, const ReducedM
         "structure.damping_ratio = 0: the kernel of an undamped {} never decays, so its memory cannot be "
         "truncated; give damping_ratio > 0",
         to_string(s.kind())));
+  }
+  const std::string damping_key = s.finite() ? "structure.damping_ratios" : "structure.damping_ratio";
+  if (const double d = s.min_damping_ratio(); d > 0.0 && d < kMinDampingRatio)
+    throw InvalidInput(fmt::format("{} = {}: must be 0 or >= {} for the reduced model (its memory window grows as "
+                                   "1 / (D omega))",
+                                   damping_key, format_value(d), format_value(kMinDampingRatio)));
+  {
+    double omega_1 = 0.0, damping_1 = 0.0;
+    std::vector<double> values(static_cast<std::size_t>(s.contact_count()));
+    s.mode(1, omega_1, damping_1, values.data());
+    if (!(omega_1 * dt <= kMaxOmegaDt))
+      throw InvalidInput(fmt::format("{} = {}: the structure's slowest mode (omega_1 = {} rad/s) turns omega_1 x {} "
+                                     "= {} rad per step; at most {}: a smaller step or a softer structure",
+                                     options.dt_key, format_value(dt), format_value(omega_1), options.dt_key,
+                                     format_value(omega_1 * dt), format_value(kMaxOmegaDt)));
   }
   const int M = contact_count_;
   G_ = s.static_compliance();

@@ -90,6 +90,9 @@ struct Driver {
                                      "rows: at most {:g} (a larger output_every thins them)",
                                      format_value(options.t_end_s), format_value(dt), options.output_every, rows,
                                      kMaxRows));
+    if (!(options.t_end_s / dt <= kMaxStickSlipSteps))  // rows thinned by output_every bound no work (helper-46)
+      throw InvalidInput(fmt::format("run.t_end_s = {}: more than {} steps of {} s", format_value(options.t_end_s),
+                                     format_value(kMaxStickSlipSteps), format_value(dt)));
     const long steps = std::max(1L, std::lround(options.t_end_s / dt));
     // Stick-slip from sticking itself, the detector the lumped benches use (contact/analysis.hpp), with its
     // rule against chatter (stick phases of a few steps about a long one).

@@ -10,6 +10,7 @@
 
 #include "bristle/core/error.hpp"
 #include "bristle/structures/modal_model.hpp"
+#include "support/test_support.hpp"
 
 namespace bristle::structures {
 namespace {
@@ -209,6 +210,22 @@ TEST(ReducedModel, BadInput) {
   } catch (const InvalidInput& e) {
     EXPECT_EQ(std::string(e.what()), "model.far_tolerance = 0: must be > 0");
   }
+  // The scenario's limits hold for direct callers too (helper-46): a step that resolves none of the slowest mode
+  // gave an admittance 26 orders of magnitude too small, and D = 1e-9 spent 100 s on the window before refusing.
+  TautStringParams stiff = p;
+  stiff.wave_speed_m_per_s = 1e8;  // omega_1 = pi c / l = 3.1e8 rad/s
+  EXPECT_EQ(test::message_of([&] { ReducedModel r(Structure::taut_string(stiff), 1e-3); }),
+            "dt_s = 0.001: the structure's slowest mode (omega_1 = 314159265.3589793 rad/s) turns omega_1 x dt_s = "
+            "314159.2653589793 rad per step; at most 1000: a smaller step or a softer structure");
+  stiff.wave_speed_m_per_s = 1e5;  // omega_1 dt = 314: resolved, and the one-step admittance is still ~ C / dt
+  const ReducedModel ok(Structure::taut_string(stiff), 1e-3);
+  const double C = Structure::taut_string(stiff).static_compliance()(0, 0);
+  EXPECT_NEAR(ok.admittance()(0, 0) / (C / 1e-3), 1.0, 0.1);
+  TautStringParams light = p;
+  light.damping_ratio = 1e-9;
+  EXPECT_EQ(test::message_of([&] { ReducedModel r(Structure::taut_string(light), 1e-3); }),
+            "structure.damping_ratio = 1e-09: must be 0 or >= 1e-06 for the reduced model (its memory window grows as "
+            "1 / (D omega))");
 }
 
 }  // namespace

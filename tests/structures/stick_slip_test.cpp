@@ -286,6 +286,10 @@ TEST(StickSlip, BadInput) {
   f.mu_s = -0.5;
   expect(belt(), f, run_for(1.0), "friction.mu_s = -0.5: must be > 0");
   expect(belt(), stribeck(), run_for(0.0), "run.t_end_s = 0: must be > 0");
+  // 1e12 steps thinned to 1e4 rows passed the row limit and ran for days (helper-46)
+  StickSlipOptions long_run = run_for(1e9);
+  long_run.output_every = 100'000'000;
+  expect(belt(), stribeck(), long_run, "run.t_end_s = 1000000000: more than 1000000000 steps of 0.001 s");
   EXPECT_EQ(m->steps_taken(), 0);  // nothing was run
 }
 

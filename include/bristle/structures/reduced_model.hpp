@@ -37,6 +37,13 @@
 
 namespace bristle::structures {
 
+/// The reduced model's limits (ReducedModel's constructor; a scenario checks them first with its own keys):
+/// the slowest mode may turn at most kMaxOmegaDt rad per step (beyond it the step resolves none of the motion and
+/// the near-field weights cancel: a string with omega_1 dt = 3e5 gave an admittance 26 orders too small), and a
+/// positive damping ratio is at least kMinDampingRatio (the kernels decay over 1/(D omega), the window kept).
+inline constexpr double kMaxOmegaDt = 1e3;
+inline constexpr double kMinDampingRatio = 1e-6;
+
 struct ReducedModelOptions {
   long window_steps = 0;          // n_w; 0 = chosen to minimise the work per step
   double far_tolerance = 1e-10;   // dropped far-field modes: bound <= far_tolerance * (B / omega_1)
@@ -64,7 +71,8 @@ void serialize(Archive& a, Self& o, bool applies = true) {
 class ReducedModel final : public ContactStepper {
  public:
   /// Validates `options` under "model" (the scenario table). Throws InvalidInput for an undamped
-  /// continuum (use StringDelayModel / make_reduced_model).
+  /// continuum (use StringDelayModel / make_reduced_model), a damping ratio in (0, kMinDampingRatio) and a step
+  /// with omega_1 dt > kMaxOmegaDt.
   ReducedModel(const Structure& structure, double dt, const ReducedModelOptions& options = {});
 
   void advance(const VecX& f_next, bool compute_displacement = true) override;

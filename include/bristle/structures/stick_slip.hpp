@@ -50,6 +50,9 @@ struct BeltParams {
   void validate(std::string_view prefix, int contact_count) const;
 };
 
+/// Most steps of one run (t_end_s / the stepper's step): at ~1 us a step, 1e9 is a quarter of an hour.
+inline constexpr double kMaxStickSlipSteps = 1e9;
+
 struct StickSlipOptions {
   double t_end_s = 10.0;
   long output_every = 1;

@@ -136,6 +136,7 @@ CrawlerRun crawl_epsilon(const Mechanism& bristle, const CrawlerParams& crawler,
   if (samples_per_cycle < 4)
     throw InvalidInput(fmt::format("samples_per_cycle = {}: must be >= 4", samples_per_cycle));
   check_crawl_size(cycles, samples_per_cycle, "samples_per_cycle");
+  require_wiggles(2.0 * crawler.feet * crawler.stroke_m * cycles, eps.epsilon, "2 x feet x stroke_m x cycles");
   const WigglyPotential V(bristle, eps.epsilon);
   const double nu = std::pow(eps.epsilon, eps.gamma);  // eps^gamma, eq. 2.7
   const double gap = bristle.gap();

@@ -48,7 +48,7 @@ SlidingForce measure_sliding_force(const Mechanism& mechanism, const EpsilonPara
                                    options.transient_wiggles, options.averaged_wiggles, options.samples_per_wiggle));
   // Each wiggle is resolved by the integrator (~0.6 ms) and each sample is held: 10^9 samples per wiggle
   // failed in vector::reserve with a message naming no key.
-  constexpr double kMaxWiggles = 1e5, kMaxSamples = 1e7;
+  constexpr double kMaxSamples = 1e7;
   if (double(options.transient_wiggles) + options.averaged_wiggles > kMaxWiggles ||
       double(options.averaged_wiggles) * options.samples_per_wiggle > kMaxSamples)
     throw InvalidInput(fmt::format("sliding: transient_wiggles = {}, averaged_wiggles = {}, samples_per_wiggle = {}: "
@@ -99,6 +99,17 @@ Loop epsilon_loop(const Mechanism& mechanism, const EpsilonParams& eps, const Dr
   drive.validate();
   if (times.empty()) throw InvalidInput("times: empty; at least one output time is required");
   const double t0 = std::min(0.0, times.front());
+  {  // the driver's path over the run, q's total variation between its turning points
+    double path = 0.0, t_prev = t0;
+    const double t_end = std::max(t0, times.back());
+    std::vector<double> points = q.turning_points(t0, t_end);
+    points.push_back(t_end);
+    for (const double t : points) {
+      path += std::abs(q.value(t) - q.value(t_prev));
+      t_prev = t;
+    }
+    require_wiggles(path, eps.epsilon, "the driver's path q over the output times");
+  }
   const WigglyPotential V(mechanism, eps.epsilon);
   const WigglySystem system(V, ConvexEnergy({drive.k_h_N_per_m, 0.0}), drive_loading(mechanism, drive, q), eps.gamma);
   const double u0 = q.value(t0) - drive.rest_length_m;  // F = 0 at the start

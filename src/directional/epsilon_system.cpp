@@ -40,6 +40,13 @@ void require_gamma(std::string_view key, double gamma) {
 
 }  // namespace detail
 
+void require_wiggles(double path_m, double epsilon, std::string_view path_text) {
+  if (const double wiggles = path_m / epsilon; !(wiggles <= kMaxWiggles))
+    throw InvalidInput(fmt::format("epsilon = {}: the eps-system would resolve {:.3g} wiggles ({} = {:.6g} m, over "
+                                   "epsilon): at most {:g} (a larger epsilon or a shorter path)",
+                                   format_value(epsilon), wiggles, path_text, path_m, kMaxWiggles));
+}
+
 void EpsilonParams::validate(std::string_view prefix) const {
   detail::require_epsilon(join(prefix, "epsilon"), epsilon);
   detail::require_gamma(join(prefix, "gamma"), gamma);

@@ -41,8 +41,6 @@ namespace dir = bristle::directional;
 
 // Cycles of a loop's triangle drive (two vertices each, every vertex a kink the solver stops at).
 constexpr double kMaxLoopCycles = 10'000;
-// Wiggles the eps-systems of a loop or crawler resolve, summed over the eps values (check_epsilon).
-constexpr double kMaxWiggles = 1e5;
 
 // ---------------------------------------------------------------------------------------------
 // The readers: each kind's serialize() walked by the schema reader (schema_reader.hpp). The hooks are what the
@@ -115,11 +113,11 @@ void check_epsilon(const EpsilonList& e, const dir::Mechanism& mechanism, double
     dir::WigglyPotential(mechanism, e.values_m[i], key);  // eps > 0 and the geometry at this eps
     wiggles += path_m / e.values_m[i];
   }
-  if (wiggles > kMaxWiggles)
+  if (wiggles > dir::kMaxWiggles)
     throw InvalidInput(fmt::format(
         "epsilon.values_m = [{}]: the eps-systems would resolve {:.3g} wiggles ({} = {:.6g} m, over each eps, "
         "summed): at most {} (Limits in docs/scenarios.md; a larger eps or fewer cycles)",
-        fmt::join(e.values_m, ", "), wiggles, path_text, path_m, format_value(kMaxWiggles)));
+        fmt::join(e.values_m, ", "), wiggles, path_text, path_m, format_value(dir::kMaxWiggles)));
 }
 
 // ---- The JSON echo of the parameters as used, from the same walk (schema_json.hpp)

@@ -10,6 +10,7 @@
 
 #include "bristle/core/error.hpp"
 #include "bristle/directional/crawler.hpp"
+#include "bristle/directional/drive.hpp"
 #include "directional/directional_test_support.hpp"
 #include "support/test_support.hpp"
 
@@ -110,6 +111,16 @@ TEST(CrawlerErrors, BadInput) {
   c.stroke_m = 0.2;
   EXPECT_EQ(message_of([&] { crawl_limit(bristle_foot(MechanismKind::angular), c, 1); }),
             "cycles = 1: must be >= 2 (the first is a transient)");
+  // The eps-systems resolve every wiggle: 2 x 2 feet x 0.2 m x 3 cycles at eps = 1e-6 are 2.4e6 of them (hours),
+  // refused before any work; the loop counts the driver's path the same way (helper-46: 27 min at eps = 1e-6).
+  EXPECT_EQ(message_of([&] { crawl_epsilon(bristle_foot(MechanismKind::angular), c, {1e-6, 1.0}, 3); }),
+            "epsilon = 1e-06: the eps-system would resolve 2.4e+06 wiggles (2 x feet x stroke_m x cycles = 2.4 m, "
+            "over epsilon): at most 100000 (a larger epsilon or a shorter path)");
+  const Mechanism m = bristle_foot(MechanismKind::angular);
+  const Loading q = Loading::triangle(0.0, 0.8, 2.0, 1.0);  // 4 x 0.8 m of path
+  EXPECT_EQ(message_of([&] { epsilon_loop(m, {1e-5, 1.0}, DriveParams{}, q, {0.0, 1.0, 2.0, 3.0}); }),
+            "epsilon = 1e-05: the eps-system would resolve 3.2e+05 wiggles (the driver's path q over the output "
+            "times = 3.2 m, over epsilon): at most 100000 (a larger epsilon or a shorter path)");
 }
 
 }  // namespace

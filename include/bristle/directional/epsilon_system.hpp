@@ -34,6 +34,13 @@
 
 namespace bristle::directional {
 
+/// Most wiggles (of period eps) one run of the eps-systems resolves, each by the integrator (~0.6 ms here):
+/// epsilon_loop, crawl_epsilon, measure_sliding_force, and the scenarios (summed over their eps values).
+inline constexpr double kMaxWiggles = 1e5;
+/// Throws InvalidInput ("epsilon = ...: the eps-system would resolve N wiggles (<path_text> = path_m m, over
+/// epsilon): at most 1e5 ...") when path_m / epsilon > kMaxWiggles.
+void require_wiggles(double path_m, double epsilon, std::string_view path_text);
+
 struct EpsilonParams {
   double epsilon = 1e-2;  // m
   double gamma = 1.0;     // -

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <numbers>
 #include <limits>
 #include <string>
 
@@ -321,6 +322,21 @@ BenchRun run(const Bench& bench, const std::vector<double>& output_times, const 
   if (output_times.size() > kMaxRunOutputs)
     throw InvalidInput(fmt::format("output times: {}; at most {} in one run (its rows are held in memory)",
                                    output_times.size(), kMaxRunOutputs));
+  const BenchParams& p = bench.params();
+  const std::pair<const Signal*, const char*> signals[] = {{&p.input_x, "bench.input"},
+                                                            {&p.input_y, "bench.input_y"},
+                                                            {&p.belt_x, "bench.belt"},
+                                                            {&p.belt_y, "bench.belt_y"},
+                                                            {&p.normal_load, "bench.normal_load"}};
+  for (const auto& [signal, key] : signals) {
+    if (signal->kind != SignalKind::sine) continue;
+    const double span = output_times.back() - output_times.front();
+    const double periods = std::abs(signal->omega) * span / (2.0 * std::numbers::pi);
+    if (!(periods <= kMaxSinePeriods))
+      throw InvalidInput(fmt::format("{}.omega = {}: the run ({} s) spans {} of its periods; at most {}", key,
+                                     format_value(signal->omega), format_value(span), format_value(periods),
+                                     format_value(kMaxSinePeriods)));
+  }
   // method = auto is decided on the full system's size, whichever path then integrates it.
   integrate::Options options = requested;
   options.method = integrate::resolve_method(requested, bench.state_size());

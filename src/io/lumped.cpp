@@ -42,8 +42,7 @@ using laws::LawKind;
 using rheology::RheologyKind;
 using Keys = std::vector<std::string>;
 
-// Periods of a sine signal over the run (each takes ~10-100 steps; the step budget is 5e7).
-constexpr double kMaxSinePeriods = 1e6;
+using contact::kMaxSinePeriods;  // a sine signal's periods over the run (contact::run's limit)
 
 std::string q(std::string_view s) { return json_quote(s); }
 

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <numbers>
 #include <iostream>
 #include <random>
 #include <vector>
@@ -11,6 +12,7 @@
 #include "bristle/contact/analysis.hpp"
 #include "bristle/contact/bench.hpp"
 #include "contact/bench_test_support.hpp"
+#include "support/test_support.hpp"
 
 namespace bristle::contact {
 namespace {
@@ -234,6 +236,35 @@ TEST(Rodas4Bench, BenchJacobianMatchesCentralDifferences) {
       EXPECT_LT((jac - central).cwiseAbs().maxCoeff(), 1e-5 * scale) << to_string(drive) << " trial " << trial;
     }
   }
+}
+
+}  // namespace
+}  // namespace bristle::contact
+
+namespace bristle::contact {
+namespace {
+
+// A sine of 1e8 rad/s over 1 s (1.6e7 periods) ran 51 s into the step budget (helper-46): refused up front, at
+// the scenarios' limit of 1e6 periods, whichever signal it is.
+Signal sine(double offset, double amplitude, double omega) {
+  Signal s;
+  s.kind = SignalKind::sine;
+  s.offset = offset;
+  s.amplitude = amplitude;
+  s.omega = omega;
+  return s;
+}
+
+TEST(Rodas4Bench, RunRefusesMoreSinePeriodsThanTheLimit) {
+  BenchParams p;
+  p.drive = DriveKind::velocity;
+  p.input_x = sine(0.1, 0.1, 1e8);
+  EXPECT_EQ(bristle::test::message_of([&] { (void)run(Bench(lugre_1995(), p), {0.0, 1.0}, test::rodas4(1e-6)); }),
+            "bench.input.omega = 100000000: the run (1 s) spans 15915494.309189534 of its periods; at most 1000000");
+  p.input_x = Signal::constant_value(0.1);
+  p.normal_load = sine(1.0, 0.1, -2e6 * std::numbers::pi);  // 1e6 periods a second: 2 s are too many
+  EXPECT_EQ(bristle::test::message_of([&] { (void)run(Bench(lugre_1995(), p), {0.0, 2.0}, test::rodas4(1e-6)); }),
+            "bench.normal_load.omega = -6283185.307179586: the run (2 s) spans 2000000 of its periods; at most 1000000");
 }
 
 }  // namespace

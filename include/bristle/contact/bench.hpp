@@ -161,7 +161,12 @@ struct BenchRun {
 /// The most output times of one run (its rows are held in memory; a scenario's time.outputs has the same limit).
 inline constexpr std::size_t kMaxRunOutputs = 2'000'001;
 
+/// The most periods of a sine signal over one run (each needs steps of its own: omega = 1e8 rad/s over 1 s ran
+/// 51 s into the step budget). run() refuses more; a scenario checks it first with its time keys.
+inline constexpr double kMaxSinePeriods = 1e6;
+
 /// Integrates the bench through `output_times` (t0 = output_times.front()), recording a row at each.
+/// InvalidInput for more than kMaxRunOutputs output times or a sine signal of more than kMaxSinePeriods periods.
 /// `progress` (optional) is called with the fraction done. With rodas4 (whose steps do not depend on the
 /// number of state components, see OdeSystem::error_norm_count), no per-component atol, and
 /// bench.x_only(initial state), the 1-D x subsystem is integrated instead of the full one

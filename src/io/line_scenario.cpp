@@ -82,7 +82,7 @@ constexpr std::int64_t kMaxCells = transport::LineContactParams::kMaxCells;
 // Work of a transient case: cell updates = line.cells x time steps (~50 ns each here: 2e9 ~ 2 min).
 constexpr double kMaxCellSteps = 2e9;
 // Field snapshots x cells: rows of DIR/<name>_fields.csv (~15 columns of ~20 bytes: 1e7 rows ~ 3 GB).
-constexpr double kMaxFieldRows = 1e7;
+using transport::kMaxFieldRows;
 
 std::string q(std::string_view s) { return json_quote(s); }
 std::string kind_name(Kind kind) { return kind == Kind::steady ? "line_steady" : "line_transient"; }

@@ -25,6 +25,7 @@
 #include <cmath>
 #include <limits>
 
+#include "bristle/contact/bench.hpp"
 #include "bristle/core/error.hpp"
 #include "bristle/core/interrupt.hpp"
 #include "bristle/core/progress.hpp"
@@ -1221,6 +1222,16 @@ LineRun run(LineContact& contact, const std::vector<double>& output_times, const
             const std::function<void(double)>& progress, std::vector<LineSensitivity>* sensitivities) {
   require_output_times(output_times, contact.time());
   require_field_times(field_times, output_times);
+  // Rows and fields are held in memory: 1e6 cells x 100 field times would be ~12 GB (helper-46).
+  if (output_times.size() > contact::kMaxRunOutputs)
+    throw InvalidInput(fmt::format("output times: {}; at most {} in one run (its rows are held in memory)",
+                                   output_times.size(), contact::kMaxRunOutputs));
+  const double field_rows = static_cast<double>(field_times.size()) * contact.params().cells;
+  if (field_rows > kMaxFieldRows)
+    throw InvalidInput(fmt::format("field_times: {} field times x {} cells = {} rows of fields; at most {} in one "
+                                   "run (they are held in memory)",
+                                   field_times.size(), contact.params().cells, format_value(field_rows),
+                                   format_value(kMaxFieldRows)));
   LineRun result{TimeSeries({"t_s", "V1_mps", "V2_mps", "vr_mps", "vr_y_mps", "Fx_N", "Fy_N", "W_J",
                              "P_supplied_W", "E_supplied_J", "P_dissipated_W"}),
                  {}, {}, 0};

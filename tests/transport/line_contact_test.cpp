@@ -369,6 +369,15 @@ TEST(LineTransient, RejectsBadInput) {
   EXPECT_EQ(field_error({1.0, 0.5}), "field_times[1] = 0.5 s: goes back" + rule);
   EXPECT_EQ(field_error({-3.0}), "field_times[0] = -3 s: is not an output time" + rule);
   EXPECT_EQ(field_error({std::nan("")}), "field_times[0] = nan s: is not finite" + rule);
+  // The fields are held in memory: 1e6 cells x 11 field times is over the limit of 1e7 rows.
+  LineContact big(model, line(0.2, 10.0, 1'000'000));
+  std::vector<double> eleven(11);
+  for (int i = 0; i < 11; ++i) eleven[i] = 1e-9 * i;
+  EXPECT_EQ(test::message_of([&] { (void)run(big, eleven, eleven); }),
+            "field_times: 11 field times x 1000000 cells = 11000000 rows of fields; at most 10000000 in one run (they "
+            "are held in memory)");
+  EXPECT_EQ(test::message_of([&] { (void)run(big, std::vector<double>(2'000'002, 0.0), {}); }),
+            "output times: 2000002; at most 2000001 in one run (its rows are held in memory)");
   LineContact c(model, line(0.2, 10.0, 50));
   const LineRun r = run(c, {0.0, 0.5, 1.0}, {0.0, 0.5, 0.5, 1.0 + 1e-14});
   EXPECT_EQ(r.field_times, (std::vector<double>{0.0, 0.5, 0.5, 1.0}));

@@ -348,6 +348,9 @@ class LineContact {
 };
 
 
+/// The most field rows (field times x cells) one run holds: ~15 columns of doubles, 1e7 rows ~ 1.2 GB in memory.
+inline constexpr double kMaxFieldRows = 1e7;
+
 struct LineRun {
   TimeSeries series;   // t_s, V1_mps, V2_mps, vr_mps, Fx_N, Fy_N, W_J, P_supplied_W, E_supplied_J, ...
   std::vector<double> field_times;
@@ -356,7 +359,8 @@ struct LineRun {
 };
 
 /// Runs from t0 through output_times, recording forces and energy at each, and the fields at the
-/// requested field_times (each one of output_times, in increasing order; InvalidInput otherwise). The steps land on every
+/// requested field_times (each one of output_times, in increasing order; InvalidInput otherwise; at most
+/// contact::kMaxRunOutputs output times, as a bench run, and kMaxFieldRows field rows). The steps land on every
 /// output time, or, with params.interpolate_outputs, keep the solver's own size and the outputs are
 /// interpolated between them (LineContact::sample).
 /// `sensitivities`: if given, the contact tracks them from its current state (LineContact::track) and each

@@ -328,9 +328,9 @@ BenchRun run(const Bench& bench, const std::vector<double>& output_times, const 
                                                             {&p.belt_x, "bench.belt"},
                                                             {&p.belt_y, "bench.belt_y"},
                                                             {&p.normal_load, "bench.normal_load"}};
+  const double span = output_times.back() - output_times.front();  // not finite: the integrator's time check
   for (const auto& [signal, key] : signals) {
-    if (signal->kind != SignalKind::sine) continue;
-    const double span = output_times.back() - output_times.front();
+    if (signal->kind != SignalKind::sine || !std::isfinite(span)) continue;
     const double periods = std::abs(signal->omega) * span / (2.0 * std::numbers::pi);
     if (!(periods <= kMaxSinePeriods))
       throw InvalidInput(fmt::format("{}.omega = {}: the run ({} s) spans {} of its periods; at most {}", key,

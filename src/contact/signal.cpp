@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <limits>
+#include <numbers>
 #include <string>
 
 #include "bristle/core/enum_names.hpp"
@@ -113,6 +115,40 @@ double Signal::at(double t, std::size_t& hint) const {
     }
   }
   return 0.0;
+}
+
+std::vector<double> extreme_candidates(const Signal& s, double a, double b) {
+  std::vector<double> t{a, b};
+  for (const double bp : s.breakpoints())
+    if (bp > a && bp <= b) {
+      t.push_back(bp);
+      t.push_back(std::nextafter(bp, -std::numeric_limits<double>::infinity()));
+    }
+  if (s.kind == SignalKind::sine && s.omega != 0.0 && s.amplitude != 0.0) {
+    // omega t + phase = pi/2 + k pi
+    const double period = std::numbers::pi / std::abs(s.omega);
+    const double first = (std::numbers::pi / 2.0 - s.phase) / s.omega;
+    const double k0 = std::ceil((a - first) / period);
+    const double count = std::floor((b - first) / period) - k0 + 1.0;
+    if (count > 1e6) {  // many periods: the global extremes are reached
+      t.push_back(first + k0 * period);
+      t.push_back(first + (k0 + 1.0) * period);
+    } else {
+      for (double k = k0; first + k * period <= b; k += 1.0) t.push_back(first + k * period);
+    }
+  }
+  return t;
+}
+
+SignalExtremes extremes(const Signal& s, double a, double b) {
+  SignalExtremes e{std::numeric_limits<double>::infinity(), a, -std::numeric_limits<double>::infinity(), a};
+  for (const double t : extreme_candidates(s, a, b)) {
+    if (t < a || t > b) continue;
+    const double v = s(t);
+    if (v < e.min) e = {v, t, e.max, e.t_max};
+    if (v > e.max) e = {e.min, e.t_min, v, t};
+  }
+  return e;
 }
 
 std::vector<double> Signal::breakpoints() const {

@@ -87,6 +87,25 @@ SlidingForce measure_sliding_force(const Mechanism& mechanism, const EpsilonPara
   return out;
 }
 
+namespace {
+/// The distance q(t) travels over [a, b], without sampling its rate (turning_points of a custom loading may take 1e8
+/// calls): exact between the kinks of a piecewise-linear loading (table, ramp, triangle), the bound
+/// 4 |amplitude| (periods + 1) for a sine, and for a custom loading its variation over the output `times` (a
+/// lower bound: the integrator's step budget covers the rest).
+double driver_path(const Loading& q, double a, double b, const std::vector<double>& times) {
+  const Loading::Recipe& r = q.recipe();
+  if (r.kind == "affine") return std::abs(r.numbers[0]) * driver_path(*r.base, a, b, times);
+  if (r.kind == "sine") return 4.0 * std::abs(r.numbers[1]) * ((b - a) / r.numbers[2] + 1.0);
+  std::vector<double> points{a, b};
+  for (const double t : r.kind == "custom" ? times : q.kinks())
+    if (t > a && t < b) points.push_back(t);
+  std::sort(points.begin(), points.end());
+  double path = 0.0;
+  for (std::size_t i = 1; i < points.size(); ++i) path += std::abs(q.value(points[i]) - q.value(points[i - 1]));
+  return path;
+}
+}  // namespace
+
 Loop epsilon_loop(const Mechanism& mechanism, const EpsilonParams& eps, const DriveParams& drive, const Loading& q,
                   const std::vector<double>& times) {
   return epsilon_loop(mechanism, eps, drive, q, times, WigglySystem::default_options(eps.epsilon));
@@ -99,17 +118,8 @@ Loop epsilon_loop(const Mechanism& mechanism, const EpsilonParams& eps, const Dr
   drive.validate();
   if (times.empty()) throw InvalidInput("times: empty; at least one output time is required");
   const double t0 = std::min(0.0, times.front());
-  {  // the driver's path over the run, q's total variation between its turning points
-    double path = 0.0, t_prev = t0;
-    const double t_end = std::max(t0, times.back());
-    std::vector<double> points = q.turning_points(t0, t_end);
-    points.push_back(t_end);
-    for (const double t : points) {
-      path += std::abs(q.value(t) - q.value(t_prev));
-      t_prev = t;
-    }
-    require_wiggles(path, eps.epsilon, "the driver's path q over the output times");
-  }
+  require_wiggles(driver_path(q, t0, std::max(t0, times.back()), times), eps.epsilon,
+                  "the driver's path q over the output times");
   const WigglyPotential V(mechanism, eps.epsilon);
   const WigglySystem system(V, ConvexEnergy({drive.k_h_N_per_m, 0.0}), drive_loading(mechanism, drive, q), eps.gamma);
   const double u0 = q.value(t0) - drive.rest_length_m;  // F = 0 at the start

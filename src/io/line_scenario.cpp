@@ -22,7 +22,6 @@
 #include <cmath>
 #include <functional>
 #include <limits>
-#include <numbers>
 #include <optional>
 #include <system_error>
 
@@ -83,6 +82,8 @@ constexpr std::int64_t kMaxCells = transport::LineContactParams::kMaxCells;
 constexpr double kMaxCellSteps = 2e9;
 // Field snapshots x cells: rows of DIR/<name>_fields.csv (~15 columns of ~20 bytes: 1e7 rows ~ 3 GB).
 using transport::kMaxFieldRows;
+// Equally spaced times at which the reader also evaluates the characteristic speeds when a sine is involved.
+constexpr int kSpeedSamples = 4096;
 
 std::string q(std::string_view s) { return json_quote(s); }
 std::string kind_name(Kind kind) { return kind == Kind::steady ? "line_steady" : "line_transient"; }
@@ -546,45 +547,6 @@ LineSteadyScenario parse_steady_case(const toml::table& table, const Keys& case_
 // ---------------------------------------------------------------------------------------------
 // line_transient: signals, reversal and stability checks
 
-/// Extremes of a signal over [a, b]: (min, t_min, max, t_max), exact for every signal kind.
-struct Extremes {
-  double min = 0.0, t_min = 0.0, max = 0.0, t_max = 0.0;
-};
-
-std::vector<double> candidate_times(const contact::Signal& s, double a, double b) {
-  std::vector<double> t{a, b};
-  for (const double bp : s.breakpoints())
-    if (bp > a && bp <= b) {
-      t.push_back(bp);
-      t.push_back(std::nextafter(bp, -std::numeric_limits<double>::infinity()));
-    }
-  if (s.kind == contact::SignalKind::sine && s.omega != 0.0 && s.amplitude != 0.0) {
-    // omega t + phase = pi/2 + k pi
-    const double period = std::numbers::pi / std::abs(s.omega);
-    const double first = (std::numbers::pi / 2.0 - s.phase) / s.omega;
-    const double k0 = std::ceil((a - first) / period);
-    const double count = std::floor((b - first) / period) - k0 + 1.0;
-    if (count > 1e6) {  // many periods: the global extremes are reached
-      t.push_back(first + k0 * period);
-      t.push_back(first + (k0 + 1.0) * period);
-    } else {
-      for (double k = k0; first + k * period <= b; k += 1.0) t.push_back(first + k * period);
-    }
-  }
-  return t;
-}
-
-Extremes extremes(const contact::Signal& s, double a, double b) {
-  Extremes e{std::numeric_limits<double>::infinity(), a, -std::numeric_limits<double>::infinity(), a};
-  for (const double t : candidate_times(s, a, b)) {
-    if (t < a || t > b) continue;
-    const double v = s(t);
-    if (v < e.min) e = {v, t, e.max, e.t_max};
-    if (v > e.max) e = {e.min, e.t_min, v, t};
-  }
-  return e;
-}
-
 /// Rejects a negative velocity in signal `key` (reversal forbidden).
 void check_no_reversal(const LineCaseBase& sc, const contact::Signal& s, const std::string& key, bool scalar,
                        const TimeGrid& time, bool given) {
@@ -609,36 +571,13 @@ void check_no_reversal(const LineCaseBase& sc, const contact::Signal& s, const s
       return;
     case contact::SignalKind::ramp:
     case contact::SignalKind::sine: {
-      const Extremes e = extremes(s, time.t_start_s, time.t_end_s);
+      const contact::SignalExtremes e = contact::extremes(s, time.t_start_s, time.t_end_s);
       if (e.min < 0.0)
         throw InvalidInput(fmt::format("{} ({}) reaches {} at t = {} s: negative velocity; {}", key,
                                        contact::to_string(s.kind), format_value(e.min), format_value(e.t_min), rule));
       return;
     }
   }
-}
-
-/// The largest characteristic speed over [a, b] and where it is reached.
-std::pair<double, double> fastest_speed(const contact::ContactModel& model, const contact::Signal& V1,
-                                        const contact::Signal& V2, double a, double b) {
-  std::vector<double> times = candidate_times(V1, a, b);
-  const std::vector<double> more = candidate_times(V2, a, b);
-  times.insert(times.end(), more.begin(), more.end());
-  const bool sine = V1.kind == contact::SignalKind::sine || V2.kind == contact::SignalKind::sine;
-  if (sine) {  // a sine combined with another signal: its extremes are sampled densely as well
-    constexpr int kSamples = 4096;
-    for (int i = 0; i <= kSamples; ++i) times.push_back(a + (b - a) * i / kSamples);
-  }
-  double fastest = 0.0, at = a;
-  for (const double t : times) {
-    if (t < a || t > b) continue;
-    const double c = transport::characteristic_speeds(model, V1(t), V2(t)).cwiseAbs().maxCoeff();
-    if (c > fastest) {
-      fastest = c;
-      at = t;
-    }
-  }
-  return {fastest, at};
 }
 
 std::vector<double> merged_times(const TimeGrid& grid, const std::vector<double>& fields) {
@@ -658,6 +597,20 @@ std::vector<double> merged_times(const TimeGrid& grid, const std::vector<double>
   }
   std::vector<double> out(t.size() + extra.size());
   std::merge(t.begin(), t.end(), extra.begin(), extra.end(), out.begin());
+  return out;
+}
+
+/// The output time each field time was merged into (merged_times: itself, or the grid or field time within 1e-9 of
+/// it), which is the nearest: the library takes fields at output times only (transport::run).
+std::vector<double> field_output_times(const std::vector<double>& outputs, const std::vector<double>& fields) {
+  std::vector<double> out;
+  out.reserve(fields.size());
+  for (const double f : fields) {
+    const auto at = std::lower_bound(outputs.begin(), outputs.end(), f);
+    if (at == outputs.begin()) out.push_back(*at);
+    else if (at == outputs.end() || f - *std::prev(at) < *at - f) out.push_back(*std::prev(at));
+    else out.push_back(*at);
+  }
   return out;
 }
 
@@ -756,7 +709,8 @@ void check_transient_run(const LineTransientScenario& sc) {
 
   // A fixed step must satisfy the CFL condition over the whole run (the solver would stop there).
   if (sc.line.dt_s > 0.0) {
-    const auto [fastest, at] = fastest_speed(model, sc.line.V1, sc.line.V2, sc.time.t_start_s, sc.time.t_end_s);
+    const auto [fastest, at] = transport::fastest_characteristic_speed(
+        model, sc.line.V1, sc.line.V2, sc.time.t_start_s, sc.time.t_end_s, kSpeedSamples);
     const double dx = sc.line.L_m / sc.line.cells;
     if (sc.line.dt_s * fastest > dx * (1.0 + 1e-12))
       throw InvalidInput(
@@ -775,7 +729,9 @@ void check_transient_run(const LineTransientScenario& sc) {
     std::string key = "line.dt_s";
     if (!(dt > 0.0)) {
       const double fastest =
-          fastest_speed(model, sc.line.V1, sc.line.V2, sc.time.t_start_s, sc.time.t_end_s).first;
+          transport::fastest_characteristic_speed(model, sc.line.V1, sc.line.V2, sc.time.t_start_s, sc.time.t_end_s,
+                                                  kSpeedSamples)
+              .first;
       dt = fastest > 0.0 ? sc.line.cfl * dx / fastest : std::numeric_limits<double>::infinity();
       key = "line.cfl";
       if (sc.line.max_dt_s > 0.0 && sc.line.max_dt_s < dt) {
@@ -1075,7 +1031,8 @@ RunResult LineTransientStudy::run(const ProgressCallback& progress) const {
     model.emplace(sc.law, sc.body1, sc.body2);
     transport::LineContact contact(*model, keyed_line(sc));
     contact.reset(sc.time.t_start_s);
-    return transport::run(contact, sc.output_times(), sc.field_times, on_progress);
+    const std::vector<double> outputs = sc.output_times();
+    return transport::run(contact, outputs, field_output_times(outputs, sc.field_times), on_progress);
   };
   const auto describe = [&](std::size_t i, transport::LineRun& run, Json& entry) {
     const LineTransientScenario& sc = cases_[i];

@@ -409,7 +409,9 @@ void validate(const StructureStickSlipScenario& sc) {
   {
     double omega_1 = 0.0, damping_1 = 0.0;
     std::vector<double> values(static_cast<std::size_t>(s.contact_count()));
-    s.mode(1, omega_1, damping_1, values.data());
+    Eigen::Index slowest = 0;  // a generic structure's frequencies need not be sorted
+    if (s.finite()) omega_1 = s.modes(s.mode_count()).omega.minCoeff(&slowest);
+    else s.mode(1, omega_1, damping_1, values.data());
     if (!(omega_1 * sc.dt_s <= st::kMaxOmegaDt)) {
       // The keys omega_1 comes from, as the user wrote them (a wave speed of 1e10 named only run.dt_s).
       const StructureSpec& spec = sc.structure;
@@ -427,8 +429,9 @@ void validate(const StructureStickSlipScenario& sc) {
                                format_value(spec.beam.mass_per_length_kg_per_m), format_value(spec.beam.length_m));
           break;
         case st::StructureKind::generic:
-          source = spec.file.empty() ? std::string("structure.frequencies_rad_per_s[0]")
-                                     : fmt::format("the first omega_rad_per_s of structure.file = {}", q(spec.file));
+          source = spec.file.empty() ? fmt::format("structure.frequencies_rad_per_s[{}]", slowest)
+                                     : fmt::format("omega_rad_per_s of mode {} of structure.file = {}", slowest + 1,
+                                                   q(spec.file));
           break;
       }
       throw InvalidInput(fmt::format(

@@ -116,15 +116,16 @@ ReducedModel::ReducedModel(const Structure& structure, double dt, const ReducedM
         "truncated; give damping_ratio > 0",
         to_string(s.kind())));
   }
-  const std::string damping_key = s.finite() ? "structure.damping_ratios" : "structure.damping_ratio";
-  if (const double d = s.min_damping_ratio(); d > 0.0 && d < kMinDampingRatio)
-    throw InvalidInput(fmt::format("{} = {}: must be 0 or >= {} for the reduced model (its memory window grows as "
-                                   "1 / (D omega))",
-                                   damping_key, format_value(d), format_value(kMinDampingRatio)));
-  {
+  // A continuum's kernels decay over 1/(D omega), the window kept; a finite structure's window does not grow so.
+  if (const double d = s.min_damping_ratio(); !s.finite() && d > 0.0 && d < kMinDampingRatio)
+    throw InvalidInput(fmt::format("structure.damping_ratio = {}: must be 0 or >= {} for the reduced model (its "
+                                   "memory window grows as 1 / (D omega))",
+                                   format_value(d), format_value(kMinDampingRatio)));
+  {  // the slowest mode: the smallest listed frequency of a generic structure, mode 1 of a continuum
     double omega_1 = 0.0, damping_1 = 0.0;
     std::vector<double> values(static_cast<std::size_t>(s.contact_count()));
-    s.mode(1, omega_1, damping_1, values.data());
+    if (s.finite()) omega_1 = s.modes(s.mode_count()).omega.minCoeff();
+    else s.mode(1, omega_1, damping_1, values.data());
     if (!(omega_1 * dt <= kMaxOmegaDt))
       throw InvalidInput(fmt::format("{} = {}: the structure's slowest mode (omega_1 = {} rad/s) turns omega_1 x {} "
                                      "= {} rad per step; at most {}: a smaller step or a softer structure",

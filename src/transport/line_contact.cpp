@@ -119,6 +119,25 @@ VecX characteristic_speeds(const contact::ContactModel& model, double V1, double
   return c;
 }
 
+std::pair<double, double> fastest_characteristic_speed(const contact::ContactModel& model, const contact::Signal& V1,
+                                                       const contact::Signal& V2, double a, double b, int samples) {
+  std::vector<double> times = contact::extreme_candidates(V1, a, b);
+  const std::vector<double> more = contact::extreme_candidates(V2, a, b);
+  times.insert(times.end(), more.begin(), more.end());
+  if (V1.kind == contact::SignalKind::sine || V2.kind == contact::SignalKind::sine)
+    for (int i = 0; i <= samples && samples > 0; ++i) times.push_back(a + (b - a) * i / samples);
+  double fastest = 0.0, at = a;
+  for (const double t : times) {
+    if (t < a || t > b) continue;
+    const double c = characteristic_speeds(model, V1(t), V2(t)).cwiseAbs().maxCoeff();
+    if (c > fastest) {
+      fastest = c;
+      at = t;
+    }
+  }
+  return {fastest, at};
+}
+
 LineContact::LineContact(const contact::ContactModel& model, LineContactParams params)
     : model_(model),
       params_(std::move(params)),
@@ -909,6 +928,13 @@ double LineContact::dissipated_power_derivative(std::size_t j) const {
 }
 
 // ---- Stepping -------------------------------------------------------------------------------------------
+/// A fixed step dt_s beyond the largest stable one at time t.
+static SolverError cfl_error(double dt_s, double t, double largest_step) {
+  return SolverError(fmt::format("line.dt_s = {}: breaks the CFL condition at t = {} s (largest stable step dx / "
+                                 "max|c| = {} s); use a smaller dt_s or the automatic step",
+                                 format_value(dt_s), format_value(t), format_value(largest_step)));
+}
+
 double LineContact::next_dt(double t_end) const {
   const double remaining = t_end - t_;
   // The Courant limit over the step: speeds at its start and its end.
@@ -918,9 +944,7 @@ double LineContact::next_dt(double t_end) const {
     dt = std::min(params_.dt_s, remaining);
     const double courant_limit = limit / params_.cfl;  // nu = 1
     if (dt > courant_limit * (1.0 + 1e-12))
-      throw SolverError(fmt::format("line.dt_s = {}: breaks the CFL condition at t = {} s (largest stable step "
-                                    "dx / max|c| = {} s); use a smaller dt_s or the automatic step",
-                                    format_value(params_.dt_s), format_value(t_), format_value(courant_limit)));
+      throw cfl_error(params_.dt_s, t_, courant_limit);
   } else {
     dt = std::min(dt, limit);
     if (params_.max_dt_s > 0.0) dt = std::min(dt, params_.max_dt_s);
@@ -1017,6 +1041,13 @@ void LineContact::check_work(double t_end) const {
                                      format_value(t_end), format_value(t_), format_value(step), kMinStepPerTime));
   }
   if (!before(t_, t_end)) return;
+  // A fixed step breaking the CFL condition anywhere in the span, found before the first step (the step itself checks
+  // the speeds at its two ends only; a late refusal lost the work before it, helper-46). The candidates are the
+  // velocities' extremes and breakpoints: cheap for short spans, as a controller's calls are.
+  if (params_.dt_s > 0.0) {
+    const auto [fastest, at] = fastest_characteristic_speed(model_, params_.V1, params_.V2, t_, t_end);
+    if (params_.dt_s * fastest > dx_ * (1.0 + 1e-12)) throw cfl_error(params_.dt_s, at, dx_ / fastest);
+  }
   const double dt = next_dt(t_end);
   const double steps = std::ceil((t_end - t_) / dt), updates = steps * params_.cells;
   if (!(updates > kMaxCellUpdates)) return;

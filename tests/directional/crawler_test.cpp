@@ -121,6 +121,20 @@ TEST(CrawlerErrors, BadInput) {
   EXPECT_EQ(message_of([&] { epsilon_loop(m, {1e-5, 1.0}, DriveParams{}, q, {0.0, 1.0, 2.0, 3.0}); }),
             "epsilon = 1e-05: the eps-system would resolve 3.2e+05 wiggles (the driver's path q over the output "
             "times = 3.2 m, over epsilon): at most 100000 (a larger epsilon or a shorter path)");
+  // A custom loading's path is its variation over the output times: its rate is not sampled (turning_points at a
+  // resolution of 1e-9 s refused the run, at 1e-6 s it took 0.6 s; helper-47): sum |sin t_i+1 - sin t_i|.
+  const Loading custom = Loading::custom([](double t) { return std::sin(t); }, [](double t) { return std::cos(t); },
+                                         1e-9);
+  std::vector<double> times;
+  double variation = 0.0;
+  for (int i = 0; i <= 20; ++i) {
+    times.push_back(0.1 * i);
+    if (i > 0) variation += std::abs(std::sin(times[i]) - std::sin(times[i - 1]));
+  }
+  EXPECT_EQ(message_of([&] { epsilon_loop(m, {1e-6, 1.0}, DriveParams{}, custom, times); }),
+            fmt::format("epsilon = 1e-06: the eps-system would resolve {:.3g} wiggles (the driver's path q over the "
+                        "output times = {:.6g} m, over epsilon): at most 100000 (a larger epsilon or a shorter path)",
+                        variation / 1e-6, variation));
 }
 
 }  // namespace

@@ -226,6 +226,16 @@ TEST(ReducedModel, BadInput) {
   EXPECT_EQ(test::message_of([&] { ReducedModel r(Structure::taut_string(light), 1e-3); }),
             "structure.damping_ratio = 1e-09: must be 0 or >= 1e-06 for the reduced model (its memory window grows as "
             "1 / (D omega))");
+  // A generic structure: the slowest mode is the smallest frequency, in whatever order they are listed, and its
+  // window does not grow with 1 / D, so a small damping is not refused (helper-47).
+  GenericModalParams g;
+  g.frequencies_rad_per_s = {3e6, 1.0};
+  g.damping_ratios = {1e-8, 1e-8};
+  g.mode_values = {{1.0}, {0.5}};
+  EXPECT_EQ(test::message_of([&] { ReducedModel r(Structure::generic(g), 1e-3); }), "(no error)");
+  EXPECT_EQ(test::message_of([&] { ReducedModel r(Structure::generic(g), 2000.0); }),
+            "dt_s = 2000: the structure's slowest mode (omega_1 = 1 rad/s) turns omega_1 x dt_s = 2000 rad per step; "
+            "at most 1000: a smaller step or a softer structure");
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <iostream>
+#include <numbers>
 #include <random>
 
 #include "bristle/core/error.hpp"
@@ -356,6 +357,21 @@ TEST(LineTransient, RejectsBadInput) {
     EXPECT_EQ(std::string(e.what()),
               "line.dt_s = 0.01: breaks the CFL condition at t = 0 s (largest stable step dx / max|c| = 0.005 s); use a "
               "smaller dt_s or the automatic step");
+  }
+  // The step checked the speeds at the two ends of the span only: a sine peaking between them ran unstable steps.
+  // The whole span is checked before the first step (the sine's crest at t = 0.25 s: c = s V2 = 0.4 x 0.9 m/s).
+  {
+    LineContactParams q = line(0.2, 10.0, 100);
+    q.V2.kind = contact::SignalKind::sine;
+    q.V2.offset = 0.3;
+    q.V2.amplitude = 0.6;
+    q.V2.omega = 2.0 * std::numbers::pi;  // V2 = 0.3 m/s at t = 0 and t = 0.5 s
+    q.dt_s = 0.01;                        // stable for 0.3 m/s (0.0167 s), not for 0.9 m/s (0.0056 s)
+    LineContact peak(model, q);
+    EXPECT_EQ(test::message_of<SolverError>([&] { peak.advance_to(0.5); }),
+              "line.dt_s = 0.01: breaks the CFL condition at t = 0.25 s (largest stable step dx / max|c| = "
+              "0.005555555555555556 s); use a smaller dt_s or the automatic step");
+    EXPECT_EQ(peak.steps_taken(), 0);  // refused before any work
   }
   // A field time that is not an output time was moved to the next one or dropped (helper-46): refused.
   const auto field_error = [&](const std::vector<double>& field_times) {

@@ -44,6 +44,16 @@ struct Signal {
   static Signal constant_value(double v);
 };
 
+/// The times in [a, b] where `s` may take its extreme values there: a and b, each breakpoint in (a, b] and the
+/// instant before it (a step's two sides), a sine's crests and troughs (only the first two when there are more than
+/// 1e6: the global extremes are then reached). Unsorted; may hold times outside [a, b].
+std::vector<double> extreme_candidates(const Signal& s, double a, double b);
+/// The extremes of `s` over [a, b] and the first times they are reached: exact for every kind.
+struct SignalExtremes {
+  double min = 0.0, t_min = 0.0, max = 0.0, t_max = 0.0;
+};
+SignalExtremes extremes(const Signal& s, double a, double b);
+
 /// The schema of a Signal given as a table with a type (core/schema.hpp); a bare number is a constant.
 /// Units "(signal)" are those of the quantity the signal drives.
 template <class Archive, schema::Of<Signal> Self>

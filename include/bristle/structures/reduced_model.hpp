@@ -40,7 +40,8 @@ namespace bristle::structures {
 /// The reduced model's limits (ReducedModel's constructor; a scenario checks them first with its own keys):
 /// the slowest mode may turn at most kMaxOmegaDt rad per step (beyond it the step resolves none of the motion and
 /// the near-field weights cancel: a string with omega_1 dt = 3e5 gave an admittance 26 orders too small), and a
-/// positive damping ratio is at least kMinDampingRatio (the kernels decay over 1/(D omega), the window kept).
+/// positive damping ratio of a continuum is at least kMinDampingRatio (its kernels decay over 1/(D omega), the window
+/// kept; a scenario applies it to every structure).
 inline constexpr double kMaxOmegaDt = 1e3;
 inline constexpr double kMinDampingRatio = 1e-6;
 
@@ -71,8 +72,8 @@ void serialize(Archive& a, Self& o, bool applies = true) {
 class ReducedModel final : public ContactStepper {
  public:
   /// Validates `options` under "model" (the scenario table). Throws InvalidInput for an undamped
-  /// continuum (use StringDelayModel / make_reduced_model), a damping ratio in (0, kMinDampingRatio) and a step
-  /// with omega_1 dt > kMaxOmegaDt.
+  /// continuum (use StringDelayModel / make_reduced_model), a continuum's damping ratio in (0, kMinDampingRatio)
+  /// and a step with omega_1 dt > kMaxOmegaDt (omega_1 the slowest mode).
   ReducedModel(const Structure& structure, double dt, const ReducedModelOptions& options = {});
 
   void advance(const VecX& f_next, bool compute_displacement = true) override;

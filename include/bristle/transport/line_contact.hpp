@@ -27,6 +27,7 @@
 #include <limits>
 #include <memory>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "bristle/contact/contact_model.hpp"
@@ -197,6 +198,12 @@ struct LineSensitivity {
 /// Characteristic speeds of each state component for material velocities (V1, V2): eq. 34a.
 /// Requires S1, S2 diagonal (the decoupled longitudinal/lateral line contact).
 VecX characteristic_speeds(const contact::ContactModel& model, double V1, double V2);
+/// The largest |characteristic speed| over [a, b] for the velocities V1(t), V2(t) and the time it is reached: at the
+/// signals' extreme candidates (contact::extreme_candidates), plus `samples` + 1 equally spaced times when a sine is
+/// involved (a sine combined with another signal need not peak at its own crests). A lower bound in general; exact
+/// for signals that are piecewise linear or alone.
+std::pair<double, double> fastest_characteristic_speed(const contact::ContactModel& model, const contact::Signal& V1,
+                                                       const contact::Signal& V2, double a, double b, int samples = 0);
 
 class LineContact {
  public:

@@ -368,14 +368,7 @@ Example:
 )doc")
       .def_static(
           "step",
-          [](double t0, double before, double after) {
-            Signal s;
-            s.kind = SignalKind::step;
-            s.t0 = t0;
-            s.before = before;
-            s.after = after;
-            return s;
-          },
+          &Signal::step,
           py::arg("t0"), py::arg("before"), py::arg("after"), R"doc(u = before for t < t0 (s), after for t >= t0.
 
 Example:
@@ -384,15 +377,7 @@ Example:
 )doc")
       .def_static(
           "ramp",
-          [](double start, double rate, double t0, double t_end) {
-            Signal s;
-            s.kind = SignalKind::ramp;
-            s.start = start;
-            s.rate = rate;
-            s.t0 = t0;
-            s.t_end = t_end;
-            return s;
-          },
+          &Signal::ramp,
           py::arg("start"), py::arg("rate"), py::arg("t0") = 0.0, py::arg("t_end") = 1e300,
           R"doc(u = start + rate (t - t0) between t0 and t_end (s), held outside; rate in units of u per second.
 
@@ -402,15 +387,7 @@ Example:
 )doc")
       .def_static(
           "sine",
-          [](double amplitude, double omega, double offset, double phase) {
-            Signal s;
-            s.kind = SignalKind::sine;
-            s.amplitude = amplitude;
-            s.omega = omega;
-            s.offset = offset;
-            s.phase = phase;
-            return s;
-          },
+          &Signal::sine,
           py::arg("amplitude"), py::arg("omega"), py::arg("offset") = 0.0, py::arg("phase") = 0.0,
           R"doc(u = offset + amplitude sin(omega t + phase), omega in rad/s, phase in rad.
 

@@ -36,6 +36,35 @@ Signal Signal::constant_value(double v) {
   return s;
 }
 
+Signal Signal::step(double t0, double before, double after) {
+  Signal s;
+  s.kind = SignalKind::step;
+  s.t0 = t0;
+  s.before = before;
+  s.after = after;
+  return s;
+}
+
+Signal Signal::ramp(double start, double rate, double t0, double t_end) {
+  Signal s;
+  s.kind = SignalKind::ramp;
+  s.start = start;
+  s.rate = rate;
+  s.t0 = t0;
+  s.t_end = t_end;
+  return s;
+}
+
+Signal Signal::sine(double amplitude, double omega, double offset, double phase) {
+  Signal s;
+  s.kind = SignalKind::sine;
+  s.amplitude = amplitude;
+  s.omega = omega;
+  s.offset = offset;
+  s.phase = phase;
+  return s;
+}
+
 void Signal::validate(std::string_view prefix) const {
   const std::string p(prefix);
   switch (kind) {

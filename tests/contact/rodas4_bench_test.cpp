@@ -246,23 +246,15 @@ namespace {
 
 // A sine of 1e8 rad/s over 1 s (1.6e7 periods) ran 51 s into the step budget (helper-46): refused up front, at
 // the scenarios' limit of 1e6 periods, whichever signal it is.
-Signal sine(double offset, double amplitude, double omega) {
-  Signal s;
-  s.kind = SignalKind::sine;
-  s.offset = offset;
-  s.amplitude = amplitude;
-  s.omega = omega;
-  return s;
-}
 
 TEST(Rodas4Bench, RunRefusesMoreSinePeriodsThanTheLimit) {
   BenchParams p;
   p.drive = DriveKind::velocity;
-  p.input_x = sine(0.1, 0.1, 1e8);
+  p.input_x = Signal::sine(0.1, 1e8, 0.1);
   EXPECT_EQ(bristle::test::message_of([&] { (void)run(Bench(lugre_1995(), p), {0.0, 1.0}, test::rodas4(1e-6)); }),
             "bench.input.omega = 100000000: the run (1 s) spans 15915494.309189534 of its periods; at most 1000000");
   p.input_x = Signal::constant_value(0.1);
-  p.normal_load = sine(1.0, 0.1, -2e6 * std::numbers::pi);  // 1e6 periods a second: 2 s are too many
+  p.normal_load = Signal::sine(0.1, -2e6 * std::numbers::pi, 1.0);  // 1e6 periods a second: 2 s are too many
   EXPECT_EQ(bristle::test::message_of([&] { (void)run(Bench(lugre_1995(), p), {0.0, 2.0}, test::rodas4(1e-6)); }),
             "bench.normal_load.omega = -6283185.307179586: the run (2 s) spans 2000000 of its periods; at most 1000000");
   // A non-finite output time is the time check's to name, not the sine's (helper-47).

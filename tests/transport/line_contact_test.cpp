@@ -362,10 +362,7 @@ TEST(LineTransient, RejectsBadInput) {
   // The whole span is checked before the first step (the sine's crest at t = 0.25 s: c = s V2 = 0.4 x 0.9 m/s).
   {
     LineContactParams q = line(0.2, 10.0, 100);
-    q.V2.kind = contact::SignalKind::sine;
-    q.V2.offset = 0.3;
-    q.V2.amplitude = 0.6;
-    q.V2.omega = 2.0 * std::numbers::pi;  // V2 = 0.3 m/s at t = 0 and t = 0.5 s
+    q.V2 = contact::Signal::sine(0.6, 2.0 * std::numbers::pi, 0.3);  // V2 = 0.3 m/s at t = 0 and t = 0.5 s
     q.dt_s = 0.01;                        // stable for 0.3 m/s (0.0167 s), not for 0.9 m/s (0.0056 s)
     LineContact peak(model, q);
     EXPECT_EQ(test::message_of<SolverError>([&] { peak.advance_to(0.5); }),

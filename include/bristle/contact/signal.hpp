@@ -42,6 +42,9 @@ struct Signal {
   std::vector<double> breakpoints() const;
 
   static Signal constant_value(double v);
+  static Signal step(double t0, double before, double after);
+  static Signal ramp(double start, double rate, double t0 = 0.0, double t_end = 1e300);
+  static Signal sine(double amplitude, double omega, double offset = 0.0, double phase = 0.0);  // omega in rad/s
 };
 
 /// The times in [a, b] where `s` may take its extreme values there: a and b, each breakpoint in (a, b] and the

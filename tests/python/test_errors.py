@@ -469,3 +469,41 @@ def test_patch_max_sweeps_has_the_readers_range():
     from bristle import patch as bp
     with pytest.raises(bristle.InvalidInput, match=r"^patch\.max_sweeps = 1000000000: must be in \[1, 100000\]$"):
         bp.PatchGeometry(bp.PatchParams(max_sweeps=10**9))
+
+
+def test_helper_46_limits_only_the_scenarios_had_hold_for_direct_calls():
+    # Each of these ran for minutes to days, or returned a wrong answer, through the library; the scenario reader
+    # refused them. Each is now refused before any work.
+    from bristle import directional as d
+    st = bristle.structures
+    # A stiff string at dt = 1 ms: the one-step admittance came out 26 orders of magnitude too small.
+    stiff = st.Structure.taut_string(contact_positions_m=[0.3], wave_speed_m_per_s=1e8, damping_ratio=0.05)
+    with pytest.raises(bristle.InvalidInput, match=r"^dt_s = 0\.001: the structure's slowest mode \(omega_1 = "
+                                                   r"314159265\.\d+ rad/s\) turns omega_1 x dt_s = 314159\.\d+ rad per "
+                                                   r"step; at most 1000"):
+        st.make_reduced_model(stiff, 1e-3)
+    with pytest.raises(bristle.InvalidInput, match=r"^structure\.damping_ratio = 1e-09: must be 0 or >= 1e-06"):
+        st.make_reduced_model(st.Structure.taut_string(contact_positions_m=[0.3], damping_ratio=1e-9), 1e-3)
+    # 1e12 stick-slip steps thinned to 1e4 rows.
+    model = st.make_reduced_model(st.Structure.taut_string(damping_ratio=0.1, contact_positions_m=[0.3]), 1e-3)
+    with pytest.raises(bristle.InvalidInput, match=r"^run\.t_end_s = 1000000000: more than 1000000000 steps"):
+        st.run_stick_slip(model, st.BeltParams(normal_load_N=1.0, belt_speed_m_per_s=0.1),
+                          bristle.CoulombStribeckParams(mu_s=0.5, mu_d=0.3, v_s=0.1),
+                          st.StickSlipOptions(t_end_s=1e9, output_every=100_000_000))
+    # epsilon_loop at eps = 1e-6: 3.2e6 wiggles, about half an hour.
+    m = d.Mechanism(d.MechanismParams(kind="slanted", k=1.0, height_m=1.0, rest_length_m=1.5, theta_rad=0.5),
+                    d.Profile(d.ProfileParams(kind="sine", amplitude=0.08)))
+    with pytest.raises(bristle.InvalidInput, match=r"^epsilon = 1e-06: the eps-system would resolve 3\.2e\+06 "
+                                                   r"wiggles \(the driver's path q over the output times = 3\.2 m"):
+        d.epsilon_loop(m, d.EpsilonParams(epsilon=1e-6), d.DriveParams(), d.Loading.triangle(0.0, 0.8, 2.0, 1.0),
+                       np.linspace(0.0, 2.0, 21))
+    # A bench sine of 1e8 rad/s over 1 s: 51 s, then the step budget.
+    bench = bristle.Bench(bristle.ContactModel(bristle.LawParams(type="lugre"), bristle.elastic(1e5)),
+                          bristle.BenchParams(drive="velocity", input=bristle.Signal.sine(0.1, 1e8)))
+    with pytest.raises(bristle.InvalidInput, match=r"^bench\.input\.omega = 100000000: the run \(1 s\) spans "):
+        bristle.contact.run(bench, np.linspace(0.0, 1.0, 3))
+    # A field time between output times was moved to the next one.
+    lc = bristle.LineContact(papers.sliding_model(0.4, 1), bristle.LineContactParams(L_m=0.2, normal_load_N=10.0,
+                                                                                     V2=0.3, cells=20))
+    with pytest.raises(bristle.InvalidInput, match=r"^field_times\[0\] = 0\.7 s: is not an output time"):
+        bristle.transport.run(lc, np.linspace(0.0, 1.0, 3), field_times=[0.7])

@@ -35,7 +35,8 @@ from .laws import (CoulombStribeck, CoulombStribeckParams, FrictionCoefficient, 
 from .rheology import (Branch, ContactPair, Realisation, RheologyKind, RheologyParams, compliance,  # noqa: E402
                        elastic, gkv, gm, gm_equivalent_of_gkv, realise, rigid, substrate_stiffness_from_s)
 from .contact import (Bench, BenchParams, BenchRun, Contact, ContactArray, ContactModel, DriveKind,  # noqa: E402
-                      Signal, SignalKind, StickSlipCycle, breakaway, derived_quantities, peak_abs, stick_slip_cycle)
+                      Signal, SignalKind, StickSlipCycle, TextbookParams, breakaway, derived_quantities, peak_abs,
+                      stick_slip_cycle, textbook_model)
 from .integrate import IntegratorOptions, Method, Stats  # noqa: E402
 from .transport import (LineContact, LineContactParams, LineRun, Limiter, Pressure, PressureKind,  # noqa: E402
                         PressureParams, SourceScheme, SteadyLine, characteristic_speeds)
@@ -66,7 +67,7 @@ __all__ = [
     "Branch", "ContactPair", "Realisation", "RheologyKind", "RheologyParams", "compliance", "elastic", "gkv", "gm",
     "gm_equivalent_of_gkv", "realise", "rigid", "substrate_stiffness_from_s",
     "Bench", "BenchParams", "BenchRun", "ContactModel", "DriveKind", "Signal", "SignalKind", "StickSlipCycle",
-    "breakaway", "derived_quantities", "peak_abs", "stick_slip_cycle", "run_bench",
+    "breakaway", "derived_quantities", "peak_abs", "stick_slip_cycle", "run_bench", "TextbookParams", "textbook_model",
     "IntegratorOptions", "Method", "Stats",
     "LineContact", "LineContactParams", "LineRun", "Limiter", "Pressure", "PressureKind", "PressureParams",
     "SourceScheme", "SteadyLine", "characteristic_speeds", "run_line", "steady_line",

@@ -8,6 +8,7 @@
 
 #include "bristle/contact/contact.hpp"
 #include "common.hpp"
+#include "schema_py.hpp"
 
 namespace bristle::python {
 /// A velocity argument: a number (along x) or 2 values (x, y); and the force returned in the same form.
@@ -40,6 +41,18 @@ struct type_caster<bristle::python::ForceResult> {
 
 namespace bristle::python {
 
+namespace schema_py {
+/// TextbookParams: the [law.textbook] table (every key; Dahl uses Fc_N and sigma0_N_per_m only).
+template <>
+struct Traits<contact::TextbookParams> : PlainTraits<contact::TextbookParams> {
+  static constexpr const char* name = "TextbookParams";
+  static constexpr const char* prefix = "law.textbook";
+  static constexpr const char* extra_doc =
+      "Example: ``TextbookParams(Fc_N=1.0, Fs_N=1.5, vs_mps=0.001, sigma0_N_per_m=1e5, sigma1_Ns_per_m=316.2, "
+      "sigma2_Ns_per_m=0.4)``\n";
+};
+}  // namespace schema_py
+
 using contact::Contact;
 using contact::ContactArray;
 
@@ -71,6 +84,41 @@ using DoubleArray = py::array_t<double, py::array::c_style | py::array::forcecas
 
 void export_contact_stepper(py::module_& root) {
   py::module_ m = root.attr("contact").cast<py::module_>();
+
+  py::class_<contact::TextbookParams> textbook(m, "TextbookParams", R"doc(
+Textbook LuGre / Dahl parameters in newtons (Canudas de Wit et al. 1995), the keys of [law.textbook]: Fc_N,
+Fs_N (N), vs_mps (m/s), sigma0_N_per_m (N/m), sigma1_Ns_per_m, sigma2_Ns_per_m (Ns/m), delta (-). Dahl uses
+Fc_N and sigma0_N_per_m only. textbook_model(type, params, normal_load_N) maps them to the normalised law and
+bodies (paper 1, eq. 53; body1 elastic k0 = sigma0 / F_z, body2 rigid).
+
+Example:
+    >>> p = bristle.contact.TextbookParams(Fc_N=1.0, Fs_N=1.5, vs_mps=1e-3, sigma0_N_per_m=1e5)
+    >>> law, body1, body2 = bristle.contact.textbook_model("lugre", p, normal_load_N=10.0)
+    >>> law.mu_s, body1.k0                       # Fs / F_z (-), sigma0 / F_z (1/m)
+    (0.15, 10000.0)
+)doc");
+  add_copy<contact::TextbookParams>(textbook);
+  schema_py::bind_schema<contact::TextbookParams>(textbook, "Textbook LuGre / Dahl parameters (N).");
+  m.def(
+      "textbook_model",
+      [](const std::string& type, const contact::TextbookParams& p, double normal_load_N) {
+        const contact::TextbookModel t =
+            contact::textbook_model(laws::law_kind_from_string("type", type), p, normal_load_N, "law.textbook.");
+        return py::make_tuple(t.law, t.body1, t.body2);
+      },
+      py::arg("type"), py::arg("params"), py::arg("normal_load_N") = 1.0, R"doc(
+The normalised model of textbook parameters under the normal load F_z = normal_load_N (N): a tuple
+(law, body1, body2) of LawParams and RheologyParams for ContactModel, Bench (with BenchParams(normal_load_N=F_z)
+for forces in N) or Contact. type is "lugre" or "dahl". mu_d = Fc / F_z, mu_s = Fs / F_z, v_S = vs, delta_S =
+delta (paper 1, eq. 53); body1 elastic with k0 = sigma0 / F_z and body2 rigid; sigma1, sigma2 divided by F_z.
+The TOML form is [law.textbook] of the lumped kind. InvalidInput names law.textbook.<key>.
+
+Example:
+    >>> p = bristle.contact.TextbookParams(Fc_N=2.0, sigma0_N_per_m=1e4)
+    >>> law, body1, body2 = bristle.contact.textbook_model("dahl", p, normal_load_N=4.0)
+    >>> law.mu_d, body1.k0                       # Fc / F_z (-), sigma0 / F_z (1/m)
+    (0.5, 2500.0)
+)doc");
 
   py::class_<Contact>(m, "Contact", (std::string(R"doc(
 A friction element to step inside one's own simulation or controller: one lumped contact

@@ -256,3 +256,23 @@ def test_advance_to_refuses_an_rtol_below_ten_eps():
         c.advance_to(0.01, 0.1, rtol=1e-200)
     assert c.time_s == 0.0
     assert math.isfinite(c.advance_to(0.01, 0.1, rtol=3e-15))
+
+
+def test_textbook_model_is_the_mapping_of_contact_lugre_and_of_law_textbook():
+    # One mapping (contact::textbook_model) behind Contact.lugre, [law.textbook] and bristle.textbook_model.
+    keys = dict(Fc_N=10.0, Fs_N=15.0, vs_mps=1e-3, sigma0_N_per_m=1e5, sigma1_Ns_per_m=316.2, sigma2_Ns_per_m=0.4)
+    p = bristle.TextbookParams(**keys)
+    law, body1, body2 = bristle.textbook_model("lugre", p, normal_load_N=10.0)
+    assert (law.mu_d, law.mu_s, body1.k0) == (1.0, 1.5, 1e4)
+    mapped = bristle.Contact(law, body1, body2, normal_load_N=10.0)
+    reference = bristle.Contact.lugre(**keys)
+    for v in (1e-4, 1e-3, 0.1, -0.05):
+        for _ in range(200):
+            assert mapped.step(1e-4, v) == pytest.approx(reference.step(1e-4, v), rel=1e-9, abs=1e-12)
+    sc = bristle.parse_scenario_string(
+        "[law]\ntype = \"lugre\"\n[law.textbook]\n" + "".join(f"{k} = {v}\n" for k, v in keys.items()) +
+        "[bench]\ndrive = \"velocity\"\ninput = 0.1\nnormal_load_N = 10.0\n[time]\nt_end_s = 0.1\noutputs = 3\n")
+    assert bristle.get(sc, "law.mu_s") == law.mu_s and bristle.get(sc, "body1.k0") == body1.k0
+    assert bristle.TextbookParams.keys() == [k for k in list(keys) + ["delta"]]
+    with pytest.raises(bristle.InvalidInput, match=r"^law\.textbook\.sigma0_N_per_m = 0: must be > 0$"):
+        bristle.textbook_model("dahl", bristle.TextbookParams(Fc_N=1.0), normal_load_N=1.0)

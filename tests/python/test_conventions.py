@@ -53,6 +53,8 @@ SAMPLES = {
                                            sigma2=[[0.1, 0.0], [0.0, 0.2]], sigma0=3.0, eps=1e-6),
     "CoulombStribeckParams": lambda: bristle.CoulombStribeckParams(mu_s=0.8, mu_d=0.25, v_s=0.05, delta_s=1.0,
                                                                    mu_v=0.02),
+    "TextbookParams": lambda: bristle.TextbookParams(Fc_N=1.0, Fs_N=1.5, vs_mps=1e-3, sigma0_N_per_m=1e5,
+                                                     sigma1_Ns_per_m=316.2, sigma2_Ns_per_m=0.4, delta=1.0),
     "FrictionCoefficient": lambda: bristle.FrictionCoefficient(axis1=bristle.StribeckParams(mu_s=2.0),
                                                                axis2=bristle.StribeckParams(mu_d=0.3),
                                                                anisotropic=True, angle_rad=0.25),

@@ -28,7 +28,6 @@ BY_ATTRIBUTES = (
     ("structures", "TautStringParams"),
     ("patch", "BodyMotion"), ("patch", "PatchKinematics"),
     ("patch", "PatchTransientParams"),
-    ("io", "TimeGrid"),
 )
 
 

@@ -14,6 +14,7 @@
 #include "bristle/io/scenario.hpp"
 #include "common.hpp"
 #include "pickle_fields.hpp"
+#include "schema_py.hpp"
 
 #include <unordered_map>
 
@@ -24,6 +25,16 @@ BRISTLE_PY_TYPED_OBJECT(NumberArg, "float")
 #define IO_CASE "    >>> c = bristle.io.parse_lumped_file(\"examples/lugre_stick_slip.toml\")[0]\n"
 
 namespace bristle::python {
+
+namespace schema_py {
+/// io::TimeGrid: the [time] table (`outputs`, the TOML alternative to output_dt_s, is the reader's).
+template <>
+struct Traits<io::TimeGrid> : PlainTraits<io::TimeGrid> {
+  static constexpr const char* name = "TimeGrid";
+  static constexpr const char* prefix = "time";
+  static constexpr const char* extra_doc = "Example: ``TimeGrid(t_end_s=2.0, output_dt_s=0.01)``\n";
+};
+}  // namespace schema_py
 
 using io::CaseResult;
 #if BRISTLE_PYTHON_LINE_SCENARIOS
@@ -287,16 +298,13 @@ void export_io(py::module_& root) {
       root.def_submodule("io", "Scenario files (TOML) of every registered kind, run results, output writers.");
   py::register_exception<io::OutputError>(m, "OutputError", PyExc_OSError);
 
-  py::class_<io::TimeGrid>(m, "TimeGrid",
+  py::class_<io::TimeGrid> time_grid(m, "TimeGrid",
                            "[time]: output times from t_start_s to t_end_s every output_dt_s (s), both ends included.\n\n"
-                           "Example:\n    >>> len(bristle.io.TimeGrid(t_end_s=2.0, output_dt_s=0.01).times())\n    201\n")
-      .def(py::init([](double t_start_s, double t_end_s, double output_dt_s) {
+                           "Example:\n    >>> len(bristle.io.TimeGrid(t_end_s=2.0, output_dt_s=0.01).times())\n    201\n");
+  time_grid.def(py::init([](double t_start_s, double t_end_s, double output_dt_s) {
              return io::TimeGrid{t_start_s, t_end_s, output_dt_s};
            }),
            py::kw_only(), py::arg("t_start_s") = 0.0, py::arg("t_end_s") = 0.0, py::arg("output_dt_s") = 0.0)
-      .def_readwrite("t_start_s", &io::TimeGrid::t_start_s)
-      .def_readwrite("t_end_s", &io::TimeGrid::t_end_s)
-      .def_readwrite("output_dt_s", &io::TimeGrid::output_dt_s)
       .def(
           "times", [](const io::TimeGrid& g) { return copy_array(g.times()); }, R"doc(The output times (s).
 
@@ -304,6 +312,7 @@ Example:
     >>> bristle.io.TimeGrid(t_end_s=1.0, output_dt_s=0.25).times()
     array([0.  , 0.25, 0.5 , 0.75, 1.  ])
 )doc");
+  schema_py::bind_schema<io::TimeGrid>(time_grid, "", false);
 
   py::class_<io::Sweep>(m, "Sweep", "[sweep] of the lumped kind: one case per value of a numeric key.\n\nExample:\n"
       "    >>> sw = bristle.io.parse_lumped_file(\"examples/lugre_breakaway.toml\")[0].sweep\n"

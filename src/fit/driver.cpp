@@ -47,13 +47,14 @@ bool on_bound(const VecX& u, const VecX& lo, const VecX& hi, Index j) { return u
 class PhaseWatch final : public ceres::IterationCallback {
  public:
   PhaseWatch(const fit::IterationCallback& progress, int start, int starts, int offset, const VecX& u, const VecX& lo,
-             const VecX& hi, const std::vector<bool>& held)
-      : progress_(progress), start_(start), starts_(starts), offset_(offset), u_(u), lo_(lo), hi_(hi), held_(held) {
+             const VecX& hi, const std::vector<bool>& held, const CostInU& cost)
+      : progress_(progress), start_(start), starts_(starts), offset_(offset), u_(u), lo_(lo), hi_(hi), held_(held),
+        cost_(cost) {
     for (Index j = 0; j < u.size(); ++j) at_bound_.push_back(on_bound(u, lo, hi, j));
   }
   ceres::CallbackReturnType operator()(const ceres::IterationSummary& s) override {
     if (progress_ && (offset_ == 0 || s.iteration > 0))
-      progress_(Iteration{start_, starts_, offset_ + s.iteration, s.cost});
+      progress_(Iteration{start_, starts_, offset_ + s.iteration, s.cost * cost_.cost_scale()});
     if (s.iteration == 0 || !s.step_is_successful) return ceres::SOLVER_CONTINUE;
     for (Index j = 0; j < u_.size(); ++j) {
       const auto k = static_cast<std::size_t>(j);
@@ -72,6 +73,7 @@ class PhaseWatch final : public ceres::IterationCallback {
   const VecX& u_;  // Ceres' parameter block (update_state_every_iteration)
   const VecX &lo_, &hi_;
   const std::vector<bool>& held_;
+  const CostInU& cost_;         // Ceres' cost times its cost_scale() is the fit's
   std::vector<bool> at_bound_;  // at the last accepted iterate
   bool contact_ = false;
 };
@@ -187,7 +189,7 @@ LocalFit local_fit(CostInU& cost, VecX u, const VecX& lo, const VecX& hi, const 
     so.line_search_interpolation_type = ceres::BISECTION;
     so.initial_trust_region_radius = phase == 0 ? radius : 1e4;  // Ceres' default after the first phase
     so.update_state_every_iteration = true;                       // the watch reads u
-    PhaseWatch watch(progress, start, starts, out.iterations, u, lo, hi, held);
+    PhaseWatch watch(progress, start, starts, out.iterations, u, lo, hi, held, cost);
     so.callbacks.push_back(&watch);
     ceres::Solver::Summary summary;
     ceres::Solve(so, &problem, &summary);
@@ -203,7 +205,7 @@ LocalFit local_fit(CostInU& cost, VecX u, const VecX& lo, const VecX& hi, const 
     }
     out.usable = true;
     out.iterations += static_cast<int>(summary.iterations.size()) - 1;
-    out.cost = summary.final_cost;
+    out.cost = summary.final_cost * cost.cost_scale();
     out.message = summary.message;
     if (!watch.contact() && summary.termination_type != ceres::CONVERGENCE) {
       out.converged = false;  // the iteration budget (counted over every phase), or Ceres' own failure
@@ -328,18 +330,31 @@ bool ScaledCost::Evaluate(double const* const* parameters, double* residuals, do
   try {
     const VecX u = Eigen::Map<const VecX>(parameters[0], static_cast<Index>(parameters_.size()));
     VecX r;
-    if (jacobians && jacobians[0]) {
-      const Eigen::MatrixXd J = jacobian_at(u, r);
+    Eigen::MatrixXd J;
+    if (jacobians && jacobians[0]) J = jacobian_at(u, r);
+    else r = residuals_u(u);
+    // Ceres sees r / s and J / s, s fixed at the first point: 1, or the residuals' RMS there when it is below 1e-3.
+    // Its absolute tests (the gradient tolerance, the Levenberg-Marquardt diagonal's floor of 1e-6) stopped a fit of
+    // forces in micronewtons, or with a target weight of 1e-8, after 0-3 iterations far from the optimum, reported
+    // converged (helper-48); data in newtons keeps s = 1, the same steps to the bit.
+    if (!(residual_scale_ > 0.0)) {
+      const double rms = r.size() > 0 ? r.norm() / std::sqrt(static_cast<double>(r.size())) : 0.0;
+      residual_scale_ = rms > 0.0 && rms < 1e-3 ? rms : 1.0;
+    }
+    if (residual_scale_ != 1.0) {
+      r /= residual_scale_;
+      J /= residual_scale_;
+    }
+    if (jacobians && jacobians[0])
       Eigen::Map<Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>(jacobians[0], J.rows(),
                                                                                          J.cols()) = J;
-    } else {
-      r = residuals_u(u);
-    }
     std::copy(r.data(), r.data() + r.size(), residuals);
     return true;
   } catch (const SolverError&) {
+    last_failure_ = std::current_exception();
     return false;  // Ceres treats the step as unsuccessful
   } catch (const InvalidInput&) {
+    last_failure_ = std::current_exception();
     return false;  // a trial point the scenario rejects (e.g. mu_s < mu_d where the law needs the order)
   }
 }
@@ -377,8 +392,20 @@ Minimum minimise(CostInU& cost, const VecX& u_initial, const VecX& lo, const Vec
       for (Index j = 0; j < u.size(); ++j) u[j] = std::uniform_real_distribution<double>(lo[j], hi[j])(rng);
     const LocalFit f = local_fit(cost, u, lo, hi, options, progress, s, starts, first_radius(u));
     if (!f.usable) {
-      if (s == 0 && starts == 1)
-        throw SolverError(fmt::format("fit: the model cannot be solved at the initial values: {}", f.message));
+      if (s == 0 && starts == 1) {
+        // The model's own error (bad input stays bad input, exit 2), not Ceres' "evaluation failed" (helper-48).
+        constexpr const char* kHead = "fit: the model cannot be solved at the initial values: ";
+        if (const std::exception_ptr e = cost.last_failure()) {
+          try {
+            std::rethrow_exception(e);
+          } catch (const InvalidInput& x) {
+            throw InvalidInput(kHead + std::string(x.what()));
+          } catch (const SolverError& x) {
+            throw SolverError(kHead + std::string(x.what()));
+          }
+        }
+        throw SolverError(kHead + f.message);
+      }
       continue;
     }
     if (!any || f.cost < best.cost) {

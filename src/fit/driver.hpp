@@ -4,6 +4,7 @@
 // exact Jacobian, and the per-target RMS of a result.
 #include <ceres/ceres.h>
 
+#include <exception>
 #include <functional>
 #include <optional>
 #include <string>
@@ -18,6 +19,14 @@ namespace bristle::fit::detail {
 class CostInU : public ceres::CostFunction {
  public:
   virtual Eigen::MatrixXd jacobian_at(const VecX& u, VecX& r) const = 0;
+  /// The model's error at the last point Ceres could not evaluate (Evaluate returned false), or null.
+  std::exception_ptr last_failure() const { return last_failure_; }
+  /// Ceres' cost times this is the fit's: Evaluate gives Ceres r / s (s fixed at its first point, ScaledCost).
+  double cost_scale() const { return residual_scale_ > 0.0 ? residual_scale_ * residual_scale_ : 1.0; }
+
+ protected:
+  mutable std::exception_ptr last_failure_;
+  mutable double residual_scale_ = 0.0;  // s; 0 until the first evaluation
 };
 
 /// The residual cost of a fit in u (p = to_p(u) per parameter), shared by every kind: the residuals r(p) of the

@@ -13,6 +13,7 @@
 // The TOML of each experiment (`set` and window written in) is kept as the base of <name>_fitted.toml, an output.
 #include <fmt/format.h>
 
+#include <cstring>
 #include <filesystem>
 #include <functional>
 #include <optional>
@@ -275,6 +276,14 @@ void finish_fit(FitTable& t, Out& out) {
       throw InvalidInput(fmt::format("{}: {} is an integer key ({}); a fit varies its parameters continuously: set "
                                      "it in the scenario (or sweep it)",
                                      name, p.key, info.range));
+    // [time] is the fit's (its data window: a fitted t_end_s changed nothing) and [integrator] the numerics (a fitted
+    // dt_s went to its bound with an interval wider than itself, "converged"; helper-48): neither is the model's.
+    for (const char* table : {"time.", "integrator."})
+      if (p.key.rfind(table, 0) == 0)
+        throw InvalidInput(fmt::format("{}: the keys of [{}] are not model parameters ({}); set them in the scenario",
+                                       name, std::string_view(table).substr(0, std::strlen(table) - 1),
+                                       table[0] == 't' ? "the fit takes the times from the data"
+                                                       : "the integrator's settings are numerics"));
     for (const auto& [bound, value] : {std::pair{".min", p.min}, std::pair{".max", p.max}}) {
       if (!std::isfinite(value)) continue;  // fit::validate says so
       info.rule.check(name + bound, value);

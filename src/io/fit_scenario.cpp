@@ -213,6 +213,13 @@ detail::FitExperiment detail::read_fit_experiment(const FitTable& t, std::size_t
                                        kMaxTomlDepth));
       }
       detail::require_key_path_size(e.ex.path() + ".set", k.str());
+      // A fitted key set here was overwritten by the fit's value without a word: the experiment became a copy
+      // (helper-48).
+      for (const fit::ParameterSpec& p : t.parameters)
+        if (p.key == k.str())
+          throw InvalidInput(fmt::format("{}.set: {} is a fitted parameter (fit.parameters); the fit gives its value "
+                                         "in every experiment: remove it from set or from fit.parameters",
+                                         e.ex.path(), q(p.key)));
       e.set.emplace_back(std::string(k.str()), &v);
     }
   }

@@ -154,6 +154,14 @@ std::vector<BadFit> bad_fits() {
        "fit.parameters.\"law.eps\".max = 5: a value the scenario refuses: law.eps = 5: must be <= 1 m^2/s^2"},
       {"output_count_key", std::string(kFit) + "\"time.outputs\" = { initial = 100, min = 10, max = 200 }\n",
        "fit.parameters.\"time.outputs\": time.outputs is an integer key"},
+      // helper-48: a fitted time.t_end_s did nothing (the data's times replace [time]) and integrator.dt_s went to its
+      // bound, both "converged".
+      {"time_key", std::string(kFit) + "\"time.t_end_s\" = { initial = 1.0, min = 0.5, max = 2.0 }\n",
+       "fit.parameters.\"time.t_end_s\": the keys of [time] are not model parameters (the fit takes the times from the "
+       "data); set them in the scenario"},
+      {"integrator_key", std::string(kFit) + "\"integrator.rtol\" = { initial = 1e-8, min = 1e-10, max = 1e-6 }\n",
+       "fit.parameters.\"integrator.rtol\": the keys of [integrator] are not model parameters (the integrator's "
+       "settings are numerics); set them in the scenario"},
   };
 }
 

@@ -75,6 +75,17 @@ TEST_F(FitExperimentSet, ALumpedExperimentPastTheSinePeriodLimitIsRefusedAfterIt
             "docs/scenarios.md)");
 }
 
+// helper-48: a fitted key in an experiment's `set` was overwritten by the fit's value without a word (the experiment
+// became a copy of the other and the standard errors shrank by sqrt 2).
+TEST_F(FitExperimentSet, AFittedKeyCannotBeSetByAnExperiment) {
+  const std::string toml = std::string(kLumped) + kSine + kLumpedFit +
+                           "[[fit.experiment]]\ndata = \"d.csv\"\n[[fit.experiment]]\ndata = \"d.csv\"\n"
+                           "set = { \"law.mu_d\" = 0.3 }\n";
+  EXPECT_EQ(message_of([&] { (void)lumped(toml); }),
+            "fit.experiment[1].set: \"law.mu_d\" is a fitted parameter (fit.parameters); the fit gives its value in "
+            "every experiment: remove it from set or from fit.parameters");
+}
+
 // 2. A required key given only in an experiment's `set`.
 TEST_F(FitExperimentSet, ALumpedInputGivenOnlyInTheSetIsRead) {
   const std::string toml = std::string(kLumped) + kLumpedFit +

@@ -167,6 +167,55 @@ TEST(Fit, WarnsOfANonIdentifiableDirectionWithTheDeterminedCombination) {
   EXPECT_FALSE(std::isfinite(r.parameters[2].std_error));
 }
 
+TEST(Fit, TheResultDoesNotDependOnTheUnitsOfTheData) {
+  // helper-48: the same data in micronewtons (F_z = 1e-6 N, forces x 1e-7), or with a target weight of 1e-8,
+  // stopped on Ceres' absolute gradient test after 0-3 iterations, 11 standard errors from the optimum, and said
+  // "converged". Each must give the fit of the data in newtons.
+  const std::vector<ParameterSpec> parameters = {{"law.mu_d", 0.5, 0.05, 2.0, Scale::linear},
+                                                 {"body1.k0", 1.5e4, 1e2, 1e7, Scale::log}};
+  const Experiment e = noisy_experiment(11);
+  const Result newtons = fit({e}, parameters);
+  ASSERT_TRUE(newtons.converged) << newtons.termination;
+  Experiment micro = e;
+  io::set_number(micro.scenario, "bench.normal_load_N", 1e-6);
+  for (double& v : micro.targets[0].values) v *= 1e-7;
+  Experiment light = e;
+  light.targets[0].weight = 1e-8;
+  for (const auto& [other, what] : {std::pair{micro, "micronewtons"}, std::pair{light, "weight 1e-8"}}) {
+    const Result r = fit({other}, parameters);
+    ASSERT_TRUE(r.converged) << what << ": " << r.termination;
+    for (std::size_t j = 0; j < parameters.size(); ++j) {
+      EXPECT_NEAR(r.parameters[j].value, newtons.parameters[j].value, 1e-3 * newtons.parameters[j].std_error)
+          << parameters[j].key << " (" << what << ")";
+      EXPECT_NEAR(r.parameters[j].std_error, newtons.parameters[j].std_error, 1e-3 * newtons.parameters[j].std_error)
+          << parameters[j].key << " (" << what << ")";
+    }
+  }
+}
+
+TEST(Fit, ALinearParameterStartedFarBelowItsRangeMoves) {
+  // helper-48: sigma2 started at 1e-12 in [0, 100] stayed there (scaled by |initial|, the optimum 4.98 lay at
+  // u ~ 5e12), and was reported at its bound.
+  std::vector<ParameterSpec> parameters = {{"law.mu_d", 0.36, 0.05, 2.0, Scale::linear},
+                                           {"law.sigma2", 1e-12, 0.0, 100.0, Scale::linear}};
+  const Result r = fit({noisy_experiment(13)}, parameters);
+  ASSERT_TRUE(r.converged) << r.termination;
+  EXPECT_FALSE(r.parameters[1].at_bound);
+  EXPECT_NEAR(r.parameters[1].value, 5.0, 4.0 * r.parameters[1].std_error);
+  EXPECT_NEAR(r.parameters[0].value, 0.4, 4.0 * r.parameters[0].std_error);
+}
+
+TEST(Fit, AModelThatCannotBeSolvedAtTheStartKeepsItsOwnMessage) {
+  // helper-48: "Residual and Jacobian evaluation failed" (exit 3) hid the model's own error.
+  Experiment e = noisy_experiment(1);
+  e.scenario.integrator.max_steps = 3;
+  const std::string message = bristle::test::message_of<SolverError>([&] {
+    (void)fit({e}, {{"law.mu_d", 0.5, 0.05, 2.0, Scale::linear}});
+  });
+  EXPECT_EQ(message.rfind("fit: the model cannot be solved at the initial values: ", 0), 0u) << message;
+  EXPECT_EQ(message.find("Residual and Jacobian evaluation failed"), std::string::npos) << message;
+}
+
 TEST(Fit, WarnsOfAParameterAtItsBound) {
   std::vector<ParameterSpec> parameters = free_parameters();
   parameters[1] = {"law.mu_d", 0.3, 0.1, 0.35, Scale::linear};  // the truth 0.4 lies beyond the upper bound

@@ -275,7 +275,9 @@ void statistics(Result& result, const std::vector<ParameterSpec>& parameters, co
   std::vector<bool> undetermined(static_cast<std::size_t>(np), false);
   for (Index k = 0; k < np; ++k) {
     const VecX v = V.col(k);
-    if (sigma[k] > kIdentifiable * sigma_max && !zero_column) {
+    // A zero column (a parameter the data cannot see) is its own direction of singular value 0: it is flagged alone,
+    // and the others keep their errors (helper-48: one dead parameter nulled every error and warned of every pair).
+    if (sigma[k] > kIdentifiable * sigma_max) {
       cov += v * v.transpose() / (sigma[k] * sigma[k]);
       continue;
     }
@@ -289,7 +291,8 @@ void statistics(Result& result, const std::vector<ParameterSpec>& parameters, co
     for (Index j = 0; j < np; ++j)
       if (j != a && (b < 0 || std::abs(du[j]) > std::abs(du[b]))) b = j;
     const ParameterSpec& pa = parameters[static_cast<std::size_t>(a)];
-    std::string w = fmt::format("non-identifiable direction (sigma/sigma_max = {:.2g}): ", sigma[k] / sigma_max);
+    std::string w = fmt::format("non-identifiable direction (sigma/sigma_max = {:.2g}): ",
+                                sigma_max > 0.0 ? sigma[k] / sigma_max : 0.0);
     if (b >= 0 && std::abs(du[b]) > 0.05 * std::abs(du[a])) {
       const ParameterSpec& pb = parameters[static_cast<std::size_t>(b)];
       w += fmt::format("{} and {} move together without changing the fit; the data determine {}", pa.key, pb.key,

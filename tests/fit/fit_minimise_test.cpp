@@ -6,6 +6,7 @@
 #include <functional>
 
 #include "../../src/fit/driver.hpp"  // the private minimiser
+#include "../../src/fit/engine.hpp"  // the private statistics
 
 namespace bristle::fit::detail {
 namespace {
@@ -94,6 +95,42 @@ TEST(Minimise, ABudgetSpreadOverPhasesIsCountedWhole) {
   if (!m.converged) {
     EXPECT_NE(m.message.find("Maximum number of iterations"), std::string::npos) << m.message;
   }
+}
+
+TEST(Statistics, AParameterTheDataCannotSeeIsFlaggedAloneAndTheOthersKeepTheirErrors) {
+  // helper-48: one zero Jacobian column (a parameter the data cannot see) nulled every standard error and warned that
+  // the other parameters "move together". Its direction is its own (singular value 0): the others' errors are those
+  // of the fit without it.
+  const int n = 40;
+  Eigen::MatrixXd J(n, 3);
+  VecX r(n);
+  for (int i = 0; i < n; ++i) {
+    const double t = i / 10.0;
+    J.row(i) << std::sin(t), 1.0 + t * t, 0.0;
+    r[i] = 0.01 * std::cos(7.0 * t);
+  }
+  const std::vector<ParameterSpec> specs = {{"a", 1.0, -10.0, 10.0, Scale::linear},
+                                            {"b", 1.0, -10.0, 10.0, Scale::linear},
+                                            {"c", 1.0, -10.0, 10.0, Scale::linear}};
+  const auto stats = [&](const Eigen::MatrixXd& jac, std::size_t np) {
+    Result result;
+    result.parameters.resize(np);
+    const std::vector<ParameterSpec> used(specs.begin(), specs.begin() + static_cast<long>(np));
+    statistics(result, used, VecX::Ones(static_cast<Eigen::Index>(np)), r, jac);
+    return result;
+  };
+  const Result three = stats(J, 3);
+  const Result two = stats(J.leftCols(2), 2);
+  ASSERT_EQ(three.warnings.size(), 1u);
+  EXPECT_NE(three.warnings[0].find("c does not change the fit"), std::string::npos) << three.warnings[0];
+  EXPECT_FALSE(std::isfinite(three.parameters[2].std_error));
+  for (int j = 0; j < 2; ++j) {  // the variance divides by n - 3 instead of n - 2
+    EXPECT_NEAR(three.parameters[j].std_error, two.parameters[j].std_error * std::sqrt((n - 2.0) / (n - 3.0)),
+                1e-12 * two.parameters[j].std_error);
+    EXPECT_TRUE(std::isfinite(three.parameters[j].ci95_low));
+  }
+  EXPECT_NEAR(three.correlation(0, 1), two.correlation(0, 1), 1e-12);
+  EXPECT_FALSE(std::isfinite(three.condition_number));
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 // Exit codes: 0 success, 2 invalid input (scenario or command line), 3 solver failure or a non-finite
 // output value, 1 anything else.
 #include <fmt/format.h>
+#include <glog/logging.h>
 #include <malloc.h>
 
 #include <CLI/CLI.hpp>
@@ -166,6 +167,10 @@ const char* kKinds =
 }  // namespace
 
 int main(int argc, char** argv) {
+  // Ceres logs through glog: a fit whose model fails at a trial point printed "Logging before InitGoogleLogging()" and
+  // "Terminating: Residual and Jacobian evaluation failed" above the CLI's own one-line error (helper-48). The CLI
+  // reports every outcome itself (messages and exit codes), so glog keeps only FATAL.
+  FLAGS_minloglevel = google::GLOG_FATAL;
   bristle::io::remove_temporaries_on_signal();  // Ctrl-C or SIGTERM while writing leaves no partial file
   bristle::io::refuse_to_replace_inputs();      // an output never replaces the scenario's data
   CLI::App app{"bristle " BRISTLE_VERSION

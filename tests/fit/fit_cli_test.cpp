@@ -230,6 +230,23 @@ TEST_F(FitCliStepBudget, TheSamplesFittedAreBoundedByTheirDataFile) {
                                        dir_ / "out");
 }
 
+// helper-48: a model that cannot be solved at the start printed glog's "Logging before InitGoogleLogging()" and Ceres'
+// "Terminating: Residual and Jacobian evaluation failed" (exit 3): now one line with the model's own message.
+TEST_F(FitCliStepBudget, AModelThatFailsAtTheStartIsReportedByItsOwnMessageAlone) {
+  write("d.csv", data_csv());
+  write("bad.toml", bristle::test::fit::kLugreVelocityBench +
+                        "[bench.input]\ntype = \"constant\"\nvalue = 1e-3\n[integrator]\nmethod = \"rodas4\"\n"
+                        "max_steps = 3\n" + kFit);
+  const CliResult r = run("fit bad.toml --out out");
+  EXPECT_EQ(r.code, 3) << r.err;
+  EXPECT_EQ(r.err.rfind("bristle: error: solver failed: fit: the model cannot be solved at the initial values: rodas4: "
+                        "step budget exhausted", 0),
+            0u)
+      << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_FALSE(fs::exists(dir_ / "out"));
+}
+
 INSTANTIATE_TEST_SUITE_P(AllCases, FitCliBadInput, ::testing::ValuesIn(bad_fits()),
                          [](const ::testing::TestParamInfo<BadFit>& info) { return std::string(info.param.label); });
 

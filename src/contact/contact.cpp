@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 #include <string>
+#include <tuple>
 #include <utility>
 
 #include "bristle/core/error.hpp"
@@ -86,7 +87,18 @@ TextbookModel textbook_model(laws::LawKind kind, const TextbookParams& p, double
     require_non_negative(key("sigma2_Ns_per_m"), p.sigma2_Ns_per_m);
     require_non_negative(key("delta"), p.delta);
   }
-  require_positive(key("normal_load_N"), normal_load_N);
+  if (!lugre) {  // Dahl takes Fc_N and sigma0_N_per_m only: a LuGre value given is refused, as [law.textbook] does
+    const TextbookParams none;
+    for (const auto& [name, value, unset] : {std::tuple{"Fs_N", p.Fs_N, none.Fs_N},
+                                             std::tuple{"vs_mps", p.vs_mps, none.vs_mps},
+                                             std::tuple{"sigma1_Ns_per_m", p.sigma1_Ns_per_m, none.sigma1_Ns_per_m},
+                                             std::tuple{"sigma2_Ns_per_m", p.sigma2_Ns_per_m, none.sigma2_Ns_per_m},
+                                             std::tuple{"delta", p.delta, none.delta}})
+      if (!(value == unset))
+        throw InvalidInput(fmt::format("{} = {}: does not apply to the dahl law (it takes Fc_N and sigma0_N_per_m)",
+                                       key(name), format_value(value)));
+  }
+  require_positive("normal_load_N", normal_load_N);  // the argument, not a key of the table
   const double Fz = normal_load_N;  // every textbook force is F_z times a normalised one
   TextbookModel m;
   m.law.kind = kind;

@@ -81,6 +81,7 @@ class PhaseWatch final : public ceres::IterationCallback {
 struct LocalFit {
   VecX u;
   bool usable = false, converged = false;
+  bool start_failed = false;  // not usable because the start itself could not be evaluated
   int iterations = 0;
   double cost = kInf;
   std::string message;
@@ -196,6 +197,7 @@ LocalFit local_fit(CostInU& cost, VecX u, const VecX& lo, const VecX& hi, const 
     if (!summary.IsSolutionUsable()) {
       if (phase == 0) {
         out.message = summary.message;
+        out.start_failed = summary.iterations.empty();  // Ceres' iteration 0 (the start) never completed
         return out;  // not usable
       }
       u = u_before;  // keep the last phase's end
@@ -390,12 +392,14 @@ Minimum minimise(CostInU& cost, const VecX& u_initial, const VecX& lo, const Vec
     VecX u = u_initial;
     if (s > 0)
       for (Index j = 0; j < u.size(); ++j) u[j] = std::uniform_real_distribution<double>(lo[j], hi[j])(rng);
+    cost.clear_failure();
     const LocalFit f = local_fit(cost, u, lo, hi, options, progress, s, starts, first_radius(u));
     if (!f.usable) {
       if (s == 0 && starts == 1) {
-        // The model's own error (bad input stays bad input, exit 2), not Ceres' "evaluation failed" (helper-48).
+        // The model's own error at the start (bad input stays bad input, exit 2), not Ceres' "evaluation failed"
+        // (helper-48); a failure after the start (a difference point across a constraint) is the solver's.
         constexpr const char* kHead = "fit: the model cannot be solved at the initial values: ";
-        if (const std::exception_ptr e = cost.last_failure()) {
+        if (const std::exception_ptr e = f.start_failed ? cost.last_failure() : nullptr) {
           try {
             std::rethrow_exception(e);
           } catch (const InvalidInput& x) {
@@ -404,7 +408,9 @@ Minimum minimise(CostInU& cost, const VecX& u_initial, const VecX& lo, const Vec
             throw SolverError(kHead + std::string(x.what()));
           }
         }
-        throw SolverError(kHead + f.message);
+        throw SolverError(f.start_failed ? kHead + f.message
+                                         : "fit: the model could not be solved at a point the solver tried after the "
+                                           "start: " + f.message);
       }
       continue;
     }

@@ -19,8 +19,10 @@ namespace bristle::fit::detail {
 class CostInU : public ceres::CostFunction {
  public:
   virtual Eigen::MatrixXd jacobian_at(const VecX& u, VecX& r) const = 0;
-  /// The model's error at the last point Ceres could not evaluate (Evaluate returned false), or null.
+  /// The model's error at the last point Ceres could not evaluate (Evaluate returned false) since clear_failure(),
+  /// or null.
   std::exception_ptr last_failure() const { return last_failure_; }
+  void clear_failure() const { last_failure_ = nullptr; }
   /// Ceres' cost times this is the fit's: Evaluate gives Ceres r / s (s fixed at its first point, ScaledCost).
   double cost_scale() const { return residual_scale_ > 0.0 ? residual_scale_ * residual_scale_ : 1.0; }
 

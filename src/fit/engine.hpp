@@ -8,7 +8,7 @@
 
 namespace bristle::fit::detail {
 
-double scale_of(const ParameterSpec& p);            // |initial| (>= 1e-10 of a finite range), else the range, else 1
+double scale_of(const ParameterSpec& p);            // |initial|, else the range, else 1
 double to_u(const ParameterSpec& p, double value);  // p / scale (linear) or ln p (log)
 double to_p(const ParameterSpec& p, double u);
 /// The checks of the parameter specs alone (bounds, start values, duplicates), as fit::validate makes them.

@@ -40,12 +40,9 @@ std::string parameter_key(const ParameterSpec& p) { return fmt::format("fit.para
 // ---- scaled coordinates u: u = p / s (linear), u = ln p (log) -------------------------------------------
 
 double scale_of(const ParameterSpec& p) {
+  if (p.initial != 0.0) return std::abs(p.initial);
   const double range = p.max - p.min;
-  const bool finite_range = range > 0.0 && std::isfinite(range);
-  // A start tiny against its range (sigma2 = 1e-12 in [0, 100]) would put the optimum at u ~ 1e12: the fit stayed
-  // at the start and called it a bound (helper-48). The scale is at least 1e-10 of the range.
-  if (p.initial != 0.0) return finite_range ? std::max(std::abs(p.initial), 1e-10 * range) : std::abs(p.initial);
-  return finite_range ? range : 1.0;
+  return range > 0.0 && std::isfinite(range) ? range : 1.0;
 }
 double to_u(const ParameterSpec& p, double value) {
   return p.scale == Scale::log ? std::log(value) : value / scale_of(p);

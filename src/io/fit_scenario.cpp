@@ -214,12 +214,20 @@ detail::FitExperiment detail::read_fit_experiment(const FitTable& t, std::size_t
       }
       detail::require_key_path_size(e.ex.path() + ".set", k.str());
       // A fitted key set here was overwritten by the fit's value without a word: the experiment became a copy
-      // (helper-48).
-      for (const fit::ParameterSpec& p : t.parameters)
-        if (p.key == k.str())
-          throw InvalidInput(fmt::format("{}.set: {} is a fitted parameter (fit.parameters); the fit gives its value "
-                                         "in every experiment: remove it from set or from fit.parameters",
-                                         e.ex.path(), q(p.key)));
+      // (helper-48). A table value sets each of its keys (`law.mu_d = 0.7` is the table law = { mu_d = 0.7 }).
+      const std::function<void(const std::string&, const toml::node&)> refuse_fitted = [&](const std::string& path,
+                                                                                           const toml::node& node) {
+        if (const toml::table* sub = node.as_table()) {
+          for (auto&& [key, value] : *sub) refuse_fitted(path + "." + std::string(key.str()), value);
+          return;
+        }
+        for (const fit::ParameterSpec& p : t.parameters)
+          if (p.key == path)
+            throw InvalidInput(fmt::format("{}.set: {} is a fitted parameter (fit.parameters); the fit gives its "
+                                           "value in every experiment: remove it from set or from fit.parameters",
+                                           e.ex.path(), q(p.key)));
+      };
+      refuse_fitted(std::string(k.str()), v);
       e.set.emplace_back(std::string(k.str()), &v);
     }
   }

@@ -84,6 +84,12 @@ TEST_F(FitExperimentSet, AFittedKeyCannotBeSetByAnExperiment) {
   EXPECT_EQ(message_of([&] { (void)lumped(toml); }),
             "fit.experiment[1].set: \"law.mu_d\" is a fitted parameter (fit.parameters); the fit gives its value in "
             "every experiment: remove it from set or from fit.parameters");
+  // written as a TOML dotted key or a table, it is the same key (helper-49); another key of the table is not
+  const std::string head = std::string(kLumped) + kSine + kLumpedFit + "[[fit.experiment]]\ndata = \"d.csv\"\n";
+  for (const char* set : {"set = { law.mu_d = 0.3 }\n", "set = { law = { mu_d = 0.3 } }\n"})
+    EXPECT_EQ(message_of([&] { (void)lumped(head + set); }).substr(0, 57),
+              "fit.experiment[0].set: \"law.mu_d\" is a fitted parameter (") << set;
+  EXPECT_EQ(lumped(head + "set = { law.mu_s = 0.9 }\n").experiments.size(), 1u);
 }
 
 // 2. A required key given only in an experiment's `set`.

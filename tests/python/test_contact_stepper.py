@@ -276,3 +276,8 @@ def test_textbook_model_is_the_mapping_of_contact_lugre_and_of_law_textbook():
     assert bristle.TextbookParams.keys() == [k for k in list(keys) + ["delta"]]
     with pytest.raises(bristle.InvalidInput, match=r"^law\.textbook\.sigma0_N_per_m = 0: must be > 0$"):
         bristle.textbook_model("dahl", bristle.TextbookParams(Fc_N=1.0), normal_load_N=1.0)
+    # helper-49: Dahl ignored a LuGre value given ([law.textbook] refuses it), and the load was named as a table key
+    with pytest.raises(bristle.InvalidInput, match=r"^law\.textbook\.Fs_N = 0\.5: does not apply to the dahl law"):
+        bristle.textbook_model("dahl", bristle.TextbookParams(Fc_N=1.0, sigma0_N_per_m=1e5, Fs_N=0.5))
+    with pytest.raises(bristle.InvalidInput, match=r"^normal_load_N = 0: must be > 0$"):
+        bristle.textbook_model("lugre", p, normal_load_N=0.0)

@@ -111,8 +111,8 @@ void serialize(Archive& a, Self& p, bool lugre = true) {
 ///   mu_d = Fc_N / F_z, mu_s = Fs_N / F_z, v_S = vs_mps, delta_S = delta                  (eq. 53)
 ///   body1 elastic, k0 = sigma0_N_per_m / F_z; body2 rigid (Sigma0 = K_static = k0)       (eq. 2)
 ///   Sigma1 = sigma1_Ns_per_m / F_z, Sigma2 = sigma2_Ns_per_m / F_z
-/// (Dahl: mu_s = mu_d = Fc_N / F_z, no output terms). kind is lugre or dahl. Throws InvalidInput naming
-/// `prefix` + the parameter ("law.textbook.Fc_N = -1: must be > 0").
+/// (Dahl: mu_s = mu_d = Fc_N / F_z, no output terms; a LuGre-only value other than its default is refused). kind is
+/// lugre or dahl. Throws InvalidInput naming `prefix` + the parameter ("law.textbook.Fc_N = -1: must be > 0").
 struct TextbookModel {
   laws::LawParams law;
   rheology::RheologyParams body1, body2;

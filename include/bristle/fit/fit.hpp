@@ -6,8 +6,7 @@
 //
 // e the experiments (each its own scenario and data, one parameter set p for all), k the targets (a model
 // output column y_k compared with a data column d_k, weight w_k), t_i the data times of the fitted window.
-// The optimiser works in scaled coordinates u_j = p_j / max(|p_j,initial|, 1e-10 (max - min)) (linear) or
-// u_j = ln p_j (log); the
+// The optimiser works in scaled coordinates u_j = p_j / |p_j,initial| (linear) or u_j = ln p_j (log); the
 // Jacobian is exact where the discrete sensitivities apply (integrator.method = "sdirk2", a velocity drive, keys of
 // law/body1/body2, F_N/Fy_N targets: the derivative of the fixed-step solution on the data grid, src/fit/
 // sensitivity.hpp); elsewhere it is formed by central differences in u (step 1e-4 in u, relative, for log) through

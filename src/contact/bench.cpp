@@ -314,6 +314,26 @@ void Bench::outputs(double t, const double* s, double* row) const {
   std::copy(values, values + kOutputColumns, row);
 }
 
+std::array<std::pair<const Signal*, std::string_view>, 5> named_signals(const BenchParams& p) {
+  return {{{&p.input_x, "bench.input"},
+           {&p.input_y, "bench.input_y"},
+           {&p.belt_x, "bench.belt"},
+           {&p.belt_y, "bench.belt_y"},
+           {&p.normal_load, "bench.normal_load"}}};
+}
+
+void require_sine_periods(const BenchParams& p, double span_s, std::string_view span_text, std::string_view note) {
+  if (!std::isfinite(span_s)) return;
+  for (const auto& [signal, key] : named_signals(p)) {
+    if (signal->kind != SignalKind::sine) continue;
+    const double periods = std::abs(signal->omega) * span_s / (2.0 * std::numbers::pi);
+    if (!(periods <= kMaxSinePeriods))
+      throw InvalidInput(fmt::format("{}.omega = {}: the run ({}) spans {} of its periods; at most {}{}", key,
+                                     format_value(signal->omega), span_text, format_value(periods),
+                                     format_value(kMaxSinePeriods), note));
+  }
+}
+
 BenchRun run(const Bench& bench, const std::vector<double>& output_times, const integrate::Options& requested,
              const VecX& u0, const std::function<void(double)>& progress, bool allow_x_only, bool allow_kernel) {
   if (output_times.empty()) throw InvalidInput("output times: empty; at least one output time is needed");
@@ -322,21 +342,8 @@ BenchRun run(const Bench& bench, const std::vector<double>& output_times, const 
   if (output_times.size() > kMaxRunOutputs)
     throw InvalidInput(fmt::format("output times: {}; at most {} in one run (its rows are held in memory)",
                                    output_times.size(), kMaxRunOutputs));
-  const BenchParams& p = bench.params();
-  const std::pair<const Signal*, const char*> signals[] = {{&p.input_x, "bench.input"},
-                                                            {&p.input_y, "bench.input_y"},
-                                                            {&p.belt_x, "bench.belt"},
-                                                            {&p.belt_y, "bench.belt_y"},
-                                                            {&p.normal_load, "bench.normal_load"}};
-  const double span = output_times.back() - output_times.front();  // not finite: the integrator's time check
-  for (const auto& [signal, key] : signals) {
-    if (signal->kind != SignalKind::sine || !std::isfinite(span)) continue;
-    const double periods = std::abs(signal->omega) * span / (2.0 * std::numbers::pi);
-    if (!(periods <= kMaxSinePeriods))
-      throw InvalidInput(fmt::format("{}.omega = {}: the run ({} s) spans {} of its periods; at most {}", key,
-                                     format_value(signal->omega), format_value(span), format_value(periods),
-                                     format_value(kMaxSinePeriods)));
-  }
+  require_sine_periods(bench.params(), output_times.back() - output_times.front(),
+                       fmt::format("{} s", format_value(output_times.back() - output_times.front())));
   // method = auto is decided on the full system's size, whichever path then integrates it.
   integrate::Options options = requested;
   options.method = integrate::resolve_method(requested, bench.state_size());

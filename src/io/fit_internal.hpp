@@ -13,7 +13,6 @@
 // The TOML of each experiment (`set` and window written in) is kept as the base of <name>_fitted.toml, an output.
 #include <fmt/format.h>
 
-#include <cstring>
 #include <filesystem>
 #include <functional>
 #include <optional>
@@ -278,12 +277,11 @@ void finish_fit(FitTable& t, Out& out) {
                                      name, p.key, info.range));
     // [time] is the fit's (its data window: a fitted t_end_s changed nothing) and [integrator] the numerics (a fitted
     // dt_s went to its bound with an interval wider than itself, "converged"; helper-48): neither is the model's.
-    for (const char* table : {"time.", "integrator."})
-      if (p.key.rfind(table, 0) == 0)
+    for (const auto& [table, why] : {std::pair{"time", "the fit takes the times from the data"},
+                                     std::pair{"integrator", "the integrator's settings are numerics"}})
+      if (p.key.rfind(std::string(table) + ".", 0) == 0)
         throw InvalidInput(fmt::format("{}: the keys of [{}] are not model parameters ({}); set them in the scenario",
-                                       name, std::string_view(table).substr(0, std::strlen(table) - 1),
-                                       table[0] == 't' ? "the fit takes the times from the data"
-                                                       : "the integrator's settings are numerics"));
+                                       name, table, why));
     for (const auto& [bound, value] : {std::pair{".min", p.min}, std::pair{".max", p.max}}) {
       if (!std::isfinite(value)) continue;  // fit::validate says so
       info.rule.check(name + bound, value);

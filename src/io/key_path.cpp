@@ -116,13 +116,8 @@ struct Kind<LumpedScenario> {
     if (table == "integrator")
       return fmt::format("integrator.method = \"{}\"", integrate::to_string(sc.integrator.method));
     if (table == "initial") return "initial.steady = true";
-    const contact::Signal* s = table == "bench.input"     ? &sc.bench.input_x
-                               : table == "bench.input_y" ? &sc.bench.input_y
-                               : table == "bench.belt"    ? &sc.bench.belt_x
-                               : table == "bench.belt_y"  ? &sc.bench.belt_y
-                               : table == "bench.normal_load" ? &sc.bench.normal_load
-                                                              : nullptr;
-    if (s) return fmt::format("{}.type = \"{}\"", table, contact::to_string(s->kind));
+    for (const auto& [s, key] : contact::named_signals(sc.bench))
+      if (table == key) return fmt::format("{}.type = \"{}\"", table, contact::to_string(s->kind));
     return {};
   }
   static std::string signal_unit(const Sc& sc, std::string_view key, std::string_view) {

@@ -42,7 +42,6 @@ using laws::LawKind;
 using rheology::RheologyKind;
 using Keys = std::vector<std::string>;
 
-using contact::kMaxSinePeriods;  // a sine signal's periods over the run (contact::run's limit)
 
 std::string q(std::string_view s) { return json_quote(s); }
 
@@ -702,21 +701,9 @@ std::vector<LumpedScenario> parse_lumped(const toml::table& root, std::string_vi
 void detail::check_run_span(const LumpedScenario& sc) {
   sc.time.validate();
   // A sine signal's periods over the run: each needs steps of its own (a swept omega of 2^62 rad/s ran into
-  // the step budget after minutes). At most kMaxSinePeriods (Limits in docs/scenarios.md).
-  const std::pair<const contact::Signal*, const char*> signals[] = {{&sc.bench.input_x, "bench.input"},
-                                                                     {&sc.bench.input_y, "bench.input_y"},
-                                                                     {&sc.bench.belt_x, "bench.belt"},
-                                                                     {&sc.bench.belt_y, "bench.belt_y"},
-                                                                     {&sc.bench.normal_load, "bench.normal_load"}};
-  for (const auto& [signal, key] : signals) {
-    if (signal->kind != contact::SignalKind::sine) continue;
-    const double periods = std::abs(signal->omega) * (sc.time.t_end_s - sc.time.t_start_s) / (2.0 * std::numbers::pi);
-    if (!(periods <= kMaxSinePeriods))
-      throw InvalidInput(fmt::format("{}.omega = {}: the run (time.t_start_s .. time.t_end_s) spans {} of its "
-                                     "periods; at most {} (Limits in docs/scenarios.md)",
-                                     key, format_value(signal->omega), format_value(periods),
-                                     format_value(kMaxSinePeriods)));
-  }
+  // the step budget after minutes).
+  contact::require_sine_periods(sc.bench, sc.time.t_end_s - sc.time.t_start_s, "time.t_start_s .. time.t_end_s",
+                                " (Limits in docs/scenarios.md)");
   sc.integrator.validate("integrator");
 }
 

@@ -121,10 +121,12 @@ ReducedModel::ReducedModel(const Structure& structure, double dt, const ReducedM
     throw InvalidInput(fmt::format("structure.damping_ratio = {}: must be 0 or >= {} for the reduced model (its "
                                    "memory window grows as 1 / (D omega))",
                                    format_value(d), format_value(kMinDampingRatio)));
+  ModeTable finite_table;
+  if (s.finite()) finite_table = s.modes(s.mode_count());
   {  // the slowest mode: the smallest listed frequency of a generic structure, mode 1 of a continuum
     double omega_1 = 0.0, damping_1 = 0.0;
     std::vector<double> values(static_cast<std::size_t>(s.contact_count()));
-    if (s.finite()) omega_1 = s.modes(s.mode_count()).omega.minCoeff();
+    if (s.finite()) omega_1 = finite_table.omega.minCoeff();
     else s.mode(1, omega_1, damping_1, values.data());
     if (!(omega_1 * dt <= kMaxOmegaDt))
       throw InvalidInput(fmt::format("{} = {}: the structure's slowest mode (omega_1 = {} rad/s) turns omega_1 x {} "
@@ -134,12 +136,10 @@ ReducedModel::ReducedModel(const Structure& structure, double dt, const ReducedM
   }
   const int M = contact_count_;
   G_ = s.static_compliance();
-  const double omega1 = s.finite() ? s.modes(s.mode_count()).omega.minCoeff() : s.frequency_lower_bound(1);
+  const double omega1 = s.finite() ? finite_table.omega.minCoeff() : s.frequency_lower_bound(1);
   const double tol = options.far_tolerance * s.mode_product_bound() / omega1;
 
   // Window: the given one, or the cheapest of a geometric set of candidates.
-  ModeTable finite_table;
-  if (s.finite()) finite_table = s.modes(s.mode_count());
   auto far_count = [&](long nw, double& bound) -> long {
     const double tau_w = static_cast<double>(nw) * dt;
     if (s.finite()) return static_cast<long>(finite_far_modes(finite_table, tau_w, tol, bound).size());

@@ -17,8 +17,10 @@
 // | mass_kg      | mass                                     | kg   | > 0    |
 // | spring_N_per_m | drive spring stiffness                 | N/m  | > 0    |
 // | normal_load  | F_z(t)                                   | N    | > 0    |
+#include <array>
 #include <functional>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "bristle/contact/contact_model.hpp"
@@ -165,6 +167,14 @@ inline constexpr std::size_t kMaxRunOutputs = 2'000'001;
 /// 51 s into the step budget). run() refuses more; a scenario checks it first with its time keys. It bounds the
 /// work, not the step budget: at 1e6 periods in 1 s the default budget still runs out (after ~24 s).
 inline constexpr double kMaxSinePeriods = 1e6;
+
+/// The signals of a bench with their key paths: bench.input, bench.input_y, bench.belt, bench.belt_y,
+/// bench.normal_load.
+std::array<std::pair<const Signal*, std::string_view>, 5> named_signals(const BenchParams& p);
+/// InvalidInput when a sine signal of `p` spans more than kMaxSinePeriods periods over `span_s` (a non-finite span is
+/// left to the time checks): "<key>.omega = w: the run (<span_text>) spans N of its periods; at most 1000000<note>".
+void require_sine_periods(const BenchParams& p, double span_s, std::string_view span_text,
+                          std::string_view note = "");
 
 /// Integrates the bench through `output_times` (t0 = output_times.front()), recording a row at each.
 /// InvalidInput for more than kMaxRunOutputs output times or a sine signal of more than kMaxSinePeriods periods.

@@ -33,6 +33,8 @@ class KeyInfo:
     min: float
     max: float
     log_scale: bool
+    integer: bool
+    numerics: bool
     def __getstate__(self: KeyInfo) -> tuple: ...
     def __setstate__(self: KeyInfo, arg0: tuple) -> None: ...
 

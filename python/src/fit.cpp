@@ -4,7 +4,9 @@
 // the next optimiser iteration (PyErr_CheckSignals in the iteration callback). The fit runs with the GIL
 // released (other Python threads run meanwhile); the callback takes it back.
 #include <fmt/format.h>
+#include <glog/logging.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <memory>
 #include <optional>
@@ -78,6 +80,10 @@ const auto grid_axis = [](py::dict& d, const auto& e) { d[py::str(e.grid)] = arr
 }  // namespace
 
 void export_fit(py::module_& m) {
+  // Ceres logs through glog: a model that fails at a trial point printed "Terminating: Residual and Jacobian
+  // evaluation failed" on stderr although bristle.fit reports every outcome itself (its result or an exception), as
+  // the CLI does (apps/bristle/main.cpp). Unless the user asked for glog's messages (GLOG_minloglevel set), only FATAL.
+  if (std::getenv("GLOG_minloglevel") == nullptr) FLAGS_minloglevel = google::GLOG_FATAL;
   m.def(
       "fit",
       [](std::optional<std::filesystem::path> path, std::optional<std::string> toml,

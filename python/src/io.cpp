@@ -710,7 +710,8 @@ Example:
   // Key paths (io/key_path.hpp): read and change one numeric parameter by the TOML key that sets it, with
   // the reader's checks (InvalidInput, a ValueError, naming the key path).
   py::class_<io::KeyInfo>(m, "KeyInfo", R"doc(unit, doc, paper equation, default and range of a numeric key
-(min, max: the bounds of the range; log_scale: the key spans decades).
+(min, max: the bounds of the range; log_scale: the key spans decades; integer: a count or an index;
+numerics: a setting of the method, such as a step or a tolerance, not of the model).
 
 Example:
     >>> c = bristle.io.parse_lumped_file("examples/lugre_stick_slip.toml")[0]
@@ -727,6 +728,8 @@ Example:
       .def_readonly("min", &io::KeyInfo::min)
       .def_readonly("max", &io::KeyInfo::max)
       .def_readonly("log_scale", &io::KeyInfo::log_scale)
+      .def_readonly("integer", &io::KeyInfo::integer)
+      .def_readonly("numerics", &io::KeyInfo::numerics)
       .def("__repr__", [](const io::KeyInfo& k) {
         return "KeyInfo(key='" + k.key + "', unit='" + k.unit + "', default_value='" + k.default_value +
                "', range='" + k.range + "')";
@@ -789,7 +792,7 @@ Example:
     auto key_info = py::reinterpret_borrow<py::class_<io::KeyInfo>>(m.attr("KeyInfo"));
     pickle_fields(key_info, "KeyInfo", &io::KeyInfo::key, &io::KeyInfo::unit, &io::KeyInfo::doc, &io::KeyInfo::equation,
                   &io::KeyInfo::default_value, &io::KeyInfo::range, &io::KeyInfo::min, &io::KeyInfo::max,
-                  &io::KeyInfo::log_scale);
+                  &io::KeyInfo::log_scale, &io::KeyInfo::integer, &io::KeyInfo::numerics);
     auto progress = py::reinterpret_borrow<py::class_<io::Progress>>(m.attr("Progress"));
     pickle_fields(progress, "Progress", &io::Progress::case_index, &io::Progress::case_count, &io::Progress::fraction,
                   &io::Progress::label);

@@ -371,6 +371,14 @@ std::string_view to_string(InitialState s) {
   return "?";
 }
 
+void require_weight(std::string_view key, double weight) {
+  if (!(weight >= Target::kMinWeight && weight <= Target::kMaxWeight))
+    throw InvalidInput(fmt::format("{} = {}: must be in [{}, {}] (beyond, the squared weighted residuals under- or "
+                                   "overflow)",
+                                   key, format_value(weight), format_value(Target::kMinWeight),
+                                   format_value(Target::kMaxWeight)));
+}
+
 void validate(const std::vector<Experiment>& experiments, const std::vector<ParameterSpec>& parameters) {
   if (experiments.empty()) throw InvalidInput("fit: no experiment to fit");
   if (parameters.empty()) throw InvalidInput("fit.parameters: must name at least one parameter");
@@ -392,8 +400,7 @@ void validate(const std::vector<Experiment>& experiments, const std::vector<Para
       if (output_index(bench, t.output) < 0)
         throw InvalidInput(fmt::format("fit.targets.{}: the model does not output a column {} (outputs: {})",
                                        t.output, q(t.output), fmt::join(bench.column_names(), ", ")));
-      if (!(t.weight > 0.0) || !std::isfinite(t.weight))
-        throw InvalidInput(fmt::format("fit.targets.{}.weight = {}: must be > 0", t.output, format_value(t.weight)));
+      require_weight(fmt::format("fit.targets.{}.weight", t.output), t.weight);
       if (t.values.size() != e.times.size())
         throw InvalidInput(fmt::format("fit.targets.{}: {} values for {} times", t.output, t.values.size(),
                                        e.times.size()));

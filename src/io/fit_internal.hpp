@@ -232,6 +232,33 @@ Sc fit_scenario(const FitTable& t, const FitExperiment& e, std::optional<Sc>* ca
   }
 }
 
+/// Whether setting key `a` of `sc` moves the value of key `b` (a trial value near a's own that the scenario takes;
+/// false when none is taken or either key cannot be read).
+template <class Sc>
+bool moves(const Sc& sc, const std::string& a, const std::string& b) {
+  try {
+    const double va = get_number(sc, a), vb = get_number(sc, b);
+    for (const double trial : {va * 1.25 + 0.125, va * 0.75, va + 1.0}) {
+      Sc copy = sc;
+      try {
+        set_number(copy, a, trial);
+      } catch (const InvalidInput&) {
+        continue;
+      }
+      return get_number(copy, b) != vb;
+    }
+  } catch (const InvalidInput&) {
+  }
+  return false;
+}
+/// Two key paths of one parameter (Dahl's law.mu and law.mu_d, bench.normal_load_N and bench.normal_load.value):
+/// setting either moves the other. (A derived key moves one way only: body1.k0 moves body2.k0 through pair.s, but
+/// body2.k0 moves pair.s, not body1.k0.)
+template <class Sc>
+bool same_parameter(const Sc& sc, const std::string& a, const std::string& b) {
+  return moves(sc, a, b) && moves(sc, b, a);
+}
+
 /// Each parameter's start: as given, else the first experiment's value; then the kind's checks; then the parameters and
 /// options of `out` (whose experiments are read).
 template <class Out>
@@ -282,6 +309,12 @@ void finish_fit(FitTable& t, Out& out) {
       if (p.key.rfind(std::string(table) + ".", 0) == 0)
         throw InvalidInput(fmt::format("{}: the keys of [{}] are not model parameters ({}); set them in the scenario",
                                        name, table, why));
+    // likewise every other setting of the method the schema marks (a step, a Courant number, a tolerance, a run's
+    // span): the kinds' own [run], [line], [transient], [patch] keys
+    if (info.numerics)
+      throw InvalidInput(fmt::format("{}: {} is a setting of the numerical method ({}), not a model parameter; set it "
+                                     "in the scenario",
+                                     name, p.key, info.doc));
     for (const auto& [bound, value] : {std::pair{".min", p.min}, std::pair{".max", p.max}}) {
       if (!std::isfinite(value)) continue;  // fit::validate says so
       info.rule.check(name + bound, value);
@@ -293,6 +326,63 @@ void finish_fit(FitTable& t, Out& out) {
       } catch (const InvalidInput& error) {
         throw InvalidInput(fmt::format("{}{} = {}: a value the scenario refuses: {}", name, bound, format_value(value),
                                        error.what()));
+      }
+    }
+  }
+  // "listed twice" and the `set` refusal (read_fit_table, read_fit_experiment) compare key paths; these are the same
+  // parameter under two (a fit of both was two parameters fighting over one value, a `set` of the other was
+  // overwritten by the fit's value without a word)
+  const auto& scenario = start_ok ? at_start : experiments.front().scenario;
+  for (std::size_t j = 0; j < t.parameters.size(); ++j) {
+    for (std::size_t i = 0; i < j; ++i)
+      if (same_parameter(scenario, t.parameters[i].key, t.parameters[j].key))
+        throw InvalidInput(fmt::format("fit.parameters.{}: the same parameter as fit.parameters.{} (setting either "
+                                       "sets the other); fit it once",
+                                       json_quote(t.parameters[j].key), json_quote(t.parameters[i].key)));
+    for (std::size_t x = 0; x < t.experiments.size(); ++x) {
+      const toml::table* set = t.experiments[x] ? t.experiments[x]->get_as<toml::table>("set") : nullptr;
+      if (!set) continue;
+      std::vector<std::string> keys;  // the numeric key paths `set` gives (a table value sets each of its keys)
+      const std::function<void(const std::string&, const toml::node&)> numbers = [&](const std::string& path,
+                                                                                     const toml::node& node) {
+        if (const toml::table* sub = node.as_table())
+          for (auto&& [key, value] : *sub) numbers(path + "." + std::string(key.str()), value);
+        else if (node.is_number())
+          keys.push_back(path);
+      };
+      for (auto&& [key, value] : *set) numbers(std::string(key.str()), value);
+      for (const std::string& key : keys)
+        if (key != t.parameters[j].key && same_parameter(scenario, key, t.parameters[j].key))
+          throw InvalidInput(fmt::format("fit.experiment[{}].set: {} is the fitted parameter {} under another key path "
+                                         "(setting either sets the other); the fit gives its value in every "
+                                         "experiment: remove it from set or from fit.parameters",
+                                         x, json_quote(key), json_quote(t.parameters[j].key)));
+    }
+  }
+  // A label given names an experiment in the report and the plots: two alike made the report ambiguous. (Without one
+  // the label is the data file's name, which two experiments may share with different `set`s.)
+  const auto labelled = [&](std::size_t i) { return i < t.experiments.size() && t.experiments[i] &&
+                                                    t.experiments[i]->contains("label"); };
+  for (std::size_t j = 1; j < experiments.size(); ++j)
+    for (std::size_t i = 0; i < j; ++i)
+      if (experiments[j].label == experiments[i].label && (labelled(i) || labelled(j)))
+        throw InvalidInput(fmt::format("fit.experiment[{}].label = {}: the label of fit.experiment[{}] (a label names an "
+                                       "experiment in the report and the plots): give each experiment a label of its own",
+                                       labelled(j) ? j : i, json_quote(experiments[j].label), labelled(j) ? i : j));
+  // Each fitted value must have a place in <name>_fitted.toml: a vector component the file does not write
+  // (bench.x0_m[0] with x0_m left at its default) failed only after the whole fit (helper-48).
+  if constexpr (requires { out.scenario_toml; }) {
+    for (const std::string& text : out.scenario_toml) {
+      toml::table root = parse_toml(text, "fitted scenario", true);
+      for (const fit::ParameterSpec& p : t.parameters) {
+        try {
+          set_toml_value(root, p.key, p.initial);
+        } catch (const InvalidInput&) {
+          const std::string whole = p.key.substr(0, p.key.find('['));
+          throw InvalidInput(fmt::format("fit.parameters.{}: the scenario does not write {}, so the fitted value has "
+                                         "no place in the fitted scenario; write {} in the file (all its components)",
+                                         json_quote(p.key), whole, whole));
+        }
       }
     }
   }

@@ -133,6 +133,12 @@ detail::FitTable detail::read_fit_table(const toml::table& root, std::string_vie
     if (*n < 1 || *n > 100000) throw InvalidInput(fmt::format("fit.max_iterations = {}: must be in 1..100000", *n));
     t.options.max_iterations = static_cast<int>(*n);
   }
+  // each bound alone allowed 1e8 trust-region iterations, months of simulations; the product is bounded too
+  if (const long total = static_cast<long>(t.options.multi_start) * t.options.max_iterations; total > fit::Options::kMaxTotalIterations)
+    throw InvalidInput(fmt::format("fit.multi_start = {} with fit.max_iterations = {}: {} iterations in all; at most {} "
+                                   "(fewer starts or iterations per start)",
+                                   t.options.multi_start, t.options.max_iterations, total,
+                                   fit::Options::kMaxTotalIterations));
 
   const Section targets = f.table("targets");
   if (!targets.present() || targets.keys().empty())
@@ -147,8 +153,7 @@ detail::FitTable detail::read_fit_table(const toml::table& root, std::string_vie
       ts.check_keys({"column", "weight"});
       target.column = ts.required_string("column", "the data column compared with this output");
       target.weight = ts.number_or("weight", 1.0);
-      if (!(target.weight > 0.0))
-        throw InvalidInput(fmt::format("{} = {}: must be > 0", ts.key("weight"), format_value(target.weight)));
+      fit::require_weight(ts.key("weight"), target.weight);
       target.key = ts.key("column");
     } else {
       targets.wrong_type(output, "a data column name, or { column = \"...\", weight = w }");

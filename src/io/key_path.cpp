@@ -983,6 +983,7 @@ KeyInfo info_generic(const Sc& sc, std::string_view key) {
   info.min = f.range.min();
   info.max = f.range.max();
   info.log_scale = f.log_scale;
+  info.numerics = f.numerics;
   info.integer = t.l || t.i || t.hook == Hook::outputs;
   info.rule = t.hook == Hook::pair_s ? schema::open(0.0, 1.0) : f.range;
   return info;

@@ -155,6 +155,7 @@ Json keys_json(std::string_view kind) {
       j["choices"] = f.choices;
       j["used_by"] = f.used_by;
       j["log_scale"] = f.log_scale;
+      j["numerics"] = f.numerics;
       out.push_back(std::move(j));
     }
   }

@@ -162,6 +162,34 @@ std::vector<BadFit> bad_fits() {
       {"integrator_key", std::string(kFit) + "\"integrator.rtol\" = { initial = 1e-8, min = 1e-10, max = 1e-6 }\n",
        "fit.parameters.\"integrator.rtol\": the keys of [integrator] are not model parameters (the integrator's "
        "settings are numerics); set them in the scenario"},
+      // A weight of 1e-200 underflowed every squared residual: the cost was 0 and the fit "converged" at its start.
+      {"weight_underflows", fit_with("F_N = \"F_N\"", "F_N = { column = \"F_N\", weight = 1e-200 }"),
+       "fit.targets.F_N.weight = 1e-200: must be in [1e-100, 1e+100] (beyond, the squared weighted residuals under- "
+       "or overflow)"},
+      // Each bound alone allowed 1e8 trust-region iterations.
+      {"too_many_iterations", fit_with("window_s", "multi_start = 1000\nmax_iterations = 10000\nwindow_s"),
+       "fit.multi_start = 1000 with fit.max_iterations = 10000: 10000000 iterations in all; at most 1000000"},
+      // A component of a vector the file leaves at its default has no place in <name>_fitted.toml: the fit failed only
+      // after all its iterations ("cannot write the fitted value"; helper-48).
+      {"unwritten_vector", std::string(kFit) + "\"bench.x0_m[0]\" = { initial = 0.0, min = -1.0, max = 1.0 }\n",
+       "fit.parameters.\"bench.x0_m[0]\": the scenario does not write bench.x0_m, so the fitted value has no place in "
+       "the fitted scenario; write bench.x0_m in the file (all its components)"},
+      // One parameter under two key paths: "listed twice" compared the paths only (helper-49).
+      {"alias_listed_twice", std::string(kFit) + "\"bench.normal_load_N\" = { initial = 10.0, min = 1.0, max = 100.0 }\n"
+                                                 "\"bench.normal_load.value\" = { initial = 10.0, min = 1.0, max = 100.0 }\n",
+       "fit.parameters.\"bench.normal_load_N\": the same parameter as fit.parameters.\"bench.normal_load.value\" "
+       "(setting either sets the other); fit it once"},
+      {"alias_in_set", std::string(kFit) + "\"bench.normal_load_N\" = { initial = 10.0, min = 1.0, max = 100.0 }\n"
+                                           "[[fit.experiment]]\ndata = \"d.csv\"\nset = { \"bench.normal_load.value\" = 12.0 }\n",
+       "fit.experiment[0].set: \"bench.normal_load.value\" is the fitted parameter \"bench.normal_load_N\" under another "
+       "key path (setting either sets the other); the fit gives its value in every experiment: remove it from set or "
+       "from fit.parameters"},
+      // Two experiments given one label made the report ambiguous (without labels, two experiments may share a data
+      // file, and so its name as their label: tests/fit/fit_experiment_set_test.cpp).
+      {"duplicate_label", std::string(kFit) + "[[fit.experiment]]\ndata = \"d.csv\"\nlabel = \"a\"\n[[fit.experiment]]\n"
+                                              "data = \"d.csv\"\nlabel = \"a\"\nset = { \"bench.normal_load_N\" = 12.0 }\n",
+       "fit.experiment[1].label = \"a\": the label of fit.experiment[0] (a label names an experiment in the report and the "
+       "plots): give each experiment a label of its own"},
   };
 }
 

@@ -252,7 +252,12 @@ INSTANTIATE_TEST_SUITE_P(
         BadLineFit{"transient_target_not_an_output", true, "Fx_N = \"Fx_N\"", "Mz_Nm = \"Fx_N\"",
                    "fit.targets.Mz_Nm: the model does not output a column \"Mz_Nm\" (outputs of line_transient: "},
         BadLineFit{"transient_unknown_key_path", true, "\"law.mu_d\"", "\"line.L_mm\"",
-                   "fit.parameters.\"line.L_mm\": unknown key \"line.L_mm\"; did you mean \"line.L_m\"?"}),
+                   "fit.parameters.\"line.L_mm\": unknown key \"line.L_mm\"; did you mean \"line.L_m\"?"},
+        // A step or a Courant number is the method's, not the model's (schema::Field::numerics): fitted, it went to
+        // a bound as integrator.dt_s did (helper-48).
+        BadLineFit{"transient_numerics_key", true, "\"law.mu_d\"", "\"line.cfl\"",
+                   "fit.parameters.\"line.cfl\": line.cfl is a setting of the numerical method (Courant number of "
+                   "the automatic step), not a model parameter; set it in the scenario"}),
     [](const ::testing::TestParamInfo<BadLineFit>& info) { return std::string(info.param.label); });
 
 }  // namespace

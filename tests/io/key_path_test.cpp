@@ -432,6 +432,9 @@ TEST(KeyPath, KeyInfoDocumentsUnitDefaultAndRange) {
   EXPECT_EQ(tau.min, 0.0);
   EXPECT_EQ(key_info(sc, "pair.s").max, 1.0);
   EXPECT_EQ(key_info(sc, "bench.input.amplitude").unit, "m/s");  // the velocity drive's input
+  EXPECT_FALSE(mu.numerics);
+  EXPECT_TRUE(key_info(sc, "integrator.rtol").numerics);  // the method's, not the model's (a fit refuses it)
+  EXPECT_TRUE(key_info(sc, "time.output_dt_s").numerics);
 }
 
 TEST(KeyPath, AParsedScenarioIsSetInEveryCaseAndRefusesItsSweepParameter) {

@@ -322,6 +322,12 @@ TEST(Keys, CommandLineListsMuSWithUnitDefaultAndRange) {
                           "    \"default\": \"1\",\n    \"range\": \"> 0\",\n    \"min\": 0,\n    \"max\": null"),
             std::string::npos)
       << json.out.substr(0, 2000);
+  // a setting of the method is marked (schema::Field::numerics; a fit refuses it), a model parameter is not
+  EXPECT_NE(json.out.find("\"log_scale\": false,\n    \"numerics\": false\n"), std::string::npos);
+  const std::size_t rtol = json.out.find("\"key\": \"integrator.rtol\"");
+  ASSERT_NE(rtol, std::string::npos);
+  EXPECT_NE(json.out.find("\"numerics\": true", rtol), std::string::npos);
+  EXPECT_LT(json.out.find("\"numerics\": true", rtol), json.out.find("\"key\"", rtol + 5));
   const test::CliResult section = test::run_cli(dir.path(), "keys lumped --section time");
   EXPECT_EQ(section.out, keys_markdown_section("lumped", "time"));
   // The directional kinds are on the schema too (their [drive] spring is directional::DriveParams').

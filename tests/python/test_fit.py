@@ -99,6 +99,19 @@ def test_fit_bad_input_raises_invalid_input_naming_the_key(tmp_path):
         bristle.fit()
 
 
+def test_a_model_that_fails_raises_without_glog_lines_on_stderr(tmp_path, capfd):
+    # Ceres logs through glog on file descriptor 2: "Logging before InitGoogleLogging()" and "Terminating: Residual
+    # and Jacobian evaluation failed" came above the exception, as they did in the CLI (apps/bristle/main.cpp).
+    write_data(tmp_path)
+    model = MODEL.replace('type = "sine"\namplitude = 4e-3\nomega = 6.283185307179586',
+                          'type = "constant"\nvalue = 1e-3').replace("atol = 1e-13", "atol = 1e-13\nmax_steps = 3")
+    (tmp_path / "bad.toml").write_text(model + FIT)
+    with pytest.raises(bristle.SolverError, match="the model cannot be solved at the initial values"):
+        bristle.fit(tmp_path / "bad.toml", progress=False)
+    err = capfd.readouterr().err
+    assert "Terminating" not in err and "InitGoogleLogging" not in err, err
+
+
 def test_ctrl_c_interrupts_a_running_fit(tmp_path):
     # A fit of several seconds (1,001 samples, far start); SIGINT after 0.3 s raises KeyboardInterrupt at the
     # next iteration, long before the fit would end.

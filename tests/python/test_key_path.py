@@ -91,6 +91,9 @@ def test_get_reads_what_the_toml_gave():
     assert "law.mu_s" in bristle.numeric_keys(case)
     info = bristle.key_info(case, "body1.tau[1]")
     assert (info.unit, info.range, info.log_scale) == ("s", "SPD (a number: > 0)", True)
+    assert (info.integer, info.numerics) == (False, False)
+    # a setting of the method, not of the model (schema::Field::numerics): a fit refuses it
+    assert (bristle.key_info(case, "time.t_end_s").numerics, bristle.key_info(case, "time.outputs").integer) == (True, True)
 
 
 @pytest.mark.parametrize("key,value,old,new", [

@@ -84,6 +84,8 @@ struct Field {
   std::string_view choices = {};        // Type::choice: "dahl, lugre, frbd, bouc_wen, frictionless"
   std::string_view used_by = {};        // docs: where the key applies, e.g. "lugre, frbd" ("" = always)
   bool log_scale = false;               // the value spans decades (stiffness, damping, times, tolerances)
+  bool numerics = false;                // a setting of the method (a step, a tolerance, a Courant number, a run's
+                                        // span), not of the model: a fit refuses it as a parameter
 };
 
 // ---------------------------------------------------------------------------------------------

@@ -59,9 +59,14 @@ struct ParameterSpec {
 struct Target {
   std::string output;       // a column of contact::Bench::column_names(), e.g. "F_N"
   std::string data_column;  // as named in the data file
-  double weight = 1.0;      // > 0
+  double weight = 1.0;      // in [kMinWeight, kMaxWeight] (require_weight)
   std::vector<double> values;  // measured, one per experiment time
+
+  /// Beyond these the squared weighted residuals under- or overflow (a weight of 1e-200 made every cost 0).
+  static constexpr double kMinWeight = 1e-100, kMaxWeight = 1e100;
 };
+/// Throws InvalidInput "<key> = <weight>: must be in [1e-100, 1e100]" (Target::kMinWeight, kMaxWeight).
+void require_weight(std::string_view key, double weight);
 
 /// One experiment: a scenario (its inputs are its own signals, e.g. tables read from the data) and the data
 /// to fit, at strictly increasing times (the fitted window).
@@ -82,6 +87,9 @@ struct Options {
   double gradient_tolerance = 1e-12;
   double fd_step = 1e-4;      // central-difference step in u (relative to |u| for linear parameters)
   JacobianMethod jacobian = JacobianMethod::automatic;
+
+  /// multi_start x max_iterations at most this (a scenario's [fit] is refused beyond it).
+  static constexpr long kMaxTotalIterations = 1'000'000;
 };
 
 /// One step of the optimiser (a Ceres iteration), for progress reports.

@@ -91,21 +91,24 @@ void serialize(Archive& a, Self& o) {
                       .doc = "the integration method (docs/integrators.md; auto chooses per problem)",
                       .choices = "auto, cvode_bdf, rodas4, rodas5p, sdirk2, implicit_euler, rk4"});
   a.number(o.rtol, {.key = "rtol", .default_value = "1e-08", .range = schema::open(0, 1),
-                    .doc = "relative tolerance", .used_by = "auto, cvode_bdf, rodas4, rodas5p", .log_scale = true},
+                    .doc = "relative tolerance", .used_by = "auto, cvode_bdf, rodas4, rodas5p",
+                    .log_scale = true, .numerics = true},
            adaptive);
   a.number(o.atol, {.key = "atol", .unit = "state units", .default_value = "1e-12", .range = schema::positive(),
-                    .doc = "absolute tolerance", .used_by = "auto, cvode_bdf, rodas4, rodas5p", .log_scale = true},
+                    .doc = "absolute tolerance", .used_by = "auto, cvode_bdf, rodas4, rodas5p",
+                    .log_scale = true, .numerics = true},
            adaptive);
   a.number(o.max_dt_s, {.key = "max_dt_s", .unit = "s", .default_value = "0 (unlimited)",
                         .range = schema::non_negative(), .doc = "largest step",
-                        .used_by = "auto, cvode_bdf, rodas4, rodas5p"},
+                        .used_by = "auto, cvode_bdf, rodas4, rodas5p", .numerics = true},
            adaptive);
   a.number(o.initial_dt_s, {.key = "initial_dt_s", .unit = "s", .default_value = "0 (the solver's estimate)",
                             .range = schema::non_negative(), .doc = "first step",
-                            .used_by = "auto, cvode_bdf, rodas4, rodas5p"},
+                            .used_by = "auto, cvode_bdf, rodas4, rodas5p", .numerics = true},
            adaptive);
   a.number(o.dt_s, {.key = "dt_s", .unit = "s", .default_value = "required", .range = schema::positive(),
-                    .doc = "the fixed step", .used_by = "sdirk2, implicit_euler, rk4", .log_scale = true},
+                    .doc = "the fixed step", .used_by = "sdirk2, implicit_euler, rk4",
+                    .log_scale = true, .numerics = true},
            !adaptive);
   a.integer(o.max_steps, {.key = "max_steps", .type = Type::integer, .default_value = "50000000",
                           .range = schema::at_least(1),

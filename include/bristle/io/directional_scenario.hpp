@@ -170,10 +170,11 @@ void serialize(Archive& a, Self& sc) {
             b.declared({.key = "method", .type = Type::choice, .default_value = "auto",
                         .doc = "auto or cvode_bdf (the eps-systems run cvode_bdf)"});
             b.number(sc.integrator.rtol, {.key = "rtol", .default_value = "1e-10", .range = schema::positive(),
-                                          .doc = "relative tolerance", .log_scale = true});
+                                          .doc = "relative tolerance", .log_scale = true, .numerics = true});
             b.number(sc.atol_z_per_epsilon, {.key = "atol_z_per_epsilon", .default_value = "1e-7",
                                              .range = schema::positive(),
-                                             .doc = "absolute tolerance on z, per metre of eps", .log_scale = true});
+                                             .doc = "absolute tolerance on z, per metre of eps",
+                                             .log_scale = true, .numerics = true});
             b.integer(sc.integrator.max_steps, {.key = "max_steps", .type = Type::integer, .default_value = "200000000",
                                                 .doc = "total step budget of each eps-system; at most 1e5 + 1000 "
                                                        "per wiggle passed over (Limits)"});

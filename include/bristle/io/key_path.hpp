@@ -76,6 +76,7 @@ struct KeyInfo {
   double max = 0.0;
   bool log_scale = false;     // the parameter spans decades (stiffness, damping, times, tolerances)
   bool integer = false;       // an integer key (a count, an index, a step budget): not a continuous parameter
+  bool numerics = false;      // a setting of the method, not of the model (schema::Field::numerics)
   schema::Range rule;         // the reader's rule (schema::Range::check gives its message)
 };
 template <WithKeyPaths Sc>

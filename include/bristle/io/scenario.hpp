@@ -145,11 +145,12 @@ template <class Archive, schema::Of<TimeGrid> Self>
 void serialize(Archive& a, Self& g) {
   using schema::Type;
   a.number(g.t_start_s, {.key = "t_start_s", .unit = "s", .default_value = "0", .range = schema::finite(),
-                         .doc = "start time"});
+                         .doc = "start time", .numerics = true});
   a.number(g.t_end_s, {.key = "t_end_s", .unit = "s", .default_value = "required", .range = schema::finite(),
-                       .doc = "end time of the run"});
+                       .doc = "end time of the run", .numerics = true});
   a.number(g.output_dt_s, {.key = "output_dt_s", .unit = "s", .default_value = "(t_end_s - t_start_s)/1000",
-                           .range = schema::positive(), .doc = "spacing of the output times", .log_scale = true});
+                           .range = schema::positive(), .doc = "spacing of the output times",
+                           .log_scale = true, .numerics = true});
   a.declared({.key = "outputs", .type = Type::integer, .default_value = "-", .range = schema::at_least(2),
               .doc = "number of output times instead of output_dt_s (not both)", .log_scale = true});
 }

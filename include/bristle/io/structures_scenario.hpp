@@ -240,7 +240,7 @@ void serialize(Archive& a, Self& sc) {
   });
   a.table({.key = "run", .type = Type::table, .default_value = "required", .doc = "the time stepping"}, [&](auto& b) {
     b.number(sc.dt_s, {.key = "dt_s", .unit = "s", .default_value = "required", .range = schema::positive(),
-                       .doc = "time step (omega_1 dt_s <= 1000)", .log_scale = true});
+                       .doc = "time step (omega_1 dt_s <= 1000)", .log_scale = true, .numerics = true});
     serialize(b, sc.run);
   });
   serialize_sweep_table(a, sc.sweep);

@@ -114,7 +114,7 @@ void serialize(Archive& a, Self& p, bool steady) {
                    .doc = "cells along y on the mapped square, >= 2"});
   a.number(p.tolerance, {.key = "tolerance", .default_value = "1e-10", .range = schema::half_open(0, 1e-3),
                          .doc = "steady Gauss-Seidel: max |change| / max |u|", .used_by = "patch_steady_map",
-                         .log_scale = true},
+                         .log_scale = true, .numerics = true},
            steady);
   a.integer(p.max_sweeps, {.key = "max_sweeps", .type = Type::integer, .default_value = "400",
                            .range = schema::integer_in(1, 100000), .doc = "Gauss-Seidel sweeps at most",

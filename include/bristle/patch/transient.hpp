@@ -73,9 +73,9 @@ template <class Archive, schema::Of<PatchTransientParams> Self>
 void serialize(Archive& a, Self& p) {
   using schema::Type;
   a.number(p.cfl, {.key = "cfl", .default_value = "0.4", .range = schema::half_open(0, 0.5),
-                   .doc = "Courant number of the transport step"});
+                   .doc = "Courant number of the transport step", .numerics = true});
   a.number(p.max_dt_s, {.key = "max_dt_s", .unit = "s", .default_value = "0 (none)", .range = schema::non_negative(),
-                        .doc = "largest step"});
+                        .doc = "largest step", .numerics = true});
   a.choice(p.source_scheme, {.key = "source_scheme", .type = Type::choice, .default_value = "automatic",
                              .doc = "source step: exponential (affine sources only) or sdirk2 (any law)",
                              .choices = "automatic, exponential, sdirk2"});

@@ -54,7 +54,8 @@ void serialize(Archive& a, Self& o) {
   a.integer(o.max_modes, {.key = "max_modes", .type = Type::integer, .default_value = "131072",
                           .range = schema::at_least(1), .doc = "cap on the modes summed (continua without a closed form)"});
   a.number(o.relative_tolerance, {.key = "relative_tolerance", .default_value = "1e-13", .range = schema::positive(),
-                                  .doc = "target truncation bound, relative to the kernel's scale", .log_scale = true});
+                                  .doc = "target truncation bound, relative to the kernel's scale",
+                                  .log_scale = true, .numerics = true});
 }
 
 /// Samples of one kernel entry (i, j) with a truncation-error bound per sample.

@@ -65,7 +65,7 @@ void serialize(Archive& a, Self& o, bool applies = true) {
             applies);
   a.number(o.far_tolerance, {.key = "far_tolerance", .default_value = "1e-10", .range = schema::positive(),
                              .doc = "bound of the dropped far-field modes, relative to B / omega_1",
-                             .used_by = "reduced", .log_scale = true},
+                             .used_by = "reduced", .log_scale = true, .numerics = true},
            applies);
 }
 

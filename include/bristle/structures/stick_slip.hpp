@@ -79,12 +79,13 @@ template <class Archive, schema::Of<StickSlipOptions> Self>
 void serialize(Archive& a, Self& o) {
   using schema::Type;
   a.number(o.t_end_s, {.key = "t_end_s", .unit = "s", .default_value = "required", .range = schema::positive(),
-                       .doc = "duration (at most 1e9 steps)"});
+                       .doc = "duration (at most 1e9 steps)", .numerics = true});
   a.integer(o.output_every, {.key = "output_every", .type = Type::integer, .default_value = "1",
                              .range = schema::at_least(1), .doc = "record every k-th step"});
   a.number(o.stick_tolerance_m_per_s, {.key = "stick_tolerance_m_per_s", .unit = "m/s", .default_value = "0",
                                        .range = schema::non_negative(),
-                                       .doc = "dynamic laws: |v_r| counted as stick (0: 1e-3 |v_b|)"});
+                                       .doc = "dynamic laws: |v_r| counted as stick (0: 1e-3 |v_b|)",
+                                       .numerics = true});
   a.integer(o.cycles, {.key = "cycles", .type = Type::integer, .default_value = "4", .range = schema::at_least(1),
                        .doc = "cycles averaged for the limit cycle's period"});
 }

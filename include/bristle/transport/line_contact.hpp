@@ -151,14 +151,14 @@ void serialize(Archive& a, Self& p, bool transient) {
                       .doc = "finite volumes along xi, at most 1e6", .used_by = tr},
             transient);
   a.number(p.cfl, {.key = "cfl", .default_value = "0.9", .range = schema::half_open(0, 1),
-                   .doc = "Courant number of the automatic step", .used_by = tr},
+                   .doc = "Courant number of the automatic step", .used_by = tr, .numerics = true},
            transient);
   a.number(p.dt_s, {.key = "dt_s", .unit = "s", .default_value = "0", .range = schema::non_negative(),
                     .doc = "a fixed step (0: automatic), checked against the CFL condition over the run",
-                    .used_by = tr},
+                    .used_by = tr, .numerics = true},
            transient);
   a.number(p.max_dt_s, {.key = "max_dt_s", .unit = "s", .default_value = "0", .range = schema::non_negative(),
-                        .doc = "cap on the automatic step (0: none)", .used_by = tr},
+                        .doc = "cap on the automatic step (0: none)", .used_by = tr, .numerics = true},
            transient);
   a.choice(p.limiter, {.key = "limiter", .type = Type::choice, .default_value = "van_leer",
                        .doc = "slope limiter of the transport scheme (none: first-order upwind)",

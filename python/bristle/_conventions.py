@@ -27,7 +27,6 @@ BY_ATTRIBUTES = (
     ("structures", "BeamParams"), ("structures", "JumpDetectionOptions"),
     ("structures", "TautStringParams"),
     ("patch", "BodyMotion"), ("patch", "PatchKinematics"),
-    ("patch", "PatchTransientParams"),
 )
 
 

@@ -68,6 +68,51 @@ struct Traits<PatchParams> {
   static std::string table_repr(const std::string&, const py::dict&) { return "PatchParams()"; }
 };
 
+template <>
+struct ChoiceParser<transport::SourceScheme>
+    : ParseWith<transport::SourceScheme, transport::source_scheme_from_string> {};
+
+/// PatchTransientParams: `patch` (a PatchParams, its own Traits: a sub-table walked alone would drop its declared
+/// peak_pressure_Pa), the size scaling of [patch] (width_exponent, declared: optional, a number or None) and
+/// [transient]. The constructor is the class's own (it validates, as before).
+template <>
+struct Traits<PatchTransientParams> {
+  static constexpr const char* name = "PatchTransientParams";
+  static constexpr const char* prefix = "transient";
+  static constexpr const char* extra_doc = "";
+  template <class A, class S>
+  static void walk(A& a, S& p) {
+    a.table({.key = "patch", .type = schema::Type::table, .default_value = "PatchParams()",
+             .doc = "the reference patch at F_z0 = patch.normal_load_N, and the grid (a PatchParams)"},
+            [&](auto& b) { Traits<PatchParams>::walk(b, p.patch); });
+    serialize_scaling(a, p);
+    serialize(a, p);
+  }
+  static void dump(const PatchTransientParams& p, std::vector<Entry>& es) {
+    find(es, "patch")->children = entries_of(p.patch);
+    insert_after(es, "size_exponent",
+                 Entry{"width_exponent", p.width_exponent ? py::object(py::float_(*p.width_exponent)) : py::none(),
+                       true, schema::Type::number, "gamma_y: width ~ (F_z/F_z0)^gamma_y, [0, 1], or None", {}});
+  }
+  static void load(PatchTransientParams& p, Load& l) {
+    if (py::object v = pop(l.keywords(), "width_exponent")) {
+      if (v.is_none())
+        p.width_exponent.reset();
+      else
+        p.width_exponent = cast_arg<double>(v, "patch.width_exponent", "a number or None");
+    }
+    if (py::object v = pop(l.keywords(), "patch"))
+      p.patch = py::isinstance<PatchParams>(v)
+                    ? v.cast<PatchParams>()
+                    : from_kwargs<PatchParams>(copy_of(table_dict(v, schema::Type::table, "patch")), "patch",
+                                               l.strict() && py::isinstance<py::dict>(v));
+  }
+  static void after(PatchTransientParams&, const py::dict&) {}
+  static std::string table_repr(const std::string&, const py::dict& state) {
+    return repr(from_state<PatchParams>(py::dict(state)));
+  }
+};
+
 }  // namespace schema_py
 
 void export_patch(py::module_& root);  // declared for module.cpp
@@ -395,32 +440,39 @@ Example:
 )doc");
   tparams
       .def(py::init([](const PatchParams& patch, double size_exponent, std::optional<double> width_exponent,
-                       double cfl, double max_dt_s, transport::SourceScheme source_scheme) {
+                       double cfl, double max_dt_s, NameOrEnum source_scheme) {
              PatchTransientParams p;
              p.patch = patch;
              p.size_exponent = size_exponent;
              p.width_exponent = width_exponent;
              p.cfl = cfl;
              p.max_dt_s = max_dt_s;
-             p.source_scheme = source_scheme;
+             p.source_scheme = enum_from<transport::SourceScheme>(source_scheme, "transient.source_scheme",
+                                                                  transport::source_scheme_from_string);
              p.validate("transient");
              return p;
            }),
            py::kw_only(), py::arg("patch") = PatchParams{}, py::arg("size_exponent") = 1.0 / 3.0,
            py::arg("width_exponent") = std::nullopt, py::arg("cfl") = 0.4, py::arg("max_dt_s") = 0.0,
-           py::arg("source_scheme") = transport::SourceScheme::automatic)
+           py::arg("source_scheme") = "automatic")
       .def_readwrite("patch", &PatchTransientParams::patch)
       .def_readwrite("size_exponent", &PatchTransientParams::size_exponent,
                      "gamma_x (and gamma_y unless width_exponent is set), [0, 1]")
       .def_readwrite("width_exponent", &PatchTransientParams::width_exponent, "gamma_y, [0, 1], or None (= size_exponent)")
       .def_readwrite("cfl", &PatchTransientParams::cfl, "Courant number, (0, 0.5]")
       .def_readwrite("max_dt_s", &PatchTransientParams::max_dt_s, "step cap (s), 0: none")
-      .def_readwrite("source_scheme", &PatchTransientParams::source_scheme,
-                     "automatic, exponential (affine sources only) or sdirk2 (any law)")
+      .def_property(
+          "source_scheme", [](const PatchTransientParams& p) { return p.source_scheme; },
+          [](PatchTransientParams& p, NameOrEnum v) {
+            p.source_scheme = enum_from<transport::SourceScheme>(v, "transient.source_scheme",
+                                                                 transport::source_scheme_from_string);
+          },
+          "automatic, exponential (affine sources only) or sdirk2 (any law); a name or a bristle.transport.SourceScheme")
       .def("validate", &PatchTransientParams::validate, py::arg("prefix") = "transient",
            validate_doc("p = bristle.patch.PatchTransientParams(); p.cfl = 2.0; p.validate()",
                         "transient.cfl...").c_str());
   add_copy<PatchTransientParams>(tparams);
+  schema_py::bind_schema<PatchTransientParams>(tparams, "", false);
 
   // ---- Kinematics -----------------------------------------------------------------------------------
   py::class_<BodyMotion> body(m, "BodyMotion",

@@ -20,7 +20,7 @@ from . import _bristle
 
 # (submodule, class): parameter classes pickled by their attributes until they have a serialize().
 BY_ATTRIBUTES = (
-    ("transport", "LineContactParams"), ("transport", "PressureParams"),
+    ("transport", "PressureParams"),
     ("directional", "ConvexParams"),
     ("directional", "EpsilonParams"),
     ("directional", "SlidingOptions"),

@@ -7,6 +7,7 @@
 #include "common.hpp"
 #include "pickle_fields.hpp"
 #include "schema_py.hpp"
+#include "signal_traits.hpp"
 
 namespace bristle::python {
 
@@ -48,36 +49,7 @@ auto with_columns(Fn&& fn) {
 namespace schema_py {
 
 template <>
-struct ChoiceParser<SignalKind> : ParseWith<SignalKind, contact::signal_kind_from_string> {};
-template <>
 struct ChoiceParser<DriveKind> : ParseWith<DriveKind, contact::drive_kind_from_string> {};
-
-/// Signal: a signal table (a bare number in TOML is a constant). Declared, stored as lists: times, values.
-template <>
-struct Traits<Signal> {
-  static constexpr const char* name = "Signal";
-  static constexpr const char* prefix = "signal";
-  static constexpr const char* extra_doc =
-      "Deprecated alias: kind= (use type=).\n"
-      "Example: ``Signal(type=\"sine\", amplitude=0.1, omega=6.283)(np.linspace(0, 1, 5))``\n";
-  template <class A, class S>
-  static void walk(A& a, S& p) { serialize(a, p); }
-  static void dump(const Signal& p, std::vector<Entry>& es) {
-    const bool table = p.kind == SignalKind::table;
-    es.push_back(Entry{"times", to_py(p.times), table, schema::Type::number_list, "the table's times (s)", {}});
-    es.push_back(Entry{"values", to_py(p.values), table, schema::Type::number_list, "the table's values", {}});
-  }
-  static void load(Signal& p, Load& l) {
-    py::dict& kw = l.keywords();
-    alias(kw, "kind", "type", "Signal");
-    if (l.choice_given("type", p.kind) == SignalKind::table)
-      refuse_table_file(kw, "signal", {"file", "time_column", "value_column"}, "times= and values=");
-    if (py::object t = pop(kw, "times")) p.times = to_vector(t, "signal.times");
-    if (py::object v = pop(kw, "values")) p.values = to_vector(v, "signal.values");
-  }
-  static void after(Signal&, const py::dict&) {}
-  static std::string table_repr(const std::string&, const py::dict&) { return "Signal()"; }
-};
 
 /// BenchParams: the [bench] table. A constant load is normal_load_N, a varying one the normal_load signal.
 template <>

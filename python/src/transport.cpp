@@ -1,9 +1,12 @@
 // Python bindings of bristle/transport: the line contact of paper 1, §5 (eqs. 33-36, 54, 60): pressure,
 // parameters, the transient finite-volume solver, runs, and the steady state.
+#include <tuple>
+
 #include "bristle/transport/line_contact.hpp"
 #include "common.hpp"
 #include "pickle_fields.hpp"
 #include "schema_py.hpp"
+#include "signal_traits.hpp"
 
 BRISTLE_PY_TYPED_OBJECT(PressureArg, "str | bristle._bristle.transport.PressureParams")
 BRISTLE_PY_TYPED_OBJECT(PressureTableArg, "dict | None")
@@ -37,6 +40,68 @@ py::list reference_list(py::object self, std::vector<Item> Owner::*member) {
 }
 
 }  // namespace
+
+namespace schema_py {
+
+template <>
+struct ChoiceParser<PressureKind> : ParseWith<PressureKind, transport::pressure_kind_from_string> {};
+template <>
+struct ChoiceParser<Limiter> : ParseWith<Limiter, transport::limiter_from_string> {};
+template <>
+struct ChoiceParser<SourceScheme> : ParseWith<SourceScheme, transport::source_scheme_from_string> {};
+
+/// LineContactParams: the [line] table (serialize with the transient solver's keys) and the material velocities V1,
+/// V2, v_y (the scenarios' [kinematics]; signals, through Traits<Signal>). pressure_table's xi_m and values (declared:
+/// lists) are the PressureParams' own. The constructor is the class's own (the TOML form: pressure = "table" with
+/// pressure_table, or a PressureParams; it checks what it is given as before).
+template <>
+struct Traits<LineContactParams> {
+  static constexpr const char* name = "LineContactParams";
+  static constexpr const char* prefix = "line";
+  static constexpr const char* extra_doc = "";
+  static constexpr std::tuple<const char*, contact::Signal LineContactParams::*, const char*> signals[] = {
+      {"V1", &LineContactParams::V1, "material velocity of body 1 along xi"},
+      {"V2", &LineContactParams::V2, "material velocity of body 2 along xi"},
+      {"v_y", &LineContactParams::v_y, "lateral rigid relative velocity"}};
+  template <class A, class S>
+  static void walk(A& a, S& p) {
+    serialize(a, p, true);
+    for (const auto& [key, member, doc] : signals)
+      a.table({.key = key, .type = schema::Type::signal, .unit = "m/s", .default_value = "0", .doc = doc},
+              [&](auto& b) { serialize(b, p.*member); });
+  }
+  static void dump(const LineContactParams& p, std::vector<Entry>& es) {
+    for (const auto& [key, member, doc] : signals) find(es, key)->children = entries_of(p.*member);
+    const bool table = p.pressure.kind == PressureKind::table;
+    find(es, "pressure_table")->children = {
+        Entry{"xi_m", to_py(p.pressure.xi_m), table, schema::Type::number_list, "positions xi (m)", {}},
+        Entry{"values", to_py(p.pressure.values), table, schema::Type::number_list, "pressure shape at each xi_m", {}}};
+  }
+  static void load(LineContactParams& p, Load& l) {
+    py::dict& kw = l.keywords();
+    if (kw.contains("pressure") && !py::isinstance<py::str>(kw["pressure"]))
+      p.pressure = cast_arg<PressureParams>(pop(kw, "pressure"), "line.pressure", "a pressure name or a PressureParams");
+    if (py::object t = pop(kw, "pressure_table")) {
+      py::dict d = copy_of(cast_arg<py::dict>(t, "line.pressure_table", "a dict"));
+      if (py::object x = pop(d, "xi_m")) p.pressure.xi_m = to_vector(x, "line.pressure_table.xi_m");
+      if (py::object v = pop(d, "values")) p.pressure.values = to_vector(v, "line.pressure_table.values");
+      for (auto item : d)
+        throw py::type_error("line.pressure_table: unknown key '" + std::string(py::str(item.first)) + "'");
+    }
+    for (const auto& [key, member, doc] : signals)
+      if (py::object v = pop(kw, key))
+        p.*member = from_kwargs<contact::Signal>(copy_of(table_dict(v, schema::Type::signal, std::string("line.") + key)),
+                                                 std::string("line.") + key,
+                                                 l.strict() && py::isinstance<py::dict>(v));  // else a state
+  }
+  static void after(LineContactParams&, const py::dict&) {}
+  static std::string table_repr(const std::string& key, const py::dict& state) {
+    if (key == "pressure_table") return std::string(py::repr(state));
+    return repr(from_state<contact::Signal>(py::dict(state)));
+  }
+};
+
+}  // namespace schema_py
 
 void export_transport(py::module_& root) {
   py::module_ m =
@@ -216,6 +281,7 @@ Example:
   signal_property(params, "V1", &LineContactParams::V1, "material velocity of body 1 along xi (m/s)");
   signal_property(params, "V2", &LineContactParams::V2, "material velocity of body 2 along xi (m/s)");
   signal_property(params, "v_y", &LineContactParams::v_y, "lateral rigid relative velocity (m/s)");
+  schema_py::bind_schema<LineContactParams>(params, "", false);
 
   m.def("characteristic_speeds", &transport::characteristic_speeds, py::arg("model"), py::arg("V1"), py::arg("V2"),
         "Characteristic speed of each state component (m/s) for material velocities V1, V2 (m/s): eq. 34a.\n\n"

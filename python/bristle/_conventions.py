@@ -24,8 +24,7 @@ BY_ATTRIBUTES = (
     ("directional", "ConvexParams"),
     ("directional", "EpsilonParams"),
     ("directional", "SlidingOptions"),
-    ("structures", "BeamParams"), ("structures", "JumpDetectionOptions"),
-    ("structures", "TautStringParams"),
+    ("structures", "JumpDetectionOptions"),
     ("patch", "BodyMotion"), ("patch", "PatchKinematics"),
 )
 

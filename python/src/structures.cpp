@@ -38,6 +38,36 @@ namespace bristle::python {
 
 namespace schema_py {
 
+/// A built-in structure's parameters (their keys of [structure]): contact_positions_m (declared: a list) is converted
+/// here. The constructors are the classes' own.
+template <class P>
+struct StructureTraits {
+  static constexpr const char* prefix = "structure";
+  static constexpr const char* extra_doc = "";
+  template <class A, class S>
+  static void walk(A& a, S& p) { serialize(a, p); }
+  static void dump(const P& p, std::vector<Entry>& es) {
+    insert_after(es, "damping_ratio",
+                 Entry{"contact_positions_m", to_py(p.contact_positions_m), true, schema::Type::number_list,
+                       doc_of(structures::structure_keys::kContactPositions), {}});
+  }
+  static void load(P& p, Load& l) {
+    if (py::object v = pop(l.keywords(), "contact_positions_m"))
+      p.contact_positions_m = to_vector(v, "structure.contact_positions_m");
+  }
+  static void after(P&, const py::dict&) {}
+};
+template <>
+struct Traits<structures::TautStringParams> : StructureTraits<structures::TautStringParams> {
+  static constexpr const char* name = "TautStringParams";
+  static std::string table_repr(const std::string&, const py::dict&) { return "TautStringParams()"; }
+};
+template <>
+struct Traits<structures::BeamParams> : StructureTraits<structures::BeamParams> {
+  static constexpr const char* name = "BeamParams";
+  static std::string table_repr(const std::string&, const py::dict&) { return "BeamParams()"; }
+};
+
 /// The structures' option tables (no choice: every key applies), bound from their serialize() beside the structs.
 template <>
 struct Traits<structures::BeltParams> : PlainTraits<structures::BeltParams> {
@@ -213,14 +243,9 @@ Example:
       .def("tension_N", &TautStringParams::tension_N, "T = rho c^2 (N)" "\n\nExample:\n"  "    >>> bristle.structures.TautStringParams(density_kg_per_m=0.5, wave_speed_m_per_s=2.0).tension_N()\n" "    2.0\n")
       .def("validate", &TautStringParams::validate, py::arg("prefix") = "structure",
            validate_doc("p = bristle.structures.TautStringParams(); p.length_m = -1.0; p.validate()",
-                        "structure.length_m...").c_str())
-      .def("__repr__", [](const TautStringParams& p) {
-        return "TautStringParams(density_kg_per_m=" + repr_double(p.density_kg_per_m) +
-               ", length_m=" + repr_double(p.length_m) + ", wave_speed_m_per_s=" + repr_double(p.wave_speed_m_per_s) +
-               ", damping_ratio=" + repr_double(p.damping_ratio) +
-               ", contact_positions_m=" + repr_list(p.contact_positions_m) + ")";
-      });
+                        "structure.length_m...").c_str());
   add_copy<TautStringParams>(string_params);
+  schema_py::bind_schema<TautStringParams>(string_params, "", false);
 
   py::class_<BeamParams> beam_params(m, "BeamParams", R"doc(
 An Euler-Bernoulli beam: bending_stiffness_N_m2 EI (N m^2, > 0), mass_per_length_kg_per_m rho A (kg/m,
@@ -255,14 +280,9 @@ Example:
       .def("flexural_constant", &BeamParams::flexural_constant, "a = sqrt(EI / (rho A)) (m^2/s)" "\n\nExample:\n"  "    >>> bristle.structures.BeamParams(bending_stiffness_N_m2=4.0, mass_per_length_kg_per_m=1.0).flexural_constant()\n" "    2.0\n")
       .def("validate", &BeamParams::validate, py::arg("prefix") = "structure", py::arg("cantilever") = true,
            validate_doc("p = bristle.structures.BeamParams(); p.length_m = -1.0; p.validate()",
-                        "structure.length_m...").c_str())
-      .def("__repr__", [](const BeamParams& p) {
-        return "BeamParams(bending_stiffness_N_m2=" + repr_double(p.bending_stiffness_N_m2) +
-               ", mass_per_length_kg_per_m=" + repr_double(p.mass_per_length_kg_per_m) +
-               ", length_m=" + repr_double(p.length_m) + ", damping_ratio=" + repr_double(p.damping_ratio) +
-               ", contact_positions_m=" + repr_list(p.contact_positions_m) + ")";
-      });
+                        "structure.length_m...").c_str());
   add_copy<BeamParams>(beam_params);
+  schema_py::bind_schema<BeamParams>(beam_params, "", false);
 
   py::class_<GenericModalParams> generic_params(m, "GenericModalParams", R"doc(
 N modes as data: frequencies_rad_per_s omega_k (> 0), damping_ratios D_k ([0, 1)), mode_values

@@ -108,36 +108,15 @@ void serialize(Archive& a, Self& p) {
   const bool string = p.kind == K::taut_string, generic = p.kind == K::generic, beam = !string && !generic;
   a.choice(p.kind, {.key = "type", .type = Type::choice, .default_value = "required", .doc = "the structure",
               .equation = "paper 3, §II", .choices = "taut_string, cantilever, simply_supported_beam, generic"});
-  a.number(p.string.density_kg_per_m, {.key = "density_kg_per_m", .unit = "kg/m", .default_value = "1",
-                                       .range = schema::positive(), .doc = "mass per length rho",
-                                       .used_by = "taut_string", .log_scale = true},
-           string);
-  a.number(p.beam.bending_stiffness_N_m2, {.key = "bending_stiffness_N_m2", .unit = "N m^2", .default_value = "1",
-                                           .range = schema::positive(), .doc = "bending stiffness EI",
-                                           .used_by = "cantilever, simply_supported_beam", .log_scale = true},
-           beam);
-  a.number(p.beam.mass_per_length_kg_per_m, {.key = "mass_per_length_kg_per_m", .unit = "kg/m", .default_value = "1",
-                                             .range = schema::positive(), .doc = "mass per length rho A",
-                                             .used_by = "cantilever, simply_supported_beam", .log_scale = true},
-           beam);
-  a.number(string ? p.string.length_m : p.beam.length_m,
-           {.key = "length_m", .unit = "m", .default_value = "1", .range = schema::positive(), .doc = "length l",
-            .used_by = "taut_string, cantilever, simply_supported_beam"},
-           !generic);
-  a.number(p.string.wave_speed_m_per_s, {.key = "wave_speed_m_per_s", .unit = "m/s", .default_value = "1",
-                                         .range = schema::positive(), .doc = "wave speed c = sqrt(T / rho)",
-                                         .used_by = "taut_string", .log_scale = true},
-           string);
-  a.number(string ? p.string.damping_ratio : p.beam.damping_ratio,
-           {.key = "damping_ratio", .default_value = "0", .range = schema::non_negative(),
-            .doc = "modal damping ratio D of every mode, in [0, 1): 0 or >= 1e-6",
-            .used_by = "taut_string, cantilever, simply_supported_beam"},
-           !generic);
-  a.declared({.key = "contact_positions_m", .type = Type::number_list, .unit = "m",
-              .default_value = "string 0.3, cantilever l, simply supported l/2", .range = schema::positive(),
-              .doc = "contact points chi_j: string and simply supported (0, l), cantilever (0, l]",
-              .used_by = "taut_string, cantilever, simply_supported_beam"},
-             !generic);
+  // the keys of TautStringParams and BeamParams (structures::structure_keys), each once, stored in the type's struct
+  namespace keys = structures::structure_keys;
+  a.number(p.string.density_kg_per_m, keys::kDensity, string);
+  a.number(p.beam.bending_stiffness_N_m2, keys::kBendingStiffness, beam);
+  a.number(p.beam.mass_per_length_kg_per_m, keys::kMassPerLength, beam);
+  a.number(string ? p.string.length_m : p.beam.length_m, keys::kLength, !generic);
+  a.number(p.string.wave_speed_m_per_s, keys::kWaveSpeed, string);
+  a.number(string ? p.string.damping_ratio : p.beam.damping_ratio, keys::kDampingRatio, !generic);
+  a.declared(keys::kContactPositions, !generic);
   a.declared({.key = "frequencies_rad_per_s", .type = Type::number_list, .unit = "rad/s",
               .default_value = "required (or file)", .range = schema::positive(), .doc = "natural frequencies omega_k",
               .used_by = "generic", .log_scale = true},

@@ -43,6 +43,7 @@
 #include <string_view>
 #include <vector>
 
+#include "bristle/core/schema.hpp"
 #include "bristle/core/types.hpp"
 
 namespace bristle::structures {
@@ -77,6 +78,58 @@ struct BeamParams {
   /// a = sqrt(EI / (rho A)) (m^2/s): omega = a kappa^2 for wavenumber kappa.
   double flexural_constant() const;
 };
+
+/// The keys of [structure] (core/schema.hpp), each declared once: used by the serialize() of TautStringParams and
+/// BeamParams below and by the scenarios' [structure] table, one key list for the four types
+/// (io/structures_scenario.hpp).
+namespace structure_keys {
+inline constexpr schema::Field kDensity{.key = "density_kg_per_m", .unit = "kg/m", .default_value = "1",
+                                        .range = schema::positive(), .doc = "mass per length rho",
+                                        .used_by = "taut_string", .log_scale = true};
+inline constexpr schema::Field kBendingStiffness{.key = "bending_stiffness_N_m2", .unit = "N m^2", .default_value = "1",
+                                                 .range = schema::positive(), .doc = "bending stiffness EI",
+                                                 .used_by = "cantilever, simply_supported_beam", .log_scale = true};
+inline constexpr schema::Field kMassPerLength{.key = "mass_per_length_kg_per_m", .unit = "kg/m", .default_value = "1",
+                                              .range = schema::positive(), .doc = "mass per length rho A",
+                                              .used_by = "cantilever, simply_supported_beam", .log_scale = true};
+inline constexpr schema::Field kLength{.key = "length_m", .unit = "m", .default_value = "1",
+                                       .range = schema::positive(), .doc = "length l",
+                                       .used_by = "taut_string, cantilever, simply_supported_beam"};
+inline constexpr schema::Field kWaveSpeed{.key = "wave_speed_m_per_s", .unit = "m/s", .default_value = "1",
+                                          .range = schema::positive(), .doc = "wave speed c = sqrt(T / rho)",
+                                          .used_by = "taut_string", .log_scale = true};
+inline constexpr schema::Field kDampingRatio{.key = "damping_ratio", .default_value = "0",
+                                             .range = schema::non_negative(),
+                                             .doc = "modal damping ratio D of every mode, in [0, 1): 0 or >= 1e-6",
+                                             .used_by = "taut_string, cantilever, simply_supported_beam"};
+/// A list (declared: the reader and the Python Traits convert it).
+inline constexpr schema::Field kContactPositions{
+    .key = "contact_positions_m", .type = schema::Type::number_list, .unit = "m",
+    .default_value = "string 0.3, cantilever l, simply supported l/2", .range = schema::positive(),
+    .doc = "contact points chi_j: string and simply supported (0, l), cantilever (0, l]",
+    .used_by = "taut_string, cantilever, simply_supported_beam"};
+}  // namespace structure_keys
+
+/// The schema of TautStringParams (core/schema.hpp): its keys of [structure] (type = "taut_string").
+template <class Archive, schema::Of<TautStringParams> Self>
+void serialize(Archive& a, Self& p, bool applies = true) {
+  a.number(p.density_kg_per_m, structure_keys::kDensity, applies);
+  a.number(p.length_m, structure_keys::kLength, applies);
+  a.number(p.wave_speed_m_per_s, structure_keys::kWaveSpeed, applies);
+  a.number(p.damping_ratio, structure_keys::kDampingRatio, applies);
+  a.declared(structure_keys::kContactPositions, applies);
+}
+
+/// The schema of BeamParams (core/schema.hpp): its keys of [structure] (type = "cantilever" or
+/// "simply_supported_beam").
+template <class Archive, schema::Of<BeamParams> Self>
+void serialize(Archive& a, Self& p, bool applies = true) {
+  a.number(p.bending_stiffness_N_m2, structure_keys::kBendingStiffness, applies);
+  a.number(p.mass_per_length_kg_per_m, structure_keys::kMassPerLength, applies);
+  a.number(p.length_m, structure_keys::kLength, applies);
+  a.number(p.damping_ratio, structure_keys::kDampingRatio, applies);
+  a.declared(structure_keys::kContactPositions, applies);
+}
 
 struct GenericModalParams {
   std::vector<double> frequencies_rad_per_s;      // omega_k > 0, N entries

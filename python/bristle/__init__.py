@@ -50,7 +50,7 @@ run_bench = contact.run
 run_line = transport.run
 steady_line = transport.steady_state
 
-from . import _conventions  # noqa: E402,F401  (pickling of the parameter classes without a schema yet)
+from . import _conventions  # noqa: E402,F401  (readable reprs; the rebuilding functions of pickles)
 from . import papers  # noqa: E402
 from .sweeps import (EpsilonSweepResult, StickSlipSweepResult, SweepResult, sweep_sliding_force,  # noqa: E402
                      sweep_steady_line, sweep_steady_lumped, sweep_stick_slip)

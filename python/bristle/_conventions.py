@@ -1,14 +1,10 @@
-"""Pickling, equality and repr for the parameter classes that have no schema yet (issue 18).
+"""Readable reprs, and the rebuilding functions of pickles (issue 18).
 
-The classes with a parameter schema (``StribeckParams``, ``LawParams``, ``RheologyParams``, ``Signal``,
-``BenchParams``, ``IntegratorOptions``) get all three from their ``serialize()`` in the compiled module
-(python/src/schema_py.hpp). The plain parameter classes below have no ``serialize()`` yet (the schema of the
-line, patch, directional and structures kinds is in progress); until they have, they are handled here, by
-hand, from their attributes: the state is ``{attribute: value}`` of every settable attribute (numpy arrays
-as lists), rebuilt by default construction and assignment; two objects are equal when their states are; and
-where the class prints as ``<... object at 0x...>``, the repr is ``Class(attribute=value, ...)``, which reads
-back because these constructors take their attributes as keywords (tests/python/test_pickle.py checks the
-round trips of every class the module exports).
+Every parameter class gets its pickling, equality and repr from its ``serialize()`` in the compiled module
+(python/src/schema_py.hpp). Until 2026-12-06 the classes without a schema were pickled here by their attributes;
+``_rebuild`` stays so that those pickles still load. Every other class of the module that would print as
+``<... object at 0x...>`` (results, models, solvers) gets a readable repr over its properties, and models whose
+rebuilding function is compiled pickle through ``call_factory``.
 """
 
 import reprlib
@@ -17,23 +13,6 @@ import warnings
 import numpy as np
 
 from . import _bristle
-
-# (submodule, class): parameter classes pickled by their attributes until they have a serialize().
-BY_ATTRIBUTES = (
-    ("transport", "PressureParams"),
-    ("directional", "ConvexParams"),
-    ("directional", "EpsilonParams"),
-    ("directional", "SlidingOptions"),
-    ("structures", "JumpDetectionOptions"),
-    ("patch", "BodyMotion"), ("patch", "PatchKinematics"),
-)
-
-
-def _plain(value):
-    """Plain Python data for a state or a repr: numpy arrays as (nested) lists."""
-    if isinstance(value, np.ndarray):
-        return value.tolist()
-    return value
 
 
 def properties(cls, settable_only: bool = False):
@@ -48,49 +27,21 @@ def properties(cls, settable_only: bool = False):
     return names
 
 
-def settable_attributes(cls):
-    """The attributes of a bound class that can be assigned (its parameters), in definition order."""
-    return properties(cls, settable_only=True)
-
-
 def lacks_repr(cls) -> bool:
     """True when `cls` would print as <... object at 0x...>: no class of its own defines __repr__."""
     return all("__repr__" not in vars(k) for k in cls.__mro__ if k.__name__ not in ("object", "pybind11_object"))
 
 
-def attribute_state(obj) -> dict:
-    return {name: _plain(getattr(obj, name)) for name in settable_attributes(type(obj))}
-
-
 def _rebuild(cls, state):
-    # Every attribute, whether or not it applies to the object's type (a pickle made before its class was bound
-    # from its schema, e.g. ProfileParams): restored without the does-not-apply warnings, as unpickling is.
+    # A pickle made before its class was bound from its schema (e.g. ProfileParams, LineContactParams): every
+    # attribute, whether or not it applies to the object's type, restored without the does-not-apply warnings, as
+    # unpickling is.
     obj = cls()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)
         for name, value in state.items():
             setattr(obj, name, value)
     return obj
-
-
-def _reduce(self):
-    return _rebuild, (type(self), attribute_state(self))
-
-
-def _equal(a, b) -> bool:
-    if isinstance(a, dict) and isinstance(b, dict):
-        return a.keys() == b.keys() and all(_equal(a[k], b[k]) for k in a)
-    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
-        return len(a) == len(b) and all(_equal(x, y) for x, y in zip(a, b))
-    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
-        return np.array_equal(a, b)
-    return bool(a == b)
-
-
-def _eq(self, other):
-    if type(other) is not type(self):
-        return NotImplemented
-    return _equal(attribute_state(self), attribute_state(other))
 
 
 def _source(value) -> str:
@@ -105,25 +56,7 @@ def _source(value) -> str:
     return repr(value)
 
 
-def _repr(self):
-    state = attribute_state(self)
-    return type(self).__name__ + "(" + ", ".join(f"{k}={_source(v)}" for k, v in state.items()) + ")"
-
-
-def install() -> None:
-    """Puts __reduce__, __eq__ (and __repr__ where the class has none) on the BY_ATTRIBUTES classes."""
-    for sub, name in BY_ATTRIBUTES:
-        cls = getattr(getattr(_bristle, sub), name, None)
-        if cls is None:
-            continue
-        cls.__reduce__ = _reduce
-        cls.__eq__ = _eq
-        cls.__hash__ = None
-        if lacks_repr(cls):
-            cls.__repr__ = _repr
-
-
-# Every other class of the module that would print as <... object at 0x...> (results, models, solvers): a
+# Every class of the module that would print as <... object at 0x...> (results, models, solvers): a
 # readable repr, Class(attribute=value, ...) over its properties, arrays summarised as numpy does. It shows what
 # the object holds; it reads back only where the class's constructor takes those keywords (results have no
 # Python constructor: they come from a run), so the repr round trip is tested on the parameter classes.
@@ -165,7 +98,6 @@ def install_readable_reprs() -> None:
                 cls.__repr__ = _readable_repr
 
 
-install()
 install_readable_reprs()
 
 

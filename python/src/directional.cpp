@@ -105,6 +105,27 @@ struct Traits<CrawlerParams> : PlainTraits<CrawlerParams> {
   static constexpr const char* extra_doc = "Example: ``CrawlerParams(feet=3, stroke_m=0.1)``\n";
 };
 
+/// The library's parameter classes that no scenario table holds (their keys are their attribute names; the
+/// prefixes are those of their validate()).
+template <>
+struct Traits<ConvexParams> : PlainTraits<ConvexParams> {
+  static constexpr const char* name = "ConvexParams";
+  static constexpr const char* prefix = "phi";
+  static constexpr const char* extra_doc = "";
+};
+template <>
+struct Traits<EpsilonParams> : PlainTraits<EpsilonParams> {
+  static constexpr const char* name = "EpsilonParams";
+  static constexpr const char* prefix = "";
+  static constexpr const char* extra_doc = "";
+};
+template <>
+struct Traits<SlidingOptions> : PlainTraits<SlidingOptions> {
+  static constexpr const char* name = "SlidingOptions";
+  static constexpr const char* prefix = "sliding";
+  static constexpr const char* extra_doc = "";
+};
+
 }  // namespace schema_py
 
 namespace {
@@ -422,10 +443,9 @@ Example:
       .def("validate", &ConvexParams::validate, py::arg("prefix") = "phi",
            validate_doc("p = bristle.directional.ConvexParams(); p.k = -1.0; p.validate()",
                         "phi.k...").c_str())
-      .def("__repr__", [](const ConvexParams& p) {
-        return "ConvexParams(k=" + repr_double(p.k) + ", c4=" + repr_double(p.c4) + ")";
-      });
+      ;
   add_copy<ConvexParams>(convex_params);
+  schema_py::bind_schema<ConvexParams>(convex_params, "", false);
 
   py::class_<ConvexEnergy>(m, "ConvexEnergy", R"doc(
 The uniformly convex Phi of eq. 2.1: ConvexEnergy(params=ConvexParams()) or ConvexEnergy(k=..., c4=...).
@@ -535,10 +555,9 @@ Example:
       .def("validate", &EpsilonParams::validate, py::arg("prefix") = "",
            validate_doc("p = bristle.directional.EpsilonParams(); p.epsilon = -1.0; p.validate()",
                         "...epsilon...").c_str())
-      .def("__repr__", [](const EpsilonParams& p) {
-        return "EpsilonParams(epsilon=" + repr_double(p.epsilon) + ", gamma=" + repr_double(p.gamma) + ")";
-      });
+      ;
   add_copy<EpsilonParams>(eps_params);
+  schema_py::bind_schema<EpsilonParams>(eps_params, "", false);
 
   py::class_<WigglyRun>(m, "WigglyRun", R"doc(
 An eps-system solution: series (t_s, l_N, z_m, F_N, E_J, D_J, P_J, I_Ns), stats, wall_seconds.
@@ -681,6 +700,7 @@ Example:
       .def_readwrite("averaged_wiggles", &SlidingOptions::averaged_wiggles)
       .def_readwrite("samples_per_wiggle", &SlidingOptions::samples_per_wiggle);
   add_copy<SlidingOptions>(sliding_options);
+  schema_py::bind_schema<SlidingOptions>(sliding_options, "", false);
 
   py::class_<SlidingForce>(m, "SlidingForce", R"doc(
 The eps-system's mean sliding force: mean_N, min_N, max_N (N), limit_N (rho_+ or rho_-, eq. 2.17),

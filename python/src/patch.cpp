@@ -68,6 +68,24 @@ struct Traits<PatchParams> {
   static std::string table_repr(const std::string&, const py::dict&) { return "PatchParams()"; }
 };
 
+/// BodyMotion and PatchKinematics: the library's rigid motions (no scenario table holds them; a scenario's
+/// [kinematics] gives V_r, v_x, ... and rolling() maps them). Their constructors are the classes' own.
+template <>
+struct Traits<BodyMotion> : PlainTraits<BodyMotion> {
+  static constexpr const char* name = "BodyMotion";
+  static constexpr const char* prefix = "body";
+  static constexpr const char* extra_doc = "";
+};
+template <>
+struct Traits<PatchKinematics> : PlainTraits<PatchKinematics> {
+  static constexpr const char* name = "PatchKinematics";
+  static constexpr const char* prefix = "kinematics";
+  static constexpr const char* extra_doc = "";
+  static std::string table_repr(const std::string&, const py::dict& state) {
+    return repr(from_state<BodyMotion>(py::dict(state)));
+  }
+};
+
 template <>
 struct ChoiceParser<transport::SourceScheme>
     : ParseWith<transport::SourceScheme, transport::source_scheme_from_string> {};
@@ -495,6 +513,7 @@ Example:
           "velocity", [](const BodyMotion& b, ArrayLike x) { return Vec2(b.velocity(to_vec2(x, "x"))); },
           py::arg("x"), "V(x) (m/s) at the point x (m)." "\n\nExample:\n"  "    >>> bristle.patch.BodyMotion(V0_mps=[-16.0, 0.0], omega_radps=6.0).velocity([0.0, 0.1])   # m/s\n" "    array([-16.6,   0. ])\n");
   add_copy<BodyMotion>(body);
+  schema_py::bind_schema<BodyMotion>(body, "", false);
 
   py::class_<PatchKinematics> kin(m, "PatchKinematics", R"doc(
 The rigid motions body1, body2 (BodyMotion) and s_corrections (eq. 29 with the points of eq. 27;
@@ -523,6 +542,7 @@ Example:
            validate_doc("k = bristle.patch.rolling(V_r=16.0, v_x=0.1); k.body1.omega_radps = float(\"nan\"); k.validate()",
                         "kinematics.body1.omega_radps = nan: must be finite").c_str());
   add_copy<PatchKinematics>(kin);
+  schema_py::bind_schema<PatchKinematics>(kin, "", false);
 
   m.def(
       "rolling",

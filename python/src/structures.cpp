@@ -68,6 +68,14 @@ struct Traits<structures::BeamParams> : StructureTraits<structures::BeamParams> 
   static std::string table_repr(const std::string&, const py::dict&) { return "BeamParams()"; }
 };
 
+/// JumpDetectionOptions: no scenario table holds it (its keys are its attribute names).
+template <>
+struct Traits<structures::JumpDetectionOptions> : PlainTraits<structures::JumpDetectionOptions> {
+  static constexpr const char* name = "JumpDetectionOptions";
+  static constexpr const char* prefix = "jumps";
+  static constexpr const char* extra_doc = "";
+};
+
 /// The structures' option tables (no choice: every key applies), bound from their serialize() beside the structs.
 template <>
 struct Traits<structures::BeltParams> : PlainTraits<structures::BeltParams> {
@@ -626,6 +634,7 @@ Example:
       .def_readwrite("modes", &JumpDetectionOptions::modes)
       .def_readwrite("relative_threshold", &JumpDetectionOptions::relative_threshold)
       .def_readwrite("consistency", &JumpDetectionOptions::consistency);
+  schema_py::bind_schema<JumpDetectionOptions>(jdo, "", false);
   m.def(
       "detect_kernel_jumps",
       [](const Structure& s, double tau_max, int i, int j, const JumpDetectionOptions& o) {

@@ -50,6 +50,27 @@ struct ChoiceParser<Limiter> : ParseWith<Limiter, transport::limiter_from_string
 template <>
 struct ChoiceParser<SourceScheme> : ParseWith<SourceScheme, transport::source_scheme_from_string> {};
 
+/// PressureParams: kind, and the table's xi_m and values (declared: lists). The constructor is the class's own.
+template <>
+struct Traits<PressureParams> {
+  static constexpr const char* name = "PressureParams";
+  static constexpr const char* prefix = "line.pressure";
+  static constexpr const char* extra_doc = "";
+  template <class A, class S>
+  static void walk(A& a, S& p) { serialize(a, p); }
+  static void dump(const PressureParams& p, std::vector<Entry>& es) {
+    const bool table = p.kind == PressureKind::table;
+    es.push_back(Entry{"xi_m", to_py(p.xi_m), table, schema::Type::number_list, "positions xi (m)", {}});
+    es.push_back(Entry{"values", to_py(p.values), table, schema::Type::number_list, "pressure shape at each xi_m", {}});
+  }
+  static void load(PressureParams& p, Load& l) {
+    if (py::object x = pop(l.keywords(), "xi_m")) p.xi_m = to_vector(x, "line.pressure.xi_m");
+    if (py::object v = pop(l.keywords(), "values")) p.values = to_vector(v, "line.pressure.values");
+  }
+  static void after(PressureParams&, const py::dict&) {}
+  static std::string table_repr(const std::string&, const py::dict&) { return "PressureParams()"; }
+};
+
 /// LineContactParams: the [line] table (serialize with the transient solver's keys) and the material velocities V1,
 /// V2, v_y (the scenarios' [kinematics]; signals, through Traits<Signal>). pressure_table's xi_m and values (declared:
 /// lists) are the PressureParams' own. The constructor is the class's own (the TOML form: pressure = "table" with
@@ -160,6 +181,7 @@ Example:
   {
     auto pressure_params = py::reinterpret_borrow<py::class_<PressureParams>>(m.attr("PressureParams"));
     add_copy<PressureParams>(pressure_params);
+    schema_py::bind_schema<PressureParams>(pressure_params, "", false);
   }
 
   py::class_<Pressure>(

@@ -61,6 +61,22 @@ struct SlidingOptions {
   int samples_per_wiggle = 64; // output samples (for min/max of F)
 };
 
+/// The schema of SlidingOptions (core/schema.hpp); measure_sliding_force checks them and bounds their work.
+template <class Archive, schema::Of<SlidingOptions> Self>
+void serialize(Archive& a, Self& o) {
+  using schema::Type;
+  a.number(o.k_h_N_per_m, {.key = "k_h_N_per_m", .unit = "N/m", .default_value = "1", .range = schema::positive(),
+                           .doc = "stiffness of the driving spring, Phi = k_h/2 z^2", .log_scale = true});
+  a.number(o.speed_mps, {.key = "speed_mps", .unit = "m/s", .default_value = "1", .range = schema::positive(),
+                         .doc = "driver speed", .log_scale = true});
+  a.integer(o.transient_wiggles, {.key = "transient_wiggles", .type = Type::integer, .default_value = "8",
+                                  .range = schema::at_least(1), .doc = "wiggles simulated before averaging"});
+  a.integer(o.averaged_wiggles, {.key = "averaged_wiggles", .type = Type::integer, .default_value = "16",
+                                 .range = schema::at_least(1), .doc = "whole wiggles averaged over"});
+  a.integer(o.samples_per_wiggle, {.key = "samples_per_wiggle", .type = Type::integer, .default_value = "64",
+                                   .range = schema::at_least(2), .doc = "output samples per wiggle (min/max of F)"});
+}
+
 struct SlidingForce {
   double mean_N = 0.0;     // time average of F over the averaged wiggles
   double min_N = 0.0, max_N = 0.0;  // sampled extremes of F there

@@ -30,6 +30,8 @@
 #include <string_view>
 #include <vector>
 
+#include "bristle/core/schema.hpp"
+
 namespace bristle::directional {
 
 struct ConvexParams {
@@ -39,6 +41,16 @@ struct ConvexParams {
   /// Throws InvalidInput naming `prefix`.k / `prefix`.c4 when Phi would not be uniformly convex.
   void validate(std::string_view prefix = "phi") const;
 };
+
+/// The schema of ConvexParams (core/schema.hpp): the coefficients of Phi (paper 2, eq. 2.1).
+template <class Archive, schema::Of<ConvexParams> Self>
+void serialize(Archive& a, Self& p) {
+  a.number(p.k, {.key = "k", .unit = "N/m", .default_value = "1", .range = schema::positive(),
+                 .doc = "quadratic coefficient of Phi = k/2 z^2 + c4/4 z^4", .equation = "paper 2, eq. 2.1",
+                 .log_scale = true});
+  a.number(p.c4, {.key = "c4", .unit = "N/m^3", .default_value = "0", .range = schema::non_negative(),
+                  .doc = "quartic coefficient of Phi", .equation = "paper 2, eq. 2.1"});
+}
 
 /// Phi(z) = k/2 z^2 + c4/4 z^4, uniformly convex (eq. 2.1; eq. 3.3 with c4 = 0).
 class ConvexEnergy {

@@ -31,6 +31,7 @@
 #include "bristle/directional/energy.hpp"
 #include "bristle/directional/mechanism.hpp"
 #include "bristle/integrate/ode.hpp"
+#include "bristle/core/schema.hpp"
 
 namespace bristle::directional {
 
@@ -50,6 +51,16 @@ struct EpsilonParams {
   /// beta = min(1, gamma): the convergence rate of Theorem 1 (§5.1).
   double beta() const { return gamma < 1.0 ? gamma : 1.0; }
 };
+
+/// The schema of EpsilonParams (core/schema.hpp).
+template <class Archive, schema::Of<EpsilonParams> Self>
+void serialize(Archive& a, Self& p) {
+  a.number(p.epsilon, {.key = "epsilon", .unit = "m", .default_value = "0.01", .range = schema::positive(),
+                       .doc = "period of the wiggles (and viscosity eps^gamma)", .equation = "paper 2, eq. 2.8",
+                       .log_scale = true});
+  a.number(p.gamma, {.key = "gamma", .default_value = "1", .range = schema::positive(),
+                     .doc = "exponent of the viscosity eps^gamma", .equation = "paper 2, eq. 2.8"});
+}
 
 /// One solution of eq. 2.8 on an output grid.
 struct WigglyRun {

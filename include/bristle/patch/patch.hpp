@@ -165,6 +165,27 @@ struct PatchKinematics {
   void validate(std::string_view prefix) const;
 };
 
+/// The schemas of BodyMotion and PatchKinematics (core/schema.hpp).
+template <class Archive, schema::Of<BodyMotion> Self>
+void serialize(Archive& a, Self& b) {
+  a.vector(b.V0_mps, {.key = "V0_mps", .type = schema::Type::vector, .unit = "m/s", .default_value = "[0, 0]",
+                      .range = schema::finite(), .doc = "velocity of the body's point at the origin",
+                      .equation = "paper 1, eq. 29"});
+  a.number(b.omega_radps, {.key = "omega_radps", .unit = "rad/s", .default_value = "0", .range = schema::finite(),
+                           .doc = "spin about e_z: V(x) = V0 + omega e_z x x", .equation = "paper 1, eq. 29"});
+}
+template <class Archive, schema::Of<PatchKinematics> Self>
+void serialize(Archive& a, Self& k) {
+  using schema::Type;
+  a.table({.key = "body1", .type = Type::table, .default_value = "at rest", .doc = "rigid motion of body 1"},
+          [&](auto& b) { serialize(b, k.body1); });
+  a.table({.key = "body2", .type = Type::table, .default_value = "at rest", .doc = "rigid motion of body 2"},
+          [&](auto& b) { serialize(b, k.body2); });
+  a.flag(k.s_corrections, {.key = "s_corrections", .type = Type::flag, .default_value = "true",
+                           .doc = "v_r of eq. 29 at the points of eq. 27 (false: V1(x) - V2(x))",
+                           .equation = "paper 1, eqs. 27, 29"});
+}
+
 /// Rolling along x: V1 = (-V_r, 0), omega1 = spin; V2 = (-(V_r + v_x), -v_y). See the header comment.
 PatchKinematics rolling(double V_r, double v_x, double v_y, double spin_radps, bool s_corrections = true);
 

@@ -122,6 +122,17 @@ struct JumpDetectionOptions {
   double consistency = 0.1;        // ... whose estimate at Omega/2 agrees to this relative tolerance
   void validate(std::string_view prefix) const;
 };
+
+/// The schema of JumpDetectionOptions (core/schema.hpp).
+template <class Archive, schema::Of<JumpDetectionOptions> Self>
+void serialize(Archive& a, Self& o) {
+  a.integer(o.modes, {.key = "modes", .type = schema::Type::integer, .default_value = "1024",
+                      .range = schema::at_least(16), .doc = "modes used (the lowest); Omega is the last one's"});
+  a.number(o.relative_threshold, {.key = "relative_threshold", .default_value = "0.05", .range = schema::open(0, 1),
+                                  .doc = "peaks above this fraction of the largest one and of the kernel scale"});
+  a.number(o.consistency, {.key = "consistency", .default_value = "0.1", .range = schema::open(0, 1),
+                           .doc = "relative agreement of a peak's estimate at Omega/2"});
+}
 /// Jumps detected numerically from the mode data alone (concentration method): the filtered velocity
 /// kernel  E(tau) = pi sum_k s(w_k/Omega) n n h_k'(tau) / sum_k s(w_k/Omega) dw_k,  s(x) = exp(-16 x^2),
 /// tends to the jump of L1 at a jump and to zero elsewhere as Omega grows. Peaks of |E| are refined and

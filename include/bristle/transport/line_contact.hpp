@@ -52,6 +52,22 @@ struct PressureParams {
   void validate(std::string_view prefix) const;
 };
 
+/// The schema of PressureParams (core/schema.hpp). A scenario writes it in [line] as pressure = "<kind>" and
+/// [line.pressure_table] (LineContactParams' serialize()).
+template <class Archive, schema::Of<PressureParams> Self>
+void serialize(Archive& a, Self& p) {
+  using schema::Type;
+  const bool table = p.kind == PressureKind::table;
+  a.choice(p.kind, {.key = "kind", .type = Type::choice, .default_value = "uniform",
+                    .doc = "pressure distribution p(xi)", .choices = "uniform, parabolic, table"});
+  a.declared({.key = "xi_m", .type = Type::number_list, .unit = "m", .default_value = "required",
+              .doc = "positions xi, strictly increasing, covering [0, L_m]", .used_by = "table"},
+             table);
+  a.declared({.key = "values", .type = Type::number_list, .default_value = "required",
+              .doc = "pressure shape at each xi_m, >= 0", .used_by = "table"},
+             table);
+}
+
 /// p(xi) in N/m, normalised so that int_0^L p dxi = F_z.
 class Pressure {
  public:

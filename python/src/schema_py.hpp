@@ -19,6 +19,7 @@
 // before the walk, including the deprecated aliases of the keyword names used before (docs/python.md,
 // "Names").
 #include <algorithm>
+#include <limits>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -260,11 +261,32 @@ class Load {
   }
   template <class T>
   void integer(T& v, const sc::Field& f, bool applies = true) {
-    if (py::object o = take(f, applies)) {
-      if (py::isinstance<py::float_>(o) && o.cast<double>() != static_cast<double>(static_cast<long>(o.cast<double>())))
+    py::object o = take(f, applies);
+    if (!o) return;
+    // Within the storage's bounds (the field's range is validate()'s): 2**32 + 7 became 7 in an int, and a float
+    // beyond a long's range was cast with undefined behaviour.
+    constexpr long long lo = std::numeric_limits<T>::min(), hi = std::numeric_limits<T>::max();
+    const auto out_of_range = [&] {
+      return InvalidInput(path(f.key) + " = " + std::string(py::repr(o)) + ": must be in [" + std::to_string(lo) +
+                          ", " + std::to_string(hi) + "]");
+    };
+    if (py::isinstance<py::float_>(o)) {
+      const double x = o.cast<double>();
+      if (std::isfinite(x) && x != std::trunc(x))
         throw InvalidInput(path(f.key) + " = " + std::string(py::repr(o)) + ": must be an integer");
-      v = static_cast<T>(cast_arg<long>(o, path(f.key), "an integer"));
+      // [lo, hi] exactly: lo and -lo = hi + 1 are powers of two
+      if (!(x >= static_cast<double>(lo) && x < -static_cast<double>(lo))) throw out_of_range();
+      v = static_cast<T>(x);
+      return;
     }
+    if (py::isinstance<py::int_>(o) && !py::isinstance<py::bool_>(o)) {
+      int overflow = 0;
+      const long long i = PyLong_AsLongLongAndOverflow(o.ptr(), &overflow);
+      if (overflow != 0 || i < lo || i > hi) throw out_of_range();
+      v = static_cast<T>(i);
+      return;
+    }
+    v = static_cast<T>(cast_arg<long>(o, path(f.key), "an integer"));  // its TypeError
   }
   template <class T>
   void matrix(T& v, const sc::Field& f, bool applies = true) {

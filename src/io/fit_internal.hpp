@@ -141,7 +141,8 @@ void set_window_toml(toml::table& table, const std::vector<std::pair<std::string
 void set_toml_path(toml::table& root, const std::string& path, const toml::node& value, const std::string& key);
 /// The signal tables' files as absolute paths (the base of <name>_fitted.toml).
 void absolute_table_files(toml::table& table, const std::vector<TableFile>& files);
-/// A fitted value written into the TOML: "a.b" or "a.b[i]" (an element of an array).
+/// A fitted value written into the TOML: "a.b", "a.b[i]" (an element of an array), or "<signal>.value" of a signal the
+/// file writes as a number (that number).
 void set_toml_value(toml::table& root, const std::string& key, double value);
 std::string toml_text(const toml::table& table);
 /// `text` (an experiment's TOML) with the fitted values and name = <name>_fitted.
@@ -232,37 +233,51 @@ Sc fit_scenario(const FitTable& t, const FitExperiment& e, std::optional<Sc>* ca
   }
 }
 
-/// Whether setting key `a` of `sc` moves the value of key `b` (a trial value near a's own that the scenario takes;
-/// false when none is taken or either key cannot be read).
+/// moved[i][j]: whether setting keys[i] of `sc` (to a trial value near its own that the scenario takes) moves the
+/// value of keys[j]. One copy and one set per key, then every other key read; a key that cannot be read or set moves
+/// nothing. Two keys that move each other are one parameter under two key paths (Dahl's law.mu and law.mu_d,
+/// bench.normal_load_N and bench.normal_load.value); a derived key moves one way only (body1.k0 moves body2.k0
+/// through pair.s, but body2.k0 moves pair.s, not body1.k0).
 template <class Sc>
-bool moves(const Sc& sc, const std::string& a, const std::string& b) {
-  try {
-    const double va = get_number(sc, a), vb = get_number(sc, b);
-    for (const double trial : {va * 1.25 + 0.125, va * 0.75, va + 1.0}) {
+std::vector<std::vector<char>> moved_by(const Sc& sc, const std::vector<std::string>& keys) {
+  const std::size_t n = keys.size();
+  std::vector<std::vector<char>> moved(n, std::vector<char>(n, 0));
+  std::vector<std::optional<double>> before(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    try {
+      before[i] = get_number(sc, keys[i]);
+    } catch (const InvalidInput&) {
+    }
+  }
+  for (std::size_t i = 0; i < n; ++i) {
+    if (!before[i]) continue;
+    for (const double trial : {*before[i] * 1.25 + 0.125, *before[i] * 0.75, *before[i] + 1.0}) {
       Sc copy = sc;
       try {
-        set_number(copy, a, trial);
+        set_number(copy, keys[i], trial);
       } catch (const InvalidInput&) {
-        continue;
+        continue;  // a value the scenario refuses: try the next
+      } catch (const SolverError&) {
+        continue;  // a check that solves (a steady initial state) and fails there
       }
-      return get_number(copy, b) != vb;
+      for (std::size_t j = 0; j < n; ++j) {
+        if (j == i || !before[j]) continue;
+        try {
+          moved[i][j] = get_number(copy, keys[j]) != *before[j];
+        } catch (const InvalidInput&) {
+        }
+      }
+      break;
     }
-  } catch (const InvalidInput&) {
   }
-  return false;
-}
-/// Two key paths of one parameter (Dahl's law.mu and law.mu_d, bench.normal_load_N and bench.normal_load.value):
-/// setting either moves the other. (A derived key moves one way only: body1.k0 moves body2.k0 through pair.s, but
-/// body2.k0 moves pair.s, not body1.k0.)
-template <class Sc>
-bool same_parameter(const Sc& sc, const std::string& a, const std::string& b) {
-  return moves(sc, a, b) && moves(sc, b, a);
+  return moved;
 }
 
-/// Each parameter's start: as given, else the first experiment's value; then the kind's checks; then the parameters and
-/// options of `out` (whose experiments are read).
-template <class Out>
-void finish_fit(FitTable& t, Out& out) {
+/// Each parameter's start: as given, else the first experiment's value; then the kind's checks (`parse`: the kind's
+/// reader, which must read the fitted scenario back); then the parameters and options of `out` (whose experiments are
+/// read).
+template <class Out, class Sc>
+void finish_fit(FitTable& t, Out& out, const std::function<Sc(const toml::table&)>& parse) {
   const auto& experiments = out.experiments;
   for (std::size_t j = 0; j < t.parameters.size(); ++j) {
     fit::ParameterSpec& p = t.parameters[j];
@@ -331,32 +346,49 @@ void finish_fit(FitTable& t, Out& out) {
   }
   // "listed twice" and the `set` refusal (read_fit_table, read_fit_experiment) compare key paths; these are the same
   // parameter under two (a fit of both was two parameters fighting over one value, a `set` of the other was
-  // overwritten by the fit's value without a word)
-  const auto& scenario = start_ok ? at_start : experiments.front().scenario;
-  for (std::size_t j = 0; j < t.parameters.size(); ++j) {
-    for (std::size_t i = 0; i < j; ++i)
-      if (same_parameter(scenario, t.parameters[i].key, t.parameters[j].key))
-        throw InvalidInput(fmt::format("fit.parameters.{}: the same parameter as fit.parameters.{} (setting either "
-                                       "sets the other); fit it once",
-                                       json_quote(t.parameters[j].key), json_quote(t.parameters[i].key)));
-    for (std::size_t x = 0; x < t.experiments.size(); ++x) {
-      const toml::table* set = t.experiments[x] ? t.experiments[x]->get_as<toml::table>("set") : nullptr;
-      if (!set) continue;
-      std::vector<std::string> keys;  // the numeric key paths `set` gives (a table value sets each of its keys)
-      const std::function<void(const std::string&, const toml::node&)> numbers = [&](const std::string& path,
-                                                                                     const toml::node& node) {
-        if (const toml::table* sub = node.as_table())
-          for (auto&& [key, value] : *sub) numbers(path + "." + std::string(key.str()), value);
-        else if (node.is_number())
-          keys.push_back(path);
-      };
-      for (auto&& [key, value] : *set) numbers(std::string(key.str()), value);
-      for (const std::string& key : keys)
-        if (key != t.parameters[j].key && same_parameter(scenario, key, t.parameters[j].key))
+  // overwritten by the fit's value without a word, two in one `set` wrote a fitted scenario that did not read back).
+  // On each experiment's own scenario (a `set` may change the law: mu_s and mu_d are one for Dahl, two for LuGre).
+  std::vector<std::string> keys;
+  for (const fit::ParameterSpec& p : t.parameters) keys.push_back(p.key);
+  const std::size_t fitted = keys.size();
+  const auto alias = [](const std::vector<std::vector<char>>& m, std::size_t i, std::size_t j) {
+    return m[i][j] && m[j][i];
+  };
+  {
+    const auto m = moved_by(start_ok ? at_start : experiments.front().scenario, keys);
+    for (std::size_t j = 0; j < fitted; ++j)
+      for (std::size_t i = 0; i < j; ++i)
+        if (alias(m, i, j))
+          throw InvalidInput(fmt::format("fit.parameters.{}: the same parameter as fit.parameters.{} (setting either "
+                                         "sets the other); fit it once",
+                                         json_quote(keys[j]), json_quote(keys[i])));
+  }
+  for (std::size_t x = 0; x < t.experiments.size() && x < experiments.size(); ++x) {
+    const toml::table* set = t.experiments[x] ? t.experiments[x]->get_as<toml::table>("set") : nullptr;
+    if (!set) continue;
+    std::vector<std::string> all = keys;  // the fitted keys, then the numeric key paths `set` gives (a table value
+    const std::function<void(const std::string&, const toml::node&)> numbers = [&](const std::string& path,
+                                                                                   const toml::node& node) {
+      if (const toml::table* sub = node.as_table())  // sets each of its keys)
+        for (auto&& [key, value] : *sub) numbers(path + "." + std::string(key.str()), value);
+      else if (node.is_number())
+        all.push_back(path);
+    };
+    for (auto&& [key, value] : *set) numbers(std::string(key.str()), value);
+    if (all.size() == fitted) continue;
+    const auto m = moved_by(experiments[x].scenario, all);
+    for (std::size_t s = fitted; s < all.size(); ++s) {
+      for (std::size_t j = 0; j < fitted; ++j)
+        if (alias(m, s, j))
           throw InvalidInput(fmt::format("fit.experiment[{}].set: {} is the fitted parameter {} under another key path "
                                          "(setting either sets the other); the fit gives its value in every "
                                          "experiment: remove it from set or from fit.parameters",
-                                         x, json_quote(key), json_quote(t.parameters[j].key)));
+                                         x, json_quote(all[s]), json_quote(keys[j])));
+      for (std::size_t r = fitted; r < s; ++r)
+        if (alias(m, r, s))
+          throw InvalidInput(fmt::format("fit.experiment[{}].set: {} and {} are one parameter under two key paths "
+                                         "(setting either sets the other): give one",
+                                         x, json_quote(all[r]), json_quote(all[s])));
     }
   }
   // A label given names an experiment in the report and the plots: two alike made the report ambiguous. (Without one
@@ -369,20 +401,47 @@ void finish_fit(FitTable& t, Out& out) {
         throw InvalidInput(fmt::format("fit.experiment[{}].label = {}: the label of fit.experiment[{}] (a label names an "
                                        "experiment in the report and the plots): give each experiment a label of its own",
                                        labelled(j) ? j : i, json_quote(experiments[j].label), labelled(j) ? i : j));
-  // Each fitted value must have a place in <name>_fitted.toml: a vector component the file does not write
-  // (bench.x0_m[0] with x0_m left at its default) failed only after the whole fit (helper-48).
+  // Each fitted value must have a place in <name>_fitted.toml, and that file must read back. Both failed only after
+  // the whole fit: a vector component the file does not write (bench.x0_m[0] with x0_m at its default; helper-48), and
+  // bench.normal_load.value beside the file's normal_load_N, written as a table the reader refuses (helper-50).
   if constexpr (requires { out.scenario_toml; }) {
     for (const std::string& text : out.scenario_toml) {
-      toml::table root = parse_toml(text, "fitted scenario", true);
-      for (const fit::ParameterSpec& p : t.parameters) {
+      const toml::table base = parse_toml(text, "fitted scenario", true);
+      const auto written = [&](const fit::ParameterSpec& p, toml::table& root) {
         try {
           set_toml_value(root, p.key, p.initial);
         } catch (const InvalidInput&) {
           const std::string whole = p.key.substr(0, p.key.find('['));
-          throw InvalidInput(fmt::format("fit.parameters.{}: the scenario does not write {}, so the fitted value has "
-                                         "no place in the fitted scenario; write {} in the file (all its components)",
-                                         json_quote(p.key), whole, whole));
+          if (whole != p.key)
+            throw InvalidInput(fmt::format("fit.parameters.{}: the scenario does not write {}, so the fitted value "
+                                           "has no place in the fitted scenario; write {} in the file (all its "
+                                           "components)",
+                                           json_quote(p.key), whole, whole));
+          throw InvalidInput(fmt::format("fit.parameters.{}: the fitted value has no place in the fitted scenario "
+                                         "(the file writes {} in another form); fit the key the file writes",
+                                         json_quote(p.key), p.key));
         }
+      };
+      toml::table root = base;
+      for (const fit::ParameterSpec& p : t.parameters) written(p, root);
+      if (!start_ok) continue;  // fit::validate names the refused start
+      try {
+        (void)parse(root);
+      } catch (const InvalidInput& all) {
+        for (const fit::ParameterSpec& p : t.parameters) {  // the one that breaks it
+          toml::table one = base;
+          written(p, one);
+          try {
+            (void)parse(one);
+          } catch (const InvalidInput& error) {
+            throw InvalidInput(fmt::format("fit.parameters.{}: the fitted scenario would not read back with its value "
+                                           "written in ({}); fit the key the file writes",
+                                           json_quote(p.key), error.what()));
+          }
+        }
+        throw InvalidInput(fmt::format("fit.parameters: the fitted scenario would not read back with the fitted "
+                                       "values written in: {}",
+                                       all.what()));
       }
     }
   }
@@ -470,7 +529,7 @@ Out parse_series_fit(const toml::table& root, std::string_view name, const Scena
   if constexpr (requires { out.validation; })
     if (validation_window)
       for (std::size_t i = 0; i < t.experiments.size(); ++i) out.validation.push_back(build(i, true));
-  finish_fit(t, out);
+  finish_fit(t, out, parse);
   return out;
 }
 

@@ -173,7 +173,7 @@ GridFitScenario<typename H::Experiment> parse_grid_fit(const toml::table& root, 
     out.scenario_toml.push_back(detail::toml_text(detail::fit_toml(t, x, set_axis(axis))));
     out.data_files.push_back(x.data);
   }
-  detail::finish_fit(t, out);
+  detail::finish_fit(t, out, parse);
   return out;
 }
 

@@ -400,6 +400,15 @@ void detail::absolute_table_files(toml::table& table, const std::vector<TableFil
 void detail::set_toml_value(toml::table& root, const std::string& key, double value) {
   const std::size_t open = key.find('[');
   if (open == std::string::npos) {
+    // A constant signal's "<signal>.value" where the file writes the signal as a number: that number.
+    constexpr std::string_view suffix = ".value";
+    if (key.size() > suffix.size() && key.compare(key.size() - suffix.size(), suffix.size(), suffix) == 0) {
+      const std::string signal = key.substr(0, key.size() - suffix.size());
+      if (const toml::node* n = root.at_path(signal).node(); n && n->is_number()) {
+        set_toml_path(root, signal, toml::value<double>(value), key);
+        return;
+      }
+    }
     set_toml_path(root, key, toml::value<double>(value), key);
     return;
   }

@@ -184,6 +184,23 @@ std::vector<BadFit> bad_fits() {
        "fit.experiment[0].set: \"bench.normal_load.value\" is the fitted parameter \"bench.normal_load_N\" under another "
        "key path (setting either sets the other); the fit gives its value in every experiment: remove it from set or "
        "from fit.parameters"},
+      // helper-50: two aliases in one `set` passed and the fit wrote a <name>_fitted.toml that did not read back.
+      {"aliases_in_one_set", std::string(kFit) + "[[fit.experiment]]\ndata = \"d.csv\"\nset = { \"bench.normal_load_N\" = 3.0, "
+                                                 "\"bench.normal_load.value\" = 7.0 }\n",
+       "fit.experiment[0].set: \"bench.normal_load.value\" and \"bench.normal_load_N\" are one parameter under two "
+       "key paths (setting either sets the other): give one"},
+      // helper-50: bench.normal_load.value beside the file's normal_load_N was written as a [bench.normal_load] table
+      // that the reader refuses beside normal_load_N, after the whole fit.
+      {"fitted_scenario_does_not_read_back",
+       std::string(kFit) + "\"bench.normal_load.value\" = { initial = 10.0, min = 1.0, max = 100.0 }\n",
+       "fit.parameters.\"bench.normal_load.value\": the fitted scenario would not read back with its value written in "
+       "(key \"bench.normal_load_N\" cannot be combined with [bench.normal_load]"},
+      // helper-50: the `set` alias check used the first experiment's scenario for every experiment: an experiment that
+      // sets a Dahl law (one coefficient: mu_s and mu_d are one parameter) and its mu_s while mu_d is fitted passed.
+      {"alias_in_the_experiments_own_scenario",
+       std::string(kFit) + "[[fit.experiment]]\ndata = \"d.csv\"\n[[fit.experiment]]\ndata = \"d.csv\"\nset = { law = { "
+                           "type = \"dahl\", mu_s = 0.4 } }\n",
+       "fit.experiment[1].set: \"law.mu_s\" is the fitted parameter \"law.mu_d\" under another key path"},
       // Two experiments given one label made the report ambiguous (without labels, two experiments may share a data
       // file, and so its name as their label: tests/fit/fit_experiment_set_test.cpp).
       {"duplicate_label", std::string(kFit) + "[[fit.experiment]]\ndata = \"d.csv\"\nlabel = \"a\"\n[[fit.experiment]]\n"
@@ -222,6 +239,19 @@ TEST_F(FitCli, ABoundIsTriedAtTheOtherParametersStartingValues) {
                        "\"law.beta1\" = { initial = 1.6e9, min = 1e8, max = 1e14, scale = \"log\" }\n"
                        "\"law.gamma\" = { initial = 0.0, min = 0.0, max = 1e9 }\n");
   const CliResult r = run("check bw.toml");
+  EXPECT_EQ(r.code, 0) << r.err;
+}
+
+// A constant signal written as a number takes its fitted "<signal>.value" as that number: the check writes the start
+// into the fitted scenario and reads it back (it was refused as "does not write").
+TEST_F(FitCli, AConstantSignalWrittenAsANumberIsFittedByItsValueKey) {
+  write("d.csv", data_csv());
+  std::string model = kModel;
+  const std::string sine = "[bench.input]\ntype = \"sine\"\namplitude = 4e-3\nomega = 6.283185307179586\n";
+  model.replace(model.find(sine), sine.size(), "");
+  model.replace(model.find("normal_load_N = 10.0\n"), 21, "normal_load_N = 10.0\ninput = 1e-3\n");
+  write("c.toml", model + kFit + "\"bench.input.value\" = { initial = 1e-3, min = 1e-4, max = 1e-2 }\n");
+  const CliResult r = run("check c.toml");
   EXPECT_EQ(r.code, 0) << r.err;
 }
 

@@ -419,6 +419,30 @@ def test_every_class_prints_readably(name):
     assert len(text) < 160 * (len(bristle._conventions.properties(type(x))) + 1) + 100, text
 
 
+def test_a_state_refuses_integers_beyond_their_storage():
+    # helper-50: 2**32 + 64 became 64 in an int field (samples_per_wiggle, cells), and a float beyond a long's range
+    # was cast with undefined behaviour; as the reader says it, naming the key.
+    for value in (2**32 + 64, 1e20, -2**63 - 1):
+        state = d.SlidingOptions().__getstate__()
+        state["samples_per_wiggle"] = value
+        with pytest.raises(bristle.InvalidInput, match=r"sliding.samples_per_wiggle = .*: must be in "
+                                                        r"\[-2147483648, 2147483647\]"):
+            d.SlidingOptions.__new__(d.SlidingOptions).__setstate__(state)
+    with pytest.raises(bristle.InvalidInput, match="must be an integer"):
+        state = d.SlidingOptions().__getstate__()
+        state["samples_per_wiggle"] = 64.5
+        d.SlidingOptions.__new__(d.SlidingOptions).__setstate__(state)
+
+
+def test_key_info_pickled_before_integer_and_numerics_loads():
+    case = bristle.io.parse_lumped_file(str(EXAMPLES / "lugre_stick_slip.toml"))[0]
+    info = bristle.key_info(case, "integrator.rtol")
+    assert pickle.loads(pickle.dumps(info)).numerics is True
+    old = bristle.io.KeyInfo.__new__(bristle.io.KeyInfo)
+    old.__setstate__(info.__getstate__()[:9])  # the 9 fields of a pickle made before 2026-12-06
+    assert (old.key, old.integer, old.numerics) == ("integrator.rtol", False, False)
+
+
 def test_results_pickle_their_values():
     run = _bench_run()
     back = pickle.loads(pickle.dumps(run))

@@ -226,8 +226,8 @@ detail::FitExperiment detail::read_fit_experiment(const FitTable& t, std::size_t
           for (auto&& [key, value] : *sub) refuse_fitted(path + "." + std::string(key.str()), value);
           return;
         }
-        for (const fit::ParameterSpec& p : t.parameters)
-          if (p.key == path)
+        for (const fit::ParameterSpec& p : t.parameters)  // the key, or the whole list of a fitted component
+          if (p.key == path || (node.is_array() && p.key.rfind(path + "[", 0) == 0))
             throw InvalidInput(fmt::format("{}.set: {} is a fitted parameter (fit.parameters); the fit gives its "
                                            "value in every experiment: remove it from set or from fit.parameters",
                                            e.ex.path(), q(p.key)));
@@ -357,6 +357,15 @@ toml::table detail::fit_toml(const FitTable& t, const FitExperiment& e, const st
 
 void detail::set_toml_path(toml::table& root, const std::string& path, const toml::node& value,
                            const std::string& key) {
+  // A constant signal's "<signal>.value" where the file writes the signal as a number: that number (a `set` of it, or
+  // its fitted value).
+  constexpr std::string_view suffix = ".value";
+  if (value.is_number() && path.size() > suffix.size() &&
+      path.compare(path.size() - suffix.size(), suffix.size(), suffix) == 0) {
+    const std::string signal = path.substr(0, path.size() - suffix.size());
+    if (const toml::node* n = root.at_path(signal).node(); n && n->is_number())
+      return set_toml_path(root, signal, value, key);
+  }
   const std::vector<std::string_view> parts = detail::split_at(path, '.');
   toml::table* table = &root;
   for (std::size_t i = 0; i + 1 < parts.size(); ++i) {
@@ -400,15 +409,6 @@ void detail::absolute_table_files(toml::table& table, const std::vector<TableFil
 void detail::set_toml_value(toml::table& root, const std::string& key, double value) {
   const std::size_t open = key.find('[');
   if (open == std::string::npos) {
-    // A constant signal's "<signal>.value" where the file writes the signal as a number: that number.
-    constexpr std::string_view suffix = ".value";
-    if (key.size() > suffix.size() && key.compare(key.size() - suffix.size(), suffix.size(), suffix) == 0) {
-      const std::string signal = key.substr(0, key.size() - suffix.size());
-      if (const toml::node* n = root.at_path(signal).node(); n && n->is_number()) {
-        set_toml_path(root, signal, toml::value<double>(value), key);
-        return;
-      }
-    }
     set_toml_path(root, key, toml::value<double>(value), key);
     return;
   }
@@ -434,9 +434,30 @@ std::string detail::toml_text(const toml::table& table) {
   return out.str();
 }
 
-toml::table detail::fitted_table(const std::string& text, const std::string& name, const fit::Result& result) {
+bool detail::written_in(const toml::table& root, const std::string& key) {
+  const std::size_t open = key.find('[');
+  if (open != std::string::npos) {
+    const toml::node* n = root.at_path(key.substr(0, open)).node();
+    const std::size_t index = static_cast<std::size_t>(std::stoul(key.substr(open + 1)));
+    return n && ((n->is_array() && index < n->as_array()->size()) || (n->is_number() && index == 0));
+  }
+  if (const toml::node* n = root.at_path(key).node()) return n->is_number();
+  constexpr std::string_view suffix = ".value";  // a constant signal written as a number
+  if (key.size() <= suffix.size() || key.compare(key.size() - suffix.size(), suffix.size(), suffix) != 0) return false;
+  const toml::node* n = root.at_path(key.substr(0, key.size() - suffix.size())).node();
+  return n && n->is_number();
+}
+
+toml::table detail::fitted_table(const std::string& text, const std::string& name, const fit::Result& result,
+                                 const std::vector<std::vector<std::string>>& written_keys) {
   toml::table root = parse_toml(text, "fitted scenario", true);  // the experiment's text, reformatted: may be larger
-  for (const fit::ParameterResult& p : result.parameters) set_toml_value(root, p.key, p.value);
+  for (std::size_t j = 0; j < result.parameters.size(); ++j) {
+    const fit::ParameterResult& p = result.parameters[j];
+    if (j < written_keys.size() && !written_keys[j].empty())
+      for (const std::string& key : written_keys[j]) set_toml_value(root, key, p.value);
+    else
+      set_toml_value(root, p.key, p.value);
+  }
   root.insert_or_assign("name", name + std::string(kFittedSuffix));
   return root;
 }
@@ -627,7 +648,8 @@ FitScenario parse_fit_string(std::string_view toml, std::string_view name, const
 
 std::string fitted_toml(const FitScenario& scenario, const fit::Result& result, std::size_t index,
                         const fs::path& out_dir) {
-  toml::table root = detail::fitted_table(scenario.scenario_toml.at(index), scenario.name, result);
+  toml::table root = detail::fitted_table(scenario.scenario_toml.at(index), scenario.name, result,
+                                         index == 0 ? scenario.written_keys : std::vector<std::vector<std::string>>{});
   const fit::Experiment& e = scenario.experiments.at(index);
   std::error_code ec;
   const fs::path dir = fs::absolute(out_dir.empty() ? fs::path(".") : out_dir, ec);

@@ -17,6 +17,7 @@
 #include "bristle/contact/bench.hpp"
 #include "bristle/contact/contact_model.hpp"
 #include "bristle/io/fit_scenario.hpp"
+#include "bristle/io/key_path.hpp"
 #include "bristle/io/scenario.hpp"
 #include "fit_fixtures.hpp"
 #include "support/test_support.hpp"
@@ -173,7 +174,7 @@ std::vector<BadFit> bad_fits() {
       // after all its iterations ("cannot write the fitted value"; helper-48).
       {"unwritten_vector", std::string(kFit) + "\"bench.x0_m[0]\" = { initial = 0.0, min = -1.0, max = 1.0 }\n",
        "fit.parameters.\"bench.x0_m[0]\": the scenario does not write bench.x0_m, so the fitted value has no place in "
-       "the fitted scenario; write bench.x0_m in the file (all its components)"},
+       "the fitted scenario; fit a key the file writes, or write bench.x0_m in the file (all its components)"},
       // One parameter under two key paths: "listed twice" compared the paths only (helper-49).
       {"alias_listed_twice", std::string(kFit) + "\"bench.normal_load_N\" = { initial = 10.0, min = 1.0, max = 100.0 }\n"
                                                  "\"bench.normal_load.value\" = { initial = 10.0, min = 1.0, max = 100.0 }\n",
@@ -187,14 +188,14 @@ std::vector<BadFit> bad_fits() {
       // helper-50: two aliases in one `set` passed and the fit wrote a <name>_fitted.toml that did not read back.
       {"aliases_in_one_set", std::string(kFit) + "[[fit.experiment]]\ndata = \"d.csv\"\nset = { \"bench.normal_load_N\" = 3.0, "
                                                  "\"bench.normal_load.value\" = 7.0 }\n",
-       "fit.experiment[0].set: \"bench.normal_load.value\" and \"bench.normal_load_N\" are one parameter under two "
-       "key paths (setting either sets the other): give one"},
-      // helper-50: bench.normal_load.value beside the file's normal_load_N was written as a [bench.normal_load] table
-      // that the reader refuses beside normal_load_N, after the whole fit.
-      {"fitted_scenario_does_not_read_back",
-       std::string(kFit) + "\"bench.normal_load.value\" = { initial = 10.0, min = 1.0, max = 100.0 }\n",
-       "fit.parameters.\"bench.normal_load.value\": the fitted scenario would not read back with its value written in "
-       "(key \"bench.normal_load_N\" cannot be combined with [bench.normal_load]"},
+       "fit.experiment[0].set: \"bench.normal_load.value\" = 7 and \"bench.normal_load_N\" = 3 are one parameter under "
+       "two key paths (setting either sets the other): give one"},
+      // helper-51: a `set` of the whole list of a fitted component was overwritten by the fitted value without a word.
+      {"set_of_a_fitted_components_list",
+       std::string(kFit) + "\"bench.x0_m[0]\" = { initial = 0.0, min = -1.0, max = 1.0 }\n[[fit.experiment]]\ndata = "
+                           "\"d.csv\"\nset = { \"bench.x0_m\" = [0.0, 0.0] }\n",
+       "fit.experiment[0].set: \"bench.x0_m[0]\" is a fitted parameter (fit.parameters); the fit gives its value in every "
+       "experiment: remove it from set or from fit.parameters"},
       // helper-50: the `set` alias check used the first experiment's scenario for every experiment: an experiment that
       // sets a Dahl law (one coefficient: mu_s and mu_d are one parameter) and its mu_s while mu_d is fitted passed.
       {"alias_in_the_experiments_own_scenario",
@@ -240,6 +241,55 @@ TEST_F(FitCli, ABoundIsTriedAtTheOtherParametersStartingValues) {
                        "\"law.gamma\" = { initial = 0.0, min = 0.0, max = 1e9 }\n");
   const CliResult r = run("check bw.toml");
   EXPECT_EQ(r.code, 0) << r.err;
+}
+
+/// kModel with a Dahl law written as `law_keys` ("mu = 0.4", "mu_s = 0.4\nmu_d = 0.4").
+std::string dahl_model(const std::string& law_keys) {
+  std::string model = kModel;
+  const std::string lugre = "type = \"lugre\"\nmu_s = 0.6\nmu_d = 0.4\nv_s = 1e-3";
+  return model.replace(model.find(lugre), lugre.size(), "type = \"dahl\"\n" + law_keys);
+}
+
+// helper-51: experiment 0's `set` that the file cannot hold (law.mu_d beside a Dahl law's mu: valid by key path, not
+// as the file's TOML) blamed the first fitted parameter; now the set, before the fit writes an unreadable file.
+TEST_F(FitCli, ASetTheFileCannotHoldIsBlamedOnTheSet) {
+  write("d.csv", data_csv());
+  const std::string fit(kFit);
+  write("dahl.toml", dahl_model("mu = 0.4") + fit.substr(0, fit.find("\"law.mu_d\"")) +
+                         "\"body1.k0\" = { initial = 5e3, min = 1e2, max = 1e7, scale = \"log\" }\n"
+                         "[[fit.experiment]]\ndata = \"d.csv\"\nset = { \"law.mu_d\" = 0.45 }\n");
+  bristle::test::fit::expect_bad_input(
+      run("check dahl.toml"),
+      "fit.experiment[0].set: the scenario with it written into the file does not read back (key \"law.mu_d\" cannot "
+      "be combined with law.mu",
+      dir_ / "out");
+}
+
+// helper-50, helper-51: a fitted key whose parameter the file writes under another key path is written there, so that
+// <name>_fitted.toml reads back with the fitted value: Dahl's law.mu_d into mu_s and mu_d both (mu_s = mu_d in the
+// file: mu_d alone made mu_s != mu_d), and bench.normal_load.value into normal_load_N (it was written as a
+// [bench.normal_load] table beside normal_load_N).
+TEST_F(FitCli, AParameterIsWrittenWhereTheFileWritesIt) {
+  write("d.csv", data_csv());
+  write("dahl.toml", dahl_model("mu_s = 0.4\nmu_d = 0.4") + kFit);
+  std::string load = std::string(kModel) + kFit;
+  load.replace(load.find("\"body1.k0\""), 0, "\"bench.normal_load.value\" = { initial = 10.0, min = 5.0, max = 20.0 }\n");
+  write("load.toml", load);
+  for (const char* name : {"dahl", "load"}) {
+    const CliResult r = run(fmt::format("fit {}.toml --out out_{} --quiet --no-plot", name, name));
+    ASSERT_EQ(r.code, 0) << r.err;
+    const CliResult again = run(fmt::format("check out_{}/sine_fitted.toml", name));
+    EXPECT_EQ(again.code, 0) << name << ": " << again.err;
+  }
+  const std::string dahl = bristle::test::read_text(dir_ / "out_dahl" / "sine_fitted.toml");
+  const auto fitted = bristle::io::load_scenario(dir_ / "out_dahl" / "sine_fitted.toml");
+  const double mu_d = bristle::io::get_number(*fitted, "law.mu_d");
+  EXPECT_NE(mu_d, 0.4) << dahl;  // the fitted value, written to both keys of the file
+  for (const char* key : {"\nmu_s = ", "\nmu_d = "}) {
+    const std::size_t at = dahl.find(key);
+    ASSERT_NE(at, std::string::npos) << dahl;
+    EXPECT_EQ(std::stod(dahl.substr(at + std::string(key).size())), mu_d) << key;
+  }
 }
 
 // A constant signal written as a number takes its fitted "<signal>.value" as that number: the check writes the start

@@ -42,6 +42,10 @@ struct GridFitScenario {
   /// Per experiment: the scenario's TOML without [fit], `set` applied, the grid axis = the data's distinct grid
   /// values in increasing order (the base of `<name>_fitted.toml`).
   std::vector<std::string> scenario_toml;
+  /// Per parameter: the key paths of scenario_toml[0] its fitted value is written to in `<name>_fitted.toml`: the key
+  /// itself, or the keys of the same parameter that the file writes (Dahl's law.mu for law.mu_d, both of mu_s and
+  /// mu_d when the file writes both, bench.normal_load_N for bench.normal_load.value).
+  std::vector<std::vector<std::string>> written_keys;
   std::vector<std::string> data_files;  // per experiment, as written
 };
 using MapFitScenario = GridFitScenario<fit::MapExperiment>;
@@ -90,6 +94,10 @@ struct SeriesFitScenario {
   std::vector<fit::ParameterSpec> parameters;
   fit::Options options;
   std::vector<std::string> scenario_toml;  // per experiment: without [fit], `set` applied, [time] = the window
+  /// Per parameter: the key paths of scenario_toml[0] its fitted value is written to in `<name>_fitted.toml`: the key
+  /// itself, or the keys of the same parameter that the file writes (Dahl's law.mu for law.mu_d, both of mu_s and
+  /// mu_d when the file writes both, bench.normal_load_N for bench.normal_load.value).
+  std::vector<std::vector<std::string>> written_keys;
   std::vector<std::string> data_files;
 };
 using TransientFitScenario = SeriesFitScenario<fit::TransientExperiment>;

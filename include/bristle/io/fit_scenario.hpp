@@ -44,6 +44,10 @@ struct FitScenario {
   /// Per experiment: the scenario's TOML (without [fit]; `set` applied; [time] set to the window; table files
   /// resolved to absolute paths), the base of `<name>_fitted.toml`.
   std::vector<std::string> scenario_toml;
+  /// Per parameter: the key paths of scenario_toml[0] its fitted value is written to in `<name>_fitted.toml`: the key
+  /// itself, or the keys of the same parameter that the file writes (Dahl's law.mu for law.mu_d, both of mu_s and
+  /// mu_d when the file writes both, bench.normal_load_N for bench.normal_load.value).
+  std::vector<std::vector<std::string>> written_keys;
   std::vector<std::string> data_files;  // per experiment, as written
   /// Per experiment, the same over fit.validation_window_s (empty without it): not fitted, only evaluated.
   std::vector<fit::Experiment> validation;

@@ -475,9 +475,9 @@ void finish_fit(FitTable& t, Out& out, const std::function<Sc(const toml::table&
         }
       }
     };
-    toml::table root = *base;
-    for (std::size_t j = 0; j < fitted; ++j) written(j, t.parameters[j].initial, root);
-    if (start_ok) {  // else fit::validate names the refused start
+    if (start_ok) {  // else fit::validate names the refused start (a derived key: "set body1.k")
+      toml::table root = *base;
+      for (std::size_t j = 0; j < fitted; ++j) written(j, t.parameters[j].initial, root);
       const auto reads_back = [&](const toml::table& table, std::size_t only) {
         const auto sc = parse(table);
         for (std::size_t j = 0; j < fitted; ++j)

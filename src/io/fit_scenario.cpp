@@ -357,13 +357,13 @@ toml::table detail::fit_toml(const FitTable& t, const FitExperiment& e, const st
 
 void detail::set_toml_path(toml::table& root, const std::string& path, const toml::node& value,
                            const std::string& key) {
-  // A constant signal's "<signal>.value" where the file writes the signal as a number: that number (a `set` of it, or
-  // its fitted value).
+  // A constant signal's "<signal>.value" where the file writes the signal as a number, or not at all (its default): that
+  // number (a `set` of it, or its fitted value; a table of the value alone would lack its type).
   constexpr std::string_view suffix = ".value";
   if (value.is_number() && path.size() > suffix.size() &&
       path.compare(path.size() - suffix.size(), suffix.size(), suffix) == 0) {
     const std::string signal = path.substr(0, path.size() - suffix.size());
-    if (const toml::node* n = root.at_path(signal).node(); n && n->is_number())
+    if (const toml::node* n = root.at_path(signal).node(); !n || n->is_number())
       return set_toml_path(root, signal, value, key);
   }
   const std::vector<std::string_view> parts = detail::split_at(path, '.');

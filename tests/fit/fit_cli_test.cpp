@@ -303,6 +303,10 @@ TEST_F(FitCli, AConstantSignalWrittenAsANumberIsFittedByItsValueKey) {
   write("c.toml", model + kFit + "\"bench.input.value\" = { initial = 1e-3, min = 1e-4, max = 1e-2 }\n");
   const CliResult r = run("check c.toml");
   EXPECT_EQ(r.code, 0) << r.err;
+  // and one the file leaves at its default (helper-52: written as a table of the value alone, which lacks its type)
+  write("y.toml", model + kFit + "\"bench.input_y.value\" = { initial = 1e-3, min = 0.0, max = 1e-2 }\n");
+  const CliResult y = run("check y.toml");
+  EXPECT_EQ(y.code, 0) << y.err;
 }
 
 // A fixed step over the data's span is within the step budget at check: data times 0 .. 1e8 s at sdirk2's dt_s = 1

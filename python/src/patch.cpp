@@ -16,6 +16,7 @@
 #include "bristle/core/parallel.hpp"
 #include "common.hpp"
 #include "schema_py.hpp"
+#include "transport_choices.hpp"
 
 BRISTLE_PY_TYPED_OBJECT(KinematicsHistoryArg, "bristle._bristle.patch.PatchKinematics | Callable[[float], bristle._bristle.patch.PatchKinematics]")
 BRISTLE_PY_TYPED_OBJECT(LoadHistoryArg, "float | Callable[[float], float]")
@@ -85,10 +86,6 @@ struct Traits<PatchKinematics> : PlainTraits<PatchKinematics> {
     return repr(from_state<BodyMotion>(py::dict(state)));
   }
 };
-
-template <>
-struct ChoiceParser<transport::SourceScheme>
-    : ParseWith<transport::SourceScheme, transport::source_scheme_from_string> {};
 
 /// PatchTransientParams: `patch` (a PatchParams, its own Traits: a sub-table walked alone would drop its declared
 /// peak_pressure_Pa), the size scaling of [patch] (width_exponent, declared: optional, a number or None) and

@@ -7,6 +7,7 @@
 #include "pickle_fields.hpp"
 #include "schema_py.hpp"
 #include "signal_traits.hpp"
+#include "transport_choices.hpp"
 
 BRISTLE_PY_TYPED_OBJECT(PressureArg, "str | bristle._bristle.transport.PressureParams")
 BRISTLE_PY_TYPED_OBJECT(PressureTableArg, "dict | None")
@@ -42,13 +43,6 @@ py::list reference_list(py::object self, std::vector<Item> Owner::*member) {
 }  // namespace
 
 namespace schema_py {
-
-template <>
-struct ChoiceParser<PressureKind> : ParseWith<PressureKind, transport::pressure_kind_from_string> {};
-template <>
-struct ChoiceParser<Limiter> : ParseWith<Limiter, transport::limiter_from_string> {};
-template <>
-struct ChoiceParser<SourceScheme> : ParseWith<SourceScheme, transport::source_scheme_from_string> {};
 
 /// PressureParams: kind, and the table's xi_m and values (declared: lists). The constructor is the class's own.
 template <>

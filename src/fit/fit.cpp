@@ -47,7 +47,14 @@ double scale_of(const ParameterSpec& p) {
 double to_u(const ParameterSpec& p, double value) {
   return p.scale == Scale::log ? std::log(value) : value / scale_of(p);
 }
-double to_p(const ParameterSpec& p, double u) { return p.scale == Scale::log ? std::exp(u) : u * scale_of(p); }
+/// p at u, unbounded: the ends of a confidence interval, which may lie beyond the parameter's bounds.
+double to_p_unbounded(const ParameterSpec& p, double u) { return p.scale == Scale::log ? std::exp(u) : u * scale_of(p); }
+// A parameter's value, within [min, max]: at a bound, exp(ln min) may round below min (exp(ln 2e4) = 19999.99999999998),
+// and that value, evaluated, reported and written into <name>_fitted.toml, lay outside the parameter's own bounds.
+double to_p(const ParameterSpec& p, double u) {
+  const double value = to_p_unbounded(p, u);
+  return p.min <= p.max ? std::clamp(value, p.min, p.max) : value;
+}
 
 // ---- one model evaluation --------------------------------------------------------------------------------
 
@@ -314,8 +321,8 @@ void statistics(Result& result, const std::vector<ParameterSpec>& parameters, co
     const double se_u = undetermined[static_cast<std::size_t>(j)] ? kInf : std::sqrt(cov(j, j));
     pr.value = to_p(spec, u[j]);
     pr.std_error = spec.scale == Scale::log ? pr.value * se_u : scale_of(spec) * se_u;
-    pr.ci95_low = std::isfinite(se_u) ? to_p(spec, u[j] - t * se_u) : -kInf;
-    pr.ci95_high = std::isfinite(se_u) ? to_p(spec, u[j] + t * se_u) : kInf;
+    pr.ci95_low = std::isfinite(se_u) ? to_p_unbounded(spec, u[j] - t * se_u) : -kInf;
+    pr.ci95_high = std::isfinite(se_u) ? to_p_unbounded(spec, u[j] + t * se_u) : kInf;
     if (spec.scale == Scale::log && !std::isfinite(se_u)) pr.ci95_low = 0.0;
     const double lo = to_u(spec, spec.min), hi = to_u(spec, spec.max);
     const double tolerance = kAtBound * (hi - lo);

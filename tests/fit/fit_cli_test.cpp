@@ -292,6 +292,21 @@ TEST_F(FitCli, AParameterIsWrittenWhereTheFileWritesIt) {
   }
 }
 
+// helper-52: a log-scale parameter that ends at its lower bound was reported and written one unit in the last place
+// below it (exp(ln 2e4) = 19999.99999999998): outside its own bounds.
+TEST_F(FitCli, AParameterAtItsBoundIsReportedAtTheBoundNotBeyond) {
+  write("d.csv", data_csv());  // k0 = 1e4: the fit goes to the lower bound 2e4
+  std::string fit = kFit;
+  fit.replace(fit.find("initial = 5e3, min = 1e2"), 24, "initial = 3e4, min = 2e4");
+  write("b.toml", std::string(kModel) + fit);
+  const CliResult r = run("fit b.toml --out out --quiet --no-plot");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const std::string json = bristle::test::read_text(dir_ / "out" / "sine_fit.json");
+  EXPECT_EQ(json_number(json, "value", json.find("\"body1.k0\"")), 2e4) << json;
+  const auto fitted = bristle::io::load_scenario(dir_ / "out" / "sine_fitted.toml");
+  EXPECT_EQ(bristle::io::get_number(*fitted, "body1.k0"), 2e4);
+}
+
 // A constant signal written as a number takes its fitted "<signal>.value" as that number: the check writes the start
 // into the fitted scenario and reads it back (it was refused as "does not write").
 TEST_F(FitCli, AConstantSignalWrittenAsANumberIsFittedByItsValueKey) {

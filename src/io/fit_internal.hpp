@@ -148,6 +148,10 @@ void set_toml_value(toml::table& root, const std::string& key, double value);
 std::string toml_text(const toml::table& table);
 /// Whether the TOML writes `key` (a number, an element of an array, or "<signal>.value" of a signal written as a number).
 bool written_in(const toml::table& root, const std::string& key);
+/// The numbers `root` writes under the top-level tables `heads`, as key paths (a list's elements as "key[i]").
+std::vector<std::string> numbers_written(const toml::table& root, const std::vector<std::string>& heads);
+/// "law" of "law.mu_d", "bench" of "bench.x0_m[0]".
+inline std::string head_of(const std::string& key) { return key.substr(0, key.find_first_of(".[")); }
 /// `text` (an experiment's TOML) with each fitted value written to its written_keys (out.written_keys, for
 /// experiment 0; empty: the parameter's key) and name = <name>_fitted.
 toml::table fitted_table(const std::string& text, const std::string& name, const fit::Result& result,
@@ -280,6 +284,38 @@ std::vector<std::vector<char>> moved_by(const Sc& sc, const std::vector<std::str
   return moved;
 }
 
+/// `e` with each number its `set` gives written where the file writes its parameter, as written_keys does for the
+/// fitted values: to the key path itself if the file writes it, and to every other key path of the same parameter
+/// (moved_by) the file writes: bench.normal_load.value to the file's normal_load_N, Dahl's law.mu_s to the file's mu,
+/// or to both mu_s and mu_d. So its TOML (fit_toml, the base of <name>_fitted.toml) reads back. `sc`: the
+/// experiment's scenario. (A table value of `set` is written as given.)
+template <class Sc>
+FitExperiment as_the_file_writes(const FitTable& t, FitExperiment e, const Sc& sc) {
+  std::vector<std::string> all;  // the set's numeric keys, then the numbers the file writes in their tables
+  for (const auto& [key, node] : e.set)
+    if (node->is_number()) all.push_back(key);
+  if (all.empty()) return e;
+  const std::size_t moving = all.size();
+  std::vector<std::string> heads;
+  for (const std::string& k : all) heads.push_back(head_of(k));
+  for (const std::string& k : numbers_written(t.base, heads))
+    if (std::find(all.begin(), all.end(), k) == all.end()) all.push_back(k);
+  const auto m = moved_by(sc, all);
+  std::vector<std::pair<std::string, const toml::node*>> set;
+  for (const auto& [key, node] : e.set) {
+    const std::size_t i = static_cast<std::size_t>(std::find(all.begin(), all.begin() + moving, key) - all.begin());
+    bool elsewhere = false;
+    for (std::size_t j = moving; i < moving && j < all.size(); ++j)
+      if (m[i][j] && m[j][i]) {
+        set.emplace_back(all[j], node);
+        elsewhere = true;
+      }
+    if (!elsewhere || written_in(t.base, key)) set.emplace_back(key, node);
+  }
+  e.set = std::move(set);
+  return e;
+}
+
 /// Each parameter's start: as given, else the first experiment's value; then the kind's checks (`parse`: the kind's
 /// reader, which must read the fitted scenario back); then the parameters and options of `out` (whose experiments are
 /// read).
@@ -356,7 +392,6 @@ void finish_fit(FitTable& t, Out& out, const std::function<Sc(const toml::table&
   // overwritten by the fit's value without a word). On each experiment's own scenario (a `set` may change the law:
   // mu_s and mu_d are one for Dahl, two for LuGre). The candidates beside the fitted keys: the numeric keys the first
   // experiment's TOML writes in the same tables, where each fitted value is then written (written_keys).
-  const auto head = [](const std::string& k) { return k.substr(0, k.find_first_of(".[")); };
   const auto alias = [](const std::vector<std::vector<char>>& m, std::size_t i, std::size_t j) {
     return m[i][j] && m[j][i];
   };
@@ -367,26 +402,12 @@ void finish_fit(FitTable& t, Out& out, const std::function<Sc(const toml::table&
   if constexpr (requires { out.scenario_toml; }) base = parse_toml(out.scenario_toml.front(), "fitted scenario", true);
   {
     const auto& sc = start_ok ? at_start : experiments.front().scenario;
-    std::vector<std::string> all = keys;
-    // the numbers the file writes in the fitted keys' tables, as key paths (a list's elements as "key[i]")
-    const std::function<void(const std::string&, const toml::node&)> leaves = [&](const std::string& path,
-                                                                                  const toml::node& node) {
-      if (const toml::table* sub = node.as_table()) {
-        for (auto&& [key, value] : *sub) leaves(path + "." + std::string(key.str()), value);
-      } else if (node.is_number()) {
-        if (std::find(all.begin(), all.end(), path) == all.end()) all.push_back(path);
-      } else if (const toml::array* list = node.as_array(); list && list->is_homogeneous(toml::node_type::none)) {
-        for (std::size_t i = 0; i < list->size(); ++i)
-          if ((*list)[i].is_number() && std::find(all.begin(), all.end(), fmt::format("{}[{}]", path, i)) == all.end())
-            all.push_back(fmt::format("{}[{}]", path, i));
-      }
-    };
+    std::vector<std::string> all = keys;  // then the numbers the file writes in the fitted keys' tables
     if (base) {
       std::vector<std::string> heads;
-      for (const std::string& k : keys)
-        if (std::find(heads.begin(), heads.end(), head(k)) == heads.end()) heads.push_back(head(k));
-      for (const std::string& h : heads)
-        if (const toml::node* n = base->get(h)) leaves(h, *n);
+      for (const std::string& k : keys) heads.push_back(head_of(k));
+      for (const std::string& k : numbers_written(*base, heads))
+        if (std::find(all.begin(), all.end(), k) == all.end()) all.push_back(k);
     }
     const auto m = moved_by(sc, all);
     for (std::size_t j = 0; j < fitted; ++j)
@@ -585,7 +606,7 @@ Out parse_series_fit(const toml::table& root, std::string_view name, const Scena
     e.times = samples.times;
     e.targets = fit_targets(t, samples.values);
     if (!validation) {
-      toml::table table = fit_toml(t, x, edit);
+      toml::table table = fit_toml(t, as_the_file_writes(t, x, e.scenario), edit);
       if (kind.absolute_files)
         kind.absolute_files(table, e.scenario);
       else if constexpr (requires { e.scenario.table_files; })

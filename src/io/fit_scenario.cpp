@@ -448,6 +448,31 @@ bool detail::written_in(const toml::table& root, const std::string& key) {
   return n && n->is_number();
 }
 
+std::vector<std::string> detail::numbers_written(const toml::table& root, const std::vector<std::string>& heads) {
+  std::vector<std::string> out;
+  const auto add = [&](std::string key) {
+    if (std::find(out.begin(), out.end(), key) == out.end()) out.push_back(std::move(key));
+  };
+  const std::function<void(const std::string&, const toml::node&)> leaves = [&](const std::string& path,
+                                                                                const toml::node& node) {
+    if (const toml::table* sub = node.as_table()) {
+      for (auto&& [key, value] : *sub) leaves(path + "." + std::string(key.str()), value);
+    } else if (node.is_number()) {
+      add(path);
+    } else if (const toml::array* list = node.as_array()) {
+      for (std::size_t i = 0; i < list->size(); ++i)
+        if ((*list)[i].is_number()) add(fmt::format("{}[{}]", path, i));
+    }
+  };
+  std::vector<std::string> seen;
+  for (const std::string& h : heads) {
+    if (std::find(seen.begin(), seen.end(), h) != seen.end()) continue;
+    seen.push_back(h);
+    if (const toml::node* n = root.get(h)) leaves(h, *n);
+  }
+  return out;
+}
+
 toml::table detail::fitted_table(const std::string& text, const std::string& name, const fit::Result& result,
                                  const std::vector<std::vector<std::string>>& written_keys) {
   toml::table root = parse_toml(text, "fitted scenario", true);  // the experiment's text, reformatted: may be larger

@@ -97,11 +97,7 @@ struct Traits<BenchParams> {
         throw py::type_error("BenchParams: give normal_load_N (a constant) or normal_load (a Signal), not both");
       p.normal_load = Signal::constant_value(cast_arg<double>(n, "bench.normal_load_N", "a number"));
     }
-    for (const auto& [key, member] : signals)
-      if (py::object v = pop(kw, key))
-        p.*member = from_kwargs<Signal>(copy_of(table_dict(v, schema::Type::signal, std::string("bench.") + key)),
-                                        std::string("bench.") + key,
-                                        l.strict() && py::isinstance<py::dict>(v));  // else a state
+    for (const auto& [key, member] : signals) load_signal(l, key, "bench", p.*member);
   }
   static void after(BenchParams&, const py::dict&) {}
   static std::string table_repr(const std::string&, const py::dict& state) {

@@ -53,17 +53,11 @@ struct Traits<PatchParams> {
   template <class A, class S>
   static void walk(A& a, S& p) { serialize(a, p, true); }
   static void dump(const PatchParams& p, std::vector<Entry>& es) {
-    insert_after(es, "normal_load_N",
-                 Entry{"peak_pressure_Pa", p.peak_pressure_Pa ? py::object(py::float_(*p.peak_pressure_Pa)) : py::none(),
-                       true, schema::Type::number, "p_0 if stated: must integrate to normal_load_N (Pa), > 0", {}});
+    dump_optional(es, "normal_load_N", "peak_pressure_Pa", p.peak_pressure_Pa,
+                  "p_0 if stated: must integrate to normal_load_N (Pa), > 0");
   }
   static void load(PatchParams& p, Load& l) {
-    if (py::object v = pop(l.keywords(), "peak_pressure_Pa")) {
-      if (v.is_none())
-        p.peak_pressure_Pa.reset();
-      else
-        p.peak_pressure_Pa = cast_arg<double>(v, "patch.peak_pressure_Pa", "a number or None");
-    }
+    load_optional(l.keywords(), "peak_pressure_Pa", "patch.peak_pressure_Pa", p.peak_pressure_Pa);
   }
   static void after(PatchParams&, const py::dict&) {}
   static std::string table_repr(const std::string&, const py::dict&) { return "PatchParams()"; }
@@ -105,17 +99,11 @@ struct Traits<PatchTransientParams> {
   }
   static void dump(const PatchTransientParams& p, std::vector<Entry>& es) {
     find(es, "patch")->children = entries_of(p.patch);
-    insert_after(es, "size_exponent",
-                 Entry{"width_exponent", p.width_exponent ? py::object(py::float_(*p.width_exponent)) : py::none(),
-                       true, schema::Type::number, "gamma_y: width ~ (F_z/F_z0)^gamma_y, [0, 1], or None", {}});
+    dump_optional(es, "size_exponent", "width_exponent", p.width_exponent,
+                  "gamma_y: width ~ (F_z/F_z0)^gamma_y, [0, 1], or None");
   }
   static void load(PatchTransientParams& p, Load& l) {
-    if (py::object v = pop(l.keywords(), "width_exponent")) {
-      if (v.is_none())
-        p.width_exponent.reset();
-      else
-        p.width_exponent = cast_arg<double>(v, "patch.width_exponent", "a number or None");
-    }
+    load_optional(l.keywords(), "width_exponent", "patch.width_exponent", p.width_exponent);
     if (py::object v = pop(l.keywords(), "patch"))
       p.patch = py::isinstance<PatchParams>(v)
                     ? v.cast<PatchParams>()

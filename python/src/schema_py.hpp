@@ -171,6 +171,20 @@ inline void insert_after(std::vector<Entry>& entries, std::string_view key, Entr
   entries.insert(entries.begin() + static_cast<std::ptrdiff_t>(std::min(at + 1, entries.size())), std::move(e));
 }
 
+/// A declared optional number (PatchParams' peak_pressure_Pa, PatchTransientParams' width_exponent): its entry, the
+/// number or None, placed after `after`; and its keyword `key` taken from `kw` (None unsets it).
+inline void dump_optional(std::vector<Entry>& entries, std::string_view after, const char* key,
+                          const std::optional<double>& v, std::string doc) {
+  insert_after(entries, after,
+               Entry{key, v ? py::object(py::float_(*v)) : py::none(), true, sc::Type::number, std::move(doc), {}});
+}
+inline void load_optional(py::dict& kw, const char* key, const std::string& path, std::optional<double>& v) {
+  if (py::object o = pop(kw, key)) {
+    if (o.is_none()) v.reset();
+    else v = cast_arg<double>(o, path, "a number or None");
+  }
+}
+
 /// The entry of `key` (nullptr if absent).
 inline Entry* find(std::vector<Entry>& entries, std::string_view key) {
   for (Entry& e : entries)

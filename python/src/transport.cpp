@@ -103,11 +103,7 @@ struct Traits<LineContactParams> {
       for (auto item : d)
         throw py::type_error("line.pressure_table: unknown key '" + std::string(py::str(item.first)) + "'");
     }
-    for (const auto& [key, member, doc] : signals)
-      if (py::object v = pop(kw, key))
-        p.*member = from_kwargs<contact::Signal>(copy_of(table_dict(v, schema::Type::signal, std::string("line.") + key)),
-                                                 std::string("line.") + key,
-                                                 l.strict() && py::isinstance<py::dict>(v));  // else a state
+    for (const auto& [key, member, doc] : signals) load_signal(l, key, "line", p.*member);
   }
   static void after(LineContactParams&, const py::dict&) {}
   static std::string table_repr(const std::string& key, const py::dict& state) {

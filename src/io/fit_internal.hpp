@@ -284,33 +284,79 @@ std::vector<std::vector<char>> moved_by(const Sc& sc, const std::vector<std::str
   return moved;
 }
 
-/// `e` with each number its `set` gives written where the file writes its parameter, as written_keys does for the
-/// fitted values: to the key path itself if the file writes it, and to every other key path of the same parameter
-/// (moved_by) the file writes: bench.normal_load.value to the file's normal_load_N, Dahl's law.mu_s to the file's mu,
-/// or to both mu_s and mu_d. So its TOML (fit_toml, the base of <name>_fitted.toml) reads back. `sc`: the
-/// experiment's scenario. (A table value of `set` is written as given.)
+/// Where the values of `keys` go in the TOML `file`: for each key, the key paths of the same parameter (itself and
+/// every key that moves it and that it moves, moved_by) that `file` writes; the key itself when the file writes none
+/// (written in as it is, or refused by the read-back). E.g. law.mu_d of a Dahl law written as `mu` goes to law.mu,
+/// written as `mu_s = mu_d` to both, bench.normal_load.value to normal_load_N. `moved`: moved_by over `keys` (their
+/// block, for the callers' alias checks).
 template <class Sc>
-FitExperiment as_the_file_writes(const FitTable& t, FitExperiment e, const Sc& sc) {
-  std::vector<std::string> all;  // the set's numeric keys, then the numbers the file writes in their tables
-  for (const auto& [key, node] : e.set)
-    if (node->is_number()) all.push_back(key);
-  if (all.empty()) return e;
-  const std::size_t moving = all.size();
+std::vector<std::vector<std::string>> where_written(const Sc& sc, const toml::table& file,
+                                                    const std::vector<std::string>& keys,
+                                                    std::vector<std::vector<char>>& moved) {
+  std::vector<std::string> all = keys;  // then the numbers the file writes in the keys' tables
   std::vector<std::string> heads;
-  for (const std::string& k : all) heads.push_back(head_of(k));
-  for (const std::string& k : numbers_written(t.base, heads))
+  for (const std::string& k : keys) heads.push_back(head_of(k));
+  for (const std::string& k : numbers_written(file, heads))
     if (std::find(all.begin(), all.end(), k) == all.end()) all.push_back(k);
-  const auto m = moved_by(sc, all);
+  moved = moved_by(sc, all);
+  std::vector<std::vector<std::string>> where(keys.size());
+  for (std::size_t j = 0; j < keys.size(); ++j) {
+    for (std::size_t i = 0; i < all.size(); ++i)
+      if ((i == j || (i >= keys.size() && moved[i][j] && moved[j][i])) && written_in(file, all[i]))
+        where[j].push_back(all[i]);
+    if (where[j].empty()) where[j].push_back(keys[j]);
+  }
+  return where;
+}
+
+/// Experiment `index`'s `set` checked and written where the file writes its parameters, on its own scenario `sc` (a
+/// `set` may change the law: mu_s and mu_d are one for Dahl, two for LuGre). Refused: a number under another key path
+/// of a fitted parameter (the fit's value overwrote it without a word), and two key paths of one parameter given
+/// different values. Each number under a dotted key goes where where_written says (its TOML, fit_toml, is the base
+/// of <name>_fitted.toml and must read back); a table value is written as given.
+template <class Sc>
+FitExperiment experiment_set(const FitTable& t, std::size_t index, FitExperiment e, const Sc& sc) {
+  if (e.set.empty()) return e;
+  std::vector<std::string> keys;  // the fitted keys, then the numbers `set` gives (a table value sets each of its
+  for (const fit::ParameterSpec& p : t.parameters) keys.push_back(p.key);  // keys), with their values
+  const std::size_t fitted = keys.size();
+  std::vector<double> given;
+  const std::function<void(const std::string&, const toml::node&)> numbers = [&](const std::string& path,
+                                                                                 const toml::node& node) {
+    if (const toml::table* sub = node.as_table()) {
+      for (auto&& [key, value] : *sub) numbers(path + "." + std::string(key.str()), value);
+    } else if (node.is_number()) {
+      keys.push_back(path);
+      given.push_back(*node.value<double>());
+    }
+  };
+  for (const auto& [key, node] : e.set) numbers(key, *node);
+  if (keys.size() == fitted) return e;
+  std::vector<std::vector<char>> m;
+  const auto where = where_written(sc, t.base, keys, m);
+  const auto alias = [&](std::size_t i, std::size_t j) { return m[i][j] && m[j][i]; };
+  for (std::size_t s = fitted; s < keys.size(); ++s) {
+    for (std::size_t j = 0; j < fitted; ++j)
+      if (alias(s, j))
+        throw InvalidInput(fmt::format("fit.experiment[{}].set: {} is the fitted parameter {} under another key path "
+                                       "(setting either sets the other); the fit gives its value in every "
+                                       "experiment: remove it from set or from fit.parameters",
+                                       index, json_quote(keys[s]), json_quote(keys[j])));
+    for (std::size_t r = fitted; r < s; ++r)  // two of one parameter may be given alike (Dahl's mu_s = mu_d)
+      if (alias(r, s) && given[r - fitted] != given[s - fitted])
+        throw InvalidInput(fmt::format("fit.experiment[{}].set: {} = {} and {} = {} are one parameter under two key "
+                                       "paths (setting either sets the other): give one",
+                                       index, json_quote(keys[r]), format_value(given[r - fitted]),
+                                       json_quote(keys[s]), format_value(given[s - fitted])));
+  }
   std::vector<std::pair<std::string, const toml::node*>> set;
   for (const auto& [key, node] : e.set) {
-    const std::size_t i = static_cast<std::size_t>(std::find(all.begin(), all.begin() + moving, key) - all.begin());
-    bool elsewhere = false;
-    for (std::size_t j = moving; i < moving && j < all.size(); ++j)
-      if (m[i][j] && m[j][i]) {
-        set.emplace_back(all[j], node);
-        elsewhere = true;
-      }
-    if (!elsewhere || written_in(t.base, key)) set.emplace_back(key, node);
+    const auto at = std::find(keys.begin() + static_cast<long>(fitted), keys.end(), key);
+    if (!node->is_number() || at == keys.end()) {
+      set.emplace_back(key, node);
+      continue;
+    }
+    for (const std::string& k : where[static_cast<std::size_t>(at - keys.begin())]) set.emplace_back(k, node);
   }
   e.set = std::move(set);
   return e;
@@ -401,63 +447,18 @@ void finish_fit(FitTable& t, Out& out, const std::function<Sc(const toml::table&
   std::optional<toml::table> base;  // experiment 0's TOML, the base of <name>_fitted.toml
   if constexpr (requires { out.scenario_toml; }) base = parse_toml(out.scenario_toml.front(), "fitted scenario", true);
   {
-    const auto& sc = start_ok ? at_start : experiments.front().scenario;
-    std::vector<std::string> all = keys;  // then the numbers the file writes in the fitted keys' tables
-    if (base) {
-      std::vector<std::string> heads;
-      for (const std::string& k : keys) heads.push_back(head_of(k));
-      for (const std::string& k : numbers_written(*base, heads))
-        if (std::find(all.begin(), all.end(), k) == all.end()) all.push_back(k);
-    }
-    const auto m = moved_by(sc, all);
+    static const toml::table none;  // a kind without scenario_toml writes no fitted scenario
+    std::vector<std::vector<char>> m;
+    const auto where = where_written(start_ok ? at_start : experiments.front().scenario, base ? *base : none, keys, m);
     for (std::size_t j = 0; j < fitted; ++j)
       for (std::size_t i = 0; i < j; ++i)
         if (alias(m, i, j))
           throw InvalidInput(fmt::format("fit.parameters.{}: the same parameter as fit.parameters.{} (setting either "
                                          "sets the other); fit it once",
                                          json_quote(keys[j]), json_quote(keys[i])));
-    if constexpr (requires { out.written_keys; }) {
-      out.written_keys.assign(fitted, {});
-      for (std::size_t j = 0; j < fitted; ++j) {
-        for (std::size_t i = 0; i < all.size(); ++i)
-          if ((i == j || (i >= fitted && alias(m, i, j))) && written_in(*base, all[i]))
-            out.written_keys[j].push_back(all[i]);
-        if (out.written_keys[j].empty()) out.written_keys[j].push_back(keys[j]);  // written in (or refused below)
-      }
-    }
+    if constexpr (requires { out.written_keys; }) out.written_keys = where;
   }
-  for (std::size_t x = 0; x < t.experiments.size() && x < experiments.size(); ++x) {
-    const toml::table* set = t.experiments[x] ? t.experiments[x]->get_as<toml::table>("set") : nullptr;
-    if (!set) continue;
-    std::vector<std::string> all = keys;  // the fitted keys, then the numeric key paths `set` gives (a table value
-    std::vector<double> given;            // sets each of its keys), with their values
-    const std::function<void(const std::string&, const toml::node&)> numbers = [&](const std::string& path,
-                                                                                   const toml::node& node) {
-      if (const toml::table* sub = node.as_table()) {
-        for (auto&& [key, value] : *sub) numbers(path + "." + std::string(key.str()), value);
-      } else if (node.is_number()) {
-        all.push_back(path);
-        given.push_back(*node.value<double>());
-      }
-    };
-    for (auto&& [key, value] : *set) numbers(std::string(key.str()), value);
-    if (all.size() == fitted) continue;
-    const auto m = moved_by(experiments[x].scenario, all);
-    for (std::size_t s = fitted; s < all.size(); ++s) {
-      for (std::size_t j = 0; j < fitted; ++j)
-        if (alias(m, s, j))
-          throw InvalidInput(fmt::format("fit.experiment[{}].set: {} is the fitted parameter {} under another key path "
-                                         "(setting either sets the other); the fit gives its value in every "
-                                         "experiment: remove it from set or from fit.parameters",
-                                         x, json_quote(all[s]), json_quote(keys[j])));
-      for (std::size_t r = fitted; r < s; ++r)  // two of one parameter may be given alike (Dahl's mu_s = mu_d)
-        if (alias(m, r, s) && given[r - fitted] != given[s - fitted])
-          throw InvalidInput(fmt::format("fit.experiment[{}].set: {} = {} and {} = {} are one parameter under two key "
-                                         "paths (setting either sets the other): give one",
-                                         x, json_quote(all[r]), format_value(given[r - fitted]), json_quote(all[s]),
-                                         format_value(given[s - fitted])));
-    }
-  }
+  // (each experiment's `set` was checked against these keys as it was read: experiment_set)
   // A label given names an experiment in the report and the plots: two alike made the report ambiguous. (Without one
   // the label is the data file's name, which two experiments may share with different `set`s.)
   const auto labelled = [&](std::size_t i) { return i < t.experiments.size() && t.experiments[i] &&
@@ -499,31 +500,31 @@ void finish_fit(FitTable& t, Out& out, const std::function<Sc(const toml::table&
     if (start_ok) {  // else fit::validate names the refused start (a derived key: "set body1.k")
       toml::table root = *base;
       for (std::size_t j = 0; j < fitted; ++j) written(j, t.parameters[j].initial, root);
-      const auto reads_back = [&](const toml::table& table, std::size_t only) {
+      // `table` parses, and parameters [from, to) read back as their starting values
+      const auto reads_back = [&](const toml::table& table, std::size_t from, std::size_t to) {
         const auto sc = parse(table);
-        for (std::size_t j = 0; j < fitted; ++j)
-          if (only == fitted || j == only) {
-            const double got = get_number(sc, keys[j]), want = t.parameters[j].initial;
-            if (std::abs(got - want) > 1e-12 * std::max(std::abs(got), std::abs(want)))
-              throw InvalidInput(fmt::format("{} reads back as {}, not {}", keys[j], format_value(got),
-                                             format_value(want)));
-          }
+        for (std::size_t j = from; j < to; ++j) {
+          const double got = get_number(sc, keys[j]), want = t.parameters[j].initial;
+          if (std::abs(got - want) > 1e-12 * std::max(std::abs(got), std::abs(want)))
+            throw InvalidInput(fmt::format("{} reads back as {}, not {}", keys[j], format_value(got),
+                                           format_value(want)));
+        }
       };
       try {
-        reads_back(*base, fitted + 1);  // experiment 0 as the file and its `set` write it, no value changed
+        reads_back(*base, 0, 0);  // experiment 0 as the file and its `set` write it, no value changed
       } catch (const InvalidInput& error) {
         throw InvalidInput(fmt::format("{}: the scenario with it written into the file does not read back ({}): give "
                                        "the keys the file writes",
                                        t.experiments.front() ? "fit.experiment[0].set" : "fit", error.what()));
       }
       try {
-        reads_back(root, fitted);
+        reads_back(root, 0, fitted);
       } catch (const InvalidInput& all) {
         for (std::size_t j = 0; j < fitted; ++j) {  // the one that breaks it
           toml::table one = *base;
           written(j, t.parameters[j].initial, one);
           try {
-            reads_back(one, j);
+            reads_back(one, j, j + 1);
           } catch (const InvalidInput& error) {
             throw InvalidInput(fmt::format("fit.parameters.{}: the fitted scenario would not read back with its value "
                                            "written in ({}); fit the key the file writes",
@@ -606,7 +607,7 @@ Out parse_series_fit(const toml::table& root, std::string_view name, const Scena
     e.times = samples.times;
     e.targets = fit_targets(t, samples.values);
     if (!validation) {
-      toml::table table = fit_toml(t, as_the_file_writes(t, x, e.scenario), edit);
+      toml::table table = fit_toml(t, experiment_set(t, i, x, e.scenario), edit);
       if (kind.absolute_files)
         kind.absolute_files(table, e.scenario);
       else if constexpr (requires { e.scenario.table_files; })

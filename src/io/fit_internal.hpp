@@ -148,6 +148,8 @@ void set_toml_value(toml::table& root, const std::string& key, double value);
 std::string toml_text(const toml::table& table);
 /// Whether the TOML writes `key` (a number, an element of an array, or "<signal>.value" of a signal written as a number).
 bool written_in(const toml::table& root, const std::string& key);
+/// Whether `node` is a list of one number (a single-branch list: body1.tau = [0.1] is body1.tau's one branch).
+bool one_number(const toml::node& node);
 /// The numbers `root` writes under the top-level tables `heads`, as key paths (a list's elements as "key[i]").
 std::vector<std::string> numbers_written(const toml::table& root, const std::vector<std::string>& heads);
 /// "law" of "law.mu_d", "bench" of "bench.x0_m[0]".
@@ -313,7 +315,8 @@ std::vector<std::vector<std::string>> where_written(const Sc& sc, const toml::ta
 /// `set` may change the law: mu_s and mu_d are one for Dahl, two for LuGre). Refused: a number under another key path
 /// of a fitted parameter (the fit's value overwrote it without a word), and two key paths of one parameter given
 /// different values. Each number under a dotted key goes where where_written says (its TOML, fit_toml, is the base
-/// of <name>_fitted.toml and must read back); a table value is written as given.
+/// of <name>_fitted.toml and must read back); a table written inline is written as given (read_fit_experiment split a
+/// table of dotted keys into its key paths).
 template <class Sc>
 FitExperiment experiment_set(const FitTable& t, std::size_t index, FitExperiment e, const Sc& sc) {
   if (e.set.empty()) return e;
@@ -413,6 +416,12 @@ void finish_fit(FitTable& t, Out& out, const std::function<Sc(const toml::table&
       if (p.key.rfind(std::string(table) + ".", 0) == 0)
         throw InvalidInput(fmt::format("{}: the keys of [{}] are not model parameters ({}); set them in the scenario",
                                        name, table, why));
+    // [initial] (lumped): fit.initial_state gives each experiment's state at its window's start and replaces [initial]
+    // in the fitted scenario; a fitted initial.f[0] changed nothing and ended with no interval (helper-52).
+    if (p.key.rfind("initial.", 0) == 0)
+      throw InvalidInput(fmt::format("{}: the keys of [initial] are not model parameters (the fit starts each window "
+                                     "from fit.initial_state: \"rest\", \"match_first_sample\" or \"steady\")",
+                                     name));
     // likewise every other setting of the method the schema marks (a step, a Courant number, a tolerance, a run's
     // span): the kinds' own [run], [line], [transient], [patch] keys
     if (info.numerics)

@@ -172,10 +172,11 @@ detail::FitTable detail::read_fit_table(const toml::table& root, std::string_vie
                                    rules.parameters_doc));
   std::map<std::string, std::string> seen;
   read_parameters(*root["fit"]["parameters"].as_table(), "", t.parameters, t.initial, seen);
-  // A key path that names a non-numeric value of the file (law.type, a signal table) is not a parameter.
+  // A key path that names a non-numeric value of the file (law.type, a signal table) is not a parameter. A list of one
+  // number is its one branch, as the key path says (numeric_keys lists a single-branch body1.tau so).
   for (const fit::ParameterSpec& p : t.parameters) {
     const toml::node* node = root.at_path(p.key).node();
-    if (node && !node->is_number())
+    if (node && !node->is_number() && !detail::one_number(*node))
       throw InvalidInput(fmt::format("fit.parameters.{}: not a numeric key: the scenario has {} = {}", q(p.key),
                                      p.key, detail::format_node(*node)));
   }
@@ -233,7 +234,17 @@ detail::FitExperiment detail::read_fit_experiment(const FitTable& t, std::size_t
                                            e.ex.path(), q(p.key)));
       };
       refuse_fitted(std::string(k.str()), v);
-      e.set.emplace_back(std::string(k.str()), &v);
+      // A table of dotted keys (`set = { law.mu_d = 0.45 }`) is its keys, as if written into the file: each key path
+      // is then one as if quoted ("law.mu_d" = 0.45: set by key path, written where the file writes it). It was merged
+      // as a table, mu_d beside a Dahl law's mu, which the reader refused. A table written inline replaces the file's.
+      const std::function<void(const std::string&, const toml::node&)> split = [&](const std::string& path,
+                                                                                  const toml::node& node) {
+        if (const toml::table* sub = node.as_table(); sub && !sub->is_inline() && !sub->empty())
+          for (auto&& [key, value] : *sub) split(path + "." + std::string(key.str()), value);
+        else
+          e.set.emplace_back(path, &node);
+      };
+      split(std::string(k.str()), v);
     }
   }
   return e;
@@ -409,7 +420,10 @@ void detail::absolute_table_files(toml::table& table, const std::vector<TableFil
 void detail::set_toml_value(toml::table& root, const std::string& key, double value) {
   const std::size_t open = key.find('[');
   if (open == std::string::npos) {
-    set_toml_path(root, key, toml::value<double>(value), key);
+    if (toml::node* node = root.at_path(key).node(); node && one_number(*node))  // a branch list of one, kept a list
+      node->as_array()->replace(node->as_array()->begin(), value);
+    else
+      set_toml_path(root, key, toml::value<double>(value), key);
     return;
   }
   const std::string path = key.substr(0, open);
@@ -432,6 +446,11 @@ std::string detail::toml_text(const toml::table& table) {
   out << toml::toml_formatter(table, toml::toml_formatter::default_flags & ~toml::format_flags::allow_multi_line_strings);
   out << '\n';
   return out.str();
+}
+
+bool detail::one_number(const toml::node& node) {
+  const toml::array* list = node.as_array();
+  return list && list->size() == 1 && (*list)[0].is_number();
 }
 
 bool detail::written_in(const toml::table& root, const std::string& key) {

@@ -154,6 +154,30 @@ TEST_F(FitLineCli, SteadyFitsWritesTheFourFilesAndTheFittedMapReproducesTheFit) 
       << check.out;
 }
 
+// numeric_keys lists a single-branch list by its bare name (body2.tau for tau = [0.05]), and get/set take it so: the
+// fit took it too. It was refused as "not a numeric key: the scenario has body2.tau = [0.05]". The fitted value is
+// written into the file's list, which reads back.
+TEST_F(FitLineCli, FitsASingleBranchListByItsBareNameAndWritesItIntoTheList) {
+  write_data("[kinematics]\nmode = \"sliding\"\nV_mps = { from = 0.05, to = 30.0, points = 15, spacing = \"log\" }\n",
+             "V_mps");
+  const std::string parameters = R"([fit.parameters]
+"law.mu_d" = { initial = 0.85, min = 0.3, max = 1.5 }
+"body2.tau" = { initial = 0.1, min = 0.005, max = 1.0, scale = "log" }
+)";
+  write("line.toml", model("line_steady", 0.7, 30.0) + kSteadyFit.substr(0, kSteadyFit.find("[fit.parameters]")) +
+                         parameters);
+  const CliResult r = run("fit line.toml --out out --quiet --no-plot");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const std::string json = bristle::test::read_text(dir_ / "out" / "line_fit.json");
+  EXPECT_NE(json.find("\"converged\": true"), std::string::npos) << json;
+  EXPECT_NEAR(bristle::test::fit::json_number(json, "value", json.find("\"body2.tau\"")), 0.05, 0.01) << json;
+  const std::string fitted = bristle::test::read_text(dir_ / "out" / "line_fitted.toml");
+  const std::string body2 = fitted.substr(fitted.find("[body2]"));
+  EXPECT_EQ(body2.find("tau = ["), body2.find("tau")) << fitted;  // still a list of one
+  const CliResult again = run("check out/line_fitted.toml");
+  EXPECT_EQ(again.code, 0) << again.err;
+}
+
 TEST_F(FitLineCli, TransientFitsWritesTheFourFilesAndTheFittedScenarioReproducesTheFit) {
   write_data("cells = 20\n[kinematics]\nmode = \"sliding\"\nVx = { type = \"sine\", amplitude = 0.5, omega = 4.0, "
              "offset = 0.6 }\n[time]\nt_end_s = 1.5\noutputs = 31\n",

@@ -125,6 +125,59 @@ std::optional<DepthExcess> find_excess_depth(std::string_view text, std::size_t 
   return std::nullopt;
 }
 
+/// The key written before column `column` of line `line` of `text` (1-based, toml++'s position of a redefinition:
+/// the value of a key-value pair, the start of a [header]): the text from the pair's start (the line's, or after an
+/// unquoted '{' or ',') to its unquoted '=', or the header between its brackets. Empty if there is none.
+std::string written_key_at(std::string_view text, std::size_t line, std::size_t column) {
+  std::size_t at = 0;
+  for (std::size_t l = 1; l < line && at != std::string_view::npos; ++l) {
+    at = text.find('\n', at);
+    if (at != std::string_view::npos) ++at;
+  }
+  if (at == std::string_view::npos) return {};
+  std::string_view row = text.substr(at, text.find('\n', at) == std::string_view::npos ? std::string_view::npos
+                                                                                      : text.find('\n', at) - at);
+  const auto trim = [](std::string_view s) {
+    while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+    while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
+    return s;
+  };
+  const std::string_view head = trim(row);
+  if (head.starts_with('[')) {  // a header: the key between [ (or [[) and the unquoted ]
+    std::size_t from = head.starts_with("[[") ? 2 : 1;
+    char quote = 0;
+    for (std::size_t i = from; i < head.size(); ++i) {
+      if (quote) {
+        if (head[i] == quote) quote = 0;
+      } else if (head[i] == '"' || head[i] == '\'') {
+        quote = head[i];
+      } else if (head[i] == ']') {
+        return std::string(trim(head.substr(from, i - from)));
+      }
+    }
+    return {};
+  }
+  row = row.substr(0, std::min(row.size(), column > 0 ? column - 1 : 0));
+  std::size_t start = 0, equals = std::string_view::npos;
+  char quote = 0;
+  for (std::size_t i = 0; i < row.size(); ++i) {
+    const char c = row[i];
+    if (quote) {
+      if (c == '\\' && quote == '"') ++i;
+      else if (c == quote) quote = 0;
+    } else if (c == '"' || c == '\'') {
+      quote = c;
+    } else if (c == '{' || c == ',') {
+      start = i + 1;
+      equals = std::string_view::npos;
+    } else if (c == '=' && equals == std::string_view::npos) {
+      equals = i;
+    }
+  }
+  if (equals == std::string_view::npos) return {};
+  return std::string(trim(row.substr(start, equals - start)));
+}
+
 }  // namespace
 
 toml::table parse_toml(std::string_view text, const std::string& source_name, bool generated) {
@@ -142,6 +195,14 @@ toml::table parse_toml(std::string_view text, const std::string& source_name, bo
   } catch (const toml::parse_error& e) {
     std::string description(e.description());
     std::replace(description.begin(), description.end(), '\n', ' ');
+    // toml++ garbles a quoted key in "cannot redefine existing integer '...'" ('"lalaw.mu" ' for a second
+    // "law.mu" under [fit.parameters]): the key as the line writes it instead.
+    if (const std::size_t redefine = description.find("cannot redefine existing "); redefine != std::string::npos) {
+      const std::size_t open = description.find('\'', redefine), close = description.rfind('\'');
+      const std::string key = written_key_at(text, e.source().begin.line, e.source().begin.column);
+      if (open != std::string::npos && close > open && !key.empty())
+        description.replace(open, close - open + 1, "'" + key + "'");
+    }
     throw InvalidInput(fmt::format("{}:{}:{}: invalid TOML: {}", source_name, e.source().begin.line,
                                    e.source().begin.column, description));
   }

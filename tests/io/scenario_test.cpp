@@ -484,6 +484,18 @@ TEST(ScenarioErrors, MalformedToml) {
   EXPECT_EQ(error_of("[law]\ntype = \"lugre\"\ntype = \"dahl\"\n"),
             "<string>:3:8: invalid TOML: Error while parsing key-value pair: cannot redefine existing string "
             "'type'");
+  // toml++ garbles a quoted key in this message ('"lalaw.mu" ', '"a"a".b'): the key as the line writes it.
+  EXPECT_EQ(error_of("[fit.parameters]\n\"law.mu\" = { initial = 1 }\n  \"law.mu\" = { initial = 2 }\n"),
+            "<string>:3:14: invalid TOML: Error while parsing key-value pair: cannot redefine existing table "
+            "'\"law.mu\"'");
+  EXPECT_EQ(error_of("\"a\".b = 1\n\"a\".b = 2\n"),
+            "<string>:2:9: invalid TOML: Error while parsing key-value pair: cannot redefine existing integer "
+            "'\"a\".b'");
+  EXPECT_EQ(error_of("x = { \"a\" = 1, \"a\" = 2 }\n"),
+            "<string>:1:22: invalid TOML: Error while parsing key-value pair: cannot redefine existing integer "
+            "'\"a\"'");
+  EXPECT_EQ(error_of("[a]\nb = 1\n[ \"a\" ]\n"),
+            "<string>:3:1: invalid TOML: Error while parsing table header: cannot redefine existing table '\"a\"'");
 }
 
 TEST(ScenarioErrors, NonPositiveStiffnessDampingTau) {

@@ -197,6 +197,13 @@ void set_numbers(Sc& sc, std::vector<std::pair<std::string, double>> values) {
   }
 }
 
+/// `message` of a scenario refused with the window written in (`window`: its key paths and values), when it names one
+/// of those keys as `key = value`: then prefixed with where that value came from, which the user wrote (`window_key`
+/// = `span`, or without a span the times of the data file `data`), not only `run.t_end_s = 1e8` of no file.
+std::string blame_window(const std::string& message, const std::vector<std::pair<std::string, double>>& window,
+                         const std::string& window_key, const std::optional<std::pair<double, double>>& span,
+                         const std::string& data, std::size_t samples);
+
 /// Whether a `set` key is one the fit sets from the data (`owned`: a key path, or a table as "time."): the window
 /// or grid axis, written into the TOML after the `set`, replaces it (as on 9eae582), so the key path skips it.
 bool owned_by_fit(std::string_view key, std::string_view owned);
@@ -603,15 +610,18 @@ Out parse_series_fit(const toml::table& root, std::string_view name, const Scena
     const bool own_window = !validation && x.own && x.ex.has("window_s");
     const auto span = validation ? validation_window : own_window ? read_window(x.ex) : window_default;
     if (!validation) read_data.push_back(read_fit_samples(t, x));
-    const FitSamples samples = window_samples(
-        t, x, read_data[i], span,
-        validation ? "fit.validation_window_s" : own_window ? x.ex.key("window_s") : "fit.window_s", validation,
-        kind.show_window);
+    const std::string window_key =
+        validation ? "fit.validation_window_s" : own_window ? x.ex.key("window_s") : "fit.window_s";
+    const FitSamples samples = window_samples(t, x, read_data[i], span, window_key, validation, kind.show_window);
     const auto window = kind.window(samples.times);
     const std::string owned = window.front().first.rfind("time.", 0) == 0 ? "time." : window.front().first;
     const auto edit = [&](toml::table& table) { set_window_toml(table, window); };
     typename decltype(out.experiments)::value_type e;
-    e.scenario = fit_scenario<Sc>(t, x, &cached, edit, window, owned, parse, kind.check);
+    try {
+      e.scenario = fit_scenario<Sc>(t, x, &cached, edit, window, owned, parse, kind.check);
+    } catch (const InvalidInput& error) {
+      throw InvalidInput(blame_window(error.what(), window, window_key, span, x.data, samples.times.size()));
+    }
     e.label = x.label;
     e.times = samples.times;
     e.targets = fit_targets(t, samples.values);

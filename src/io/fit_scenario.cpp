@@ -250,6 +250,19 @@ detail::FitExperiment detail::read_fit_experiment(const FitTable& t, std::size_t
   return e;
 }
 
+std::string detail::blame_window(const std::string& message, const std::vector<std::pair<std::string, double>>& window,
+                                 const std::string& window_key, const std::optional<std::pair<double, double>>& span,
+                                 const std::string& data, std::size_t samples) {
+  for (const auto& [key, value] : window)
+    if (message.find(key + " = ") != std::string::npos)
+      return fmt::format("{} {} = {} (the run covers the window's {} data rows): {}",
+                         span ? fmt::format("{} = [{}, {}] sets", window_key, format_value(span->first),
+                                            format_value(span->second))
+                              : fmt::format("the times of {} (no {}) set", q(data), window_key),
+                         key, format_value(value), samples, message);
+  return message;
+}
+
 bool detail::owned_by_fit(std::string_view key, std::string_view owned) {
   return key == owned || (owned.back() == '.' && key.substr(0, owned.size()) == owned);
 }

@@ -162,6 +162,7 @@ TEST_P(FitStructureCliBadInput, ExitsWith2NamingTheKeyAndWritesNothing) {
   const BadStructureFit& bad = GetParam();
   write("d.csv", "t_s,F_N\n0,0\n0.1,0.2\n0.2,0.4\n0.3,0.45\n0.4,0.5\n");
   write("nan.csv", "t_s,F_N\n0,0\n0.1,0.2\n0.2,nan\n0.3,0.45\n0.4,0.5\n");
+  write("long.csv", "t_s,F_N\n0,0\n0.1,0.2\n0.2,0.4\n0.3,0.45\n1e8,0.5\n");
   std::string fit = kFit;
   const std::size_t at = fit.find(bad.from);
   ASSERT_NE(at, std::string::npos) << bad.from;
@@ -180,6 +181,16 @@ INSTANTIATE_TEST_SUITE_P(
         BadStructureFit{"missing_data", "data = \"d.csv\"", "data = \"none.csv\"", "fit.data = \"none.csv\""},
         BadStructureFit{"parameter_does_not_apply", "\"law.mu_d\"", "\"friction.mu_d\"",
                         "fit.parameters.\"friction.mu_d\": key \"friction.mu_d\" does not apply to a dynamic [law]"},
+        // The window's end becomes run.t_end_s: the reader's message named only that, a value the file does not
+        // write (it writes t_end_s = 2), so it now says where it came from.
+        BadStructureFit{"data_too_long_for_the_step", "data = \"d.csv\"", "data = \"long.csv\"",
+                        "the times of \"long.csv\" (no fit.window_s) set run.t_end_s = 100000000 (the run covers the "
+                        "window's 5 data rows): run.t_end_s = 100000000: more than 1000000000 steps of run.dt_s = "
+                        "0.001"},
+        BadStructureFit{"window_too_long_for_the_step", "data = \"d.csv\"",
+                        "data = \"long.csv\"\nwindow_s = [0.0, 1e8]",
+                        "fit.window_s = [0, 100000000] sets run.t_end_s = 100000000 (the run covers the window's 5 data "
+                        "rows): run.t_end_s = 100000000: more than"},
         BadStructureFit{"initial_state_not_rest", "time_column", "initial_state = \"steady\"\ntime_column",
                         "fit.initial_state = \"steady\": kind = \"structure_stick_slip\" starts from the structure at "
                         "rest"}),

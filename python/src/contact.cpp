@@ -63,13 +63,12 @@ struct Traits<BenchParams> {
       "Example: ``BenchParams(drive=\"spring\", mass_kg=1.0, spring_N_per_m=2.0, input=0.1, normal_load_N=10.0)``\n";
   template <class A, class S>
   static void walk(A& a, S& p) { serialize(a, p); }
-  // The signal tables go through Traits<Signal> (its times and values are not fields of the walk).
-  static constexpr std::pair<const char*, Signal BenchParams::*> signals[] = {
-      {"input", &BenchParams::input_x}, {"input_y", &BenchParams::input_y}, {"belt", &BenchParams::belt_x},
-      {"belt_y", &BenchParams::belt_y}, {"normal_load", &BenchParams::normal_load}};
+  // The signal tables go through Traits<Signal> (its times and values are not fields of the walk); their keywords
+  // are the keys in [bench].
+  static std::string keyword(std::string_view path) { return std::string(path.substr(path.find('.') + 1)); }
   static void dump(const BenchParams& p, std::vector<Entry>& es) {
-    for (const auto& [key, member] : signals)
-      if (Entry* e = find(es, key)) e->children = entries_of(p.*member);
+    for (const auto& [path, member] : contact::kBenchSignals)
+      if (Entry* e = find(es, keyword(path))) e->children = entries_of(p.*member);
     if (p.normal_load.kind != SignalKind::constant) return;
     Entry* e = find(es, "normal_load");
     *e = Entry{"normal_load_N", to_py(p.normal_load.value), true, schema::Type::number,
@@ -97,7 +96,7 @@ struct Traits<BenchParams> {
         throw py::type_error("BenchParams: give normal_load_N (a constant) or normal_load (a Signal), not both");
       p.normal_load = Signal::constant_value(cast_arg<double>(n, "bench.normal_load_N", "a number"));
     }
-    for (const auto& [key, member] : signals) load_signal(l, key, "bench", p.*member);
+    for (const auto& [path, member] : contact::kBenchSignals) load_signal(l, keyword(path), "bench", p.*member);
   }
   static void after(BenchParams&, const py::dict&) {}
   static std::string table_repr(const std::string&, const py::dict& state) {
@@ -346,7 +345,7 @@ Example:
       .def_static(
           "ramp",
           &Signal::ramp,
-          py::arg("start"), py::arg("rate"), py::arg("t0") = 0.0, py::arg("t_end") = 1e300,
+          py::arg("start"), py::arg("rate"), py::arg("t0") = 0.0, py::arg("t_end") = std::numeric_limits<double>::infinity(),
           R"doc(u = start + rate (t - t0) between t0 and t_end (s), held outside; rate in units of u per second.
 
 Example:

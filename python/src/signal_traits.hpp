@@ -40,8 +40,8 @@ struct Traits<contact::Signal> {
 /// A signal field of a parameter class (BenchParams' input, LineContactParams' V2): its keyword `key` taken from the
 /// Load (a Signal, a number: a constant, or a dict of a signal table's keys), with `<prefix>.<key>` in messages. A
 /// dict given by the user is checked strictly; a state (pickling) holds every key.
-inline void load_signal(Load& l, const char* key, std::string_view prefix, contact::Signal& s) {
-  if (py::object v = pop(l.keywords(), key)) {
+inline void load_signal(Load& l, const std::string& key, std::string_view prefix, contact::Signal& s) {
+  if (py::object v = pop(l.keywords(), key.c_str())) {
     const std::string path = std::string(prefix) + "." + key;
     s = from_kwargs<contact::Signal>(copy_of(table_dict(v, schema::Type::signal, path)), path,
                                      l.strict() && py::isinstance<py::dict>(v));

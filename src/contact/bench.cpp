@@ -315,11 +315,9 @@ void Bench::outputs(double t, const double* s, double* row) const {
 }
 
 std::array<std::pair<const Signal*, std::string_view>, 5> named_signals(const BenchParams& p) {
-  return {{{&p.input_x, "bench.input"},
-           {&p.input_y, "bench.input_y"},
-           {&p.belt_x, "bench.belt"},
-           {&p.belt_y, "bench.belt_y"},
-           {&p.normal_load, "bench.normal_load"}}};
+  std::array<std::pair<const Signal*, std::string_view>, 5> out;
+  for (std::size_t i = 0; i < out.size(); ++i) out[i] = {&(p.*kBenchSignals[i].second), kBenchSignals[i].first};
+  return out;
 }
 
 void require_sine_periods(const BenchParams& p, double span_s, std::string_view span_text, std::string_view note) {

@@ -185,7 +185,7 @@ std::vector<double> Signal::breakpoints() const {
     case SignalKind::step:
       return {t0};
     case SignalKind::ramp:
-      return t_end < 1e299 ? std::vector<double>{t0, t_end} : std::vector<double>{t0};
+      return std::isfinite(t_end) ? std::vector<double>{t0, t_end} : std::vector<double>{t0};
     case SignalKind::table:
       return times;
     default:

@@ -43,6 +43,15 @@ std::string Range::text() const {
   return "";
 }
 
+void require_integer(std::string_view key, double v, std::string_view shown) {
+  const std::string text = shown.empty() ? format_value(v) : std::string(shown);
+  if (v != std::trunc(v)) throw InvalidInput(fmt::format("{} = {}: must be an integer", key, text));
+  if (!(std::abs(v) < kMaxIntegerMagnitude))
+    throw InvalidInput(fmt::format("{} = {}: must be an integer of magnitude below 9e15 (a double holds every integer "
+                                   "exactly only below 2^53)",
+                                   key, text));
+}
+
 void Range::check(std::string_view key, double v) const {
   switch (rule) {
     case Rule::any: return;
@@ -61,8 +70,7 @@ void Range::check(std::string_view key, double v) const {
       return;
     case Rule::at_least:
       require_finite(key, v);
-      if (!(v == std::trunc(v) && std::abs(v) < 9e15))
-        throw InvalidInput(fmt::format("{} = {}: must be an integer", key, format_value(v)));
+      require_integer(key, v);
       if (v < lo) throw InvalidInput(fmt::format("{} = {}: must be >= {}", key, format_value(v), format_value(lo)));
       return;
     case Rule::closed_interval: return require_closed_interval(key, v, lo, hi);
@@ -73,8 +81,7 @@ void Range::check(std::string_view key, double v) const {
       return;
     case Rule::integer_in:
       require_finite(key, v);
-      if (!(v == std::trunc(v) && std::abs(v) < 9e15))
-        throw InvalidInput(fmt::format("{} = {}: must be an integer", key, format_value(v)));
+      require_integer(key, v);
       if (!(v >= lo && v <= hi))
         throw InvalidInput(fmt::format("{} = {}: must be in [{}, {}]", key, format_value(v), format_value(lo), format_value(hi)));
       return;

@@ -526,7 +526,7 @@ Json signal_json(const contact::Signal& s, const std::string& key, const std::ve
   JsonWriter::Hooks h;
   h["t_end"] = [&](Json& j) {
     if (s.kind != contact::SignalKind::ramp) return;
-    if (s.t_end < 1e299) j["t_end"] = s.t_end;
+    if (std::isfinite(s.t_end)) j["t_end"] = s.t_end;
     else j["t_end"] = "inf";
   };
   h["times"] = [&](Json& j) {

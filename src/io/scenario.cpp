@@ -360,8 +360,18 @@ std::string read_text(const std::filesystem::path& path) {
   return detail::read_input_file(path, detail::kMaxScenarioBytes, "", "scenario ");
 }
 
+/// A [fit] table makes the file a fit scenario, read by io::load_fit_scenario (`bristle fit`, Python's bristle.fit):
+/// a scenario reader called it an unknown key ("did you mean \"kind\"?").
+const toml::table& without_fit(const toml::table& root) {
+  if (root.contains("fit"))
+    throw InvalidInput("[fit]: a fit scenario is read by `bristle fit` (Python: bristle.fit), not as a scenario to "
+                       "run: run the <name>_fitted.toml that it writes, or the file without its [fit] table");
+  return root;
+}
+
 std::unique_ptr<Scenario> dispatch(std::string_view text, std::string_view name, const ScenarioSource& source) {
   const toml::table root = detail::parse_toml(text, source.display_name());
+  (void)without_fit(root);
   const detail::Section top(&root, "");
   const std::string kind = top.string("kind").value_or("lumped");
   std::vector<std::string> names;
@@ -412,13 +422,14 @@ std::unique_ptr<Scenario> parse_scenario_string(std::string_view toml, std::stri
 std::vector<LumpedScenario> parse_lumped_file(const std::filesystem::path& path) {
   const std::string text = read_text(path);
   const ScenarioSource source = ScenarioSource::of_file(path);
-  return detail::parse_lumped(detail::parse_toml(text, source.display_name()), path.stem().string(), source);
+  return detail::parse_lumped(without_fit(detail::parse_toml(text, source.display_name())), path.stem().string(),
+                              source);
 }
 
 std::vector<LumpedScenario> parse_lumped_string(std::string_view toml, std::string_view name,
                                                 const std::filesystem::path& directory) {
   const ScenarioSource source = ScenarioSource::of_text(directory);
-  return detail::parse_lumped(detail::parse_toml(toml, source.display_name()), name, source);
+  return detail::parse_lumped(without_fit(detail::parse_toml(toml, source.display_name())), name, source);
 }
 
 }  // namespace bristle::io

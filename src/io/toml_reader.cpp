@@ -356,7 +356,10 @@ std::optional<std::int64_t> Section::integer(std::string_view k) const {
   if (const auto* i = n->as_integer()) return i->get();
   if (const auto* d = n->as_floating_point()) {
     require_finite(key(k), d->get());
-    if (d->get() == std::trunc(d->get()) && std::abs(d->get()) < 9e15) return static_cast<std::int64_t>(d->get());
+    if (d->get() == std::trunc(d->get())) {
+      schema::require_integer(key(k), d->get());
+      return static_cast<std::int64_t>(d->get());
+    }
   }
   wrong_type(k, "an integer");
 }

@@ -168,8 +168,15 @@ inline constexpr std::size_t kMaxRunOutputs = 2'000'001;
 /// work, not the step budget: at 1e6 periods in 1 s the default budget still runs out (after ~24 s).
 inline constexpr double kMaxSinePeriods = 1e6;
 
-/// The signals of a bench with their key paths: bench.input, bench.input_y, bench.belt, bench.belt_y,
-/// bench.normal_load.
+/// The signals of a bench with their key paths (TOML; Python's keywords are the part after "bench.").
+inline constexpr std::array<std::pair<std::string_view, Signal BenchParams::*>, 5> kBenchSignals = {{
+    {"bench.input", &BenchParams::input_x},
+    {"bench.input_y", &BenchParams::input_y},
+    {"bench.belt", &BenchParams::belt_x},
+    {"bench.belt_y", &BenchParams::belt_y},
+    {"bench.normal_load", &BenchParams::normal_load},
+}};
+/// The signals of `p` with their key paths (kBenchSignals).
 std::array<std::pair<const Signal*, std::string_view>, 5> named_signals(const BenchParams& p);
 /// InvalidInput when a sine signal of `p` spans more than kMaxSinePeriods periods over `span_s` (a non-finite span is
 /// left to the time checks): "<key>.omega = w: the run (<span_text>) spans N of its periods; at most 1000000<note>".

@@ -9,6 +9,7 @@
 //   sine      u = offset + amplitude sin(omega t + phase)
 //   table     u = linear interpolation of (times, values), times strictly increasing
 #include <cstddef>
+#include <limits>
 #include <string_view>
 #include <vector>
 
@@ -26,7 +27,7 @@ struct Signal {
   double t0 = 0.0;                                // step, ramp: start time (s)
   double before = 0.0, after = 0.0;               // step
   double start = 0.0, rate = 0.0;                 // ramp: value at t0 and slope (unit/s)
-  double t_end = 1e300;                           // ramp: end time (s)
+  double t_end = std::numeric_limits<double>::infinity();  // ramp: end time (s); inf: never ends
   double offset = 0.0, amplitude = 0.0, omega = 0.0, phase = 0.0;  // sine (omega in rad/s)
   std::vector<double> times, values;              // table
 
@@ -43,7 +44,8 @@ struct Signal {
 
   static Signal constant_value(double v);
   static Signal step(double t0, double before, double after);
-  static Signal ramp(double start, double rate, double t0 = 0.0, double t_end = 1e300);
+  static Signal ramp(double start, double rate, double t0 = 0.0,
+                      double t_end = std::numeric_limits<double>::infinity());
   static Signal sine(double amplitude, double omega, double offset = 0.0, double phase = 0.0);  // omega in rad/s
 };
 

@@ -59,6 +59,13 @@ struct Range {
   double min() const;
   double max() const;
 };
+/// The largest magnitude of an integer key: a double holds every integer exactly only below 2^53 (about 9.007e15).
+inline constexpr double kMaxIntegerMagnitude = 9e15;  // (its messages say "9e15")
+/// InvalidInput unless `v` is an integer of magnitude below kMaxIntegerMagnitude: "<key> = <v>: must be an integer",
+/// or for a larger integer "... must be an integer of magnitude below 9e15 (...)". `shown`: the value as written, if
+/// not format_value(v) (a TOML integer beyond 2^53 has no exact double).
+void require_integer(std::string_view key, double v, std::string_view shown = {});
+
 constexpr Range any() { return {}; }
 constexpr Range finite() { return {Rule::finite}; }
 constexpr Range finite_or_inf() { return {Rule::finite_or_inf}; }

@@ -145,6 +145,10 @@ void absolute_table_files(toml::table& table, const std::vector<TableFile>& file
 /// A fitted value written into the TOML: "a.b", "a.b[i]" (an element of an array), or "<signal>.value" of a signal the
 /// file writes as a number (that number).
 void set_toml_value(toml::table& root, const std::string& key, double value);
+/// The number `value` written at key path `key` of `root`: an element "key[i]" into the file's list (or its number,
+/// for [0]), a bare key of a list of one into that entry, else by set_toml_path (`shown` in its messages). False
+/// when "key[i]" has no place (the file writes no such list).
+bool set_toml_number(toml::table& root, const std::string& key, const toml::node& value, const std::string& shown);
 std::string toml_text(const toml::table& table);
 /// Whether the TOML writes `key` (a number, an element of an array, or "<signal>.value" of a signal written as a number).
 bool written_in(const toml::table& root, const std::string& key);
@@ -249,6 +253,19 @@ Sc fit_scenario(const FitTable& t, const FitExperiment& e, std::optional<Sc>* ca
     return parse(table);
   } catch (const InvalidInput& error) {
     if (!e.own) throw;
+    // An error the experiment gives without its `set` too (the file's, or its window's) is not the set's: it was
+    // blamed on a set the experiment did not have (helper-53).
+    bool from_set = !e.set.empty();
+    if (from_set) {
+      FitExperiment bare = e;
+      bare.set.clear();
+      try {
+        (void)parse(fit_toml(t, bare, edit));
+      } catch (const InvalidInput& without) {
+        from_set = std::string_view(without.what()) != error.what();
+      }
+    }
+    if (!from_set) throw InvalidInput(fmt::format("{}: {}", e.ex.path(), error.what()));
     throw InvalidInput(fmt::format("{} (with {}.set): {}", e.ex.path(), e.ex.path(), error.what()));
   }
 }
@@ -388,6 +405,10 @@ void finish_fit(FitTable& t, Out& out, const std::function<Sc(const toml::table&
       } catch (const InvalidInput& error) {
         throw InvalidInput(fmt::format("fit.parameters.{}: {}", json_quote(p.key), error.what()));
       }
+      if (!std::isfinite(p.initial))  // a ramp that never ends (t_end = inf): not a start
+        throw InvalidInput(fmt::format("fit.parameters.{}: the scenario's value is {}, which is no start: give "
+                                       "initial (a value in [min, max])",
+                                       json_quote(p.key), format_value(p.initial)));
     }
   }
   // A parameter is a continuous number within the key's range: an integer key failed in the solver (exit 3), and

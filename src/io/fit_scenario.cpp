@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <charconv>
 #include <cctype>
 #include <cmath>
 #include <map>
@@ -239,10 +240,17 @@ detail::FitExperiment detail::read_fit_experiment(const FitTable& t, std::size_t
       // as a table, mu_d beside a Dahl law's mu, which the reader refused. A table written inline replaces the file's.
       const std::function<void(const std::string&, const toml::node&)> split = [&](const std::string& path,
                                                                                   const toml::node& node) {
-        if (const toml::table* sub = node.as_table(); sub && !sub->is_inline() && !sub->empty())
+        if (const toml::table* sub = node.as_table(); sub && !sub->is_inline() && !sub->empty()) {
           for (auto&& [key, value] : *sub) split(path + "." + std::string(key.str()), value);
-        else
-          e.set.emplace_back(path, &node);
+          return;
+        }
+        // [initial] (lumped) is the fit's: each window starts from fit.initial_state, so a set of it did nothing
+        if (path == "initial" || path.starts_with("initial."))
+          throw InvalidInput(fmt::format("{}.set: {}: the fit starts each window from fit.initial_state (\"rest\", "
+                                         "\"match_first_sample\" or \"steady\"), not from [initial]: remove it from "
+                                         "set",
+                                         e.ex.path(), q(path)));
+        e.set.emplace_back(path, &node);
       };
       split(std::string(k.str()), v);
     }
@@ -373,8 +381,17 @@ toml::table detail::fit_toml(const FitTable& t, const FitExperiment& e, const st
                              bool numbers_too) {
   toml::table table = t.base;
   const Section set = e.ex.table("set");
-  for (const auto& [key, node] : e.set)
-    if (numbers_too || !node->is_number()) set_toml_path(table, key, *node, set.key(key));
+  for (const auto& [key, node] : e.set) {
+    if (!node->is_number()) {
+      set_toml_path(table, key, *node, set.key(key));
+    } else if (numbers_too && !set_toml_number(table, key, *node, set.key(key))) {
+      // a component of a vector or list the file does not write as a list (the TOML wrote a key "x0_m[0]")
+      const std::string whole = key.substr(0, key.find('['));
+      throw InvalidInput(fmt::format("{}.set: {}: the scenario does not write {} as a list with that entry, so it "
+                                     "cannot be written into the file; set {} whole (all its components)",
+                                     e.ex.path(), q(key), whole, whole));
+    }
+  }
   if (edit) edit(table);
   return table;
 }
@@ -430,26 +447,42 @@ void detail::absolute_table_files(toml::table& table, const std::vector<TableFil
     set_toml_path(table, tf.key + ".file", toml::value<std::string>(fs::absolute(tf.path).string()), tf.key);
 }
 
-void detail::set_toml_value(toml::table& root, const std::string& key, double value) {
+bool detail::set_toml_number(toml::table& root, const std::string& key, const toml::node& value,
+                              const std::string& shown) {
+  const auto replace = [&](toml::array& array, std::size_t index) {
+    value.visit([&](const auto& v) { array.replace(array.begin() + static_cast<long>(index), v); });
+  };
   const std::size_t open = key.find('[');
-  if (open == std::string::npos) {
-    if (toml::node* node = root.at_path(key).node(); node && one_number(*node))  // a branch list of one, kept a list
-      node->as_array()->replace(node->as_array()->begin(), value);
+  std::size_t index = 0;
+  const auto indexed = [&] {  // "path[i]"
+    if (open == std::string::npos || key.back() != ']') return false;
+    const char* const end = key.data() + key.size() - 1;
+    const auto [ptr, ec] = std::from_chars(key.data() + open + 1, end, index);
+    return ec == std::errc{} && ptr == end;
+  };
+  if (!indexed()) {
+    // a key without an index (or not a key path: the reader names it): a branch list of one is kept a list
+    if (toml::node* node = root.at_path(key).node(); node && one_number(*node))
+      replace(*node->as_array(), 0);
     else
-      set_toml_path(root, key, toml::value<double>(value), key);
-    return;
+      set_toml_path(root, key, value, shown);
+    return true;
   }
   const std::string path = key.substr(0, open);
-  const std::size_t index = static_cast<std::size_t>(std::stoul(key.substr(open + 1)));
   toml::node* node = root.at_path(path).node();
-  toml::array* array = node ? node->as_array() : nullptr;
-  if (array && index < array->size()) {
-    array->replace(array->begin() + static_cast<long>(index), value);
+  if (toml::array* array = node ? node->as_array() : nullptr; array && index < array->size()) {
+    replace(*array, index);
   } else if (node && node->is_number() && index == 0) {
-    set_toml_path(root, path, toml::value<double>(value), key);
+    set_toml_path(root, path, value, shown);
   } else {
-    throw InvalidInput(fmt::format("{}: cannot write the fitted value into the scenario", key));
+    return false;
   }
+  return true;
+}
+
+void detail::set_toml_value(toml::table& root, const std::string& key, double value) {
+  if (!set_toml_number(root, key, toml::value<double>(value), key))
+    throw InvalidInput(fmt::format("{}: cannot write the fitted value into the scenario", key));
 }
 
 std::string detail::toml_text(const toml::table& table) {

@@ -3,9 +3,11 @@
 // every experiment was parsed from its TOML: the whole-scenario checks of the lumped kind after the window and
 // `set`, a file that is valid only with its `set`, a `set` that replaces a list or signal by a number, and
 // patch_transient's default load following a set patch.normal_load_N; a `set` of the window is the window.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -57,13 +59,14 @@ class FitExperimentSet : public ::testing::Test {
 };
 
 // 1. The lumped kind's whole-scenario checks (LumpedScenario::validate: here the sine periods over the run) hold
-// after the window and the `set`: a second experiment's longer window, or a set omega, is refused as before.
+// after the window and the `set`: a second experiment's longer window, or a set omega, is refused as before. (The
+// first was blamed on "fit.experiment[1].set", which that experiment does not have; helper-53.)
 TEST_F(FitExperimentSet, ALumpedExperimentPastTheSinePeriodLimitIsRefusedAfterItsWindow) {
   const std::string toml = std::string(kLumped) + kSine + kLumpedFit +
                            "[[fit.experiment]]\ndata = \"d.csv\"\n[[fit.experiment]]\ndata = \"long.csv\"\n";
   EXPECT_EQ(message_of([&] { (void)lumped(toml); }),
-            "fit.experiment[1] (with fit.experiment[1].set): bench.input.omega = 200000: the run (time.t_start_s .. "
-            "time.t_end_s) spans 1909859.317102744 of its periods; at most 1000000 (Limits in docs/scenarios.md)");
+            "fit.experiment[1]: bench.input.omega = 200000: the run (time.t_start_s .. time.t_end_s) spans "
+            "1909859.317102744 of its periods; at most 1000000 (Limits in docs/scenarios.md)");
 }
 
 TEST_F(FitExperimentSet, ALumpedExperimentPastTheSinePeriodLimitIsRefusedAfterItsSet) {
@@ -190,6 +193,62 @@ TEST_F(FitExperimentSet, ASetOfDottedKeysMergesIntoTheScenariosTableAndAnInlineT
   EXPECT_EQ(bristle::io::get_number(sc, "bench.input.omega"), 2e5);
   const bristle::io::FitScenario replaced = lumped(head + "set = { integrator = { method = \"rodas5p\" } }\n");
   EXPECT_EQ(replaced.experiments.at(0).scenario.integrator.method, bristle::integrate::Method::rodas5p);
+}
+
+// helper-53: a `set` of a list entry ("body1.c[0]", "bench.x0_m[0]") or of a list of one by its bare name ("body1.c")
+// was written into the first experiment's TOML as a key "c[0]", refused as an unknown key (a bad value too, as
+// `unknown key "body1.c[0]"`). It goes into the file's list now, which reads back.
+TEST_F(FitExperimentSet, AListEntryInASetIsWrittenIntoTheFilesList) {
+  std::string model = kLumped + "x0_m = [0.0, 0.0]\n" + kSine;
+  const std::string elastic = "type = \"elastic\"\nk0 = 1e4";
+  model.replace(model.find(elastic), elastic.size(), "type = \"gkv\"\nk0 = 1e4\nc = [50.0]\ntau = [0.05]");
+  const std::string head = model + kLumpedFit + "[[fit.experiment]]\ndata = \"d.csv\"\n";
+  for (const auto& [set, key, value] : {std::tuple{"\"body1.c[0]\" = 60.0", "body1.c[0]", 60.0},
+                                        std::tuple{"\"body1.c\" = 70.0", "body1.c[0]", 70.0},
+                                        std::tuple{"body1.c = 80.0", "body1.c[0]", 80.0},
+                                        std::tuple{"\"bench.x0_m[1]\" = 1e-4", "bench.x0_m[1]", 1e-4}}) {
+    SCOPED_TRACE(set);
+    const bristle::io::FitScenario f = lumped(head + "set = { " + set + " }\n");
+    EXPECT_EQ(bristle::io::get_number(f.experiments[0].scenario, key), value);
+    const auto back = bristle::io::parse_lumped_string(f.scenario_toml.front());  // the base of <name>_fitted.toml
+    EXPECT_EQ(bristle::io::get_number(back.front(), key), value);
+    EXPECT_EQ(bristle::io::get_number(back.front(), "body1.tau"), 0.05);  // the rest of the list as written
+  }
+  EXPECT_EQ(message_of([&] { (void)lumped(head + "set = { \"body1.c[0]\" = -60.0 }\n"); }),
+            "fit.experiment[0] (with fit.experiment[0].set): body1.c[0] = -60: must be > 0");
+  EXPECT_EQ(message_of([&] { (void)lumped(head + "set = { \"body1.c[3]\" = 60.0 }\n"); }),
+            "fit.experiment[0].set: \"body1.c[3]\": the scenario does not write body1.c as a list with that entry, so "
+            "it cannot be written into the file; set body1.c whole (all its components)");
+}
+
+// helper-53: [initial] in a `set` was accepted and did nothing (each window starts from fit.initial_state), as a
+// fitted initial.f[0] did; and an error of the file itself was blamed on experiment 0's `set`.
+TEST_F(FitExperimentSet, InitialInASetIsRefusedAndTheFilesOwnErrorIsNotBlamedOnASet) {
+  const std::string head = std::string(kLumped) + kSine + kLumpedFit + "[[fit.experiment]]\ndata = \"d.csv\"\n";
+  for (const auto& [set, key] : {std::pair{"\"initial.f[0]\" = 0.3", "initial.f[0]"},
+                                 std::pair{"initial.f = [0.3, 0.0]", "initial.f"},
+                                 std::pair{"initial = { steady = true }", "initial"}})
+    EXPECT_EQ(message_of([&] { (void)lumped(head + "set = { " + set + " }\n"); }),
+              fmt::format("fit.experiment[0].set: \"{}\": the fit starts each window from fit.initial_state "
+                          "(\"rest\", \"match_first_sample\" or \"steady\"), not from [initial]: remove it from set",
+                          key))
+        << set;
+  std::string broken = std::string(kLumped) + kSine + kLumpedFit;
+  broken.replace(broken.find("k0 = 1e4"), 8, "k0 = -1e4");
+  EXPECT_EQ(message_of([&] {
+              (void)lumped(broken + "[[fit.experiment]]\ndata = \"d.csv\"\nset = { \"bench.normal_load_N\" = 3.0 }\n");
+            }),
+            "fit.experiment[0]: body1.k0 = -10000: must be > 0");
+}
+
+// helper-53: a parameter without `initial` starts at the scenario's value; a ramp that never ends has t_end = inf
+// (it read as 1e+300, quoted as the "initial" the user never wrote).
+TEST_F(FitExperimentSet, AParameterWhoseScenarioValueIsInfiniteNeedsAnInitialValue) {
+  const std::string toml = kLumped + "[bench.input]\ntype = \"ramp\"\nrate = 1e-3\n" + kLumpedFit +
+                           "\"bench.input.t_end\" = { min = 0.1, max = 10.0 }\n";
+  EXPECT_EQ(message_of([&] { (void)lumped(toml); }),
+            "fit.parameters.\"bench.input.t_end\": the scenario's value is inf, which is no start: give initial (a "
+            "value in [min, max])");
 }
 
 TEST_F(FitExperimentSet, ASetKeyPathOfMorePartsThanTheNestingLimitIsRefusedWhereItIsRead) {

@@ -9,6 +9,21 @@
 
 namespace bristle {
 
+std::string escape_controls(std::string_view message) {
+  const auto control = [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; };
+  if (std::none_of(message.begin(), message.end(), control)) return std::string(message);
+  std::string out;
+  out.reserve(message.size() + 16);
+  for (const char c : message) {
+    if (!control(c)) out += c;
+    else if (c == '\n') out += "\\n";
+    else if (c == '\t') out += "\\t";
+    else if (c == '\r') out += "\\r";
+    else out += fmt::format("\\u{:04x}", static_cast<unsigned char>(c));
+  }
+  return out;
+}
+
 std::string format_value(double value) {
   if (std::isnan(value)) return "nan";
   if (std::isinf(value)) return value > 0 ? "inf" : "-inf";

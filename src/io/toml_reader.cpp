@@ -157,25 +157,30 @@ std::string written_key_at(std::string_view text, std::size_t line, std::size_t 
     }
     return {};
   }
-  row = row.substr(0, std::min(row.size(), column > 0 ? column - 1 : 0));
-  std::size_t start = 0, equals = std::string_view::npos;
-  char quote = 0;
-  for (std::size_t i = 0; i < row.size(); ++i) {
-    const char c = row[i];
-    if (quote) {
-      if (c == '\\' && quote == '"') ++i;
-      else if (c == quote) quote = 0;
-    } else if (c == '"' || c == '\'') {
-      quote = c;
-    } else if (c == '{' || c == ',') {
-      start = i + 1;
-      equals = std::string_view::npos;
-    } else if (c == '=' && equals == std::string_view::npos) {
-      equals = i;
+  // the last pair before the column (a value's position), or the line's first (a position at the line's start)
+  const auto key_before = [&](std::string_view text_before) -> std::string {
+    std::size_t start = 0, equals = std::string_view::npos;
+    char quote = 0;
+    for (std::size_t i = 0; i < text_before.size(); ++i) {
+      const char c = text_before[i];
+      if (quote) {
+        if (c == '\\' && quote == '"') ++i;
+        else if (c == quote) quote = 0;
+      } else if (c == '"' || c == '\'') {
+        quote = c;
+      } else if (c == '{' || c == ',') {
+        start = i + 1;
+        equals = std::string_view::npos;
+      } else if (c == '=' && equals == std::string_view::npos) {
+        equals = i;
+      }
     }
-  }
-  if (equals == std::string_view::npos) return {};
-  return std::string(trim(row.substr(start, equals - start)));
+    if (equals == std::string_view::npos) return {};
+    return std::string(trim(text_before.substr(start, equals - start)));
+  };
+  std::string key = key_before(row.substr(0, std::min(row.size(), column > 0 ? column - 1 : 0)));
+  if (key.empty()) key = key_before(row.substr(0, row.find('=') == std::string_view::npos ? 0 : row.find('=') + 1));
+  return key;
 }
 
 }  // namespace
@@ -202,6 +207,8 @@ toml::table parse_toml(std::string_view text, const std::string& source_name, bo
       const std::string key = written_key_at(text, e.source().begin.line, e.source().begin.column);
       if (open != std::string::npos && close > open && !key.empty())
         description.replace(open, close - open + 1, "'" + key + "'");
+      else if (open == std::string::npos && !key.empty())  // "... existing table as dotted key-value pair": no key
+        description += " ('" + key + "')";
     }
     throw InvalidInput(fmt::format("{}:{}:{}: invalid TOML: {}", source_name, e.source().begin.line,
                                    e.source().begin.column, description));

@@ -496,6 +496,18 @@ TEST(ScenarioErrors, MalformedToml) {
             "'\"a\"'");
   EXPECT_EQ(error_of("[a]\nb = 1\n[ \"a\" ]\n"),
             "<string>:3:1: invalid TOML: Error while parsing table header: cannot redefine existing table '\"a\"'");
+  EXPECT_EQ(error_of("law = { type = \"dahl\", mu = 0.5 }\nlaw.mu = 0.6\n"),
+            "<string>:2:1: invalid TOML: Error while parsing key-value pair: cannot redefine existing table as dotted "
+            "key-value pair ('law.mu')");
+}
+
+TEST(ScenarioErrors, AControlCharacterInAKeyIsEscapedNotCutOff) {
+  // helper-53: a NUL ended the message where it was printed (what() is a C string: `unknown key "law.mu`), a newline
+  // split it; every InvalidInput escapes them (core/error.hpp, escape_controls).
+  EXPECT_EQ(error_of("[law]\ntype = \"dahl\"\n\"mu\\u0000x\" = 0.6\n"),
+            "unknown key \"law.mu\\u0000x\"; did you mean \"law.mu\"?");
+  EXPECT_EQ(error_of("[law]\ntype = \"dahl\"\n\"m\\nu\" = 0.6\n"), "unknown key \"law.m\\nu\"; did you mean \"law.mu\"?");
+  EXPECT_EQ(std::string(InvalidInput(std::string("a\0b\tc\x7f", 6)).what()), "a\\u0000b\\tc\\u007f");
 }
 
 TEST(ScenarioErrors, NonPositiveStiffnessDampingTau) {

@@ -10,10 +10,14 @@
 
 namespace bristle {
 
-/// Thrown for every invalid user input (parameters, scenario files, tables).
+/// `message` with its control characters written as escapes (\n, \t, \r, \u0000): a NUL in a key the user wrote ended
+/// the message where it was printed (what() is a C string: `unknown key "law.mu`), a newline broke it over lines.
+std::string escape_controls(std::string_view message);
+
+/// Thrown for every invalid user input (parameters, scenario files, tables). One line (escape_controls).
 class InvalidInput : public std::runtime_error {
  public:
-  explicit InvalidInput(const std::string& message) : std::runtime_error(message) {}
+  explicit InvalidInput(const std::string& message) : std::runtime_error(escape_controls(message)) {}
 };
 
 /// Thrown when a numerical solve fails (step-size collapse, non-finite state, too many steps).

@@ -26,6 +26,7 @@
 #include "bristle/io/json.hpp"
 #include "bristle/io/key_path.hpp"
 #include "bristle/io/scenario.hpp"
+#include "bristle/rheology/rheology.hpp"
 #include "csv_table.hpp"
 #include "toml_reader.hpp"
 
@@ -131,11 +132,30 @@ FitSamples window_samples(const FitTable& t, const FitExperiment& e, const FitSa
                           bool validation, bool show_window);
 std::vector<fit::Target> fit_targets(const FitTable& t, const std::vector<std::vector<double>>& values);
 
+/// The whole list at a key path as an experiment's scenario holds it (its entries by get_number), if it has one.
+using WholeList = std::function<std::optional<toml::array>(const std::string&)>;
 /// The scenario TOML of an experiment: the file without [fit], `set` written in (every value, or only those that
-/// are not numbers), then `edit` (its window, its grid axis). A `set` key that cannot be written (through a value
+/// are not numbers), then `edit` (its window, its grid axis). A number set at "path[i]" goes into the file's list, or
+/// (a list the file does not write) the list `whole` gives. A `set` key that cannot be written (through a value
 /// that is not a table) throws set_toml_path's message.
 toml::table fit_toml(const FitTable& t, const FitExperiment& e, const std::function<void(toml::table&)>& edit,
-                     bool numbers_too = true);
+                     bool numbers_too = true, const WholeList& whole = {});
+/// WholeList of the scenario `sc`: the entries path[0], path[1], ... that get_number reads (a vector, a branch list).
+template <class Sc>
+WholeList whole_list_of(const Sc& sc) {
+  return [&sc](const std::string& path) -> std::optional<toml::array> {
+    toml::array list;
+    for (std::size_t k = 0; k <= rheology::kMaxBranches; ++k) {  // a vector has 2
+      try {
+        list.push_back(get_number(sc, fmt::format("{}[{}]", path, k)));
+      } catch (const InvalidInput&) {
+        break;
+      }
+    }
+    if (list.empty()) return std::nullopt;
+    return list;
+  };
+}
 /// The window written into the TOML: a [time] window (keys "time.*") replaces the file's [time] table.
 void set_window_toml(toml::table& table, const std::vector<std::pair<std::string, double>>& window);
 /// Sets `path` (dotted) of `root` to `value`, creating missing tables; `key` names it in messages.
@@ -145,10 +165,17 @@ void absolute_table_files(toml::table& table, const std::vector<TableFile>& file
 /// A fitted value written into the TOML: "a.b", "a.b[i]" (an element of an array), or "<signal>.value" of a signal the
 /// file writes as a number (that number).
 void set_toml_value(toml::table& root, const std::string& key, double value);
-/// The number `value` written at key path `key` of `root`: an element "key[i]" into the file's list (or its number,
-/// for [0]), a bare key of a list of one into that entry, else by set_toml_path (`shown` in its messages). False
-/// when "key[i]" has no place (the file writes no such list).
-bool set_toml_number(toml::table& root, const std::string& key, const toml::node& value, const std::string& shown);
+/// Why [initial] (lumped) is no key of a fit, after "<where>: ": each window starts from fit.initial_state, and the
+/// fitted scenario's [initial] is written from it (a fitted initial.f[0] or a set initial.steady did nothing).
+inline constexpr std::string_view kInitialIsTheFits =
+    "the fit starts each window from fit.initial_state (\"rest\", \"match_first_sample\" or \"steady\"), not from "
+    "[initial]";
+/// f(key path, value) for each value under `node` at `path`: a table's keys joined by '.' (tables written inline too
+/// when `into_inline`; an empty table has none); anything else, `node` itself.
+void for_each_leaf(const std::string& path, const toml::node& node, bool into_inline,
+                   const std::function<void(const std::string&, const toml::node&)>& f);
+/// "path[i]" as (path, i); nullopt for any other key.
+std::optional<std::pair<std::string, std::size_t>> indexed_key(const std::string& key);
 std::string toml_text(const toml::table& table);
 /// Whether the TOML writes `key` (a number, an element of an array, or "<signal>.value" of a signal written as a number).
 bool written_in(const toml::table& root, const std::string& key);
@@ -348,16 +375,12 @@ FitExperiment experiment_set(const FitTable& t, std::size_t index, FitExperiment
   for (const fit::ParameterSpec& p : t.parameters) keys.push_back(p.key);  // keys), with their values
   const std::size_t fitted = keys.size();
   std::vector<double> given;
-  const std::function<void(const std::string&, const toml::node&)> numbers = [&](const std::string& path,
-                                                                                 const toml::node& node) {
-    if (const toml::table* sub = node.as_table()) {
-      for (auto&& [key, value] : *sub) numbers(path + "." + std::string(key.str()), value);
-    } else if (node.is_number()) {
+  for (const auto& [key, node] : e.set)
+    for_each_leaf(key, *node, true, [&](const std::string& path, const toml::node& leaf) {
+      if (!leaf.is_number()) return;
       keys.push_back(path);
-      given.push_back(*node.value<double>());
-    }
-  };
-  for (const auto& [key, node] : e.set) numbers(key, *node);
+      given.push_back(*leaf.value<double>());
+    });
   if (keys.size() == fitted) return e;
   std::vector<std::vector<char>> m;
   const auto where = where_written(sc, t.base, keys, m);
@@ -444,12 +467,10 @@ void finish_fit(FitTable& t, Out& out, const std::function<Sc(const toml::table&
       if (p.key.rfind(std::string(table) + ".", 0) == 0)
         throw InvalidInput(fmt::format("{}: the keys of [{}] are not model parameters ({}); set them in the scenario",
                                        name, table, why));
-    // [initial] (lumped): fit.initial_state gives each experiment's state at its window's start and replaces [initial]
-    // in the fitted scenario; a fitted initial.f[0] changed nothing and ended with no interval (helper-52).
+    // [initial] (lumped): a fitted initial.f[0] changed nothing and ended with no interval (helper-52)
     if (p.key.rfind("initial.", 0) == 0)
-      throw InvalidInput(fmt::format("{}: the keys of [initial] are not model parameters (the fit starts each window "
-                                     "from fit.initial_state: \"rest\", \"match_first_sample\" or \"steady\")",
-                                     name));
+      throw InvalidInput(fmt::format("{}: the keys of [initial] are not model parameters: {}", name,
+                                     kInitialIsTheFits));
     // likewise every other setting of the method the schema marks (a step, a Courant number, a tolerance, a run's
     // span): the kinds' own [run], [line], [transient], [patch] keys
     if (info.numerics)
@@ -647,7 +668,7 @@ Out parse_series_fit(const toml::table& root, std::string_view name, const Scena
     e.times = samples.times;
     e.targets = fit_targets(t, samples.values);
     if (!validation) {
-      toml::table table = fit_toml(t, experiment_set(t, i, x, e.scenario), edit);
+      toml::table table = fit_toml(t, experiment_set(t, i, x, e.scenario), edit, true, whole_list_of(e.scenario));
       if (kind.absolute_files)
         kind.absolute_files(table, e.scenario);
       else if constexpr (requires { e.scenario.table_files; })

@@ -170,7 +170,8 @@ GridFitScenario<typename H::Experiment> parse_grid_fit(const toml::table& root, 
     H::finish(e);
     e.targets = detail::fit_targets(t, values);
     out.scenario_toml.push_back(
-        detail::toml_text(detail::fit_toml(t, detail::experiment_set(t, i, x, e.scenario), set_axis(axis))));
+        detail::toml_text(detail::fit_toml(t, detail::experiment_set(t, i, x, e.scenario), set_axis(axis), true,
+                                           detail::whole_list_of(e.scenario))));
     out.experiments.push_back(std::move(e));
     out.data_files.push_back(x.data);
   }

@@ -222,37 +222,23 @@ detail::FitExperiment detail::read_fit_experiment(const FitTable& t, std::size_t
       detail::require_key_path_size(e.ex.path() + ".set", k.str());
       // A fitted key set here was overwritten by the fit's value without a word: the experiment became a copy
       // (helper-48). A table value sets each of its keys (`law.mu_d = 0.7` is the table law = { mu_d = 0.7 }).
-      const std::function<void(const std::string&, const toml::node&)> refuse_fitted = [&](const std::string& path,
-                                                                                           const toml::node& node) {
-        if (const toml::table* sub = node.as_table()) {
-          for (auto&& [key, value] : *sub) refuse_fitted(path + "." + std::string(key.str()), value);
-          return;
-        }
+      detail::for_each_leaf(std::string(k.str()), v, true, [&](const std::string& path, const toml::node& node) {
         for (const fit::ParameterSpec& p : t.parameters)  // the key, or the whole list of a fitted component
           if (p.key == path || (node.is_array() && p.key.rfind(path + "[", 0) == 0))
             throw InvalidInput(fmt::format("{}.set: {} is a fitted parameter (fit.parameters); the fit gives its "
                                            "value in every experiment: remove it from set or from fit.parameters",
                                            e.ex.path(), q(p.key)));
-      };
-      refuse_fitted(std::string(k.str()), v);
+      });
       // A table of dotted keys (`set = { law.mu_d = 0.45 }`) is its keys, as if written into the file: each key path
       // is then one as if quoted ("law.mu_d" = 0.45: set by key path, written where the file writes it). It was merged
       // as a table, mu_d beside a Dahl law's mu, which the reader refused. A table written inline replaces the file's.
-      const std::function<void(const std::string&, const toml::node&)> split = [&](const std::string& path,
-                                                                                  const toml::node& node) {
-        if (const toml::table* sub = node.as_table(); sub && !sub->is_inline() && !sub->empty()) {
-          for (auto&& [key, value] : *sub) split(path + "." + std::string(key.str()), value);
-          return;
-        }
-        // [initial] (lumped) is the fit's: each window starts from fit.initial_state, so a set of it did nothing
-        if (path == "initial" || path.starts_with("initial."))
-          throw InvalidInput(fmt::format("{}.set: {}: the fit starts each window from fit.initial_state (\"rest\", "
-                                         "\"match_first_sample\" or \"steady\"), not from [initial]: remove it from "
-                                         "set",
-                                         e.ex.path(), q(path)));
+      detail::for_each_leaf(std::string(k.str()), v, false, [&](const std::string& path, const toml::node& node) {
+        // a set of [initial] did nothing (helper-53); other kinds have no [initial]: their reader says so
+        if (rules.kind == "lumped" && (path == "initial" || path.starts_with("initial.")))
+          throw InvalidInput(fmt::format("{}.set: {}: {}: remove it from set", e.ex.path(), q(path),
+                                         kInitialIsTheFits));
         e.set.emplace_back(path, &node);
-      };
-      split(std::string(k.str()), v);
+      });
     }
   }
   return e;
@@ -377,20 +363,36 @@ std::vector<fit::Target> detail::fit_targets(const FitTable& t, const std::vecto
   return out;
 }
 
+namespace {
+/// Entry `index` of `array` replaced by `value` (a number of the scenario's TOML).
+void replace_entry(toml::array& array, std::size_t index, const toml::node& value) {
+  value.visit([&](const auto& v) { array.replace(array.begin() + static_cast<long>(index), v); });
+}
+}  // namespace
+
 toml::table detail::fit_toml(const FitTable& t, const FitExperiment& e, const std::function<void(toml::table&)>& edit,
-                             bool numbers_too) {
+                             bool numbers_too, const WholeList& whole) {
   toml::table table = t.base;
   const Section set = e.ex.table("set");
   for (const auto& [key, node] : e.set) {
-    if (!node->is_number()) {
-      set_toml_path(table, key, *node, set.key(key));
-    } else if (numbers_too && !set_toml_number(table, key, *node, set.key(key))) {
-      // a component of a vector or list the file does not write as a list (the TOML wrote a key "x0_m[0]")
-      const std::string whole = key.substr(0, key.find('['));
-      throw InvalidInput(fmt::format("{}.set: {}: the scenario does not write {} as a list with that entry, so it "
-                                     "cannot be written into the file; set {} whole (all its components)",
-                                     e.ex.path(), q(key), whole, whole));
+    if (node->is_number() && !numbers_too) continue;
+    // "path[i]" goes into the file's list of numbers (it was written as a key "x0_m[0]", refused as unknown); a list
+    // the file does not write is written whole, as the experiment's scenario holds it (`whole`). Anything else is
+    // written as given, and the reader names what it refuses (law.v_s[0]: an unknown key).
+    if (const auto ix = node->is_number() ? indexed_key(key) : std::nullopt) {
+      toml::node* at = table.at_path(ix->first).node();
+      if (toml::array* array = at ? at->as_array() : nullptr;
+          array && ix->second < array->size() && (*array)[ix->second].is_number()) {
+        replace_entry(*array, ix->second, *node);
+        continue;
+      }
+      if (whole)
+        if (std::optional<toml::array> list = whole(ix->first)) {
+          set_toml_path(table, ix->first, *list, set.key(key));
+          continue;
+        }
     }
+    set_toml_path(table, key, *node, set.key(key));
   }
   if (edit) edit(table);
   return table;
@@ -447,42 +449,32 @@ void detail::absolute_table_files(toml::table& table, const std::vector<TableFil
     set_toml_path(table, tf.key + ".file", toml::value<std::string>(fs::absolute(tf.path).string()), tf.key);
 }
 
-bool detail::set_toml_number(toml::table& root, const std::string& key, const toml::node& value,
-                              const std::string& shown) {
-  const auto replace = [&](toml::array& array, std::size_t index) {
-    value.visit([&](const auto& v) { array.replace(array.begin() + static_cast<long>(index), v); });
-  };
+std::optional<std::pair<std::string, std::size_t>> detail::indexed_key(const std::string& key) {
   const std::size_t open = key.find('[');
+  if (open == std::string::npos || key.back() != ']') return std::nullopt;
   std::size_t index = 0;
-  const auto indexed = [&] {  // "path[i]"
-    if (open == std::string::npos || key.back() != ']') return false;
-    const char* const end = key.data() + key.size() - 1;
-    const auto [ptr, ec] = std::from_chars(key.data() + open + 1, end, index);
-    return ec == std::errc{} && ptr == end;
-  };
-  if (!indexed()) {
-    // a key without an index (or not a key path: the reader names it): a branch list of one is kept a list
-    if (toml::node* node = root.at_path(key).node(); node && one_number(*node))
-      replace(*node->as_array(), 0);
-    else
-      set_toml_path(root, key, value, shown);
-    return true;
-  }
-  const std::string path = key.substr(0, open);
-  toml::node* node = root.at_path(path).node();
-  if (toml::array* array = node ? node->as_array() : nullptr; array && index < array->size()) {
-    replace(*array, index);
-  } else if (node && node->is_number() && index == 0) {
-    set_toml_path(root, path, value, shown);
-  } else {
-    return false;
-  }
-  return true;
+  const char* const end = key.data() + key.size() - 1;
+  const auto [ptr, ec] = std::from_chars(key.data() + open + 1, end, index);
+  if (ec != std::errc{} || ptr != end) return std::nullopt;
+  return std::pair{key.substr(0, open), index};
 }
 
 void detail::set_toml_value(toml::table& root, const std::string& key, double value) {
-  if (!set_toml_number(root, key, toml::value<double>(value), key))
+  // A fitted key is a key path get_number read: "path[i]" into the file's list (or its number, for [0]), a bare key
+  // of a branch list of one into that entry.
+  const toml::value<double> number(value);
+  const auto ix = indexed_key(key);
+  toml::node* node = root.at_path(ix ? ix->first : key).node();
+  if (!ix) {
+    if (node && one_number(*node)) replace_entry(*node->as_array(), 0, number);
+    else set_toml_path(root, key, number, key);
+  } else if (toml::array* array = node ? node->as_array() : nullptr; array && ix->second < array->size()) {
+    replace_entry(*array, ix->second, number);
+  } else if (node && node->is_number() && ix->second == 0) {
+    set_toml_path(root, ix->first, number, key);
+  } else {
     throw InvalidInput(fmt::format("{}: cannot write the fitted value into the scenario", key));
+  }
 }
 
 std::string detail::toml_text(const toml::table& table) {
@@ -492,6 +484,15 @@ std::string detail::toml_text(const toml::table& table) {
   out << toml::toml_formatter(table, toml::toml_formatter::default_flags & ~toml::format_flags::allow_multi_line_strings);
   out << '\n';
   return out.str();
+}
+
+void detail::for_each_leaf(const std::string& path, const toml::node& node, bool into_inline,
+                           const std::function<void(const std::string&, const toml::node&)>& f) {
+  if (const toml::table* sub = node.as_table(); sub && (into_inline || !sub->is_inline())) {
+    for (auto&& [key, value] : *sub) for_each_leaf(path + "." + std::string(key.str()), value, into_inline, f);
+    return;
+  }
+  f(path, node);
 }
 
 bool detail::one_number(const toml::node& node) {

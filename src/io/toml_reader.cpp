@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 #include <sstream>
+#include <vector>
 
 #include "bristle/core/error.hpp"
 #include "bristle/io/json.hpp"
@@ -125,62 +126,62 @@ std::optional<DepthExcess> find_excess_depth(std::string_view text, std::size_t 
   return std::nullopt;
 }
 
-/// The key written before column `column` of line `line` of `text` (1-based, toml++'s position of a redefinition:
-/// the value of a key-value pair, the start of a [header]): the text from the pair's start (the line's, or after an
-/// unquoted '{' or ',') to its unquoted '=', or the header between its brackets. Empty if there is none.
-std::string written_key_at(std::string_view text, std::size_t line, std::size_t column) {
+/// The key of the pair or [header] that toml++ reports a redefinition at: line `line`, column `column` (1-based, in
+/// code points: the start of a header, a pair's value or the start of a dotted key's segment). For a header, the key
+/// between its brackets; for a pair, the text from the pair's start (the line's, or after an unquoted '{' or ',' before
+/// the column) to its first unquoted '='. Strings are skipped as TOML writes them (a backslash escapes in "..."). Empty
+/// if there is none.
+std::string written_key_at(std::string_view text, std::size_t line, std::size_t column, bool header) {
   std::size_t at = 0;
   for (std::size_t l = 1; l < line && at != std::string_view::npos; ++l) {
     at = text.find('\n', at);
     if (at != std::string_view::npos) ++at;
   }
-  if (at == std::string_view::npos) return {};
-  std::string_view row = text.substr(at, text.find('\n', at) == std::string_view::npos ? std::string_view::npos
-                                                                                      : text.find('\n', at) - at);
+  if (at == std::string_view::npos || at > text.size()) return {};
+  const std::size_t end = text.find('\n', at);
+  std::string_view row = text.substr(at, end == std::string_view::npos ? std::string_view::npos : end - at);
+  if (line == 1 && row.starts_with("\xEF\xBB\xBF")) row.remove_prefix(3);  // a byte-order mark: no column, no key
+  std::size_t cut = 0;  // the first byte of code point `column`
+  for (std::size_t points = 1; cut < row.size() && points < column; ++points) {
+    ++cut;
+    while (cut < row.size() && (static_cast<unsigned char>(row[cut]) & 0xC0) == 0x80) ++cut;
+  }
+  std::vector<bool> quoted(row.size(), false);  // inside a string, its quotes included
+  for (std::size_t i = 0, quote = 0; i < row.size(); ++i) {
+    const char c = row[i];
+    if (quote) {
+      quoted[i] = true;
+      if (c == '\\' && quote == '"' && i + 1 < row.size()) quoted[++i] = true;
+      else if (c == static_cast<char>(quote)) quote = 0;
+    } else if (c == '"' || c == '\'') {
+      quote = static_cast<unsigned char>(c);
+      quoted[i] = true;
+    }
+  }
   const auto trim = [](std::string_view s) {
     while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
     while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
     return s;
   };
-  const std::string_view head = trim(row);
-  if (head.starts_with('[')) {  // a header: the key between [ (or [[) and the unquoted ]
-    std::size_t from = head.starts_with("[[") ? 2 : 1;
-    char quote = 0;
-    for (std::size_t i = from; i < head.size(); ++i) {
-      if (quote) {
-        if (head[i] == quote) quote = 0;
-      } else if (head[i] == '"' || head[i] == '\'') {
-        quote = head[i];
-      } else if (head[i] == ']') {
-        return std::string(trim(head.substr(from, i - from)));
-      }
-    }
-    return {};
-  }
-  // the last pair before the column (a value's position), or the line's first (a position at the line's start)
-  const auto key_before = [&](std::string_view text_before) -> std::string {
-    std::size_t start = 0, equals = std::string_view::npos;
-    char quote = 0;
-    for (std::size_t i = 0; i < text_before.size(); ++i) {
-      const char c = text_before[i];
-      if (quote) {
-        if (c == '\\' && quote == '"') ++i;
-        else if (c == quote) quote = 0;
-      } else if (c == '"' || c == '\'') {
-        quote = c;
-      } else if (c == '{' || c == ',') {
-        start = i + 1;
-        equals = std::string_view::npos;
-      } else if (c == '=' && equals == std::string_view::npos) {
-        equals = i;
-      }
-    }
-    if (equals == std::string_view::npos) return {};
-    return std::string(trim(text_before.substr(start, equals - start)));
+  const auto first = [&](char c, std::size_t from) {
+    for (std::size_t i = from; i < row.size(); ++i)
+      if (row[i] == c && !quoted[i]) return i;
+    return std::string_view::npos;
   };
-  std::string key = key_before(row.substr(0, std::min(row.size(), column > 0 ? column - 1 : 0)));
-  if (key.empty()) key = key_before(row.substr(0, row.find('=') == std::string_view::npos ? 0 : row.find('=') + 1));
-  return key;
+  if (header) {  // between [ (or [[) and the first unquoted ]
+    std::size_t open = first('[', 0);
+    if (open == std::string_view::npos) return {};
+    if (open + 1 < row.size() && row[open + 1] == '[') ++open;
+    const std::size_t close = first(']', open + 1);
+    if (close == std::string_view::npos) return {};
+    return std::string(trim(row.substr(open + 1, close - open - 1)));
+  }
+  std::size_t start = 0;
+  for (std::size_t i = 0; i < std::min(cut, row.size()); ++i)
+    if ((row[i] == '{' || row[i] == ',') && !quoted[i]) start = i + 1;
+  const std::size_t equals = first('=', start);
+  if (equals == std::string_view::npos) return {};
+  return std::string(trim(row.substr(start, equals - start)));
 }
 
 }  // namespace
@@ -204,7 +205,8 @@ toml::table parse_toml(std::string_view text, const std::string& source_name, bo
     // "law.mu" under [fit.parameters]): the key as the line writes it instead.
     if (const std::size_t redefine = description.find("cannot redefine existing "); redefine != std::string::npos) {
       const std::size_t open = description.find('\'', redefine), close = description.rfind('\'');
-      const std::string key = written_key_at(text, e.source().begin.line, e.source().begin.column);
+      const std::string key = written_key_at(text, e.source().begin.line, e.source().begin.column,
+                                             description.find("table header") != std::string::npos);
       if (open != std::string::npos && close > open && !key.empty())
         description.replace(open, close - open + 1, "'" + key + "'");
       else if (open == std::string::npos && !key.empty())  // "... existing table as dotted key-value pair": no key

@@ -158,8 +158,8 @@ std::vector<BadFit> bad_fits() {
       // helper-48: a fitted time.t_end_s did nothing (the data's times replace [time]) and integrator.dt_s went to its
       // bound, both "converged".
       {"initial_key", std::string(kFit) + "\"initial.f[0]\" = { initial = 0.1, min = -1.0, max = 1.0 }\n",
-       "fit.parameters.\"initial.f[0]\": the keys of [initial] are not model parameters (the fit starts each window "
-       "from fit.initial_state: \"rest\", \"match_first_sample\" or \"steady\")"},
+       "fit.parameters.\"initial.f[0]\": the keys of [initial] are not model parameters: the fit starts each window "
+       "from fit.initial_state (\"rest\", \"match_first_sample\" or \"steady\"), not from [initial]"},
       {"time_key", std::string(kFit) + "\"time.t_end_s\" = { initial = 1.0, min = 0.5, max = 2.0 }\n",
        "fit.parameters.\"time.t_end_s\": the keys of [time] are not model parameters (the fit takes the times from the "
        "data); set them in the scenario"},

@@ -496,6 +496,14 @@ TEST(ScenarioErrors, MalformedToml) {
             "'\"a\"'");
   EXPECT_EQ(error_of("[a]\nb = 1\n[ \"a\" ]\n"),
             "<string>:3:1: invalid TOML: Error while parsing table header: cannot redefine existing table '\"a\"'");
+  // toml++'s columns count code points; a row of an array is no header; a dotted key's own position (helper-54)
+  EXPECT_EQ(error_of("x = { s = \"\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\", a = 1, a = 2 }\n"),
+            "<string>:1:34: invalid TOML: Error while parsing key-value pair: cannot redefine existing integer 'a'");
+  EXPECT_EQ(error_of("x = [\n[{a=1, a=2}]\n]\n"),
+            "<string>:2:10: invalid TOML: Error while parsing key-value pair: cannot redefine existing integer 'a'");
+  EXPECT_EQ(error_of("x = { a = 1, a.b = 2 }\n"),
+            "<string>:1:14: invalid TOML: Error while parsing key-value pair: cannot redefine existing integer as dotted key-value "
+            "pair ('a.b')");
   EXPECT_EQ(error_of("law = { type = \"dahl\", mu = 0.5 }\nlaw.mu = 0.6\n"),
             "<string>:2:1: invalid TOML: Error while parsing key-value pair: cannot redefine existing table as dotted "
             "key-value pair ('law.mu')");

@@ -328,15 +328,17 @@ detail::FitSamples detail::window_samples(const FitTable& t, const FitExperiment
     last = static_cast<std::size_t>(std::upper_bound(times.begin(), times.end(), window->second) - times.begin());
   }
   const std::size_t samples = last - first;
-  if ((!validation && samples * t.targets.size() <= t.parameters.size()) || samples < 2)
+  const std::string where = !window        ? e.data_key
+                            : !show_window ? window_key
+                                           : fmt::format("{} = [{}, {}]", window_key, format_value(window->first),
+                                                         format_value(window->second));
+  if (validation && samples < 2)  // a validation window fits nothing: its own rule (helper-53)
+    throw InvalidInput(fmt::format("{}: the window holds {} sample(s) of {}; a validation window needs at least 2",
+                                   where, samples, shown));
+  if (!validation && (samples * t.targets.size() <= t.parameters.size() || samples < 2))
     throw InvalidInput(fmt::format("{}: the window holds {} sample(s) of {}; fitting {} parameter(s) needs more "
                                    "residuals than parameters (and at least 2 samples)",
-                                   !window        ? e.data_key
-                                   : !show_window ? window_key
-                                                  : fmt::format("{} = [{}, {}]", window_key,
-                                                                format_value(window->first),
-                                                                format_value(window->second)),
-                                   samples, shown, t.parameters.size()));
+                                   where, samples, shown, t.parameters.size()));
   if (samples > kMaxOutputTimes)  // each is an output time of the model's run (it was refused as time.outputs)
     throw InvalidInput(fmt::format("{}: the window holds {} samples of {}; at most {} are fitted, one output time of "
                                    "the model's run each (Limits in docs/scenarios.md): give fit.window_s or fewer rows",

@@ -214,6 +214,22 @@ TEST_F(FitCompare, ValidationWindowOutsideTheDataIsAnError) {
                                        dir_ / "out");
 }
 
+TEST_F(FitCompare, AValidationWindowOfOneSampleIsRefusedForWhatItIs) {
+  // It said "fitting 2 parameter(s) needs more residuals than parameters": a validation window fits nothing
+  // (helper-53). Two samples are a validation window.
+  write("d.csv", data_csv(bristle::test::fit::kSineModel, 2.0, 201));
+  std::string fit = kCompareFit;
+  fit.replace(fit.find("[1.0, 2.0]"), 10, "[1.995, 2.0]");
+  write("bad.toml", std::string(bristle::test::fit::kSineModel) + fit);
+  bristle::test::fit::expect_bad_input(run("check bad.toml"),
+                                       "fit.validation_window_s = [1.995, 2]: the window holds 1 sample(s) of ", {});
+  const CliResult r = run("check bad.toml");
+  EXPECT_NE(r.err.find("; a validation window needs at least 2"), std::string::npos) << r.err;
+  fit.replace(fit.find("[1.995, 2.0]"), 12, "[1.99, 2.0]");
+  write("ok.toml", std::string(bristle::test::fit::kSineModel) + fit);
+  EXPECT_EQ(run("check ok.toml").code, 0);
+}
+
 TEST_F(FitCompare, CheckValidatesTheFitTableAndRunRefusesAFitScenario) {
   write("d.csv", data_csv());
   write("sine.toml", std::string(bristle::test::fit::kSineModel) + bristle::test::fit::kSineFit);

@@ -53,7 +53,7 @@ struct ChoiceParser<DriveKind> : ParseWith<DriveKind, contact::drive_kind_from_s
 
 /// BenchParams: the [bench] table. A constant load is normal_load_N, a varying one the normal_load signal.
 template <>
-struct Traits<BenchParams> {
+struct Traits<BenchParams> : PlainTraits<BenchParams> {
   static constexpr const char* name = "BenchParams";
   static constexpr const char* prefix = "bench";
   static constexpr const char* extra_doc =
@@ -61,8 +61,6 @@ struct Traits<BenchParams> {
       "Deprecated aliases: input_x= (use input=), belt_x= (belt=), normal_load=<number> (normal_load_N=), x0= (x0_m=), "
       "v0= (v0_mps=), spring_end0= (spring_end0_m=).\n"
       "Example: ``BenchParams(drive=\"spring\", mass_kg=1.0, spring_N_per_m=2.0, input=0.1, normal_load_N=10.0)``\n";
-  template <class A, class S>
-  static void walk(A& a, S& p) { serialize(a, p); }
   // The signal tables go through Traits<Signal> (its times and values are not fields of the walk); their keywords
   // are the keys in [bench].
   static std::string keyword(std::string_view path) { return std::string(path.substr(path.find('.') + 1)); }
@@ -98,7 +96,6 @@ struct Traits<BenchParams> {
     }
     for (const auto& [path, member] : contact::kBenchSignals) load_signal(l, keyword(path), "bench", p.*member);
   }
-  static void after(BenchParams&, const py::dict&) {}
   static std::string table_repr(const std::string&, const py::dict& state) {
     return schema_py::repr(schema_py::from_state<Signal>(py::dict(state)));
   }

@@ -50,14 +50,12 @@ struct ChoiceParser<MechanismKind> : ParseWith<MechanismKind, mechanism_kind_fro
 /// ProfileParams: the [profile] table. Declared in the schema, stored as lists: cos, sin (fourier), x, w (table);
 /// a table file (file, x_column, w_column) is the scenario reader's (Python: give x and w).
 template <>
-struct Traits<ProfileParams> {
+struct Traits<ProfileParams> : PlainTraits<ProfileParams> {
   static constexpr const char* name = "ProfileParams";
   static constexpr const char* prefix = "profile";
   static constexpr const char* extra_doc =
       "A table file (file, x_column, w_column) is read by the scenario reader; in Python give x and w.\n"
       "Example: ``ProfileParams(kind=\"ratchet\", amplitude=0.08, asymmetry=0.2)``\n";
-  template <class A, class S>
-  static void walk(A& a, S& p) { serialize(a, p); }
   static void dump(const ProfileParams& p, std::vector<Entry>& es) {
     const bool fourier = p.kind == ProfileKind::fourier, table = p.kind == ProfileKind::table;
     es.push_back(Entry{"cos", to_py(p.cos_coefficients), fourier, schema::Type::number_list, "a_k, k = 1..n", {}});
@@ -75,8 +73,6 @@ struct Traits<ProfileParams> {
     if (py::object v = pop(kw, "x")) p.x = to_vector(v, "profile.x");
     if (py::object v = pop(kw, "w")) p.w = to_vector(v, "profile.w");
   }
-  static void after(ProfileParams&, const py::dict&) {}
-  static std::string table_repr(const std::string&, const py::dict&) { return "ProfileParams()"; }
 };
 
 /// MechanismParams: the [mechanism] table.
@@ -111,19 +107,16 @@ template <>
 struct Traits<ConvexParams> : PlainTraits<ConvexParams> {
   static constexpr const char* name = "ConvexParams";
   static constexpr const char* prefix = "phi";
-  static constexpr const char* extra_doc = "";
 };
 template <>
 struct Traits<EpsilonParams> : PlainTraits<EpsilonParams> {
   static constexpr const char* name = "EpsilonParams";
   static constexpr const char* prefix = "";
-  static constexpr const char* extra_doc = "";
 };
 template <>
 struct Traits<SlidingOptions> : PlainTraits<SlidingOptions> {
   static constexpr const char* name = "SlidingOptions";
   static constexpr const char* prefix = "sliding";
-  static constexpr const char* extra_doc = "";
 };
 
 }  // namespace schema_py

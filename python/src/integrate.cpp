@@ -42,15 +42,13 @@ struct ChoiceParser<Method> : ParseWith<Method, integrate::method_from_string> {
 
 /// Options: the [integrator] table; atol_per_component is Python (and C++) only.
 template <>
-struct Traits<Options> {
+struct Traits<Options> : PlainTraits<Options> {
   static constexpr const char* name = "IntegratorOptions";
   static constexpr const char* prefix = "integrator";
   static constexpr const char* extra_doc =
       "  atol_per_component: absolute tolerance per state component (overrides atol; Python only)\n"
       "Deprecated aliases: dt= (use dt_s=), max_dt= (max_dt_s=), initial_dt= (initial_dt_s=).\n"
       "Example: ``IntegratorOptions(method=\"rodas5p\", rtol=1e-8, atol=1e-12, max_dt_s=0.01)``\n";
-  template <class A, class S>
-  static void walk(A& a, S& p) { serialize(a, p); }
   static void dump(const Options& o, std::vector<Entry>& es) {
     es.push_back(Entry{"atol_per_component", to_py(o.atol_per_component), false, schema::Type::number_list,
                        "absolute tolerance per state component", {}});
@@ -63,8 +61,6 @@ struct Traits<Options> {
     if (py::object a = pop(kw, "atol_per_component"))
       o.atol_per_component = to_vector(a, "integrator.atol_per_component");
   }
-  static void after(Options&, const py::dict&) {}
-  static std::string table_repr(const std::string&, const py::dict&) { return "IntegratorOptions()"; }
 };
 
 }  // namespace schema_py

@@ -790,31 +790,10 @@ Example:
       "    KeyInfo(key='law.mu_s', unit='-', default_value='1', range='> 0')\n");
   {  // results and scenario parts pickle by their fields (pickle_fields.hpp)
     auto key_info = py::reinterpret_borrow<py::class_<io::KeyInfo>>(m.attr("KeyInfo"));
-    // By its fields; a state of 9 (pickled before `integer` and `numerics`, 2026-12-06) loads with both false.
-    key_info.def(py::pickle(
-        [](const io::KeyInfo& k) {
-          return py::make_tuple(k.key, k.unit, k.doc, k.equation, k.default_value, k.range, k.min, k.max, k.log_scale,
-                                k.integer, k.numerics);
-        },
-        [](const py::tuple& s) {
-          if (s.size() != 11 && s.size() != 9)
-            throw InvalidInput("KeyInfo: pickled state of " + std::to_string(s.size()) + " values; expected 11 (or 9)");
-          io::KeyInfo k;
-          k.key = s[0].cast<std::string>();
-          k.unit = s[1].cast<std::string>();
-          k.doc = s[2].cast<std::string>();
-          k.equation = s[3].cast<std::string>();
-          k.default_value = s[4].cast<std::string>();
-          k.range = s[5].cast<std::string>();
-          k.min = s[6].cast<double>();
-          k.max = s[7].cast<double>();
-          k.log_scale = s[8].cast<bool>();
-          if (s.size() == 11) {
-            k.integer = s[9].cast<bool>();
-            k.numerics = s[10].cast<bool>();
-          }
-          return k;
-        }));
+    // A state of 9 (pickled before `integer` and `numerics`, 2026-12-06) loads with both false.
+    pickle_fields_since(key_info, "KeyInfo", 9, &io::KeyInfo::key, &io::KeyInfo::unit, &io::KeyInfo::doc,
+                        &io::KeyInfo::equation, &io::KeyInfo::default_value, &io::KeyInfo::range, &io::KeyInfo::min,
+                        &io::KeyInfo::max, &io::KeyInfo::log_scale, &io::KeyInfo::integer, &io::KeyInfo::numerics);
     auto progress = py::reinterpret_borrow<py::class_<io::Progress>>(m.attr("Progress"));
     pickle_fields(progress, "Progress", &io::Progress::case_index, &io::Progress::case_count, &io::Progress::fraction,
                   &io::Progress::label);

@@ -14,43 +14,36 @@ template <>
 struct ChoiceParser<laws::LawKind> : ParseWith<laws::LawKind, laws::law_kind_from_string> {};
 
 template <>
-struct Traits<laws::StribeckParams> {
+struct Traits<laws::StribeckParams> : PlainTraits<laws::StribeckParams> {
   static constexpr const char* name = "StribeckParams";
   static constexpr const char* prefix = "law";
-  static constexpr const char* extra_doc = "";
   template <class A, class S>
   static void walk(A& a, S& p) { serialize(a, p, false); }
   static void dump(const laws::StribeckParams&, std::vector<Entry>&) {}
   static void load(laws::StribeckParams&, Load&) {}
-  static void after(laws::StribeckParams&, const py::dict&) {}
-  static std::string table_repr(const std::string&, const py::dict&) { return "StribeckParams()"; }
 };
 
 /// CoulombStribeckParams: the [friction] table of kind = "structure_stick_slip". Its `type` (declared: the one
 /// set-valued law) is accepted as a keyword and not stored.
 template <>
-struct Traits<laws::CoulombStribeckParams> {
+struct Traits<laws::CoulombStribeckParams> : PlainTraits<laws::CoulombStribeckParams> {
   static constexpr const char* name = "CoulombStribeckParams";
   static constexpr const char* prefix = "friction";
   static constexpr const char* extra_doc =
       "Example: ``CoulombStribeckParams(mu_s=0.5, mu_d=0.3, v_s=0.1)``\n";
-  template <class A, class S>
-  static void walk(A& a, S& p) { serialize(a, p); }
   static void dump(const laws::CoulombStribeckParams&, std::vector<Entry>&) {}
   static void load(laws::CoulombStribeckParams&, Load& l) {
     if (py::object t = pop(l.keywords(), "type"); t && !(py::isinstance<py::str>(t) && t.cast<std::string>() == "coulomb_stribeck"))
       throw InvalidInput("friction.type = " + std::string(py::repr(t)) +
                          ": must be \"coulomb_stribeck\" (dynamic laws are a LawParams)");
   }
-  static void after(laws::CoulombStribeckParams&, const py::dict&) {}
-  static std::string table_repr(const std::string&, const py::dict&) { return "CoulombStribeckParams()"; }
 };
 
 /// LawParams: the [law] table. Declared in the schema, stored apart: sigma0 (optional); Python only: the FrBD
 /// general form G_inverse / G (callables, pickled by reference) and M (a FrictionCoefficient, instead of the
 /// Stribeck keys). Anisotropic friction is the presence of axis1 / axis2, as in TOML.
 template <>
-struct Traits<laws::LawParams> {
+struct Traits<laws::LawParams> : PlainTraits<laws::LawParams> {
   static constexpr const char* name = "LawParams";
   static constexpr const char* prefix = "law";
   static constexpr const char* extra_doc =
@@ -58,8 +51,6 @@ struct Traits<laws::LawParams> {
       "  G_inverse, G: the FrBD general form, a callable v -> 2x2 (Python only; see the attributes)\n"
       "Deprecated alias: kind= (use type=).\n"
       "Example: ``LawParams(type=\"lugre\", mu_s=1.5, mu_d=1.0, v_s=1e-3, sigma1=316.2, sigma2=0.4)``\n";
-  template <class A, class S>
-  static void walk(A& a, S& p) { serialize(a, p); }
   static void dump(const laws::LawParams& p, std::vector<Entry>& es) {
     const bool sigma0_applies = p.kind == laws::LawKind::dahl || p.kind == laws::LawKind::lugre;
     insert_after(es, "eps",
@@ -134,7 +125,6 @@ struct Traits<laws::LawParams> {
     if (has_g) p.G_inverse = MatrixCallable{PyCallable(G, "law.G"), true};
     if (kw.contains("axis1") || kw.contains("axis2")) p.M.anisotropic = true;
   }
-  static void after(laws::LawParams&, const py::dict&) {}
   static std::string table_repr(const std::string&, const py::dict& state) {
     return schema_py::repr(schema_py::from_state<laws::StribeckParams>(py::dict(state)));
   }

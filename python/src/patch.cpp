@@ -46,10 +46,9 @@ struct ChoiceParser<PatchPressure> : ParseWith<PatchPressure, patch_pressure_fro
 /// PatchParams: the [patch] table (the steady solver's keys included). peak_pressure_Pa (declared: optional) is a
 /// number or None. The constructor is the class's own (it validates, as before).
 template <>
-struct Traits<PatchParams> {
+struct Traits<PatchParams> : PlainTraits<PatchParams> {
   static constexpr const char* name = "PatchParams";
   static constexpr const char* prefix = "patch";
-  static constexpr const char* extra_doc = "";
   template <class A, class S>
   static void walk(A& a, S& p) { serialize(a, p, true); }
   static void dump(const PatchParams& p, std::vector<Entry>& es) {
@@ -59,8 +58,6 @@ struct Traits<PatchParams> {
   static void load(PatchParams& p, Load& l) {
     load_optional(l.keywords(), "peak_pressure_Pa", "patch.peak_pressure_Pa", p.peak_pressure_Pa);
   }
-  static void after(PatchParams&, const py::dict&) {}
-  static std::string table_repr(const std::string&, const py::dict&) { return "PatchParams()"; }
 };
 
 /// BodyMotion and PatchKinematics: the library's rigid motions (no scenario table holds them; a scenario's
@@ -69,13 +66,11 @@ template <>
 struct Traits<BodyMotion> : PlainTraits<BodyMotion> {
   static constexpr const char* name = "BodyMotion";
   static constexpr const char* prefix = "body";
-  static constexpr const char* extra_doc = "";
 };
 template <>
 struct Traits<PatchKinematics> : PlainTraits<PatchKinematics> {
   static constexpr const char* name = "PatchKinematics";
   static constexpr const char* prefix = "kinematics";
-  static constexpr const char* extra_doc = "";
   static std::string table_repr(const std::string&, const py::dict& state) {
     return repr(from_state<BodyMotion>(py::dict(state)));
   }
@@ -85,10 +80,9 @@ struct Traits<PatchKinematics> : PlainTraits<PatchKinematics> {
 /// peak_pressure_Pa), the size scaling of [patch] (width_exponent, declared: optional, a number or None) and
 /// [transient]. The constructor is the class's own (it validates, as before).
 template <>
-struct Traits<PatchTransientParams> {
+struct Traits<PatchTransientParams> : PlainTraits<PatchTransientParams> {
   static constexpr const char* name = "PatchTransientParams";
   static constexpr const char* prefix = "transient";
-  static constexpr const char* extra_doc = "";
   template <class A, class S>
   static void walk(A& a, S& p) {
     a.table({.key = "patch", .type = schema::Type::table, .default_value = "PatchParams()",
@@ -110,7 +104,6 @@ struct Traits<PatchTransientParams> {
                     : from_kwargs<PatchParams>(copy_of(table_dict(v, schema::Type::table, "patch")), "patch",
                                                l.strict() && py::isinstance<py::dict>(v));
   }
-  static void after(PatchTransientParams&, const py::dict&) {}
   static std::string table_repr(const std::string&, const py::dict& state) {
     return repr(from_state<PatchParams>(py::dict(state)));
   }

@@ -26,19 +26,28 @@ void check_unpickled(const char* name, const structures::ModeTable& m);
 template <class T>
 void check_unpickled(const char*, const T&) {}
 
+/// As pickle_fields, and a state of only the first `oldest` fields (pickled before the others were added) loads with
+/// the others at their defaults.
 template <class Class, class T, class... Fields>
-void pickle_fields(Class& cls, const char* name, Fields T::*... fields) {
+void pickle_fields_since(Class& cls, const char* name, std::size_t oldest, Fields T::*... fields) {
+  constexpr std::size_t n = sizeof...(Fields);
   cls.def(py::pickle([fields...](const T& t) { return py::make_tuple(t.*fields...); },
-                     [name, fields...](const py::tuple& state) {
-                       if (state.size() != sizeof...(Fields))
+                     [name, oldest, fields...](const py::tuple& state) {
+                       if (state.size() != n && state.size() != oldest)
                          throw InvalidInput(std::string(name) + ": pickled state of " + std::to_string(state.size()) +
-                                            " values; expected " + std::to_string(sizeof...(Fields)));
+                                            " values; expected " + std::to_string(n) +
+                                            (oldest == n ? "" : " (or " + std::to_string(oldest) + ")"));
                        T t;
                        std::size_t i = 0;
-                       ((t.*fields = state[i++].template cast<Fields>()), ...);
+                       ((i < state.size() ? (void)(t.*fields = state[i].template cast<Fields>()) : (void)0, ++i), ...);
                        check_unpickled(name, t);
                        return t;
                      }));
+}
+
+template <class Class, class T, class... Fields>
+void pickle_fields(Class& cls, const char* name, Fields T::*... fields) {
+  pickle_fields_since(cls, name, sizeof...(Fields), fields...);
 }
 
 }  // namespace bristle::python

@@ -57,7 +57,7 @@ struct ChoiceParser<RheologyKind> : ParseWith<RheologyKind, rheology::rheology_k
 /// RheologyParams: a [body1] / [body2] table. The branches are stored as (K_i, C_i) and written k and c (lists
 /// of matrices); tau (relaxation times) completes k or c as in TOML.
 template <>
-struct Traits<RheologyParams> {
+struct Traits<RheologyParams> : PlainTraits<RheologyParams> {
   static constexpr const char* name = "RheologyParams";
   static constexpr const char* prefix = "body";
   static constexpr const char* extra_doc =
@@ -65,8 +65,6 @@ struct Traits<RheologyParams> {
       "  eq58_tau: the eq. 58 relaxation times (s) whose dampings follow k0 (Python only: kept by pickling and repr)\n"
       "Deprecated aliases: kind= (use type=), k_elastic= (k0= or k_inf=), branches= (k= and c=).\n"
       "Example: ``RheologyParams(type=\"gkv\", k0=240.0, c=[100.0], k=[1000.0])``\n";
-  template <class A, class S>
-  static void walk(A& a, S& p) { serialize(a, p); }
   static void dump(const RheologyParams& p, std::vector<Entry>& es) {
     const bool branches = p.kind == RheologyKind::gkv || p.kind == RheologyKind::gm;
     py::list k, c;
@@ -184,7 +182,6 @@ struct Traits<RheologyParams> {
       p.eq58_tau = cast_arg<std::vector<double>>(given["eq58_tau"], "body.eq58_tau", "a list of numbers");
     if (given.contains("c") && py::isinstance<py::str>(given["c"])) rheology::apply_eq58(p, "body");
   }
-  static std::string table_repr(const std::string&, const py::dict&) { return "RheologyParams()"; }
 };
 
 }  // namespace schema_py

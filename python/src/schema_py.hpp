@@ -431,9 +431,10 @@ template <class T>
 struct Traits;
 
 /// The Traits of a class whose serialize() says everything (no declared field, alias or fix-up): a
-/// specialisation derives from it and adds name, prefix and extra_doc.
+/// specialisation derives from it and adds name and prefix (and extra_doc, if it has one).
 template <class T>
 struct PlainTraits {
+  static constexpr const char* extra_doc = "";
   template <class A, class S>
   static void walk(A& a, S& p) { serialize(a, p); }
   static void dump(const T&, std::vector<Entry>&) {}

@@ -12,14 +12,12 @@ struct ChoiceParser<contact::SignalKind> : ParseWith<contact::SignalKind, contac
 
 /// Signal: a signal table (a bare number in TOML is a constant). Declared, stored as lists: times, values.
 template <>
-struct Traits<contact::Signal> {
+struct Traits<contact::Signal> : PlainTraits<contact::Signal> {
   static constexpr const char* name = "Signal";
   static constexpr const char* prefix = "signal";
   static constexpr const char* extra_doc =
       "Deprecated alias: kind= (use type=).\n"
       "Example: ``Signal(type=\"sine\", amplitude=0.1, omega=6.283)(np.linspace(0, 1, 5))``\n";
-  template <class A, class S>
-  static void walk(A& a, S& p) { serialize(a, p); }
   static void dump(const contact::Signal& p, std::vector<Entry>& es) {
     const bool table = p.kind == contact::SignalKind::table;
     es.push_back(Entry{"times", to_py(p.times), table, schema::Type::number_list, "the table's times (s)", {}});
@@ -33,8 +31,6 @@ struct Traits<contact::Signal> {
     if (py::object t = pop(kw, "times")) p.times = to_vector(t, "signal.times");
     if (py::object v = pop(kw, "values")) p.values = to_vector(v, "signal.values");
   }
-  static void after(contact::Signal&, const py::dict&) {}
-  static std::string table_repr(const std::string&, const py::dict&) { return "Signal()"; }
 };
 
 /// A signal field of a parameter class (BenchParams' input, LineContactParams' V2): its keyword `key` taken from the

@@ -41,11 +41,8 @@ namespace schema_py {
 /// A built-in structure's parameters (their keys of [structure]): contact_positions_m (declared: a list) is converted
 /// here. The constructors are the classes' own.
 template <class P>
-struct StructureTraits {
+struct StructureTraits : PlainTraits<P> {
   static constexpr const char* prefix = "structure";
-  static constexpr const char* extra_doc = "";
-  template <class A, class S>
-  static void walk(A& a, S& p) { serialize(a, p); }
   static void dump(const P& p, std::vector<Entry>& es) {
     insert_after(es, "damping_ratio",
                  Entry{"contact_positions_m", to_py(p.contact_positions_m), true, schema::Type::number_list,
@@ -55,17 +52,14 @@ struct StructureTraits {
     if (py::object v = pop(l.keywords(), "contact_positions_m"))
       p.contact_positions_m = to_vector(v, "structure.contact_positions_m");
   }
-  static void after(P&, const py::dict&) {}
 };
 template <>
 struct Traits<structures::TautStringParams> : StructureTraits<structures::TautStringParams> {
   static constexpr const char* name = "TautStringParams";
-  static std::string table_repr(const std::string&, const py::dict&) { return "TautStringParams()"; }
 };
 template <>
 struct Traits<structures::BeamParams> : StructureTraits<structures::BeamParams> {
   static constexpr const char* name = "BeamParams";
-  static std::string table_repr(const std::string&, const py::dict&) { return "BeamParams()"; }
 };
 
 /// JumpDetectionOptions: no scenario table holds it (its keys are its attribute names).
@@ -73,7 +67,6 @@ template <>
 struct Traits<structures::JumpDetectionOptions> : PlainTraits<structures::JumpDetectionOptions> {
   static constexpr const char* name = "JumpDetectionOptions";
   static constexpr const char* prefix = "jumps";
-  static constexpr const char* extra_doc = "";
 };
 
 /// The structures' option tables (no choice: every key applies), bound from their serialize() beside the structs.

@@ -46,12 +46,9 @@ namespace schema_py {
 
 /// PressureParams: kind, and the table's xi_m and values (declared: lists). The constructor is the class's own.
 template <>
-struct Traits<PressureParams> {
+struct Traits<PressureParams> : PlainTraits<PressureParams> {
   static constexpr const char* name = "PressureParams";
   static constexpr const char* prefix = "line.pressure";
-  static constexpr const char* extra_doc = "";
-  template <class A, class S>
-  static void walk(A& a, S& p) { serialize(a, p); }
   static void dump(const PressureParams& p, std::vector<Entry>& es) {
     const bool table = p.kind == PressureKind::table;
     es.push_back(Entry{"xi_m", to_py(p.xi_m), table, schema::Type::number_list, "positions xi (m)", {}});
@@ -61,8 +58,6 @@ struct Traits<PressureParams> {
     if (py::object x = pop(l.keywords(), "xi_m")) p.xi_m = to_vector(x, "line.pressure.xi_m");
     if (py::object v = pop(l.keywords(), "values")) p.values = to_vector(v, "line.pressure.values");
   }
-  static void after(PressureParams&, const py::dict&) {}
-  static std::string table_repr(const std::string&, const py::dict&) { return "PressureParams()"; }
 };
 
 /// LineContactParams: the [line] table (serialize with the transient solver's keys) and the material velocities V1,
@@ -70,10 +65,9 @@ struct Traits<PressureParams> {
 /// lists) are the PressureParams' own. The constructor is the class's own (the TOML form: pressure = "table" with
 /// pressure_table, or a PressureParams; it checks what it is given as before).
 template <>
-struct Traits<LineContactParams> {
+struct Traits<LineContactParams> : PlainTraits<LineContactParams> {
   static constexpr const char* name = "LineContactParams";
   static constexpr const char* prefix = "line";
-  static constexpr const char* extra_doc = "";
   static constexpr std::tuple<const char*, contact::Signal LineContactParams::*, const char*> signals[] = {
       {"V1", &LineContactParams::V1, "material velocity of body 1 along xi"},
       {"V2", &LineContactParams::V2, "material velocity of body 2 along xi"},
@@ -105,7 +99,6 @@ struct Traits<LineContactParams> {
     }
     for (const auto& [key, member, doc] : signals) load_signal(l, key, "line", p.*member);
   }
-  static void after(LineContactParams&, const py::dict&) {}
   static std::string table_repr(const std::string& key, const py::dict& state) {
     if (key == "pressure_table") return std::string(py::repr(state));
     return repr(from_state<contact::Signal>(py::dict(state)));

@@ -52,7 +52,7 @@ void require_integer(std::string_view key, double v, std::string_view shown) {
                                    key, text));
 }
 
-void Range::check(std::string_view key, double v) const {
+void Range::check(std::string_view key, double v, std::string_view shown) const {
   switch (rule) {
     case Rule::any: return;
     case Rule::finite: return require_finite(key, v);
@@ -70,7 +70,7 @@ void Range::check(std::string_view key, double v) const {
       return;
     case Rule::at_least:
       require_finite(key, v);
-      require_integer(key, v);
+      require_integer(key, v, shown);
       if (v < lo) throw InvalidInput(fmt::format("{} = {}: must be >= {}", key, format_value(v), format_value(lo)));
       return;
     case Rule::closed_interval: return require_closed_interval(key, v, lo, hi);
@@ -81,7 +81,7 @@ void Range::check(std::string_view key, double v) const {
       return;
     case Rule::integer_in:
       require_finite(key, v);
-      require_integer(key, v);
+      require_integer(key, v, shown);
       if (!(v >= lo && v <= hi))
         throw InvalidInput(fmt::format("{} = {}: must be in [{}, {}]", key, format_value(v), format_value(lo), format_value(hi)));
       return;

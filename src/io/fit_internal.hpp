@@ -185,10 +185,10 @@ bool one_number(const toml::node& node);
 std::vector<std::string> numbers_written(const toml::table& root, const std::vector<std::string>& heads);
 /// "law" of "law.mu_d", "bench" of "bench.x0_m[0]".
 inline std::string head_of(const std::string& key) { return key.substr(0, key.find_first_of(".[")); }
-/// `text` (an experiment's TOML) with each fitted value written to its written_keys (out.written_keys, for
-/// experiment 0; empty: the parameter's key) and name = <name>_fitted.
+/// `text` (the TOML of experiment `index`) with each fitted value written to its written_keys (out.written_keys, which
+/// are of experiment 0's TOML; other experiments and an empty list: the parameter's key) and name = <name>_fitted.
 toml::table fitted_table(const std::string& text, const std::string& name, const fit::Result& result,
-                         const std::vector<std::vector<std::string>>& written_keys);
+                         const WrittenKeys& written_keys, std::size_t index);
 /// The head of <name>_fitted.toml of experiment `index` of `out`: "# <name>_fitted: the scenario <file> with the
 /// parameters fitted by `bristle fit` to <data> (<what>)\n# rms_N = <rms_N>, converged = <converged>.<more>\n".
 template <class Out>
@@ -206,8 +206,7 @@ std::string fitted_window(const std::vector<double>& times);
 template <class Out>
 std::string fitted_text(const Out& out, std::size_t index, const fit::Result& result, const std::string& what) {
   return fitted_head(out, index, result, what) +
-         toml_text(fitted_table(out.scenario_toml.at(index), out.name, result,
-                                index == 0 ? out.written_keys : std::vector<std::vector<std::string>>{}));
+         toml_text(fitted_table(out.scenario_toml.at(index), out.name, result, out.written_keys, index));
 }
 
 /// Sets every (key path, value) by set_number, in an order the checks pass: one refused now is tried again after

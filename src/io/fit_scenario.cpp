@@ -366,6 +366,14 @@ std::vector<fit::Target> detail::fit_targets(const FitTable& t, const std::vecto
 }
 
 namespace {
+/// "<signal>" of a key path "<signal>.value" (a constant signal's value), else nullopt.
+std::optional<std::string> signal_of_value(const std::string& key) {
+  constexpr std::string_view suffix = ".value";
+  if (key.size() <= suffix.size() || key.compare(key.size() - suffix.size(), suffix.size(), suffix) != 0)
+    return std::nullopt;
+  return key.substr(0, key.size() - suffix.size());
+}
+
 /// Entry `index` of `array` replaced by `value` (a number of the scenario's TOML).
 void replace_entry(toml::array& array, std::size_t index, const toml::node& value) {
   value.visit([&](const auto& v) { array.replace(array.begin() + static_cast<long>(index), v); });
@@ -404,13 +412,9 @@ void detail::set_toml_path(toml::table& root, const std::string& path, const tom
                            const std::string& key) {
   // A constant signal's "<signal>.value" where the file writes the signal as a number, or not at all (its default): that
   // number (a `set` of it, or its fitted value; a table of the value alone would lack its type).
-  constexpr std::string_view suffix = ".value";
-  if (value.is_number() && path.size() > suffix.size() &&
-      path.compare(path.size() - suffix.size(), suffix.size(), suffix) == 0) {
-    const std::string signal = path.substr(0, path.size() - suffix.size());
-    if (const toml::node* n = root.at_path(signal).node(); !n || n->is_number())
-      return set_toml_path(root, signal, value, key);
-  }
+  if (const auto signal = value.is_number() ? signal_of_value(path) : std::nullopt)
+    if (const toml::node* n = root.at_path(*signal).node(); !n || n->is_number())
+      return set_toml_path(root, *signal, value, key);
   const std::vector<std::string_view> parts = detail::split_at(path, '.');
   toml::table* table = &root;
   for (std::size_t i = 0; i + 1 < parts.size(); ++i) {
@@ -503,16 +507,13 @@ bool detail::one_number(const toml::node& node) {
 }
 
 bool detail::written_in(const toml::table& root, const std::string& key) {
-  const std::size_t open = key.find('[');
-  if (open != std::string::npos) {
-    const toml::node* n = root.at_path(key.substr(0, open)).node();
-    const std::size_t index = static_cast<std::size_t>(std::stoul(key.substr(open + 1)));
-    return n && ((n->is_array() && index < n->as_array()->size()) || (n->is_number() && index == 0));
+  if (const auto ix = indexed_key(key)) {
+    const toml::node* n = root.at_path(ix->first).node();
+    return n && ((n->is_array() && ix->second < n->as_array()->size()) || (n->is_number() && ix->second == 0));
   }
   if (const toml::node* n = root.at_path(key).node()) return n->is_number();
-  constexpr std::string_view suffix = ".value";  // a constant signal written as a number
-  if (key.size() <= suffix.size() || key.compare(key.size() - suffix.size(), suffix.size(), suffix) != 0) return false;
-  const toml::node* n = root.at_path(key.substr(0, key.size() - suffix.size())).node();
+  const auto signal = signal_of_value(key);  // a constant signal written as a number
+  const toml::node* n = signal ? root.at_path(*signal).node() : nullptr;
   return n && n->is_number();
 }
 
@@ -521,11 +522,8 @@ std::vector<std::string> detail::numbers_written(const toml::table& root, const 
   const auto add = [&](std::string key) {
     if (std::find(out.begin(), out.end(), key) == out.end()) out.push_back(std::move(key));
   };
-  const std::function<void(const std::string&, const toml::node&)> leaves = [&](const std::string& path,
-                                                                                const toml::node& node) {
-    if (const toml::table* sub = node.as_table()) {
-      for (auto&& [key, value] : *sub) leaves(path + "." + std::string(key.str()), value);
-    } else if (node.is_number()) {
+  const auto leaf = [&](const std::string& path, const toml::node& node) {
+    if (node.is_number()) {
       add(path);
     } else if (const toml::array* list = node.as_array()) {
       for (std::size_t i = 0; i < list->size(); ++i)
@@ -536,17 +534,17 @@ std::vector<std::string> detail::numbers_written(const toml::table& root, const 
   for (const std::string& h : heads) {
     if (std::find(seen.begin(), seen.end(), h) != seen.end()) continue;
     seen.push_back(h);
-    if (const toml::node* n = root.get(h)) leaves(h, *n);
+    if (const toml::node* n = root.get(h)) for_each_leaf(h, *n, true, leaf);
   }
   return out;
 }
 
 toml::table detail::fitted_table(const std::string& text, const std::string& name, const fit::Result& result,
-                                 const std::vector<std::vector<std::string>>& written_keys) {
+                                 const WrittenKeys& written_keys, std::size_t index) {
   toml::table root = parse_toml(text, "fitted scenario", true);  // the experiment's text, reformatted: may be larger
   for (std::size_t j = 0; j < result.parameters.size(); ++j) {
     const fit::ParameterResult& p = result.parameters[j];
-    if (j < written_keys.size() && !written_keys[j].empty())
+    if (index == 0 && j < written_keys.size() && !written_keys[j].empty())
       for (const std::string& key : written_keys[j]) set_toml_value(root, key, p.value);
     else
       set_toml_value(root, p.key, p.value);
@@ -741,8 +739,8 @@ FitScenario parse_fit_string(std::string_view toml, std::string_view name, const
 
 std::string fitted_toml(const FitScenario& scenario, const fit::Result& result, std::size_t index,
                         const fs::path& out_dir) {
-  toml::table root = detail::fitted_table(scenario.scenario_toml.at(index), scenario.name, result,
-                                         index == 0 ? scenario.written_keys : std::vector<std::vector<std::string>>{});
+  toml::table root =
+      detail::fitted_table(scenario.scenario_toml.at(index), scenario.name, result, scenario.written_keys, index);
   const fit::Experiment& e = scenario.experiments.at(index);
   std::error_code ec;
   const fs::path dir = fs::absolute(out_dir.empty() ? fs::path(".") : out_dir, ec);

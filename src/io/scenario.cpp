@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <charconv>
 #include <cerrno>
 #include <cmath>
 #include <cstring>
@@ -186,7 +187,10 @@ std::vector<PathPart> split_path(const std::string& path) {
       const std::string digits = piece.substr(pos + 1, close - pos - 1);
       if (digits.find_first_not_of("0123456789") != std::string::npos)
         throw InvalidInput(where + ": not a dotted key (e.g. \"bench.input.omega\" or \"body1.c[0]\")");
-      part.indices.push_back(static_cast<std::size_t>(std::stoull(digits)));
+      std::size_t index = 0;  // std::stoull threw std::out_of_range past 2^64: "bristle: error: stoull", exit 1
+      if (std::from_chars(digits.data(), digits.data() + digits.size(), index).ec != std::errc{})
+        throw InvalidInput(fmt::format("{}: index [{}] is too large", where, digits));
+      part.indices.push_back(index);
       pos = close + 1;
     }
     if (part.name.empty())

@@ -138,13 +138,8 @@ class SchemaReader {
   void integer(T& v, const schema::Field& f, bool applies = true) {
     if (!field(f, applies)) return;
     const auto i = *s_.integer(f.key);
-    if (const auto* h = find(hooks_->check, s_.key(f.key), {})) {
-      (*h)(s_);
-    } else {
-      if (f.range.rule == schema::Rule::at_least || f.range.rule == schema::Rule::integer_in)  // i quoted exactly
-        schema::require_integer(s_.key(f.key), static_cast<double>(i), fmt::format("{}", i));
-      f.range.check(s_.key(f.key), static_cast<double>(i));
-    }
+    if (const auto* h = find(hooks_->check, s_.key(f.key), {})) (*h)(s_);
+    else f.range.check(s_.key(f.key), static_cast<double>(i), fmt::format("{}", i));  // i quoted exactly
     if constexpr (sizeof(T) < sizeof(i)) {  // an int beyond its storage (a range "any", or a check hook's key)
       if (i < std::numeric_limits<T>::min() || i > std::numeric_limits<T>::max()) {
         // the storage's bounds within the field's range (an index >= 0 says [0, 2147483647])

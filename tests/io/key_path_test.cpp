@@ -678,6 +678,9 @@ outputs = 41
   };
   EXPECT_EQ(error(kBase + "[sweep]\nparameter = \"body1.c[2]\"\nvalues = [1]\n"),
             "sweep.parameter = \"body1.c[2]\": body1.c[2] does not exist");
+  // an index past 2^64 threw std::out_of_range from std::stoull: "bristle: error: stoull", exit 1 (review, 2026-12-06)
+  EXPECT_EQ(error(kBase + "[sweep]\nparameter = \"body1.c[99999999999999999999999]\"\nvalues = [1]\n"),
+            "sweep.parameter = \"body1.c[99999999999999999999999]\": index [99999999999999999999999] is too large");
   EXPECT_EQ(error(spring + "[sweep]\nparameter = \"bench.x0_m[2]\"\nvalues = [1]\n"),
             "sweep case 1 of 1 (bench.x0_m[2] = 1): bench.x0_m[2]: a vector has the components [0] (x) and [1] (y)");
   EXPECT_EQ(error(spring + "[sweep]\nparameter = \"body1.tau[1]\"\nvalues = [0.1, 0.2]\n"),

@@ -53,8 +53,9 @@ struct Range {
 
   /// "> 0", ">= 0", "(0, 1)", "finite", ">= 2 (integer)", "SPD", "" (any).
   std::string text() const;
-  /// Throws InvalidInput("<key_path> = <value>: <rule>") with the reader's wording (core/error.hpp).
-  void check(std::string_view key_path, double value) const;
+  /// Throws InvalidInput("<key_path> = <value>: <rule>") with the reader's wording (core/error.hpp). `shown`: the
+  /// value as written, if not format_value(value) (a TOML integer beyond 2^53, for the integer rules).
+  void check(std::string_view key_path, double value, std::string_view shown = {}) const;
   /// The bounds of the range (open or closed as text() says); +-inf when unbounded.
   double min() const;
   double max() const;

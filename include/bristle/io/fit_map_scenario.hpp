@@ -26,6 +26,7 @@
 #include "bristle/fit/patch_transient.hpp"
 #include "bristle/fit/structure_stick_slip.hpp"
 #include "bristle/fit/steady_map.hpp"
+#include "bristle/io/fit_scenario.hpp"
 #include "bristle/io/scenario.hpp"
 
 namespace bristle::io {
@@ -42,10 +43,7 @@ struct GridFitScenario {
   /// Per experiment: the scenario's TOML without [fit], `set` applied, the grid axis = the data's distinct grid
   /// values in increasing order (the base of `<name>_fitted.toml`).
   std::vector<std::string> scenario_toml;
-  /// Per parameter: the key paths of scenario_toml[0] its fitted value is written to in `<name>_fitted.toml`: the key
-  /// itself, or the keys of the same parameter that the file writes (Dahl's law.mu for law.mu_d, both of mu_s and
-  /// mu_d when the file writes both, bench.normal_load_N for bench.normal_load.value).
-  std::vector<std::vector<std::string>> written_keys;
+  WrittenKeys written_keys;  // where each fitted value goes in <name>_fitted.toml
   std::vector<std::string> data_files;  // per experiment, as written
 };
 using MapFitScenario = GridFitScenario<fit::MapExperiment>;
@@ -94,10 +92,7 @@ struct SeriesFitScenario {
   std::vector<fit::ParameterSpec> parameters;
   fit::Options options;
   std::vector<std::string> scenario_toml;  // per experiment: without [fit], `set` applied, [time] = the window
-  /// Per parameter: the key paths of scenario_toml[0] its fitted value is written to in `<name>_fitted.toml`: the key
-  /// itself, or the keys of the same parameter that the file writes (Dahl's law.mu for law.mu_d, both of mu_s and
-  /// mu_d when the file writes both, bench.normal_load_N for bench.normal_load.value).
-  std::vector<std::vector<std::string>> written_keys;
+  WrittenKeys written_keys;  // where each fitted value goes in <name>_fitted.toml
   std::vector<std::string> data_files;
 };
 using TransientFitScenario = SeriesFitScenario<fit::TransientExperiment>;

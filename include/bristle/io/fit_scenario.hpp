@@ -35,6 +35,11 @@
 
 namespace bristle::io {
 
+/// Per fitted parameter: the key paths of a fit's scenario_toml[0] its fitted value is written to in
+/// `<name>_fitted.toml`: the key itself, or the keys of the same parameter that the file writes (Dahl's law.mu for
+/// law.mu_d, both of mu_s and mu_d when the file writes both, bench.normal_load_N for bench.normal_load.value).
+using WrittenKeys = std::vector<std::vector<std::string>>;
+
 struct FitScenario {
   std::string name;  // of the scenario; outputs are <name>_fit.* and <name>_fitted.toml
   ScenarioSource source;
@@ -44,10 +49,7 @@ struct FitScenario {
   /// Per experiment: the scenario's TOML (without [fit]; `set` applied; [time] set to the window; table files
   /// resolved to absolute paths), the base of `<name>_fitted.toml`.
   std::vector<std::string> scenario_toml;
-  /// Per parameter: the key paths of scenario_toml[0] its fitted value is written to in `<name>_fitted.toml`: the key
-  /// itself, or the keys of the same parameter that the file writes (Dahl's law.mu for law.mu_d, both of mu_s and
-  /// mu_d when the file writes both, bench.normal_load_N for bench.normal_load.value).
-  std::vector<std::vector<std::string>> written_keys;
+  WrittenKeys written_keys;  // where each fitted value goes in <name>_fitted.toml
   std::vector<std::string> data_files;  // per experiment, as written
   /// Per experiment, the same over fit.validation_window_s (empty without it): not fitted, only evaluated.
   std::vector<fit::Experiment> validation;
